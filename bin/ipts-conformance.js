@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { main } from '../dist/src/cli/main.js'
+
+process.exit(await main(process.argv.slice(2)))

@@ -1,0 +1,152 @@
+import { operations } from '../contract/operations.js'
+import { validateAgainst } from '../contract/schemas.js'
+import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
+import type { RunSettings } from '../runner/settings.js'
+
+/**
+ * A rule that holds for any response, applied to every exchange of the run whichever check made it.
+ * violation() is called only where applies() is true; it returns what is wrong, or undefined.
+ */
+export interface ExchangeRule {
+  id: string
+  requirement: string
+  title: string
+  /** Why the rule is skipped when no exchange of the run was one it applies to. */
+  notApplicable: string
+  applies(response: ExchangeResponse, exchange: Exchange): boolean
+  violation(response: ExchangeResponse, exchange: Exchange, settings: RunSettings): string | undefined
+}
+
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
+const RETRY_AFTER_SECONDS = /^[1-9][0-9]*$/
+const isError = (response: ExchangeResponse) => response.status >= 400
+const always = () => true
+
+function errorBodyObject(response: ExchangeResponse): Record<string, unknown> | undefined {
+  const body = response.json
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
+}
+
+function sentReceipt(exchange: Exchange): string | undefined {
+  return new URL(exchange.request.url).searchParams.get('receipt') ?? undefined
+}
+
+export const exchangeRules: readonly ExchangeRule[] = [
+  {
+    id: 'every-response/json-content-type',
+    requirement: 'HDR-CONTENT-TYPE-JSON',
+    title: 'every response has a JSON content type',
+    notApplicable: 'no response was received',
+    applies: always,
+    violation(response) {
+      const types = headerValues(response, 'content-type')
+      if (types.length !== 1) return types.length === 0 ? 'content-type is missing' : `content-type is repeated: ${types.join(' | ')}`
+      return JSON_MEDIA_TYPE.test(types[0]!) ? undefined : `content-type is ${types[0]}, not application/json`
+    },
+  },
+  {
+    id: 'every-response/request-id-present',
+    requirement: 'RID-HEADER-PRESENT',
+    title: 'every response carries x-request-id',
+    notApplicable: 'no response was received',
+    applies: always,
+    violation: (response) => (headerValues(response, 'x-request-id').some((v) => v.length > 0) ? undefined : 'x-request-id is missing'),
+  },
+  {
+    id: 'every-response/request-id-format',
+    requirement: 'RID-HEADER-FORMAT',
+    title: 'every x-request-id is one value of 8 to 128 letters, digits, dots, underscores, colons or hyphens',
+    notApplicable: 'no response carried x-request-id',
+    applies: (response) => headerValues(response, 'x-request-id').length > 0,
+    violation(response) {
+      const values = headerValues(response, 'x-request-id')
+      if (values.length > 1) return `x-request-id is repeated: ${values.join(' | ')}`
+      return REQUEST_ID.test(values[0]!) ? undefined : `x-request-id ${JSON.stringify(values[0])} does not match ${REQUEST_ID.source}`
+    },
+  },
+  {
+    id: 'every-response/error-body',
+    requirement: 'ERR-BODY-SCHEMA',
+    title: 'every error response has an error body',
+    notApplicable: 'no error response was received',
+    applies: isError,
+    violation(response) {
+      if (response.json === undefined) return `error body is ${response.jsonError}`
+      const violations = validateAgainst('ErrorBody', response.json)
+      return violations.length === 0 ? undefined : violations.map((v) => `ErrorBody${v.instancePath} ${v.message} (${v.keyword})`).join('; ')
+    },
+  },
+  {
+    id: 'every-response/retry-after',
+    requirement: 'ERR-RETRY-AFTER',
+    title: 'every 429 and 503 carries Retry-After, an integer of at least 1',
+    notApplicable: 'no response in this run was a 429 or a 503',
+    applies: (response) => response.status === 429 || response.status === 503,
+    violation(response) {
+      const value = headerValue(response, 'retry-after')
+      if (value === undefined) return `${response.status} without a single Retry-After header`
+      return RETRY_AFTER_SECONDS.test(value.trim()) ? undefined : `Retry-After ${JSON.stringify(value)} is not an integer of at least 1`
+    },
+  },
+  {
+    id: 'every-response/service-source',
+    requirement: 'HDR-SERVICE-SOURCE-VALUES',
+    title: 'every x-service-source is indexed, automation or live',
+    notApplicable: 'no response carried x-service-source',
+    applies: (response) => headerValues(response, 'x-service-source').length > 0,
+    violation(response) {
+      const values = headerValues(response, 'x-service-source')
+      if (values.length > 1) return `x-service-source is repeated: ${values.join(' | ')}`
+      return validateAgainst('ServiceSource', values[0]).length === 0 ? undefined : `x-service-source ${JSON.stringify(values[0])} is not indexed, automation or live`
+    },
+  },
+  {
+    id: 'every-response/declared-status',
+    requirement: 'EP-INTENT-STATUSES',
+    title: 'every status is one the operation declares',
+    notApplicable: 'no request went to an operation that declares its statuses',
+    applies: (_, exchange) => declaredStatuses(exchange) !== undefined,
+    violation(response, exchange) {
+      const declared = declaredStatuses(exchange)!
+      return declared.includes(response.status) ? undefined : `status ${response.status} is not declared by ${exchange.operation} (${declared.join(', ')})`
+    },
+  },
+  {
+    id: 'every-response/error-request-id-matches-header',
+    requirement: 'RID-BODY-MATCHES-HEADER',
+    title: "every error body's requestId equals the x-request-id header",
+    notApplicable: 'no error body carried a requestId',
+    applies: (response) => isError(response) && typeof errorBodyObject(response)?.requestId === 'string',
+    violation(response) {
+      const inBody = errorBodyObject(response)!.requestId as string
+      const inHeader = headerValue(response, 'x-request-id')
+      return inBody === inHeader ? undefined : `body requestId ${JSON.stringify(inBody)} differs from x-request-id ${JSON.stringify(inHeader)}`
+    },
+  },
+  {
+    id: 'every-response/refusal-without-data',
+    requirement: 'AUTH-REFUSAL-NO-DATA',
+    title: 'every 401 and 403 carries no data',
+    notApplicable: 'no response in this run was a 401 or a 403',
+    applies: (response) => response.status === 401 || response.status === 403,
+    violation: (response) => (errorBodyObject(response)?.data === undefined ? undefined : `a ${response.status} body carries data`),
+  },
+  {
+    id: 'every-response/receipt-not-disclosed',
+    requirement: 'RCPT-NOT-DISCLOSED',
+    title: 'no response repeats a receipt',
+    notApplicable: 'no receipt was sent in this run',
+    applies: (_, exchange) => sentReceipt(exchange) !== undefined,
+    violation(response, exchange, settings) {
+      const receipts = [sentReceipt(exchange), settings.intent?.receipt, settings.secondIntent?.receipt].filter((r): r is string => !!r && r.length >= 8)
+      const headers = Object.values(response.headers).flat().join('\n')
+      const disclosed = receipts.find((receipt) => response.body.includes(receipt) || headers.includes(receipt))
+      return disclosed === undefined ? undefined : 'the response repeats a receipt that was sent'
+    },
+  },
+]
+
+function declaredStatuses(exchange: Exchange): number[] | undefined {
+  return operations().find((op) => op.id === exchange.operation)?.declaredStatuses
+}

@@ -1,0 +1,73 @@
+import type { OperationId } from '../contract/operations.js'
+import type { SchemaViolation } from '../contract/schemas.js'
+import type { Exchange } from '../http/exchange.js'
+import type { RunSettings } from '../runner/settings.js'
+
+/** Inputs a check may need from the user; without them the check is skipped with the reason. */
+export type Need = 'apiKey' | 'restrictedApiKey' | 'trader' | 'intent' | 'secondIntent'
+
+/** One check: a small named function tied to one requirement of specs/requirements.yaml. */
+export interface Check {
+  /** Stable, unique: `<concern>/<slug>`. */
+  id: string
+  requirement: string
+  /** What holds when the check passes, in the present tense. */
+  title: string
+  needs?: readonly Need[]
+  run(ctx: CheckContext): Promise<void>
+}
+
+export type Auth = 'full' | 'restricted' | 'none' | { key: string }
+
+export interface CallOptions {
+  /** Path parameters, replacing the configured ones (hash, address). Percent-encoded when filled in. */
+  params?: Record<string, string>
+  /** Query parameters added to (or, with undefined, removed from) the defaults, e.g. the intent's receipt. */
+  query?: Record<string, string | undefined>
+  auth?: Auth
+  headers?: Record<string, string>
+}
+
+export interface FailureDetails {
+  exchange?: Exchange
+  violations?: SchemaViolation[]
+  counterexample?: Counterexample
+}
+
+export interface Counterexample {
+  seed: number
+  path: string
+  value: unknown
+  runs: number
+}
+
+export interface CheckContext {
+  readonly settings: RunSettings
+  /** Every exchange this check made, in order. */
+  readonly exchanges: Exchange[]
+  /** GET an operation with the configured inputs and the full key, unless the options say otherwise. */
+  call(operation: OperationId, options?: CallOptions): Promise<Exchange>
+  /** GET a path below the base URL as given (already encoded), e.g. an unknown route. */
+  get(path: string, options?: { auth?: Auth; headers?: Record<string, string> }): Promise<Exchange>
+  fail(message: string, details?: FailureDetails): never
+  skip(reason: string): never
+  /** Fails unless the exchange has a JSON body valid against the named component schema. */
+  expectSchema(schema: string, exchange: Exchange): void
+}
+
+/** Thrown by ctx.fail; recognised by its code, which survives module boundaries where instanceof does not. */
+export class CheckFailure extends Error {
+  readonly code = 'IPTS_CHECK_FAILED'
+  constructor(message: string, readonly details: FailureDetails = {}) {
+    super(message)
+    this.name = 'CheckFailure'
+  }
+}
+
+export class CheckSkipped extends Error {
+  readonly code = 'IPTS_CHECK_SKIPPED'
+  constructor(readonly reason: string) {
+    super(reason)
+    this.name = 'CheckSkipped'
+  }
+}

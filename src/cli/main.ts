@@ -1,0 +1,32 @@
+import { writeJsonReport } from '../../reporters/json.js'
+import { summaryLines } from '../../reporters/console.js'
+import { packageJson } from '../package-root.js'
+import { runConformance } from '../runner/run.js'
+import { helpText, parseCli } from './options.js'
+
+/** Runs the CLI and returns its exit code; the only caller of process.exit is the bin script. */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  try {
+    const options = parseCli(argv, env)
+    if (options.help) {
+      process.stdout.write(`${helpText(packageJson.version)}\n`)
+      return 0
+    }
+    if (options.version) {
+      process.stdout.write(`${packageJson.version}\n`)
+      return 0
+    }
+    const report = await runConformance(options.run)
+    const paths = [await writeJsonReport(report, options.reportDir)]
+    process.stdout.write(`${summaryLines(report, paths).join('\n')}\n`)
+    return report.summary.verdict === 'pass' ? 0 : 1
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    if (code === 'IPTS_USAGE' || code === 'IPTS_TARGET_UNREACHABLE') {
+      process.stderr.write(`ipts-conformance: ${(error as Error).message}\n`)
+      return 2
+    }
+    process.stderr.write(`ipts-conformance: internal error: ${(error as Error)?.message ?? String(error)}\n`)
+    return 1
+  }
+}

@@ -1,0 +1,47 @@
+import { loadOpenApi } from './schemas.js'
+
+export type OperationId = 'getIntentStatus' | 'getTraderPnl' | 'getVault' | 'listMarkets' | 'listTraderBalances' | 'getConfig'
+
+export interface Operation {
+  id: OperationId
+  /** Path template as in specs/openapi.yaml, e.g. /v1/intents/{hash}. */
+  template: string
+  /** Component schema of the 200 body. */
+  successSchema: string
+  /** Statuses the operation declares; undefined where it declares a default (any status, with an error body). */
+  declaredStatuses?: number[]
+  isList: boolean
+}
+
+interface ResponseObject {
+  content?: { 'application/json'?: { schema?: { $ref?: string } } }
+}
+
+let cached: Operation[] | undefined
+
+/** The operations of specs/openapi.yaml, read from the document rather than written twice. */
+export function operations(): Operation[] {
+  cached ??= Object.entries(loadOpenApi().paths).map(([template, methods]) => {
+    const { operationId, responses } = methods.get!
+    const success = (responses['200'] as ResponseObject).content?.['application/json']?.schema?.$ref ?? ''
+    const successSchema = success.replace('#/components/schemas/', '')
+    const declared = Object.keys(responses)
+    return {
+      id: operationId as OperationId,
+      template,
+      successSchema,
+      declaredStatuses: declared.includes('default') ? undefined : declared.map(Number),
+      isList: successSchema === 'MarketsResponse' || successSchema === 'BalancesResponse',
+    }
+  })
+  return cached
+}
+
+export function operation(id: OperationId): Operation {
+  return operations().find((op) => op.id === id)!
+}
+
+/** Fills a path template; values are percent-encoded unless given as already encoded. */
+export function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))
+}

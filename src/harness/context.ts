@@ -1,0 +1,107 @@
+import { fillPath, operation, type OperationId } from '../contract/operations.js'
+import { validateAgainst } from '../contract/schemas.js'
+import type { HttpClient } from '../http/client.js'
+import type { Exchange } from '../http/exchange.js'
+import type { RunSettings } from '../runner/settings.js'
+import { CheckFailure, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need } from '../checks/types.js'
+
+export const missingInputReasons: Record<Need, string> = {
+  apiKey: 'no API key given (--api-key)',
+  restrictedApiKey: 'no restricted API key given (--restricted-api-key)',
+  trader: 'no trader address given (--trader)',
+  intent: 'no intent given (--intent-hash and --intent-receipt)',
+  secondIntent: 'no second intent given (--second-intent-hash and --second-intent-receipt)',
+}
+
+export function missingNeed(settings: RunSettings, needs: readonly Need[] = []): Need | undefined {
+  const given: Record<Need, boolean> = {
+    apiKey: !!settings.apiKey,
+    restrictedApiKey: !!settings.restrictedApiKey,
+    trader: !!settings.trader,
+    intent: !!settings.intent,
+    secondIntent: !!settings.secondIntent,
+  }
+  return needs.find((need) => !given[need])
+}
+
+export function createCheckContext(settings: RunSettings, client: HttpClient): CheckContext {
+  const exchanges: Exchange[] = []
+
+  const need = (what: Need) => {
+    if (missingNeed(settings, [what])) throw new CheckSkipped(missingInputReasons[what])
+  }
+
+  const headersFor = (auth: Auth = 'full', extra: Record<string, string> = {}): Record<string, string> => {
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (auth === 'full') {
+      need('apiKey')
+      headers['x-api-key'] = settings.apiKey!
+    } else if (auth === 'restricted') {
+      need('restrictedApiKey')
+      headers['x-api-key'] = settings.restrictedApiKey!
+    } else if (auth !== 'none') headers['x-api-key'] = auth.key
+    return { ...headers, ...extra }
+  }
+
+  const send = async (path: string, headers: Record<string, string>, operationId?: OperationId) => {
+    const exchange = await client.get({ path, headers })
+    if (operationId) exchange.operation = operationId
+    exchanges.push(exchange)
+    return exchange
+  }
+
+  const defaultParams = (id: OperationId, given: Record<string, string> = {}): Record<string, string> => {
+    const template = operation(id).template
+    const params = { ...given }
+    if (template.includes('{hash}') && params.hash === undefined) {
+      need('intent')
+      params.hash = settings.intent!.hash
+    }
+    if (template.includes('{address}') && params.address === undefined) {
+      need('trader')
+      params.address = settings.trader!
+    }
+    return params
+  }
+
+  const defaultQuery = (id: OperationId, given: Record<string, string | undefined> = {}): URLSearchParams => {
+    const query = new URLSearchParams()
+    if (id === 'getIntentStatus' && !('receipt' in given)) {
+      need('intent')
+      query.set('receipt', settings.intent!.receipt)
+    }
+    for (const [name, value] of Object.entries(given)) if (value !== undefined) query.set(name, value)
+    return query
+  }
+
+  const fail = (message: string, details?: CheckFailure['details']): never => {
+    throw new CheckFailure(message, details)
+  }
+
+  return {
+    settings,
+    exchanges,
+    call(id, options: CallOptions = {}) {
+      const path = fillPath(operation(id).template, defaultParams(id, options.params))
+      const query = defaultQuery(id, options.query).toString()
+      return send(query ? `${path}?${query}` : path, headersFor(options.auth, options.headers), id)
+    },
+    get(path, options = {}) {
+      return send(path, headersFor(options.auth, options.headers))
+    },
+    fail,
+    skip(reason) {
+      throw new CheckSkipped(reason)
+    },
+    expectSchema(schema, exchange) {
+      const { response } = exchange
+      if (!response) return fail(`no response: ${exchange.error?.message}`, { exchange })
+      if (response.json === undefined) return fail(`the body is ${response.jsonError}`, { exchange })
+      const violations = validateAgainst(schema, response.json)
+      if (violations.length > 0) {
+        const first = violations[0]!
+        fail(`${schema}${first.instancePath || ''} ${first.message} (${first.keyword} at ${first.schemaPath})`, { exchange, violations })
+      }
+    },
+  }
+}

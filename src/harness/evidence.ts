@@ -1,0 +1,55 @@
+import type { SchemaViolation } from '../contract/schemas.js'
+import type { Exchange } from '../http/exchange.js'
+import { redact, redactDeep, type Secret } from '../http/secrets.js'
+import type { Counterexample, FailureDetails } from '../checks/types.js'
+
+const BODY_EXCERPT_CHARS = 2000
+const MAX_VIOLATIONS = 10
+
+/** What a report shows of a failure: plain data, secrets already replaced by placeholders. */
+export interface Evidence {
+  message: string
+  request?: { method: string; url: string; headers: Record<string, string> }
+  response?: { status: number; headers: Record<string, string | string[]>; bodyExcerpt: string; bodyBytes: number; truncated: boolean }
+  transportError?: { code: string; message: string }
+  retries?: { status: number; waitedMs: number }[]
+  schemaViolations?: SchemaViolation[]
+  counterexample?: Counterexample & { replay?: string }
+  reproduce?: string
+  /** Further responses that broke the same rule (every-response rules). */
+  others?: Evidence[]
+}
+
+export function secretsOf(settings: { apiKey?: string; restrictedApiKey?: string; intent?: { receipt: string }; secondIntent?: { receipt: string } }): Secret[] {
+  const secrets: Secret[] = []
+  if (settings.apiKey) secrets.push({ value: settings.apiKey, placeholder: '$IPTS_API_KEY' })
+  if (settings.restrictedApiKey) secrets.push({ value: settings.restrictedApiKey, placeholder: '$IPTS_RESTRICTED_API_KEY' })
+  if (settings.intent) secrets.push({ value: settings.intent.receipt, placeholder: '$IPTS_INTENT_RECEIPT' })
+  if (settings.secondIntent) secrets.push({ value: settings.secondIntent.receipt, placeholder: '$IPTS_SECOND_INTENT_RECEIPT' })
+  return secrets
+}
+
+export function exchangeEvidence(exchange: Exchange, secrets: readonly Secret[]): Pick<Evidence, 'request' | 'response' | 'transportError' | 'retries' | 'reproduce'> {
+  const evidence: ReturnType<typeof exchangeEvidence> = { request: exchange.request, reproduce: curlCommand(exchange, secrets) }
+  if (exchange.response) {
+    const { status, headers, body, truncated } = exchange.response
+    evidence.response = { status, headers, bodyExcerpt: body.slice(0, BODY_EXCERPT_CHARS), bodyBytes: Buffer.byteLength(body), truncated }
+  }
+  if (exchange.error) evidence.transportError = exchange.error
+  if (exchange.retries.length > 0) evidence.retries = exchange.retries
+  return evidence
+}
+
+export function buildEvidence(message: string, details: FailureDetails, secrets: readonly Secret[], replay?: string): Evidence {
+  const evidence: Evidence = { message, ...(details.exchange ? exchangeEvidence(details.exchange, secrets) : {}) }
+  if (details.violations?.length) evidence.schemaViolations = details.violations.slice(0, MAX_VIOLATIONS)
+  if (details.counterexample) evidence.counterexample = { ...details.counterexample, ...(replay ? { replay } : {}) }
+  return redactDeep(evidence, secrets)
+}
+
+/** A curl command that sends the same request, with secrets as shell variables ($IPTS_API_KEY, ...). */
+export function curlCommand(exchange: Exchange, secrets: readonly Secret[]): string {
+  const quote = (text: string) => `"${redact(text, secrets).replace(/["\\`]/g, '\\$&').replace(/\$(?!IPTS_[A-Z_]+)/g, '\\$')}"`
+  const headers = Object.entries(exchange.request.headers).map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`)
+  return ['curl', '-sS', '-i', ...headers, quote(exchange.request.url)].join(' ')
+}

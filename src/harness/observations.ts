@@ -1,0 +1,28 @@
+import { exchangeRules } from '../checks/every-response.js'
+import type { Exchange } from '../http/exchange.js'
+import type { Secret } from '../http/secrets.js'
+import type { RunSettings } from '../runner/settings.js'
+import { buildEvidence, type Evidence } from './evidence.js'
+
+/** Per every-response rule: how many of a check's exchanges it applied to, and the first violations with evidence. */
+export type Observations = Record<string, { applied: number; violations: Evidence[] }>
+
+const VIOLATIONS_KEPT_PER_CHECK = 3
+
+export function observe(exchanges: readonly Exchange[], settings: RunSettings, secrets: readonly Secret[]): Observations {
+  const observations: Observations = {}
+  for (const exchange of exchanges) {
+    const { response } = exchange
+    if (!response) continue
+    for (const rule of exchangeRules) {
+      if (!rule.applies(response, exchange)) continue
+      const entry = (observations[rule.id] ??= { applied: 0, violations: [] })
+      entry.applied++
+      const violation = rule.violation(response, exchange, settings)
+      if (violation !== undefined && entry.violations.length < VIOLATIONS_KEPT_PER_CHECK) {
+        entry.violations.push(buildEvidence(violation, { exchange }, secrets))
+      }
+    }
+  }
+  return observations
+}

@@ -1,0 +1,41 @@
+/** One request and what came back, as the suite saw it. Holds real secrets: redact before it leaves the worker. */
+export interface Exchange {
+  /** The contract operation the request addressed; undefined for paths outside the contract. */
+  operation?: string
+  request: ExchangeRequest
+  response?: ExchangeResponse
+  /** Set when no complete response arrived: a transport failure, a timeout, or a body over the size cap. */
+  error?: { code: string; message: string }
+  durationMs: number
+  /** Earlier attempts of the same request that were retried (429, 502, 503), oldest first. */
+  retries: { status: number; waitedMs: number }[]
+}
+
+export interface ExchangeRequest {
+  method: string
+  url: string
+  headers: Record<string, string>
+}
+
+export interface ExchangeResponse {
+  status: number
+  headers: Record<string, string | string[]>
+  body: string
+  /** Set when the body was cut at the size cap. */
+  truncated: boolean
+  json?: unknown
+  /** Why the body is not JSON, when it is not. */
+  jsonError?: string
+}
+
+export function headerValues(response: ExchangeResponse, name: string): string[] {
+  const value = response.headers[name.toLowerCase()]
+  if (value === undefined) return []
+  return Array.isArray(value) ? value : [value]
+}
+
+/** The single value of a header, or undefined when it is missing or repeated. */
+export function headerValue(response: ExchangeResponse, name: string): string | undefined {
+  const values = headerValues(response, name)
+  return values.length === 1 ? values[0] : undefined
+}

@@ -1,0 +1,20 @@
+/** A secret value and the placeholder that stands for it in everything the suite writes or prints. */
+export interface Secret {
+  value: string
+  placeholder: string
+}
+
+/** Replaces every secret, raw or percent-encoded, by its placeholder. Longest first, so a secret that contains another is replaced whole. */
+export function redact(text: string, secrets: readonly Secret[]): string {
+  let out = text
+  const forms = secrets
+    .filter((s) => s.value.length > 0)
+    .flatMap((s) => [s, { value: encodeURIComponent(s.value), placeholder: s.placeholder }, { value: JSON.stringify(s.value).slice(1, -1), placeholder: s.placeholder }])
+    .sort((a, b) => b.value.length - a.value.length)
+  for (const { value, placeholder } of forms) out = out.split(value).join(placeholder)
+  return out
+}
+
+export function redactDeep<T>(value: T, secrets: readonly Secret[]): T {
+  return JSON.parse(redact(JSON.stringify(value), secrets)) as T
+}

@@ -1,0 +1,22 @@
+import type { RefRequest, RefResponse } from '../types.js'
+
+/** Helpers for writing faults and allowances as small edits of a response. */
+export function isOperation(request: RefRequest, operation: string): boolean {
+  return request.route?.operation === operation
+}
+
+export function dataOf(response: RefResponse): unknown {
+  return response.status === 200 && response.body !== null && typeof response.body === 'object' ? (response.body as { data?: unknown }).data : undefined
+}
+
+export function bodyOf(response: RefResponse): Record<string, unknown> | undefined {
+  const body = response.body
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
+}
+
+/** The first element of a list operation's data, or the data object itself. */
+export function firstRecord(response: RefResponse): Record<string, unknown> | undefined {
+  const data = dataOf(response)
+  const record = Array.isArray(data) ? data[0] : data
+  return record !== null && typeof record === 'object' ? (record as Record<string, unknown>) : undefined
+}

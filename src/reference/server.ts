@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { CursorCodec } from './cursors.js'
+import { buildReferenceData, type FixtureOverrides, type ReferenceData } from './data.js'
+import { errorResponse, findRoute, type Scope } from './handlers.js'
+import type { Behaviour, RefRequest, RefResponse } from './types.js'
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
+const RESTRICTED_SCOPES: readonly Scope[] = ['markets:read', 'vault:read', 'config:read']
+
+export interface ReferenceOptions extends FixtureOverrides {
+  /** Faults and allowances, applied in order. */
+  behaviours?: readonly Behaviour[]
+  /** Requests each key may make per window before 429. */
+  quota?: { limit: number; windowMs: number }
+  /** Added before every response is written. */
+  latencyMs?: number
+}
+
+export interface ReferenceServer {
+  baseUrl: string
+  data: ReferenceData
+  close(): Promise<void>
+}
+
+/** The conforming reference implementation of the contract, on 127.0.0.1 and a free port, in this process. */
+export async function startReferenceServer(options: ReferenceOptions = {}): Promise<ReferenceServer> {
+  const data = buildReferenceData(options)
+  const cursors = new CursorCodec(randomBytes(32).toString('hex'))
+  const behaviours = options.behaviours ?? []
+  const quota = options.quota && new QuotaCounter(options.quota.limit, options.quota.windowMs)
+
+  const respond = (request: RefRequest): RefResponse => {
+    const key = request.headers['x-api-key']
+    const scopes = key === data.apiKey ? 'all' : key === data.restrictedApiKey ? RESTRICTED_SCOPES : undefined
+    if (request.method !== 'GET') return withHeaders(errorResponse(405, 'method_not_allowed', 'only GET is served'), { allow: 'GET' })
+    if (!scopes) return errorResponse(401, 'unauthorized', key === undefined ? 'X-API-Key is required' : 'X-API-Key is not valid')
+    const waitSeconds = quota?.take(key!)
+    if (waitSeconds !== undefined) {
+      return withHeaders(errorResponse(429, 'rate_limited', 'request quota exceeded'), {
+        'retry-after': String(waitSeconds),
+        'x-ratelimit-limit': String(options.quota!.limit),
+        'x-ratelimit-scope': 'api-key',
+      })
+    }
+    const found = findRoute(request.path)
+    if (found === 'malformed') return errorResponse(400, 'invalid_path', 'a path segment is not valid percent-encoding')
+    if (!found) return errorResponse(404, 'not_found', 'no such route')
+    request.route = { operation: found.route.operation, params: found.params }
+    if (scopes !== 'all' && !scopes.includes(found.route.scope)) {
+      return errorResponse(403, 'insufficient_scope', `this key does not grant ${found.route.scope}; it is restricted to ${scopes.join(', ')}`)
+    }
+    const response = found.route.handle(request, data, cursors)
+    if (found.route.source) response.headers['x-service-source'] = found.route.source
+    return response
+  }
+
+  const server = createServer((incoming, outgoing) => {
+    serve(incoming, outgoing).catch((error: unknown) => {
+      if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': `ref-${randomBytes(8).toString('hex')}` })
+      outgoing.end(JSON.stringify({ error: `reference server failure: ${(error as Error).message}`, code: 'internal' }))
+    })
+  })
+
+  const serve = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const url = new URL(incoming.url ?? '/', 'http://reference.invalid')
+    const headers: Record<string, string | undefined> = {}
+    for (const [name, value] of Object.entries(incoming.headers)) headers[name] = Array.isArray(value) ? value[0] : value
+    const request: RefRequest = { method: incoming.method ?? 'GET', path: url.pathname, query: url.searchParams, headers }
+    for (const behaviour of behaviours) behaviour.onRequest?.(request, data)
+
+    const sentId = request.headers['x-request-id']
+    const requestId = sentId !== undefined && REQUEST_ID.test(sentId) ? sentId : `ref-${randomBytes(8).toString('hex')}`
+    const response = respond(request)
+    response.headers['content-type'] ??= 'application/json; charset=utf-8'
+    response.headers['x-request-id'] = requestId
+    if (response.status >= 400 && isObject(response.body)) response.body.requestId = requestId
+    else if (isObject(response.body) && 'data' in response.body) response.body.requestId = requestId
+    for (const behaviour of behaviours) behaviour.onResponse?.(response, request, data)
+
+    if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs))
+    const payload = response.raw ?? (response.body === undefined ? '' : JSON.stringify(response.body))
+    outgoing.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(payload) })
+    outgoing.end(payload)
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return { baseUrl: `http://127.0.0.1:${port}`, data, close: () => closeServer(server) }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function withHeaders(response: RefResponse, headers: Record<string, string>): RefResponse {
+  Object.assign(response.headers, headers)
+  return response
+}
+
+function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections()
+  return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
+}
+
+/** Fixed-window request counter per key. take() returns the seconds to wait when the key is over its quota. */
+class QuotaCounter {
+  private readonly windows = new Map<string, { start: number; count: number }>()
+
+  constructor(private readonly limit: number, private readonly windowMs: number) {}
+
+  take(key: string): number | undefined {
+    const now = Date.now()
+    let window = this.windows.get(key)
+    if (!window || now - window.start >= this.windowMs) {
+      window = { start: now, count: 0 }
+      this.windows.set(key, window)
+    }
+    if (window.count < this.limit) {
+      window.count++
+      return undefined
+    }
+    return Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000))
+  }
+}

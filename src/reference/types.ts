@@ -1,0 +1,41 @@
+import type { ReferenceData } from './data.js'
+
+/** A request as the reference server's handlers see it. Behaviours may rewrite it before it is handled. */
+export interface RefRequest {
+  method: string
+  /** Path as sent (still percent-encoded), without the query. */
+  path: string
+  query: URLSearchParams
+  /** Lower-case names; the first value of a repeated header. */
+  headers: Record<string, string | undefined>
+  /** The operation the path addressed, once routed, with its decoded path parameters. */
+  route?: { operation: string; params: Record<string, string> }
+}
+
+/** A response before it is written. Behaviours may rewrite it after it is handled. */
+export interface RefResponse {
+  status: number
+  headers: Record<string, string | string[]>
+  /** A JSON value, serialised on the way out. */
+  body?: unknown
+  /** Bytes sent as they are instead of body, for behaviours that break the wire format. */
+  raw?: string
+}
+
+/** A named change to the reference server's behaviour: a fault (breaks the contract) or an allowance (stays within it). */
+export interface Behaviour {
+  name: string
+  description: string
+  onRequest?(request: RefRequest, data: ReferenceData): void
+  onResponse?(response: RefResponse, request: RefRequest, data: ReferenceData): void
+}
+
+export interface Fault extends Behaviour {
+  /** Exactly the checks this fault makes fail. */
+  breaks: readonly string[]
+}
+
+export interface Allowance extends Behaviour {
+  /** The requirement whose rule permits this behaviour. */
+  permittedBy: string
+}

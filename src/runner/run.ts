@@ -1,0 +1,143 @@
+import { request } from 'undici'
+import { createVitest } from 'vitest/node'
+import { join } from 'node:path'
+import { allChecks } from '../checks/index.js'
+import { packageJson, packageRoot } from '../package-root.js'
+import { allowanceByName } from '../reference/allowances.js'
+import { faultByName } from '../reference/faults/index.js'
+import { startReferenceServer, type ReferenceOptions, type ReferenceServer } from '../reference/server.js'
+import type { Behaviour } from '../reference/types.js'
+import { CheckCollector } from '../../reporters/collector.js'
+import { summarize, type CheckOutcome, type Report } from '../../reporters/report.js'
+import type { RunSettings } from './settings.js'
+
+export interface Waiver {
+  check: string
+  reason: string
+}
+
+export interface RunOptions {
+  /** The run's settings; without baseUrl the embedded reference server is the target and fills in its keys and fixtures. */
+  settings: Omit<RunSettings, 'baseUrl' | 'embedded'> & { baseUrl?: string }
+  /** For the embedded reference server: named faults and allowances to switch on, quota and latency. */
+  reference?: Pick<ReferenceOptions, 'quota' | 'latencyMs' | 'apiKey' | 'restrictedApiKey' | 'receipts'> & { faults?: string[]; allowances?: string[] }
+  /** Run only these check IDs. */
+  only?: string[]
+  waivers?: Waiver[]
+  strict?: boolean
+  onCheck?: (outcome: CheckOutcome) => void
+}
+
+/** Raised when the target does not answer at all; the CLI maps it to exit 2. */
+export class TargetUnreachableError extends Error {
+  readonly code = 'IPTS_TARGET_UNREACHABLE'
+}
+
+const suitesDir = join(packageRoot, import.meta.url.endsWith('.ts') ? 'suites' : 'dist/suites')
+
+export function referenceBehaviours(faults: readonly string[] = [], allowances: readonly string[] = []): Behaviour[] {
+  return [
+    ...faults.map((name) => faultByName(name) ?? unknownName('fault', name)),
+    ...allowances.map((name) => allowanceByName(name) ?? unknownName('allowance', name)),
+  ]
+}
+
+function unknownName(kind: string, name: string): never {
+  throw Object.assign(new Error(`unknown reference ${kind} ${name}`), { code: 'IPTS_USAGE' })
+}
+
+/** Runs the conformance suite once, through vitest, and returns the report. Starts and stops the embedded reference server when it is the target. */
+export async function runConformance(options: RunOptions): Promise<Report> {
+  const started = new Date()
+  const behaviours = referenceBehaviours(options.reference?.faults, options.reference?.allowances)
+  let server: ReferenceServer | undefined
+  if (!options.settings.baseUrl) server = await startReferenceServer({ ...options.reference, behaviours })
+  try {
+    const settings = server ? embeddedSettings(options.settings, server) : { ...options.settings, baseUrl: options.settings.baseUrl!, embedded: false }
+    await ensureReachable(settings)
+    const collector = new CheckCollector(options.onCheck)
+    const vitest = await createVitest(
+      'test',
+      {
+        config: false,
+        root: packageRoot,
+        dir: suitesDir,
+        include: ['**/*.test.{ts,js}'],
+        exclude: [],
+        watch: false,
+        reporters: [collector],
+        provide: { ipts: settings },
+        pool: 'threads',
+        maxWorkers: 1,
+        isolate: false,
+        testTimeout: settings.requestTimeoutMs * 20 + 60_000,
+        maxConcurrency: settings.concurrency,
+        testNamePattern: options.only ? titlePattern(options.only) : undefined,
+        passWithNoTests: true,
+      },
+      { server: { watch: null } },
+    )
+    try {
+      await vitest.start()
+    } finally {
+      await vitest.close()
+    }
+    const checks = applyWaivers(collector.outcomes, options.waivers ?? [])
+    const strict = options.strict ?? false
+    return {
+      tool: { name: packageJson.name, version: packageJson.version },
+      target: { baseUrl: server ? 'embedded reference server' : settings.baseUrl, embedded: !!server },
+      startedAt: started.toISOString(),
+      durationMs: Date.now() - started.getTime(),
+      seed: settings.seed,
+      runs: settings.runs,
+      strict,
+      summary: summarize(checks, strict, collector.errors),
+      checks,
+      errors: collector.errors,
+    }
+  } finally {
+    await server?.close()
+  }
+}
+
+function embeddedSettings(given: RunOptions['settings'], server: ReferenceServer): RunSettings {
+  const [first, second] = server.data.intents
+  return {
+    ...given,
+    baseUrl: server.baseUrl,
+    embedded: true,
+    apiKey: given.apiKey ?? server.data.apiKey,
+    restrictedApiKey: given.restrictedApiKey ?? server.data.restrictedApiKey,
+    trader: given.trader ?? server.data.trader,
+    intent: given.intent ?? { hash: first!.hash, receipt: first!.receipt },
+    secondIntent: given.secondIntent ?? { hash: second!.hash, receipt: second!.receipt },
+  }
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'])
+
+/** Only a target that cannot be connected to is unreachable; one that answers badly, or slowly, gets failed checks instead. */
+async function ensureReachable(settings: RunSettings): Promise<void> {
+  const url = new URL(`${settings.baseUrl.replace(/\/+$/, '')}/v1/config`)
+  try {
+    const { body } = await request(url, { method: 'GET', headers: { accept: 'application/json' }, signal: AbortSignal.timeout(settings.connectTimeoutMs + settings.requestTimeoutMs) })
+    await body.dump()
+  } catch (error) {
+    const err = error as { code?: string; cause?: { code?: string }; message?: string }
+    const code = err.code ?? err.cause?.code
+    if (code && UNREACHABLE.has(code)) throw new TargetUnreachableError(`target ${url.origin} is unreachable (${code})`)
+  }
+}
+
+function titlePattern(ids: readonly string[]): RegExp {
+  const titles = allChecks.filter((check) => ids.includes(check.id)).map((check) => check.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return new RegExp(`^.*(?:${titles.join('|') || '(?!)'})$`)
+}
+
+function applyWaivers(outcomes: CheckOutcome[], waivers: readonly Waiver[]): CheckOutcome[] {
+  return outcomes.map((outcome) => {
+    const waiver = waivers.find((w) => w.check === outcome.id)
+    return waiver ? { ...outcome, status: 'waived', waiver: { reason: waiver.reason, outcome: outcome.status as 'passed' | 'failed' | 'skipped' } } : outcome
+  })
+}

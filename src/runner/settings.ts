@@ -1,0 +1,30 @@
+/** Everything a run needs, as it crosses from the CLI to the suites (vitest provide/inject): plain data only. */
+export interface RunSettings {
+  baseUrl: string
+  /** True when the target is the embedded reference server (its address then changes with every run). */
+  embedded: boolean
+  apiKey?: string
+  restrictedApiKey?: string
+  trader?: string
+  intent?: IntentInput
+  secondIntent?: IntentInput
+  seed: number
+  runs: number
+  concurrency: number
+  cursorParam: string
+  limitParam: string
+  connectTimeoutMs: number
+  requestTimeoutMs: number
+  maxBodyBytes: number
+}
+
+export interface IntentInput {
+  hash: string
+  receipt: string
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    ipts: RunSettings
+  }
+}
