@@ -1,12 +1,28 @@
+import { authChecks } from './auth.js'
+import { configChecks } from './config.js'
+import { cursorsChecks } from './cursors.js'
+import { envelopeChecks } from './envelope.js'
+import { errorsChecks } from './errors.js'
 import { exchangeRules } from './every-response.js'
+import { headersChecks } from './headers.js'
+import { intentsChecks } from './intents.js'
+import { limitsChecks } from './limits.js'
 import { requestIdChecks } from './request-ids.js'
 import { shapeChecks } from './shapes.js'
 import type { Check } from './types.js'
 
 /** Every check of the suite by concern; each concern is one file under suites/. */
 export const checksByConcern: Readonly<Record<string, readonly Check[]>> = {
+  envelope: envelopeChecks,
   shapes: shapeChecks,
+  errors: errorsChecks,
+  auth: authChecks,
   'request-ids': requestIdChecks,
+  intents: intentsChecks,
+  cursors: cursorsChecks,
+  headers: headersChecks,
+  limits: limitsChecks,
+  config: configChecks,
 }
 
 export const allChecks: readonly Check[] = Object.values(checksByConcern).flat()

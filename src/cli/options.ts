@@ -39,6 +39,9 @@ export const flags: readonly Flag[] = [
   { name: 'cursor-param', env: 'IPTS_CURSOR_PARAM', kind: 'text', default: 'cursor', help: 'query parameter that carries a cursor (not shown in the contract)' },
   { name: 'limit-param', env: 'IPTS_LIMIT_PARAM', kind: 'text', default: 'limit', help: 'query parameter that sets the page size (not shown in the contract)' },
   { name: 'check', env: 'IPTS_CHECK', kind: 'list', help: 'run only this check ID (repeatable, or comma-separated)' },
+  { name: 'replay-path', env: 'IPTS_REPLAY_PATH', kind: 'text', help: 'with --seed and --check: replay one failing generated input (the report prints the command)' },
+  { name: 'probe-rate-limit', env: 'IPTS_PROBE_RATE_LIMIT', kind: 'flag', help: 'opt in: send a bounded burst until a 429 arrives, and check the quota headers' },
+  { name: 'baseline', env: 'IPTS_BASELINE', kind: 'text', help: "a previous run's report.json: say which checks newly fail, were fixed, or are unchanged" },
   { name: 'strict', env: 'IPTS_STRICT', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
   { name: 'fault', env: 'IPTS_FAULT', kind: 'list', help: 'embedded reference only: switch on a named fault (repeatable)' },
   { name: 'allowance', env: 'IPTS_ALLOWANCE', kind: 'list', help: 'embedded reference only: switch on a named allowance (repeatable)' },
@@ -53,6 +56,7 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 export interface CliOptions {
   run: RunOptions
   reportDir: string
+  baseline?: string
   help: boolean
   version: boolean
 }
@@ -101,13 +105,15 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
       connectTimeoutMs: Math.min(checked('timeout') as number, 5000),
       requestTimeoutMs: checked('timeout') as number,
       maxBodyBytes: 4 * 1024 * 1024,
+      replayPath: checked('replay-path') as string | undefined,
+      probeRateLimit: checked('probe-rate-limit') === true,
     },
     only: checked('check') as string[] | undefined,
     strict: checked('strict') === true,
     waivers: file.waivers,
   }
   if (faults || allowances) run.reference = { faults, allowances }
-  return { run, reportDir: checked('report-dir') as string, help: merged.help === true, version: merged.version === true }
+  return { run, reportDir: checked('report-dir') as string, baseline: checked('baseline') as string | undefined, help: merged.help === true, version: merged.version === true }
 }
 
 function parseFlags(argv: readonly string[]): Raw {

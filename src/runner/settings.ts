@@ -16,6 +16,10 @@ export interface RunSettings {
   connectTimeoutMs: number
   requestTimeoutMs: number
   maxBodyBytes: number
+  /** fast-check replay path of one failing input, with seed and a single --check. */
+  replayPath?: string
+  /** Opt-in: provoke a 429 on purpose to check the quota headers. */
+  probeRateLimit: boolean
 }
 
 export interface IntentInput {

@@ -1,9 +1,28 @@
 import type { Fault } from '../types.js'
+import { authFaults } from './auth.js'
+import { configFaults } from './config.js'
+import { cursorsFaults } from './cursors.js'
+import { envelopeFaults } from './envelope.js'
+import { errorsFaults } from './errors.js'
+import { headersFaults } from './headers.js'
+import { intentsFaults } from './intents.js'
+import { limitsFaults } from './limits.js'
 import { requestIdFaults } from './request-ids.js'
 import { shapeFaults } from './shapes.js'
 
 /** Every named fault of the reference server: each one precise violation of the contract. */
-export const faults: readonly Fault[] = [...shapeFaults, ...requestIdFaults]
+export const faults: readonly Fault[] = [
+  ...envelopeFaults,
+  ...shapeFaults,
+  ...errorsFaults,
+  ...authFaults,
+  ...requestIdFaults,
+  ...intentsFaults,
+  ...cursorsFaults,
+  ...headersFaults,
+  ...limitsFaults,
+  ...configFaults,
+]
 
 export function faultByName(name: string): Fault | undefined {
   return faults.find((fault) => fault.name === name)

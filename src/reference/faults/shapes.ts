@@ -1,5 +1,5 @@
 import type { Fault } from '../types.js'
-import { firstRecord, isOperation } from './edit.js'
+import { firstRecord, isOperation } from '../response-edits.js'
 
 export const shapeFaults: readonly Fault[] = [
   {

@@ -1,4 +1,4 @@
-import type { RefRequest, RefResponse } from '../types.js'
+import type { RefRequest, RefResponse } from './types.js'
 
 /** Helpers for writing faults and allowances as small edits of a response. */
 export function isOperation(request: RefRequest, operation: string): boolean {

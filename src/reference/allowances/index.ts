@@ -1,0 +1,29 @@
+import type { Allowance } from '../types.js'
+import { authAllowances } from './auth.js'
+import { configAllowances } from './config.js'
+import { cursorsAllowances } from './cursors.js'
+import { envelopeAllowances } from './envelope.js'
+import { errorsAllowances } from './errors.js'
+import { headersAllowances } from './headers.js'
+import { intentsAllowances } from './intents.js'
+import { limitsAllowances } from './limits.js'
+import { requestIdAllowances } from './request-ids.js'
+import { shapeAllowances } from './shapes.js'
+
+/** Behaviour the contract permits; a server doing any of it passes the suite. */
+export const allowances: readonly Allowance[] = [
+  ...envelopeAllowances,
+  ...shapeAllowances,
+  ...errorsAllowances,
+  ...authAllowances,
+  ...requestIdAllowances,
+  ...intentsAllowances,
+  ...cursorsAllowances,
+  ...headersAllowances,
+  ...limitsAllowances,
+  ...configAllowances,
+]
+
+export function allowanceByName(name: string): Allowance | undefined {
+  return allowances.find((allowance) => allowance.name === name)
+}

@@ -1,0 +1,3 @@
+import type { Fault } from '../types.js'
+
+export const authFaults: readonly Fault[] = []

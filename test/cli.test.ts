@@ -1,0 +1,91 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { main } from '../src/cli/main.js'
+import { parseCli } from '../src/cli/options.js'
+
+function captured() {
+  const out: string[] = []
+  const err: string[] = []
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true))
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true))
+  return { out, err }
+}
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+describe('the command line', () => {
+  test('runs the suite against the embedded reference and exits 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-cli-'))
+    const { out } = captured()
+    const code = await main(['--report-dir', dir, '--seed', '7'], {})
+    vi.restoreAllMocks()
+    expect(code, out.join('')).toBe(0)
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))
+    expect(report.summary.verdict).toBe('pass')
+    expect(report.summary.passed).toBeGreaterThan(0)
+    expect(report.seed).toBe(7)
+  })
+
+  test('exits 1 and names the failing check when a fault is switched on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-cli-'))
+    const { out } = captured()
+    const code = await main(['--report-dir', dir, '--fault', 'market-paused-as-string'], {})
+    vi.restoreAllMocks()
+    expect(code).toBe(1)
+    expect(out.join('')).toContain('shapes/markets-body')
+  })
+
+  test.each([
+    [['--base-url', 'http://127.0.0.1:9'], /unreachable/],
+    [['--trader', 'nope'], /--trader/],
+    [['--intent-hash', '0x12'], /--intent-hash/],
+    [['--base-url', 'ftp://example.test'], /--base-url/],
+    [['--runs', 'many'], /--runs/],
+    [['--concurrency', '0'], /--concurrency/],
+    [['--bogus'], /unknown flag --bogus/],
+    [['--intent-hash', `0x${'a'.repeat(64)}`], /--intent-receipt is required/],
+    [['--config', '/nonexistent/ipts.yaml'], /--config/],
+  ])('%j exits 2 with one line', async (argv, pattern) => {
+    const { out, err } = captured()
+    const code = await main(argv as string[], {})
+    vi.restoreAllMocks()
+    expect(code).toBe(2)
+    expect(out.join('')).toBe('')
+    const lines = err.join('').trimEnd().split('\n')
+    expect(lines, 'one line, no stack trace').toHaveLength(1)
+    expect(lines[0]).toMatch(pattern)
+  })
+
+  test('--help and --version exit 0', async () => {
+    const { out } = captured()
+    expect(await main(['--help'], {})).toBe(0)
+    expect(await main(['--version'], {})).toBe(0)
+    vi.restoreAllMocks()
+    expect(out.join('')).toContain('--base-url')
+    expect(out.join('')).toMatch(/^\d+\.\d+\.\d+$/m)
+  })
+})
+
+describe('settings', () => {
+  test('flags win over the environment, the environment over the config file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-config-'))
+    const file = join(dir, 'ipts.yaml')
+    writeFileSync(file, 'runs: 3\nconcurrency: 2\nseed: 11\nwaivers:\n  - check: shapes/markets-body\n    reason: vendor ticket 42\n')
+    const options = parseCli(['--config', file, '--runs', '9'], { IPTS_RUNS: '5', IPTS_CONCURRENCY: '4' })
+    expect(options.run.settings.runs).toBe(9)
+    expect(options.run.settings.concurrency).toBe(4)
+    expect(options.run.settings.seed).toBe(11)
+    expect(options.run.waivers).toEqual([{ check: 'shapes/markets-body', reason: 'vendor ticket 42' }])
+  })
+
+  test('an unknown setting in the config file is a usage error naming it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-config-'))
+    const file = join(dir, 'ipts.yaml')
+    writeFileSync(file, 'bogus: 1\n')
+    expect(() => parseCli(['--config', file], {})).toThrow(/unknown setting "bogus"/)
+  })
+})

@@ -1,0 +1,34 @@
+import { runConformance, type RunOptions } from '../../src/runner/run.js'
+import type { Report } from '../../reporters/report.js'
+
+export const FIXED_SEED = 20261122
+
+/** Runs the real suite against the embedded reference server with the given faults and allowances switched on. */
+export function runAgainstReference(reference: RunOptions['reference'] = {}, settings: Partial<RunOptions['settings']> = {}, extra: Partial<RunOptions> = {}): Promise<Report> {
+  return runConformance({
+    settings: {
+      seed: FIXED_SEED,
+      runs: 10,
+      concurrency: 8,
+      cursorParam: 'cursor',
+      limitParam: 'limit',
+      connectTimeoutMs: 2000,
+      requestTimeoutMs: 5000,
+      maxBodyBytes: 4 * 1024 * 1024,
+      probeRateLimit: false,
+      ...settings,
+    },
+    reference,
+    ...extra,
+  })
+}
+
+export function idsWithStatus(report: Report, status: string): string[] {
+  return report.checks.filter((c) => c.status === status).map((c) => c.id).sort()
+}
+
+/** A readable account of failures, for assertion messages. */
+export function failureSummary(report: Report): string {
+  const lines = report.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.reason}`)
+  return [...lines, ...report.errors].join('\n') || 'no failures'
+}
