@@ -9,6 +9,7 @@ import { intentsChecks } from './intents.js'
 import { limitsChecks } from './limits.js'
 import { requestIdChecks } from './request-ids.js'
 import { shapeChecks } from './shapes.js'
+import { propertiesChecks } from './properties.js'
 import type { Check } from './types.js'
 
 /** Every check of the suite by concern; each concern is one file under suites/. */
@@ -23,6 +24,7 @@ export const checksByConcern: Readonly<Record<string, readonly Check[]>> = {
   headers: headersChecks,
   limits: limitsChecks,
   config: configChecks,
+  properties: propertiesChecks,
 }
 
 export const allChecks: readonly Check[] = Object.values(checksByConcern).flat()

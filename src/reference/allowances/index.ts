@@ -9,6 +9,7 @@ import { intentsAllowances } from './intents.js'
 import { limitsAllowances } from './limits.js'
 import { requestIdAllowances } from './request-ids.js'
 import { shapeAllowances } from './shapes.js'
+import { propertiesAllowances } from './properties.js'
 
 /** Behaviour the contract permits; a server doing any of it passes the suite. */
 export const allowances: readonly Allowance[] = [
@@ -22,6 +23,7 @@ export const allowances: readonly Allowance[] = [
   ...headersAllowances,
   ...limitsAllowances,
   ...configAllowances,
+  ...propertiesAllowances,
 ]
 
 export function allowanceByName(name: string): Allowance | undefined {

@@ -9,6 +9,7 @@ import { intentsFaults } from './intents.js'
 import { limitsFaults } from './limits.js'
 import { requestIdFaults } from './request-ids.js'
 import { shapeFaults } from './shapes.js'
+import { propertiesFaults } from './properties.js'
 
 /** Every named fault of the reference server: each one precise violation of the contract. */
 export const faults: readonly Fault[] = [
@@ -22,6 +23,7 @@ export const faults: readonly Fault[] = [
   ...headersFaults,
   ...limitsFaults,
   ...configFaults,
+  ...propertiesFaults,
 ]
 
 export function faultByName(name: string): Fault | undefined {

@@ -1,0 +1,3 @@
+import type { Allowance } from '../types.js'
+
+export const propertiesAllowances: readonly Allowance[] = []

@@ -1,0 +1,3 @@
+import type { Fault } from '../types.js'
+
+export const propertiesFaults: readonly Fault[] = []
