@@ -49,6 +49,7 @@ function outcomeOf(testCase: TestCase): CheckOutcome | undefined {
     status: result.state,
     durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
   }
+  if (meta.retried) outcome.retried = true
   if (result.state === 'skipped' && result.note) outcome.reason = result.note
   if (result.state === 'failed') {
     outcome.reason = meta.evidence?.message ?? result.errors?.[0]?.message

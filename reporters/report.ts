@@ -17,6 +17,8 @@ export interface CheckOutcome {
   /** For a waived check: the user's reason, and what the check found. */
   waiver?: { reason: string; outcome: 'passed' | 'failed' | 'skipped' }
   durationMs?: number
+  /** True when a request of the check was retried after a 429, 502 or 503: the outcome depended on a retry. */
+  retried?: boolean
 }
 
 export interface Summary {

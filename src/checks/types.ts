@@ -26,6 +26,8 @@ export interface CallOptions {
   query?: Record<string, string | undefined>
   auth?: Auth
   headers?: Record<string, string>
+  /** False: a 429, 502 or 503 comes back as it is instead of being retried, for a check that tests those responses. */
+  retry?: boolean
 }
 
 export interface FailureDetails {
@@ -48,7 +50,7 @@ export interface CheckContext {
   /** GET an operation with the configured inputs and the full key, unless the options say otherwise. */
   call(operation: OperationId, options?: CallOptions): Promise<Exchange>
   /** GET a path below the base URL as given (already encoded), e.g. an unknown route. */
-  get(path: string, options?: { auth?: Auth; headers?: Record<string, string> }): Promise<Exchange>
+  get(path: string, options?: Pick<CallOptions, 'auth' | 'headers' | 'retry'>): Promise<Exchange>
   fail(message: string, details?: FailureDetails): never
   skip(reason: string): never
   /** Fails unless the exchange has a JSON body valid against the named component schema. */

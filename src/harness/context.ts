@@ -43,8 +43,8 @@ export function createCheckContext(settings: RunSettings, client: HttpClient): C
     return { ...headers, ...extra }
   }
 
-  const send = async (path: string, headers: Record<string, string>, operationId?: OperationId) => {
-    const exchange = await client.get({ path, headers })
+  const send = async (path: string, headers: Record<string, string>, retry: boolean | undefined, operationId?: OperationId) => {
+    const exchange = await client.get({ path, headers, retry })
     if (operationId) exchange.operation = operationId
     exchanges.push(exchange)
     return exchange
@@ -84,10 +84,10 @@ export function createCheckContext(settings: RunSettings, client: HttpClient): C
     call(id, options: CallOptions = {}) {
       const path = fillPath(operation(id).template, defaultParams(id, options.params))
       const query = defaultQuery(id, options.query).toString()
-      return send(query ? `${path}?${query}` : path, headersFor(options.auth, options.headers), id)
+      return send(query ? `${path}?${query}` : path, headersFor(options.auth, options.headers), options.retry, id)
     },
     get(path, options = {}) {
-      return send(path, headersFor(options.auth, options.headers))
+      return send(path, headersFor(options.auth, options.headers), options.retry)
     },
     fail,
     skip(reason) {

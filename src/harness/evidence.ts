@@ -36,7 +36,7 @@ export function exchangeEvidence(exchange: Exchange, secrets: readonly Secret[])
     evidence.response = { status, headers, bodyExcerpt: body.slice(0, BODY_EXCERPT_CHARS), bodyBytes: Buffer.byteLength(body), truncated }
   }
   if (exchange.error) evidence.transportError = exchange.error
-  if (exchange.retries.length > 0) evidence.retries = exchange.retries
+  if (exchange.retries.length > 0) evidence.retries = exchange.retries.map(({ status, waitedMs }) => ({ status, waitedMs }))
   return evidence
 }
 

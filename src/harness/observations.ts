@@ -9,9 +9,15 @@ export type Observations = Record<string, { applied: number; violations: Evidenc
 
 const VIOLATIONS_KEPT_PER_CHECK = 3
 
+/** A retried 429 or 503 is a response of the run like any other: the every-response rules see it too. */
+function withRetriedAttempts(exchange: Exchange): Exchange[] {
+  const attempts = exchange.retries.map(({ response }) => ({ ...exchange, response, error: undefined, retries: [] }))
+  return [...attempts, exchange]
+}
+
 export function observe(exchanges: readonly Exchange[], settings: RunSettings, secrets: readonly Secret[]): Observations {
   const observations: Observations = {}
-  for (const exchange of exchanges) {
+  for (const exchange of exchanges.flatMap(withRetriedAttempts)) {
     const { response } = exchange
     if (!response) continue
     for (const rule of exchangeRules) {

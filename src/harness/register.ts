@@ -14,6 +14,8 @@ declare module 'vitest' {
     concern?: string
     evidence?: Evidence
     observations?: Observations
+    /** Set when a request of the check was retried (429, 502, 503), so its outcome depended on a retry. */
+    retried?: boolean
   }
 }
 
@@ -30,6 +32,7 @@ function clientFor(settings: RunSettings): HttpClient {
         connectTimeoutMs: settings.connectTimeoutMs,
         requestTimeoutMs: settings.requestTimeoutMs,
         maxBodyBytes: settings.maxBodyBytes,
+        deadlineAt: settings.deadlineAt,
       }),
     }
   }
@@ -59,6 +62,7 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
           outcome = error
         }
         task.meta.observations = observe(ctx.exchanges, settings, secrets)
+        if (ctx.exchanges.some((exchange) => exchange.retries.length > 0)) task.meta.retried = true
         if (outcome === undefined) return
         const code = (outcome as { code?: string }).code
         if (code === 'IPTS_CHECK_SKIPPED') return skip(redact((outcome as CheckSkipped).reason, secrets))

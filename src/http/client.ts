@@ -1,6 +1,9 @@
+import { setTimeout as delay } from 'node:timers/promises'
 import { Pool } from 'undici'
 import type { Exchange, ExchangeResponse } from './exchange.js'
 import { Limiter } from './limiter.js'
+import { QuotaGate } from './quota-gate.js'
+import { defaultRetryPolicy, rateLimitWaitMs, retryWaitMs, type RetryPolicy } from './retry.js'
 
 export interface ClientOptions {
   baseUrl: string
@@ -9,18 +12,32 @@ export interface ClientOptions {
   /** Bound on one whole exchange, headers and body, however slowly they trickle in. */
   requestTimeoutMs: number
   maxBodyBytes: number
+  /** Epoch ms at which the run's time bound ends: later requests are not sent, and requests in flight are cut off. */
+  deadlineAt?: number
+  retryPolicy?: RetryPolicy
 }
 
 export interface OutgoingRequest {
   /** Path below the base URL, already encoded, with its query string. */
   path: string
   headers?: Record<string, string>
+  /** False: a 429, 502 or 503 is returned as it is, for a check that tests those responses. The key's 429 gate still holds. */
+  retry?: boolean
 }
 
-/** The one HTTP client of a run: one connection pool to the target, bounded concurrency, bounded bodies and time. */
+type ExchangeError = NonNullable<Exchange['error']>
+
+/**
+ * The one HTTP client of a run: one connection pool to the target, bounded concurrency, bounded bodies and time.
+ * Safe reads are retried as the contract asks of clients: after a 429 not before its Retry-After, and no request with
+ * that key is sent until then; after a 502 or 503 with bounded exponential backoff.
+ */
 export class HttpClient {
   private readonly pool: Pool
   private readonly limiter: Limiter
+  private readonly gate = new QuotaGate()
+  private readonly policy: RetryPolicy
+  private readonly deadlineAt: number
   private readonly basePath: string
   private readonly origin: string
 
@@ -29,6 +46,8 @@ export class HttpClient {
     this.origin = base.origin
     this.basePath = base.pathname.replace(/\/+$/, '')
     this.limiter = new Limiter(options.concurrency)
+    this.policy = options.retryPolicy ?? defaultRetryPolicy
+    this.deadlineAt = options.deadlineAt ?? Infinity
     this.pool = new Pool(this.origin, {
       connections: options.concurrency,
       connectTimeout: options.connectTimeoutMs,
@@ -41,22 +60,63 @@ export class HttpClient {
     return `${this.origin}${this.basePath}${path}`
   }
 
-  get(request: OutgoingRequest): Promise<Exchange> {
-    return this.limiter.run(() => this.send(request))
+  /** Sends a GET, retried as the policy allows; earlier attempts are kept in exchange.retries. */
+  async get(request: OutgoingRequest): Promise<Exchange> {
+    const key = request.headers?.['x-api-key'] ?? ''
+    const retries: Exchange['retries'] = []
+    let waitingSince = 0
+    for (let attempt = 0; ; attempt++) {
+      const held = await this.passGate(key)
+      if (held) return { request: this.describe(request), durationMs: 0, retries, error: held }
+      if (attempt > 0) retries.at(-1)!.waitedMs = Math.round(performance.now() - waitingSince)
+      const exchange = await this.limiter.run(() => this.send(request))
+      exchange.retries = retries
+      const { response } = exchange
+      if (!response) return exchange
+      if (response.status === 429) this.gate.close(key, Date.now() + rateLimitWaitMs(response, this.policy))
+      const wait = request.retry === false ? undefined : retryWaitMs(response, attempt, this.policy)
+      if (wait === undefined || Date.now() + wait >= this.deadlineAt) return exchange
+      retries.push({ status: response.status, waitedMs: wait, response })
+      waitingSince = performance.now()
+      await delay(wait)
+    }
   }
 
-  private async send({ path, headers = {} }: OutgoingRequest): Promise<Exchange> {
+  /** Waits until the key may be used; returns why the request is not sent when that wait is too long or outlasts the run. */
+  private async passGate(key: string): Promise<ExchangeError | undefined> {
+    for (;;) {
+      const remaining = this.gate.remainingMs(key)
+      if (Date.now() + remaining >= this.deadlineAt) return runTimeBoundError('not sent')
+      if (remaining === 0) return undefined
+      if (remaining > this.policy.maxWaitMs) {
+        return { code: 'RATE_LIMITED', message: `not sent: a 429 closed this API key for ${Math.ceil(remaining / 1000)} s more, longer than the ${this.policy.maxWaitMs / 1000} s the client waits` }
+      }
+      await delay(remaining)
+    }
+  }
+
+  private describe({ path, headers = {} }: OutgoingRequest): Exchange['request'] {
+    return { method: 'GET', url: this.urlFor(path), headers }
+  }
+
+  private async send(request: OutgoingRequest): Promise<Exchange> {
     const started = performance.now()
-    const exchange: Exchange = { request: { method: 'GET', url: this.urlFor(path), headers }, durationMs: 0, retries: [] }
-    const signal = AbortSignal.timeout(this.options.requestTimeoutMs)
+    const exchange: Exchange = { request: this.describe(request), durationMs: 0, retries: [] }
+    const timeout = AbortSignal.timeout(this.options.requestTimeoutMs)
+    const deadline = Number.isFinite(this.deadlineAt) ? AbortSignal.timeout(Math.max(0, this.deadlineAt - Date.now())) : undefined
     try {
-      const answer = await this.pool.request({ method: 'GET', path: `${this.basePath}${path}`, headers, signal })
+      const answer = await this.pool.request({
+        method: 'GET',
+        path: `${this.basePath}${request.path}`,
+        headers: exchange.request.headers,
+        signal: deadline ? AbortSignal.any([timeout, deadline]) : timeout,
+      })
       exchange.response = await readResponse(answer.statusCode, answer.headers, answer.body, this.options.maxBodyBytes)
       if (exchange.response.truncated) {
         exchange.error = { code: 'BODY_TOO_LARGE', message: `response body larger than ${this.options.maxBodyBytes} bytes; read stopped there` }
       }
     } catch (error) {
-      exchange.error = transportError(error, this.options.requestTimeoutMs)
+      exchange.error = deadline?.aborted && !timeout.aborted ? runTimeBoundError('cut off') : transportError(error, this.options.requestTimeoutMs)
     }
     exchange.durationMs = Math.round(performance.now() - started)
     return exchange
@@ -108,6 +168,10 @@ function decodeUtf8(bytes: Buffer): string {
   } catch {
     return `[invalid UTF-8, ${bytes.length} bytes] ${bytes.toString('latin1')}`
   }
+}
+
+function runTimeBoundError(what: string): ExchangeError {
+  return { code: 'RUN_TIME_BOUND', message: `${what}: the run's time bound (--max-duration) had passed` }
 }
 
 function transportError(error: unknown, requestTimeoutMs: number): { code: string; message: string } {

@@ -7,8 +7,8 @@ export interface Exchange {
   /** Set when no complete response arrived: a transport failure, a timeout, or a body over the size cap. */
   error?: { code: string; message: string }
   durationMs: number
-  /** Earlier attempts of the same request that were retried (429, 502, 503), oldest first. */
-  retries: { status: number; waitedMs: number }[]
+  /** Earlier attempts of the same request that were retried (429, 502, 503), oldest first, with the wait before the next attempt. */
+  retries: { status: number; waitedMs: number; response?: ExchangeResponse }[]
 }
 
 export interface ExchangeRequest {

@@ -18,7 +18,7 @@ export interface Waiver {
 
 export interface RunOptions {
   /** The run's settings; without baseUrl the embedded reference server is the target and fills in its keys and fixtures. */
-  settings: Omit<RunSettings, 'baseUrl' | 'embedded'> & { baseUrl?: string }
+  settings: Omit<RunSettings, 'baseUrl' | 'embedded' | 'deadlineAt'> & { baseUrl?: string }
   /** For the embedded reference server: named faults and allowances to switch on, quota and latency. */
   reference?: Pick<ReferenceOptions, 'quota' | 'latencyMs' | 'apiKey' | 'restrictedApiKey' | 'receipts'> & { faults?: string[]; allowances?: string[] }
   /** Run only these check IDs. */
@@ -53,7 +53,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   let server: ReferenceServer | undefined
   if (!options.settings.baseUrl) server = await startReferenceServer({ ...options.reference, behaviours })
   try {
-    const settings = server ? embeddedSettings(options.settings, server) : { ...options.settings, baseUrl: options.settings.baseUrl!, embedded: false }
+    const given = server ? embeddedSettings(options.settings, server) : { ...options.settings, baseUrl: options.settings.baseUrl!, embedded: false }
+    const settings: RunSettings = { ...given, deadlineAt: given.maxDurationMs === undefined ? undefined : started.getTime() + given.maxDurationMs }
     await ensureReachable(settings)
     const collector = new CheckCollector(options.onCheck)
     const vitest = await createVitest(

@@ -20,6 +20,10 @@ export interface RunSettings {
   replayPath?: string
   /** Opt-in: provoke a 429 on purpose to check the quota headers. */
   probeRateLimit: boolean
+  /** Bound on the whole run: after it, requests are not sent and fail with that reason, so the run finishes. */
+  maxDurationMs?: number
+  /** Epoch ms at which maxDurationMs runs out; set by the runner when the run starts. */
+  deadlineAt?: number
 }
 
 export interface IntentInput {

@@ -1,0 +1,54 @@
+import { headerValue, type ExchangeResponse } from './exchange.js'
+
+/** How the client retries a safe read: after a 429 once Retry-After has passed, after a 502 or 503 with bounded exponential backoff. */
+export interface RetryPolicy {
+  /** Attempts of one request in all, the first included. */
+  maxAttempts: number
+  /** Backoff before retry n (from 0) is drawn from [base·2ⁿ / 2, base·2ⁿ], capped at backoffCapMs. */
+  backoffBaseMs: number
+  backoffCapMs: number
+  /** The longest Retry-After the client waits for; a longer one ends the retries, so a hostile value cannot hang the run. */
+  maxWaitMs: number
+  /** The wait after a 429 whose Retry-After is missing or not an integer. */
+  defaultRateLimitWaitMs: number
+}
+
+export const defaultRetryPolicy: RetryPolicy = {
+  maxAttempts: 6,
+  backoffBaseMs: 250,
+  backoffCapMs: 4000,
+  maxWaitMs: 30_000,
+  defaultRateLimitWaitMs: 2000,
+}
+
+const RETRY_AFTER_SECONDS = /^\s*[0-9]{1,9}\s*$/
+
+/** Retry-After in milliseconds when it is one integer number of seconds (the only form the contract shows). */
+export function retryAfterMs(response: ExchangeResponse): number | undefined {
+  const value = headerValue(response, 'retry-after')
+  return value !== undefined && RETRY_AFTER_SECONDS.test(value) ? Number(value) * 1000 : undefined
+}
+
+/** For a 429: how long its key must not be used again. */
+export function rateLimitWaitMs(response: ExchangeResponse, policy: RetryPolicy): number {
+  return retryAfterMs(response) ?? policy.defaultRateLimitWaitMs
+}
+
+export function backoffMs(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.backoffCapMs, policy.backoffBaseMs * 2 ** retry)
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2)
+}
+
+/**
+ * Whether to send the request again after this response, and the least wait before doing so; undefined means return the response as it is.
+ * A 429's wait is enforced by the client's per-key gate; a 502 or 503 waits here.
+ */
+export function retryWaitMs(response: ExchangeResponse, attempt: number, policy: RetryPolicy): number | undefined {
+  if (attempt + 1 >= policy.maxAttempts) return undefined
+  let wait: number
+  if (response.status === 429) wait = rateLimitWaitMs(response, policy)
+  else if (response.status === 503) wait = retryAfterMs(response) ?? backoffMs(attempt, policy)
+  else if (response.status === 502) wait = backoffMs(attempt, policy)
+  else return undefined
+  return wait <= policy.maxWaitMs ? wait : undefined
+}
