@@ -1,0 +1,112 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, test } from 'vitest'
+import { HttpClient, type ClientOptions } from '../src/http/client.js'
+import { defaultRetryPolicy } from '../src/http/retry.js'
+
+/** A server answering each request with the next scripted status (then 200), recording when each request arrived. */
+async function scriptedServer(statuses: number[], headers: Record<string, string> = {}) {
+  const arrivals: number[] = []
+  const script = [...statuses]
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    arrivals.push(Date.now())
+    if (req.url === '/hang') return
+    const status = script.shift() ?? 200
+    res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'test-request-1', ...(status === 200 ? {} : headers) })
+    res.end(status === 200 ? '{"data":{}}' : '{"error":"scripted"}')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  servers.push(server)
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, arrivals }
+}
+
+const servers: Server[] = []
+const clients: HttpClient[] = []
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()))
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
+})
+
+function clientFor(baseUrl: string, options: Partial<ClientOptions> = {}): HttpClient {
+  const client = new HttpClient({
+    baseUrl,
+    concurrency: 4,
+    connectTimeoutMs: 1000,
+    requestTimeoutMs: 2000,
+    maxBodyBytes: 1024 * 1024,
+    retryPolicy: { ...defaultRetryPolicy, backoffBaseMs: 20, backoffCapMs: 100 },
+    ...options,
+  })
+  clients.push(client)
+  return client
+}
+
+const withKey = { path: '/v1/vault', headers: { 'x-api-key': 'k' } }
+
+describe('the HTTP client', () => {
+  test('retries a 429 after its Retry-After and sends nothing with that key before then', async () => {
+    const target = await scriptedServer([429], { 'retry-after': '1' })
+    const client = clientFor(target.baseUrl)
+    const first = await client.get(withKey)
+    const second = await client.get(withKey)
+    expect(first.response?.status).toBe(200)
+    expect(first.retries.map((r) => r.status)).toEqual([429])
+    expect(first.retries[0]!.waitedMs).toBeGreaterThanOrEqual(1000)
+    expect(second.retries).toEqual([])
+    expect(target.arrivals[1]! - target.arrivals[0]!, 'the retry came before Retry-After had passed').toBeGreaterThanOrEqual(1000)
+  })
+
+  test('holds every request with a key while a 429 on that key is in force', async () => {
+    const target = await scriptedServer([429], { 'retry-after': '1' })
+    const client = clientFor(target.baseUrl)
+    await client.get({ ...withKey, retry: false })
+    const started = Date.now()
+    const other = await client.get(withKey)
+    expect(other.response?.status).toBe(200)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+  })
+
+  test('waits a bounded default after a 429 without Retry-After', async () => {
+    const target = await scriptedServer([429])
+    const exchange = await clientFor(target.baseUrl, { retryPolicy: { ...defaultRetryPolicy, defaultRateLimitWaitMs: 300 } }).get(withKey)
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.retries[0]!.waitedMs).toBeGreaterThanOrEqual(300)
+  })
+
+  test('retries 502 and 503 with backoff and returns the last answer after the bounded number of attempts', async () => {
+    const target = await scriptedServer([502, 503, 502, 503, 502, 503, 502, 503])
+    const exchange = await clientFor(target.baseUrl).get(withKey)
+    expect(exchange.response?.status).toBe(503)
+    expect(exchange.retries.map((r) => r.status)).toEqual([502, 503, 502, 503, 502])
+    expect(target.arrivals).toHaveLength(defaultRetryPolicy.maxAttempts)
+  })
+
+  test("returns a 503 whose Retry-After is longer than the client's bound without waiting", async () => {
+    const target = await scriptedServer([503], { 'retry-after': '86400' })
+    const started = Date.now()
+    const exchange = await clientFor(target.baseUrl).get(withKey)
+    expect(exchange.response?.status).toBe(503)
+    expect(Date.now() - started).toBeLessThan(1000)
+  })
+
+  test('returns a 429 as it is when the request asks for no retry', async () => {
+    const target = await scriptedServer([429], { 'retry-after': '1' })
+    const exchange = await clientFor(target.baseUrl).get({ ...withKey, retry: false })
+    expect(exchange.response?.status).toBe(429)
+    expect(exchange.retries).toEqual([])
+  })
+
+  test('cuts off a request in flight at the run time bound and sends none after it', async () => {
+    const target = await scriptedServer([])
+    const client = clientFor(target.baseUrl, { requestTimeoutMs: 60_000, deadlineAt: Date.now() + 300 })
+    const hanging = await client.get({ path: '/hang' })
+    expect(hanging.error?.code).toBe('RUN_TIME_BOUND')
+    const later = await client.get(withKey)
+    expect(later.error).toEqual({ code: 'RUN_TIME_BOUND', message: "not sent: the run's time bound (--max-duration) had passed" })
+    expect(target.arrivals).toHaveLength(1)
+  })
+})
