@@ -1,3 +1,51 @@
-import type { Check } from './types.js'
+import { setTimeout as delay } from 'node:timers/promises'
+import { headerValue, type Exchange } from '../http/exchange.js'
+import type { Check, CheckContext } from './types.js'
 
-export const limitsChecks: readonly Check[] = []
+/** Bounds of the opt-in burst: the quota values are not shown, so the probe gives up rather than flood a deployment. */
+export const PROBE_MAX_REQUESTS = 300
+export const PROBE_MAX_MS = 30_000
+const RETRY_AFTER_SECONDS = /^[1-9][0-9]*$/
+
+/** Sends the cheapest read with the full key, `concurrency` at a time and never retried, until a 429 or a bound. */
+async function burstUntil429(ctx: CheckContext): Promise<Exchange | undefined> {
+  const started = Date.now()
+  let sent = 0
+  while (sent < PROBE_MAX_REQUESTS && Date.now() - started < PROBE_MAX_MS) {
+    const wave = Math.min(ctx.settings.concurrency, PROBE_MAX_REQUESTS - sent)
+    sent += wave
+    const answers = await Promise.all(Array.from({ length: wave }, () => ctx.call('getConfig', { retry: false })))
+    const limited = answers.find((exchange) => exchange.response?.status === 429)
+    if (limited) return limited
+    const broken = answers.find((exchange) => !exchange.response)
+    if (broken) ctx.fail(`no response during the burst: ${broken.error?.message}`, { exchange: broken })
+  }
+  return undefined
+}
+
+export const limitsChecks: readonly Check[] = [
+  {
+    id: 'limits/quota-429',
+    requirement: 'LIM-QUOTA-429',
+    title: 'exceeding the request quota gives a 429 with Retry-After and x-ratelimit-scope, and requests succeed after the wait',
+    needs: ['apiKey'],
+    async run(ctx) {
+      if (!ctx.settings.probeRateLimit) ctx.skip('the rate-limit probe is opt-in (--probe-rate-limit): without it the suite never provokes a 429 on purpose')
+      const exchange = await burstUntil429(ctx)
+      if (!exchange) ctx.skip(`no 429 within ${PROBE_MAX_REQUESTS} requests or ${PROBE_MAX_MS / 1000} s; the quota values are not shown, so this is not assessable`)
+      const response = exchange!.response!
+      const retryAfter = headerValue(response, 'retry-after')?.trim()
+      if (retryAfter === undefined || !RETRY_AFTER_SECONDS.test(retryAfter)) {
+        ctx.fail(`the 429 has Retry-After ${JSON.stringify(retryAfter ?? null)}, not one integer of at least 1`, { exchange })
+      }
+      const scope = headerValue(response, 'x-ratelimit-scope')
+      if (!scope?.trim()) ctx.fail('the 429 has no single x-ratelimit-scope naming the scope of the quota', { exchange })
+      // x-ratelimit-limit is optional ("can also include") and its format is not shown: nothing is asserted about it.
+      await delay(Number(retryAfter) * 1000)
+      const after = await ctx.call('getConfig', { retry: false })
+      if (after.response?.status !== 200) {
+        ctx.fail(`after waiting Retry-After (${retryAfter} s) the next request got ${after.response?.status ?? after.error?.message}, not 200`, { exchange: after })
+      }
+    },
+  },
+]

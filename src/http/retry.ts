@@ -17,13 +17,13 @@ export const defaultRetryPolicy: RetryPolicy = {
   maxAttempts: 6,
   backoffBaseMs: 250,
   backoffCapMs: 4000,
-  maxWaitMs: 30_000,
+  maxWaitMs: 60_000,
   defaultRateLimitWaitMs: 2000,
 }
 
-const RETRY_AFTER_SECONDS = /^\s*[0-9]{1,9}\s*$/
+const RETRY_AFTER_SECONDS = /^\s*[1-9][0-9]{0,8}\s*$/
 
-/** Retry-After in milliseconds when it is one integer number of seconds (the only form the contract shows). */
+/** Retry-After in milliseconds when it is one integer number of seconds of at least 1 (the only form the contract shows). */
 export function retryAfterMs(response: ExchangeResponse): number | undefined {
   const value = headerValue(response, 'retry-after')
   return value !== undefined && RETRY_AFTER_SECONDS.test(value) ? Number(value) * 1000 : undefined

@@ -1,3 +1,25 @@
 import type { Fault } from '../types.js'
 
-export const limitsFaults: readonly Fault[] = []
+/** Shows only under a quota and the rate-limit probe, which the fault self-test switches on from `run`. */
+const underQuota: Fault['run'] = { probeRateLimit: true, quota: { limit: 40, windowMs: 1000 } }
+
+export const limitsFaults: readonly Fault[] = [
+  {
+    name: 'quota-429-without-scope',
+    description: 'A 429 for an exceeded quota carries no x-ratelimit-scope header.',
+    breaks: ['limits/quota-429'],
+    run: underQuota,
+    onResponse(response) {
+      if (response.status === 429) delete response.headers['x-ratelimit-scope']
+    },
+  },
+  {
+    name: 'quota-retry-after-zero',
+    description: 'A 429 for an exceeded quota says Retry-After: 0.',
+    breaks: ['limits/quota-429', 'every-response/retry-after'],
+    run: underQuota,
+    onResponse(response) {
+      if (response.status === 429) response.headers['retry-after'] = '0'
+    },
+  },
+]
