@@ -68,8 +68,16 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       const held = await this.passGate(key)
       if (held) return { request: this.describe(request), durationMs: 0, retries, error: held }
-      if (attempt > 0) retries.at(-1)!.waitedMs = Math.round(performance.now() - waitingSince)
-      const exchange = await this.limiter.run(() => this.send(request))
+      // A 429 may close the key while this request queues for a connection: then it goes back to the gate, unsent.
+      const exchange = await this.limiter.run(async () => {
+        if (this.gate.remainingMs(key) > 0) return undefined
+        if (attempt > 0) retries.at(-1)!.waitedMs = Math.round(performance.now() - waitingSince)
+        return this.send(request)
+      })
+      if (!exchange) {
+        attempt--
+        continue
+      }
       exchange.retries = retries
       const { response } = exchange
       if (!response) return exchange

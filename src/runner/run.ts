@@ -6,7 +6,7 @@ import { packageJson, packageRoot } from '../package-root.js'
 import { allowanceByName } from '../reference/allowances/index.js'
 import { faultByName } from '../reference/faults/index.js'
 import { startReferenceServer, type ReferenceOptions, type ReferenceServer } from '../reference/server.js'
-import type { Behaviour } from '../reference/types.js'
+import type { Behaviour, RefRequest, RefResponse } from '../reference/types.js'
 import { CheckCollector } from '../../reporters/collector.js'
 import { summarize, type CheckOutcome, type Report } from '../../reporters/report.js'
 import type { RunSettings } from './settings.js'
@@ -20,7 +20,12 @@ export interface RunOptions {
   /** The run's settings; without baseUrl the embedded reference server is the target and fills in its keys and fixtures. */
   settings: Omit<RunSettings, 'baseUrl' | 'embedded' | 'deadlineAt'> & { baseUrl?: string }
   /** For the embedded reference server: named faults and allowances to switch on, quota and latency. */
-  reference?: Pick<ReferenceOptions, 'quota' | 'latencyMs' | 'apiKey' | 'restrictedApiKey' | 'receipts'> & { faults?: string[]; allowances?: string[] }
+  reference?: Pick<ReferenceOptions, 'quota' | 'latencyMs' | 'apiKey' | 'restrictedApiKey' | 'receipts'> & {
+    faults?: string[]
+    allowances?: string[]
+    /** Called with every request the embedded server answers and its response (self-tests and the benchmark count and replay them). */
+    record?: (request: RefRequest, response: RefResponse) => void
+  }
   /** Run only these check IDs. */
   only?: string[]
   waivers?: Waiver[]
@@ -50,6 +55,8 @@ function unknownName(kind: string, name: string): never {
 export async function runConformance(options: RunOptions): Promise<Report> {
   const started = new Date()
   const behaviours = referenceBehaviours(options.reference?.faults, options.reference?.allowances)
+  const record = options.reference?.record
+  if (record) behaviours.push({ name: 'record', description: 'records every exchange', onResponse: (response, request) => record(request, response) })
   let server: ReferenceServer | undefined
   if (!options.settings.baseUrl) server = await startReferenceServer({ ...options.reference, behaviours })
   try {
