@@ -5,6 +5,7 @@ import type { Counterexample, FailureDetails } from '../checks/types.js'
 
 const BODY_EXCERPT_CHARS = 2000
 const MAX_VIOLATIONS = 10
+const VALUE_EXCERPT_CHARS = 500
 
 /** What a report shows of a failure: plain data, secrets already replaced by placeholders. */
 export interface Evidence {
@@ -42,9 +43,20 @@ export function exchangeEvidence(exchange: Exchange, secrets: readonly Secret[])
 
 export function buildEvidence(message: string, details: FailureDetails, secrets: readonly Secret[], replay?: string): Evidence {
   const evidence: Evidence = { message, ...(details.exchange ? exchangeEvidence(details.exchange, secrets) : {}) }
-  if (details.violations?.length) evidence.schemaViolations = details.violations.slice(0, MAX_VIOLATIONS)
+  if (details.violations?.length) evidence.schemaViolations = details.violations.slice(0, MAX_VIOLATIONS).map((v) => ({ ...v, value: valueExcerpt(v.value) }))
   if (details.counterexample) evidence.counterexample = { ...details.counterexample, ...(replay ? { replay } : {}) }
   return redactDeep(evidence, secrets)
+}
+
+/** An offending value as evidence: as it is when small, else the start of its JSON; one nested too deep to serialise is described instead. */
+function valueExcerpt(value: unknown): unknown {
+  let text: string | undefined
+  try {
+    text = JSON.stringify(value)
+  } catch {
+    return '[a value nested too deeply to show]'
+  }
+  return text === undefined || text.length <= VALUE_EXCERPT_CHARS ? value : `${text.slice(0, VALUE_EXCERPT_CHARS)}… (${text.length} characters of JSON)`
 }
 
 /** A curl command that sends the same request, with secrets as shell variables ($IPTS_API_KEY, ...). */

@@ -1,0 +1,66 @@
+import { describe, expect, test } from 'vitest'
+import { runConformance } from '../src/runner/run.js'
+import { hostileCases } from './hostile/servers.js'
+import { failureSummary } from './support/run.js'
+
+const REQUEST_TIMEOUT_MS = 1500
+const MAX_DURATION_MS = 15_000
+/** The run's own bound, plus start-up, the reachability probe and vitest's teardown. */
+const FINISHED_WITHIN_MS = MAX_DURATION_MS + 15_000
+const MEMORY_GROWTH_BOUND = 400 * 1024 * 1024
+
+/** Samples resident memory while `work` runs (the suite's worker is a thread of this process) and returns its peak growth. */
+async function peakMemoryGrowth<T>(work: () => Promise<T>): Promise<{ result: T; growth: number }> {
+  const before = process.memoryUsage.rss()
+  let peak = before
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50)
+  try {
+    const result = await work()
+    return { result, growth: Math.max(peak, process.memoryUsage.rss()) - before }
+  } finally {
+    clearInterval(sampler)
+  }
+}
+
+describe('a hostile or broken target', () => {
+  test.each(hostileCases.map((c) => [c.name, c] as const))('with %s gives failed checks with evidence and a finished run', { timeout: FINISHED_WITHIN_MS + 10_000 }, async (_, hostile) => {
+    const target = await hostile.start()
+    try {
+      const started = Date.now()
+      const { result: report, growth } = await peakMemoryGrowth(() =>
+        runConformance({
+          settings: {
+            baseUrl: target.baseUrl,
+            apiKey: 'k',
+            restrictedApiKey: 'r',
+            trader: '0x1111111111111111111111111111111111111111',
+            intent: { hash: `0x${'ab'.repeat(32)}`, receipt: 'receipt-of-intent-a' },
+            secondIntent: { hash: `0x${'cd'.repeat(32)}`, receipt: 'receipt-of-intent-b' },
+            seed: 1,
+            runs: 3,
+            concurrency: 8,
+            cursorParam: 'cursor',
+            limitParam: 'limit',
+            connectTimeoutMs: 1000,
+            requestTimeoutMs: REQUEST_TIMEOUT_MS,
+            maxBodyBytes: 4 * 1024 * 1024,
+            probeRateLimit: false,
+            maxDurationMs: MAX_DURATION_MS,
+          },
+        }),
+      )
+      const elapsed = Date.now() - started
+      expect(elapsed, 'the run did not finish within its bound').toBeLessThan(FINISHED_WITHIN_MS)
+      expect(report.errors, 'the run itself went wrong').toEqual([])
+      expect(report.summary.failed, failureSummary(report)).toBeGreaterThan(0)
+      for (const failed of report.checks.filter((c) => c.status === 'failed')) {
+        expect(failed.evidence?.message, `${failed.id} failed without evidence: ${failed.reason}`).toBeTruthy()
+        expect(failed.reason, `${failed.id} failed because the check itself broke`).not.toMatch(/the check itself failed/)
+      }
+      expect(growth, `memory grew by ${Math.round(growth / 1024 / 1024)} MiB`).toBeLessThan(MEMORY_GROWTH_BOUND)
+      if (target.requestsElsewhere) expect(target.requestsElsewhere(), 'a redirect was followed to another host').toBe(0)
+    } finally {
+      await target.close()
+    }
+  })
+})

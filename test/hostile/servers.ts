@@ -1,0 +1,156 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net'
+import { request } from 'undici'
+import { startReferenceServer } from '../../src/reference/server.js'
+
+/** A misbehaving target on 127.0.0.1; `requestsElsewhere` counts requests that reached a second server it points to. */
+export interface HostileTarget {
+  baseUrl: string
+  requestsElsewhere?: () => number
+  close(): Promise<void>
+}
+
+export interface HostileCase {
+  name: string
+  start(): Promise<HostileTarget>
+}
+
+const REQUEST_ID = 'hostile-0001'
+const JSON_HEADERS = { 'content-type': 'application/json', 'x-request-id': REQUEST_ID }
+const MIB = 1024 * 1024
+
+async function listen(server: HttpServer | NetServer): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+function closeHttp(server: HttpServer): Promise<void> {
+  server.closeAllConnections()
+  return new Promise((resolve) => server.close(() => resolve()))
+}
+
+async function httpTarget(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<HostileTarget> {
+  const server = createHttpServer(handle)
+  return { baseUrl: await listen(server), close: () => closeHttp(server) }
+}
+
+/** A TCP server that answers each request head with `respond`, for misbehaviour below HTTP: the socket is its to write and end. */
+async function rawTarget(respond: (socket: Socket) => void): Promise<HostileTarget> {
+  const sockets = new Set<Socket>()
+  const server = createNetServer((socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+    socket.on('error', () => socket.destroy())
+    let head = ''
+    socket.on('data', (chunk) => {
+      if (head.includes('\r\n\r\n')) return
+      head += chunk.toString('latin1')
+      if (head.includes('\r\n\r\n')) respond(socket)
+    })
+  })
+  const baseUrl = await listen(server)
+  return {
+    baseUrl,
+    close: async () => {
+      for (const socket of sockets) socket.destroy()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+/** Writes `chunk` every `intervalMs` until the peer goes away. */
+function drip(socket: Socket | ServerResponse, chunks: () => string | undefined, intervalMs: number): void {
+  const timer = setInterval(() => {
+    const next = chunks()
+    if (next === undefined || socket.destroyed) return clearInterval(timer)
+    socket.write(next)
+  }, intervalMs)
+  socket.on('close', () => clearInterval(timer))
+}
+
+/** Streams `total` bytes of JSON-ish filler, respecting back-pressure, until done or the client stops reading. */
+function streamBody(res: ServerResponse, total: number): void {
+  const chunk = Buffer.alloc(64 * 1024, 0x20)
+  let sent = 0
+  const pump = () => {
+    while (sent < total && !res.destroyed) {
+      sent += chunk.length
+      if (!res.write(chunk)) return void res.once('drain', pump)
+    }
+    res.end()
+  }
+  res.on('error', () => res.destroy())
+  pump()
+}
+
+/** The reference server behind a proxy that rewrites each response's headers. */
+async function proxiedReference(rewrite: (headers: Record<string, string | string[]>) => void): Promise<HostileTarget> {
+  const reference = await startReferenceServer()
+  const proxy = await httpTarget(async (req, res) => {
+    const answer = await request(`${reference.baseUrl}${req.url}`, { headers: req.headers as Record<string, string> })
+    const body = Buffer.from(await answer.body.arrayBuffer())
+    const headers: Record<string, string | string[]> = {}
+    for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && name !== 'transfer-encoding' && name !== 'connection') headers[name] = value
+    rewrite(headers)
+    res.writeHead(answer.statusCode, headers)
+    res.end(body)
+  })
+  return { baseUrl: proxy.baseUrl, close: async () => (await proxy.close(), await reference.close()) }
+}
+
+export const hostileCases: readonly HostileCase[] = [
+  {
+    name: 'a body that is not JSON under a JSON content type',
+    start: () => httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.end('<html><body>Service temporarily moved</body></html>'))),
+  },
+  {
+    name: 'a body that is not valid UTF-8',
+    start: () => httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.end(Buffer.from([0x7b, 0x22, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d])))),
+  },
+  {
+    name: 'a 50 MB body',
+    start: () => httpTarget((_, res) => (res.writeHead(200, { ...JSON_HEADERS, 'content-length': 50 * MIB }), streamBody(res, 50 * MIB))),
+  },
+  {
+    name: 'a body that never ends',
+    start: () => httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.write('{"data":['), drip(res, () => ' ', 50))),
+  },
+  {
+    name: 'headers that arrive one byte a second',
+    start: () =>
+      rawTarget((socket) => {
+        const head = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-ID: ${REQUEST_ID}\r\nContent-Length: 2\r\n\r\n{}`
+        let at = 0
+        drip(socket, () => (at < head.length ? head[at++] : undefined), 1000)
+      }),
+  },
+  {
+    name: 'a connection reset in the middle of the body',
+    start: () =>
+      rawTarget((socket) => {
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-ID: ${REQUEST_ID}\r\nContent-Length: 1000\r\n\r\n{"data":[{"symbol":"ETH-`)
+        setTimeout(() => socket.resetAndDestroy(), 20)
+      }),
+  },
+  {
+    name: 'JSON nested 100,000 deep',
+    start: () => httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.end(`{"data":${'['.repeat(100_000)}${']'.repeat(100_000)}}`))),
+  },
+  {
+    name: 'duplicated x-request-id headers',
+    start: () => proxiedReference((headers) => void (headers['x-request-id'] = [String(headers['x-request-id']), 'duplicate-0002'])),
+  },
+  {
+    name: 'a redirect to another host',
+    async start() {
+      let reached = 0
+      const elsewhere = await httpTarget((_, res) => (reached++, res.writeHead(200, JSON_HEADERS), res.end('{"data":{}}')))
+      const target = await httpTarget((req, res) => (res.writeHead(302, { ...JSON_HEADERS, location: `${elsewhere.baseUrl}${req.url}` }), res.end('{"error":"moved"}')))
+      return { baseUrl: target.baseUrl, requestsElsewhere: () => reached, close: async () => (await target.close(), await elsewhere.close()) }
+    },
+  },
+  {
+    name: 'HTTP/1.0 without a content length',
+    start: () => rawTarget((socket) => socket.end(`HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nX-Request-ID: ${REQUEST_ID}\r\n\r\n{"data":{"note":"read until close"}}`)),
+  },
+]
