@@ -15,10 +15,10 @@ export function redact(text: string, secrets: readonly Secret[]): string {
   return out
 }
 
-/** Redacts every string of a plain-data value, keys included; value by value, so that a short secret cannot break the structure. */
+/** Redacts every string value of plain data, one by one, so that a short secret cannot break the structure or rename its members. */
 export function redactDeep<T>(value: T, secrets: readonly Secret[]): T {
   if (typeof value === 'string') return redact(value, secrets) as T
   if (Array.isArray(value)) return value.map((item: unknown) => redactDeep(item, secrets)) as T
   if (value === null || typeof value !== 'object') return value
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key, secrets), redactDeep(item, secrets)])) as T
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDeep(item, secrets)])) as T
 }

@@ -2,16 +2,21 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net'
 import { request } from 'undici'
 import { startReferenceServer } from '../../src/reference/server.js'
+import type { RunSettings } from '../../src/runner/settings.js'
 
 /** A misbehaving target on 127.0.0.1; `requestsElsewhere` counts requests that reached a second server it points to. */
 export interface HostileTarget {
   baseUrl: string
+  /** Keys and fixtures the target knows, when it is the reference server behind a rewriting proxy. */
+  inputs?: Partial<RunSettings>
   requestsElsewhere?: () => number
   close(): Promise<void>
 }
 
 export interface HostileCase {
   name: string
+  /** What the failures' reasons or evidence show about this misbehaviour. */
+  shows: RegExp
   start(): Promise<HostileTarget>
 }
 
@@ -86,6 +91,14 @@ function streamBody(res: ServerResponse, total: number): void {
 /** The reference server behind a proxy that rewrites each response's headers. */
 async function proxiedReference(rewrite: (headers: Record<string, string | string[]>) => void): Promise<HostileTarget> {
   const reference = await startReferenceServer()
+  const [first, second] = reference.data.intents
+  const inputs: Partial<RunSettings> = {
+    apiKey: reference.data.apiKey,
+    restrictedApiKey: reference.data.restrictedApiKey,
+    trader: reference.data.trader,
+    intent: { hash: first!.hash, receipt: first!.receipt },
+    secondIntent: { hash: second!.hash, receipt: second!.receipt },
+  }
   const proxy = await httpTarget(async (req, res) => {
     const answer = await request(`${reference.baseUrl}${req.url}`, { headers: req.headers as Record<string, string> })
     const body = Buffer.from(await answer.body.arrayBuffer())
@@ -95,28 +108,33 @@ async function proxiedReference(rewrite: (headers: Record<string, string | strin
     res.writeHead(answer.statusCode, headers)
     res.end(body)
   })
-  return { baseUrl: proxy.baseUrl, close: async () => (await proxy.close(), await reference.close()) }
+  return { baseUrl: proxy.baseUrl, inputs, close: async () => (await proxy.close(), await reference.close()) }
 }
 
 export const hostileCases: readonly HostileCase[] = [
   {
     name: 'a body that is not JSON under a JSON content type',
+    shows: /not JSON/,
     start: () => httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.end('<html><body>Service temporarily moved</body></html>'))),
   },
   {
     name: 'a body that is not valid UTF-8',
+    shows: /invalid UTF-8/,
     start: () => httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.end(Buffer.from([0x7b, 0x22, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d])))),
   },
   {
     name: 'a 50 MB body',
+    shows: /BODY_TOO_LARGE/,
     start: () => httpTarget((_, res) => (res.writeHead(200, { ...JSON_HEADERS, 'content-length': 50 * MIB }), streamBody(res, 50 * MIB))),
   },
   {
     name: 'a body that never ends',
+    shows: /TIMEOUT|RUN_TIME_BOUND/,
     start: () => httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.write('{"data":['), drip(res, () => ' ', 50))),
   },
   {
     name: 'headers that arrive one byte a second',
+    shows: /TIMEOUT|RUN_TIME_BOUND/,
     start: () =>
       rawTarget((socket) => {
         const head = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-ID: ${REQUEST_ID}\r\nContent-Length: 2\r\n\r\n{}`
@@ -126,6 +144,7 @@ export const hostileCases: readonly HostileCase[] = [
   },
   {
     name: 'a connection reset in the middle of the body',
+    shows: /ECONNRESET|UND_ERR_SOCKET/,
     start: () =>
       rawTarget((socket) => {
         socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-ID: ${REQUEST_ID}\r\nContent-Length: 1000\r\n\r\n{"data":[{"symbol":"ETH-`)
@@ -134,14 +153,17 @@ export const hostileCases: readonly HostileCase[] = [
   },
   {
     name: 'JSON nested 100,000 deep',
+    shows: /must be object/,
     start: () => httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.end(`{"data":${'['.repeat(100_000)}${']'.repeat(100_000)}}`))),
   },
   {
     name: 'duplicated x-request-id headers',
+    shows: /x-request-id is repeated/,
     start: () => proxiedReference((headers) => void (headers['x-request-id'] = [String(headers['x-request-id']), 'duplicate-0002'])),
   },
   {
     name: 'a redirect to another host',
+    shows: /status 302/,
     async start() {
       let reached = 0
       const elsewhere = await httpTarget((_, res) => (reached++, res.writeHead(200, JSON_HEADERS), res.end('{"data":{}}')))
@@ -151,6 +173,7 @@ export const hostileCases: readonly HostileCase[] = [
   },
   {
     name: 'HTTP/1.0 without a content length',
+    shows: /must be array/,
     start: () => rawTarget((socket) => socket.end(`HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nX-Request-ID: ${REQUEST_ID}\r\n\r\n{"data":{"note":"read until close"}}`)),
   },
 ]
