@@ -1,4 +1,4 @@
-import { request } from 'undici'
+import { Agent, request } from 'undici'
 import { createVitest } from 'vitest/node'
 import { join } from 'node:path'
 import { allChecks } from '../checks/index.js'
@@ -125,16 +125,22 @@ function embeddedSettings(given: RunOptions['settings'], server: ReferenceServer
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'])
 
+/** How long the reachability probe waits for a response head once connected: a slow answer is the checks' business, not a reason to stop. */
+const REACHABLE_GRACE_MS = 1000
+
 /** Only a target that cannot be connected to is unreachable; one that answers badly, or slowly, gets failed checks instead. */
 async function ensureReachable(settings: RunSettings): Promise<void> {
   const url = new URL(`${settings.baseUrl.replace(/\/+$/, '')}/v1/config`)
+  const dispatcher = new Agent({ connect: { timeout: settings.connectTimeoutMs } })
   try {
-    const { body } = await request(url, { method: 'GET', headers: { accept: 'application/json' }, signal: AbortSignal.timeout(settings.connectTimeoutMs + settings.requestTimeoutMs) })
-    await body.dump()
+    const { body } = await request(url, { method: 'GET', headers: { accept: 'application/json' }, dispatcher, signal: AbortSignal.timeout(settings.connectTimeoutMs + REACHABLE_GRACE_MS) })
+    body.destroy()
   } catch (error) {
     const err = error as { code?: string; cause?: { code?: string }; message?: string }
     const code = err.code ?? err.cause?.code
     if (code && UNREACHABLE.has(code)) throw new TargetUnreachableError(`target ${url.origin} is unreachable (${code})`)
+  } finally {
+    await dispatcher.destroy()
   }
 }
 
