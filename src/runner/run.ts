@@ -134,7 +134,8 @@ async function ensureReachable(settings: RunSettings): Promise<void> {
   const dispatcher = new Agent({ connect: { timeout: settings.connectTimeoutMs } })
   try {
     const { body } = await request(url, { method: 'GET', headers: { accept: 'application/json' }, dispatcher, signal: AbortSignal.timeout(settings.connectTimeoutMs + REACHABLE_GRACE_MS) })
-    body.destroy()
+    // The body is not wanted (it may never end); destroying it emits an abort error, which is expected here.
+    body.on('error', () => undefined).destroy()
   } catch (error) {
     const err = error as { code?: string; cause?: { code?: string }; message?: string }
     const code = err.code ?? err.cause?.code

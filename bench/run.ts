@@ -1,0 +1,82 @@
+import { execSync } from 'node:child_process'
+import { availableParallelism, cpus } from 'node:os'
+import { startReferenceServer } from '../src/reference/server.js'
+import { runConformance, type RunOptions } from '../src/runner/run.js'
+import type { Report } from '../reporters/report.js'
+import { recorded, replay, type RecordedRequest } from './replay.js'
+
+/** `npm run bench`: the suite's own cost against the embedded reference, under added latency, and under a quota. */
+
+const CONCURRENCY = 8
+const LATENCY_MS = 120
+const QUOTA = { limit: 15, windowMs: 1000 }
+const AIM = 1.25
+
+const settings: RunOptions['settings'] = {
+  seed: 20261122,
+  runs: 25,
+  concurrency: CONCURRENCY,
+  cursorParam: 'cursor',
+  limitParam: 'limit',
+  connectTimeoutMs: 5000,
+  requestTimeoutMs: 10_000,
+  maxBodyBytes: 4 * 1024 * 1024,
+  probeRateLimit: false,
+}
+
+interface Measured {
+  report: Report
+  wallMs: number
+  requests: RecordedRequest[]
+  statuses: number[]
+}
+
+async function measure(reference: RunOptions['reference'] = {}, only?: string[]): Promise<Measured> {
+  const requests: RecordedRequest[] = []
+  const statuses: number[] = []
+  const started = performance.now()
+  const report = await runConformance({
+    settings,
+    only,
+    reference: { ...reference, record: (request, response) => (requests.push(recorded(request)), statuses.push(response.status)) },
+  })
+  return { report, wallMs: performance.now() - started, requests, statuses }
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`
+const outcomes = (report: Report) => report.checks.map((c) => `${c.id}=${c.status === 'skipped' && c.id.startsWith('every-response/') ? 'passed' : c.status}`).sort()
+
+async function main(): Promise<void> {
+  await measure({}, []) // warms up vitest's transform cache and the JIT, so that startup below is what every run pays
+  const startup = await measure({}, [])
+  const plain = await measure()
+  const reference = await startReferenceServer()
+  const rawMs = await replay(reference.baseUrl, plain.requests, CONCURRENCY).finally(() => reference.close())
+  const slow = await measure({ latencyMs: LATENCY_MS })
+  const idealMs = (slow.requests.length * LATENCY_MS) / CONCURRENCY
+  const limited = await measure({ quota: QUOTA })
+  const plainOutcomes = outcomes(plain.report)
+  const falseFailures = limited.report.checks.filter((c) => c.status === 'failed').map((c) => c.id)
+  const changed = outcomes(limited.report).filter((o) => !plainOutcomes.includes(o))
+
+  const rows: [string, string, string, string][] = [
+    ['scenario', 'requests', 'wall time', 'against'],
+    ['startup and teardown (no checks)', String(startup.requests.length), seconds(startup.wallMs), ''],
+    ['full suite', String(plain.requests.length), seconds(plain.wallMs), `raw undici loop ${seconds(rawMs)}: ${ratio(plain.wallMs, rawMs)}; without startup ${ratio(plain.wallMs - startup.wallMs, rawMs)}`],
+    [`full suite, ${LATENCY_MS} ms latency`, String(slow.requests.length), seconds(slow.wallMs), `ideal ${seconds(idealMs)}: ${ratio(slow.wallMs, idealMs)}; without startup ${ratio(slow.wallMs - startup.wallMs, idealMs)}`],
+    [`full suite, quota ${QUOTA.limit}/s per key`, String(limited.requests.length), seconds(limited.wallMs), `${limited.statuses.filter((s) => s === 429).length} answered 429; false failures: ${falseFailures.length}; outcomes changed: ${changed.length}`],
+  ]
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
+  const line = (row: readonly string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`
+  console.log(`machine: ${availableParallelism()} CPUs (${cpus()[0]?.model.trim()}), node ${process.version}, ${execSync('uname -sr').toString().trim()}`)
+  console.log(`concurrency ${CONCURRENCY}, runs ${settings.runs}, seed ${settings.seed}; aim: within ${AIM}× of the raw loop and of the ideal\n`)
+  console.log([line(rows[0]!), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n'))
+  if (falseFailures.length > 0) console.log(`\nfalse failures under the quota: ${falseFailures.join(', ')}`)
+  if (changed.length > 0) console.log(`outcomes that changed under the quota: ${changed.join(', ')}`)
+  const failedPlain = plain.report.checks.filter((c) => c.status === 'failed').map((c) => c.id)
+  if (failedPlain.length > 0) console.log(`\nthe plain reference failed checks (a defect): ${failedPlain.join(', ')}`)
+  process.exitCode = falseFailures.length > 0 || failedPlain.length > 0 ? 1 : 0
+}
+
+await main()
