@@ -33,6 +33,7 @@ function clientFor(settings: RunSettings): HttpClient {
         requestTimeoutMs: settings.requestTimeoutMs,
         maxBodyBytes: settings.maxBodyBytes,
         deadlineAt: settings.deadlineAt,
+        shared: inject('iptsShared'),
       }),
     }
   }

@@ -3,6 +3,7 @@ import { Pool } from 'undici'
 import type { Exchange, ExchangeResponse } from './exchange.js'
 import { Limiter } from './limiter.js'
 import { QuotaGate } from './quota-gate.js'
+import { createSharedState, gateSlots, inFlightCounter } from './shared-state.js'
 import { defaultRetryPolicy, rateLimitWaitMs, retryWaitMs, type RetryPolicy } from './retry.js'
 
 export interface ClientOptions {
@@ -15,6 +16,8 @@ export interface ClientOptions {
   /** Epoch ms at which the run's time bound ends: later requests are not sent, and requests in flight are cut off. */
   deadlineAt?: number
   retryPolicy?: RetryPolicy
+  /** State shared with the run's other clients (createSharedState); without it this client bounds only itself. */
+  shared?: SharedArrayBuffer
 }
 
 export interface OutgoingRequest {
@@ -35,7 +38,7 @@ type ExchangeError = NonNullable<Exchange['error']>
 export class HttpClient {
   private readonly pool: Pool
   private readonly limiter: Limiter
-  private readonly gate = new QuotaGate()
+  private readonly gate: QuotaGate
   private readonly policy: RetryPolicy
   private readonly deadlineAt: number
   private readonly basePath: string
@@ -45,7 +48,9 @@ export class HttpClient {
     const base = new URL(options.baseUrl)
     this.origin = base.origin
     this.basePath = base.pathname.replace(/\/+$/, '')
-    this.limiter = new Limiter(options.concurrency)
+    const shared = options.shared ?? createSharedState()
+    this.limiter = new Limiter(options.concurrency, inFlightCounter(shared))
+    this.gate = new QuotaGate(gateSlots(shared))
     this.policy = options.retryPolicy ?? defaultRetryPolicy
     this.deadlineAt = options.deadlineAt ?? Infinity
     this.pool = new Pool(this.origin, {

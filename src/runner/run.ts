@@ -2,6 +2,7 @@ import { Agent, request } from 'undici'
 import { createVitest } from 'vitest/node'
 import { join } from 'node:path'
 import { allChecks } from '../checks/index.js'
+import { createSharedState } from '../http/shared-state.js'
 import { packageJson, packageRoot } from '../package-root.js'
 import { allowanceByName } from '../reference/allowances/index.js'
 import { faultByName } from '../reference/faults/index.js'
@@ -37,6 +38,12 @@ export interface RunOptions {
 export class TargetUnreachableError extends Error {
   readonly code = 'IPTS_TARGET_UNREACHABLE'
 }
+
+/**
+ * Concern files run in parallel workers, so that one file's long sequential check (a property's inputs go one after
+ * another) does not hold the others back; the workers' clients share one concurrency bound and one quota gate.
+ */
+const SUITE_WORKERS = 4
 
 const suitesDir = join(packageRoot, import.meta.url.endsWith('.ts') ? 'suites' : 'dist/suites')
 
@@ -74,9 +81,9 @@ export async function runConformance(options: RunOptions): Promise<Report> {
         exclude: [],
         watch: false,
         reporters: [collector],
-        provide: { ipts: settings },
+        provide: { ipts: settings, iptsShared: createSharedState() },
         pool: 'threads',
-        maxWorkers: 1,
+        maxWorkers: SUITE_WORKERS,
         isolate: false,
         testTimeout: settings.requestTimeoutMs * 20 + 60_000,
         maxConcurrency: settings.concurrency,

@@ -34,5 +34,7 @@ export interface IntentInput {
 declare module 'vitest' {
   interface ProvidedContext {
     ipts: RunSettings
+    /** The state the run's clients share across worker threads (src/http/shared-state.ts). */
+    iptsShared: SharedArrayBuffer
   }
 }
