@@ -43,14 +43,10 @@ async function measure(reference: RunOptions['reference'] = {}, only?: string[])
   return { report, wallMs: performance.now() - started, requests, statuses }
 }
 
-/**
- * The shortest wall time the suite's structure allows: vitest runs the concern files one after another, and a file
- * lasts as long as its longest check (a property check's inputs are sent one after another).
- */
-function criticalPathMs(report: Report): number {
-  const longest = new Map<string, number>()
-  for (const check of report.checks) longest.set(check.concern, Math.max(longest.get(check.concern) ?? 0, check.durationMs ?? 0))
-  return [...longest.values()].reduce((sum, ms) => sum + ms, 0)
+/** A bound the ideal ignores: no run is shorter than its longest check, whose requests go one after another (a property's inputs). */
+function longestCheck(report: Report): { id: string; ms: number } {
+  const longest = [...report.checks].sort((a, b) => (b.durationMs ?? 0) - (a.durationMs ?? 0))[0]
+  return { id: longest?.id ?? 'none', ms: longest?.durationMs ?? 0 }
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
@@ -75,7 +71,7 @@ async function main(): Promise<void> {
     ['startup and teardown (no checks)', String(startup.requests.length), seconds(startup.wallMs), ''],
     ['full suite', String(plain.requests.length), seconds(plain.wallMs), `raw undici loop ${seconds(rawMs)}: ${ratio(plain.wallMs, rawMs)}; without startup ${ratio(plain.wallMs - startup.wallMs, rawMs)}`],
     [`full suite, ${LATENCY_MS} ms latency`, String(slow.requests.length), seconds(slow.wallMs), `ideal ${seconds(idealMs)}: ${ratio(slow.wallMs, idealMs)}; without startup ${ratio(slow.wallMs - startup.wallMs, idealMs)}`],
-    ['  its critical path', '', seconds(criticalPathMs(slow.report)), `wall time without startup: ${ratio(slow.wallMs - startup.wallMs, criticalPathMs(slow.report))} of it`],
+    ['  its longest check', '', seconds(longestCheck(slow.report).ms), longestCheck(slow.report).id],
     [`full suite, quota ${QUOTA.limit}/s per key`, String(limited.requests.length), seconds(limited.wallMs), `${limited.statuses.filter((s) => s === 429).length} answered 429; false failures: ${falseFailures.length}; outcomes changed: ${changed.length}`],
   ]
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
