@@ -160,9 +160,12 @@ async function readResponse(
   }
   const headers: Record<string, string | string[]> = {}
   for (const [name, value] of Object.entries(rawHeaders)) if (value !== undefined) headers[name.toLowerCase()] = value
-  const response: ExchangeResponse = { status, headers, body: decodeUtf8(Buffer.concat(chunks).subarray(0, maxBodyBytes)), truncated }
+  // A truncated body cannot be parsed, so only its start is kept: what a report shows, without holding the whole cap per exchange.
+  const kept = truncated ? Buffer.concat(chunks).subarray(0, TRUNCATED_BODY_KEPT_BYTES) : Buffer.concat(chunks)
+  const response: ExchangeResponse = { status, headers, body: decodeUtf8(kept), truncated }
   if (truncated) response.jsonError = 'body truncated at the size cap'
   else if (response.body.length === 0) response.jsonError = 'empty body'
+  else if (nestingDepth(response.body) > MAX_JSON_DEPTH) response.jsonError = `nested deeper than ${MAX_JSON_DEPTH} levels`
   else {
     try {
       response.json = JSON.parse(response.body)
@@ -171,6 +174,27 @@ async function readResponse(
     }
   }
   return response
+}
+
+const TRUNCATED_BODY_KEPT_BYTES = 64 * 1024
+/** Far beyond any body of the contract; deeper values would overflow the stack of whatever walks them (ajv, JSON.stringify, structuredClone). */
+const MAX_JSON_DEPTH = 256
+
+/** The deepest nesting of arrays and objects in a JSON text, brackets inside strings not counted. */
+function nestingDepth(text: string): number {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth)
+    else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return deepest
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
