@@ -4,7 +4,7 @@ import { hostileCases, type HostileTarget } from './hostile/servers.js'
 import { failureSummary } from './support/run.js'
 
 const REQUEST_TIMEOUT_MS = 1500
-const MAX_DURATION_MS = 15_000
+const MAX_DURATION_MS = 8000
 /** The run's own bound, plus start-up, the reachability probe and vitest's teardown. */
 const FINISHED_WITHIN_MS = MAX_DURATION_MS + 15_000
 /** Far below what buffering one 50 MB body (and its decoded string) would take. */
