@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { parseCli } from '../src/cli/options.js'
 import { runConformance, type RunOptions } from '../src/runner/run.js'
 import { hostileCases, type HostileTarget } from './hostile/servers.js'
 import { failureSummary } from './support/run.js'
@@ -70,6 +71,11 @@ describe('a hostile or broken target', () => {
 })
 
 describe('the time bound of the whole run', () => {
+  test('is --max-duration in seconds, half an hour unless given', () => {
+    expect(parseCli(['--max-duration', '90'], {}).run.settings.maxDurationMs).toBe(90_000)
+    expect(parseCli([], {}).run.settings.maxDurationMs).toBe(1_800_000)
+  })
+
   test('ends a run against a target that never finishes a body, the rest failing with that reason', async () => {
     const target = await hostileCases.find((c) => c.name === 'a body that never ends')!.start()
     try {
