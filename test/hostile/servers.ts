@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net'
 import { request } from 'undici'
-import { startReferenceServer } from '../../src/reference/server.js'
+import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
 import type { RunSettings } from '../../src/runner/settings.js'
 
 /** A misbehaving target on 127.0.0.1; `requestsElsewhere` counts requests that reached a second server it points to. */
@@ -88,17 +88,22 @@ function streamBody(res: ServerResponse, total: number): void {
   pump()
 }
 
-/** The reference server behind a proxy that rewrites each response's headers. */
-async function proxiedReference(rewrite: (headers: Record<string, string | string[]>) => void): Promise<HostileTarget> {
-  const reference = await startReferenceServer()
+/** The keys and fixtures a reference server knows, as run settings, for a run that reaches it by its URL. */
+export function referenceInputs(reference: ReferenceServer): Partial<RunSettings> {
   const [first, second] = reference.data.intents
-  const inputs: Partial<RunSettings> = {
+  return {
     apiKey: reference.data.apiKey,
     restrictedApiKey: reference.data.restrictedApiKey,
     trader: reference.data.trader,
     intent: { hash: first!.hash, receipt: first!.receipt },
     secondIntent: { hash: second!.hash, receipt: second!.receipt },
   }
+}
+
+/** The reference server behind a proxy that rewrites each response's headers. */
+async function proxiedReference(rewrite: (headers: Record<string, string | string[]>) => void): Promise<HostileTarget> {
+  const reference = await startReferenceServer()
+  const inputs = referenceInputs(reference)
   const proxy = await httpTarget(async (req, res) => {
     const answer = await request(`${reference.baseUrl}${req.url}`, { headers: req.headers as Record<string, string> })
     const body = Buffer.from(await answer.body.arrayBuffer())
