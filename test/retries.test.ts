@@ -1,9 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { startReferenceServer } from '../src/reference/server.js'
 import type { Behaviour } from '../src/reference/types.js'
-import { runConformance } from '../src/runner/run.js'
 import { referenceInputs } from './hostile/servers.js'
-import { FIXED_SEED, failureSummary, idsWithStatus } from './support/run.js'
+import { failureSummary, idsWithStatus, runAgainstReference } from './support/run.js'
 
 /** The reference, answering the first request for each config URL and key with a 503 (then as usual). */
 function firstConfigRequestUnavailable(retryAfter: string | undefined): Behaviour {
@@ -26,21 +25,7 @@ function firstConfigRequestUnavailable(retryAfter: string | undefined): Behaviou
 async function runWithConfig503(retryAfter: string | undefined) {
   const reference = await startReferenceServer({ behaviours: [firstConfigRequestUnavailable(retryAfter)] })
   try {
-    return await runConformance({
-      settings: {
-        baseUrl: reference.baseUrl,
-        ...referenceInputs(reference),
-        seed: FIXED_SEED,
-        runs: 10,
-        concurrency: 8,
-        cursorParam: 'cursor',
-        limitParam: 'limit',
-        connectTimeoutMs: 2000,
-        requestTimeoutMs: 5000,
-        maxBodyBytes: 4 * 1024 * 1024,
-        probeRateLimit: false,
-      },
-    })
+    return await runAgainstReference({}, { baseUrl: reference.baseUrl, ...referenceInputs(reference) })
   } finally {
     await reference.close()
   }
