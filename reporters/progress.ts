@@ -32,7 +32,7 @@ export function createProgress(output: ProgressOutput, env: NodeJS.ProcessEnv, e
   let failed = 0
   let concern: { name: string; done: number; failed: number } | undefined
   const status = () => `\r\x1b[K${paint('dim', `${concern?.name ?? ''} · ${done}/${expected} checks done · ${failed} failed`)}`
-  const concernLine = () => concern && `${concern.name}: ${concern.done} checks done${concern.failed > 0 ? `, ${concern.failed} failed` : ''}\n`
+  const concernLine = () => concern && `${concern.name}: ${checksDone(concern.done)}${concern.failed > 0 ? `, ${concern.failed} failed` : ''}\n`
 
   return {
     onCheck(outcome) {
@@ -53,3 +53,5 @@ export function createProgress(output: ProgressOutput, env: NodeJS.ProcessEnv, e
     },
   }
 }
+
+const checksDone = (n: number) => `${n} ${n === 1 ? 'check' : 'checks'} done`

@@ -95,7 +95,7 @@ describe('terminal output', () => {
     expect(out).not.toContain('\r')
     const report = JSON.parse(readFileSync(out.match(/report: (.*report\.json)/)![1]!, 'utf8'))
     const concerns = new Set(report.checks.filter((c: CheckOutcome) => c.concern !== 'every-response').map((c: CheckOutcome) => c.concern))
-    for (const concern of concerns) expect(out).toMatch(new RegExp(`^${concern}: \\d+ checks done`, 'm'))
+    for (const concern of concerns) expect(out).toMatch(new RegExp(`^${concern}: \\d+ checks? done`, 'm'))
     for (const id of fault.breaks.filter((b) => !b.startsWith('every-response/'))) expect(out).toMatch(new RegExp(`^failed ${id} \\[`, 'm'))
   })
 
