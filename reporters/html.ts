@@ -98,6 +98,11 @@ function commandBlock(label: string, command: string, note?: string): string {
   return `<h4>${label}</h4>${note ? `<p class="note">${escapeHtml(note)}</p>` : ''}<div class="command"><pre class="reproduce">${escapeHtml(command)}</pre><button type="button" class="copy">Copy</button></div>`
 }
 
+/** Column widths in percent, for tables laid out fixed so that long identifiers wrap inside their column. */
+function columns(widths: readonly number[]): string {
+  return `<colgroup>${widths.map((w) => `<col style="width:${w}%">`).join('')}</colgroup>`
+}
+
 function headerText(headers: Record<string, string | string[]>): string {
   return Object.entries(headers)
     .flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`))
@@ -112,7 +117,7 @@ function traceabilitySection(report: Report): string {
   }
   return `<section id="traceability"><h2>Traceability: requirement → checks → outcome</h2>
 <p><label><input type="checkbox" id="only-open"> show only failed, uncovered and skipped requirements</label></p>
-<table class="matrix"><thead><tr><th>requirement</th><th>level</th><th>section</th><th>rule</th><th>checks</th><th>outcome</th></tr></thead>
+<table class="matrix">${columns([16, 8, 11, 29, 18, 18])}<thead><tr><th>requirement</th><th>level</th><th>section</th><th>rule</th><th>checks</th><th>outcome</th></tr></thead>
 <tbody>${report.requirements.map(row).join('\n')}</tbody></table></section>`
 }
 
@@ -121,14 +126,14 @@ function checksSection(checks: readonly CheckOutcome[]): string {
     const reason = c.status === 'waived' ? `waived (${c.waiver?.outcome}): ${c.waiver?.reason}` : c.reason
     return `<tr${c.status === 'failed' ? '' : ` id="${anchor(c.id)}"`}><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td><a href="#req-${escapeHtml(c.requirement)}">${escapeHtml(c.requirement)}</a></td><td>${c.level}</td><td>${badge(c.status)}</td><td>${escapeHtml(oneLine(reason, 300))}</td></tr>`
   }
-  return `<section id="checks"><h2>Every check (${checks.length})</h2><table class="checks"><thead><tr><th>check</th><th>title</th><th>requirement</th><th>level</th><th>status</th><th>reason</th></tr></thead><tbody>${checks.map(row).join('\n')}</tbody></table></section>`
+  return `<section id="checks"><h2>Every check (${checks.length})</h2><table class="checks">${columns([22, 28, 16, 7, 8, 19])}<thead><tr><th>check</th><th>title</th><th>requirement</th><th>level</th><th>status</th><th>reason</th></tr></thead><tbody>${checks.map(row).join('\n')}</tbody></table></section>`
 }
 
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1200px;padding:1.5em;color:#1b1f24;background:#fff}
 h1{font-size:1.6em;margin:0 0 .3em}h2{margin-top:1.8em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}h3{font-size:1.05em;margin:.2em 0}h4{margin:.9em 0 .3em;font-size:.95em}
 .verdict{display:inline-block;padding:.05em .5em;border-radius:.3em;color:#fff}.v-pass{background:#1a7f37}.v-fail{background:#cf222e}
-.meta{color:#57606a}table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #d0d7de;padding:.3em .5em;text-align:left;vertical-align:top}
+.meta{color:#57606a}table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #d0d7de;padding:.3em .5em;text-align:left;vertical-align:top;overflow-wrap:break-word}
 th{background:#f6f8fa}table.counts{width:auto}table.counts td{text-align:right;min-width:4em}
 .status{display:inline-block;padding:0 .4em;border-radius:.3em;font-size:.85em;white-space:nowrap;background:#eaeef2}
 .s-passed{background:#dafbe1;color:#116329}.s-failed{background:#ffebe9;color:#a40e26}.s-skipped,.s-not-run{background:#fff8c5;color:#633c01}
@@ -136,6 +141,7 @@ th{background:#f6f8fa}table.counts{width:auto}table.counts td{text-align:right;m
 pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.5em;overflow:auto;max-height:24em;white-space:pre-wrap;word-break:break-all;margin:.2em 0}
 .failure{border:1px solid #ff818266;border-left:4px solid #cf222e;border-radius:.3em;padding:.6em 1em;margin:1em 0}
 .message{font-weight:600}.command{position:relative}.copy{position:absolute;top:.3em;right:.3em}.reason,.note{color:#57606a;font-size:.9em}
+*{box-sizing:border-box}section{overflow-x:auto}table.matrix,table.checks{table-layout:fixed}
 .matrix ul{margin:0;padding-left:1em}.hidden{display:none}code{font-size:.92em}
 `
 
