@@ -81,6 +81,14 @@ export const intentsFaults: readonly Fault[] = [
     },
   },
   {
+    name: 'malformed-hash-400',
+    description: 'A malformed hash gets 400, a status the intent operation does not declare (its validation failures are 422).',
+    breaks: ['intents/malformed-hash-refused', 'every-response/declared-status'],
+    onResponse(response, request) {
+      if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') response.status = 400
+    },
+  },
+  {
     name: 'hash-prefix-normalised',
     description: 'The hash prefix 0X is rewritten to 0x before validation, so a malformed hash gets the intent.',
     breaks: ['intents/malformed-hash-refused'],
