@@ -38,6 +38,8 @@ function wrongReceipt(ctx: CheckContext, real: string): string {
   return wrong
 }
 
+const REFUSAL_NEEDS: readonly Need[] = ['apiKey', 'intent']
+
 interface IntentProbe {
   /** Names the request in a failure message. */
   what: string
@@ -45,12 +47,11 @@ interface IntentProbe {
   build(settings: RunSettings, ctx: CheckContext): { hash: string; receipt: string | undefined }
 }
 
-function refusalCheck(id: string, requirement: string, title: string, needs: readonly Need[], probe: IntentProbe): Check {
+/** A check that sends one request for an intent's status that must be refused. */
+function refusalCheck(check: Pick<Check, 'id' | 'requirement' | 'title'> & { needs?: readonly Need[] }, probe: IntentProbe): Check {
   return {
-    id,
-    requirement,
-    title,
-    needs,
+    needs: REFUSAL_NEEDS,
+    ...check,
     async run(ctx) {
       const { hash, receipt } = probe.build(ctx.settings, ctx)
       const exchange = await ctx.call('getIntentStatus', { params: { hash }, query: { receipt } })
@@ -58,8 +59,6 @@ function refusalCheck(id: string, requirement: string, title: string, needs: rea
     },
   }
 }
-
-const REFUSAL_NEEDS: readonly Need[] = ['apiKey', 'intent']
 
 /** Malformed renderings of the configured hash: each breaks ^0x[0-9a-fA-F]{64}$ in one way. */
 const MALFORMED_HASHES: readonly { what: string; from(hash: string): string }[] = [
@@ -70,11 +69,11 @@ const MALFORMED_HASHES: readonly { what: string; from(hash: string): string }[] 
   { what: 'a hash without the 0x prefix', from: (hash) => hash.slice(2) },
 ]
 
-function grantCheck(id: string, title: string, which: 'intent' | 'secondIntent'): Check {
+/** A check that the given intent's own receipt reads that intent's status. */
+function grantCheck(check: Pick<Check, 'id' | 'title'>, which: 'intent' | 'secondIntent'): Check {
   return {
-    id,
+    ...check,
     requirement: 'RCPT-VALID-GRANTS',
-    title,
     needs: ['apiKey', which],
     async run(ctx) {
       const intent = ctx.settings[which]!
@@ -89,8 +88,11 @@ function grantCheck(id: string, title: string, which: 'intent' | 'secondIntent')
 }
 
 export const intentsChecks: readonly Check[] = [
-  grantCheck('intents/receipt-grants-status', "GET /v1/intents/{hash} with the intent's receipt answers that intent's status", 'intent'),
-  grantCheck('intents/second-receipt-grants-status', "GET /v1/intents/{hash} with the second intent's receipt answers the second intent's status", 'secondIntent'),
+  grantCheck({ id: 'intents/receipt-grants-status', title: "GET /v1/intents/{hash} with the intent's receipt answers that intent's status" }, 'intent'),
+  grantCheck(
+    { id: 'intents/second-receipt-grants-status', title: "GET /v1/intents/{hash} with the second intent's receipt answers the second intent's status" },
+    'secondIntent',
+  ),
   {
     id: 'intents/malformed-hash-refused',
     requirement: 'EP-INTENT-HASH-FORMAT',
@@ -102,33 +104,57 @@ export const intentsChecks: readonly Check[] = [
       MALFORMED_HASHES.forEach(({ what }, i) => expectRefusal(ctx, exchanges[i]!, what))
     },
   },
-  refusalCheck('intents/missing-receipt-refused', 'RCPT-MISSING-NO-ACCESS', 'GET /v1/intents/{hash} without a receipt grants no access', REFUSAL_NEEDS, {
-    what: 'the intent without a receipt',
-    build: (settings) => ({ hash: settings.intent!.hash, receipt: undefined }),
-  }),
-  refusalCheck('intents/empty-receipt-refused', 'RCPT-LENGTH-NO-ACCESS', 'GET /v1/intents/{hash} with an empty receipt grants no access', REFUSAL_NEEDS, {
-    what: 'the intent with an empty receipt',
-    build: (settings) => ({ hash: settings.intent!.hash, receipt: '' }),
-  }),
-  refusalCheck('intents/oversized-receipt-refused', 'RCPT-LENGTH-NO-ACCESS', 'GET /v1/intents/{hash} with a 513-character receipt that starts with the real one grants no access', REFUSAL_NEEDS, {
-    what: 'the intent with its receipt padded to 513 characters',
-    build({ intent }, ctx) {
-      if (intent!.receipt.length > RECEIPT_MAX_LENGTH) ctx.skip(`the configured receipt is longer than ${RECEIPT_MAX_LENGTH} characters`)
-      return { hash: intent!.hash, receipt: intent!.receipt.padEnd(RECEIPT_MAX_LENGTH + 1, 'x') }
+  refusalCheck(
+    { id: 'intents/missing-receipt-refused', requirement: 'RCPT-MISSING-NO-ACCESS', title: 'GET /v1/intents/{hash} without a receipt grants no access' },
+    {
+      what: 'the intent without a receipt',
+      build: ({ intent }) => ({ hash: intent!.hash, receipt: undefined }),
     },
-  }),
-  refusalCheck('intents/wrong-receipt-refused', 'RCPT-WRONG-NO-ACCESS', 'GET /v1/intents/{hash} with a wrong receipt of valid length grants no access', REFUSAL_NEEDS, {
-    what: 'the intent with a wrong receipt',
-    build: ({ intent }, ctx) => ({ hash: intent!.hash, receipt: wrongReceipt(ctx, intent!.receipt) }),
-  }),
-  refusalCheck('intents/receipt-bound-to-intent', 'RCPT-BOUND-TO-INTENT', "GET /v1/intents/{hash} with the second intent's receipt on the first intent grants no access", [...REFUSAL_NEEDS, 'secondIntent'], {
-    what: "the first intent with the second intent's receipt",
-    build({ intent, secondIntent }, ctx) {
-      if (intent!.hash.toLowerCase() === secondIntent!.hash.toLowerCase()) ctx.skip('the two intents given have the same hash')
-      if (intent!.receipt === secondIntent!.receipt) ctx.skip('the two intents given have the same receipt')
-      return { hash: intent!.hash, receipt: secondIntent!.receipt }
+  ),
+  refusalCheck(
+    { id: 'intents/empty-receipt-refused', requirement: 'RCPT-LENGTH-NO-ACCESS', title: 'GET /v1/intents/{hash} with an empty receipt grants no access' },
+    {
+      what: 'the intent with an empty receipt',
+      build: ({ intent }) => ({ hash: intent!.hash, receipt: '' }),
     },
-  }),
+  ),
+  refusalCheck(
+    {
+      id: 'intents/oversized-receipt-refused',
+      requirement: 'RCPT-LENGTH-NO-ACCESS',
+      title: 'GET /v1/intents/{hash} with a 513-character receipt that starts with the real one grants no access',
+    },
+    {
+      what: 'the intent with its receipt padded to 513 characters',
+      build({ intent }, ctx) {
+        if (intent!.receipt.length > RECEIPT_MAX_LENGTH) ctx.skip(`the configured receipt is longer than ${RECEIPT_MAX_LENGTH} characters`)
+        return { hash: intent!.hash, receipt: intent!.receipt.padEnd(RECEIPT_MAX_LENGTH + 1, 'x') }
+      },
+    },
+  ),
+  refusalCheck(
+    { id: 'intents/wrong-receipt-refused', requirement: 'RCPT-WRONG-NO-ACCESS', title: 'GET /v1/intents/{hash} with a wrong receipt of valid length grants no access' },
+    {
+      what: 'the intent with a wrong receipt',
+      build: ({ intent }, ctx) => ({ hash: intent!.hash, receipt: wrongReceipt(ctx, intent!.receipt) }),
+    },
+  ),
+  refusalCheck(
+    {
+      id: 'intents/receipt-bound-to-intent',
+      requirement: 'RCPT-BOUND-TO-INTENT',
+      title: "GET /v1/intents/{hash} with the second intent's receipt on the first intent grants no access",
+      needs: [...REFUSAL_NEEDS, 'secondIntent'],
+    },
+    {
+      what: "the first intent with the second intent's receipt",
+      build({ intent, secondIntent }, ctx) {
+        if (intent!.hash.toLowerCase() === secondIntent!.hash.toLowerCase()) ctx.skip('the two intents given have the same hash')
+        if (intent!.receipt === secondIntent!.receipt) ctx.skip('the two intents given have the same receipt')
+        return { hash: intent!.hash, receipt: secondIntent!.receipt }
+      },
+    },
+  ),
   {
     id: 'intents/failure-not-retryable',
     requirement: 'STATE-FAILURE-NOT-RETRYABLE',

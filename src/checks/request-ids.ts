@@ -47,8 +47,24 @@ async function errorResponse(ctx: CheckContext, headers: Record<string, string> 
   return { exchange, response }
 }
 
-function sendEach(ctx: CheckContext, examples: readonly RequestIdExample[]): Promise<Exchange[]> {
-  return Promise.all(examples.map(({ value }) => ctx.call('getConfig', { headers: { 'x-request-id': value } })))
+/** A check that sends GET /v1/config once per example and fails on the first response where problem() finds something wrong. */
+function examplesCheck(
+  check: Pick<Check, 'id' | 'requirement' | 'title'>,
+  examples: readonly RequestIdExample[],
+  problem: (example: RequestIdExample, response: ExchangeResponse) => string | undefined,
+): Check {
+  return {
+    ...check,
+    needs: ['apiKey'],
+    async run(ctx) {
+      const exchanges = await Promise.all(examples.map(({ value }) => ctx.call('getConfig', { headers: { 'x-request-id': value } })))
+      examples.forEach((example, i) => {
+        const exchange = exchanges[i]!
+        const found = problem(example, responseOf(ctx, exchange))
+        if (found !== undefined) ctx.fail(`the ${example.name} X-Request-ID ${JSON.stringify(example.value)} ${found}`, { exchange })
+      })
+    },
+  }
 }
 
 export const requestIdChecks: readonly Check[] = [
@@ -71,35 +87,30 @@ export const requestIdChecks: readonly Check[] = [
       if (headerValues(response, 'x-request-id').length === 0) ctx.fail(`x-request-id is missing from a ${response.status}`, { exchange })
     },
   },
-  {
-    id: 'request-ids/valid-echoed',
-    requirement: 'RID-ECHO-VALID',
-    title: 'a valid X-Request-ID comes back unchanged in x-request-id, at its bounds and with each allowed punctuation',
-    needs: ['apiKey'],
-    async run(ctx) {
-      const exchanges = await sendEach(ctx, VALID_REQUEST_IDS)
-      VALID_REQUEST_IDS.forEach(({ name, value }, i) => {
-        const exchange = exchanges[i]!
-        const echoed = headerValue(responseOf(ctx, exchange), 'x-request-id')
-        if (echoed !== value) ctx.fail(`the ${name} X-Request-ID ${JSON.stringify(value)} came back as ${JSON.stringify(echoed)}`, { exchange })
-      })
+  examplesCheck(
+    {
+      id: 'request-ids/valid-echoed',
+      requirement: 'RID-ECHO-VALID',
+      title: 'a valid X-Request-ID comes back unchanged in x-request-id, at its bounds and with each allowed punctuation',
     },
-  },
-  {
-    id: 'request-ids/invalid-not-echoed',
-    requirement: 'RID-INVALID-NOT-ECHOED',
-    title: 'an X-Request-ID outside its bounds is not echoed back verbatim',
-    needs: ['apiKey'],
-    async run(ctx) {
-      const exchanges = await sendEach(ctx, INVALID_REQUEST_IDS)
-      INVALID_REQUEST_IDS.forEach(({ name, value }, i) => {
-        const exchange = exchanges[i]!
-        const response = responseOf(ctx, exchange)
-        if (headerValues(response, 'x-request-id').includes(value)) ctx.fail(`the ${name} X-Request-ID ${JSON.stringify(value)} is echoed in x-request-id`, { exchange })
-        if (bodyRequestId(response) === value) ctx.fail(`the ${name} X-Request-ID ${JSON.stringify(value)} is echoed in the body's requestId`, { exchange })
-      })
+    VALID_REQUEST_IDS,
+    ({ value }, response) => {
+      const echoed = headerValue(response, 'x-request-id')
+      return echoed === value ? undefined : `came back as ${JSON.stringify(echoed)}`
     },
-  },
+  ),
+  examplesCheck(
+    {
+      id: 'request-ids/invalid-not-echoed',
+      requirement: 'RID-INVALID-NOT-ECHOED',
+      title: 'an X-Request-ID outside its bounds is not echoed back verbatim',
+    },
+    INVALID_REQUEST_IDS,
+    ({ value }, response) => {
+      if (headerValues(response, 'x-request-id').includes(value)) return 'is echoed in x-request-id'
+      return bodyRequestId(response) === value ? "is echoed in the body's requestId" : undefined
+    },
+  ),
   {
     id: 'request-ids/error-carries-sent-id',
     requirement: 'RID-BODY-MATCHES-HEADER',
