@@ -20,3 +20,8 @@ export function firstRecord(response: RefResponse): Record<string, unknown> | un
   const record = Array.isArray(data) ? data[0] : data
   return record !== null && typeof record === 'object' ? (record as Record<string, unknown>) : undefined
 }
+
+/** The body of an error response (4xx, 5xx), when it is an object. */
+export function errorBodyOf(response: RefResponse): Record<string, unknown> | undefined {
+  return response.status >= 400 ? bodyOf(response) : undefined
+}
