@@ -1,11 +1,20 @@
 import { headerValues, type Exchange } from '../http/exchange.js'
-import { callServableOperations, ruleViolation, UNKNOWN_ROUTE } from './operation-calls.js'
+import { exchangeRules } from './every-response.js'
+import { callServableOperations, UNKNOWN_ROUTE } from './operation-calls.js'
 import type { Check, CheckContext } from './types.js'
+
+/** What an every-response rule finds wrong with one exchange, so that a check judges its own exchanges as the rule does. */
+function ruleViolation(ruleId: string, exchange: Exchange, ctx: CheckContext): string | undefined {
+  const rule = exchangeRules.find((r) => r.id === ruleId)!
+  const { response } = exchange
+  if (!response) return `no response: ${exchange.error?.message}`
+  return rule.applies(response, exchange) ? rule.violation(response, exchange, ctx.settings) : undefined
+}
 
 /** Fails with the first exchange that breaks the every-response rule, judged as the rule judges it. */
 function expectRuleHolds(ctx: CheckContext, ruleId: string, exchanges: readonly Exchange[]): void {
   for (const exchange of exchanges) {
-    const violation = ruleViolation(ruleId, exchange, ctx.settings)
+    const violation = ruleViolation(ruleId, exchange, ctx)
     if (violation !== undefined) ctx.fail(`${new URL(exchange.request.url).pathname} (${exchange.response?.status ?? 'no response'}): ${violation}`, { exchange })
   }
 }

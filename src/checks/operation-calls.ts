@@ -1,7 +1,6 @@
-import { operations, type Operation, type OperationId } from '../contract/operations.js'
+import { operations, type Operation } from '../contract/operations.js'
 import type { Exchange } from '../http/exchange.js'
 import type { RunSettings } from '../runner/settings.js'
-import { exchangeRules } from './every-response.js'
 import type { Auth, CallOptions, CheckContext } from './types.js'
 
 /** Well-formed inputs that name nothing the service knows: an unknown intent, an unknown trader. */
@@ -45,13 +44,5 @@ export function statusOf(exchange: Exchange): string {
 
 /** "getVault 200, listMarkets 200": which operations answered what. */
 export function answersOf(exchanges: readonly Exchange[]): string {
-  return exchanges.map((e) => `${(e.operation as OperationId | undefined) ?? new URL(e.request.url).pathname} ${statusOf(e)}`).join(', ')
-}
-
-/** What an every-response rule finds wrong with one exchange, so that a check judges its own exchanges as the rule does. */
-export function ruleViolation(ruleId: string, exchange: Exchange, settings: RunSettings): string | undefined {
-  const rule = exchangeRules.find((r) => r.id === ruleId)!
-  const { response } = exchange
-  if (!response) return `no response: ${exchange.error?.message}`
-  return rule.applies(response, exchange) ? rule.violation(response, exchange, settings) : undefined
+  return exchanges.map((e) => `${e.operation ?? new URL(e.request.url).pathname} ${statusOf(e)}`).join(', ')
 }
