@@ -3,6 +3,7 @@ import { answersOf, callServableOperations, STAND_IN, statusOf, UNKNOWN_ROUTE } 
 import type { Check, CheckContext } from './types.js'
 
 const MALFORMED_ADDRESS = 'not-an-address'
+const TRADER_OPERATIONS = ['getTraderPnl', 'listTraderBalances'] as const
 const RECEIPT_TOO_LONG = 'r'.repeat(513)
 const VALIDATION_STATUSES = [400, 422]
 
@@ -44,6 +45,19 @@ export const errorsChecks: readonly Check[] = [
     },
   },
   {
+    id: 'errors/unknown-trader-not-found',
+    requirement: 'ERR-404-UNKNOWN',
+    title: 'an unknown trader address gets 404 with an error body, unless the service serves every address',
+    needs: ['apiKey'],
+    async run(ctx) {
+      const exchanges = await Promise.all(TRADER_OPERATIONS.map((id) => ctx.call(id, { params: { address: STAND_IN.address } })))
+      // Whether a trader without history exists is not shown: a service may serve any address (200).
+      const notServed = exchanges.filter((e) => e.response?.status !== 200)
+      if (notServed.length === 0) ctx.skip(`the trader operations serve an address without history (${answersOf(exchanges)})`)
+      for (const exchange of notServed) expectError(ctx, exchange, [404], `${exchange.operation} for an unknown trader address`)
+    },
+  },
+  {
     id: 'errors/unknown-route-not-found',
     requirement: 'VER-V1-PREFIX',
     title: 'an unknown route under /v1 gets 404 with an error body',
@@ -70,7 +84,7 @@ export const errorsChecks: readonly Check[] = [
     needs: ['apiKey'],
     async run(ctx) {
       const exchanges = await Promise.all(
-        (['getTraderPnl', 'listTraderBalances'] as const).map((id) => ctx.call(id, { params: { address: MALFORMED_ADDRESS } })),
+        TRADER_OPERATIONS.map((id) => ctx.call(id, { params: { address: MALFORMED_ADDRESS } })),
       )
       // The address format is not shown: a service may take any string for an unknown trader (404) or even serve it.
       const rejected = exchanges.filter((e) => e.response?.status !== 404 && e.response?.status !== 200)

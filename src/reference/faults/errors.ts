@@ -36,6 +36,14 @@ export const errorsFaults: readonly Fault[] = [
     },
   },
   {
+    name: 'unknown-trader-answers-400',
+    description: 'The trader operations answer 400, as for invalid input, for a well-formed address they do not know.',
+    breaks: ['errors/unknown-trader-not-found'],
+    onResponse(response, request) {
+      if (request.route?.params.address !== undefined && response.status === 404) response.status = 400
+    },
+  },
+  {
     name: 'unknown-route-answers-200',
     description: 'An unknown route under /v1 is answered 200 with an empty object, as a catch-all would.',
     breaks: ['errors/unknown-route-not-found'],
