@@ -27,3 +27,8 @@ export function carryRequestId(response: RefResponse, id: string): void {
   const body = bodyOf(response)
   if (body && 'requestId' in body) body.requestId = id
 }
+
+/** The body of an error response (4xx, 5xx), when it is an object. */
+export function errorBodyOf(response: RefResponse): Record<string, unknown> | undefined {
+  return response.status >= 400 ? bodyOf(response) : undefined
+}

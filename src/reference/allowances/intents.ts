@@ -21,11 +21,11 @@ export const intentsAllowances: readonly Allowance[] = [
     },
   },
   {
-    name: 'invalid-receipt-answered-401',
-    description: 'A missing, empty or over-long receipt is refused as a missing credential with 401 instead of 422.',
-    permittedBy: 'RCPT-LENGTH-NO-ACCESS',
+    name: 'missing-receipt-answered-401',
+    description: 'A missing receipt is refused as a missing credential with 401 instead of 422 (an over-long one still fails validation).',
+    permittedBy: 'RCPT-MISSING-NO-ACCESS',
     onResponse(response, request) {
-      if (isOperation(request, 'getIntentStatus')) refuseAs(response, ['receipt_required', 'invalid_receipt'], 401, 'receipt_invalid')
+      if (isOperation(request, 'getIntentStatus')) refuseAs(response, ['receipt_required'], 401, 'receipt_required')
     },
   },
   {

@@ -45,7 +45,7 @@ export const intentsFaults: readonly Fault[] = [
   receiptFault(
     'receipt-not-checked',
     'The intent status is answered for any known hash; the receipt is never looked at.',
-    ['intents/missing-receipt-refused', 'intents/empty-receipt-refused', 'intents/oversized-receipt-refused', 'intents/wrong-receipt-refused', 'intents/receipt-bound-to-intent'],
+    ['errors/intent-validation-unprocessable', 'intents/missing-receipt-refused', 'intents/empty-receipt-refused', 'intents/oversized-receipt-refused', 'intents/wrong-receipt-refused', 'intents/receipt-bound-to-intent'],
     () => true,
   ),
   receiptFault(
