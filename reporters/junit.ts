@@ -41,7 +41,7 @@ function suiteLines(report: Report, concern: string): string[] {
 }
 
 function testcase(check: CheckOutcome): string {
-  const open = `    <testcase name="${escapeXml(check.title)}" classname="${escapeXml(`${check.concern}.${check.id}`)}" time="${seconds(check.durationMs)}"`
+  const open = `    <testcase name="${escapeXml(`${check.id}: ${check.title}`)}" classname="${escapeXml(`ipts-conformance.${check.concern}`)}" time="${seconds(check.durationMs)}"`
   const label = `${check.id} [${check.requirement}, ${check.level}]`
   switch (check.status) {
     case 'passed':

@@ -36,6 +36,8 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
     lines.push('', '### Waived checks', '')
     for (const check of waived) lines.push(`- \`${check.id}\` (${check.waiver?.outcome}): ${escapeMarkdown(oneLine(check.waiver?.reason))}`)
   }
+  const uncovered = report.requirements.filter((r) => r.status === 'uncovered')
+  if (uncovered.length > 0) lines.push('', `Observable requirements no check covers yet: ${uncovered.map((r) => `\`${r.id}\``).join(', ')}.`)
   if (comparison) {
     const [heading, ...rest] = comparisonLines(comparison)
     lines.push('', '### Compared with the baseline', '', escapeMarkdown(heading!), '', ...rest.map((line) => `- ${escapeMarkdown(line)}`))

@@ -114,7 +114,7 @@ describe('junit.xml', () => {
     const xml = renderJunit(provoked)
     const failed = provoked.checks.filter((c) => c.status === 'failed')
     expect(xml.match(/<failure /g)).toHaveLength(failed.length)
-    const waivedCase = xml.split('<testcase ').find((c) => c.includes(`.${waived}"`))!
+    const waivedCase = xml.split('<testcase ').find((c) => c.startsWith(`name="${waived}: `))!
     expect(waivedCase).toMatch(/<skipped message="waived: vendor ticket &lt;b&gt;42&lt;\/b&gt; &amp; &quot;soon&quot;/)
   })
 })
@@ -126,6 +126,11 @@ describe('report.md', () => {
     expect(markdown).toMatch(/\| MUST \| \d+ \| \d+ \| \d+ \| \d+ \|/)
     expect(markdown).toMatch(/\| SHOULD \| \d+ \| \d+ \| \d+ \| \d+ \|/)
     for (const check of provoked.checks.filter((c) => c.status === 'failed')) expect(markdown).toContain(`| \`${check.id}\` | ${check.requirement} | ${check.level} |`)
+  })
+
+  test('names the observable requirements that no check covers', () => {
+    const markdown = renderMarkdown(provoked)
+    for (const r of provoked.requirements.filter((r) => r.status === 'uncovered')) expect(markdown).toContain(`\`${r.id}\``)
   })
 
   test('renders text from the target inert: no HTML, no broken table row', () => {
