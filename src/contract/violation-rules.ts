@@ -84,8 +84,14 @@ function pointerSegments(pointer: string): string[] {
   return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
 }
 
-/** The component schemas met on the way from a root component to a location of the instance, outermost first. */
-export function componentsAlong(root: string, pointer: string): string[] {
+interface Location {
+  /** The schema nodes that govern the location; none where the instance leaves the schema. */
+  nodes: SchemaNode[]
+  /** The component schemas met on the way from the root, outermost first. */
+  components: string[]
+}
+
+function locate(root: string, pointer: string): Location {
   const components: string[] = []
   let nodes = expand({ $ref: COMPONENT_REF + root }, components)
   for (const segment of pointerSegments(pointer)) {
@@ -94,11 +100,16 @@ export function componentsAlong(root: string, pointer: string): string[] {
       return child ? expand(child, components) : []
     })
   }
-  return components
+  return { nodes, components }
+}
+
+/** The innermost component schema that governs a location of the instance. */
+function ownerAt(root: string, pointer: string): string {
+  return locate(root, pointer).components.at(-1)!
 }
 
 function isEnvelope(schema: string): boolean {
-  return componentsAlong(schema, '').includes('Envelope')
+  return locate(schema, '').components.includes('Envelope')
 }
 
 /** Whether the operation's success body is the list and read envelope. */
@@ -125,7 +136,7 @@ function requirementOf(schema: string, violation: SchemaViolation, body: unknown
   if (pointerSegments(violation.instancePath).length <= 1 && violation.keyword !== 'additionalProperties' && isEnvelope(schema)) {
     return envelopeRequirement(schema, violation, body)
   }
-  const owner = componentsAlong(schema, violation.instancePath).at(-1)!
+  const owner = ownerAt(schema, violation.instancePath)
   const rules = componentRules[owner]
   if (!rules) throw new Error(`no requirement is mapped for violations of ${owner} (${violation.instancePath})`)
   const byKeyword = rules[violation.keyword as 'additionalProperties' | 'const']
@@ -134,11 +145,11 @@ function requirementOf(schema: string, violation: SchemaViolation, body: unknown
   return rules.requirement
 }
 
-function* members(value: unknown, pointer = ''): Generator<{ pointer: string; name: string; value: unknown }> {
+function* members(value: unknown, pointer = ''): Generator<{ pointer: string; parent: string; name: string; value: unknown }> {
   if (value === null || typeof value !== 'object') return
   for (const [name, member] of Object.entries(value)) {
     const at = `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`
-    yield { pointer: at, name, value: member }
+    yield { pointer: at, parent: pointer, name, value: member }
     yield* members(member, at)
   }
 }
@@ -151,9 +162,9 @@ function* members(value: unknown, pointer = ''): Generator<{ pointer: string; na
 function wadConventionViolations(schema: string, body: unknown): RuledViolation[] {
   const violations: RuledViolation[] = []
   for (const member of members(body)) {
-    if (!WAD_MEMBER.test(member.name)) continue
-    const owner = componentsAlong(schema, member.pointer).at(-1)!
-    if (componentRules[owner]?.wadMembers) continue
+    // Where the instance has left the schema, the structural violation is reported and the member's rule is unknown.
+    if (!WAD_MEMBER.test(member.name) || locate(schema, member.parent).nodes.length === 0) continue
+    if (componentRules[ownerAt(schema, member.pointer)]?.wadMembers) continue
     for (const violation of validateAgainst('UnsignedIntegerString', member.value)) {
       violations.push({ ...violation, instancePath: member.pointer + violation.instancePath, requirement: componentRules.UnsignedIntegerString!.wadMembers! })
     }
