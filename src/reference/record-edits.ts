@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { OperationId } from '../contract/operations.js'
+import type { ReferenceData } from './data.js'
 import type { Allowance, Fault, RefRequest, RefResponse } from './types.js'
 
 /** Edits of success bodies, for the faults and allowances of the shapes, envelope and config concerns. */
@@ -23,21 +24,21 @@ export const recordsOf: Readonly<Record<OperationId, (body: Body) => Body[]>> = 
   getConfig: (body) => [body],
 }
 
-type Edit = (body: Body) => void
+type Edit = (body: Body, data: ReferenceData) => void
 
 /** A fault that edits the success body of one operation. */
 export function bodyFault(name: string, description: string, breaks: readonly string[], operation: OperationId, edit: Edit): Fault {
-  return { name, description, breaks, onResponse: (response, request) => applyEdit(response, request, operation, edit) }
+  return { name, description, breaks, onResponse: (response, request, data) => applyEdit(response, request, data, operation, edit) }
 }
 
 /** An allowance that edits the success body of one or more operations. */
 export function bodyAllowance(name: string, description: string, permittedBy: string, operations: readonly OperationId[], edit: Edit): Allowance {
-  return { name, description, permittedBy, onResponse: (response, request) => operations.forEach((op) => applyEdit(response, request, op, edit)) }
+  return { name, description, permittedBy, onResponse: (response, request, data) => operations.forEach((op) => applyEdit(response, request, data, op, edit)) }
 }
 
-function applyEdit(response: RefResponse, request: RefRequest, operation: OperationId, edit: Edit): void {
+function applyEdit(response: RefResponse, request: RefRequest, data: ReferenceData, operation: OperationId, edit: Edit): void {
   const body = successBody(response, request, operation)
-  if (body) edit(body)
+  if (body) edit(body, data)
 }
 
 /** A hash with its hex digits in upper case (the 0x prefix stays lower case). */

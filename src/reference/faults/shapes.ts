@@ -24,8 +24,9 @@ export const shapeFaults: readonly Fault[] = [
   bodyFault('order-without-oco-group', 'The intent order has no ocoGroup.', ['shapes/intent-order'], 'getIntentStatus', (body) => {
     delete body.order.ocoGroup
   }),
-  bodyFault('order-nonce-leading-zero', 'The order nonce has a leading zero.', ['shapes/intent-uint-strings'], 'getIntentStatus', (body) => {
-    body.order.nonce = `0${body.order.nonce}`
+  // On the second intent only, which proves that the second intent's status is read too.
+  bodyFault('order-nonce-leading-zero', 'The order nonce of the second intent has a leading zero.', ['shapes/intent-uint-strings'], 'getIntentStatus', (body, data) => {
+    if (body.orderHash === data.intents[1]!.hash) body.order.nonce = `0${body.order.nonce}`
   }),
   bodyFault('order-negative-q-wad', 'The order qWad is negative.', ['shapes/intent-wad-uints'], 'getIntentStatus', (body) => {
     body.order.qWad = `-${body.order.qWad}`
