@@ -1,6 +1,6 @@
 import type { OperationId } from '../../contract/operations.js'
 import { loadOpenApi } from '../../contract/schemas.js'
-import { bodyAllowance, mixedCaseAddress, recordsOf, upperCaseHex, type Body } from '../record-edits.js'
+import { bodyAllowance, mixedCaseAddress, recordsOf, upperCaseHex } from '../record-edits.js'
 import type { Allowance } from '../types.js'
 
 /** Members of a component schema that it does not require, read from specs/openapi.yaml. */
@@ -15,15 +15,12 @@ function extraMembers(operation: OperationId, records: string, permittedBy: stri
   })
 }
 
-function withoutOptional(operation: OperationId, component: string, permittedBy: string, name: string, select: (body: Body) => Body[]): Allowance {
+function withoutOptional(operation: OperationId, component: string, permittedBy: string, name: string): Allowance {
   const members = optionalMembers(component)
   return bodyAllowance(name, `${component} without the members it does not require: ${members.join(', ')}.`, permittedBy, [operation], (body) => {
-    for (const record of select(body)) for (const member of members) delete record[member]
+    for (const record of recordsOf[operation](body)) for (const member of members) delete record[member]
   })
 }
-
-/** Intent A, the configured intent, which has every optional member; intent B has none already. */
-const intentWithEveryMember = (body: Body): Body[] => (body.failure ? [body] : [])
 
 const negative = (value: string) => (value.startsWith('-') ? value : `-${value === '0' ? '1' : value}`)
 
@@ -32,9 +29,10 @@ export const shapeAllowances: readonly Allowance[] = [
   extraMembers('getVault', 'vault', 'SHAPE-VAULT'),
   extraMembers('listTraderBalances', 'balance', 'SHAPE-BALANCE'),
   extraMembers('getTraderPnl', 'pnl-group', 'SHAPE-PNL'),
-  withoutOptional('listMarkets', 'Market', 'SHAPE-MARKET-OPTIONAL', 'market-without-last-three-fields', recordsOf.listMarkets),
-  withoutOptional('getVault', 'Vault', 'SHAPE-VAULT-OPTIONAL', 'vault-without-last-two-fields', recordsOf.getVault),
-  withoutOptional('getIntentStatus', 'IntentStatus', 'SHAPE-INTENT-STATUS', 'intent-without-optional-members', intentWithEveryMember),
+  withoutOptional('listMarkets', 'Market', 'SHAPE-MARKET-OPTIONAL', 'market-without-last-three-fields'),
+  withoutOptional('getVault', 'Vault', 'SHAPE-VAULT-OPTIONAL', 'vault-without-last-two-fields'),
+  // The configured intent is the one with every optional member.
+  withoutOptional('getIntentStatus', 'IntentStatus', 'SHAPE-INTENT-STATUS', 'intent-without-optional-members'),
   bodyAllowance('upper-case-hash-digits', 'Hashes of the intent carry upper-case hex digits (Hash allows either case).', 'CONV-HASH-FORMAT', ['getIntentStatus'], (body) => {
     body.orderHash = upperCaseHex(body.orderHash)
     body.order.ocoGroup = upperCaseHex(body.order.ocoGroup)
