@@ -8,6 +8,7 @@ const UNKNOWN_KEY = 'ipts-conformance-unknown-key-00000000000000000000'
 const QUERY_KEY_NAMES = ['api_key', 'apiKey', 'x-api-key', 'key'] as const
 
 const isSuccess = (exchange: Exchange) => !!exchange.response && exchange.response.status < 300
+const saysNothingOfScope = (exchange: Exchange) => !!exchange.response && (exchange.response.status === 429 || exchange.response.status >= 500)
 
 async function expectEveryOperationRefused(ctx: CheckContext, auth: Auth, what: string): Promise<void> {
   const exchanges = await callEveryOperation(ctx, auth)
@@ -34,7 +35,8 @@ export const authChecks: readonly Check[] = [
     title: 'the restricted key gets 200 or 403 from every operation, and 403 from one at least',
     needs: ['restrictedApiKey'],
     async run(ctx) {
-      const exchanges = await callServableOperations(ctx, 'restricted')
+      // A 429 or a 5xx says nothing about scopes (the contract allows them for any read), so those answers are not judged.
+      const exchanges = (await callServableOperations(ctx, 'restricted')).filter((e) => !saysNothingOfScope(e))
       const wrong = exchanges.filter((e) => e.response?.status !== 200 && e.response?.status !== 403)
       if (wrong.length > 0) ctx.fail(`the restricted key got neither 200 nor 403: ${answersOf(wrong)}`, { exchange: wrong[0] })
       // Which scopes the restricted key lacks is not shown, so a key that lacks none is no failure.
