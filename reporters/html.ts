@@ -89,9 +89,15 @@ function evidenceBlock(evidence: Evidence): string {
     parts.push(`<h4>Counterexample</h4><p>seed ${counterexample.seed}, path <code>${escapeHtml(counterexample.path)}</code>, after ${counterexample.runs} runs</p><pre>${escapeHtml(JSON.stringify(counterexample.value, null, 2))}</pre>`)
     if (counterexample.replay) parts.push(commandBlock('Replay', counterexample.replay))
   }
-  if (evidence.reproduce) parts.push(commandBlock('Reproduce', evidence.reproduce, 'Set IPTS_API_KEY and IPTS_INTENT_RECEIPT (and the other $IPTS_… variables it names) first.'))
+  if (evidence.reproduce) parts.push(commandBlock('Reproduce', evidence.reproduce, variablesNote(evidence.reproduce)))
   if (evidence.others?.length) parts.push(`<details><summary>${evidence.others.length} more response(s) broke the same rule</summary><ul>${evidence.others.map((o) => `<li>${escapeHtml(oneLine(o.message))}${o.request ? ` <code>${escapeHtml(`${o.request.method} ${o.request.url}`)}</code>` : ''}</li>`).join('')}</ul></details>`)
   return parts.join('\n')
+}
+
+/** The shell variables a command stands in for secrets with, which the reader sets before pasting it. */
+function variablesNote(command: string): string | undefined {
+  const names = [...new Set(command.match(/\$IPTS_[A-Z_]+/g) ?? [])].map((name) => name.slice(1))
+  return names.length > 0 ? `Set ${names.join(' and ')} in your shell first.` : undefined
 }
 
 function commandBlock(label: string, command: string, note?: string): string {
@@ -140,7 +146,7 @@ th{background:#f6f8fa}table.counts{width:auto}table.counts td{text-align:right;m
 .s-waived{background:#ddf4ff;color:#0550ae}.s-uncovered{background:#ffd8b5;color:#762c00}.s-not-assessable{background:#eaeef2;color:#57606a}
 pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.5em;overflow:auto;max-height:24em;white-space:pre-wrap;word-break:break-all;margin:.2em 0}
 .failure{border:1px solid #ff818266;border-left:4px solid #cf222e;border-radius:.3em;padding:.6em 1em;margin:1em 0}
-.message{font-weight:600}.command{position:relative}.copy{position:absolute;top:.3em;right:.3em}.reason,.note{color:#57606a;font-size:.9em}
+.message{font-weight:600}.command{position:relative}.command pre{padding-right:5.5em}.copy{position:absolute;top:.3em;right:.3em}.reason,.note{color:#57606a;font-size:.9em}
 *{box-sizing:border-box}section{overflow-x:auto}table.matrix,table.checks{table-layout:fixed}
 .matrix ul{margin:0;padding-left:1em}.hidden{display:none}code{font-size:.92em}
 `
