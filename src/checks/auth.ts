@@ -59,7 +59,8 @@ export const authChecks: readonly Check[] = [
         refused++
         const tries = QUERY_KEY_NAMES.map(async (name) => ({
           via: `${op.id} ?${name}=`,
-          exchange: await ctx.call(op.id, { ...inputs, query: { ...inputs.query, [name]: ctx.settings.apiKey! }, auth: 'none' }),
+          // Not retried: a 429 answers the question (the key did not authenticate) and need not be waited out.
+          exchange: await ctx.call(op.id, { ...inputs, query: { ...inputs.query, [name]: ctx.settings.apiKey! }, auth: 'none', retry: false }),
         }))
         accepted.push(...(await Promise.all(tries)).filter((t) => isSuccess(t.exchange)))
       }
