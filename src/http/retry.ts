@@ -2,10 +2,8 @@ import { headerValue, type ExchangeResponse } from './exchange.js'
 
 /** How the client retries a safe read: after a 429 once Retry-After has passed, after a 502 or 503 with bounded exponential backoff. */
 export interface RetryPolicy {
-  /** Attempts of one request in all, the first included, when answered 502 or 503. */
+  /** Attempts of one request in all, the first included. Waiting for a key that another request's 429 closed is no attempt. */
   maxAttempts: number
-  /** The same when answered 429: higher, because under a busy quota a request may meet several full windows in a row. */
-  maxRateLimitedAttempts: number
   /** Backoff before retry n (from 0) is drawn from [base·2ⁿ / 2, base·2ⁿ], capped at backoffCapMs. */
   backoffBaseMs: number
   backoffCapMs: number
@@ -17,7 +15,6 @@ export interface RetryPolicy {
 
 export const defaultRetryPolicy: RetryPolicy = {
   maxAttempts: 6,
-  maxRateLimitedAttempts: 20,
   backoffBaseMs: 250,
   backoffCapMs: 4000,
   maxWaitMs: 60_000,
@@ -47,10 +44,9 @@ export function backoffMs(retry: number, policy: RetryPolicy, random: () => numb
  * A 429's wait is enforced by the client's per-key gate; a 502 or 503 waits here.
  */
 export function retryWaitMs(response: ExchangeResponse, attempt: number, policy: RetryPolicy): number | undefined {
-  const limited = response.status === 429
-  if (attempt + 1 >= (limited ? policy.maxRateLimitedAttempts : policy.maxAttempts)) return undefined
+  if (attempt + 1 >= policy.maxAttempts) return undefined
   let wait: number
-  if (limited) wait = rateLimitWaitMs(response, policy)
+  if (response.status === 429) wait = rateLimitWaitMs(response, policy)
   else if (response.status === 503) wait = retryAfterMs(response) ?? backoffMs(attempt, policy)
   else if (response.status === 502) wait = backoffMs(attempt, policy)
   else return undefined
