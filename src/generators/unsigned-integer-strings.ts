@@ -1,8 +1,6 @@
 import fc from 'fast-check'
 import { schemaPattern } from './patterns.js'
 
-const pattern = () => schemaPattern('UnsignedIntegerString')
-
 /** An UnsignedIntegerString in [min, max]: decimal, no leading zeros. */
 export function validUnsignedIntegerString(min = 0, max = Number.MAX_SAFE_INTEGER): fc.Arbitrary<string> {
   return fc.integer({ min, max }).map(String)
@@ -10,6 +8,7 @@ export function validUnsignedIntegerString(min = 0, max = Number.MAX_SAFE_INTEGE
 
 /** Near misses of an unsigned decimal: a leading zero, a sign, an exponent, a fraction, hex, surrounding whitespace, empty. */
 export function invalidUnsignedIntegerString(min = 0, max = Number.MAX_SAFE_INTEGER): fc.Arbitrary<string> {
+  const pattern = schemaPattern('UnsignedIntegerString')
   const number = fc.integer({ min, max })
   return fc
     .oneof(
@@ -22,5 +21,5 @@ export function invalidUnsignedIntegerString(min = 0, max = Number.MAX_SAFE_INTE
       number.map((n) => ` ${n}`),
       fc.constant(''),
     )
-    .filter((text) => !pattern().test(text))
+    .filter((text) => !pattern.test(text))
 }
