@@ -19,7 +19,7 @@ const markets: ListOperation = { operation: 'listMarkets', items: 'market', iden
 const balances: ListOperation = { operation: 'listTraderBalances', items: 'balance', identity: 'token' }
 
 /** A walk that has not reached its last page after this many pages is taken not to terminate. */
-export const MAX_PAGES = 200
+const MAX_PAGES = 200
 
 interface Page {
   exchange: Exchange

@@ -17,7 +17,7 @@ export interface PropertyOptions<T> {
  * Property executions allowed per run of settings.runs: after the runs themselves, the rest go to shrinking a
  * failure, so that a property sends at most runs × this many requests per request it makes for one input.
  */
-export const EXECUTIONS_PER_RUN = 4
+const EXECUTIONS_PER_RUN = 4
 
 /**
  * Checks `examine` for `settings.runs` generated inputs from `settings.seed` (or replays the one input at

@@ -13,6 +13,13 @@ function listOf(request: RefRequest): { operation: string; filter: string } | un
   return undefined
 }
 
+/** The list a request addresses and the position its cursor carries, when it sends a cursor the server issued. */
+function sentCursor(request: RefRequest, data: ReferenceData) {
+  const list = listOf(request)
+  const position = data.cursors.read(request.query.get('cursor') ?? '')
+  return list && position ? { list, position } : undefined
+}
+
 /** A bare integer cursor on markets is taken as an offset: signed as if the server had issued it. */
 function acceptBareOffsets(request: RefRequest, data: ReferenceData): void {
   const cursor = request.query.get('cursor')
@@ -82,9 +89,8 @@ export const cursorsFaults: readonly Fault[] = [
     description: 'A cursor issued by one list operation is accepted by the other, which serves its page from the same offset.',
     breaks: ['cursors/cursor-bound-to-operation'],
     onRequest(request, data) {
-      const list = listOf(request)
-      const position = data.cursors.read(request.query.get('cursor') ?? '')
-      if (list && position && position.operation !== list.operation) request.query.set('cursor', data.cursors.encode({ ...list, offset: position.offset }))
+      const sent = sentCursor(request, data)
+      if (sent && sent.position.operation !== sent.list.operation) request.query.set('cursor', data.cursors.encode({ ...sent.list, offset: sent.position.offset }))
     },
   },
   {
@@ -92,8 +98,7 @@ export const cursorsFaults: readonly Fault[] = [
     description: "A balances cursor sent for another trader serves the balances of the trader it was issued for: the cursor's filter wins over the path.",
     breaks: ['cursors/cursor-bound-to-trader'],
     onRequest(request, data) {
-      const list = listOf(request)
-      const position = data.cursors.read(request.query.get('cursor') ?? '')
+      const { list, position } = sentCursor(request, data) ?? {}
       if (list?.operation === 'listTraderBalances' && position?.operation === list.operation && position.filter !== list.filter) {
         request.path = `/v1/traders/${position.filter}/balances`
       }
