@@ -131,7 +131,9 @@ function walkEndsCheck(list: ListOperation, needs: Check['needs']): Check {
       const last = pages.at(-1)!
       const where = `page ${pages.length}`
       const verdicts: Record<WalkEnd, () => void> = {
-        'last-page': () => pages.length === 1 && ctx.skip(doesNotPaginate(list)),
+        'last-page': () => {
+          if (pages.length === 1) ctx.skip(doesNotPaginate(list))
+        },
         'repeated-item': () => ctx.fail(`${where} repeats the ${list.items} with ${list.identity} ${repeated}, seen on an earlier page`, { exchange: last.exchange }),
         'repeated-cursor': () => ctx.fail(`${where} carries a cursor that was already followed: the walk cycles`, { exchange: last.exchange }),
         'cursor-not-string': () => ctx.skip(`${where} carries a cursor that is not a string, so the walk cannot go on (cursors/cursor-is-string reports it)`),
@@ -192,7 +194,9 @@ export const cursorsChecks: readonly Check[] = [
         const identities = page.items.map((item) => identityOf(list, item))
         const maxOffset = 10 * Math.max(page.items.length, 1)
         const offsets = [validUnsignedIntegerString(1, maxOffset), invalidUnsignedIntegerString(1, maxOffset)]
-        return fc.oneof(...offsets, ...(identities.length > 0 ? [fc.constantFrom(...identities)] : [])).map((cursor) => [index, cursor] as const)
+        // An empty cursor may fairly be taken as no cursor at all, so it is not a hand-built one.
+        const cursors = fc.oneof(...offsets, ...(identities.length > 0 ? [fc.constantFrom(...identities)] : [])).filter((cursor) => cursor.length > 0)
+        return cursors.map((cursor) => [index, cursor] as const)
       }
       await checkProperty(ctx, fc.oneof(...issued.map((_, index) => handBuilt(index))), async ([index, cursor]) => {
         const { list } = issued[index]!
