@@ -36,7 +36,8 @@ export const propertiesChecks: readonly Check[] = [
     requirement: 'EP-INTENT-HASH-FORMAT',
     title: 'every generated malformed intent hash gets a declared 4xx with an error body',
     needs: ['apiKey', 'intent'],
-    run: (ctx) => checkProperty(ctx, malformedHexIdentifier('Hash'), async (hash) => refusedWithErrorBody(await ctx.call('getIntentStatus', { params: { hash } }))),
+    run: (ctx) =>
+      checkProperty(ctx, malformedHexIdentifier('Hash', [ctx.settings.intent!.hash]), async (hash) => refusedWithErrorBody(await ctx.call('getIntentStatus', { params: { hash } }))),
   },
   {
     id: 'properties/out-of-bounds-receipt-refused',
@@ -87,9 +88,9 @@ export const propertiesChecks: readonly Check[] = [
     id: 'properties/malformed-address-rejected',
     requirement: 'EP-ADDRESS-PARAM',
     title: "every generated trader address not matching the Address pattern (the suite's assumption: the contract does not show the format) gets a 4xx with an error body",
-    needs: ['apiKey'],
+    needs: ['apiKey', 'trader'],
     run: (ctx) =>
-      checkProperty(ctx, fc.tuple(fc.constantFrom(...traderOperations), malformedHexIdentifier('Address')), async ([id, address]) =>
+      checkProperty(ctx, fc.tuple(fc.constantFrom(...traderOperations), malformedHexIdentifier('Address', [ctx.settings.trader!])), async ([id, address]) =>
         refusedWithErrorBody(await ctx.call(id, { params: { address } })),
       ),
   },

@@ -27,11 +27,13 @@ export function anyCaseHexIdentifier(schema: HexIdentifierSchema): fc.Arbitrary<
 
 /**
  * Near misses of a well-formed identifier first (one digit short or long, `0X` or no prefix, a non-hex digit,
- * surrounding whitespace), then arbitrary text; none matches the schema's pattern.
+ * surrounding whitespace), then arbitrary text; none matches the schema's pattern. Near misses of the known
+ * identifiers (of resources that exist) show a server that normalises what it should refuse: a random one only
+ * gets a 404.
  */
-export function malformedHexIdentifier(schema: HexIdentifierSchema): fc.Arbitrary<string> {
+export function malformedHexIdentifier(schema: HexIdentifierSchema, known: readonly string[] = []): fc.Arbitrary<string> {
   const pattern = schemaPattern(schema)
-  const valid = validHexIdentifier(schema)
+  const valid = known.length > 0 ? fc.oneof({ weight: 1, arbitrary: validHexIdentifier(schema) }, { weight: 3, arbitrary: fc.constantFrom(...known) }) : validHexIdentifier(schema)
   const digits = hexDigitsOf(schema)
   return fc
     .oneof(

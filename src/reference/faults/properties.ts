@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
+import { findRoute } from '../handlers.js'
 import { bodyOf, isOperation } from '../response-edits.js'
 import type { Fault, RefResponse } from '../types.js'
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 /** Turns a response into an error of the given status in place, keeping its request ID. */
@@ -11,15 +11,14 @@ function answerError(response: RefResponse, status: number, code: string, error:
   response.body = { error, code, requestId: response.headers['x-request-id'] }
 }
 
-const isRefusal = (response: RefResponse, code: string) => response.status >= 400 && bodyOf(response)?.code === code
-
 export const propertiesFaults: readonly Fault[] = [
   {
-    name: 'properties-malformed-hash-500',
-    description: 'A malformed intent hash gets 500 instead of a 4xx.',
+    name: 'properties-hash-length-500',
+    description: 'A hash of hex digits of the wrong length passes validation (only the 0x prefix and the digits are checked) and its lookup fails with 500.',
     breaks: ['properties/malformed-hash-rejected'],
-    onResponse(response) {
-      if (isRefusal(response, 'invalid_hash')) answerError(response, 500, 'internal', 'unexpected failure')
+    onResponse(response, request) {
+      const hash = isOperation(request, 'getIntentStatus') ? request.route?.params.hash : undefined
+      if (hash !== undefined && /^0x[0-9a-fA-F]+$/.test(hash) && hash.length !== 66) answerError(response, 500, 'internal', 'unexpected failure')
     },
   },
   {
@@ -33,32 +32,34 @@ export const propertiesFaults: readonly Fault[] = [
     },
   },
   {
-    name: 'properties-invalid-request-id-echoed',
-    description: 'Any X-Request-ID is echoed back verbatim, valid or not.',
+    name: 'properties-request-id-129-echoed',
+    description: 'The X-Request-ID length bound is off by one at the top: an ID of 129 allowed characters is taken as valid and echoed.',
     breaks: ['properties/invalid-request-id-not-echoed', 'every-response/request-id-format'],
     onResponse(response, request) {
       const sent = request.headers['x-request-id']
-      if (sent !== undefined) response.headers['x-request-id'] = sent
+      if (sent !== undefined && /^[A-Za-z0-9._:-]{129}$/.test(sent)) response.headers['x-request-id'] = sent
     },
   },
   {
-    name: 'properties-long-request-id-replaced',
-    description: 'A valid X-Request-ID longer than 64 characters is replaced by one the server makes.',
+    name: 'properties-request-id-128-replaced',
+    description: 'The X-Request-ID length bound is off by one at the top: a valid ID of exactly 128 characters is replaced by one the server makes.',
     breaks: ['properties/valid-request-id-echoed'],
     onResponse(response, request) {
       const sent = request.headers['x-request-id']
-      if (sent === undefined || !REQUEST_ID.test(sent) || sent.length <= 64) return
+      if (sent === undefined || !/^[A-Za-z0-9._:-]{128}$/.test(sent)) return
       response.headers['x-request-id'] = `ref-${randomBytes(8).toString('hex')}`
       const body = bodyOf(response)
       if (body && 'requestId' in body) body.requestId = response.headers['x-request-id']
     },
   },
   {
-    name: 'properties-malformed-address-500',
-    description: 'A malformed trader address gets 500 instead of a 4xx.',
+    name: 'properties-address-normalised-before-validation',
+    description: "A trader address is trimmed and lower-cased before it is validated, so ' 0x…' or '0X…' is served as if it were well formed.",
     breaks: ['properties/malformed-address-rejected'],
-    onResponse(response) {
-      if (isRefusal(response, 'invalid_address')) answerError(response, 500, 'internal', 'unexpected failure')
+    onRequest(request) {
+      const found = findRoute(request.path)
+      const normalised = found && found !== 'malformed' ? found.params.address?.trim().toLowerCase() : undefined
+      if (normalised !== undefined && ADDRESS.test(normalised)) request.path = request.path.replace(/^\/v1\/traders\/[^/]+/, `/v1/traders/${normalised}`)
     },
   },
   {
