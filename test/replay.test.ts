@@ -46,3 +46,17 @@ describe('a failing property', () => {
     expect(replayed.evidence?.counterexample?.runs, 'a replay runs the one input').toBe(1)
   })
 })
+
+describe('--replay-path', () => {
+  test.each([[['--replay-path', '1:0']], [['--replay-path', '1:0', '--seed', '5']], [['--replay-path', '1:0', '--check', 'properties/garbage-key-refused']]])(
+    '%j without --seed and exactly one --check exits 2 with one line',
+    async (argv) => {
+      const err: string[] = []
+      vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true))
+      const code = await main(argv, {})
+      vi.restoreAllMocks()
+      expect(code).toBe(2)
+      expect(err.join('').trimEnd().split('\n'), 'one line').toEqual([expect.stringMatching(/--replay-path needs --seed and exactly one --check/)])
+    },
+  )
+})
