@@ -9,8 +9,8 @@ export interface Breach {
 }
 
 export interface PropertyOptions<T> {
-  /** Inputs that cannot be sent at all are skipped and counted; `why` says what they were. */
-  unsendable?: { test(value: T): boolean; why: string }
+  /** Inputs that cannot be judged (an HTTP client cannot send them, say) are skipped and counted; `why` says what they were. */
+  skip?: { test(value: T): boolean; why: string }
 }
 
 /**
@@ -27,12 +27,12 @@ export async function checkProperty<T>(ctx: CheckContext, arbitrary: fc.Arbitrar
   const { seed, runs, replayPath } = ctx.settings
   const budget = runs * EXECUTIONS_PER_RUN
   let executions = 0
-  let unsendable = 0
+  let skipped = 0
   let lastBreach: Breach | undefined
   let aborted: unknown
   const property = fc.asyncProperty(arbitrary, async (value) => {
-    if (options.unsendable?.test(value)) {
-      unsendable++
+    if (options.skip?.test(value)) {
+      skipped++
       fc.pre(false)
     }
     // Past the budget, or once the check was skipped or failed from inside: the smallest failure so far stands.
@@ -49,7 +49,7 @@ export async function checkProperty<T>(ctx: CheckContext, arbitrary: fc.Arbitrar
   const details = await fc.check(property, { seed, numRuns: runs, ...(replayPath === undefined ? {} : { path: replayPath, endOnFailure: true }) })
   if (aborted !== undefined) throw aborted
   if (!details.failed) return
-  const skippedNote = unsendable > 0 ? `; ${unsendable} generated inputs skipped (${options.unsendable!.why})` : ''
+  const skippedNote = skipped > 0 ? `; ${skipped} generated inputs skipped (${options.skip!.why})` : ''
   if (details.counterexample === null || !lastBreach) {
     ctx.fail(`the property could not be checked: ${details.numSkips} generated inputs skipped${skippedNote}`)
   }
