@@ -5,7 +5,7 @@ import { garbageApiKey } from '../src/generators/api-keys.js'
 import { tamper, tampering } from '../src/generators/cursor-tampering.js'
 import { anyCaseHexIdentifier, malformedHexIdentifier, validHexIdentifier, type HexIdentifierSchema } from '../src/generators/hex-identifiers.js'
 import { schemaPattern } from '../src/generators/patterns.js'
-import { outOfBoundsReceipt, receiptBounds } from '../src/generators/receipts.js'
+import { outOfBoundsReceipt, receiptBounds, wrongReceipt } from '../src/generators/receipts.js'
 import { headerValueOf, invalidRequestId, isSendableHeaderValue, validRequestId } from '../src/generators/request-ids.js'
 import { invalidUnsignedIntegerString, validUnsignedIntegerString } from '../src/generators/unsigned-integer-strings.js'
 import { FIXED_SEED } from './support/run.js'
@@ -73,6 +73,18 @@ describe('receipt generators', () => {
     expect(receipts.some((r) => r.length === max + 1), 'no receipt of 513').toBe(true)
     expect(receipts.some((r) => r.length > 1000), 'no long receipt').toBe(true)
     expect(receipts.some((r) => r.startsWith(real)), 'no padded real receipt').toBe(true)
+  })
+})
+
+describe('wrong receipt generators', () => {
+  const real = 'rcpt_0123456789abcdef'
+
+  test('are 1 to 512 characters, never the real receipt, and reach both bounds', () => {
+    const receipts = sample(wrongReceipt(real))
+    expect(receipts.filter((r) => r === real || r.length < 1 || r.length > 512)).toEqual([])
+    expect(receipts.some((r) => r.length === 1), 'no receipt of 1').toBe(true)
+    expect(receipts.some((r) => r.length === 512), 'no receipt of 512').toBe(true)
+    expect(receipts.some((r) => r.startsWith(real)), 'no real receipt with a suffix').toBe(true)
   })
 })
 

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import type { OperationId } from '../contract/operations.js'
 import { garbageApiKey } from '../generators/api-keys.js'
 import { anyCaseHexIdentifier, malformedHexIdentifier } from '../generators/hex-identifiers.js'
-import { outOfBoundsReceipt } from '../generators/receipts.js'
+import { outOfBoundsReceipt, wrongReceipt } from '../generators/receipts.js'
 import { headerValueOf, invalidRequestId, isSendableHeaderValue, validRequestId } from '../generators/request-ids.js'
 import { headerValue } from '../http/exchange.js'
 import { checkProperty } from '../harness/property.js'
@@ -46,6 +46,13 @@ export const propertiesChecks: readonly Check[] = [
     needs: ['apiKey', 'intent'],
     run: (ctx) =>
       checkProperty(ctx, outOfBoundsReceipt(ctx.settings.intent!.receipt), async (receipt) => refusedWithErrorBody(await ctx.call('getIntentStatus', { query: { receipt } }))),
+  },
+  {
+    id: 'properties/wrong-receipt-refused',
+    requirement: 'RCPT-WRONG-NO-ACCESS',
+    title: "every generated receipt of 1 to 512 characters other than the intent's gets a declared 4xx, not the intent status",
+    needs: ['apiKey', 'intent'],
+    run: (ctx) => checkProperty(ctx, wrongReceipt(ctx.settings.intent!.receipt), async (receipt) => refusedWithErrorBody(await ctx.call('getIntentStatus', { query: { receipt } }))),
   },
   {
     id: 'properties/valid-request-id-echoed',

@@ -36,3 +36,22 @@ export function outOfBoundsReceipt(realReceipt: string): fc.Arbitrary<string> {
     )
     .filter((receipt) => receipt.length < min || receipt.length > max)
 }
+
+/**
+ * Receipts inside the bounds that are not the real one: 1 and 512 characters, any length between, and the real
+ * receipt with characters added before or after it (never shortened or altered inside, which would put most of
+ * it in the report unredacted).
+ */
+export function wrongReceipt(realReceipt: string): fc.Arbitrary<string> {
+  const { min, max } = receiptBounds()
+  const room = Math.max(max - realReceipt.length, 1)
+  return fc
+    .oneof(
+      { weight: 1, arbitrary: receiptText(min, min) },
+      { weight: 1, arbitrary: receiptText(max, max) },
+      { weight: 1, arbitrary: receiptText(min, max) },
+      { weight: 2, arbitrary: receiptText(1, Math.min(room, 8)).map((extra) => realReceipt + extra) },
+      { weight: 2, arbitrary: receiptText(1, Math.min(room, 8)).map((extra) => extra + realReceipt) },
+    )
+    .filter((receipt) => receipt !== realReceipt && receipt.length >= min && receipt.length <= max)
+}

@@ -11,6 +11,15 @@ function answerError(response: RefResponse, status: number, code: string, error:
   response.body = { error, code, requestId: response.headers['x-request-id'] }
 }
 
+/** A receipt of a length `applies` to that begins with an intent's receipt is taken as that receipt. */
+function receiptsComparedByPrefix(applies: (length: number) => boolean): Fault['onRequest'] {
+  return (request, data) => {
+    const receipt = request.query.get('receipt')
+    const real = data.intents.find((intent) => receipt !== null && applies(receipt.length) && receipt.startsWith(intent.receipt))
+    if (request.path.startsWith('/v1/intents/') && real) request.query.set('receipt', real.receipt)
+  }
+}
+
 export const propertiesFaults: readonly Fault[] = [
   {
     name: 'properties-hash-length-500',
@@ -25,11 +34,13 @@ export const propertiesFaults: readonly Fault[] = [
     name: 'properties-receipt-length-unchecked',
     description: 'The receipt length bound is not enforced and receipts are compared by prefix: a receipt over 512 characters that begins with the intent receipt grants access.',
     breaks: ['properties/out-of-bounds-receipt-refused'],
-    onRequest(request, data) {
-      const receipt = request.query.get('receipt')
-      const real = data.intents.find((intent) => receipt !== null && receipt.length > 512 && receipt.startsWith(intent.receipt))
-      if (request.path.startsWith('/v1/intents/') && real) request.query.set('receipt', real.receipt)
-    },
+    onRequest: receiptsComparedByPrefix((length) => length > 512),
+  },
+  {
+    name: 'properties-receipt-prefix-match',
+    description: 'A receipt within the bounds is compared by prefix: the intent receipt with characters added after it grants access.',
+    breaks: ['properties/wrong-receipt-refused'],
+    onRequest: receiptsComparedByPrefix((length) => length <= 512),
   },
   {
     name: 'properties-request-id-129-echoed',
