@@ -49,7 +49,8 @@ function outcomeOf(testCase: TestCase): CheckOutcome | undefined {
     status: result.state,
     durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
   }
-  if (result.state === 'skipped' && result.note) outcome.reason = result.note
+  // Every skip of the harness carries a note; a skip without one is a check that --check left out.
+  if (result.state === 'skipped') outcome.reason = result.note || 'not selected by --check'
   if (result.state === 'failed') {
     outcome.reason = meta.evidence?.message ?? result.errors?.[0]?.message
     if (meta.evidence) outcome.evidence = meta.evidence

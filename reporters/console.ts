@@ -1,13 +1,23 @@
+import { comparisonLines, type BaselineComparison } from './baseline.js'
+import { oneLine } from './evidence-text.js'
+import type { Colour } from './progress.js'
 import type { CheckOutcome, Report } from './report.js'
 
-/** The closing lines of a run: verdict, counts, failures with their requirement and level, and where the report is. */
-export function summaryLines(report: Report, reportPaths: readonly string[]): string[] {
+const FAILURES_LISTED = 20
+const plain = (_: Colour, text: string) => text
+
+/** The closing lines of a run: verdict, counts, failures with their requirement and level, the baseline comparison, and where the reports are. */
+export function summaryLines(report: Report, reportPaths: readonly string[], comparison?: BaselineComparison, paint: (colour: Colour, text: string) => string = plain): string[] {
   const { summary } = report
+  const verdict = summary.verdict === 'pass' ? paint('green', 'PASS') : paint('red', 'FAIL')
   const lines = [
-    `${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped, ${summary.waived} waived (${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures) against ${report.target.baseUrl} in ${report.durationMs} ms, seed ${report.seed}`,
+    `${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped, ${summary.waived} waived (${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures) against ${report.target.baseUrl} in ${report.durationMs} ms, seed ${report.seed}`,
   ]
-  for (const check of report.checks.filter((c) => c.status === 'failed')) lines.push(`  failed ${describe(check)}: ${check.reason ?? ''}`)
+  const failed = report.checks.filter((c) => c.status === 'failed')
+  for (const check of failed.slice(0, FAILURES_LISTED)) lines.push(`  failed ${describe(check)}: ${oneLine(check.reason)}`)
+  if (failed.length > FAILURES_LISTED) lines.push(`  … and ${failed.length - FAILURES_LISTED} more failures (see the report)`)
   for (const error of report.errors) lines.push(`  run error: ${error}`)
+  if (comparison) lines.push(...comparisonLines(comparison).map((line, i) => (i === 0 ? line : `  ${line}`)))
   for (const path of reportPaths) lines.push(`report: ${path}`)
   return lines
 }

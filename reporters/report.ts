@@ -19,6 +19,21 @@ export interface CheckOutcome {
   durationMs?: number
 }
 
+export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not-assessable' | 'uncovered' | 'waived'
+
+/** One requirement's result: the checks citing it and what they found together. */
+export interface RequirementResult {
+  id: string
+  section: string
+  level: Level
+  rule: string
+  observable: boolean
+  status: RequirementStatus
+  /** Why it was not assessed, skipped or uncovered. */
+  reason?: string
+  checks: string[]
+}
+
 export interface Summary {
   passed: number
   failed: number
@@ -40,6 +55,8 @@ export interface Report {
   strict: boolean
   summary: Summary
   checks: CheckOutcome[]
+  /** Every requirement of specs/requirements.yaml, traced to the checks that cover it and their outcome. */
+  requirements: RequirementResult[]
   /** Problems of the run itself (a suite file that did not load, an unhandled error), not of the target. */
   errors: string[]
 }

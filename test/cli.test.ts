@@ -36,7 +36,7 @@ describe('the command line', () => {
     const code = await main(['--report-dir', dir, '--fault', 'market-paused-as-string'], {})
     vi.restoreAllMocks()
     expect(code).toBe(1)
-    expect(out.join('')).toContain('shapes/markets-body')
+    expect(out.join('')).toContain('shapes/market-members')
   })
 
   test.each([
@@ -74,12 +74,12 @@ describe('settings', () => {
   test('flags win over the environment, the environment over the config file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-config-'))
     const file = join(dir, 'ipts.yaml')
-    writeFileSync(file, 'runs: 3\nconcurrency: 2\nseed: 11\nwaivers:\n  - check: shapes/markets-body\n    reason: vendor ticket 42\n')
+    writeFileSync(file, 'runs: 3\nconcurrency: 2\nseed: 11\nwaivers:\n  - check: shapes/market-members\n    reason: vendor ticket 42\n')
     const options = parseCli(['--config', file, '--runs', '9'], { IPTS_RUNS: '5', IPTS_CONCURRENCY: '4' })
     expect(options.run.settings.runs).toBe(9)
     expect(options.run.settings.concurrency).toBe(4)
     expect(options.run.settings.seed).toBe(11)
-    expect(options.run.waivers).toEqual([{ check: 'shapes/markets-body', reason: 'vendor ticket 42' }])
+    expect(options.run.waivers).toEqual([{ check: 'shapes/market-members', reason: 'vendor ticket 42' }])
   })
 
   test('an unknown setting in the config file is a usage error naming it', () => {

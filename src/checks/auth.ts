@@ -1,3 +1,70 @@
-import type { Check } from './types.js'
+import { operations } from '../contract/operations.js'
+import type { Exchange } from '../http/exchange.js'
+import { answersOf, callEveryOperation, callServableOperations, inputsOrStandIns } from './operation-calls.js'
+import type { Auth, Check, CheckContext } from './types.js'
 
-export const authChecks: readonly Check[] = []
+const UNKNOWN_KEY = 'ipts-conformance-unknown-key-00000000000000000000'
+/** Query parameter names under which services commonly accept a key. */
+const QUERY_KEY_NAMES = ['api_key', 'apiKey', 'x-api-key', 'key'] as const
+
+const isSuccess = (exchange: Exchange) => !!exchange.response && exchange.response.status < 300
+const saysNothingOfScope = (exchange: Exchange) => !!exchange.response && (exchange.response.status === 429 || exchange.response.status >= 500)
+
+async function expectEveryOperationRefused(ctx: CheckContext, auth: Auth, what: string): Promise<void> {
+  const exchanges = await callEveryOperation(ctx, auth)
+  const wrong = exchanges.filter((e) => e.response?.status !== 401)
+  if (wrong.length > 0) ctx.fail(`not 401 to a request ${what}: ${answersOf(wrong)}`, { exchange: wrong[0] })
+}
+
+export const authChecks: readonly Check[] = [
+  {
+    id: 'auth/missing-key',
+    requirement: 'AUTH-401-MISSING-KEY',
+    title: 'every operation answers 401 to a request without X-API-Key',
+    run: (ctx) => expectEveryOperationRefused(ctx, 'none', 'without X-API-Key'),
+  },
+  {
+    id: 'auth/unknown-key',
+    requirement: 'AUTH-401-INVALID-KEY',
+    title: 'every operation answers 401 to an unknown X-API-Key',
+    run: (ctx) => expectEveryOperationRefused(ctx, { key: UNKNOWN_KEY }, 'with an unknown X-API-Key'),
+  },
+  {
+    id: 'auth/restricted-key-scope',
+    requirement: 'AUTH-403-SCOPE',
+    title: 'the restricted key gets 200 or 403 from every operation, and 403 from one at least',
+    needs: ['restrictedApiKey'],
+    async run(ctx) {
+      // A 429 or a 5xx says nothing about scopes (the contract allows them for any read), so those answers are not judged.
+      const exchanges = (await callServableOperations(ctx, 'restricted')).filter((e) => !saysNothingOfScope(e))
+      const wrong = exchanges.filter((e) => e.response?.status !== 200 && e.response?.status !== 403)
+      if (wrong.length > 0) ctx.fail(`the restricted key got neither 200 nor 403: ${answersOf(wrong)}`, { exchange: wrong[0] })
+      // Which scopes the restricted key lacks is not shown, so a key that lacks none is no failure.
+      if (!exchanges.some((e) => e.response?.status === 403)) ctx.skip('the restricted key grants every operation checked')
+    },
+  },
+  {
+    id: 'auth/query-key-not-accepted',
+    requirement: 'AUTH-HEADER-ONLY',
+    title: 'an API key in the query string instead of X-API-Key does not authenticate',
+    needs: ['apiKey'],
+    async run(ctx) {
+      const accepted: { via: string; exchange: Exchange }[] = []
+      let refused = 0
+      for (const op of operations()) {
+        const inputs = inputsOrStandIns(ctx.settings, op)
+        const plain = await ctx.call(op.id, { ...inputs, auth: 'none' })
+        // Only where a request without a key is refused can a key elsewhere be seen to authenticate.
+        if (plain.response?.status !== 401) continue
+        refused++
+        const tries = QUERY_KEY_NAMES.map(async (name) => ({
+          via: `${op.id} ?${name}=`,
+          exchange: await ctx.call(op.id, { ...inputs, query: { ...inputs.query, [name]: ctx.settings.apiKey! }, auth: 'none' }),
+        }))
+        accepted.push(...(await Promise.all(tries)).filter((t) => isSuccess(t.exchange)))
+      }
+      if (refused === 0) ctx.skip('no operation refused a request without X-API-Key, so a key in the query string cannot be told apart')
+      if (accepted.length > 0) ctx.fail(`a key in the query string authenticated: ${accepted.map((t) => t.via).join(', ')}`, { exchange: accepted[0]!.exchange })
+    },
+  },
+]

@@ -1,3 +1,33 @@
+import { operations } from '../contract/operations.js'
+import { answersOf, failureOf, pathsOf } from './success-bodies.js'
 import type { Check } from './types.js'
 
-export const configChecks: readonly Check[] = []
+// For an operation with a path parameter a 404 can mean that the resource does not exist; without one it means the route is missing.
+const unparameterised = operations().filter((op) => !op.template.includes('{')).map((op) => op.id)
+const NOT_SERVED = [404, 405, 501]
+
+export const configChecks: readonly Check[] = [
+  {
+    id: 'config/answers-object',
+    requirement: 'EP-CONFIG',
+    title: 'GET /v1/config answers 200 with a JSON object',
+    needs: ['apiKey'],
+    async run(ctx) {
+      const exchange = await ctx.call('getConfig')
+      if (exchange.response?.status !== 200) ctx.fail(`status ${exchange.response?.status ?? `none (${exchange.error?.message})`}, expected 200`, { exchange })
+      ctx.expectSchema('ConfigResponse', exchange)
+    },
+  },
+  {
+    id: 'config/operations-under-v1',
+    requirement: 'VER-V1-PREFIX',
+    title: `${pathsOf(unparameterised)} are served under the /v1 prefix`,
+    needs: ['apiKey'],
+    async run(ctx) {
+      for (const answer of await answersOf(ctx, unparameterised)) {
+        const status = answer.exchange.response?.status
+        if (status === undefined || NOT_SERVED.includes(status)) ctx.fail(failureOf(answer, 'the operation is not served at its /v1 path'), { exchange: answer.exchange })
+      }
+    },
+  },
+]

@@ -1,3 +1,44 @@
-import type { Check } from './types.js'
+import { headerValues, type Exchange } from '../http/exchange.js'
+import { exchangeRules } from './every-response.js'
+import { callServableOperations, UNKNOWN_ROUTE } from './operation-calls.js'
+import type { Check, CheckContext } from './types.js'
 
-export const headersChecks: readonly Check[] = []
+/** What an every-response rule finds wrong with one exchange, so that a check judges its own exchanges as the rule does. */
+function ruleViolation(ruleId: string, exchange: Exchange, ctx: CheckContext): string | undefined {
+  const rule = exchangeRules.find((r) => r.id === ruleId)!
+  const { response } = exchange
+  if (!response) return `no response: ${exchange.error?.message}`
+  return rule.applies(response, exchange) ? rule.violation(response, exchange, ctx.settings) : undefined
+}
+
+/** Fails with the first exchange that breaks the every-response rule, judged as the rule judges it. */
+function expectRuleHolds(ctx: CheckContext, ruleId: string, exchanges: readonly Exchange[]): void {
+  for (const exchange of exchanges) {
+    const violation = ruleViolation(ruleId, exchange, ctx)
+    if (violation !== undefined) ctx.fail(`${new URL(exchange.request.url).pathname} (${exchange.response?.status ?? 'no response'}): ${violation}`, { exchange })
+  }
+}
+
+export const headersChecks: readonly Check[] = [
+  {
+    id: 'headers/content-type-json',
+    requirement: 'HDR-CONTENT-TYPE-JSON',
+    title: 'a success, a 401 and a 404 each have a JSON content type',
+    needs: ['apiKey'],
+    async run(ctx) {
+      const exchanges = await Promise.all([ctx.call('getConfig'), ctx.call('listMarkets', { auth: 'none' }), ctx.get(UNKNOWN_ROUTE)])
+      expectRuleHolds(ctx, 'every-response/json-content-type', exchanges)
+    },
+  },
+  {
+    id: 'headers/service-source-values',
+    requirement: 'HDR-SERVICE-SOURCE-VALUES',
+    title: 'x-service-source, on any operation that sends it, is indexed, automation or live',
+    needs: ['apiKey'],
+    async run(ctx) {
+      const exchanges = await callServableOperations(ctx, 'full')
+      if (!exchanges.some((e) => e.response && headerValues(e.response, 'x-service-source').length > 0)) ctx.skip('no operation sent x-service-source')
+      expectRuleHolds(ctx, 'every-response/service-source', exchanges)
+    },
+  },
+]

@@ -1,3 +1,174 @@
-import type { Check } from './types.js'
+import { operation } from '../contract/operations.js'
+import type { Exchange } from '../http/exchange.js'
+import type { IntentInput, RunSettings } from '../runner/settings.js'
+import type { Check, CheckContext, Need } from './types.js'
 
-export const intentsChecks: readonly Check[] = []
+const RECEIPT_MAX_LENGTH = 512
+
+/** The declared 4xx statuses of the intent operation that refuse access; 429 answers a quota, not the question. */
+function refusalStatuses(): number[] {
+  return operation('getIntentStatus').declaredStatuses!.filter((status) => status >= 400 && status < 500 && status !== 429)
+}
+
+/** Fails unless the exchange refused access with a declared 4xx: a 2xx grants access, a 5xx or an undeclared status is no answer. */
+function expectRefusal(ctx: CheckContext, exchange: Exchange, what: string): void {
+  const status = exchange.response?.status
+  if (status === undefined) ctx.fail(`no response to ${what}: ${exchange.error?.message}`, { exchange })
+  if (status === 429) ctx.skip(`${what} was answered 429 (quota exceeded), so whether access is refused was not observed`)
+  const refusals = refusalStatuses()
+  if (!refusals.includes(status!)) {
+    const verdict = status! < 300 ? 'access was granted' : 'not a declared refusal'
+    ctx.fail(`${what} answered ${status}: ${verdict} (expected one of ${refusals.join(', ')})`, { exchange })
+  }
+}
+
+function readIntent(ctx: CheckContext, intent: IntentInput): Promise<Exchange> {
+  return ctx.call('getIntentStatus', { params: { hash: intent.hash }, query: { receipt: intent.receipt } })
+}
+
+function intentBody(exchange: Exchange): Record<string, unknown> | undefined {
+  const body = exchange.response?.status === 200 ? exchange.response.json : undefined
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
+}
+
+/** A receipt of the same length as the real one that is not it; built from filler so that no part of the real receipt leaks into a report. */
+function wrongReceipt(ctx: CheckContext, real: string): string {
+  const wrong = 'not-the-receipt.'.repeat(Math.ceil(real.length / 16)).slice(0, real.length)
+  if (wrong === real) ctx.skip('the configured receipt is the filler this check sends as a wrong receipt')
+  return wrong
+}
+
+const REFUSAL_NEEDS: readonly Need[] = ['apiKey', 'intent']
+
+interface IntentProbe {
+  /** Names the request in a failure message. */
+  what: string
+  /** The hash and receipt to send, or a skip. */
+  build(settings: RunSettings, ctx: CheckContext): { hash: string; receipt: string | undefined }
+}
+
+/** A check that sends one request for an intent's status that must be refused. */
+function refusalCheck(check: Pick<Check, 'id' | 'requirement' | 'title'> & { needs?: readonly Need[] }, probe: IntentProbe): Check {
+  return {
+    needs: REFUSAL_NEEDS,
+    ...check,
+    async run(ctx) {
+      const { hash, receipt } = probe.build(ctx.settings, ctx)
+      const exchange = await ctx.call('getIntentStatus', { params: { hash }, query: { receipt } })
+      expectRefusal(ctx, exchange, probe.what)
+    },
+  }
+}
+
+/** Malformed renderings of the configured hash: each breaks ^0x[0-9a-fA-F]{64}$ in one way. */
+const MALFORMED_HASHES: readonly { what: string; from(hash: string): string }[] = [
+  { what: 'a hash one hex digit short', from: (hash) => hash.slice(0, -1) },
+  { what: 'a hash one hex digit long', from: (hash) => `${hash}0` },
+  { what: 'a hash with the prefix 0X', from: (hash) => `0X${hash.slice(2)}` },
+  { what: 'a hash with a non-hex digit', from: (hash) => `0xg${hash.slice(3)}` },
+  { what: 'a hash without the 0x prefix', from: (hash) => hash.slice(2) },
+]
+
+/** A check that the given intent's own receipt reads that intent's status. */
+function grantCheck(check: Pick<Check, 'id' | 'title'>, which: 'intent' | 'secondIntent'): Check {
+  return {
+    ...check,
+    requirement: 'RCPT-VALID-GRANTS',
+    needs: ['apiKey', which],
+    async run(ctx) {
+      const intent = ctx.settings[which]!
+      const exchange = await readIntent(ctx, intent)
+      if (exchange.response?.status !== 200) ctx.fail(`the intent's own receipt answered ${exchange.response?.status ?? exchange.error?.message}, expected 200`, { exchange })
+      const orderHash = intentBody(exchange)?.orderHash
+      if (typeof orderHash !== 'string' || orderHash.toLowerCase() !== intent.hash.toLowerCase()) {
+        ctx.fail(`the status answered has orderHash ${JSON.stringify(orderHash)}, not the hash asked for`, { exchange })
+      }
+    },
+  }
+}
+
+export const intentsChecks: readonly Check[] = [
+  grantCheck({ id: 'intents/receipt-grants-status', title: "GET /v1/intents/{hash} with the intent's receipt answers that intent's status" }, 'intent'),
+  grantCheck(
+    { id: 'intents/second-receipt-grants-status', title: "GET /v1/intents/{hash} with the second intent's receipt answers the second intent's status" },
+    'secondIntent',
+  ),
+  {
+    id: 'intents/malformed-hash-refused',
+    requirement: 'EP-INTENT-HASH-FORMAT',
+    title: 'GET /v1/intents/{hash} with a malformed hash answers a declared 4xx',
+    needs: REFUSAL_NEEDS,
+    async run(ctx) {
+      const { hash, receipt } = ctx.settings.intent!
+      const exchanges = await Promise.all(MALFORMED_HASHES.map((malformed) => ctx.call('getIntentStatus', { params: { hash: malformed.from(hash) }, query: { receipt } })))
+      MALFORMED_HASHES.forEach(({ what }, i) => expectRefusal(ctx, exchanges[i]!, what))
+    },
+  },
+  refusalCheck(
+    { id: 'intents/missing-receipt-refused', requirement: 'RCPT-MISSING-NO-ACCESS', title: 'GET /v1/intents/{hash} without a receipt grants no access' },
+    {
+      what: 'the intent without a receipt',
+      build: ({ intent }) => ({ hash: intent!.hash, receipt: undefined }),
+    },
+  ),
+  refusalCheck(
+    { id: 'intents/empty-receipt-refused', requirement: 'RCPT-LENGTH-NO-ACCESS', title: 'GET /v1/intents/{hash} with an empty receipt grants no access' },
+    {
+      what: 'the intent with an empty receipt',
+      build: ({ intent }) => ({ hash: intent!.hash, receipt: '' }),
+    },
+  ),
+  refusalCheck(
+    {
+      id: 'intents/oversized-receipt-refused',
+      requirement: 'RCPT-LENGTH-NO-ACCESS',
+      title: 'GET /v1/intents/{hash} with a 513-character receipt that starts with the real one grants no access',
+    },
+    {
+      what: 'the intent with its receipt padded to 513 characters',
+      build({ intent }, ctx) {
+        if (intent!.receipt.length > RECEIPT_MAX_LENGTH) ctx.skip(`the configured receipt is longer than ${RECEIPT_MAX_LENGTH} characters`)
+        return { hash: intent!.hash, receipt: intent!.receipt.padEnd(RECEIPT_MAX_LENGTH + 1, 'x') }
+      },
+    },
+  ),
+  refusalCheck(
+    { id: 'intents/wrong-receipt-refused', requirement: 'RCPT-WRONG-NO-ACCESS', title: 'GET /v1/intents/{hash} with a wrong receipt of valid length grants no access' },
+    {
+      what: 'the intent with a wrong receipt',
+      build: ({ intent }, ctx) => ({ hash: intent!.hash, receipt: wrongReceipt(ctx, intent!.receipt) }),
+    },
+  ),
+  refusalCheck(
+    {
+      id: 'intents/receipt-bound-to-intent',
+      requirement: 'RCPT-BOUND-TO-INTENT',
+      title: "GET /v1/intents/{hash} with the second intent's receipt on the first intent grants no access",
+      needs: [...REFUSAL_NEEDS, 'secondIntent'],
+    },
+    {
+      what: "the first intent with the second intent's receipt",
+      build({ intent, secondIntent }, ctx) {
+        if (intent!.hash.toLowerCase() === secondIntent!.hash.toLowerCase()) ctx.skip('the two intents given have the same hash')
+        if (intent!.receipt === secondIntent!.receipt) ctx.skip('the two intents given have the same receipt')
+        return { hash: intent!.hash, receipt: secondIntent!.receipt }
+      },
+    },
+  ),
+  {
+    id: 'intents/failure-not-retryable',
+    requirement: 'STATE-FAILURE-NOT-RETRYABLE',
+    title: 'an intent status with failure has failure.retryable false',
+    needs: ['apiKey', 'intent'],
+    async run(ctx) {
+      const given = [ctx.settings.intent, ctx.settings.secondIntent].filter((intent): intent is IntentInput => intent !== undefined)
+      const exchanges = await Promise.all(given.map((intent) => readIntent(ctx, intent)))
+      const failed = exchanges.filter((exchange) => intentBody(exchange)?.failure !== undefined)
+      if (failed.length === 0) ctx.skip('no intent given reports a failure')
+      for (const exchange of failed) {
+        const failure = intentBody(exchange)!.failure as { retryable?: unknown } | null
+        if (failure?.retryable !== false) ctx.fail(`failure.retryable is ${JSON.stringify(failure?.retryable)}, expected false`, { exchange })
+      }
+    },
+  },
+]

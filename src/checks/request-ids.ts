@@ -1,5 +1,71 @@
-import { headerValues } from '../http/exchange.js'
-import type { Check } from './types.js'
+import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
+import type { Check, CheckContext } from './types.js'
+
+interface RequestIdExample {
+  /** Names the example in a failure message. */
+  name: string
+  value: string
+}
+
+/** Valid X-Request-ID values at the bounds of 8 to 128 of letters, digits, dots, underscores, colons and hyphens. */
+const VALID_REQUEST_IDS: readonly RequestIdExample[] = [
+  { name: 'shortest (8 characters)', value: 'Rid8char' },
+  { name: 'longest (128 characters)', value: `${'x'.repeat(120)}.9_:-AbZ` },
+  { name: 'dotted', value: 'ipts.conformance.1' },
+  { name: 'underscored', value: 'ipts_conformance_2' },
+  { name: 'colon-separated', value: 'ipts:conformance:3' },
+  { name: 'hyphenated', value: 'ipts-conformance-4' },
+]
+
+/** X-Request-ID values outside the bounds. undici refuses to send CR or LF, so no header-splitting values. */
+const INVALID_REQUEST_IDS: readonly RequestIdExample[] = [
+  { name: 'too short (7 characters)', value: 'Rid7chr' },
+  { name: 'too long (129 characters)', value: `${'x'.repeat(121)}.9_:-AbZ` },
+  { name: 'with a space', value: 'ipts conformance' },
+  { name: 'with a slash', value: 'ipts/conformance' },
+  { name: 'non-ASCII', value: 'ipts-conformancé' },
+]
+
+/** Sent with a request that is refused for want of a key, to see what an error response does with it. */
+const ERROR_REQUEST_ID = 'ipts-conformance.error_1'
+
+function responseOf(ctx: CheckContext, exchange: Exchange): ExchangeResponse {
+  if (!exchange.response) ctx.fail(`no response: ${exchange.error?.message}`, { exchange })
+  return exchange.response!
+}
+
+function bodyRequestId(response: ExchangeResponse): unknown {
+  const body = response.json
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { requestId?: unknown }).requestId : undefined
+}
+
+/** GET /v1/config without a key: the one error every deployment can be made to answer. */
+async function errorResponse(ctx: CheckContext, headers: Record<string, string> = {}): Promise<{ exchange: Exchange; response: ExchangeResponse }> {
+  const exchange = await ctx.call('getConfig', { auth: 'none', headers })
+  const response = responseOf(ctx, exchange)
+  if (response.status < 400) ctx.skip(`GET /v1/config without a key answered ${response.status}, not an error`)
+  return { exchange, response }
+}
+
+/** A check that sends GET /v1/config once per example and fails on the first response where problem() finds something wrong. */
+function examplesCheck(
+  check: Pick<Check, 'id' | 'requirement' | 'title'>,
+  examples: readonly RequestIdExample[],
+  problem: (example: RequestIdExample, response: ExchangeResponse) => string | undefined,
+): Check {
+  return {
+    ...check,
+    needs: ['apiKey'],
+    async run(ctx) {
+      const exchanges = await Promise.all(examples.map(({ value }) => ctx.call('getConfig', { headers: { 'x-request-id': value } })))
+      examples.forEach((example, i) => {
+        const exchange = exchanges[i]!
+        const found = problem(example, responseOf(ctx, exchange))
+        if (found !== undefined) ctx.fail(`the ${example.name} X-Request-ID ${JSON.stringify(example.value)} ${found}`, { exchange })
+      })
+    },
+  }
+}
 
 export const requestIdChecks: readonly Check[] = [
   {
@@ -9,8 +75,52 @@ export const requestIdChecks: readonly Check[] = [
     needs: ['apiKey'],
     async run(ctx) {
       const exchange = await ctx.call('getConfig')
-      if (!exchange.response) ctx.fail(`no response: ${exchange.error?.message}`, { exchange })
-      if (headerValues(exchange.response!, 'x-request-id').length === 0) ctx.fail('x-request-id is missing', { exchange })
+      if (headerValues(responseOf(ctx, exchange), 'x-request-id').length === 0) ctx.fail('x-request-id is missing', { exchange })
+    },
+  },
+  {
+    id: 'request-ids/present-on-error',
+    requirement: 'RID-HEADER-PRESENT',
+    title: 'an error response carries x-request-id',
+    async run(ctx) {
+      const { exchange, response } = await errorResponse(ctx)
+      if (headerValues(response, 'x-request-id').length === 0) ctx.fail(`x-request-id is missing from a ${response.status}`, { exchange })
+    },
+  },
+  examplesCheck(
+    {
+      id: 'request-ids/valid-echoed',
+      requirement: 'RID-ECHO-VALID',
+      title: 'a valid X-Request-ID comes back unchanged in x-request-id, at its bounds and with each allowed punctuation',
+    },
+    VALID_REQUEST_IDS,
+    ({ value }, response) => {
+      const echoed = headerValue(response, 'x-request-id')
+      return echoed === value ? undefined : `came back as ${JSON.stringify(echoed)}`
+    },
+  ),
+  examplesCheck(
+    {
+      id: 'request-ids/invalid-not-echoed',
+      requirement: 'RID-INVALID-NOT-ECHOED',
+      title: 'an X-Request-ID outside its bounds is not echoed back verbatim',
+    },
+    INVALID_REQUEST_IDS,
+    ({ value }, response) => {
+      if (headerValues(response, 'x-request-id').includes(value)) return 'is echoed in x-request-id'
+      return bodyRequestId(response) === value ? "is echoed in the body's requestId" : undefined
+    },
+  ),
+  {
+    id: 'request-ids/error-carries-sent-id',
+    requirement: 'RID-BODY-MATCHES-HEADER',
+    title: "an error response carries the valid X-Request-ID sent in x-request-id and in its body's requestId",
+    async run(ctx) {
+      const { exchange, response } = await errorResponse(ctx, { 'x-request-id': ERROR_REQUEST_ID })
+      const inHeader = headerValue(response, 'x-request-id')
+      if (inHeader !== ERROR_REQUEST_ID) ctx.fail(`a ${response.status} carries x-request-id ${JSON.stringify(inHeader)}, not the X-Request-ID sent`, { exchange })
+      const inBody = bodyRequestId(response)
+      if (inBody !== undefined && inBody !== ERROR_REQUEST_ID) ctx.fail(`a ${response.status} body carries requestId ${JSON.stringify(inBody)}, not the X-Request-ID sent`, { exchange })
     },
   },
 ]

@@ -1,15 +1,47 @@
+import type { OperationId } from '../contract/operations.js'
+import { answersOf, bodyRuleCheck, failureOf, isSuccessBody, pathsOf } from './success-bodies.js'
 import type { Check } from './types.js'
 
-export const shapeChecks: readonly Check[] = [
-  {
-    id: 'shapes/markets-body',
-    requirement: 'SHAPE-MARKET',
-    title: 'GET /v1/markets answers a MarketsResponse',
-    needs: ['apiKey'],
-    async run(ctx) {
-      const exchange = await ctx.call('listMarkets')
-      if (exchange.response?.status !== 200) ctx.fail(`status ${exchange.response?.status ?? 'none'}, expected 200`, { exchange })
-      ctx.expectSchema('MarketsResponse', exchange)
-    },
+/** One check per operation and requirement: each reports only the violations of its success body that break its rule. */
+const shapeRules: readonly (readonly [slug: string, operation: OperationId, requirement: string, answers: string])[] = [
+  ['intent-members', 'getIntentStatus', 'SHAPE-INTENT-STATUS', 'an IntentStatus with orderHash, state, createdAt, updatedAt and order'],
+  ['intent-strict', 'getIntentStatus', 'SHAPE-INTENT-STRICT', 'an IntentStatus, failure, settlement and trigger without members beyond those listed'],
+  ['intent-failure', 'getIntentStatus', 'SHAPE-INTENT-FAILURE', 'a failure, when present, with code, message and retryable'],
+  ['intent-settlement', 'getIntentStatus', 'SHAPE-INTENT-SETTLEMENT', 'a settlement, when present, with an errorSelector of 8 hex digits'],
+  ['intent-trigger', 'getIntentStatus', 'SHAPE-INTENT-TRIGGER', 'a trigger, when present, with priceWad, blockNumber and blockHash'],
+  ['intent-order', 'getIntentStatus', 'SHAPE-WIRE-ORDER', 'an order with the fourteen WireOrder fields and no other'],
+  ['intent-uint-strings', 'getIntentStatus', 'CONV-UINT-STRING', 'integers as unsigned decimal strings without leading zeros'],
+  ['intent-wad-uints', 'getIntentStatus', 'CONV-WAD-UINT', 'its Wad fields as UnsignedIntegerString'],
+  ['intent-hashes', 'getIntentStatus', 'CONV-HASH-FORMAT', 'hashes of 0x and 64 hex digits'],
+  ['intent-addresses', 'getIntentStatus', 'CONV-ADDRESS-FORMAT', 'addresses of 0x and 40 hex digits'],
+  ['pnl-members', 'getTraderPnl', 'SHAPE-PNL', 'PnL data with every member of funding, positions and settlements'],
+  ['pnl-wad-strings', 'getTraderPnl', 'CONV-PNL-WAD-STRING', 'PnL Wad members as strings'],
+  ['vault-members', 'getVault', 'SHAPE-VAULT', 'vault data with its required members, all strings'],
+  ['vault-checkpoint', 'getVault', 'SHAPE-VAULT-CHECKPOINT', 'a checkpoint that is a string'],
+  ['vault-wad-uints', 'getVault', 'CONV-WAD-UINT', 'vault Wad members as UnsignedIntegerString'],
+  ['market-members', 'listMarkets', 'SHAPE-MARKET', 'markets with their required members, paused a boolean and the others strings'],
+  ['market-wad-uints', 'listMarkets', 'CONV-WAD-UINT', 'market Wad members as UnsignedIntegerString'],
+  ['balance-members', 'listTraderBalances', 'SHAPE-BALANCE', 'balances with every member, all strings'],
+]
+
+// The intent operation's 200 is the intents concern's (RCPT-VALID-GRANTS), the config's is EP-CONFIG's.
+const operationsAnswering200: readonly OperationId[] = ['getTraderPnl', 'getVault', 'listMarkets', 'listTraderBalances']
+
+const answers200: Check = {
+  id: 'shapes/operations-answer-200',
+  requirement: 'EP-SUCCESS-200',
+  title: `${pathsOf(operationsAnswering200)} answer a valid authenticated request with 200 and a JSON body`,
+  needs: ['apiKey'],
+  async run(ctx) {
+    for (const answer of await answersOf(ctx, operationsAnswering200)) {
+      if (!isSuccessBody(answer.exchange)) ctx.fail(failureOf(answer, 'expected 200 with a JSON body'), { exchange: answer.exchange })
+    }
   },
+}
+
+export const shapeChecks: readonly Check[] = [
+  ...shapeRules.map(([slug, operation, requirement, answers]) =>
+    bodyRuleCheck({ id: `shapes/${slug}`, requirement, title: `${pathsOf([operation])} answers ${answers}`, operations: [operation] }),
+  ),
+  answers200,
 ]

@@ -1,5 +1,8 @@
-import { writeJsonReport } from '../../reporters/json.js'
+import { compareWithBaseline, readBaseline } from '../../reporters/baseline.js'
 import { summaryLines } from '../../reporters/console.js'
+import { colourFor, createProgress } from '../../reporters/progress.js'
+import { writeReports } from '../../reporters/write.js'
+import { allChecks } from '../checks/index.js'
 import { packageJson } from '../package-root.js'
 import { runConformance } from '../runner/run.js'
 import { helpText, parseCli } from './options.js'
@@ -16,9 +19,17 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       process.stdout.write(`${packageJson.version}\n`)
       return 0
     }
-    const report = await runConformance(options.run)
-    const paths = [await writeJsonReport(report, options.reportDir)]
-    process.stdout.write(`${summaryLines(report, paths).join('\n')}\n`)
+    const baseline = options.baseline ? await readBaseline(options.baseline) : undefined
+    const progress = createProgress(process.stdout, env, allChecks.length)
+    let report
+    try {
+      report = await runConformance({ ...options.run, onCheck: progress.onCheck })
+    } finally {
+      progress.end()
+    }
+    const comparison = baseline && compareWithBaseline(baseline, options.baseline!, report)
+    const paths = await writeReports(report, options.reportDir, comparison, env.GITHUB_STEP_SUMMARY || undefined)
+    process.stdout.write(`${summaryLines(report, paths, comparison, colourFor(process.stdout, env)).join('\n')}\n`)
     return report.summary.verdict === 'pass' ? 0 : 1
   } catch (error) {
     const code = (error as { code?: string }).code

@@ -33,7 +33,8 @@ export function exchangeEvidence(exchange: Exchange, secrets: readonly Secret[])
   const evidence: ReturnType<typeof exchangeEvidence> = { request: exchange.request, reproduce: curlCommand(exchange, secrets) }
   if (exchange.response) {
     const { status, headers, body, truncated } = exchange.response
-    evidence.response = { status, headers, bodyExcerpt: body.slice(0, BODY_EXCERPT_CHARS), bodyBytes: Buffer.byteLength(body), truncated }
+    // Redacted before it is cut: a cut through a secret would leave a piece of it that redaction no longer recognises.
+    evidence.response = { status, headers, bodyExcerpt: redact(body, secrets).slice(0, BODY_EXCERPT_CHARS), bodyBytes: Buffer.byteLength(body), truncated }
   }
   if (exchange.error) evidence.transportError = exchange.error
   if (exchange.retries.length > 0) evidence.retries = exchange.retries

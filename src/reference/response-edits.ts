@@ -20,3 +20,15 @@ export function firstRecord(response: RefResponse): Record<string, unknown> | un
   const record = Array.isArray(data) ? data[0] : data
   return record !== null && typeof record === 'object' ? (record as Record<string, unknown>) : undefined
 }
+
+/** Sets the request ID a response carries: the x-request-id header, and the body's requestId where there is one. */
+export function carryRequestId(response: RefResponse, id: string): void {
+  response.headers['x-request-id'] = id
+  const body = bodyOf(response)
+  if (body && 'requestId' in body) body.requestId = id
+}
+
+/** The body of an error response (4xx, 5xx), when it is an object. */
+export function errorBodyOf(response: RefResponse): Record<string, unknown> | undefined {
+  return response.status >= 400 ? bodyOf(response) : undefined
+}

@@ -9,6 +9,7 @@ import { startReferenceServer, type ReferenceOptions, type ReferenceServer } fro
 import type { Behaviour } from '../reference/types.js'
 import { CheckCollector } from '../../reporters/collector.js'
 import { summarize, type CheckOutcome, type Report } from '../../reporters/report.js'
+import { traceRequirements } from '../../reporters/traceability.js'
 import type { RunSettings } from './settings.js'
 
 export interface Waiver {
@@ -94,6 +95,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       strict,
       summary: summarize(checks, strict, collector.errors),
       checks,
+      requirements: traceRequirements(checks),
       errors: collector.errors,
     }
   } finally {

@@ -1,3 +1,39 @@
-import type { Allowance } from '../types.js'
+import { bodyOf, isOperation } from '../response-edits.js'
+import type { Allowance, RefResponse } from '../types.js'
 
-export const intentsAllowances: readonly Allowance[] = []
+/** Rewrites an intent refusal of the reference (by its error code) to another declared 4xx. */
+function refuseAs(response: RefResponse, codes: readonly string[], status: number, code: string): void {
+  const body = bodyOf(response)
+  if (!body || !codes.includes(body.code as string)) return
+  response.status = status
+  body.code = code
+}
+
+export const intentsAllowances: readonly Allowance[] = [
+  {
+    name: 'receipt-mismatch-answered-403',
+    description: 'A receipt that does not match an intent that exists is refused with 403 instead of 404 (an unknown intent still gets 404).',
+    permittedBy: 'RCPT-WRONG-NO-ACCESS',
+    onResponse(response, request, data) {
+      const hash = request.route?.params.hash?.toLowerCase()
+      const exists = data.intents.some((intent) => intent.hash.toLowerCase() === hash)
+      if (isOperation(request, 'getIntentStatus') && exists) refuseAs(response, ['intent_not_found'], 403, 'receipt_mismatch')
+    },
+  },
+  {
+    name: 'missing-receipt-answered-401',
+    description: 'A missing receipt is refused as a missing credential with 401 instead of 422 (an over-long one still fails validation).',
+    permittedBy: 'RCPT-MISSING-NO-ACCESS',
+    onResponse(response, request) {
+      if (isOperation(request, 'getIntentStatus')) refuseAs(response, ['receipt_required'], 401, 'receipt_required')
+    },
+  },
+  {
+    name: 'malformed-hash-answered-404',
+    description: 'A malformed hash is answered like an unknown intent, 404 instead of 422.',
+    permittedBy: 'EP-INTENT-HASH-FORMAT',
+    onResponse(response, request) {
+      if (isOperation(request, 'getIntentStatus')) refuseAs(response, ['invalid_hash'], 404, 'intent_not_found')
+    },
+  },
+]

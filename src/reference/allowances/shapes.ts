@@ -1,14 +1,50 @@
-import { isOperation } from '../response-edits.js'
+import type { OperationId } from '../../contract/operations.js'
+import { loadOpenApi } from '../../contract/schemas.js'
+import { bodyAllowance, mixedCaseAddress, recordsOf, upperCaseHex } from '../record-edits.js'
 import type { Allowance } from '../types.js'
 
+/** Members of a component schema that it does not require, read from specs/openapi.yaml. */
+function optionalMembers(component: string): string[] {
+  const schema = loadOpenApi().components.schemas[component] as { properties: object; required?: string[] }
+  return Object.keys(schema.properties).filter((name) => !schema.required?.includes(name))
+}
+
+function extraMembers(operation: OperationId, records: string, permittedBy: string): Allowance {
+  return bodyAllowance(`${records}-extra-members`, `${records} records carry members the contract does not list (it does not forbid additional properties).`, permittedBy, [operation], (body) => {
+    for (const record of recordsOf[operation](body)) Object.assign(record, { displayName: 'extra', tickSizeWad: '1000' })
+  })
+}
+
+function withoutOptional(operation: OperationId, component: string, permittedBy: string, name: string): Allowance {
+  const members = optionalMembers(component)
+  return bodyAllowance(name, `${component} without the members it does not require: ${members.join(', ')}.`, permittedBy, [operation], (body) => {
+    for (const record of recordsOf[operation](body)) for (const member of members) delete record[member]
+  })
+}
+
+const negative = (value: string) => (value.startsWith('-') ? value : `-${value === '0' ? '1' : value}`)
+
 export const shapeAllowances: readonly Allowance[] = [
-  {
-    name: 'market-extra-members',
-    description: 'Markets carry members the contract does not list (Market does not forbid additional properties).',
-    permittedBy: 'SHAPE-MARKET',
-    onResponse(response, request) {
-      const data = isOperation(request, 'listMarkets') ? (response.body as { data?: unknown }).data : undefined
-      if (Array.isArray(data)) for (const market of data) Object.assign(market, { displayName: 'extra', tickSizeWad: '1000' })
-    },
-  },
+  extraMembers('listMarkets', 'market', 'SHAPE-MARKET'),
+  extraMembers('getVault', 'vault', 'SHAPE-VAULT'),
+  extraMembers('listTraderBalances', 'balance', 'SHAPE-BALANCE'),
+  extraMembers('getTraderPnl', 'pnl-group', 'SHAPE-PNL'),
+  withoutOptional('listMarkets', 'Market', 'SHAPE-MARKET-OPTIONAL', 'market-without-last-three-fields'),
+  withoutOptional('getVault', 'Vault', 'SHAPE-VAULT-OPTIONAL', 'vault-without-last-two-fields'),
+  // The configured intent is the one with every optional member.
+  withoutOptional('getIntentStatus', 'IntentStatus', 'SHAPE-INTENT-STATUS', 'intent-without-optional-members'),
+  bodyAllowance('upper-case-hash-digits', 'Hashes of the intent carry upper-case hex digits (Hash allows either case).', 'CONV-HASH-FORMAT', ['getIntentStatus'], (body) => {
+    body.orderHash = upperCaseHex(body.orderHash)
+    body.order.ocoGroup = upperCaseHex(body.order.ocoGroup)
+    if (body.settlement?.txHash) body.settlement.txHash = upperCaseHex(body.settlement.txHash)
+    if (body.trigger) body.trigger.blockHash = upperCaseHex(body.trigger.blockHash)
+  }),
+  bodyAllowance('mixed-case-addresses', 'Addresses of the intent order and of balances are in mixed (checksum-shaped) case (Address allows either case).', 'CONV-ADDRESS-FORMAT', ['getIntentStatus', 'listTraderBalances'], (body) => {
+    for (const holder of body.order ? [body.order] : body.data) {
+      for (const member of ['trader', 'sessionKey', 'account', 'token']) if (typeof holder[member] === 'string') holder[member] = mixedCaseAddress(holder[member])
+    }
+  }),
+  bodyAllowance('negative-pnl-strings', 'Every PnL member is a negative decimal string (PnL and funding fields are typed only as string).', 'CONV-PNL-WAD-STRING', ['getTraderPnl'], (body) => {
+    for (const group of recordsOf.getTraderPnl(body)) for (const [member, value] of Object.entries(group)) group[member] = negative(value as string)
+  }),
 ]

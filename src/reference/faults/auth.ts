@@ -1,3 +1,46 @@
 import type { Fault } from '../types.js'
 
-export const authFaults: readonly Fault[] = []
+export const authFaults: readonly Fault[] = [
+  {
+    name: 'vault-served-without-key',
+    description: 'GET /v1/vault is served to requests without X-API-Key, as if it were public.',
+    breaks: ['auth/missing-key'],
+    onRequest(request, data) {
+      if (request.path === '/v1/vault' && request.headers['x-api-key'] === undefined) request.headers['x-api-key'] = data.apiKey
+    },
+  },
+  {
+    name: 'markets-accepts-any-key',
+    description: 'GET /v1/markets accepts any X-API-Key, known or not.',
+    breaks: ['auth/unknown-key'],
+    onRequest(request, data) {
+      const key = request.headers['x-api-key']
+      if (request.path === '/v1/markets' && key !== undefined && key !== data.restrictedApiKey) request.headers['x-api-key'] = data.apiKey
+    },
+  },
+  {
+    name: 'restricted-key-refused-as-unauthorized',
+    description: 'The restricted key is answered 401, as if it were invalid, where it lacks the scope.',
+    breaks: ['auth/restricted-key-scope'],
+    onResponse(response) {
+      if (response.status === 403) response.status = 401
+    },
+  },
+  {
+    name: 'query-key-accepted',
+    description: 'A key sent in the query string as api_key authenticates like X-API-Key.',
+    breaks: ['auth/query-key-not-accepted'],
+    onRequest(request) {
+      const fromQuery = request.query.get('api_key')
+      if (request.headers['x-api-key'] === undefined && fromQuery !== null) request.headers['x-api-key'] = fromQuery
+    },
+  },
+  {
+    name: 'unauthorized-with-data',
+    description: 'A 401 body carries a data member next to its error.',
+    breaks: ['every-response/refusal-without-data'],
+    onResponse(response) {
+      if (response.status === 401) Object.assign(response.body as object, { data: [] })
+    },
+  },
+]

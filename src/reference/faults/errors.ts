@@ -1,3 +1,83 @@
+import { bodyOf, isOperation } from '../response-edits.js'
 import type { Fault } from '../types.js'
 
-export const errorsFaults: readonly Fault[] = []
+export const errorsFaults: readonly Fault[] = [
+  {
+    name: 'unauthorized-body-without-error',
+    description: "A 401 body names its message 'message' instead of 'error'.",
+    breaks: ['errors/unauthorized-error-body', 'every-response/error-body'],
+    onResponse(response) {
+      const body = response.status === 401 ? bodyOf(response) : undefined
+      if (body) {
+        body.message = body.error
+        delete body.error
+      }
+    },
+  },
+  {
+    name: 'forbidden-code-uppercase',
+    description: 'A 403 body carries its code in upper case (INSUFFICIENT_SCOPE).',
+    breaks: ['errors/forbidden-error-body', 'every-response/error-body'],
+    onResponse(response) {
+      const body = response.status === 403 ? bodyOf(response) : undefined
+      if (typeof body?.code === 'string') body.code = body.code.toUpperCase()
+    },
+  },
+  {
+    name: 'unknown-intent-answers-500',
+    description: 'The intent operation fails with 500 for a well-formed hash it does not know.',
+    breaks: ['errors/unknown-intent-not-found'],
+    onResponse(response, request, data) {
+      const hash = request.route?.params.hash?.toLowerCase()
+      if (isOperation(request, 'getIntentStatus') && response.status === 404 && !data.intents.some((i) => i.hash.toLowerCase() === hash)) {
+        response.status = 500
+        response.body = { error: 'intent lookup failed', code: 'internal' }
+      }
+    },
+  },
+  {
+    name: 'unknown-trader-answers-400',
+    description: 'The trader operations answer 400, as for invalid input, for a well-formed address they do not know.',
+    breaks: ['errors/unknown-trader-not-found'],
+    onResponse(response, request) {
+      if (request.route?.params.address !== undefined && response.status === 404) response.status = 400
+    },
+  },
+  {
+    name: 'unknown-route-answers-200',
+    description: 'An unknown route under /v1 is answered 200 with an empty object, as a catch-all would.',
+    breaks: ['errors/unknown-route-not-found'],
+    onResponse(response, request) {
+      if (!request.route && response.status === 404) {
+        response.status = 200
+        response.body = {}
+      }
+    },
+  },
+  {
+    name: 'intent-validation-as-400',
+    description: 'The intent operation answers validation failures with 400, which it does not declare, instead of 422.',
+    breaks: [
+      'errors/intent-validation-unprocessable',
+      'every-response/declared-status',
+      'intents/empty-receipt-refused',
+      'intents/malformed-hash-refused',
+      'intents/missing-receipt-refused',
+      'intents/oversized-receipt-refused',
+    ],
+    onResponse(response, request) {
+      if (isOperation(request, 'getIntentStatus') && response.status === 422) response.status = 400
+    },
+  },
+  {
+    name: 'malformed-address-answers-500',
+    description: 'The trader operations fail with 500 for a malformed address instead of rejecting it as invalid input.',
+    breaks: ['errors/malformed-address-validation'],
+    onResponse(response, request) {
+      if (request.route?.params.address !== undefined && response.status === 422) {
+        response.status = 500
+        response.body = { error: 'address lookup failed', code: 'internal' }
+      }
+    },
+  },
+]

@@ -1,3 +1,49 @@
+import { errorBodyOf, isOperation } from '../response-edits.js'
 import type { Fault } from '../types.js'
 
-export const headersFaults: readonly Fault[] = []
+export const headersFaults: readonly Fault[] = [
+  {
+    name: 'error-content-type-text-plain',
+    description: 'Error responses are labelled text/plain; successes stay application/json.',
+    breaks: ['headers/content-type-json', 'every-response/json-content-type'],
+    onResponse(response) {
+      if (response.status >= 400) response.headers['content-type'] = 'text/plain; charset=utf-8'
+    },
+  },
+  {
+    name: 'service-source-cache-on-vault',
+    description: 'GET /v1/vault sends x-service-source: cache, a value outside the contract.',
+    breaks: ['headers/service-source-values', 'every-response/service-source'],
+    onResponse(response, request) {
+      if (isOperation(request, 'getVault')) response.headers['x-service-source'] = 'cache'
+    },
+  },
+  {
+    name: 'markets-unavailable-without-retry-after',
+    description: 'GET /v1/markets answers 503 (its index is unavailable) without Retry-After.',
+    breaks: ['every-response/retry-after', 'shapes/operations-answer-200'],
+    onResponse(response, request) {
+      if (isOperation(request, 'listMarkets') && response.status === 200) {
+        response.status = 503
+        response.body = { error: 'the market index is temporarily unavailable', code: 'index_unavailable' }
+      }
+    },
+  },
+  {
+    name: 'request-id-too-short-on-success',
+    description: 'Successful responses carry an x-request-id of three characters, below the bound of 8.',
+    breaks: ['every-response/request-id-format', 'request-ids/valid-echoed'],
+    onResponse(response) {
+      if (response.status < 400) response.headers['x-request-id'] = 'r-1'
+    },
+  },
+  {
+    name: 'receipt-echoed-in-error',
+    description: 'Error answers of the intent operation repeat the receipt that was sent.',
+    breaks: ['every-response/receipt-not-disclosed'],
+    onResponse(response, request) {
+      const body = isOperation(request, 'getIntentStatus') ? errorBodyOf(response) : undefined
+      if (body) body.error = `${String(body.error)} (receipt ${request.query.get('receipt')})`
+    },
+  },
+]

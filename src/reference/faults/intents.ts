@@ -1,3 +1,135 @@
-import type { Fault } from '../types.js'
+import type { IntentRecord, ReferenceData } from '../data.js'
+import { bodyOf, isOperation } from '../response-edits.js'
+import type { Fault, RefRequest, RefResponse } from '../types.js'
 
-export const intentsFaults: readonly Fault[] = []
+const HASH = /^0x[0-9a-fA-F]{64}$/
+
+/** The stored intent whose well-formed hash the request names (either case of hex digit), for the intent operation only. */
+function askedIntent(request: RefRequest, data: ReferenceData): IntentRecord | undefined {
+  const hash = isOperation(request, 'getIntentStatus') ? request.route!.params.hash! : ''
+  return HASH.test(hash) ? data.intents.find((intent) => intent.hash.toLowerCase() === hash.toLowerCase()) : undefined
+}
+
+/** Answers the intent's status whatever the handler decided. */
+function grant(response: RefResponse, intent: IntentRecord): void {
+  response.status = 200
+  response.body = structuredClone(intent.status)
+}
+
+/** A copy of a 200 intent status, safe to edit without touching the stored fixture. */
+function grantedStatus(response: RefResponse, request: RefRequest): Record<string, unknown> | undefined {
+  if (!isOperation(request, 'getIntentStatus') || response.status !== 200) return undefined
+  response.body = structuredClone(response.body)
+  return bodyOf(response)
+}
+
+function crash(response: RefResponse, message: string): void {
+  response.status = 500
+  response.body = { error: message, code: 'internal', requestId: response.headers['x-request-id'] }
+}
+
+/** A fault that grants an intent's status when the request names a stored intent and the receipt sent passes a broken test. */
+function receiptFault(name: string, description: string, breaks: readonly string[], accepts: (receipt: string | null, intent: IntentRecord, data: ReferenceData) => boolean): Fault {
+  return {
+    name,
+    description,
+    breaks,
+    onResponse(response, request, data) {
+      const intent = askedIntent(request, data)
+      if (intent && accepts(request.query.get('receipt'), intent, data)) grant(response, intent)
+    },
+  }
+}
+
+export const intentsFaults: readonly Fault[] = [
+  receiptFault(
+    'receipt-not-checked',
+    'The intent status is answered for any known hash; the receipt is never looked at.',
+    ['errors/intent-validation-unprocessable', 'intents/missing-receipt-refused', 'intents/empty-receipt-refused', 'intents/oversized-receipt-refused', 'intents/wrong-receipt-refused', 'intents/receipt-bound-to-intent'],
+    () => true,
+  ),
+  receiptFault(
+    'receipt-checked-only-when-truthy',
+    'The receipt is compared only when it is truthy, so a missing or empty receipt grants access.',
+    ['intents/missing-receipt-refused', 'intents/empty-receipt-refused'],
+    (receipt) => !receipt,
+  ),
+  receiptFault(
+    'receipt-checked-for-presence-only',
+    'Any receipt of 1 to 512 characters grants access; its value is not compared.',
+    ['intents/wrong-receipt-refused', 'intents/receipt-bound-to-intent'],
+    (receipt) => receipt !== null && receipt.length >= 1 && receipt.length <= 512,
+  ),
+  receiptFault(
+    'receipt-matched-by-prefix',
+    'No maximum length is enforced and the receipt is compared only up to the stored receipt\'s length, so a 513-character receipt that starts with the real one grants access.',
+    ['intents/oversized-receipt-refused'],
+    (receipt, intent) => receipt !== null && receipt.startsWith(intent.receipt),
+  ),
+  receiptFault(
+    'receipt-of-any-intent-accepted',
+    'A receipt grants access to any intent as long as it belongs to some intent.',
+    ['intents/receipt-bound-to-intent'],
+    (receipt, _, data) => data.intents.some((intent) => intent.receipt === receipt),
+  ),
+  {
+    name: 'malformed-hash-500',
+    description: 'A malformed hash reaches the database query, which throws: 500 instead of a 4xx.',
+    breaks: ['intents/malformed-hash-refused'],
+    onResponse(response, request) {
+      if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') crash(response, 'invalid input syntax for type bytea')
+    },
+  },
+  {
+    name: 'malformed-hash-400',
+    description: 'A malformed hash gets 400, a status the intent operation does not declare (its validation failures are 422).',
+    breaks: ['intents/malformed-hash-refused', 'every-response/declared-status'],
+    onResponse(response, request) {
+      if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') response.status = 400
+    },
+  },
+  {
+    name: 'hash-prefix-normalised',
+    description: 'The hash prefix 0X is rewritten to 0x before validation, so a malformed hash gets the intent.',
+    breaks: ['intents/malformed-hash-refused'],
+    onRequest(request) {
+      request.path = request.path.replace(/^\/v1\/intents\/0X/, '/v1/intents/0x')
+    },
+  },
+  {
+    name: 'intent-status-of-latest-intent',
+    description: "A valid hash and receipt answer the status of the most recently created intent instead of the one asked for.",
+    breaks: ['intents/receipt-grants-status'],
+    onResponse(response, request, data) {
+      if (!grantedStatus(response, request)) return
+      const latest = data.intents.reduce((a, b) => (BigInt(b.status.createdAt as string) > BigInt(a.status.createdAt as string) ? b : a))
+      grant(response, latest)
+    },
+  },
+  {
+    name: 'intent-without-failure-crashes',
+    description: 'Serialising an intent status without a failure member throws, so such an intent answers 500.',
+    breaks: ['intents/second-receipt-grants-status'],
+    onResponse(response, request) {
+      const status = grantedStatus(response, request)
+      if (status && status.failure === undefined) crash(response, "Cannot read properties of undefined (reading 'retryable')")
+    },
+  },
+  {
+    name: 'failure-marked-retryable',
+    description: 'An intent status with failure reports failure.retryable true.',
+    breaks: ['intents/failure-not-retryable'],
+    onResponse(response, request) {
+      const failure = grantedStatus(response, request)?.failure as Record<string, unknown> | undefined
+      if (failure) failure.retryable = true
+    },
+  },
+  {
+    name: 'receipt-in-content-location',
+    description: 'An intent status carries Content-Location with the request path and query, receipt included.',
+    breaks: ['every-response/receipt-not-disclosed'],
+    onResponse(response, request) {
+      if (grantedStatus(response, request)) response.headers['content-location'] = `${request.path}?${request.query.toString()}`
+    },
+  },
+]

@@ -1,12 +1,79 @@
-import type { Fault } from '../types.js'
+import { randomBytes } from 'node:crypto'
+import { bodyOf, carryRequestId } from '../response-edits.js'
+import type { Fault, RefResponse } from '../types.js'
+
+const freshRequestId = () => `gen-${randomBytes(8).toString('hex')}`
+
+const isError = (response: RefResponse) => response.status >= 400
 
 export const requestIdFaults: readonly Fault[] = [
   {
     name: 'no-request-id-header',
     description: 'Responses carry no x-request-id header.',
-    breaks: ['request-ids/present-on-success', 'every-response/request-id-present', 'every-response/error-request-id-matches-header', 'properties/valid-request-id-echoed'],
+    breaks: [
+      'request-ids/present-on-success',
+      'request-ids/present-on-error',
+      'request-ids/valid-echoed',
+      'request-ids/error-carries-sent-id',
+      'every-response/request-id-present',
+      'every-response/error-request-id-matches-header',
+      'properties/valid-request-id-echoed',
+    ],
     onResponse(response) {
       delete response.headers['x-request-id']
+    },
+  },
+  {
+    name: 'no-request-id-on-errors',
+    description: 'Error responses are written by a handler that bypasses the request-ID middleware: no x-request-id, no requestId in the body.',
+    breaks: ['request-ids/present-on-error', 'request-ids/error-carries-sent-id', 'every-response/request-id-present'],
+    onResponse(response) {
+      if (!isError(response)) return
+      delete response.headers['x-request-id']
+      delete bodyOf(response)?.requestId
+    },
+  },
+  {
+    name: 'request-id-regenerated-on-errors',
+    description: "Error responses carry a freshly generated request ID in the header and the body, ignoring the client's valid X-Request-ID.",
+    breaks: ['request-ids/error-carries-sent-id'],
+    onResponse(response) {
+      if (isError(response)) carryRequestId(response, freshRequestId())
+    },
+  },
+  {
+    name: 'error-body-request-id-differs',
+    description: "Error bodies carry a requestId of their own, different from the x-request-id header.",
+    breaks: ['request-ids/error-carries-sent-id', 'every-response/error-request-id-matches-header'],
+    onResponse(response) {
+      const body = isError(response) ? bodyOf(response) : undefined
+      if (body) body.requestId = freshRequestId()
+    },
+  },
+  {
+    name: 'request-id-colons-refused',
+    description: 'The X-Request-ID validation leaves out the colon, so a valid ID with a colon is replaced by a generated one.',
+    breaks: ['request-ids/valid-echoed'],
+    onResponse(response, request) {
+      if (request.headers['x-request-id']?.includes(':')) carryRequestId(response, freshRequestId())
+    },
+  },
+  {
+    name: 'request-id-truncated-to-64',
+    description: 'The request ID is stored in a 64-character column, so a longer valid X-Request-ID comes back cut short.',
+    breaks: ['request-ids/valid-echoed'],
+    onResponse(response, request) {
+      const sent = request.headers['x-request-id']
+      if (sent !== undefined && sent.length > 64 && response.headers['x-request-id'] === sent) carryRequestId(response, sent.slice(0, 64))
+    },
+  },
+  {
+    name: 'request-id-echoed-unvalidated',
+    description: 'Any X-Request-ID the client sends is echoed back as it is, however long, short or oddly spelled.',
+    breaks: ['request-ids/invalid-not-echoed', 'every-response/request-id-format'],
+    onResponse(response, request) {
+      const sent = request.headers['x-request-id']
+      if (sent !== undefined) carryRequestId(response, sent)
     },
   },
 ]

@@ -1,14 +1,74 @@
+import { bodyFault, type Body } from '../record-edits.js'
+import { errorResponse } from '../handlers.js'
 import type { Fault } from '../types.js'
-import { firstRecord, isOperation } from '../response-edits.js'
+
+/** The first item of a list page. */
+const firstItem = (body: Body): Body => body.data[0]
 
 export const shapeFaults: readonly Fault[] = [
+  bodyFault('intent-without-state', 'The intent status has no state.', ['shapes/intent-members'], 'getIntentStatus', (body) => {
+    delete body.state
+  }),
+  bodyFault('trigger-extra-member', 'The intent trigger carries a member the contract does not list.', ['shapes/intent-strict'], 'getIntentStatus', (body) => {
+    if (body.trigger) body.trigger.source = 'oracle'
+  }),
+  bodyFault('failure-without-message', 'The intent failure has no message.', ['shapes/intent-failure'], 'getIntentStatus', (body) => {
+    if (body.failure) delete body.failure.message
+  }),
+  bodyFault('settlement-short-error-selector', 'The settlement errorSelector has 6 hex digits instead of 8.', ['shapes/intent-settlement'], 'getIntentStatus', (body) => {
+    if (body.settlement) body.settlement.errorSelector = body.settlement.errorSelector.slice(0, 8)
+  }),
+  bodyFault('trigger-without-block-hash', 'The intent trigger has no blockHash.', ['shapes/intent-trigger'], 'getIntentStatus', (body) => {
+    if (body.trigger) delete body.trigger.blockHash
+  }),
+  bodyFault('order-without-oco-group', 'The intent order has no ocoGroup.', ['shapes/intent-order'], 'getIntentStatus', (body) => {
+    delete body.order.ocoGroup
+  }),
+  // On the second intent only, which proves that the second intent's status is read too.
+  bodyFault('order-nonce-leading-zero', 'The order nonce of the second intent has a leading zero.', ['shapes/intent-uint-strings'], 'getIntentStatus', (body, data) => {
+    if (body.orderHash === data.intents[1]!.hash) body.order.nonce = `0${body.order.nonce}`
+  }),
+  bodyFault('order-negative-q-wad', 'The order qWad is negative.', ['shapes/intent-wad-uints'], 'getIntentStatus', (body) => {
+    body.order.qWad = `-${body.order.qWad}`
+  }),
+  bodyFault('order-oco-group-unprefixed', 'The order ocoGroup lacks its 0x prefix.', ['shapes/intent-hashes'], 'getIntentStatus', (body) => {
+    body.order.ocoGroup = body.order.ocoGroup.slice(2)
+  }),
+  bodyFault('order-session-key-short', 'The order sessionKey has 38 hex digits.', ['shapes/intent-addresses'], 'getIntentStatus', (body) => {
+    body.order.sessionKey = body.order.sessionKey.slice(0, 40)
+  }),
+  bodyFault('pnl-without-cumulative-pnl', 'The PnL positions group has no cumulativePnlWad.', ['shapes/pnl-members'], 'getTraderPnl', (body) => {
+    delete body.data.positions.cumulativePnlWad
+  }),
+  bodyFault('pnl-wad-as-number', 'The PnL settlements paidWad is a JSON number.', ['shapes/pnl-wad-strings'], 'getTraderPnl', (body) => {
+    body.data.settlements.paidWad = Number(body.data.settlements.paidWad)
+  }),
+  bodyFault('vault-updated-block-as-number', 'The vault updatedBlock is a JSON number.', ['shapes/vault-members'], 'getVault', (body) => {
+    body.data.updatedBlock = Number(body.data.updatedBlock)
+  }),
+  bodyFault('vault-checkpoint-null', 'The vault answers checkpoint null (lists may; the vault may not).', ['shapes/vault-checkpoint'], 'getVault', (body) => {
+    body.checkpoint = null
+  }),
+  bodyFault('vault-wad-leading-zero', 'The vault requiredBufferWad has a leading zero.', ['shapes/vault-wad-uints'], 'getVault', (body) => {
+    body.data.requiredBufferWad = `0${body.data.requiredBufferWad}`
+  }),
+  bodyFault('market-paused-as-string', 'The first market of each page carries paused as the string "false" instead of a boolean.', ['shapes/market-members'], 'listMarkets', (body) => {
+    firstItem(body).paused = String(firstItem(body).paused)
+  }),
+  bodyFault('market-twap-wad-decimal', 'The first market of each page carries lastTwapMidWad as a decimal fraction.', ['shapes/market-wad-uints'], 'listMarkets', (body) => {
+    firstItem(body).lastTwapMidWad = '1.5'
+  }),
+  bodyFault('balance-as-number', 'The first balance of each page carries balance as a JSON number.', ['shapes/balance-members'], 'listTraderBalances', (body) => {
+    firstItem(body).balance = Number(firstItem(body).balance)
+  }),
   {
-    name: 'market-paused-as-string',
-    description: 'The first market of each page carries paused as the string "false" instead of a boolean.',
-    breaks: ['shapes/markets-body'],
+    name: 'vault-internal-error',
+    description: 'GET /v1/vault answers 500 with an error body to a valid request.',
+    breaks: ['shapes/operations-answer-200'],
     onResponse(response, request) {
-      const market = isOperation(request, 'listMarkets') ? firstRecord(response) : undefined
-      if (market) market.paused = String(market.paused)
+      if (request.route?.operation !== 'getVault' || response.status !== 200) return
+      response.status = 500
+      response.body = errorResponse(500, 'internal', 'the vault projection failed').body
     },
   },
 ]

@@ -1,0 +1,36 @@
+import type { Evidence } from '../src/harness/evidence.js'
+
+/** A failure's evidence as plain text lines, for formats without structure of their own (JUnit, the console). */
+export function evidenceLines(evidence: Evidence): string[] {
+  const lines = [evidence.message]
+  const { request, response, transportError, counterexample } = evidence
+  if (request) lines.push(`request: ${request.method} ${request.url}`, ...headerLines(request.headers))
+  if (response) {
+    lines.push(`response: status ${response.status}, ${response.bodyBytes} bytes${response.truncated ? ' (cut at the size cap)' : ''}`, ...headerLines(response.headers))
+    if (response.bodyExcerpt) lines.push('body excerpt:', response.bodyExcerpt)
+  }
+  if (transportError) lines.push(`transport error: ${transportError.code}: ${transportError.message}`)
+  for (const retry of evidence.retries ?? []) lines.push(`retried after status ${retry.status}, waited ${retry.waitedMs} ms`)
+  for (const v of evidence.schemaViolations ?? []) lines.push(`schema ${v.schema}: ${violationText(v)}`)
+  if (counterexample) {
+    lines.push(`counterexample (seed ${counterexample.seed}, path ${counterexample.path}, ${counterexample.runs} runs): ${JSON.stringify(counterexample.value)}`)
+    if (counterexample.replay) lines.push(`replay: ${counterexample.replay}`)
+  }
+  if (evidence.reproduce) lines.push(`reproduce: ${evidence.reproduce}`)
+  if (evidence.others?.length) lines.push(`${evidence.others.length} more response(s) broke the same rule; see report.json`)
+  return lines
+}
+
+export function violationText(v: { keyword: string; instancePath: string; schemaPath: string; message: string }): string {
+  return `${v.instancePath || '(root)'} ${v.message} (keyword ${v.keyword} at ${v.schemaPath})`
+}
+
+function headerLines(headers: Record<string, string | string[]>): string[] {
+  return Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `  ${name}: ${v}`))
+}
+
+/** The first line of a reason, whitespace collapsed and cut to a length fit for a table cell or a console line. */
+export function oneLine(text: string | undefined, max = 200): string {
+  const line = (text ?? '').replace(/\s+/g, ' ').trim()
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}

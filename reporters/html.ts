@@ -1,0 +1,168 @@
+import type { Evidence } from '../src/harness/evidence.js'
+import { comparisonLines, type BaselineComparison } from './baseline.js'
+import { oneLine } from './evidence-text.js'
+import type { CheckOutcome, Report, RequirementResult } from './report.js'
+import { requirementCounts } from './traceability.js'
+
+/** Everything interpolated into the page goes through here: the target's responses are hostile input. */
+export function escapeHtml(text: string | number | boolean | undefined): string {
+  return String(text ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+}
+
+const anchor = (checkId: string) => `check-${checkId.replace(/[^a-z0-9-]/gi, '-')}`
+const badge = (status: string) => `<span class="status s-${escapeHtml(status)}">${escapeHtml(status)}</span>`
+
+/** report.html: one self-contained page (inline style and script, nothing fetched) with the verdict, the traceability matrix and each failure's evidence. */
+export function renderHtml(report: Report, comparison?: BaselineComparison): string {
+  const failed = report.checks.filter((c) => c.status === 'failed')
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>IPTS conformance: ${report.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${headerSection(report)}
+${comparison ? comparisonSection(comparison) : ''}
+${report.errors.length > 0 ? `<section id="run-errors"><h2>Run errors</h2><ul>${report.errors.map((e) => `<li><pre>${escapeHtml(e)}</pre></li>`).join('')}</ul></section>` : ''}
+<section id="failures"><h2>Failures (${failed.length})</h2>
+${failed.length === 0 ? '<p>No check failed.</p>' : failed.map(failureSection).join('\n')}
+</section>
+${traceabilitySection(report)}
+${checksSection(report.checks)}
+<script>${SCRIPT}</script>
+</body>
+</html>
+`
+}
+
+function headerSection(report: Report): string {
+  const { summary } = report
+  const levels = (['MUST', 'SHOULD'] as const).map((level) => {
+    const of = (status: string) => report.checks.filter((c) => c.level === level && c.status === status).length
+    return `<tr><th>${level}</th><td>${of('passed')}</td><td>${of('failed')}</td><td>${of('skipped')}</td><td>${of('waived')}</td></tr>`
+  })
+  const requirements = Object.entries(requirementCounts(report.requirements)).map(([status, n]) => `${badge(status)} ${n}`)
+  return `<header>
+<h1>IPTS conformance <span id="verdict" class="verdict v-${summary.verdict}">${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}</span></h1>
+<p class="meta">Target <b>${escapeHtml(report.target.baseUrl)}</b> · ${escapeHtml(report.tool.name)} ${escapeHtml(report.tool.version)} · started ${escapeHtml(report.startedAt)} · ${report.durationMs} ms · seed ${report.seed} · ${report.runs} runs per property${report.strict ? ' · strict' : ''}</p>
+<p>${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures. ${summary.verdict === 'pass' ? 'No MUST check failed' : 'The run fails'}${report.strict ? ' (strict: SHOULD failures count)' : ''}.</p>
+<table class="counts"><thead><tr><th>level</th><th>passed</th><th>failed</th><th>skipped</th><th>waived</th></tr></thead><tbody>${levels.join('')}</tbody></table>
+<p>Requirements: ${requirements.join(' ')}</p>
+</header>`
+}
+
+function comparisonSection(comparison: BaselineComparison): string {
+  const [heading, ...rest] = comparisonLines(comparison)
+  return `<section id="baseline"><h2>Compared with the baseline</h2><p>${escapeHtml(heading)}</p><ul>${rest.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul></section>`
+}
+
+function failureSection(check: CheckOutcome): string {
+  return `<article class="failure" id="${anchor(check.id)}">
+<h3>${badge('failed')} <code>${escapeHtml(check.id)}</code> ${escapeHtml(check.title)}</h3>
+<p class="meta">Requirement <a href="#req-${escapeHtml(check.requirement)}">${escapeHtml(check.requirement)}</a> · ${check.level}</p>
+${check.evidence ? evidenceBlock(check.evidence) : `<p class="message">${escapeHtml(check.reason)}</p>`}
+</article>`
+}
+
+function evidenceBlock(evidence: Evidence): string {
+  const parts = [`<p class="message">${escapeHtml(evidence.message)}</p>`]
+  const { request, response, counterexample } = evidence
+  if (request) parts.push(`<h4>Request</h4><pre class="request">${escapeHtml(`${request.method} ${request.url}\n${headerText(request.headers)}`)}</pre>`)
+  if (response) {
+    parts.push(
+      `<h4>Response: status <span class="http-status">${response.status}</span>, ${response.bodyBytes} bytes${response.truncated ? ' (cut at the size cap)' : ''}</h4>`,
+      `<pre class="headers">${escapeHtml(headerText(response.headers))}</pre>`,
+      `<pre class="body">${escapeHtml(response.bodyExcerpt)}</pre>`,
+    )
+  }
+  if (evidence.transportError) parts.push(`<h4>Transport error</h4><pre>${escapeHtml(`${evidence.transportError.code}: ${evidence.transportError.message}`)}</pre>`)
+  if (evidence.retries?.length) parts.push(`<p>Retried: ${evidence.retries.map((r) => `status ${r.status} after ${r.waitedMs} ms`).join(', ')}</p>`)
+  if (evidence.schemaViolations?.length) {
+    const rows = evidence.schemaViolations.map((v) => `<tr><td>${escapeHtml(v.schema)}</td><td><code>${escapeHtml(v.keyword)}</code></td><td><code>${escapeHtml(v.instancePath || '(root)')}</code></td><td><code>${escapeHtml(v.schemaPath)}</code></td><td>${escapeHtml(v.message)}</td></tr>`)
+    parts.push(`<h4>Schema violations</h4><table class="violations"><thead><tr><th>schema</th><th>keyword</th><th>JSON pointer</th><th>schema path</th><th>message</th></tr></thead><tbody>${rows.join('')}</tbody></table>`)
+  }
+  if (counterexample) {
+    parts.push(`<h4>Counterexample</h4><p>seed ${counterexample.seed}, path <code>${escapeHtml(counterexample.path)}</code>, after ${counterexample.runs} runs</p><pre>${escapeHtml(JSON.stringify(counterexample.value, null, 2))}</pre>`)
+    if (counterexample.replay) parts.push(commandBlock('Replay', counterexample.replay))
+  }
+  if (evidence.reproduce) parts.push(commandBlock('Reproduce', evidence.reproduce, variablesNote(evidence.reproduce)))
+  if (evidence.others?.length) parts.push(`<details><summary>${evidence.others.length} more response(s) broke the same rule</summary><ul>${evidence.others.map((o) => `<li>${escapeHtml(oneLine(o.message))}${o.request ? ` <code>${escapeHtml(`${o.request.method} ${o.request.url}`)}</code>` : ''}</li>`).join('')}</ul></details>`)
+  return parts.join('\n')
+}
+
+/** The shell variables a command stands in for secrets with, which the reader sets before pasting it. */
+function variablesNote(command: string): string | undefined {
+  const names = [...new Set(command.match(/\$IPTS_[A-Z_]+/g) ?? [])].map((name) => name.slice(1))
+  return names.length > 0 ? `Set ${names.join(' and ')} in your shell first.` : undefined
+}
+
+function commandBlock(label: string, command: string, note?: string): string {
+  return `<h4>${label}</h4>${note ? `<p class="note">${escapeHtml(note)}</p>` : ''}<div class="command"><pre class="reproduce">${escapeHtml(command)}</pre><button type="button" class="copy">Copy</button></div>`
+}
+
+/** Column widths in percent, for tables laid out fixed so that long identifiers wrap inside their column. */
+function columns(widths: readonly number[]): string {
+  return `<colgroup>${widths.map((w) => `<col style="width:${w}%">`).join('')}</colgroup>`
+}
+
+function headerText(headers: Record<string, string | string[]>): string {
+  return Object.entries(headers)
+    .flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`))
+    .join('\n')
+}
+
+function traceabilitySection(report: Report): string {
+  const statusOf = new Map(report.checks.map((c) => [c.id, c.status]))
+  const row = (r: RequirementResult) => {
+    const checks = r.checks.map((id) => `<li><a href="#${anchor(id)}"><code>${escapeHtml(id)}</code></a> ${badge(statusOf.get(id) ?? 'not run')}</li>`).join('')
+    return `<tr id="req-${escapeHtml(r.id)}" class="r-${escapeHtml(r.status)}"><td><code>${escapeHtml(r.id)}</code></td><td>${r.level}</td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.rule)}</td><td>${checks ? `<ul>${checks}</ul>` : '—'}</td><td>${badge(r.status)}${r.reason ? `<div class="reason">${escapeHtml(r.reason)}</div>` : ''}</td></tr>`
+  }
+  return `<section id="traceability"><h2>Traceability: requirement → checks → outcome</h2>
+<p><label><input type="checkbox" id="only-open"> show only failed, uncovered and skipped requirements</label></p>
+<table class="matrix">${columns([16, 8, 11, 29, 18, 18])}<thead><tr><th>requirement</th><th>level</th><th>section</th><th>rule</th><th>checks</th><th>outcome</th></tr></thead>
+<tbody>${report.requirements.map(row).join('\n')}</tbody></table></section>`
+}
+
+function checksSection(checks: readonly CheckOutcome[]): string {
+  const row = (c: CheckOutcome) => {
+    const reason = c.status === 'waived' ? `waived (${c.waiver?.outcome}): ${c.waiver?.reason}` : c.reason
+    return `<tr${c.status === 'failed' ? '' : ` id="${anchor(c.id)}"`}><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td><a href="#req-${escapeHtml(c.requirement)}">${escapeHtml(c.requirement)}</a></td><td>${c.level}</td><td>${badge(c.status)}</td><td>${escapeHtml(oneLine(reason, 300))}</td></tr>`
+  }
+  return `<section id="checks"><h2>Every check (${checks.length})</h2><table class="checks">${columns([22, 28, 16, 7, 8, 19])}<thead><tr><th>check</th><th>title</th><th>requirement</th><th>level</th><th>status</th><th>reason</th></tr></thead><tbody>${checks.map(row).join('\n')}</tbody></table></section>`
+}
+
+const STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1200px;padding:1.5em;color:#1b1f24;background:#fff}
+h1{font-size:1.6em;margin:0 0 .3em}h2{margin-top:1.8em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}h3{font-size:1.05em;margin:.2em 0}h4{margin:.9em 0 .3em;font-size:.95em}
+.verdict{display:inline-block;padding:.05em .5em;border-radius:.3em;color:#fff}.v-pass{background:#1a7f37}.v-fail{background:#cf222e}
+.meta{color:#57606a}table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #d0d7de;padding:.3em .5em;text-align:left;vertical-align:top;overflow-wrap:break-word}
+th{background:#f6f8fa}table.counts{width:auto}table.counts td{text-align:right;min-width:4em}
+.status{display:inline-block;padding:0 .4em;border-radius:.3em;font-size:.85em;white-space:nowrap;background:#eaeef2}
+.s-passed{background:#dafbe1;color:#116329}.s-failed{background:#ffebe9;color:#a40e26}.s-skipped,.s-not-run{background:#fff8c5;color:#633c01}
+.s-waived{background:#ddf4ff;color:#0550ae}.s-uncovered{background:#ffd8b5;color:#762c00}.s-not-assessable{background:#eaeef2;color:#57606a}
+pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.5em;overflow:auto;max-height:24em;white-space:pre-wrap;word-break:break-all;margin:.2em 0}
+.failure{border:1px solid #ff818266;border-left:4px solid #cf222e;border-radius:.3em;padding:.6em 1em;margin:1em 0}
+.message{font-weight:600}.command{position:relative}.command pre{padding-right:5.5em}.copy{position:absolute;top:.3em;right:.3em}.reason,.note{color:#57606a;font-size:.9em}
+*{box-sizing:border-box}section{overflow-x:auto}table.matrix,table.checks{table-layout:fixed}
+.matrix ul{margin:0;padding-left:1em}.hidden{display:none}code{font-size:.92em}
+`
+
+/** No data in here: the script only wires the copy buttons and the matrix filter. */
+const SCRIPT = `
+for (const button of document.querySelectorAll('button.copy')) {
+  button.addEventListener('click', () => {
+    const text = button.previousElementSibling.textContent
+    navigator.clipboard.writeText(text).then(() => { button.textContent = 'Copied' }, () => { button.textContent = 'Select and copy' })
+  })
+}
+document.getElementById('only-open').addEventListener('change', (event) => {
+  for (const row of document.querySelectorAll('.matrix tbody tr')) {
+    const open = row.classList.contains('r-failed') || row.classList.contains('r-uncovered') || row.classList.contains('r-skipped')
+    row.classList.toggle('hidden', event.target.checked && !open)
+  }
+})
+`

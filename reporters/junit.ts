@@ -1,0 +1,67 @@
+import { evidenceLines, oneLine } from './evidence-text.js'
+import type { CheckOutcome, Report } from './report.js'
+
+/** Characters XML 1.0 cannot carry at all, even escaped: they are dropped from text that comes from the target. */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
+
+export function escapeXml(text: string): string {
+  return text.replace(NOT_XML, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
+}
+
+const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3)
+
+/** junit.xml in the Ant/Jenkins format: a testsuite per concern, a testcase per check. A waived check is skipped, never passed. */
+export function renderJunit(report: Report): string {
+  const concerns = [...new Set(report.checks.map((c) => c.concern))]
+  const failures = report.checks.filter((c) => c.status === 'failed').length
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${escapeXml(report.tool.name)}" tests="${report.checks.length + report.errors.length}" failures="${failures}" errors="${report.errors.length}" time="${seconds(report.durationMs)}">`,
+    ...concerns.flatMap((concern) => suiteLines(report, concern)),
+    ...(report.errors.length > 0 ? runErrorSuite(report.errors) : []),
+    '</testsuites>',
+    '',
+  ]
+  return lines.join('\n')
+}
+
+function suiteLines(report: Report, concern: string): string[] {
+  const checks = report.checks.filter((c) => c.concern === concern)
+  const count = (...statuses: string[]) => checks.filter((c) => statuses.includes(c.status)).length
+  const time = checks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0)
+  return [
+    `  <testsuite name="${escapeXml(concern)}" tests="${checks.length}" failures="${count('failed')}" errors="0" skipped="${count('skipped', 'waived')}" time="${seconds(time)}" timestamp="${report.startedAt.replace(/Z$/, '')}">`,
+    '    <properties>',
+    `      <property name="target" value="${escapeXml(report.target.baseUrl)}"/>`,
+    `      <property name="seed" value="${report.seed}"/>`,
+    '    </properties>',
+    ...checks.map(testcase),
+    '  </testsuite>',
+  ]
+}
+
+function testcase(check: CheckOutcome): string {
+  const open = `    <testcase name="${escapeXml(`${check.id}: ${check.title}`)}" classname="${escapeXml(`ipts-conformance.${check.concern}`)}" time="${seconds(check.durationMs)}"`
+  const label = `${check.id} [${check.requirement}, ${check.level}]`
+  switch (check.status) {
+    case 'passed':
+      return `${open}/>`
+    case 'skipped':
+      return `${open}>\n      <skipped message="${escapeXml(oneLine(check.reason || 'skipped', 1000))}"/>\n    </testcase>`
+    case 'waived':
+      return `${open}>\n      <skipped message="${escapeXml(`waived: ${oneLine(check.waiver?.reason, 1000)} (the check ${check.waiver?.outcome})`)}"/>\n    </testcase>`
+    case 'failed': {
+      const details = check.evidence ? evidenceLines(check.evidence) : [check.reason ?? 'failed']
+      return `${open}>\n      <failure message="${escapeXml(oneLine(check.reason, 1000))}" type="${escapeXml(label)}">${escapeXml(details.join('\n'))}</failure>\n    </testcase>`
+    }
+  }
+}
+
+/** Problems of the run itself, as errors of a suite of their own, so that CI shows them. */
+function runErrorSuite(errors: readonly string[]): string[] {
+  return [
+    `  <testsuite name="run" tests="${errors.length}" failures="0" errors="${errors.length}">`,
+    ...errors.map((error, i) => `    <testcase name="run error ${i + 1}" classname="run">\n      <error message="${escapeXml(oneLine(error, 1000))}">${escapeXml(error)}</error>\n    </testcase>`),
+    '  </testsuite>',
+  ]
+}

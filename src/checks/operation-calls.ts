@@ -1,0 +1,48 @@
+import { operations, type Operation } from '../contract/operations.js'
+import type { Exchange } from '../http/exchange.js'
+import type { RunSettings } from '../runner/settings.js'
+import type { Auth, CallOptions, CheckContext } from './types.js'
+
+/** Well-formed inputs that name nothing the service knows: an unknown intent, an unknown trader. */
+export const STAND_IN = {
+  hash: `0x${'0f'.repeat(32)}`,
+  address: `0x${'0f'.repeat(20)}`,
+  receipt: 'ipts-conformance-stand-in-receipt',
+} as const
+
+/** A route under /v1 that the contract does not have. */
+export const UNKNOWN_ROUTE = '/v1/ipts-conformance-unknown-route'
+
+const takesHash = (op: Operation) => op.template.includes('{hash}')
+const takesAddress = (op: Operation) => op.template.includes('{address}')
+
+/** The operations whose inputs the user gave, so that a request with a granting key is served. */
+export function servableOperations(settings: RunSettings): Operation[] {
+  return operations().filter((op) => (!takesHash(op) || !!settings.intent) && (!takesAddress(op) || !!settings.trader))
+}
+
+/** Path and query of an operation: the configured inputs where given, stand-ins elsewhere (a key is refused before any lookup). */
+export function inputsOrStandIns(settings: RunSettings, op: Operation): Pick<CallOptions, 'params' | 'query'> {
+  const params = { hash: settings.intent?.hash ?? STAND_IN.hash, address: settings.trader ?? STAND_IN.address }
+  return { params, query: takesHash(op) ? { receipt: settings.intent?.receipt ?? STAND_IN.receipt } : {} }
+}
+
+/** Calls every operation of the contract with the given key, on configured inputs or stand-ins. */
+export function callEveryOperation(ctx: CheckContext, auth: Auth): Promise<Exchange[]> {
+  return Promise.all(operations().map((op) => ctx.call(op.id, { ...inputsOrStandIns(ctx.settings, op), auth })))
+}
+
+/** Calls each operation whose inputs were given with the given key. */
+export function callServableOperations(ctx: CheckContext, auth: Auth): Promise<Exchange[]> {
+  return Promise.all(servableOperations(ctx.settings).map((op) => ctx.call(op.id, { auth })))
+}
+
+/** The status of an exchange as a report names it. */
+export function statusOf(exchange: Exchange): string {
+  return exchange.response ? String(exchange.response.status) : `no response (${exchange.error?.message})`
+}
+
+/** "getVault 200, listMarkets 200": which operations answered what. */
+export function answersOf(exchanges: readonly Exchange[]): string {
+  return exchanges.map((e) => `${e.operation ?? new URL(e.request.url).pathname} ${statusOf(e)}`).join(', ')
+}

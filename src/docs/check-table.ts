@@ -1,0 +1,56 @@
+import { exchangeRules } from '../checks/every-response.js'
+import { checksByConcern } from '../checks/index.js'
+import { loadRequirements, requirementById } from '../contract/requirements.js'
+
+interface Row {
+  id: string
+  requirement: string
+  title: string
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n')
+}
+
+function checkTable(rows: readonly Row[]): string {
+  return table(
+    ['check', 'requirement', 'level', 'what holds when it passes'],
+    rows.map((row) => [`\`${row.id}\``, `\`${row.requirement}\``, requirementById(row.requirement).level, cell(row.title)]),
+  )
+}
+
+/**
+ * The README's list of checks, rendered from the catalogue: every check and every-response rule with its
+ * requirement, the requirements a client cannot observe and why, and observable ones no check cites.
+ */
+export function renderCheckTable(): string {
+  const checks = Object.values(checksByConcern).flat()
+  const cited = new Set([...checks, ...exchangeRules].map((c) => c.requirement))
+  const requirements = loadRequirements()
+  const unobservable = requirements.filter((r) => !r.observable)
+  const uncovered = requirements.filter((r) => r.observable && !cited.has(r.id))
+  return [
+    `${checks.length} checks and ${exchangeRules.length} every-response rules cite ${cited.size} of the ${requirements.length} requirements of \`specs/requirements.yaml\`.`,
+    '',
+    '### Checks',
+    '',
+    checkTable(checks),
+    '',
+    '### Every-response rules',
+    '',
+    'Applied to every exchange of the run, whichever check made it.',
+    '',
+    checkTable(exchangeRules),
+    '',
+    '### Requirements not assessed',
+    '',
+    table(['requirement', 'level', 'rule', 'why not'], unobservable.map((r) => [`\`${r.id}\``, r.level, cell(r.rule), cell(r.reason ?? '')])),
+    '',
+    '### Observable requirements without a check',
+    '',
+    uncovered.length === 0 ? 'None.' : table(['requirement', 'level', 'rule'], uncovered.map((r) => [`\`${r.id}\``, r.level, cell(r.rule)])),
+  ].join('\n')
+}

@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { validateXML } from 'xmllint-wasm'
+import { allCheckIds } from '../src/checks/index.js'
+import { loadRequirements } from '../src/contract/requirements.js'
+import { specPath } from '../src/package-root.js'
+import { renderJson } from '../reporters/json.js'
+import { renderJunit } from '../reporters/junit.js'
+import { renderMarkdown } from '../reporters/markdown.js'
+import type { Report } from '../reporters/report.js'
+import { provokedReport, withHostileEvidence } from './support/reports.js'
+import { runAgainstReference } from './support/run.js'
+
+const junitXsd = readFileSync(new URL('./fixtures/junit.xsd', import.meta.url), 'utf8')
+
+async function xsdErrors(xml: string): Promise<string> {
+  const result = await validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [junitXsd] })
+  return result.valid ? '' : result.rawOutput
+}
+
+function reportValidator() {
+  const schema = JSON.parse(readFileSync(specPath('report.schema.json'), 'utf8'))
+  const ajv = new Ajv2020({ strict: true, allErrors: true })
+  addFormats.default(ajv)
+  return ajv.compile<Report>(schema)
+}
+
+let provoked: Report
+let waived: string
+let plain: Report
+beforeAll(async () => {
+  ;({ report: provoked, waived } = await provokedReport())
+  plain = await runAgainstReference()
+})
+
+describe('report.json', () => {
+  test('validates against specs/report.schema.json, for a passing and a failing run', () => {
+    const validate = reportValidator()
+    for (const report of [plain, provoked]) {
+      expect(validate(JSON.parse(renderJson(report))), JSON.stringify(validate.errors, null, 2)).toBe(true)
+    }
+  })
+
+  test('the schema rejects a member it does not know', () => {
+    const validate = reportValidator()
+    const report = JSON.parse(renderJson(plain))
+    report.checks[0].extra = 1
+    expect(validate(report)).toBe(false)
+  })
+
+  test('traces every requirement of the catalogue once, in its order', () => {
+    expect(provoked.requirements.map((r) => r.id)).toEqual(loadRequirements().map((r) => r.id))
+  })
+
+  test('lists an observable requirement that no check cites as uncovered, and an unobservable one as not assessable with its reason', () => {
+    const cited = new Set(provoked.checks.map((c) => c.requirement))
+    for (const requirement of loadRequirements()) {
+      const result = provoked.requirements.find((r) => r.id === requirement.id)!
+      if (!requirement.observable) {
+        expect(result.status, requirement.id).toBe('not-assessable')
+        expect(result.reason, requirement.id).toBe(requirement.reason)
+      } else if (!cited.has(requirement.id)) {
+        expect(result.status, requirement.id).toBe('uncovered')
+        expect(result.checks, requirement.id).toEqual([])
+      } else expect(result.checks.length, requirement.id).toBeGreaterThan(0)
+    }
+  })
+
+  test('marks a requirement failed when one of its checks failed, and waived when its only failure is waived', () => {
+    for (const check of provoked.checks.filter((c) => c.status === 'failed')) {
+      expect(provoked.requirements.find((r) => r.id === check.requirement)!.status, check.id).toBe('failed')
+    }
+    const waivedCheck = provoked.checks.find((c) => c.id === waived)!
+    expect(waivedCheck.status).toBe('waived')
+    const siblings = provoked.checks.filter((c) => c.requirement === waivedCheck.requirement && c.id !== waived)
+    const expected = siblings.some((c) => c.status === 'failed') ? 'failed' : 'waived'
+    expect(provoked.requirements.find((r) => r.id === waivedCheck.requirement)!.status).toBe(expected)
+  })
+
+  test('names in each requirement every check of the suite that cites it', () => {
+    const ids = new Set(provoked.requirements.flatMap((r) => r.checks))
+    expect([...ids].sort()).toEqual(allCheckIds().sort())
+  })
+})
+
+describe('junit.xml', () => {
+  test('validates against the Ant/Jenkins JUnit XSD, for a passing and a failing run', async () => {
+    expect(await xsdErrors(renderJunit(plain))).toBe('')
+    expect(await xsdErrors(renderJunit(provoked))).toBe('')
+  })
+
+  test('the XSD rejects a test case without a name, so validation has teeth', async () => {
+    const xml = renderJunit(plain).replace(/<testcase name="[^"]*"/, '<testcase')
+    expect(await xsdErrors(xml)).toMatch(/name/)
+  })
+
+  test('stays valid XML with markup, a CDATA end and control characters in the evidence', async () => {
+    const xml = renderJunit(withHostileEvidence(provoked))
+    expect(await xsdErrors(xml)).toBe('')
+    expect(xml).not.toContain('<script>')
+    expect(xml).toContain('&lt;/script&gt;')
+  })
+
+  test('has one test case per check and a test suite per concern', () => {
+    const xml = renderJunit(provoked)
+    expect(xml.match(/<testcase /g)).toHaveLength(provoked.checks.length)
+    const concerns = new Set(provoked.checks.map((c) => c.concern))
+    expect(xml.match(/<testsuite /g)).toHaveLength(concerns.size)
+  })
+
+  test('carries a failure per failed check, and a waived check as skipped with the waiver, never as passed', () => {
+    const xml = renderJunit(provoked)
+    const failed = provoked.checks.filter((c) => c.status === 'failed')
+    expect(xml.match(/<failure /g)).toHaveLength(failed.length)
+    const waivedCase = xml.split('<testcase ').find((c) => c.startsWith(`name="${waived}: `))!
+    expect(waivedCase).toMatch(/<skipped message="waived: vendor ticket &lt;b&gt;42&lt;\/b&gt; &amp; &quot;soon&quot;/)
+  })
+})
+
+describe('report.md', () => {
+  test('gives the verdict, counts by level and each failed check with its requirement and reason', () => {
+    const markdown = renderMarkdown(provoked)
+    expect(markdown).toContain('## IPTS conformance: FAIL')
+    expect(markdown).toMatch(/\| MUST \| \d+ \| \d+ \| \d+ \| \d+ \|/)
+    expect(markdown).toMatch(/\| SHOULD \| \d+ \| \d+ \| \d+ \| \d+ \|/)
+    for (const check of provoked.checks.filter((c) => c.status === 'failed')) expect(markdown).toContain(`| \`${check.id}\` | ${check.requirement} | ${check.level} |`)
+  })
+
+  test('names the observable requirements that no check covers', () => {
+    const markdown = renderMarkdown(provoked)
+    for (const r of provoked.requirements.filter((r) => r.status === 'uncovered')) expect(markdown).toContain(`\`${r.id}\``)
+  })
+
+  test('renders text from the target inert: no HTML, no broken table row', () => {
+    const markdown = renderMarkdown(withHostileEvidence(provoked))
+    expect(markdown).not.toContain('<script>')
+    const rows = markdown.split('\n').filter((line) => line.startsWith('| `'))
+    for (const row of rows) expect(row.split(/(?<!\\)\|/).length, row).toBe(6)
+    expect(markdown).toContain('&lt;script&gt;window.\\_\\_pwned=3&lt;/script&gt;')
+  })
+})
