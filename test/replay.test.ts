@@ -29,7 +29,7 @@ async function replayThroughCli(fault: string, command: string): Promise<CheckOu
 describe('a failing property', () => {
   test.each([
     ['properties-uppercase-address-refused', 'properties/well-formed-address-answered'],
-    ['properties-receipt-length-unchecked', 'properties/out-of-bounds-receipt-refused'],
+    ['properties-receipt-prefix-match', 'properties/wrong-receipt-refused'],
     ['cursors-tampered-cursor-500', 'cursors/tampered-cursor-rejected'],
   ])('under %s replays its counterexample from the printed command', async (fault, checkId) => {
     const report = await runAgainstReference({ faults: [fault] })

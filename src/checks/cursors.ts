@@ -47,31 +47,40 @@ function identityOf(list: ListOperation, item: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(item)
 }
 
-async function fetchPage(ctx: CheckContext, list: ListOperation, number: number, query: Record<string, string>): Promise<Page> {
+/** A page as it came: its items and cursor, or what keeps it from being a page (problem). */
+async function requestPage(ctx: CheckContext, list: ListOperation, query: Record<string, string>): Promise<Page & { problem?: string }> {
   const exchange = await ctx.call(list.operation, { query })
-  const where = `page ${number} of ${list.operation}`
-  if (exchange.response?.status !== 200) ctx.fail(`${where} answered ${exchange.response?.status ?? exchange.error?.message}, expected 200`, { exchange })
-  const body = exchange.response!.json as { data?: unknown; cursor?: unknown } | undefined
-  if (!Array.isArray(body?.data)) ctx.fail(`${where} has no data array`, { exchange })
-  return { exchange, items: body!.data as unknown[], cursor: body!.cursor }
+  if (exchange.response?.status !== 200) return { exchange, items: [], cursor: undefined, problem: `status ${exchange.response?.status ?? exchange.error?.message}, not 200` }
+  const body = exchange.response.json as { data?: unknown; cursor?: unknown } | undefined
+  if (!Array.isArray(body?.data)) return { exchange, items: [], cursor: undefined, problem: 'no data array' }
+  return { exchange, items: body.data, cursor: body.cursor }
 }
 
 const hasCursor = (page: Page) => page.cursor !== null && page.cursor !== undefined
 
+type FirstPage = { page: Page; query: Record<string, string> } | { unusable: string }
+
 /**
- * The first page, and the query that every later page of the walk sends too. A list that fits one page is asked
- * again for half its items through the page-size parameter, so that a short list still shows its cursors.
+ * The first page, and the query that every later page sends too; or why the list has no cursor to follow. A list
+ * that fits one page is asked again for half its items through the page-size parameter, so that a short list still
+ * shows its cursors. A first page that is refused or fails is no finding here: no cursor was involved yet.
  */
-async function firstPage(ctx: CheckContext, list: ListOperation): Promise<{ page: Page; query: Record<string, string> }> {
-  const page = await fetchPage(ctx, list, 1, {})
-  if (hasCursor(page) || page.items.length < 2) return { page, query: {} }
-  const query = { [ctx.settings.limitParam]: String(Math.ceil(page.items.length / 2)) }
-  return { page: await fetchPage(ctx, list, 1, query), query }
+async function firstPage(ctx: CheckContext, list: ListOperation): Promise<FirstPage> {
+  let query: Record<string, string> = {}
+  let page = await requestPage(ctx, list, query)
+  if (!page.problem && !hasCursor(page) && page.items.length >= 2) {
+    query = { [ctx.settings.limitParam]: String(Math.ceil(page.items.length / 2)) }
+    page = await requestPage(ctx, list, query)
+  }
+  if (page.problem) return { unusable: `the first page of ${list.operation} came with ${page.problem}, so there is no cursor to follow` }
+  if (!hasCursor(page)) return { unusable: `${list.operation} does not paginate: its first page carries no cursor (nor when asked for half its items through the page-size parameter)` }
+  return { page, query }
 }
 
 /** Follows the cursor from the first page until a page has none, an item or a cursor comes twice, or MAX_PAGES. */
-async function walk(ctx: CheckContext, list: ListOperation): Promise<Walk> {
+async function walk(ctx: CheckContext, list: ListOperation): Promise<Walk | { list: ListOperation; unusable: string }> {
   const first = await firstPage(ctx, list)
+  if ('unusable' in first) return { list, unusable: first.unusable }
   const pages: Page[] = [first.page]
   const seen = new Set<string>()
   const followed = new Set<string>()
@@ -84,18 +93,17 @@ async function walk(ctx: CheckContext, list: ListOperation): Promise<Walk> {
     if (followed.has(page.cursor)) return { list, pages, end: 'repeated-cursor' }
     if (pages.length >= MAX_PAGES) return { list, pages, end: 'page-bound' }
     followed.add(page.cursor)
-    pages.push(await fetchPage(ctx, list, pages.length + 1, { ...first.query, [ctx.settings.cursorParam]: page.cursor }))
+    const next = await requestPage(ctx, list, { ...first.query, [ctx.settings.cursorParam]: page.cursor })
+    if (next.problem) ctx.fail(`page ${pages.length + 1} of ${list.operation}, following the cursor of page ${pages.length}, came with ${next.problem}`, { exchange: next.exchange })
+    pages.push(next)
   }
 }
 
-const doesNotPaginate = (list: ListOperation) => `${list.operation} does not paginate: its first page carries no cursor (nor when asked for half its items through the page-size parameter), so there is nothing to follow`
-
-const paginates = (w: Walk) => w.pages.length > 1 || w.end !== 'last-page'
-
-/** Walks every list the run can read; skips the check when none paginates. */
+/** Walks every list the run can read; skips the check, with the reasons, when none has a cursor to follow. */
 async function walkAll(ctx: CheckContext): Promise<Walk[]> {
-  const walks = await Promise.all(listsOf(ctx).map((list) => walk(ctx, list)))
-  if (!walks.some(paginates)) ctx.skip(walks.map((w) => doesNotPaginate(w.list)).join('; '))
+  const results = await Promise.all(listsOf(ctx).map((list) => walk(ctx, list)))
+  const walks = results.filter((result): result is Walk => !('unusable' in result))
+  if (walks.length === 0) ctx.skip(results.map((result) => ('unusable' in result ? result.unusable : '')).join('; '))
   return walks
 }
 
@@ -107,11 +115,12 @@ interface IssuedCursor {
   query: Record<string, string>
 }
 
-/** The first cursor of every list that paginates; skips the check when none does. */
+/** The first cursor of every list that has one; skips the check, with the reasons, when none has. */
 async function firstCursors(ctx: CheckContext, lists = listsOf(ctx)): Promise<IssuedCursor[]> {
-  const firsts = await Promise.all(lists.map(async (list) => ({ list, ...(await firstPage(ctx, list)) })))
-  const issued = firsts.flatMap(({ list, page, query }) => (typeof page.cursor === 'string' ? [{ list, page, cursor: page.cursor, query }] : []))
-  if (issued.length === 0) ctx.skip(lists.map(doesNotPaginate).join('; '))
+  const firsts = await Promise.all(lists.map(async (list) => ({ list, first: await firstPage(ctx, list) })))
+  const reasons = firsts.map(({ list, first }) => ('unusable' in first ? first.unusable : typeof first.page.cursor === 'string' ? '' : `the first cursor of ${list.operation} is not a string`))
+  const issued = firsts.flatMap(({ list, first }) => ('unusable' in first || typeof first.page.cursor !== 'string' ? [] : [{ list, page: first.page, cursor: first.page.cursor, query: first.query }]))
+  if (issued.length === 0) ctx.skip(reasons.filter(Boolean).join('; '))
   return issued
 }
 
@@ -127,13 +136,13 @@ function walkEndsCheck(list: ListOperation, needs: Check['needs']): Check {
     title: `following the ${list.operation} cursor reaches a last page without one, and no ${list.items} comes twice (by ${list.identity}, the suite's identity rule)`,
     needs,
     async run(ctx) {
-      const { pages, end, repeated } = await walk(ctx, list)
+      const result = await walk(ctx, list)
+      if ('unusable' in result) return ctx.skip(result.unusable)
+      const { pages, end, repeated } = result
       const last = pages.at(-1)!
       const where = `page ${pages.length}`
       const verdicts: Record<WalkEnd, () => void> = {
-        'last-page': () => {
-          if (pages.length === 1) ctx.skip(doesNotPaginate(list))
-        },
+        'last-page': () => undefined,
         'repeated-item': () => ctx.fail(`${where} repeats the ${list.items} with ${list.identity} ${repeated}, already met in the walk`, { exchange: last.exchange }),
         'repeated-cursor': () => ctx.fail(`${where} carries a cursor that was already followed: the walk cycles`, { exchange: last.exchange }),
         'cursor-not-string': () => ctx.skip(`${where} carries a cursor that is not a string, so the walk cannot go on (cursors/cursor-is-string reports it)`),
@@ -234,7 +243,7 @@ export const cursorsChecks: readonly Check[] = [
     needs: ['apiKey', 'trader'],
     async run(ctx) {
       const issued = await firstCursors(ctx)
-      if (issued.length < 2) ctx.skip(`only ${issued[0]!.list.operation} paginates, so there is no cursor of another list operation to send`)
+      if (issued.length < 2) ctx.skip(`only ${issued[0]!.list.operation} has a cursor, so there is no cursor of another list operation to send`)
       for (const [from, to] of [[issued[0]!, issued[1]!], [issued[1]!, issued[0]!]]) {
         const breach = refusedWithErrorBody(await sendCursor(ctx, to, from.cursor))
         if (breach) ctx.fail(`${to.list.operation} with a cursor of ${from.list.operation}: ${breach.problem}`, { exchange: breach.exchange })
