@@ -1,14 +1,27 @@
-import { bodyOf } from '../response-edits.js'
-import type { Allowance } from '../types.js'
+import { bodyOf, isOperation } from '../response-edits.js'
+import type { ReferenceData } from '../data.js'
+import type { Allowance, RefRequest } from '../types.js'
+
+/** The items of the list a request reads, and the filter its cursors are bound to (the lower-case trader for balances). */
+function listRead(request: RefRequest, data: ReferenceData): { items: unknown[]; filter: string } | undefined {
+  if (isOperation(request, 'listMarkets')) return { items: data.markets, filter: '' }
+  if (!isOperation(request, 'listTraderBalances')) return undefined
+  const trader = request.route!.params.address!.toLowerCase()
+  const items = data.balances.get(trader)
+  return items && { items, filter: trader }
+}
 
 export const cursorsAllowances: readonly Allowance[] = [
   {
-    name: 'cursors-null-on-last-page',
-    description: 'The last page of a list carries cursor: null instead of leaving it out ("missing or null means there is no next page").',
+    name: 'cursors-empty-last-page',
+    description: 'The page with the last items still carries a cursor; following it gives an empty page without one.',
     permittedBy: 'ENV-CURSOR-END',
-    onResponse(response, request) {
-      const body = request.route?.operation.startsWith('list') && response.status === 200 ? bodyOf(response) : undefined
-      if (body && body.cursor === undefined) body.cursor = null
+    onResponse(response, request, data) {
+      const body = response.status === 200 ? bodyOf(response) : undefined
+      const list = listRead(request, data)
+      if (list && Array.isArray(body?.data) && body.data.length > 0 && body.cursor === undefined) {
+        body.cursor = data.cursors.encode({ operation: request.route!.operation, filter: list.filter, offset: list.items.length })
+      }
     },
   },
   {
