@@ -90,6 +90,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
   const faults = checked('fault') as string[] | undefined
   const allowances = checked('allowance') as string[] | undefined
   if (baseUrl && (faults || allowances)) throw new UsageError(`--${faults ? 'fault' : 'allowance'} applies only to the embedded reference server, not with --base-url`)
+  const replayPath = checked('replay-path') as string | undefined
+  if (replayPath && ((checked('check') as string[] | undefined)?.length !== 1 || value('seed') === undefined)) throw new UsageError('--replay-path needs --seed and exactly one --check (the replay command in the report has them)')
   const run: RunOptions = {
     settings: {
       baseUrl,
@@ -106,7 +108,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
       connectTimeoutMs: Math.min(checked('timeout') as number, 5000),
       requestTimeoutMs: checked('timeout') as number,
       maxBodyBytes: 4 * 1024 * 1024,
-      replayPath: checked('replay-path') as string | undefined,
+      replayPath,
       probeRateLimit: checked('probe-rate-limit') === true,
       maxDurationMs: (checked('max-duration') as number) * 1000,
     },

@@ -19,14 +19,21 @@ export class CursorCodec {
   }
 
   decode(cursor: string, operation: string, filter: string): CursorReading {
+    const position = this.read(cursor)
+    if (!position) return { ok: false, code: 'invalid_cursor' }
+    if (position.operation !== operation || position.filter !== filter) return { ok: false, code: 'cursor_mismatch' }
+    return { ok: true, offset: position.offset }
+  }
+
+  /** The position a cursor carries when its signature holds, whatever operation and filter it was issued for. */
+  read(cursor: string): CursorPosition | undefined {
     const [payload, signature, extra] = cursor.split('.')
-    if (!payload || !signature || extra !== undefined) return { ok: false, code: 'invalid_cursor' }
+    if (!payload || !signature || extra !== undefined) return undefined
     const expected = Buffer.from(this.sign(payload))
     const given = Buffer.from(signature)
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, code: 'invalid_cursor' }
-    const [op, boundFilter, offset] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [string, string, number]
-    if (op !== operation || boundFilter !== filter) return { ok: false, code: 'cursor_mismatch' }
-    return { ok: true, offset }
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
+    const [operation, filter, offset] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [string, string, number]
+    return { operation, filter, offset }
   }
 
   private sign(payload: string): string {

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
+import { CursorCodec } from './cursors.js'
 
 /** Deterministic hex of any length, derived from a label: the same fixtures on every run. */
 export function hexOf(label: string, hexDigits: number): string {
@@ -28,6 +29,8 @@ export interface ReferenceData {
   checkpoint: string
   config: Record<string, unknown>
   intents: IntentRecord[]
+  /** Signs and reads the list cursors; a fresh secret per server, so cursors are never predictable. */
+  cursors: CursorCodec
 }
 
 export interface FixtureOverrides {
@@ -133,5 +136,6 @@ export function buildReferenceData(overrides: FixtureOverrides = {}): ReferenceD
         status: { orderHash: intentB, state: 'pending', createdAt: '1763160000', updatedAt: '1763160000', order: wireOrder('intent/b', trader) },
       },
     ],
+    cursors: new CursorCodec(randomBytes(32).toString('hex')),
   }
 }

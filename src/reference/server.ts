@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { CursorCodec } from './cursors.js'
 import { buildReferenceData, type FixtureOverrides, type ReferenceData } from './data.js'
 import { errorResponse, findRoute, type Scope } from './handlers.js'
 import type { Behaviour, RefRequest, RefResponse } from './types.js'
@@ -27,7 +26,6 @@ export interface ReferenceServer {
 /** The conforming reference implementation of the contract, on 127.0.0.1 and a free port, in this process. */
 export async function startReferenceServer(options: ReferenceOptions = {}): Promise<ReferenceServer> {
   const data = buildReferenceData(options)
-  const cursors = new CursorCodec(randomBytes(32).toString('hex'))
   const behaviours = options.behaviours ?? []
   const quota = options.quota && new QuotaCounter(options.quota.limit, options.quota.windowMs)
 
@@ -51,7 +49,7 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     if (scopes !== 'all' && !scopes.includes(found.route.scope)) {
       return errorResponse(403, 'insufficient_scope', `this key does not grant ${found.route.scope}; it is restricted to ${scopes.join(', ')}`)
     }
-    const response = found.route.handle(request, data, cursors)
+    const response = found.route.handle(request, data, data.cursors)
     if (found.route.source) response.headers['x-service-source'] = found.route.source
     return response
   }

@@ -12,7 +12,7 @@ export const authFaults: readonly Fault[] = [
   {
     name: 'markets-accepts-any-key',
     description: 'GET /v1/markets accepts any X-API-Key, known or not.',
-    breaks: ['auth/unknown-key'],
+    breaks: ['auth/unknown-key', 'properties/garbage-key-refused'],
     onRequest(request, data) {
       const key = request.headers['x-api-key']
       if (request.path === '/v1/markets' && key !== undefined && key !== data.restrictedApiKey) request.headers['x-api-key'] = data.apiKey

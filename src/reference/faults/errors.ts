@@ -5,7 +5,7 @@ export const errorsFaults: readonly Fault[] = [
   {
     name: 'unauthorized-body-without-error',
     description: "A 401 body names its message 'message' instead of 'error'.",
-    breaks: ['errors/unauthorized-error-body', 'every-response/error-body'],
+    breaks: ['errors/unauthorized-error-body', 'every-response/error-body', 'properties/garbage-key-refused'],
     onResponse(response) {
       const body = response.status === 401 ? bodyOf(response) : undefined
       if (body) {
@@ -38,7 +38,7 @@ export const errorsFaults: readonly Fault[] = [
   {
     name: 'unknown-trader-answers-400',
     description: 'The trader operations answer 400, as for invalid input, for a well-formed address they do not know.',
-    breaks: ['errors/unknown-trader-not-found'],
+    breaks: ['errors/unknown-trader-not-found', 'properties/well-formed-address-answered'],
     onResponse(response, request) {
       if (request.route?.params.address !== undefined && response.status === 404) response.status = 400
     },
@@ -64,6 +64,8 @@ export const errorsFaults: readonly Fault[] = [
       'intents/malformed-hash-refused',
       'intents/missing-receipt-refused',
       'intents/oversized-receipt-refused',
+      'properties/malformed-hash-rejected',
+      'properties/out-of-bounds-receipt-refused',
     ],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && response.status === 422) response.status = 400
@@ -72,7 +74,7 @@ export const errorsFaults: readonly Fault[] = [
   {
     name: 'malformed-address-answers-500',
     description: 'The trader operations fail with 500 for a malformed address instead of rejecting it as invalid input.',
-    breaks: ['errors/malformed-address-validation'],
+    breaks: ['errors/malformed-address-validation', 'properties/malformed-address-rejected'],
     onResponse(response, request) {
       if (request.route?.params.address !== undefined && response.status === 422) {
         response.status = 500

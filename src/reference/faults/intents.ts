@@ -45,25 +45,34 @@ export const intentsFaults: readonly Fault[] = [
   receiptFault(
     'receipt-not-checked',
     'The intent status is answered for any known hash; the receipt is never looked at.',
-    ['errors/intent-validation-unprocessable', 'intents/missing-receipt-refused', 'intents/empty-receipt-refused', 'intents/oversized-receipt-refused', 'intents/wrong-receipt-refused', 'intents/receipt-bound-to-intent'],
+    [
+      'errors/intent-validation-unprocessable',
+      'intents/missing-receipt-refused',
+      'intents/empty-receipt-refused',
+      'intents/oversized-receipt-refused',
+      'intents/wrong-receipt-refused',
+      'intents/receipt-bound-to-intent',
+      'properties/out-of-bounds-receipt-refused',
+      'properties/wrong-receipt-refused',
+    ],
     () => true,
   ),
   receiptFault(
     'receipt-checked-only-when-truthy',
     'The receipt is compared only when it is truthy, so a missing or empty receipt grants access.',
-    ['intents/missing-receipt-refused', 'intents/empty-receipt-refused'],
+    ['intents/missing-receipt-refused', 'intents/empty-receipt-refused', 'properties/out-of-bounds-receipt-refused'],
     (receipt) => !receipt,
   ),
   receiptFault(
     'receipt-checked-for-presence-only',
     'Any receipt of 1 to 512 characters grants access; its value is not compared.',
-    ['intents/wrong-receipt-refused', 'intents/receipt-bound-to-intent'],
+    ['intents/wrong-receipt-refused', 'intents/receipt-bound-to-intent', 'properties/wrong-receipt-refused'],
     (receipt) => receipt !== null && receipt.length >= 1 && receipt.length <= 512,
   ),
   receiptFault(
     'receipt-matched-by-prefix',
     'No maximum length is enforced and the receipt is compared only up to the stored receipt\'s length, so a 513-character receipt that starts with the real one grants access.',
-    ['intents/oversized-receipt-refused'],
+    ['intents/oversized-receipt-refused', 'properties/out-of-bounds-receipt-refused', 'properties/wrong-receipt-refused'],
     (receipt, intent) => receipt !== null && receipt.startsWith(intent.receipt),
   ),
   receiptFault(
@@ -75,7 +84,7 @@ export const intentsFaults: readonly Fault[] = [
   {
     name: 'malformed-hash-500',
     description: 'A malformed hash reaches the database query, which throws: 500 instead of a 4xx.',
-    breaks: ['intents/malformed-hash-refused'],
+    breaks: ['intents/malformed-hash-refused', 'properties/malformed-hash-rejected'],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') crash(response, 'invalid input syntax for type bytea')
     },
@@ -83,7 +92,7 @@ export const intentsFaults: readonly Fault[] = [
   {
     name: 'malformed-hash-400',
     description: 'A malformed hash gets 400, a status the intent operation does not declare (its validation failures are 422).',
-    breaks: ['intents/malformed-hash-refused', 'every-response/declared-status'],
+    breaks: ['intents/malformed-hash-refused', 'every-response/declared-status', 'properties/malformed-hash-rejected'],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') response.status = 400
     },
@@ -91,7 +100,7 @@ export const intentsFaults: readonly Fault[] = [
   {
     name: 'hash-prefix-normalised',
     description: 'The hash prefix 0X is rewritten to 0x before validation, so a malformed hash gets the intent.',
-    breaks: ['intents/malformed-hash-refused'],
+    breaks: ['intents/malformed-hash-refused', 'properties/malformed-hash-rejected'],
     onRequest(request) {
       request.path = request.path.replace(/^\/v1\/intents\/0X/, '/v1/intents/0x')
     },

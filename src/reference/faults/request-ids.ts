@@ -17,6 +17,7 @@ export const requestIdFaults: readonly Fault[] = [
       'request-ids/error-carries-sent-id',
       'every-response/request-id-present',
       'every-response/error-request-id-matches-header',
+      'properties/valid-request-id-echoed',
     ],
     onResponse(response) {
       delete response.headers['x-request-id']
@@ -52,7 +53,7 @@ export const requestIdFaults: readonly Fault[] = [
   {
     name: 'request-id-colons-refused',
     description: 'The X-Request-ID validation leaves out the colon, so a valid ID with a colon is replaced by a generated one.',
-    breaks: ['request-ids/valid-echoed'],
+    breaks: ['request-ids/valid-echoed', 'properties/valid-request-id-echoed'],
     onResponse(response, request) {
       if (request.headers['x-request-id']?.includes(':')) carryRequestId(response, freshRequestId())
     },
@@ -60,7 +61,7 @@ export const requestIdFaults: readonly Fault[] = [
   {
     name: 'request-id-truncated-to-64',
     description: 'The request ID is stored in a 64-character column, so a longer valid X-Request-ID comes back cut short.',
-    breaks: ['request-ids/valid-echoed'],
+    breaks: ['request-ids/valid-echoed', 'properties/valid-request-id-echoed'],
     onResponse(response, request) {
       const sent = request.headers['x-request-id']
       if (sent !== undefined && sent.length > 64 && response.headers['x-request-id'] === sent) carryRequestId(response, sent.slice(0, 64))
@@ -69,7 +70,7 @@ export const requestIdFaults: readonly Fault[] = [
   {
     name: 'request-id-echoed-unvalidated',
     description: 'Any X-Request-ID the client sends is echoed back as it is, however long, short or oddly spelled.',
-    breaks: ['request-ids/invalid-not-echoed', 'every-response/request-id-format'],
+    breaks: ['request-ids/invalid-not-echoed', 'every-response/request-id-format', 'properties/invalid-request-id-not-echoed'],
     onResponse(response, request) {
       const sent = request.headers['x-request-id']
       if (sent !== undefined) carryRequestId(response, sent)

@@ -58,7 +58,7 @@ export const shapeFaults: readonly Fault[] = [
   bodyFault('market-twap-wad-decimal', 'The first market of each page carries lastTwapMidWad as a decimal fraction.', ['shapes/market-wad-uints'], 'listMarkets', (body) => {
     firstItem(body).lastTwapMidWad = '1.5'
   }),
-  bodyFault('balance-as-number', 'The first balance of each page carries balance as a JSON number.', ['shapes/balance-members'], 'listTraderBalances', (body) => {
+  bodyFault('balance-as-number', 'The first balance of each page carries balance as a JSON number.', ['shapes/balance-members', 'properties/well-formed-address-answered'], 'listTraderBalances', (body) => {
     firstItem(body).balance = Number(firstItem(body).balance)
   }),
   {

@@ -1,0 +1,40 @@
+import fc from 'fast-check'
+
+/** A change to an issued cursor, independent of the cursor itself, so that a seed and path replay the same change. */
+export type Tampering =
+  | { kind: 'flip'; at: number; to: string }
+  | { kind: 'truncate'; keep: number }
+  | { kind: 'extend'; suffix: string }
+  | { kind: 'random-base64url'; text: string }
+  | { kind: 'random-text'; text: string }
+
+const BASE64URL = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_']
+
+/** One character flipped, truncated, extended, random base64url, random text. */
+export function tampering(): fc.Arbitrary<Tampering> {
+  return fc.oneof(
+    fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), to: fc.constantFrom(...BASE64URL, '.') }),
+    fc.record({ kind: fc.constant('truncate' as const), keep: fc.nat() }),
+    fc.record({ kind: fc.constant('extend' as const), suffix: fc.string({ unit: fc.constantFrom(...BASE64URL, '.'), minLength: 1, maxLength: 8 }) }),
+    fc.record({ kind: fc.constant('random-base64url' as const), text: fc.string({ unit: fc.constantFrom(...BASE64URL), minLength: 1, maxLength: 80 }) }),
+    fc.record({ kind: fc.constant('random-text' as const), text: fc.string({ minLength: 1, maxLength: 40 }) }),
+  )
+}
+
+/** The tampered cursor; never empty (an empty cursor may fairly mean "no cursor"), and different from the original unless the change is random text that happens to equal it. */
+export function tamper(cursor: string, change: Tampering): string {
+  switch (change.kind) {
+    case 'flip': {
+      const at = change.at % cursor.length
+      const to = change.to === cursor[at] ? (change.to === 'A' ? 'B' : 'A') : change.to
+      return cursor.slice(0, at) + to + cursor.slice(at + 1)
+    }
+    case 'truncate':
+      return cursor.length < 2 ? `${cursor}A` : cursor.slice(0, 1 + (change.keep % (cursor.length - 1)))
+    case 'extend':
+      return cursor + change.suffix
+    case 'random-base64url':
+    case 'random-text':
+      return change.text
+  }
+}
