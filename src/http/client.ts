@@ -149,10 +149,12 @@ async function readResponse(
   const chunks: Buffer[] = []
   let size = 0
   let truncated = false
+  // A body declared larger than the cap is over it already: read no more of it than is kept.
+  const readLimit = Number(rawHeaders['content-length']) > maxBodyBytes ? TRUNCATED_BODY_KEPT_BYTES : maxBodyBytes
   for await (const chunk of body) {
     chunks.push(chunk)
     size += chunk.length
-    if (size > maxBodyBytes) {
+    if (size > readLimit) {
       truncated = true
       body.destroy()
       break
@@ -161,7 +163,7 @@ async function readResponse(
   const headers: Record<string, string | string[]> = {}
   for (const [name, value] of Object.entries(rawHeaders)) if (value !== undefined) headers[name.toLowerCase()] = value
   // A truncated body cannot be parsed, so only its start is kept: what a report shows, without holding the whole cap per exchange.
-  const kept = truncated ? Buffer.concat(chunks).subarray(0, TRUNCATED_BODY_KEPT_BYTES) : Buffer.concat(chunks)
+  const kept = truncated ? Buffer.concat(chunks, TRUNCATED_BODY_KEPT_BYTES) : Buffer.concat(chunks)
   const response: ExchangeResponse = { status, headers, body: decodeUtf8(kept), truncated }
   if (truncated) response.jsonError = 'body truncated at the size cap'
   else if (response.body.length === 0) response.jsonError = 'empty body'
