@@ -19,7 +19,22 @@ function expectRuleHolds(ctx: CheckContext, ruleId: string, exchanges: readonly 
   }
 }
 
+const CLIENT_REQUEST_ID = 'ipts-conformance.optional-headers:1'
+
 export const headersChecks: readonly Check[] = [
+  {
+    id: 'headers/optional-request-headers',
+    requirement: 'EP-ACCEPT-HEADERS',
+    title: 'GET /v1/vault is served with and without Accept and X-Request-ID',
+    needs: ['apiKey'],
+    async run(ctx) {
+      const bare = await ctx.call('getVault', { withoutAccept: true })
+      const dressed = await ctx.call('getVault', { headers: { 'x-request-id': CLIENT_REQUEST_ID } })
+      for (const [exchange, what] of [[bare, 'without Accept and X-Request-ID'], [dressed, 'with Accept and X-Request-ID']] as const) {
+        if (exchange.response?.status !== 200) ctx.fail(`a request ${what} answered ${exchange.response?.status ?? exchange.error?.message}, not 200`, { exchange })
+      }
+    },
+  },
   {
     id: 'headers/content-type-json',
     requirement: 'HDR-CONTENT-TYPE-JSON',

@@ -26,6 +26,8 @@ export interface CallOptions {
   query?: Record<string, string | undefined>
   auth?: Auth
   headers?: Record<string, string>
+  /** Leave out Accept: application/json, which a request may send but need not. */
+  withoutAccept?: boolean
   /** False: a 429, 502 or 503 comes back as it is instead of being retried, for a check that tests those responses. */
   retry?: boolean
 }

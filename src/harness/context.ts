@@ -31,8 +31,8 @@ export function createCheckContext(settings: RunSettings, client: HttpClient): C
     if (missingNeed(settings, [what])) throw new CheckSkipped(missingInputReasons[what])
   }
 
-  const headersFor = (auth: Auth = 'full', extra: Record<string, string> = {}): Record<string, string> => {
-    const headers: Record<string, string> = { accept: 'application/json' }
+  const headersFor = (auth: Auth = 'full', extra: Record<string, string> = {}, withoutAccept = false): Record<string, string> => {
+    const headers: Record<string, string> = withoutAccept ? {} : { accept: 'application/json' }
     if (auth === 'full') {
       need('apiKey')
       headers['x-api-key'] = settings.apiKey!
@@ -84,7 +84,7 @@ export function createCheckContext(settings: RunSettings, client: HttpClient): C
     call(id, options: CallOptions = {}) {
       const path = fillPath(operation(id).template, defaultParams(id, options.params))
       const query = defaultQuery(id, options.query).toString()
-      return send(query ? `${path}?${query}` : path, headersFor(options.auth, options.headers), options.retry, id)
+      return send(query ? `${path}?${query}` : path, headersFor(options.auth, options.headers, options.withoutAccept), options.retry, id)
     },
     get(path, options = {}) {
       return send(path, headersFor(options.auth, options.headers), options.retry)

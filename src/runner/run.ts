@@ -7,7 +7,7 @@ import { packageJson, packageRoot } from '../package-root.js'
 import { allowanceByName } from '../reference/allowances/index.js'
 import { faultByName } from '../reference/faults/index.js'
 import { startReferenceServer, type ReferenceOptions, type ReferenceServer } from '../reference/server.js'
-import type { Behaviour, RefRequest, RefResponse } from '../reference/types.js'
+import type { Behaviour, Fault, RefRequest, RefResponse } from '../reference/types.js'
 import { CheckCollector } from '../../reporters/collector.js'
 import { summarize, type CheckOutcome, type Report } from '../../reporters/report.js'
 import { traceRequirements } from '../../reporters/traceability.js'
@@ -67,7 +67,9 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const record = options.reference?.record
   if (record) behaviours.push({ name: 'record', description: 'records every exchange', onResponse: (response, request) => record(request, response) })
   let server: ReferenceServer | undefined
-  if (!options.settings.baseUrl) server = await startReferenceServer({ ...options.reference, behaviours })
+  // A fault that shows only under a quota brings its quota, so that `--fault NAME` alone demonstrates it.
+  const quota = options.reference?.quota ?? behaviours.map((b) => (b as Fault).run?.quota).find(Boolean)
+  if (!options.settings.baseUrl) server = await startReferenceServer({ ...options.reference, quota, behaviours })
   try {
     const given = server ? embeddedSettings(options.settings, server) : { ...options.settings, baseUrl: options.settings.baseUrl!, embedded: false }
     const settings: RunSettings = { ...given, deadlineAt: given.maxDurationMs === undefined ? undefined : started.getTime() + given.maxDurationMs }

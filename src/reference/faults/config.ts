@@ -15,7 +15,12 @@ export const configFaults: readonly Fault[] = [
     name: 'vault-outside-v1',
     description: 'The vault is served at /v2/vault; /v1/vault is an unknown route (404).',
     // The missing route is also a valid request without its 200.
-    breaks: ['config/operations-under-v1', 'shapes/operations-answer-200', 'auth/restricted-key-scope'],
+    breaks: [
+      'config/operations-under-v1',
+      'shapes/operations-answer-200',
+      'auth/restricted-key-scope',
+      'headers/optional-request-headers',
+    ],
     onRequest(request) {
       if (request.path === '/v1/vault') request.path = '/v1/vault/moved-to-v2'
       else if (request.path === '/v2/vault') request.path = '/v1/vault'

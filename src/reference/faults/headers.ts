@@ -3,6 +3,16 @@ import type { Fault } from '../types.js'
 
 export const headersFaults: readonly Fault[] = [
   {
+    name: 'accept-header-required',
+    description: 'A request without an Accept header is refused with 406, though the contract only says a request may send it.',
+    breaks: ['headers/optional-request-headers'],
+    onResponse(response, request) {
+      if (request.headers.accept !== undefined) return
+      response.status = 406
+      response.body = { error: 'send Accept: application/json', code: 'not_acceptable' }
+    },
+  },
+  {
     name: 'error-content-type-text-plain',
     description: 'Error responses are labelled text/plain; successes stay application/json.',
     breaks: ['headers/content-type-json', 'every-response/json-content-type'],
