@@ -130,7 +130,7 @@ function traceabilitySection(report: Report): string {
 function checksSection(checks: readonly CheckOutcome[]): string {
   const row = (c: CheckOutcome) => {
     const reason = c.status === 'waived' ? `waived (${c.waiver?.outcome}): ${c.waiver?.reason}` : c.reason
-    return `<tr${c.status === 'failed' ? '' : ` id="${anchor(c.id)}"`}><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td><a href="#req-${escapeHtml(c.requirement)}">${escapeHtml(c.requirement)}</a></td><td>${c.level}</td><td>${badge(c.status)}</td><td>${escapeHtml(oneLine(reason, 300))}</td></tr>`
+    return `<tr${c.status === 'failed' ? '' : ` id="${anchor(c.id)}"`}><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td><a href="#req-${escapeHtml(c.requirement)}">${escapeHtml(c.requirement)}</a></td><td>${c.level}</td><td>${badge(c.status)}</td><td>${c.retried ? '<em>after a retry:</em> ' : ''}${escapeHtml(oneLine(reason, 300))}</td></tr>`
   }
   return `<section id="checks"><h2>Every check (${checks.length})</h2><table class="checks">${columns([22, 28, 16, 7, 8, 19])}<thead><tr><th>check</th><th>title</th><th>requirement</th><th>level</th><th>status</th><th>reason</th></tr></thead><tbody>${checks.map(row).join('\n')}</tbody></table></section>`
 }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { renderMarkdown } from '../reporters/markdown.js'
 import { startReferenceServer } from '../src/reference/server.js'
 import type { Behaviour } from '../src/reference/types.js'
 import { referenceInputs } from './hostile/servers.js'
@@ -37,6 +38,8 @@ describe('a target that answers 503 once', () => {
     expect(idsWithStatus(report, 'failed'), failureSummary(report)).toEqual([])
     expect(report.checks.filter((c) => c.retried).length, 'no check is marked retried').toBeGreaterThan(0)
     expect(report.checks.find((c) => c.id === 'every-response/retry-after')?.status, 'the retried 503s were not seen').toBe('passed')
+    const retried = report.checks.find((c) => c.retried)!
+    expect(renderMarkdown(report), 'report.md does not name the retried check').toContain(`Outcomes that depended on a retry (429, 502 or 503): \`${retried.id}\``)
   })
 
   test('without Retry-After fails the every-response rule, though the retry succeeded', async () => {
