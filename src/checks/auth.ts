@@ -49,21 +49,22 @@ export const authChecks: readonly Check[] = [
     title: 'an API key in the query string instead of X-API-Key does not authenticate',
     needs: ['apiKey'],
     async run(ctx) {
-      const accepted: { via: string; exchange: Exchange }[] = []
-      let refused = 0
-      for (const op of operations()) {
-        const inputs = inputsOrStandIns(ctx.settings, op)
-        const plain = await ctx.call(op.id, { ...inputs, auth: 'none' })
-        // Only where a request without a key is refused can a key elsewhere be seen to authenticate.
-        if (plain.response?.status !== 401) continue
-        refused++
-        const tries = QUERY_KEY_NAMES.map(async (name) => ({
-          via: `${op.id} ?${name}=`,
-          // Not retried: a 429 answers the question (the key did not authenticate) and need not be waited out.
-          exchange: await ctx.call(op.id, { ...inputs, query: { ...inputs.query, [name]: ctx.settings.apiKey! }, auth: 'none', retry: false }),
-        }))
-        accepted.push(...(await Promise.all(tries)).filter((t) => isSuccess(t.exchange)))
-      }
+      const perOperation = await Promise.all(
+        operations().map(async (op) => {
+          const inputs = inputsOrStandIns(ctx.settings, op)
+          const plain = await ctx.call(op.id, { ...inputs, auth: 'none' })
+          // Only where a request without a key is refused can a key elsewhere be seen to authenticate.
+          if (plain.response?.status !== 401) return undefined
+          const tries = QUERY_KEY_NAMES.map(async (name) => ({
+            via: `${op.id} ?${name}=`,
+            // Not retried: a 429 answers the question (the key did not authenticate) and need not be waited out.
+            exchange: await ctx.call(op.id, { ...inputs, query: { ...inputs.query, [name]: ctx.settings.apiKey! }, auth: 'none', retry: false }),
+          }))
+          return (await Promise.all(tries)).filter((t) => isSuccess(t.exchange))
+        }),
+      )
+      const refused = perOperation.filter((found) => found !== undefined).length
+      const accepted = perOperation.flatMap((found) => found ?? [])
       if (refused === 0) ctx.skip('no operation refused a request without X-API-Key, so a key in the query string cannot be told apart')
       if (accepted.length > 0) ctx.fail(`a key in the query string authenticated: ${accepted.map((t) => t.via).join(', ')}`, { exchange: accepted[0]!.exchange })
     },
