@@ -34,6 +34,21 @@ describe('checkProperty', () => {
     expect(examined).toBe(25)
   })
 
+  test('examines the inputs of its runs concurrently, in the order fast-check runs them', async () => {
+    let inFlight = 0
+    let mostInFlight = 0
+    const started: number[] = []
+    await checkProperty(contextFor({ runs: 10 }), fc.nat(), async (n) => {
+      started.push(n)
+      mostInFlight = Math.max(mostInFlight, ++inFlight)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      inFlight--
+      return undefined
+    })
+    expect(mostInFlight, 'the inputs were examined one after another').toBeGreaterThan(1)
+    expect(started, 'not the inputs fc.check runs').toEqual(fc.sample(fc.nat(), { seed: FIXED_SEED, numRuns: 10 }))
+  })
+
   test('fails with the shrunk counterexample, the seed and the path', async () => {
     const failure = await failureOf(checkProperty(contextFor({}), fc.nat(1000), async (n) => (n >= 10 ? { problem: `${n} is too big` } : undefined)))
     expect(failure.details.counterexample).toMatchObject({ seed: FIXED_SEED, value: 10 })
