@@ -100,11 +100,19 @@ export function referenceInputs(reference: ReferenceServer): Partial<RunSettings
   }
 }
 
-/** The reference server behind a proxy that rewrites each response's headers. */
-async function proxiedReference(rewrite: (headers: Record<string, string | string[]>) => void): Promise<HostileTarget> {
-  const reference = await startReferenceServer()
+/** Told when the proxy starts forwarding a request and when it has answered it. */
+export interface ProxyWatch {
+  enter(): void
+  leave(): void
+}
+
+/** The reference server (with the given latency) behind a proxy that rewrites each response's headers. */
+export async function proxiedReference(rewrite: (headers: Record<string, string | string[]>) => void, latencyMs = 0, watch?: ProxyWatch): Promise<HostileTarget> {
+  const reference = await startReferenceServer({ latencyMs })
   const inputs = referenceInputs(reference)
   const proxy = await httpTarget(async (req, res) => {
+    watch?.enter()
+    res.on('close', () => watch?.leave())
     const answer = await request(`${reference.baseUrl}${req.url}`, { headers: req.headers as Record<string, string> })
     const body = Buffer.from(await answer.body.arrayBuffer())
     const headers: Record<string, string | string[]> = {}
