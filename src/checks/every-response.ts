@@ -1,5 +1,5 @@
 import { operations } from '../contract/operations.js'
-import { validateAgainst } from '../contract/schemas.js'
+import { schemaPattern, validateAgainst } from '../contract/schemas.js'
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
 import type { RunSettings } from '../runner/settings.js'
 
@@ -18,8 +18,8 @@ export interface ExchangeRule {
 }
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
-const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
-const RETRY_AFTER_SECONDS = /^[1-9][0-9]*$/
+const REQUEST_ID = schemaPattern('RequestId')
+const RETRY_AFTER_SECONDS = schemaPattern('RetryAfterSeconds')
 const isError = (response: ExchangeResponse) => response.status >= 400
 const always = () => true
 

@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises'
+import { schemaPattern } from '../contract/schemas.js'
 import { headerValue, type Exchange } from '../http/exchange.js'
 import type { Check, CheckContext } from './types.js'
 
@@ -7,7 +8,7 @@ export const PROBE_MAX_REQUESTS = 300
 export const PROBE_MAX_MS = 30_000
 /** The longest Retry-After the probe waits out to see requests succeed again (a per-minute quota fits). */
 export const PROBE_MAX_WAIT_S = 60
-const RETRY_AFTER_SECONDS = /^[1-9][0-9]*$/
+const RETRY_AFTER_SECONDS = schemaPattern('RetryAfterSeconds')
 
 /** Sends the cheapest read with the full key, `concurrency` at a time and never retried, until a 429 or a bound. */
 async function burstUntil429(ctx: CheckContext): Promise<Exchange | undefined> {

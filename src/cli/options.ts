@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { parse as parseYaml } from 'yaml'
+import { schemaPattern } from '../contract/schemas.js'
 import type { RunOptions, Waiver } from '../runner/run.js'
 
 /** A mistake in how the tool was called: one line naming the flag, exit 2. */
@@ -51,8 +52,8 @@ export const flags: readonly Flag[] = [
   { name: 'version', kind: 'flag', help: 'print the version' },
 ]
 
-const HASH = /^0x[0-9a-fA-F]{64}$/
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+const HASH = schemaPattern('Hash')
+const ADDRESS = schemaPattern('Address')
 
 export interface CliOptions {
   run: RunOptions

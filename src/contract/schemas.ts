@@ -24,6 +24,13 @@ export function loadOpenApi(): OpenApiDocument {
   return document
 }
 
+/** The pattern of a component schema of specs/openapi.yaml, as a RegExp: generators and checks derive from it rather than retype it. */
+export function schemaPattern(name: string): RegExp {
+  const schema = loadOpenApi().components.schemas[name] as { pattern?: string } | undefined
+  if (!schema?.pattern) throw new Error(`specs/openapi.yaml: component schema ${name} has no pattern`)
+  return new RegExp(schema.pattern)
+}
+
 function compiler(): Ajv2020 {
   if (!ajv) {
     ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true })

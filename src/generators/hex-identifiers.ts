@@ -1,5 +1,6 @@
 import fc from 'fast-check'
-import { repetitionBounds, schemaPattern } from './patterns.js'
+import { schemaPattern } from '../contract/schemas.js'
+import { repetitionBounds } from './patterns.js'
 
 /** Hash and Address of specs/openapi.yaml: `0x` and a fixed number of hex digits, either case. */
 export type HexIdentifierSchema = 'Hash' | 'Address'

@@ -1,12 +1,3 @@
-import { loadOpenApi } from '../contract/schemas.js'
-
-/** The pattern of a component schema of specs/openapi.yaml, as a RegExp: generators derive from it rather than retype it. */
-export function schemaPattern(name: string): RegExp {
-  const schema = loadOpenApi().components.schemas[name] as { pattern?: string } | undefined
-  if (!schema?.pattern) throw new Error(`specs/openapi.yaml: component schema ${name} has no pattern`)
-  return new RegExp(schema.pattern)
-}
-
 /** The printable ASCII characters a single-character class of a pattern admits, e.g. [A-Za-z0-9._:-]. */
 export function asciiAlphabet(characterClass: RegExp): string[] {
   return Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).filter((c) => characterClass.test(c))

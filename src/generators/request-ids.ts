@@ -1,5 +1,6 @@
 import fc from 'fast-check'
-import { asciiAlphabet, repetitionBounds, schemaPattern } from './patterns.js'
+import { schemaPattern } from '../contract/schemas.js'
+import { asciiAlphabet, repetitionBounds } from './patterns.js'
 
 const pattern = () => schemaPattern('RequestId')
 const bounds = () => repetitionBounds(pattern())

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { schemaPattern } from './patterns.js'
+import { schemaPattern } from '../contract/schemas.js'
 
 /** An UnsignedIntegerString in [min, max]: decimal, no leading zeros. */
 export function validUnsignedIntegerString(min = 0, max = Number.MAX_SAFE_INTEGER): fc.Arbitrary<string> {
