@@ -14,13 +14,6 @@ export function bodyOf(response: RefResponse): Record<string, unknown> | undefin
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
 }
 
-/** The first element of a list operation's data, or the data object itself. */
-export function firstRecord(response: RefResponse): Record<string, unknown> | undefined {
-  const data = dataOf(response)
-  const record = Array.isArray(data) ? data[0] : data
-  return record !== null && typeof record === 'object' ? (record as Record<string, unknown>) : undefined
-}
-
 /** Sets the request ID a response carries: the x-request-id header, and the body's requestId where there is one. */
 export function carryRequestId(response: RefResponse, id: string): void {
   response.headers['x-request-id'] = id
