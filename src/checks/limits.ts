@@ -47,7 +47,11 @@ export const limitsChecks: readonly Check[] = [
       if (Number(retryAfter) > PROBE_MAX_WAIT_S) {
         ctx.skip(`the 429 carries Retry-After and x-ratelimit-scope, but Retry-After is ${retryAfter} s, longer than the probe waits (${PROBE_MAX_WAIT_S} s): whether requests succeed after it was not observed`)
       }
-      await delay(Number(retryAfter) * 1000)
+      const waitMs = Number(retryAfter) * 1000
+      if (Date.now() + waitMs >= (ctx.settings.deadlineAt ?? Infinity)) {
+        ctx.skip(`the 429 carries Retry-After and x-ratelimit-scope, but Retry-After (${retryAfter} s) outlasts the run's time bound (--max-duration): whether requests succeed after it was not observed`)
+      }
+      await delay(waitMs)
       // Retried as usual: other checks running meanwhile may have used up the new window; a quota that never lifts still ends in a 429.
       const after = await ctx.call('getConfig')
       if (after.response?.status !== 200) {

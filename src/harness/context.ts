@@ -24,8 +24,15 @@ export function missingNeed(settings: RunSettings, needs: readonly Need[] = []):
   return needs.find((need) => !given[need])
 }
 
-export function createCheckContext(settings: RunSettings, client: HttpClient): CheckContext {
+/**
+ * A check's context, and end(): called once the check has ended, it stops the check's requests (those not yet sent are
+ * not sent, those in flight are cut off, a property's prefetched inputs among them) and resolves when every one has
+ * settled, so that no request outlives its check.
+ */
+export function createCheckContext(settings: RunSettings, client: HttpClient): { ctx: CheckContext; end(): Promise<void> } {
   const exchanges: Exchange[] = []
+  const ended = new AbortController()
+  const pending = new Set<Promise<Exchange>>()
 
   const need = (what: Need) => {
     if (missingNeed(settings, [what])) throw new CheckSkipped(missingInputReasons[what])
@@ -44,9 +51,11 @@ export function createCheckContext(settings: RunSettings, client: HttpClient): C
   }
 
   const send = async (path: string, headers: Record<string, string>, retry: boolean | undefined, operationId?: OperationId) => {
-    const exchange = await client.get({ path, headers, retry })
+    const sending = client.get({ path, headers, retry, signal: ended.signal })
+    pending.add(sending)
+    const exchange = await sending.finally(() => pending.delete(sending))
     if (operationId) exchange.operation = operationId
-    exchanges.push(exchange)
+    if (!ended.signal.aborted) exchanges.push(exchange)
     return exchange
   }
 
@@ -78,7 +87,7 @@ export function createCheckContext(settings: RunSettings, client: HttpClient): C
     throw new CheckFailure(message, details)
   }
 
-  return {
+  const ctx: CheckContext = {
     settings,
     exchanges,
     call(id, options: CallOptions = {}) {
@@ -102,6 +111,13 @@ export function createCheckContext(settings: RunSettings, client: HttpClient): C
         const first = violations[0]!
         fail(`${schema}${first.instancePath || ''} ${first.message} (${first.keyword} at ${first.schemaPath})`, { exchange, violations })
       }
+    },
+  }
+  return {
+    ctx,
+    async end() {
+      ended.abort()
+      await Promise.allSettled([...pending])
     },
   }
 }

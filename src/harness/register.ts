@@ -1,4 +1,4 @@
-import { describe, inject, test } from 'vitest'
+import { afterAll, describe, inject, test } from 'vitest'
 import { HttpClient } from '../http/client.js'
 import { redact, secretsOf } from '../http/secrets.js'
 import type { RunSettings } from '../runner/settings.js'
@@ -21,7 +21,10 @@ declare module 'vitest' {
 
 let sharedClient: { baseUrl: string; client: HttpClient } | undefined
 
-/** One client per worker, so that concurrency and politeness hold across every suite file of the run. */
+/**
+ * One client per worker and suite file, closed when the file's checks are done, so that no connection outlives the
+ * run; concurrency and politeness hold across every file and worker through the state the clients share.
+ */
 function clientFor(settings: RunSettings): HttpClient {
   if (sharedClient?.baseUrl !== settings.baseUrl) {
     sharedClient = {
@@ -48,6 +51,11 @@ export function replayCommand(settings: RunSettings, checkId: string, seed: numb
 
 /** Registers a concern's checks as concurrent vitest tests; each test's meta carries its check ID, requirement and evidence. */
 export function registerChecks(concern: string, checks: readonly Check[]): void {
+  afterAll(async () => {
+    const closing = sharedClient?.client
+    sharedClient = undefined
+    await closing?.close()
+  })
   describe.concurrent(concern, () => {
     for (const check of checks) {
       test(check.title, { meta: { checkId: check.id, requirement: check.requirement, concern } }, async ({ task, skip }) => {
@@ -55,13 +63,14 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
         const secrets = secretsOf(settings)
         const missing = missingNeed(settings, check.needs)
         if (missing) return skip(missingInputReasons[missing])
-        const ctx = createCheckContext(settings, clientFor(settings))
+        const { ctx, end } = createCheckContext(settings, clientFor(settings))
         let outcome: unknown
         try {
           await check.run(ctx)
         } catch (error) {
           outcome = error
         }
+        await end()
         task.meta.observations = observe(ctx.exchanges, settings, secrets)
         if (ctx.exchanges.some((exchange) => exchange.retries.length > 0)) task.meta.retried = true
         if (outcome === undefined) return

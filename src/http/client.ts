@@ -2,9 +2,9 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { Pool } from 'undici'
 import type { Exchange, ExchangeResponse } from './exchange.js'
 import { Limiter } from './limiter.js'
-import { QuotaGate } from './quota-gate.js'
+import { EVERY_REQUEST, QuotaGate } from './quota-gate.js'
 import { createSharedState, gateSlots, inFlightCounter } from './shared-state.js'
-import { defaultRetryPolicy, rateLimitWaitMs, retryWaitMs, type RetryPolicy } from './retry.js'
+import { defaultRetryPolicy, quotaIsPerKey, rateLimitWaitMs, retryWaitMs, type RetryPolicy } from './retry.js'
 
 export interface ClientOptions {
   baseUrl: string
@@ -26,14 +26,17 @@ export interface OutgoingRequest {
   headers?: Record<string, string>
   /** False: a 429, 502 or 503 is returned as it is, for a check that tests those responses. The key's 429 gate still holds. */
   retry?: boolean
+  /** Aborted when the check that sends the request has ended: a request not yet sent is not sent, one in flight is cut off. */
+  signal?: AbortSignal
 }
 
 type ExchangeError = NonNullable<Exchange['error']>
 
 /**
  * The one HTTP client of a run: one connection pool to the target, bounded concurrency, bounded bodies and time.
- * Safe reads are retried as the contract asks of clients: after a 429 not before its Retry-After, and no request with
- * that key is sent until then; after a 502 or 503 with bounded exponential backoff.
+ * Safe reads are retried as the contract asks of clients: after a 429 not before its Retry-After, and no request that
+ * shares its quota (the key's, or every request of the run when x-ratelimit-scope names something else or nothing) is
+ * sent until then; after a 502 with bounded exponential backoff, after a 503 not before its Retry-After (else backoff).
  */
 export class HttpClient {
   private readonly pool: Pool
@@ -71,10 +74,11 @@ export class HttpClient {
     const retries: Exchange['retries'] = []
     let waitingSince = 0
     for (let attempt = 0; ; attempt++) {
-      const held = await this.passGate(key)
+      const held = await this.passGate(key, request.signal)
       if (held) return { request: this.describe(request), durationMs: 0, retries, error: held }
       // A 429 may close the key while this request queues for a connection: then it goes back to the gate, unsent.
       const exchange = await this.limiter.run(async () => {
+        if (request.signal?.aborted) return { request: this.describe(request), durationMs: 0, retries: [], error: checkEndedError('not sent') }
         if (this.gate.remainingMs(key) > 0) return undefined
         if (attempt > 0) retries.at(-1)!.waitedMs = Math.round(performance.now() - waitingSince)
         return this.send(request)
@@ -86,25 +90,26 @@ export class HttpClient {
       exchange.retries = retries
       const { response } = exchange
       if (!response) return exchange
-      if (response.status === 429) this.gate.close(key, Date.now() + rateLimitWaitMs(response, this.policy))
+      if (response.status === 429) this.gate.close(quotaIsPerKey(response) ? key : EVERY_REQUEST, Date.now() + rateLimitWaitMs(response, this.policy))
       const wait = request.retry === false ? undefined : retryWaitMs(response, attempt, this.policy)
       if (wait === undefined || Date.now() + wait >= this.deadlineAt) return exchange
-      retries.push({ status: response.status, waitedMs: wait, response })
       waitingSince = performance.now()
-      await delay(wait)
+      // The check ended during the wait: its answer is this response, not retried.
+      if (!(await waitUntil(Date.now() + wait, request.signal))) return exchange
+      retries.push({ status: response.status, waitedMs: wait, response })
     }
   }
 
-  /** Waits until the key may be used; returns why the request is not sent when that wait is too long or outlasts the run. */
-  private async passGate(key: string): Promise<ExchangeError | undefined> {
+  /** Waits until the request's quota is open; returns why the request is not sent when that wait is too long, outlasts the run, or its check ends. */
+  private async passGate(key: string, signal: AbortSignal | undefined): Promise<ExchangeError | undefined> {
     for (;;) {
       const remaining = this.gate.remainingMs(key)
       if (Date.now() + remaining >= this.deadlineAt) return runTimeBoundError('not sent')
       if (remaining === 0) return undefined
       if (remaining > this.policy.maxWaitMs) {
-        return { code: 'RATE_LIMITED', message: `not sent: a 429 closed this API key for ${Math.ceil(remaining / 1000)} s more, longer than the ${this.policy.maxWaitMs / 1000} s the client waits` }
+        return { code: 'RATE_LIMITED', message: `not sent: a 429 closed the quota of this request for ${Math.ceil(remaining / 1000)} s more, longer than the ${this.policy.maxWaitMs / 1000} s the client waits` }
       }
-      await delay(remaining)
+      if (!(await waitUntil(Date.now() + remaining, signal))) return checkEndedError('not sent')
     }
   }
 
@@ -117,19 +122,21 @@ export class HttpClient {
     const exchange: Exchange = { request: this.describe(request), durationMs: 0, retries: [] }
     const timeout = AbortSignal.timeout(this.options.requestTimeoutMs)
     const deadline = Number.isFinite(this.deadlineAt) ? AbortSignal.timeout(Math.max(0, this.deadlineAt - Date.now())) : undefined
+    const signals = [timeout, deadline, request.signal].filter((signal): signal is AbortSignal => signal !== undefined)
     try {
       const answer = await this.pool.request({
         method: 'GET',
         path: `${this.basePath}${request.path}`,
         headers: exchange.request.headers,
-        signal: deadline ? AbortSignal.any([timeout, deadline]) : timeout,
+        signal: AbortSignal.any(signals),
       })
       exchange.response = await readResponse(answer.statusCode, answer.headers, answer.body, this.options.maxBodyBytes)
       if (exchange.response.truncated) {
         exchange.error = { code: 'BODY_TOO_LARGE', message: `response body larger than ${this.options.maxBodyBytes} bytes; read stopped there` }
       }
     } catch (error) {
-      exchange.error = deadline?.aborted && !timeout.aborted ? runTimeBoundError('cut off') : transportError(error, this.options.requestTimeoutMs)
+      if (request.signal?.aborted) exchange.error = checkEndedError('cut off')
+      else exchange.error = deadline?.aborted && !timeout.aborted ? runTimeBoundError('cut off') : transportError(error, this.options.requestTimeoutMs)
     }
     exchange.durationMs = Math.round(performance.now() - started)
     return exchange
@@ -207,6 +214,26 @@ function decodeUtf8(bytes: Buffer): string {
   } catch {
     return `[invalid UTF-8, ${bytes.length} bytes] ${bytes.toString('latin1')}`
   }
+}
+
+/**
+ * Resolves true once Date.now() has reached `at`, false when the signal aborts first. Timers may fire a little early
+ * against Date.now() (the event loop's clock lags), so the wait goes on until the moment has truly passed.
+ */
+async function waitUntil(at: number, signal: AbortSignal | undefined): Promise<boolean> {
+  for (let left = at - Date.now(); left > 0; left = at - Date.now()) {
+    if (signal?.aborted) return false
+    try {
+      await delay(left, undefined, { signal })
+    } catch {
+      return false
+    }
+  }
+  return !signal?.aborted
+}
+
+function checkEndedError(what: string): ExchangeError {
+  return { code: 'CHECK_ENDED', message: `${what}: the check that made the request had ended` }
 }
 
 function runTimeBoundError(what: string): ExchangeError {

@@ -29,7 +29,15 @@ export function retryAfterMs(response: ExchangeResponse): number | undefined {
   return value !== undefined && RETRY_AFTER_SECONDS.test(value) ? Number(value) * 1000 : undefined
 }
 
-/** For a 429: how long its key must not be used again. */
+/**
+ * Whether a 429's quota is the API key's own: x-ratelimit-scope names a key ("api-key", "key", "apikey", ...).
+ * A scope naming something else (the client's address, the project) or nothing is taken to hold every request of the run.
+ */
+export function quotaIsPerKey(response: ExchangeResponse): boolean {
+  return /(?:^|[^a-z])(?:api[-_ ]?)?key(?:$|[^a-z])/i.test(headerValue(response, 'x-ratelimit-scope') ?? '')
+}
+
+/** For a 429: how long its quota must not be used again. */
 export function rateLimitWaitMs(response: ExchangeResponse, policy: RetryPolicy): number {
   return retryAfterMs(response) ?? policy.defaultRateLimitWaitMs
 }

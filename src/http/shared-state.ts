@@ -1,6 +1,6 @@
 /**
  * What every client of a run shares, whichever worker thread it lives in: the number of requests in flight and the
- * per-key 429 gate. One SharedArrayBuffer, handed to the workers with the settings, so that the concurrency bound and
+ * 429 gate (per key, and for the run). One SharedArrayBuffer, handed to the workers with the settings, so that the concurrency bound and
  * the quota gate hold for the whole run even when concern files run in parallel workers.
  */
 const GATE_SLOTS = 64
@@ -15,7 +15,7 @@ export function inFlightCounter(state: SharedArrayBuffer): Int32Array<SharedArra
   return new Int32Array(state, 0, 1)
 }
 
-/** Epoch ms until which a key is closed, one BigInt64 per slot; keys are hashed onto slots, and two keys sharing one only wait longer. */
+/** Epoch ms until which a quota is closed, one BigInt64 per slot: the run's own, then API keys hashed onto the rest (two keys sharing one only wait longer). */
 export function gateSlots(state: SharedArrayBuffer): BigInt64Array<SharedArrayBuffer> {
   return new BigInt64Array(state, GATE_OFFSET, GATE_SLOTS)
 }

@@ -11,10 +11,17 @@ const RESTRICTED_SCOPES: readonly Scope[] = ['markets:read', 'vault:read', 'conf
 export interface ReferenceOptions extends FixtureOverrides {
   /** Faults and allowances, applied in order. */
   behaviours?: readonly Behaviour[]
-  /** Requests each key may make per window before 429. */
-  quota?: { limit: number; windowMs: number }
+  /** Requests each key (or, with scope client-address, each client address, keyed or not) may make per window before 429. */
+  quota?: Quota
   /** Added before every response is written. */
   latencyMs?: number
+}
+
+export interface Quota {
+  limit: number
+  windowMs: number
+  /** What the quota is counted per, named by x-ratelimit-scope: the API key (default) or the client's address. */
+  scope?: 'api-key' | 'client-address'
 }
 
 export interface ReferenceServer {
@@ -28,20 +35,25 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
   const data = buildReferenceData(options)
   const behaviours = options.behaviours ?? []
   const quota = options.quota && new QuotaCounter(options.quota.limit, options.quota.windowMs)
+  const perAddress = options.quota?.scope === 'client-address'
 
-  const respond = (request: RefRequest): RefResponse => {
+  const rateLimited = (waitSeconds: number): RefResponse =>
+    withHeaders(errorResponse(429, 'rate_limited', 'request quota exceeded'), {
+      'retry-after': String(waitSeconds),
+      'x-ratelimit-limit': String(options.quota!.limit),
+      'x-ratelimit-scope': perAddress ? 'ip' : 'api-key',
+    })
+
+  const respond = (request: RefRequest, clientAddress: string): RefResponse => {
     const key = request.headers['x-api-key']
     const scopes = key === data.apiKey ? 'all' : key === data.restrictedApiKey ? RESTRICTED_SCOPES : undefined
     if (request.method !== 'GET') return withHeaders(errorResponse(405, 'method_not_allowed', 'only GET is served'), { allow: 'GET' })
+    // A quota per address is met before anything else of the request is looked at; a quota per key only by a valid key.
+    const addressWait = perAddress ? quota?.take(clientAddress) : undefined
+    if (addressWait !== undefined) return rateLimited(addressWait)
     if (!scopes) return errorResponse(401, 'unauthorized', key === undefined ? 'X-API-Key is required' : 'X-API-Key is not valid')
-    const waitSeconds = quota?.take(key!)
-    if (waitSeconds !== undefined) {
-      return withHeaders(errorResponse(429, 'rate_limited', 'request quota exceeded'), {
-        'retry-after': String(waitSeconds),
-        'x-ratelimit-limit': String(options.quota!.limit),
-        'x-ratelimit-scope': 'api-key',
-      })
-    }
+    const keyWait = perAddress ? undefined : quota?.take(key!)
+    if (keyWait !== undefined) return rateLimited(keyWait)
     const found = findRoute(request.path)
     if (found === 'malformed') return errorResponse(400, 'invalid_path', 'a path segment is not valid percent-encoding')
     if (!found) return errorResponse(404, 'not_found', 'no such route')
@@ -70,7 +82,7 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
 
     const sentId = request.headers['x-request-id']
     const requestId = sentId !== undefined && REQUEST_ID.test(sentId) ? sentId : `ref-${randomBytes(8).toString('hex')}`
-    const response = respond(request)
+    const response = respond(request, incoming.socket.remoteAddress ?? '')
     response.headers['content-type'] ??= 'application/json; charset=utf-8'
     response.headers['x-request-id'] = requestId
     if (response.status >= 400 && isObject(response.body)) response.body.requestId = requestId
@@ -102,7 +114,7 @@ function closeServer(server: Server): Promise<void> {
   return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
 }
 
-/** Fixed-window request counter per key. take() returns the seconds to wait when the key is over its quota. */
+/** Fixed-window request counter per key or address. take() returns the seconds to wait when it is over its quota. */
 class QuotaCounter {
   private readonly windows = new Map<string, { start: number; count: number }>()
 
