@@ -69,13 +69,23 @@ describe('the curl command', () => {
 
   test('sends a query parameter holding a secret through --data-urlencode, so the shell puts the raw secret there', () => {
     expect(curlCommand(exchange, withKey)).toBe(
-      'curl -sS -i -H "x-api-key: $IPTS_API_KEY" -H "accept: application/json" -G --data-urlencode "receipt=$IPTS_INTENT_RECEIPT" "http://127.0.0.1:1/v1/intents/0xab?limit=5"',
+      'curl -sS -i -H "x-api-key: ${IPTS_API_KEY}" -H "accept: application/json" -G --data-urlencode "receipt=${IPTS_INTENT_RECEIPT}" "http://127.0.0.1:1/v1/intents/0xab?limit=5"',
     )
+  })
+
+  test('braces a variable followed by more characters, as a garbage key made of the real one is', () => {
+    const garbage = { ...exchange, request: { ...exchange.request, url: 'http://127.0.0.1:1/v1/vault', headers: { 'x-api-key': 'k3y with spaceAB_1' } } }
+    expect(curlCommand(garbage, withKey)).toBe('curl -sS -i -H "x-api-key: ${IPTS_API_KEY}AB_1" "http://127.0.0.1:1/v1/vault"')
+  })
+
+  test('escapes a dollar sign that is not a placeholder', () => {
+    const dollar = { ...exchange, request: { ...exchange.request, url: 'http://127.0.0.1:1/v1/vault?a=$HOME', headers: {} } }
+    expect(curlCommand(dollar, withKey)).toBe('curl -sS -i "http://127.0.0.1:1/v1/vault?a=\\$HOME"')
   })
 
   test('keeps the URL as it is when no secret is in the query', () => {
     expect(curlCommand({ ...exchange, request: { ...exchange.request, url: 'http://127.0.0.1:1/v1/vault?a=%7E' } }, withKey)).toBe(
-      'curl -sS -i -H "x-api-key: $IPTS_API_KEY" -H "accept: application/json" "http://127.0.0.1:1/v1/vault?a=%7E"',
+      'curl -sS -i -H "x-api-key: ${IPTS_API_KEY}" -H "accept: application/json" "http://127.0.0.1:1/v1/vault?a=%7E"',
     )
   })
 })

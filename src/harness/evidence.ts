@@ -51,11 +51,13 @@ function valueExcerpt(value: unknown, secrets: readonly Secret[]): unknown {
 }
 
 /**
- * A curl command that sends the same request, with secrets as shell variables ($IPTS_API_KEY, ...). A query parameter
+ * A curl command that sends the same request, with secrets as shell variables (${IPTS_API_KEY}, ...). A query parameter
  * that holds a secret goes through --data-urlencode, so that the shell puts the raw secret there and curl encodes it.
  */
 export function curlCommand(exchange: Exchange, secrets: readonly Secret[]): string {
-  const quote = (text: string) => `"${redact(text, secrets).replace(/["\\`]/g, '\\$&').replace(/\$(?!IPTS_[A-Z_]+)/g, '\\$')}"`
+  // ${IPTS_API_KEY}, braced: a garbage key is the real one with characters added, which would otherwise lengthen the variable's name.
+  const asShellVariables = secrets.map((secret) => ({ ...secret, placeholder: `\${${secret.placeholder.slice(1)}}` }))
+  const quote = (text: string) => `"${redact(text, asShellVariables).replace(/["\\`]/g, '\\$&').replace(/\$(?!\{IPTS_[A-Z_]+\})/g, '\\$')}"`
   const headers = Object.entries(exchange.request.headers).map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`)
   const [address, query] = exchange.request.url.split(/\?(.*)/s) as [string, string | undefined]
   const params = (query ?? '').split('&').filter(Boolean).map((pair) => ({ pair, decoded: [...new URLSearchParams(pair)].map(([name, value]) => `${name}=${value}`)[0] ?? '' }))
