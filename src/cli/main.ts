@@ -6,10 +6,12 @@ import { allChecks } from '../checks/index.js'
 import { packageJson } from '../package-root.js'
 import { runConformance } from '../runner/run.js'
 import { helpText, parseCli } from './options.js'
+import { profileCommand } from './profile-command.js'
 
 /** Runs the CLI and returns its exit code; the only caller of process.exit is the bin script. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   try {
+    if (argv[0] === 'profile') return profileCommand(argv.slice(1), process.stdout)
     const options = parseCli(argv, env)
     if (options.help) {
       process.stdout.write(`${helpText(packageJson.version)}\n`)

@@ -12,6 +12,9 @@ export const shapeFaults: readonly Fault[] = [
   bodyFault('trigger-extra-member', 'The intent trigger carries a member the contract does not list.', ['shapes/intent-strict'], 'getIntentStatus', (body) => {
     if (body.trigger) body.trigger.source = 'oracle'
   }),
+  bodyFault('intent-extra-member', 'The intent status carries a member the contract does not list.', ['shapes/intent-strict'], 'getIntentStatus', (body) => {
+    body.relayer = 'primary'
+  }),
   bodyFault('failure-without-message', 'The intent failure has no message.', ['shapes/intent-failure'], 'getIntentStatus', (body) => {
     if (body.failure) delete body.failure.message
   }),
