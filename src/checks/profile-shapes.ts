@@ -31,6 +31,7 @@ function requiredMembersCheck(component: 'Vault' | 'Market', requirement: string
       if (!members) ctx.skip(`the profile lists no required member of ${component} (requiredMembers.${component})`)
       const exchange = await ctx.call(operation)
       const records = recordsOf(await successJson(ctx, exchange), list)
+      if (records.length === 0) ctx.skip(`${operation} answered no ${list ? 'market' : 'vault object'} to judge (envelope/data and the shapes checks judge the body itself)`)
       for (const [index, record] of records.entries()) {
         const missing = members!.filter((member) => !(member in record))
         if (missing.length > 0) ctx.fail(`${list ? `market ${index} (id ${JSON.stringify(record.id)})` : 'the vault'} has no ${missing.join(', ')}, which the profile says is required`, { exchange })
