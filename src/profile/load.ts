@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml'
 import { specPath } from '../package-root.js'
 import { configSchemaCompiler } from './config-schema.js'
 import { ProfileError } from './errors.js'
+import { judgeDescription } from './judge-description.js'
 import type { Profile, ProfileValues } from './profile.js'
 import { readPublishedDescription, type DescriptionFetch } from './published-description.js'
 
@@ -72,7 +73,10 @@ export async function loadProfile(given: ProfileSource, fetchDescription: Descri
   const baseDir = 'file' in given ? dirname(resolve(given.file)) : given.baseDir
   const profile: Profile = { source: 'file' in given ? given.file : given.source, values }
   if (values.configSchema) profile.configSchema = readConfigSchema(resolve(baseDir, values.configSchema))
-  if (values.openapi) profile.openapi = await readPublishedDescription(values.openapi, baseDir, fetchDescription)
+  if (values.openapi) {
+    const { source, document } = await readPublishedDescription(values.openapi, baseDir, fetchDescription)
+    profile.openapi = { source, findings: await judgeDescription(source, document) }
+  }
   return profile
 }
 

@@ -1,4 +1,5 @@
 import type { OperationId } from '../contract/operations.js'
+import type { DescriptionFindings } from './judge-description.js'
 
 /** The keys of a deployment profile (specs/profile.schema.json); each one stated assesses requirements the contract leaves "not shown". */
 export const PROFILE_KEYS = ['restrictedKey', 'pagination', 'intentStates', 'marketStatuses', 'serviceSource', 'errorCodes', 'requiredMembers', 'configSchema', 'quota', 'openapi'] as const
@@ -36,8 +37,8 @@ export interface Profile {
   values: ProfileValues
   /** The parsed JSON Schema of configSchema. */
   configSchema?: Record<string, unknown>
-  /** The parsed published description of openapi. */
-  openapi?: { source: string; document: unknown }
+  /** Where the published description of openapi was read, and what the checks of VER-OPENAPI found in it. */
+  openapi?: { source: string; findings: DescriptionFindings }
 }
 
 /** Whether the profile states the key; a check or rule that needs it is not assessable otherwise. */

@@ -29,8 +29,10 @@ function openEverySchema(node: unknown): void {
   for (const value of Object.values(record)) openEverySchema(value)
 }
 
+/** Turns a response into a refusal; the headers the server set (content type, request ID) stay. */
 function refuse(response: RefResponse, status: number, code: string, error: string): void {
-  Object.assign(response, errorResponse(status, code, error))
+  response.status = status
+  response.body = { ...errorResponse(status, code, error).body as object, requestId: response.headers['x-request-id'] }
 }
 
 export const profileFaults: readonly Fault[] = [
