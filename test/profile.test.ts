@@ -18,6 +18,7 @@ import { renderHtml } from '../reporters/html.js'
 import { renderMarkdown } from '../reporters/markdown.js'
 import type { Report } from '../reporters/report.js'
 import { failureSummary, runAgainstReference } from './support/run.js'
+import { captured } from './support/capture.js'
 
 const profiledIds = new Set([...allChecks, ...exchangeRules].filter((c) => c.profile).map((c) => c.id))
 const profiledRequirements = loadRequirements().filter((r) => r.profile)
@@ -27,13 +28,6 @@ function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'ipts-profile-'))
 }
 
-function captured() {
-  const out: string[] = []
-  const err: string[] = []
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true))
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true))
-  return { out, err }
-}
 
 afterEach(() => {
   vi.restoreAllMocks()

@@ -19,43 +19,56 @@ function marketStatuses(response: ExchangeResponse): string[] {
   return data.map((market) => (market as Record<string, unknown> | null)?.status).filter((status): status is string => typeof status === 'string')
 }
 
+type ListedKey = 'intentStates' | 'marketStatuses' | 'errorCodes'
+
+/** A rule that every value of one kind met in the run is one the profile lists. */
+function listedValuesRule(rule: Pick<ExchangeRule, 'id' | 'requirement' | 'notApplicable'> & { what: string; profile: ListedKey; valuesOf(response: ExchangeResponse, exchange: Exchange): string[] }): ExchangeRule {
+  const { what, profile, valuesOf } = rule
+  return {
+    id: rule.id,
+    requirement: rule.requirement,
+    title: `every ${what} met is one of the profile's ${profile}`,
+    notApplicable: rule.notApplicable,
+    profile,
+    applies: (response, exchange) => valuesOf(response, exchange).length > 0,
+    violation(response, exchange, settings) {
+      const allowed = values(settings)[profile]!
+      const unlisted = [...new Set(valuesOf(response, exchange).filter((value) => !allowed.includes(value)))]
+      return unlisted.length === 0 ? undefined : `${what} ${unlisted.map((v) => JSON.stringify(v)).join(', ')} is not listed ${listed(allowed)}`
+    },
+  }
+}
+
+const stringMember = (response: ExchangeResponse, member: string): string[] => {
+  const value = objectBody(response)?.[member]
+  return typeof value === 'string' ? [value] : []
+}
+
 export const profileRules: readonly ExchangeRule[] = [
-  {
+  listedValuesRule({
     id: 'every-response/intent-state-listed',
     requirement: 'STATE-INTENT-VALUES',
-    title: "every intent state met is one of the profile's intentStates",
+    what: 'intent state',
     notApplicable: 'no intent status with a state was received',
     profile: 'intentStates',
-    applies: (response, exchange) => success(response, exchange, 'getIntentStatus') && typeof objectBody(response)?.state === 'string',
-    violation(response, _, settings) {
-      const state = objectBody(response)!.state as string
-      return values(settings).intentStates!.includes(state) ? undefined : `intent state ${JSON.stringify(state)} is not listed ${listed(values(settings).intentStates)}`
-    },
-  },
-  {
+    valuesOf: (response, exchange) => (success(response, exchange, 'getIntentStatus') ? stringMember(response, 'state') : []),
+  }),
+  listedValuesRule({
     id: 'every-response/market-status-listed',
     requirement: 'STATE-MARKET-STATUS-VALUES',
-    title: "every market status met is one of the profile's marketStatuses",
+    what: 'market status',
     notApplicable: 'no market with a status was received',
     profile: 'marketStatuses',
-    applies: (response, exchange) => success(response, exchange, 'listMarkets') && marketStatuses(response).length > 0,
-    violation(response, _, settings) {
-      const unlisted = [...new Set(marketStatuses(response).filter((status) => !values(settings).marketStatuses!.includes(status)))]
-      return unlisted.length === 0 ? undefined : `market status ${unlisted.map((s) => JSON.stringify(s)).join(', ')} is not listed ${listed(values(settings).marketStatuses)}`
-    },
-  },
-  {
+    valuesOf: (response, exchange) => (success(response, exchange, 'listMarkets') ? marketStatuses(response) : []),
+  }),
+  listedValuesRule({
     id: 'every-response/error-code-listed',
     requirement: 'ERR-CODE-VALUES',
-    title: "every error code met is one of the profile's errorCodes",
+    what: 'error code',
     notApplicable: 'no error body with a code was received',
     profile: 'errorCodes',
-    applies: (response) => response.status >= 400 && typeof objectBody(response)?.code === 'string',
-    violation(response, _, settings) {
-      const code = objectBody(response)!.code as string
-      return values(settings).errorCodes!.includes(code) ? undefined : `error code ${JSON.stringify(code)} is not listed ${listed(values(settings).errorCodes)}`
-    },
-  },
+    valuesOf: (response) => (response.status >= 400 ? stringMember(response, 'code') : []),
+  }),
   {
     id: 'every-response/service-source-mapped',
     requirement: 'HDR-SERVICE-SOURCE-MAPPING',
