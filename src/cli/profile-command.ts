@@ -1,8 +1,19 @@
 import { writeFileSync } from 'node:fs'
 import { profileTemplate } from '../profile/template.js'
-import { UsageError } from './options.js'
+import { UsageError } from './flags.js'
 
 export const DEFAULT_PROFILE_FILE = 'ipts-profile.yaml'
+
+/** The profile subcommand's --help. */
+export function profileHelp(): string {
+  return [
+    'Usage: ipts-conformance profile init [FILE]',
+    '',
+    `Writes a commented deployment profile template to FILE (default ${DEFAULT_PROFILE_FILE}): every key, what it states and`,
+    'what it unlocks, all commented out. Uncomment what the deployment promises, then run with --profile FILE. An',
+    'existing file is never overwritten.',
+  ].join('\n')
+}
 
 /** `ipts-conformance profile init [FILE]`: writes the commented profile template; never overwrites a file. */
 export function profileCommand(args: readonly string[], out: NodeJS.WritableStream): number {
