@@ -1,4 +1,5 @@
 import { describe, inject, test } from 'vitest'
+import { logExchanges } from '../har/exchange-log.js'
 import { HttpClient } from '../http/client.js'
 import { redact } from '../http/secrets.js'
 import type { RunSettings } from '../runner/settings.js'
@@ -63,6 +64,8 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
           outcome = error
         }
         task.meta.observations = observe(ctx.exchanges, settings, secrets)
+        const exchangeLog = inject('iptsExchangeLog')
+        if (exchangeLog) logExchanges(exchangeLog, ctx.exchanges, check.id, secrets)
         if (ctx.exchanges.some((exchange) => exchange.retries.length > 0)) task.meta.retried = true
         if (outcome === undefined) return
         const code = (outcome as { code?: string }).code

@@ -1,7 +1,11 @@
 import { Agent, request } from 'undici'
 import { createVitest } from 'vitest/node'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { allChecks } from '../checks/index.js'
+import { gatherExchangeLog } from '../har/exchange-log.js'
+import { writeHar } from '../har/write.js'
 import { createSharedState } from '../http/shared-state.js'
 import { packageJson, packageRoot } from '../package-root.js'
 import { allowanceByName } from '../reference/allowances/index.js'
@@ -33,6 +37,8 @@ export interface RunOptions {
   waivers?: Waiver[]
   strict?: boolean
   onCheck?: (outcome: CheckOutcome) => void
+  /** Where to write the run's exchanges as HAR 1.2 (every attempt an entry, secrets as placeholders); none when undefined. */
+  harPath?: string
 }
 
 /** Raised when the target does not answer at all; the CLI maps it to exit 2. */
@@ -70,6 +76,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   // A fault that shows only under a quota brings its quota, so that `--fault NAME` alone demonstrates it.
   const quota = options.reference?.quota ?? behaviours.map((b) => (b as Fault).run?.quota).find(Boolean)
   if (!options.settings.baseUrl) server = await startReferenceServer({ ...options.reference, quota, behaviours })
+  const exchangeLog = options.harPath ? await mkdtemp(join(tmpdir(), 'ipts-exchanges-')) : undefined
   try {
     const given = server ? embeddedSettings(options.settings, server) : { ...options.settings, baseUrl: options.settings.baseUrl!, embedded: false }
     const settings: RunSettings = { ...given, deadlineAt: given.maxDurationMs === undefined ? undefined : started.getTime() + given.maxDurationMs }
@@ -85,7 +92,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
         exclude: [],
         watch: false,
         reporters: [collector],
-        provide: { ipts: settings, iptsShared: createSharedState() },
+        provide: { ipts: settings, iptsShared: createSharedState(), iptsExchangeLog: exchangeLog },
         pool: 'threads',
         maxWorkers: SUITE_WORKERS,
         isolate: false,
@@ -101,6 +108,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     } finally {
       await vitest.close()
     }
+    if (exchangeLog) await writeHar(options.harPath!, gatherExchangeLog(exchangeLog))
     const checks = applyWaivers(collector.outcomes, options.waivers ?? [])
     const strict = options.strict ?? false
     return {
@@ -118,6 +126,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     }
   } finally {
     await server?.close()
+    if (exchangeLog) await rm(exchangeLog, { recursive: true, force: true })
   }
 }
 
