@@ -1,9 +1,6 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Ajv } from 'ajv'
-import addFormatsModule, { type FormatsPlugin } from 'ajv-formats'
 import { describe, expect, test } from 'vitest'
 import { allCheckIds } from '../src/checks/index.js'
 import type { Har } from '../src/har/types.js'
@@ -11,20 +8,8 @@ import { startReferenceServer } from '../src/reference/server.js'
 import type { RefRequest, RefResponse } from '../src/reference/types.js'
 import { referenceInputs } from './hostile/servers.js'
 import { firstConfigRequestUnavailable } from './support/behaviours.js'
+import { harValidator } from './support/har-schema.js'
 import { runAgainstReference } from './support/run.js'
-
-const require = createRequire(import.meta.url)
-const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin
-
-/** har-schema: the HAR 1.2 JSON Schema (draft-06) that har-validator validates with. Its schemas use two keywords of their own (min, optional). */
-function harValidator() {
-  const ajv = new Ajv({ strict: false, allErrors: true })
-  ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'))
-  addFormats(ajv)
-  const schemas = require('har-schema') as Record<string, object>
-  for (const schema of Object.values(schemas)) ajv.addSchema(schema)
-  return ajv.getSchema('har.json#')!
-}
 
 /** The items of a that are left once each item of b has taken away one equal item. */
 function withoutEach(a: readonly string[], b: readonly string[]): string[] {

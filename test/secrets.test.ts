@@ -8,6 +8,7 @@ import type { ReferenceData } from '../src/reference/data.js'
 import { faults } from '../src/reference/faults/index.js'
 import { startReferenceServer } from '../src/reference/server.js'
 import type { Behaviour, RefResponse } from '../src/reference/types.js'
+import { captureOutput } from './support/output.js'
 
 const CORE_HEX = 24
 /** Any piece of a core this long found in the output is a leak. */
@@ -72,10 +73,7 @@ describe('secrets', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-secrets-'))
     const jobSummary = join(dir, 'job-summary.md')
     writeFileSync(jobSummary, '')
-    const out: string[] = []
-    const err: string[] = []
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true))
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true))
+    const { out, err } = captureOutput()
     let code: number
     try {
       const [a, b] = server.data.intents

@@ -1,21 +1,10 @@
 import { operations } from '../contract/operations.js'
 import { schemaPattern, validateAgainst } from '../contract/schemas.js'
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
-import type { RunSettings } from '../runner/settings.js'
+import type { ExchangeJudge } from './exchange-judge.js'
 
-/**
- * A rule that holds for any response, applied to every exchange of the run whichever check made it.
- * violation() is called only where applies() is true; it returns what is wrong, or undefined.
- */
-export interface ExchangeRule {
-  id: string
-  requirement: string
-  title: string
-  /** Why the rule is skipped when no exchange of the run was one it applies to. */
-  notApplicable: string
-  applies(response: ExchangeResponse, exchange: Exchange): boolean
-  violation(response: ExchangeResponse, exchange: Exchange, settings: RunSettings): string | undefined
-}
+/** A rule that holds for any response, applied to every exchange of the run whichever check made it. */
+export type ExchangeRule = ExchangeJudge
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 const REQUEST_ID = schemaPattern('RequestId')

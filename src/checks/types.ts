@@ -2,6 +2,7 @@ import type { OperationId } from '../contract/operations.js'
 import type { SchemaViolation } from '../contract/schemas.js'
 import type { Exchange } from '../http/exchange.js'
 import type { RunSettings } from '../runner/settings.js'
+import type { RecordedJudgement } from './exchange-judge.js'
 
 /** Inputs a check may need from the user; without them the check is skipped with the reason. */
 export type Need = 'apiKey' | 'restrictedApiKey' | 'trader' | 'intent' | 'secondIntent'
@@ -15,6 +16,8 @@ export interface Check {
   title: string
   needs?: readonly Need[]
   run(ctx: CheckContext): Promise<void>
+  /** How one recorded exchange decides this check (check-har, the proxy); absent where the check needs requests of its own. */
+  recorded?: RecordedJudgement
 }
 
 export type Auth = 'full' | 'restricted' | 'none' | { key: string }

@@ -7,11 +7,30 @@ import { allChecks } from '../checks/index.js'
 import { HAR_FILE } from '../har/write.js'
 import { packageJson } from '../package-root.js'
 import { runConformance } from '../runner/run.js'
+import { checkHar, checkHarHelp, parseCheckHarArgs } from './check-har.js'
+import { parseProxyArgs, proxy, proxyHelp } from './proxy.js'
 import { helpText, parseCli } from './options.js'
 
 /** Runs the CLI and returns its exit code; the only caller of process.exit is the bin script. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   try {
+    if (argv[0] === 'check-har') {
+      const options = parseCheckHarArgs(argv.slice(1))
+      if (options.help) return (process.stdout.write(`${checkHarHelp()}\n`), 0)
+      return await checkHar(options, env)
+    }
+    if (argv[0] === 'proxy') {
+      const options = parseProxyArgs(argv.slice(1))
+      if (options.help) return (process.stdout.write(`${proxyHelp()}\n`), 0)
+      const stop = new AbortController()
+      const onSignal = () => stop.abort()
+      process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
+      try {
+        return await proxy(options, env, stop.signal)
+      } finally {
+        process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
+      }
+    }
     const options = parseCli(argv, env)
     if (options.help) {
       process.stdout.write(`${helpText(packageJson.version)}\n`)
