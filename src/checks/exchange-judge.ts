@@ -6,7 +6,7 @@ import type { RunSettings } from '../runner/settings.js'
 export type Finding = string | { message: string; violations?: SchemaViolation[] }
 
 /** The inputs a judgement of one exchange may use beyond the exchange itself. */
-export type JudgedSettings = Pick<RunSettings, 'intent' | 'secondIntent'>
+export type JudgedSettings = Pick<RunSettings, 'apiKey' | 'restrictedApiKey' | 'intent' | 'secondIntent'>
 
 /**
  * How one exchange is judged, by itself: the every-response rules, and the checks a single recorded exchange can decide.

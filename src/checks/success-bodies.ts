@@ -2,6 +2,7 @@ import { operation, type Operation, type OperationId } from '../contract/operati
 import { ruledViolations, type RuledViolation } from '../contract/violation-rules.js'
 import { missingInputReasons, missingNeed } from '../harness/context.js'
 import type { Exchange } from '../http/exchange.js'
+import { excerpt, secretsOf, type Secret } from '../http/secrets.js'
 import type { RunSettings } from '../runner/settings.js'
 import type { RecordedJudgement } from './exchange-judge.js'
 import type { CallOptions, Check, CheckContext, Need } from './types.js'
@@ -75,9 +76,12 @@ export function failureOf(answer: Answer, problem: string): string {
   return `${answer.subject.label} answered ${describeAnswer(answer.exchange)}: ${problem}`
 }
 
-function describeViolations(violations: RuledViolation[]): string {
+/** How much of an offending value a failure message quotes. */
+const QUOTED_VALUE_CHARS = 80
+
+function describeViolations(violations: RuledViolation[], secrets: readonly Secret[]): string {
   const [first] = violations
-  const value = first!.value === undefined ? '' : `, got ${JSON.stringify(first!.value)?.slice(0, 80)}`
+  const value = first!.value === undefined ? '' : `, got ${excerpt(JSON.stringify(first!.value) ?? '', QUOTED_VALUE_CHARS, secrets)}`
   const more = violations.length > 1 ? ` (and ${violations.length - 1} more)` : ''
   return `${first!.instancePath || 'the body'} ${first!.message} (${first!.keyword})${value}${more}`
 }
@@ -95,9 +99,9 @@ export function bodyRuleCheck(rule: BodyRule): Check {
   const recorded: RecordedJudgement = {
     notApplicable: `no exchange was a 200 with a JSON body from ${pathsOf(rule.operations)}`,
     applies: (_, exchange) => rule.operations.includes(exchange.operation as OperationId) && isSuccessBody(exchange),
-    violation(response, exchange) {
+    violation(response, exchange, settings) {
       const violations = ruledViolations(operation(exchange.operation as OperationId), response.json).filter((v) => v.requirement === rule.requirement)
-      return violations.length > 0 ? { message: describeViolations(violations), violations } : undefined
+      return violations.length > 0 ? { message: describeViolations(violations, secretsOf(settings)), violations } : undefined
     },
   }
   return {
