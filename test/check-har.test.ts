@@ -13,6 +13,7 @@ import { NOT_ASSESSED } from '../src/traffic/judgement.js'
 import type { Report } from '../reporters/report.js'
 import { CHROMIUM, chromiumSkipReason, LAUNCH_ARGS, recordBrowserTraffic } from './support/browser.js'
 import { captureOutput } from './support/output.js'
+import { reportValidator } from './support/report-schema.js'
 import { idsWithStatus, runAgainstReference } from './support/run.js'
 
 /** Checks one recorded exchange can decide: the every-response rules and the checks that say how. */
@@ -86,6 +87,9 @@ describe.skipIf(chromiumSkipReason)(`check-har on traffic Chromium recorded${chr
     for (const check of report.checks.filter((c) => !assessable.has(c.id))) expect(check, check.id).toMatchObject({ status: 'skipped', reason: NOT_ASSESSED })
     for (const file of run.files) for (const secret of secretsOf(reference)) expect(file.text.includes(secret), `a secret in ${file.where}`).toBe(false)
     expect(run.files.map((f) => f.where).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md'])
+    const validate = reportValidator()
+    expect(validate(report), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true)
+    expect(report.seed, 'nothing was generated').toBeUndefined()
   })
 
   test.each([['request-id-too-short-on-success'], ['vault-updated-block-as-number'], ['market-paused-as-string']])(

@@ -19,6 +19,7 @@ import type { Report } from '../reporters/report.js'
 import { CHROMIUM, chromiumSkipReason, LAUNCH_ARGS, recordBrowserTraffic, referenceOperationPaths } from './support/browser.js'
 import { harValidator } from './support/har-schema.js'
 import { captureOutput } from './support/output.js'
+import { reportValidator } from './support/report-schema.js'
 
 const run = promisify(execFile)
 const CURL = '/usr/bin/curl'
@@ -111,6 +112,8 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
     const { code, report, har, files } = await proxy.stop()
     expect(code, report.checks.filter((c) => c.status === 'failed').map((c) => c.reason).join('\n')).toBe(0)
     expect(report.traffic).toMatchObject({ source: 'proxy', exchanges: paths.length, judged: paths.length })
+    const validReport = reportValidator()
+    expect(validReport(report), JSON.stringify(validReport.errors?.slice(0, 3))).toBe(true)
     expect(har.log.entries).toHaveLength(paths.length)
     const validate = harValidator()
     expect(validate(har), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true)
