@@ -21,9 +21,9 @@ export interface CheckHarOptions {
   strict: boolean
 }
 
-export function parseCheckHarArgs(argv: readonly string[]): CheckHarOptions & { help: boolean } {
+export function parseCheckHarArgs(argv: readonly string[]): CheckHarOptions {
   const { values, positionals } = parseSubcommandArgs(argv, flags, 1)
-  return { file: positionals[0]!, reportDir: values['report-dir'] as string, strict: values.strict === true, help: values.help === true }
+  return { file: positionals[0]!, reportDir: values['report-dir'] as string, strict: values.strict === true }
 }
 
 /** ipts-conformance check-har: judges a HAR file and writes the reports; returns the exit code. */

@@ -5,11 +5,11 @@ import { HAR_FILE } from '../har/write.js'
 import { HarSpool } from '../traffic/har-spool.js'
 import { TrafficJudgement } from '../traffic/judgement.js'
 import { startProxyServer } from '../traffic/proxy-server.js'
-import { UsageError } from './options.js'
-import { parseSubcommandArgs, reportFlags, subcommandHelp, type SubcommandFlag } from './subcommand-args.js'
+import { UsageError, type Flag } from './flags.js'
+import { parseSubcommandArgs, reportFlags, subcommandHelp } from './subcommand-args.js'
 
-const flags: readonly SubcommandFlag[] = [
-  { name: 'upstream', kind: 'text', help: 'base URL of the deployment the proxy forwards to (required)' },
+const flags: readonly Flag[] = [
+  { name: 'upstream', kind: 'url', help: 'base URL of the deployment the proxy forwards to (required)' },
   { name: 'port', kind: 'int', min: 0, max: 65535, default: '0', help: 'port to listen on (0: any free port; the URL is printed)' },
   { name: 'host', kind: 'text', default: '127.0.0.1', help: 'address to listen on' },
   { name: 'max-requests', kind: 'int', min: 1, max: 100_000_000, help: 'stop after this many exchanges, write the reports and exit' },
@@ -34,22 +34,29 @@ export interface ProxyOptions {
   strict: boolean
 }
 
-export function parseProxyArgs(argv: readonly string[]): ProxyOptions & { help: boolean } {
+export function parseProxyArgs(argv: readonly string[]): ProxyOptions {
   const { values } = parseSubcommandArgs(argv, flags, 0)
-  const upstream = values.upstream as string | undefined
-  if (!values.help) {
-    if (!upstream) throw new UsageError('--upstream is required (the base URL to forward to)')
-    if (!URL.canParse(upstream) || !/^https?:$/.test(new URL(upstream).protocol)) throw new UsageError(`--upstream must be an absolute http(s) URL, got ${JSON.stringify(upstream)}`)
-  }
+  if (values.upstream === undefined) throw new UsageError('--upstream is required (the base URL to forward to)')
   return {
-    upstream: upstream ?? '',
+    upstream: values.upstream as string,
     port: values.port as number,
     host: values.host as string,
     reportDir: values['report-dir'] as string,
     maxRequests: values['max-requests'] as number | undefined,
     timeoutMs: values.timeout as number,
     strict: values.strict === true,
-    help: values.help === true,
+  }
+}
+
+/** The proxy until SIGINT or SIGTERM (or --max-requests), as the CLI runs it. */
+export async function proxyUntilSignalled(options: ProxyOptions, env: NodeJS.ProcessEnv): Promise<number> {
+  const stop = new AbortController()
+  const onSignal = () => stop.abort()
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
+  try {
+    return await proxy(options, env, stop.signal)
+  } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
   }
 }
 
