@@ -2,6 +2,7 @@ import { operations } from '../contract/operations.js'
 import { schemaPattern, validateAgainst } from '../contract/schemas.js'
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
 import { mentionsSecret } from '../http/secrets.js'
+import { profileRules } from './profile-rules.js'
 import type { ExchangeJudge } from './exchange-judge.js'
 
 /** A rule that holds for any response, applied to every exchange of the run whichever check made it. */
@@ -22,7 +23,7 @@ function sentReceipt(exchange: Exchange): string | undefined {
   return new URL(exchange.request.url).searchParams.get('receipt') ?? undefined
 }
 
-export const exchangeRules: readonly ExchangeRule[] = [
+const contractRules: readonly ExchangeRule[] = [
   {
     id: 'every-response/json-content-type',
     requirement: 'HDR-CONTENT-TYPE-JSON',
@@ -137,6 +138,9 @@ export const exchangeRules: readonly ExchangeRule[] = [
     },
   },
 ]
+
+/** The rules applied to every exchange: the contract's, and those that hold the run to its deployment profile. */
+export const exchangeRules: readonly ExchangeRule[] = [...contractRules, ...profileRules]
 
 function declaredStatuses(exchange: Exchange): number[] | undefined {
   return operations().find((op) => op.id === exchange.operation)?.declaredStatuses

@@ -1,12 +1,13 @@
 import type { SchemaViolation } from '../contract/schemas.js'
 import type { Exchange, ExchangeResponse } from '../http/exchange.js'
+import type { ProfileKey } from '../profile/profile.js'
 import type { RunSettings } from '../runner/settings.js'
 
 /** What is wrong with one exchange: a message, and the schema violations where a schema decided it. */
 export type Finding = string | { message: string; violations?: SchemaViolation[] }
 
 /** The inputs a judgement of one exchange may use beyond the exchange itself. */
-export type JudgedSettings = Pick<RunSettings, 'apiKey' | 'restrictedApiKey' | 'intent' | 'secondIntent'>
+export type JudgedSettings = Partial<RunSettings>
 
 /**
  * How one exchange is judged, by itself: the every-response rules, and the checks a single recorded exchange can decide.
@@ -18,7 +19,9 @@ export interface ExchangeJudge {
   title: string
   /** Why the judgement is skipped when no exchange was one it applies to. */
   notApplicable: string
-  applies(response: ExchangeResponse, exchange: Exchange): boolean
+  /** The profile key the judgement holds every response to; without it in the run's profile it applies to nothing. */
+  profile?: ProfileKey
+  applies(response: ExchangeResponse, exchange: Exchange, settings: JudgedSettings): boolean
   violation(response: ExchangeResponse, exchange: Exchange, settings: JudgedSettings): Finding | undefined
 }
 

@@ -9,7 +9,7 @@ function ruleViolation(ruleId: string, exchange: Exchange, ctx: CheckContext): s
   const rule = exchangeRules.find((r) => r.id === ruleId)!
   const { response } = exchange
   if (!response) return `no response: ${exchange.error?.message}`
-  const finding = rule.applies(response, exchange) ? rule.violation(response, exchange, ctx.settings) : undefined
+  const finding = rule.applies(response, exchange, ctx.settings) ? rule.violation(response, exchange, ctx.settings) : undefined
   return finding === undefined ? undefined : findingMessage(finding)
 }
 

@@ -2,6 +2,7 @@ import { exchangeRules } from '../checks/every-response.js'
 import { findingMessage, type ExchangeJudge, type JudgedSettings } from '../checks/exchange-judge.js'
 import type { Exchange } from '../http/exchange.js'
 import type { Secret } from '../http/secrets.js'
+import { profileEvidence, stated } from '../profile/profile.js'
 import { buildEvidence, type Evidence } from './evidence.js'
 
 /** Per every-response rule: how many of a check's exchanges it applied to, and the first violations with evidence. */
@@ -25,14 +26,17 @@ export function observe(exchanges: readonly Exchange[], settings: JudgedSettings
     const { response } = exchange
     if (!response) continue
     for (const rule of judges) {
-      if (!rule.applies(response, exchange)) continue
+      if (rule.profile && !stated(settings.profile, rule.profile)) continue
+      if (!rule.applies(response, exchange, settings)) continue
       const entry = (observations[rule.id] ??= { applied: 0, violated: 0, violations: [] })
       entry.applied++
       const finding = rule.violation(response, exchange, settings)
       if (finding === undefined) continue
       entry.violated++
       if (entry.violations.length < VIOLATIONS_KEPT_PER_CHECK) {
-        entry.violations.push(buildEvidence(findingMessage(finding), { exchange, violations: typeof finding === 'string' ? undefined : finding.violations }, secrets))
+        const evidence = buildEvidence(findingMessage(finding), { exchange, violations: typeof finding === 'string' ? undefined : finding.violations }, secrets)
+        if (rule.profile) evidence.profile = profileEvidence(settings.profile!, rule.profile)
+        entry.violations.push(evidence)
       }
     }
   }
