@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { startReferenceServer } from '../src/reference/server.js'
-import { referenceBehaviours, runConformance } from '../src/runner/run.js'
+import { referenceBehaviours } from '../src/reference/named-behaviours.js'
+import { runConformance } from '../src/runner/run.js'
 import type { Report } from '../reporters/report.js'
 import { referenceInputs } from './hostile/servers.js'
 import { TEST_SETTINGS } from './support/run.js'

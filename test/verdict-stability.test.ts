@@ -4,6 +4,7 @@ import type { CheckContext } from '../src/checks/types.js'
 import { createCheckContext } from '../src/harness/context.js'
 import { HttpClient } from '../src/http/client.js'
 import { faults } from '../src/reference/faults/index.js'
+import { broughtByFaults } from '../src/reference/named-behaviours.js'
 import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js'
 import type { RunSettings } from '../src/runner/settings.js'
 import { referenceInputs } from './hostile/servers.js'
@@ -71,7 +72,7 @@ describe('the property checks', () => {
 
 describe('the verdict on a fault a property check catches', () => {
   test.each(caughtByProperties.map((fault) => [fault.name, fault] as const))('%s is the same under 20 seeds', { timeout: 300_000 }, async (_, fault) => {
-    await withReference({ behaviours: [fault], quota: fault.run?.quota }, async (settings, client) => {
+    await withReference({ behaviours: [fault], ...broughtByFaults([fault], {}) }, async (settings, client) => {
       for (const checkId of fault.breaks.filter((id) => PROPERTY_CHECKS.includes(id))) {
         const caught: number[] = []
         for (const seed of SEEDS) if ((await outcomeOf({ ...settings, seed }, client, checkId)).code === 'IPTS_CHECK_FAILED') caught.push(seed)
