@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { allChecks } from '../checks/index.js'
 import { redactDeep, secretsOf } from '../http/secrets.js'
 import { createSharedState } from '../http/shared-state.js'
+import type { ProfileSource } from '../profile/load.js'
+import { politeFetch, resolveProfile } from '../profile/resolve.js'
 import { packageJson, packageRoot } from '../package-root.js'
 import { broughtByFaults, referenceBehaviours } from '../reference/named-behaviours.js'
 import { startReferenceServer, type ReferenceOptions, type ReferenceServer } from '../reference/server.js'
@@ -20,7 +22,7 @@ export interface Waiver {
 
 export interface RunOptions {
   /** The run's settings; without baseUrl the embedded reference server is the target and fills in its keys and fixtures. */
-  settings: Omit<RunSettings, 'baseUrl' | 'embedded' | 'deadlineAt'> & { baseUrl?: string }
+  settings: Omit<RunSettings, 'baseUrl' | 'embedded' | 'deadlineAt' | 'profile'> & { baseUrl?: string }
   /** For the embedded reference server: named faults and allowances to switch on, quota and latency. */
   reference?: Pick<ReferenceOptions, 'quota' | 'latencyMs' | 'apiKey' | 'restrictedApiKey' | 'receipts'> & {
     faults?: string[]
@@ -28,6 +30,11 @@ export interface RunOptions {
     /** Called with every request the embedded server answers and its response (self-tests and the benchmark count and replay them). */
     record?: (request: RefRequest, response: RefResponse) => void
   }
+  /**
+   * The deployment profile: a file, or values inline. Undefined: the embedded reference's own profile when the
+   * target is embedded, none otherwise. Null: no profile.
+   */
+  profile?: ProfileSource | null
   /** Run only these check IDs. */
   only?: string[]
   waivers?: Waiver[]
@@ -62,6 +69,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     const given = server ? embeddedSettings(options.settings, server) : { ...options.settings, baseUrl: options.settings.baseUrl!, embedded: false }
     const settings: RunSettings = { ...given, deadlineAt: given.maxDurationMs === undefined ? undefined : started.getTime() + given.maxDurationMs }
     await ensureReachable(settings)
+    const shared = createSharedState()
+    settings.profile = await resolveProfile(options.profile, server && { baseUrl: server.baseUrl, behaviours }, politeFetch(settings, shared))
     // Checks redact their own evidence; this covers what else reaches the report and the console (run errors among it).
     const secrets = secretsOf(settings)
     const collector = new CheckCollector(options.onCheck && ((outcome) => options.onCheck!(redactDeep(outcome, secrets))))
@@ -75,7 +84,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
         exclude: [],
         watch: false,
         reporters: [collector],
-        provide: { ipts: settings, iptsShared: createSharedState() },
+        provide: { ipts: settings, iptsShared: shared },
         pool: 'threads',
         maxWorkers: SUITE_WORKERS,
         isolate: false,
@@ -103,7 +112,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       strict,
       summary: summarize(checks, strict, collector.errors),
       checks,
-      requirements: traceRequirements(checks),
+      ...(settings.profile ? { profile: { source: settings.profile.source, values: settings.profile.values } } : {}),
+      requirements: traceRequirements(checks, settings.profile),
       errors: collector.errors,
     }, secrets)
   } finally {
