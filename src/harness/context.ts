@@ -1,9 +1,10 @@
-import { fillPath, operation, type OperationId } from '../contract/operations.js'
+import { fillPath, operation, operationAt, type OperationId } from '../contract/operations.js'
 import { validateAgainst } from '../contract/schemas.js'
 import type { HttpClient } from '../http/client.js'
 import type { Exchange } from '../http/exchange.js'
 import type { RunSettings } from '../runner/settings.js'
-import { CheckFailure, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need } from '../checks/types.js'
+import { NOT_ANSWERING } from '../http/circuit-breaker.js'
+import { CheckFailure, CheckNotRun, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need } from '../checks/types.js'
 
 export const missingInputReasons: Record<Need, string> = {
   apiKey: 'no API key given (--api-key)',
@@ -30,7 +31,8 @@ export function missingNeed(settings: RunSettings, needs: readonly Need[] = []):
  * settled, so that no request outlives its check.
  */
 export function createCheckContext(settings: RunSettings, client: HttpClient): { ctx: CheckContext; end(): Promise<void> } {
-  const exchanges: Exchange[] = []
+  // In the order the requests were sent, not answered, so that what the report shows does not depend on timing.
+  const sent: (Exchange | undefined)[] = []
   const ended = new AbortController()
   const pending = new Set<Promise<Exchange>>()
 
@@ -51,11 +53,15 @@ export function createCheckContext(settings: RunSettings, client: HttpClient): {
   }
 
   const send = async (path: string, headers: Record<string, string>, retry: boolean | undefined, operationId?: OperationId) => {
-    const sending = client.get({ path, headers, retry, signal: ended.signal })
+    const order = sent.push(undefined) - 1
+    // A path sent as it is still counts against its operation's circuit breaker, though the exchange names no operation.
+    const sending = client.get({ path, headers, retry, operation: operationId ?? operationAt(path), signal: ended.signal })
     pending.add(sending)
     const exchange = await sending.finally(() => pending.delete(sending))
     if (operationId) exchange.operation = operationId
-    if (!ended.signal.aborted) exchanges.push(exchange)
+    // An exchange that settles after its check has ended is no part of the check's evidence.
+    if (!ended.signal.aborted) sent[order] = exchange
+    if (exchange.error?.code === NOT_ANSWERING) throw new CheckNotRun(exchange.error.message, exchange)
     return exchange
   }
 
@@ -87,9 +93,17 @@ export function createCheckContext(settings: RunSettings, client: HttpClient): {
     throw new CheckFailure(message, details)
   }
 
+  const inputs: CheckContext['inputs'] = {}
+
   const ctx: CheckContext = {
     settings,
-    exchanges,
+    get exchanges() {
+      return sent.filter((exchange): exchange is Exchange => exchange !== undefined)
+    },
+    inputs,
+    countInputs(phase, count) {
+      inputs[phase] = (inputs[phase] ?? 0) + count
+    },
     call(id, options: CallOptions = {}) {
       const path = fillPath(operation(id).template, defaultParams(id, options.params))
       const query = defaultQuery(id, options.query).toString()

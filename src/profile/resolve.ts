@@ -1,7 +1,7 @@
 import { HttpClient } from '../http/client.js'
 import { specPath } from '../package-root.js'
 import type { Behaviour } from '../reference/types.js'
-import { DESCRIPTION_PATH } from '../reference/server.js'
+import { DESCRIPTION_PATH, rateLimitScope, type Quota } from '../reference/server.js'
 import type { RunSettings } from '../runner/settings.js'
 import { loadProfile, readProfileFile, type ProfileSource } from './load.js'
 import type { Profile, ProfileValues } from './profile.js'
@@ -11,10 +11,12 @@ export const REFERENCE_PROFILE_FILE = 'reference-profile.yaml'
 
 /**
  * The embedded reference's own profile (specs/reference-profile.yaml), without the keys the switched-on behaviours make
- * untrue, and with the address where this server publishes its description.
+ * untrue, with the address where this server publishes its description and the scope its quota's 429s name.
  */
-export function referenceProfileSource(baseUrl: string, behaviours: readonly Behaviour[]): ProfileSource {
-  const values: ProfileValues = { ...readProfileFile(specPath(REFERENCE_PROFILE_FILE)), openapi: `${baseUrl}${DESCRIPTION_PATH}` }
+export function referenceProfileSource(baseUrl: string, behaviours: readonly Behaviour[], quota?: Quota): ProfileSource {
+  const file = readProfileFile(specPath(REFERENCE_PROFILE_FILE))
+  const values: ProfileValues = { ...file, openapi: `${baseUrl}${DESCRIPTION_PATH}` }
+  if (file.quota) values.quota = { ...file.quota, scope: rateLimitScope(quota) }
   for (const key of behaviours.flatMap((b) => b.profileWithout ?? [])) delete values[key]
   return { values, baseDir: specPath(''), source: `the embedded reference's own profile (specs/${REFERENCE_PROFILE_FILE})` }
 }
@@ -44,8 +46,12 @@ export function politeFetch(settings: RunSettings, shared: SharedArrayBuffer): D
 }
 
 /** The run's profile: the one given, else the reference's own when the target is embedded; null runs without one. */
-export async function resolveProfile(given: ProfileSource | null | undefined, embedded: { baseUrl: string; behaviours: readonly Behaviour[] } | undefined, fetchDescription: DescriptionFetch): Promise<Profile | undefined> {
+export async function resolveProfile(
+  given: ProfileSource | null | undefined,
+  embedded: { baseUrl: string; behaviours: readonly Behaviour[]; quota?: Quota } | undefined,
+  fetchDescription: DescriptionFetch,
+): Promise<Profile | undefined> {
   if (given === null) return undefined
-  const source = given ?? (embedded && referenceProfileSource(embedded.baseUrl, embedded.behaviours))
+  const source = given ?? (embedded && referenceProfileSource(embedded.baseUrl, embedded.behaviours, embedded.quota))
   return source && loadProfile(source, fetchDescription)
 }

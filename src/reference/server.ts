@@ -30,6 +30,11 @@ export interface Quota {
   scope?: 'api-key' | 'client-address'
 }
 
+/** The x-ratelimit-scope the reference names on its 429s under this quota. */
+export function rateLimitScope(quota: Quota | undefined): string {
+  return quota?.scope === 'client-address' ? 'ip' : 'api-key'
+}
+
 export interface ReferenceServer {
   baseUrl: string
   data: ReferenceData
@@ -42,12 +47,13 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
   const behaviours = options.behaviours ?? []
   const quota = options.quota && new QuotaCounter(options.quota.limit, options.quota.windowMs)
   const perAddress = options.quota?.scope === 'client-address'
+  const scopeHeader = rateLimitScope(options.quota)
 
   const rateLimited = (waitSeconds: number): RefResponse =>
     withHeaders(errorResponse(429, 'rate_limited', 'request quota exceeded'), {
       'retry-after': String(waitSeconds),
       'x-ratelimit-limit': String(options.quota!.limit),
-      'x-ratelimit-scope': perAddress ? 'ip' : 'api-key',
+      'x-ratelimit-scope': scopeHeader,
     })
 
   const respond = (request: RefRequest, clientAddress: string): RefResponse => {
