@@ -1,14 +1,13 @@
-import { compareWithBaseline, readBaseline } from '../../reporters/baseline.js'
-import { summaryLines } from '../../reporters/console.js'
-import { colourFor, createProgress } from '../../reporters/progress.js'
-import { writeReports } from '../../reporters/write.js'
+import { readBaseline } from '../../reporters/baseline.js'
+import { createProgress } from '../../reporters/progress.js'
+import { publishReport } from '../../reporters/publish.js'
 import { allChecks } from '../checks/index.js'
 import { runConformance } from '../runner/run.js'
 import type { CliOptions } from './options.js'
 
 /** `ipts-conformance [run]`: runs the suite, writes the reports, prints the summary; 0 when the verdict is pass, else 1. */
 export async function run(options: CliOptions, env: NodeJS.ProcessEnv): Promise<number> {
-  const baseline = options.baseline ? await readBaseline(options.baseline) : undefined
+  const baseline = options.baseline ? { path: options.baseline, report: await readBaseline(options.baseline) } : undefined
   const progress = createProgress(process.stdout, env, allChecks.length)
   let report
   try {
@@ -16,8 +15,5 @@ export async function run(options: CliOptions, env: NodeJS.ProcessEnv): Promise<
   } finally {
     progress.end()
   }
-  const comparison = baseline && compareWithBaseline(baseline, options.baseline!, report)
-  const paths = await writeReports(report, options.reportDir, comparison, env.GITHUB_STEP_SUMMARY || undefined)
-  process.stdout.write(`${summaryLines(report, paths, comparison, colourFor(process.stdout, env)).join('\n')}\n`)
-  return report.summary.verdict === 'pass' ? 0 : 1
+  return publishReport(report, { reportDir: options.reportDir, baseline, env, stdout: process.stdout })
 }

@@ -1,0 +1,32 @@
+import type { CheckCollector } from '../../reporters/collector.js'
+import { summarize, type CheckOutcome, type Report } from '../../reporters/report.js'
+import { traceRequirements } from '../../reporters/traceability.js'
+import { packageJson } from '../package-root.js'
+import type { RunOptions, Waiver } from './run.js'
+import type { Target } from './target.js'
+
+/** The report of a finished run: what the collector gathered, with the waivers applied, summarised and traced to the requirements. */
+export function reportOfRun(target: Target, collector: Pick<CheckCollector, 'outcomes' | 'errors'>, options: Pick<RunOptions, 'waivers' | 'strict'>): Report {
+  const checks = applyWaivers(collector.outcomes, options.waivers ?? [])
+  const strict = options.strict ?? false
+  return {
+    tool: { name: packageJson.name, version: packageJson.version },
+    target: { baseUrl: target.server ? 'embedded reference server' : target.settings.baseUrl, embedded: !!target.server },
+    startedAt: target.startedAt.toISOString(),
+    durationMs: Date.now() - target.startedAt.getTime(),
+    seed: target.settings.seed,
+    runs: target.settings.runs,
+    strict,
+    summary: summarize(checks, strict, collector.errors),
+    checks,
+    requirements: traceRequirements(checks),
+    errors: collector.errors,
+  }
+}
+
+function applyWaivers(outcomes: CheckOutcome[], waivers: readonly Waiver[]): CheckOutcome[] {
+  return outcomes.map((outcome) => {
+    const waiver = waivers.find((w) => w.check === outcome.id)
+    return waiver ? { ...outcome, status: 'waived', waiver: { reason: waiver.reason, outcome: outcome.status as 'passed' | 'failed' | 'skipped' } } : outcome
+  })
+}
