@@ -1,6 +1,6 @@
 import { allowances } from '../reference/allowances/index.js'
 import { faults } from '../reference/faults/index.js'
-import { quotaFor, referenceBehaviours } from '../reference/named-behaviours.js'
+import { broughtByFaults, referenceBehaviours } from '../reference/named-behaviours.js'
 import { startReferenceServer } from '../reference/server.js'
 import { flagsHelp, parseFlags, UsageError, validateFlag, type Flag } from './flags.js'
 
@@ -68,7 +68,7 @@ export async function reference(options: ReferenceCliOptions): Promise<number> {
   const behaviours = referenceBehaviours(options.faults, options.allowances)
   let server
   try {
-    server = await startReferenceServer({ behaviours, quota: quotaFor(behaviours, options.quota), latencyMs: options.latencyMs, seed: options.seed, host: options.host, port: options.port })
+    server = await startReferenceServer({ behaviours, ...broughtByFaults(behaviours, { quota: options.quota }), latencyMs: options.latencyMs, seed: options.seed, host: options.host, port: options.port })
   } catch (error) {
     throw new UsageError(`--port ${options.port} on --host ${options.host}: cannot listen (${(error as { code?: string }).code ?? (error as Error).message})`)
   }

@@ -2,11 +2,22 @@ import { readBaseline } from '../../reporters/baseline.js'
 import { createProgress } from '../../reporters/progress.js'
 import { publishReport } from '../../reporters/publish.js'
 import { allChecks } from '../checks/index.js'
+import { redact, secretsOf } from '../http/secrets.js'
 import { runConformance } from '../runner/run.js'
 import type { CliOptions } from './options.js'
 
 /** `ipts-conformance [run]`: runs the suite, writes the reports, prints the summary; 0 when the verdict is pass, else 1. */
 export async function run(options: CliOptions, env: NodeJS.ProcessEnv): Promise<number> {
+  try {
+    return await runAndReport(options, env)
+  } catch (error) {
+    // The CLI prints an error's message: keys and receipts given to this run must not reach it.
+    if (error instanceof Error) error.message = redact(error.message, secretsOf(options.run.settings))
+    throw error
+  }
+}
+
+async function runAndReport(options: CliOptions, env: NodeJS.ProcessEnv): Promise<number> {
   const baseline = options.baseline ? { path: options.baseline, report: await readBaseline(options.baseline) } : undefined
   const progress = createProgress(process.stdout, env, allChecks.length)
   let report

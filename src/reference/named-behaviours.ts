@@ -10,9 +10,15 @@ export function referenceBehaviours(faults: readonly string[] = [], allowances: 
   ]
 }
 
-/** The quota to serve under: the one given, else the one a fault that shows only under a quota brings, so that naming the fault alone demonstrates it. */
-export function quotaFor(behaviours: readonly Behaviour[], given?: { limit: number; windowMs: number }): { limit: number; windowMs: number } | undefined {
-  return given ?? behaviours.map((b) => (b as Fault).run?.quota).find(Boolean)
+export interface FaultNeeds {
+  quota?: { limit: number; windowMs: number }
+  receipts?: [string, string]
+}
+
+/** The quota and receipts to serve with: those given, else those a fault that shows only with them brings, so that naming the fault alone demonstrates it. */
+export function broughtByFaults(behaviours: readonly Behaviour[], given: FaultNeeds): FaultNeeds {
+  const brought = (need: keyof FaultNeeds) => behaviours.map((b) => (b as Fault).run?.[need]).find(Boolean)
+  return { quota: given.quota ?? (brought('quota') as FaultNeeds['quota']), receipts: given.receipts ?? (brought('receipts') as FaultNeeds['receipts']) }
 }
 
 function unknownName(kind: string, name: string): never {

@@ -1,15 +1,19 @@
 import type { CheckCollector } from '../../reporters/collector.js'
 import { summarize, type CheckOutcome, type Report } from '../../reporters/report.js'
 import { traceRequirements } from '../../reporters/traceability.js'
+import { redactDeep, secretsOf } from '../http/secrets.js'
 import { packageJson } from '../package-root.js'
 import type { RunOptions, Waiver } from './run.js'
 import type { Target } from './target.js'
 
-/** The report of a finished run: what the collector gathered, with the waivers applied, summarised and traced to the requirements. */
+/**
+ * The report of a finished run: what the collector gathered, with the waivers applied, summarised and traced to the
+ * requirements. Checks redact their own evidence; this covers what else reaches the report (run errors among it).
+ */
 export function reportOfRun(target: Target, collector: Pick<CheckCollector, 'outcomes' | 'errors'>, options: Pick<RunOptions, 'waivers' | 'strict'>): Report {
   const checks = applyWaivers(collector.outcomes, options.waivers ?? [])
   const strict = options.strict ?? false
-  return {
+  return redactDeep<Report>({
     tool: { name: packageJson.name, version: packageJson.version },
     target: { baseUrl: target.server ? 'embedded reference server' : target.settings.baseUrl, embedded: !!target.server },
     startedAt: target.startedAt.toISOString(),
@@ -21,7 +25,7 @@ export function reportOfRun(target: Target, collector: Pick<CheckCollector, 'out
     checks,
     requirements: traceRequirements(checks),
     errors: collector.errors,
-  }
+  }, secretsOf(target.settings))
 }
 
 function applyWaivers(outcomes: CheckOutcome[], waivers: readonly Waiver[]): CheckOutcome[] {

@@ -1,6 +1,7 @@
 import { createVitest } from 'vitest/node'
 import { suiteTestConfig } from '../../vitest.config.js'
 import { CheckCollector } from '../../reporters/collector.js'
+import { redactDeep, secretsOf } from '../http/secrets.js'
 import type { CheckOutcome, Report } from '../../reporters/report.js'
 import type { ReferenceOptions } from '../reference/server.js'
 import type { RefRequest, RefResponse } from '../reference/types.js'
@@ -36,7 +37,8 @@ export interface RunOptions {
 export async function runConformance(options: RunOptions = {}): Promise<Report> {
   const target = await openTarget(options)
   try {
-    const collector = new CheckCollector(options.onCheck)
+    const secrets = secretsOf(target.settings)
+    const collector = new CheckCollector(options.onCheck && ((outcome) => options.onCheck!(redactDeep(outcome, secrets))))
     const vitest = await createVitest('test', { config: false, watch: false, ...suiteTestConfig(target.settings, options.only), reporters: [collector] }, { server: { watch: null } })
     try {
       await vitest.start()

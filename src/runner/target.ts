@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici'
-import { quotaFor, referenceBehaviours } from '../reference/named-behaviours.js'
+import { broughtByFaults, referenceBehaviours } from '../reference/named-behaviours.js'
 import { startReferenceServer, type ReferenceServer } from '../reference/server.js'
 import { withDefaults } from './defaults.js'
 import type { RunOptions } from './run.js'
@@ -25,7 +25,7 @@ export async function openTarget(options: RunOptions): Promise<Target> {
   const behaviours = referenceBehaviours(options.reference?.faults, options.reference?.allowances)
   const record = options.reference?.record
   if (record) behaviours.push({ name: 'record', description: 'records every exchange', onResponse: (response, request) => record(request, response) })
-  const server = given.baseUrl ? undefined : await startReferenceServer({ ...options.reference, quota: quotaFor(behaviours, options.reference?.quota), behaviours })
+  const server = given.baseUrl ? undefined : await startReferenceServer({ ...options.reference, ...broughtByFaults(behaviours, options.reference ?? {}), behaviours })
   const targetSettings = server ? embeddedSettings(given, server) : { ...given, baseUrl: given.baseUrl!, embedded: false }
   const settings: RunSettings = { ...targetSettings, deadlineAt: targetSettings.maxDurationMs === undefined ? undefined : startedAt.getTime() + targetSettings.maxDurationMs }
   const close = async () => server?.close()
