@@ -5,10 +5,8 @@ import { readBaseline } from './reporters/baseline.js'
 import { ReportFiles } from './reporters/report-files.js'
 import { allChecks } from './src/checks/index.js'
 import { parseCli } from './src/cli/options.js'
-import { createSharedState } from './src/http/shared-state.js'
 import { packageRoot } from './src/package-root.js'
-import type { RunSettings } from './src/runner/settings.js'
-import { openTarget } from './src/runner/target.js'
+import { openTarget, type Target } from './src/runner/target.js'
 
 /**
  * The conformance suite's vitest settings, in one place: `npx vitest run` uses this file as its config, and the CLI and
@@ -25,8 +23,9 @@ const SUITE_WORKERS = 2
 /** suites/ beside this file, or dist/suites/ once compiled (the installed package). */
 const suitesDir = join(packageRoot, import.meta.url.endsWith('.ts') ? 'suites' : 'dist/suites')
 
-/** The vitest settings of a run of the suite with these settings, optionally only some checks. */
-export function suiteTestConfig(settings: RunSettings, only?: readonly string[]): InlineConfig {
+/** The vitest settings of a run of the suite against this target, optionally only some checks. */
+export function suiteTestConfig(target: Pick<Target, 'settings' | 'shared'>, only?: readonly string[]): InlineConfig {
+  const { settings } = target
   return {
     root: packageRoot,
     dir: suitesDir,
@@ -39,7 +38,7 @@ export function suiteTestConfig(settings: RunSettings, only?: readonly string[])
     maxConcurrency: settings.concurrency,
     testNamePattern: only ? titlePattern(only) : undefined,
     passWithNoTests: true,
-    provide: { ipts: settings, iptsShared: createSharedState() },
+    provide: { ipts: settings, iptsShared: target.shared },
   }
 }
 
@@ -68,6 +67,6 @@ export default defineConfig(async () => {
         },
       },
     ],
-    test: suiteTestConfig(target.settings, run.only),
+    test: suiteTestConfig(target, run.only),
   }
 })

@@ -1,6 +1,6 @@
 import type { Evidence } from '../src/harness/evidence.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
-import { oneLine } from './evidence-text.js'
+import { oneLine, profileLine } from './evidence-text.js'
 import type { CheckOutcome, Report, RequirementResult } from './report.js'
 import { requirementCounts } from './traceability.js'
 
@@ -57,6 +57,7 @@ function headerSection(report: Report): string {
 <p>${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures. ${summary.verdict === 'pass' ? 'No MUST check failed' : 'The run fails'}${report.strict ? ' (strict: SHOULD failures count)' : ''}.</p>
 <table class="counts"><thead><tr><th>level</th><th>passed</th><th>failed</th><th>skipped</th><th>waived</th></tr></thead><tbody>${levels.join('')}</tbody></table>
 <p>Requirements: ${requirements.join(' ')}</p>
+${report.profile ? `<p class="profile">Deployment profile: ${escapeHtml(report.profile.source)}; ${report.requirements.filter((r) => r.profile).length} requirements assessed against it.</p>` : '<p class="profile">No deployment profile (--profile): requirements whose facts the contract leaves "not shown" are not assessable.</p>'}
 </header>`
 }
 
@@ -94,6 +95,7 @@ function evidenceBlock(evidence: Evidence): string {
     parts.push(`<h4>Counterexample</h4><p>seed ${counterexample.seed}, path <code>${escapeHtml(counterexample.path)}</code>, after ${counterexample.runs} runs</p><pre>${escapeHtml(JSON.stringify(counterexample.value, null, 2))}</pre>`)
     if (counterexample.replay) parts.push(commandBlock('Replay', counterexample.replay))
   }
+  if (evidence.profile) parts.push(`<h4>Deployment profile</h4><p class="profile">${escapeHtml(profileLine(evidence.profile))}</p>`)
   if (evidence.reproduce) parts.push(commandBlock('Reproduce', evidence.reproduce, variablesNote(evidence.reproduce)))
   if (evidence.others?.length) parts.push(`<details><summary>${evidence.others.length} more response(s) broke the same rule</summary><ul>${evidence.others.map((o) => `<li>${escapeHtml(oneLine(o.message))}${o.request ? ` <code>${escapeHtml(`${o.request.method} ${o.request.url}`)}</code>` : ''}</li>`).join('')}</ul></details>`)
   return parts.join('\n')
@@ -124,7 +126,7 @@ function traceabilitySection(report: Report): string {
   const statusOf = new Map(report.checks.map((c) => [c.id, c.status]))
   const row = (r: RequirementResult) => {
     const checks = r.checks.map((id) => `<li><a href="#${anchor(id)}"><code>${escapeHtml(id)}</code></a> ${badge(statusOf.get(id) ?? 'not run')}</li>`).join('')
-    return `<tr id="req-${escapeHtml(r.id)}" class="r-${escapeHtml(r.status)}"><td><code>${escapeHtml(r.id)}</code></td><td>${r.level}</td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.rule)}</td><td>${checks ? `<ul>${checks}</ul>` : '—'}</td><td>${badge(r.status)}${r.reason ? `<div class="reason">${escapeHtml(r.reason)}</div>` : ''}</td></tr>`
+    return `<tr id="req-${escapeHtml(r.id)}" class="r-${escapeHtml(r.status)}"><td><code>${escapeHtml(r.id)}</code></td><td>${r.level}</td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.rule)}</td><td>${checks ? `<ul>${checks}</ul>` : '—'}</td><td>${badge(r.status)}${r.profile ? `<div class="profile">${escapeHtml(profileLine(r.profile, 120))}</div>` : ''}${r.reason ? `<div class="reason">${escapeHtml(r.reason)}</div>` : ''}</td></tr>`
   }
   return `<section id="traceability"><h2>Traceability: requirement → checks → outcome</h2>
 <p><label><input type="checkbox" id="only-open"> show only failed, uncovered and skipped requirements</label></p>

@@ -1,6 +1,6 @@
 import type { Level } from '../src/contract/requirements.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
-import { oneLine } from './evidence-text.js'
+import { oneLine, profileLine } from './evidence-text.js'
 import type { CheckStatus, Report } from './report.js'
 import { requirementCounts } from './traceability.js'
 
@@ -26,6 +26,11 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
     '',
     `Requirements: ${Object.entries(requirementCounts(report.requirements)).map(([status, n]) => `${n} ${status}`).join(', ')}.`,
   ]
+  const profiled = report.requirements.filter((r) => r.profile)
+  if (report.profile) {
+    lines.push('', `### Assessed against the deployment profile`, '', `Profile: ${escapeMarkdown(report.profile.source)}.`, '', '| requirement | status | profile value |', '|---|---|---|')
+    for (const r of profiled) lines.push(`| ${r.id} | ${r.status} | ${escapeMarkdown(profileLine(r.profile!, 120))} |`)
+  }
   const failed = report.checks.filter((c) => c.status === 'failed')
   if (failed.length > 0) {
     lines.push('', '### Failed checks', '', '| check | requirement | level | reason |', '|---|---|---|---|')

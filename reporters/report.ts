@@ -1,5 +1,6 @@
 import type { Level } from '../src/contract/requirements.js'
 import type { Evidence } from '../src/harness/evidence.js'
+import type { ProfileKey, ProfileValues } from '../src/profile/profile.js'
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'waived'
 
@@ -34,6 +35,8 @@ export interface RequirementResult {
   /** Why it was not assessed, skipped or uncovered. */
   reason?: string
   checks: string[]
+  /** Set when it was assessed against the deployment profile: the key and the value the checks held the target to. */
+  profile?: { key: ProfileKey; value: unknown }
 }
 
 export interface Summary {
@@ -56,6 +59,8 @@ export interface Report {
   runs: number
   strict: boolean
   summary: Summary
+  /** The deployment profile the run held the target to, when it had one. */
+  profile?: { source: string; values: ProfileValues }
   checks: CheckOutcome[]
   /** Every requirement of specs/requirements.yaml, traced to the checks that cover it and their outcome. */
   requirements: RequirementResult[]

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { captureOutput } from './support/output.js'
 import { main, subcommands } from '../src/cli/main.js'
 import { parseCli } from '../src/cli/options.js'
+import { captured } from './support/capture.js'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -13,7 +13,7 @@ afterEach(() => {
 describe('the command line', () => {
   test('runs the suite against the embedded reference and exits 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-cli-'))
-    const { out } = captureOutput()
+    const { out } = captured()
     const code = await main(['--report-dir', dir, '--seed', '7'], {})
     vi.restoreAllMocks()
     expect(code, out.join('')).toBe(0)
@@ -25,7 +25,7 @@ describe('the command line', () => {
 
   test('exits 1 and names the failing check when a fault is switched on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-cli-'))
-    const { out } = captureOutput()
+    const { out } = captured()
     const code = await main(['--report-dir', dir, '--fault', 'market-paused-as-string'], {})
     vi.restoreAllMocks()
     expect(code).toBe(1)
@@ -45,7 +45,7 @@ describe('the command line', () => {
     [['bogus'], /unknown subcommand "bogus"/],
     [['run', 'extra'], /unexpected argument "extra"/],
   ])('%j exits 2 with one line', async (argv, pattern) => {
-    const { out, err } = captureOutput()
+    const { out, err } = captured()
     const code = await main(argv as string[], {})
     vi.restoreAllMocks()
     expect(code).toBe(2)
@@ -56,7 +56,7 @@ describe('the command line', () => {
   })
 
   test('each subcommand has its own --help; the top-level help lists the subcommands', async () => {
-    const { out } = captureOutput()
+    const { out } = captured()
     expect(await main(['reference', '--help'], {})).toBe(0)
     const referenceHelp = out.splice(0).join('')
     expect(await main(['--help'], {})).toBe(0)
@@ -69,7 +69,7 @@ describe('the command line', () => {
   })
 
   test('--help and --version exit 0', async () => {
-    const { out } = captureOutput()
+    const { out } = captured()
     expect(await main(['--help'], {})).toBe(0)
     expect(await main(['--version'], {})).toBe(0)
     vi.restoreAllMocks()

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { chromium } from 'playwright-core'
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
-import { captureOutput } from './support/output.js'
+import { captured } from './support/capture.js'
 import { main } from '../src/cli/main.js'
 import { specPath } from '../src/package-root.js'
 import type { Comparison } from '../reporters/compare.js'
@@ -39,7 +39,7 @@ beforeAll(async () => {
 describe('ipts-conformance compare', () => {
   test('writes compare.json (valid against its schema), compare.md and compare.html, the rows that differ first, and exits 0', async () => {
     const out = join(dir, 'out')
-    const { out: lines } = captureOutput()
+    const { out: lines } = captured()
     expect(await main(['compare', plainPath, faultyPath, '--report-dir', out], {})).toBe(0)
     vi.restoreAllMocks()
     expect(lines.join('')).toContain('compare.html')
@@ -59,7 +59,7 @@ describe('ipts-conformance compare', () => {
 
   test.skipIf(skipBrowser)('compare.html in headless Chromium: a column per report, the differing rows first, the filter hides the others, nothing fetched', async () => {
     const out = join(dir, 'html')
-    captureOutput()
+    captured()
     await main(['compare', plainPath, faultyPath, '--report-dir', out], {})
     vi.restoreAllMocks()
     const comparison = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as Comparison
@@ -89,7 +89,7 @@ describe('ipts-conformance compare', () => {
   ])('%s is a usage error: one line, exit 2', async (_, content, pattern) => {
     const bad = join(dir, `bad-${Math.random()}.json`)
     writeFileSync(bad, content)
-    const { out, err } = captureOutput()
+    const { out, err } = captured()
     const code = await main(['compare', plainPath, bad], {})
     vi.restoreAllMocks()
     expect(code).toBe(2)
@@ -99,7 +99,7 @@ describe('ipts-conformance compare', () => {
   })
 
   test('fewer than two reports is a usage error', async () => {
-    const { err } = captureOutput()
+    const { err } = captured()
     expect(await main(['compare', plainPath], {})).toBe(2)
     vi.restoreAllMocks()
     expect(err.join('')).toMatch(/at least two report\.json files/)

@@ -2,6 +2,8 @@ import { operations } from '../contract/operations.js'
 import { schemaPattern, validateAgainst } from '../contract/schemas.js'
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
 import { mentionsSecret } from '../http/secrets.js'
+import type { ProfileKey } from '../profile/profile.js'
+import { profileRules } from './profile-rules.js'
 import type { RunSettings } from '../runner/settings.js'
 
 /**
@@ -14,7 +16,9 @@ export interface ExchangeRule {
   title: string
   /** Why the rule is skipped when no exchange of the run was one it applies to. */
   notApplicable: string
-  applies(response: ExchangeResponse, exchange: Exchange): boolean
+  /** The profile key the rule holds every response to; without it in the run's profile the rule applies to nothing. */
+  profile?: ProfileKey
+  applies(response: ExchangeResponse, exchange: Exchange, settings: RunSettings): boolean
   violation(response: ExchangeResponse, exchange: Exchange, settings: RunSettings): string | undefined
 }
 
@@ -33,7 +37,7 @@ function sentReceipt(exchange: Exchange): string | undefined {
   return new URL(exchange.request.url).searchParams.get('receipt') ?? undefined
 }
 
-export const exchangeRules: readonly ExchangeRule[] = [
+const contractRules: readonly ExchangeRule[] = [
   {
     id: 'every-response/json-content-type',
     requirement: 'HDR-CONTENT-TYPE-JSON',
@@ -148,6 +152,9 @@ export const exchangeRules: readonly ExchangeRule[] = [
     },
   },
 ]
+
+/** The rules applied to every exchange: the contract's, and those that hold the run to its deployment profile. */
+export const exchangeRules: readonly ExchangeRule[] = [...contractRules, ...profileRules]
 
 function declaredStatuses(exchange: Exchange): number[] | undefined {
   return operations().find((op) => op.id === exchange.operation)?.declaredStatuses

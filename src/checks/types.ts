@@ -1,6 +1,7 @@
 import type { OperationId } from '../contract/operations.js'
 import type { SchemaViolation } from '../contract/schemas.js'
 import type { Exchange } from '../http/exchange.js'
+import type { ProfileKey } from '../profile/profile.js'
 import type { RunSettings } from '../runner/settings.js'
 
 /** Inputs a check may need from the user; without them the check is skipped with the reason. */
@@ -14,6 +15,8 @@ export interface Check {
   /** What holds when the check passes, in the present tense. */
   title: string
   needs?: readonly Need[]
+  /** The profile key the check holds the target to; without it in the run's profile the check is skipped as not assessable. */
+  profile?: ProfileKey
   run(ctx: CheckContext): Promise<void>
 }
 

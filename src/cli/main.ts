@@ -50,6 +50,14 @@ export const subcommands: readonly Subcommand[] = [
       return { help: compareHelp, run: (argv, env) => compare(parseCompareArgs(argv, env)) }
     },
   },
+  {
+    name: 'profile',
+    summary: 'profile init [FILE]: write a commented deployment profile template (default ipts-profile.yaml)',
+    load: async () => {
+      const { profileCommand, profileHelp } = await import('./profile-command.js')
+      return { help: profileHelp, run: async (argv) => profileCommand(argv, process.stdout) }
+    },
+  },
 ]
 
 function topLevelHelp(runHelp: string): string {

@@ -1,6 +1,7 @@
 import { describe, inject, test } from 'vitest'
 import { HttpClient } from '../http/client.js'
 import { redact, secretsOf } from '../http/secrets.js'
+import { profileEvidence, stated } from '../profile/profile.js'
 import type { RunSettings } from '../runner/settings.js'
 import type { Check, CheckFailure, CheckSkipped } from '../checks/types.js'
 import { createCheckContext, missingInputReasons, missingNeed } from './context.js'
@@ -55,6 +56,7 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
         const secrets = secretsOf(settings)
         const missing = missingNeed(settings, check.needs)
         if (missing) return skip(missingInputReasons[missing])
+        if (check.profile && !stated(settings.profile, check.profile)) return skip(`not assessable without a deployment profile that states ${check.profile} (--profile)`)
         const ctx = createCheckContext(settings, clientFor(settings))
         let outcome: unknown
         try {
@@ -72,6 +74,7 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
         const details = code === 'IPTS_CHECK_FAILED' ? failure.details : {}
         const replay = details.counterexample && replayCommand(settings, check.id, details.counterexample.seed, details.counterexample.path)
         task.meta.evidence = buildEvidence(message, details, secrets, replay)
+        if (check.profile) task.meta.evidence.profile = profileEvidence(settings.profile!, check.profile)
         throw new Error(message)
       })
     }

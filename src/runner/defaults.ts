@@ -1,10 +1,10 @@
 import type { RunSettings } from './settings.js'
 
 /** What a caller of a run gives: any setting it leaves out takes the CLI's default. */
-export type GivenSettings = Partial<Omit<RunSettings, 'embedded' | 'deadlineAt'>>
+export type GivenSettings = Partial<Omit<RunSettings, 'embedded' | 'deadlineAt' | 'profile'>>
 
 /** A run's settings, apart from the target, once every default is filled in. */
-export type FilledSettings = Omit<RunSettings, 'baseUrl' | 'embedded' | 'deadlineAt'> & { baseUrl?: string }
+export type FilledSettings = Omit<RunSettings, 'baseUrl' | 'embedded' | 'deadlineAt' | 'profile'> & { baseUrl?: string }
 
 /** The default of every run setting: the CLI shows them in --help, and a run fills in from them what its caller left out. */
 export const settingDefaults = {

@@ -23,7 +23,8 @@ export function reportOfRun(target: Target, collector: Pick<CheckCollector, 'out
     strict,
     summary: summarize(checks, strict, collector.errors),
     checks,
-    requirements: traceRequirements(checks),
+    ...(target.settings.profile ? { profile: { source: target.settings.profile.source, values: target.settings.profile.values } } : {}),
+    requirements: traceRequirements(checks, target.settings.profile),
     errors: collector.errors,
   }, secretsOf(target.settings))
 }

@@ -3,6 +3,7 @@ import { suiteTestConfig } from '../../vitest.config.js'
 import { CheckCollector } from '../../reporters/collector.js'
 import { redactDeep, secretsOf } from '../http/secrets.js'
 import type { CheckOutcome, Report } from '../../reporters/report.js'
+import type { ProfileSource } from '../profile/load.js'
 import type { ReferenceOptions } from '../reference/server.js'
 import type { RefRequest, RefResponse } from '../reference/types.js'
 import type { GivenSettings } from './defaults.js'
@@ -26,6 +27,11 @@ export interface RunOptions {
     /** Called with every request the embedded server answers and its response (self-tests and the benchmark count and replay them). */
     record?: (request: RefRequest, response: RefResponse) => void
   }
+  /**
+   * The deployment profile: a file, or values inline. Undefined: the embedded reference's own profile when the
+   * target is embedded, none otherwise. Null: no profile.
+   */
+  profile?: ProfileSource | null
   /** Run only these check IDs. */
   only?: string[]
   waivers?: Waiver[]
@@ -39,7 +45,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
   try {
     const secrets = secretsOf(target.settings)
     const collector = new CheckCollector(options.onCheck && ((outcome) => options.onCheck!(redactDeep(outcome, secrets))))
-    const vitest = await createVitest('test', { config: false, watch: false, ...suiteTestConfig(target.settings, options.only), reporters: [collector] }, { server: { watch: null } })
+    const vitest = await createVitest('test', { config: false, watch: false, ...suiteTestConfig(target, options.only), reporters: [collector] }, { server: { watch: null } })
     try {
       await vitest.start()
     } finally {

@@ -1,4 +1,6 @@
 import { Agent, request } from 'undici'
+import { createSharedState } from '../http/shared-state.js'
+import { politeFetch, resolveProfile } from '../profile/resolve.js'
 import { broughtByFaults, referenceBehaviours } from '../reference/named-behaviours.js'
 import { startReferenceServer, type ReferenceServer } from '../reference/server.js'
 import { withDefaults } from './defaults.js'
@@ -8,6 +10,8 @@ import type { RunSettings } from './settings.js'
 /** What a run is pointed at: its settings, and the embedded reference server when that is the target. */
 export interface Target {
   settings: RunSettings
+  /** The state the run's clients share across worker threads (src/http/shared-state.ts); the profile's fetch already counts in it. */
+  shared: SharedArrayBuffer
   server?: ReferenceServer
   startedAt: Date
   close(): Promise<void>
@@ -18,7 +22,7 @@ export class TargetUnreachableError extends Error {
   readonly code = 'IPTS_TARGET_UNREACHABLE'
 }
 
-/** Fills in the defaults, starts the embedded reference server when no base URL is given, and makes sure the target can be connected to. */
+/** Fills in the defaults, starts the embedded reference server when no base URL is given, makes sure the target can be connected to, and loads the deployment profile. */
 export async function openTarget(options: RunOptions): Promise<Target> {
   const startedAt = new Date()
   const given = withDefaults(options.settings)
@@ -29,13 +33,15 @@ export async function openTarget(options: RunOptions): Promise<Target> {
   const targetSettings = server ? embeddedSettings(given, server) : { ...given, baseUrl: given.baseUrl!, embedded: false }
   const settings: RunSettings = { ...targetSettings, deadlineAt: targetSettings.maxDurationMs === undefined ? undefined : startedAt.getTime() + targetSettings.maxDurationMs }
   const close = async () => server?.close()
+  const shared = createSharedState()
   try {
     await ensureReachable(settings)
+    settings.profile = await resolveProfile(options.profile, server && { baseUrl: server.baseUrl, behaviours }, politeFetch(settings, shared))
   } catch (error) {
     await close()
     throw error
   }
-  return { settings, server, startedAt, close }
+  return { settings, shared, server, startedAt, close }
 }
 
 function embeddedSettings(given: ReturnType<typeof withDefaults>, server: ReferenceServer): RunSettings {

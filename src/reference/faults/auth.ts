@@ -21,7 +21,7 @@ export const authFaults: readonly Fault[] = [
   {
     name: 'restricted-key-refused-as-unauthorized',
     description: 'The restricted key is answered 401, as if it were invalid, where it lacks the scope.',
-    breaks: ['auth/restricted-key-scope'],
+    breaks: ['auth/restricted-key-scope', 'profile/restricted-key-refused'],
     onResponse(response) {
       if (response.status === 403) response.status = 401
     },

@@ -12,6 +12,9 @@ export const shapeFaults: readonly Fault[] = [
   bodyFault('trigger-extra-member', 'The intent trigger carries a member the contract does not list.', ['shapes/intent-strict'], 'getIntentStatus', (body) => {
     if (body.trigger) body.trigger.source = 'oracle'
   }),
+  bodyFault('intent-extra-member', 'The intent status carries a member the contract does not list.', ['shapes/intent-strict'], 'getIntentStatus', (body) => {
+    body.relayer = 'primary'
+  }),
   bodyFault('failure-without-message', 'The intent failure has no message.', ['shapes/intent-failure'], 'getIntentStatus', (body) => {
     if (body.failure) delete body.failure.message
   }),
@@ -64,7 +67,7 @@ export const shapeFaults: readonly Fault[] = [
   {
     name: 'vault-internal-error',
     description: 'GET /v1/vault answers 500 with an error body to a valid request.',
-    breaks: ['shapes/operations-answer-200', 'headers/optional-request-headers'],
+    breaks: ['shapes/operations-answer-200', 'headers/optional-request-headers', 'profile/restricted-key-granted', 'profile/vault-required-members'],
     onResponse(response, request) {
       if (request.route?.operation !== 'getVault' || response.status !== 200) return
       response.status = 500

@@ -1,7 +1,7 @@
 import { vi } from 'vitest'
 
-/** Captures what the code under test writes to stdout and stderr (undone by vi.restoreAllMocks). */
-export function captureOutput(): { out: string[]; err: string[] } {
+/** Captures what the CLI writes to stdout and stderr; restore with vi.restoreAllMocks(). */
+export function captured(): { out: string[]; err: string[] } {
   const out: string[] = []
   const err: string[] = []
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true))
