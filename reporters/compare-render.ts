@@ -37,7 +37,7 @@ export function renderCompareMarkdown(comparison: Comparison): string {
 /** compare.html: one self-contained page (nothing fetched), the same table as compare.md, with a filter to the rows that differ. */
 export function renderCompareHtml(comparison: Comparison): string {
   const { columns, rows, summary } = comparison
-  const cell = (outcome: string | null) => (outcome === null ? '<td class="absent">(absent)</td>' : `<td><span class="status s-${escapeHtml(outcome)}">${escapeHtml(outcome)}</span></td>`)
+  const cell = (outcome: string | null) => (outcome === null ? '<td class="absent">(absent)</td>' : `<td><span class="status s-${escapeHtml(outcome.replace(/ /g, '-'))}">${escapeHtml(outcome)}</span></td>`)
   const row = (r: ComparisonRow) =>
     `<tr class="${r.differs ? 'differs' : 'alike'}" data-row="${escapeHtml(`${r.kind}:${r.id}`)}"><th scope="row">${escapeHtml(rowName(r))}${r.title ? `<div class="note">${escapeHtml(r.title)}</div>` : ''}</th><td>${escapeHtml(r.level)}</td>${r.outcomes.map(cell).join('')}</tr>`
   return `${pageHead(`IPTS conformance: ${summary.reports} reports compared`, COMPARE_STYLE)}

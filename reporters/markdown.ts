@@ -5,7 +5,7 @@ import type { CheckStatus, Report } from './report.js'
 import { requirementCounts } from './traceability.js'
 
 const LEVELS: readonly Level[] = ['MUST', 'SHOULD']
-const STATUSES: readonly CheckStatus[] = ['passed', 'failed', 'skipped', 'waived']
+const STATUSES: readonly CheckStatus[] = ['passed', 'failed', 'not run', 'skipped', 'waived']
 
 /** Text from the target, made inert in Markdown: no HTML, no table breaks, no emphasis or links. */
 export function escapeMarkdown(text: string): string {
@@ -35,6 +35,13 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
   if (failed.length > 0) {
     lines.push('', '### Failed checks', '', '| check | requirement | level | reason |', '|---|---|---|---|')
     for (const check of failed) lines.push(`| \`${check.id}\` | ${check.requirement} | ${check.level} | ${escapeMarkdown(oneLine(check.reason))} |`)
+  }
+  const notRun = report.checks.filter((c) => c.status === 'not run')
+  if (notRun.length > 0) lines.push('', `### Checks not run (${notRun.length})`, '', escapeMarkdown(oneLine(notRun[0]!.reason)), '', notRun.map((c) => `\`${c.id}\``).join(', '))
+  const inputs = report.checks.filter((c) => c.inputs)
+  if (inputs.length > 0) {
+    const sum = (phase: 'coverage' | 'random') => inputs.reduce((total, c) => total + c.inputs![phase], 0)
+    lines.push('', `Generated inputs: ${sum('coverage')} in the fixed coverage phase, ${sum('random')} in the random phase (seed ${report.seed}), over ${inputs.length} property checks.`)
   }
   const waived = report.checks.filter((c) => c.status === 'waived')
   if (waived.length > 0) {

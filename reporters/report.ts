@@ -2,7 +2,8 @@ import type { Level } from '../src/contract/requirements.js'
 import type { Evidence } from '../src/harness/evidence.js'
 import type { ProfileKey, ProfileValues } from '../src/profile/profile.js'
 
-export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'waived'
+/** 'not run': the circuit breaker stopped sending because the target stopped answering; it fails the run. */
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'waived' | 'not run'
 
 /** One check's outcome. The shape is stable: other tools read report.json. */
 export interface CheckOutcome {
@@ -20,9 +21,11 @@ export interface CheckOutcome {
   durationMs?: number
   /** True when a request of the check was retried after a 429, 502 or 503: the outcome depended on a retry. */
   retried?: boolean
+  /** For a property check: the generated inputs it examined in the fixed coverage phase and in the random phase. */
+  inputs?: { coverage: number; random: number }
 }
 
-export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not-assessable' | 'uncovered' | 'waived'
+export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not-assessable' | 'uncovered' | 'waived' | 'not run'
 
 /** One requirement's result: the checks citing it and what they found together. */
 export interface RequirementResult {
@@ -44,6 +47,7 @@ export interface Summary {
   failed: number
   skipped: number
   waived: number
+  notRun: number
   total: number
   failedMust: number
   failedShould: number
@@ -72,12 +76,14 @@ export function summarize(checks: readonly CheckOutcome[], strict: boolean, erro
   const count = (status: CheckStatus) => checks.filter((c) => c.status === status).length
   const failedMust = checks.filter((c) => c.status === 'failed' && c.level === 'MUST').length
   const failedShould = checks.filter((c) => c.status === 'failed' && c.level === 'SHOULD').length
-  const failing = failedMust > 0 || (strict && failedShould > 0) || errors.length > 0
+  const notRun = count('not run')
+  const failing = failedMust > 0 || (strict && failedShould > 0) || notRun > 0 || errors.length > 0
   return {
     passed: count('passed'),
     failed: count('failed'),
     skipped: count('skipped'),
     waived: count('waived'),
+    notRun,
     total: checks.length,
     failedMust,
     failedShould,

@@ -5,7 +5,7 @@ import { stated, type Profile } from '../src/profile/profile.js'
 import type { CheckOutcome, CheckStatus, RequirementResult, RequirementStatus } from './report.js'
 
 /** Which outcome of a requirement's checks decides its status: the first one present wins. */
-const PRECEDENCE: readonly CheckStatus[] = ['failed', 'waived', 'passed', 'skipped']
+const PRECEDENCE: readonly CheckStatus[] = ['failed', 'not run', 'waived', 'passed', 'skipped']
 
 /** The check IDs of the suite that cite each requirement: every check, and every every-response rule. */
 function catalogueCoverage(): Map<string, string[]> {
@@ -45,7 +45,7 @@ function verdictOf(requirement: Requirement, checks: readonly string[], ran: rea
 
 /** How many requirements ended in each status. */
 export function requirementCounts(requirements: readonly RequirementResult[]): Record<RequirementStatus, number> {
-  const counts: Record<RequirementStatus, number> = { passed: 0, failed: 0, skipped: 0, 'not-assessable': 0, uncovered: 0, waived: 0 }
+  const counts: Record<RequirementStatus, number> = { passed: 0, failed: 0, skipped: 0, 'not-assessable': 0, uncovered: 0, waived: 0, 'not run': 0 }
   for (const r of requirements) counts[r.status]++
   return counts
 }

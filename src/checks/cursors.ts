@@ -1,8 +1,9 @@
 import fc from 'fast-check'
 import type { OperationId } from '../contract/operations.js'
-import { tamper, tampering, type Tampering } from '../generators/cursor-tampering.js'
+import { inTurn } from '../generators/coverage.js'
+import { tamper, tampering, tamperingCoverage, type Tampering } from '../generators/cursor-tampering.js'
 import { validHexIdentifier } from '../generators/hex-identifiers.js'
-import { invalidUnsignedIntegerString, validUnsignedIntegerString } from '../generators/unsigned-integer-strings.js'
+import { invalidUnsignedIntegerString, offsetCoverage, validUnsignedIntegerString } from '../generators/unsigned-integer-strings.js'
 import type { Exchange } from '../http/exchange.js'
 import { checkProperty } from '../harness/property.js'
 import { refusedWithErrorBody } from './expectations.js'
@@ -223,15 +224,23 @@ export const cursorsChecks: readonly Check[] = [
         const offsets = [validUnsignedIntegerString(1, maxOffset), invalidUnsignedIntegerString(1, maxOffset)]
         // An empty cursor may fairly be taken as no cursor at all, so it is not a hand-built one.
         const cursors = fc.oneof(...offsets, ...(identities.length > 0 ? [fc.constantFrom(...identities)] : [])).filter((cursor) => cursor.length > 0)
-        return cursors.map((cursor) => [index, cursor] as const)
+        return cursors.map((cursor): [number, string] => [index, cursor])
       }
-      await checkProperty(ctx, fc.oneof(...issued.map((_, index) => handBuilt(index))), async ([index, cursor]) => {
+      // Every list's offsets and the identifiers of its first items.
+      const coverage = issued.flatMap(({ list, page }, index) =>
+        inTurn(
+          [index],
+          [...offsetCoverage(page.items.length), ...page.items.slice(0, 3).map((item) => ({ label: "an item's identifier", value: identityOf(list, item) }))],
+        ),
+      )
+      const check = async ([index, cursor]: [number, string]) => {
         const { list } = issued[index]!
         const exchange = await sendCursor(ctx, issued[index]!, cursor)
         const status = exchange.response?.status ?? 0
         if (status < 200 || status > 299) return undefined
         return { problem: `cursor is not opaque: ${list.operation} accepted the hand-built cursor ${JSON.stringify(cursor)} with status ${status}`, exchange }
-      })
+      }
+      await checkProperty(ctx, fc.oneof(...issued.map((_, index) => handBuilt(index))), check, { coverage })
     },
   },
   {
@@ -250,7 +259,10 @@ export const cursorsChecks: readonly Check[] = [
           const breach = refusedWithErrorBody(await sendCursor(ctx, issued[input[0]]!, tampered(input)))
           return breach && { ...breach, problem: `${list.operation} with the tampered cursor ${JSON.stringify(tampered(input))}: ${breach.problem}` }
         },
-        { skip: { test: (input) => tampered(input) === issued[input[0]]!.cursor, why: 'random text equal to the issued cursor, so not tampered' } },
+        {
+          skip: { test: (input) => tampered(input) === issued[input[0]]!.cursor, why: 'random text equal to the issued cursor, so not tampered' },
+          coverage: inTurn(issued.map((_, index) => index), tamperingCoverage()),
+        },
       )
     },
   },

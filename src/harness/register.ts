@@ -3,7 +3,7 @@ import { HttpClient } from '../http/client.js'
 import { redact, secretsOf } from '../http/secrets.js'
 import { profileEvidence, stated } from '../profile/profile.js'
 import type { RunSettings } from '../runner/settings.js'
-import type { Check, CheckFailure, CheckSkipped } from '../checks/types.js'
+import type { Check, CheckFailure, CheckNotRun, CheckSkipped, InputPhase } from '../checks/types.js'
 import { createCheckContext, missingInputReasons, missingNeed } from './context.js'
 import { buildEvidence, type Evidence } from './evidence.js'
 import { observe, type Observations } from './observations.js'
@@ -17,6 +17,10 @@ declare module 'vitest' {
     observations?: Observations
     /** Set when a request of the check was retried (429, 502, 503), so its outcome depended on a retry. */
     retried?: boolean
+    /** Set when the circuit breaker kept the check from finishing: the target stopped answering. */
+    notRun?: boolean
+    /** Generated inputs the check examined, per phase. */
+    inputs?: Partial<Record<InputPhase, number>>
   }
 }
 
@@ -66,9 +70,16 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
         }
         task.meta.observations = observe(ctx.exchanges, settings, secrets)
         if (ctx.exchanges.some((exchange) => exchange.retries.length > 0)) task.meta.retried = true
+        if (Object.keys(ctx.inputs).length > 0) task.meta.inputs = ctx.inputs
         if (outcome === undefined) return
         const code = (outcome as { code?: string }).code
         if (code === 'IPTS_CHECK_SKIPPED') return skip(redact((outcome as CheckSkipped).reason, secrets))
+        if (code === 'IPTS_CHECK_NOT_RUN') {
+          const { reason, exchange } = outcome as CheckNotRun
+          task.meta.notRun = true
+          task.meta.evidence = buildEvidence(reason, { exchange }, secrets)
+          return skip(redact(reason, secrets))
+        }
         const failure = outcome as CheckFailure
         const message = redact(code === 'IPTS_CHECK_FAILED' ? failure.message : `the check itself failed: ${String((outcome as Error)?.message ?? outcome)}`, secrets)
         const details = code === 'IPTS_CHECK_FAILED' ? failure.details : {}

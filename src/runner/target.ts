@@ -60,21 +60,32 @@ function embeddedSettings(given: ReturnType<typeof withDefaults>, server: Refere
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'])
 
-/** How long the reachability probe waits for a response head once connected: a slow answer is the checks' business, not a reason to stop. */
-const REACHABLE_GRACE_MS = 1000
+/** Reads the probe sends at once: a target slow on one operation only still answers another. */
+const PROBED_PATHS = ['/v1/config', '/v1/vault', '/v1/markets']
 
-/** Only a target that cannot be connected to is unreachable; one that answers badly, or slowly, gets failed checks instead. */
+/**
+ * A target that cannot be connected to, or that gives no response head to any probe within --timeout, is
+ * unreachable: the run ends at once (exit 2) instead of waiting out every check. One that answers badly, or slowly
+ * within the bound, gets failed checks instead.
+ */
 async function ensureReachable(settings: RunSettings): Promise<void> {
-  const url = new URL(`${settings.baseUrl.replace(/\/+$/, '')}/v1/config`)
+  const base = settings.baseUrl.replace(/\/+$/, '')
   const dispatcher = new Agent({ connect: { timeout: settings.connectTimeoutMs } })
-  try {
-    const { body } = await request(url, { method: 'GET', headers: { accept: 'application/json' }, dispatcher, signal: AbortSignal.timeout(settings.connectTimeoutMs + REACHABLE_GRACE_MS) })
+  const probe = async (path: string) => {
+    const { body } = await request(`${base}${path}`, { method: 'GET', headers: { accept: 'application/json' }, dispatcher, signal: AbortSignal.timeout(settings.requestTimeoutMs) })
     // The body is not wanted (it may never end); destroying it emits an abort error, which is expected here.
     body.on('error', () => undefined).destroy()
+  }
+  const origin = new URL(base).origin
+  try {
+    await Promise.any(PROBED_PATHS.map(probe))
   } catch (error) {
-    const err = error as { code?: string; cause?: { code?: string }; message?: string }
-    const code = err.code ?? err.cause?.code
-    if (code && UNREACHABLE.has(code)) throw new TargetUnreachableError(`target ${url.origin} is unreachable (${code})`)
+    const errors = (error as AggregateError).errors as { code?: string; name?: string; cause?: { code?: string } }[]
+    const code = errors.map((e) => e.code ?? e.cause?.code).find((c) => c && UNREACHABLE.has(c))
+    if (code) throw new TargetUnreachableError(`target ${origin} is unreachable (${code})`)
+    if (errors.every((e) => e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT')) {
+      throw new TargetUnreachableError(`target ${origin} accepted connections but never answered (no response within ${settings.requestTimeoutMs} ms, --timeout)`)
+    }
   } finally {
     await dispatcher.destroy()
   }

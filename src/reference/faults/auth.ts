@@ -43,4 +43,12 @@ export const authFaults: readonly Fault[] = [
       if (response.status === 401) Object.assign(response.body as object, { data: [] })
     },
   },
+  {
+    name: 'unauthorized-with-payload',
+    description: 'A 401 of GET /v1/vault carries the vault as its data next to its error: the refusal grants access.',
+    breaks: ['every-response/refusal-carries-no-payload', 'every-response/refusal-without-data'],
+    onResponse(response, request, data) {
+      if (response.status === 401 && request.path === '/v1/vault') Object.assign(response.body as object, { data: structuredClone(data.vault) })
+    },
+  },
 ]

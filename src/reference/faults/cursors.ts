@@ -73,7 +73,7 @@ export const cursorsFaults: readonly Fault[] = [
   {
     name: 'cursors-hand-built-offset-accepted',
     description: 'Markets cursors are opaque, but a bare offset built by hand is accepted as a cursor too.',
-    breaks: ['cursors/hand-built-cursor-refused'],
+    breaks: ['cursors/hand-built-cursor-refused', 'cursors/tampered-cursor-rejected'],
     onRequest: acceptBareOffsets,
   },
   {

@@ -174,4 +174,13 @@ export const intentsFaults: readonly Fault[] = [
       if (grantedStatus(response, request)) response.headers['content-location'] = `${request.path}?${request.query.toString()}`
     },
   },
+  {
+    name: 'refused-intent-carries-status',
+    description: "A 404 for a stored intent (a wrong or oversized receipt) carries the intent's status members next to its error: the refusal grants access.",
+    breaks: ['every-response/intent-refusal-carries-no-status'],
+    onResponse(response, request, data) {
+      const intent = askedIntent(request, data)
+      if (intent && response.status === 404) Object.assign(response.body as object, structuredClone(intent.status))
+    },
+  },
 ]

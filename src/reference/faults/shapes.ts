@@ -40,10 +40,10 @@ export const shapeFaults: readonly Fault[] = [
   bodyFault('order-session-key-short', 'The order sessionKey has 38 hex digits.', ['shapes/intent-addresses'], 'getIntentStatus', (body) => {
     body.order.sessionKey = body.order.sessionKey.slice(0, 40)
   }),
-  bodyFault('pnl-without-cumulative-pnl', 'The PnL positions group has no cumulativePnlWad.', ['shapes/pnl-members'], 'getTraderPnl', (body) => {
+  bodyFault('pnl-without-cumulative-pnl', 'The PnL positions group has no cumulativePnlWad.', ['shapes/pnl-members', 'properties/well-formed-address-answered'], 'getTraderPnl', (body) => {
     delete body.data.positions.cumulativePnlWad
   }),
-  bodyFault('pnl-wad-as-number', 'The PnL settlements paidWad is a JSON number.', ['shapes/pnl-wad-strings'], 'getTraderPnl', (body) => {
+  bodyFault('pnl-wad-as-number', 'The PnL settlements paidWad is a JSON number.', ['shapes/pnl-wad-strings', 'properties/well-formed-address-answered'], 'getTraderPnl', (body) => {
     body.data.settlements.paidWad = Number(body.data.settlements.paidWad)
   }),
   bodyFault('vault-updated-block-as-number', 'The vault updatedBlock is a JSON number.', ['shapes/vault-members'], 'getVault', (body) => {
