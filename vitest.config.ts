@@ -5,6 +5,7 @@ import { readBaseline } from './reporters/baseline.js'
 import { ReportFiles } from './reporters/report-files.js'
 import { allChecks } from './src/checks/index.js'
 import { parseCli } from './src/cli/options.js'
+import { HAR_FILE } from './src/har/write.js'
 import { packageRoot } from './src/package-root.js'
 import { openTarget, type Target } from './src/runner/target.js'
 
@@ -24,7 +25,7 @@ const SUITE_WORKERS = 2
 const suitesDir = join(packageRoot, import.meta.url.endsWith('.ts') ? 'suites' : 'dist/suites')
 
 /** The vitest settings of a run of the suite against this target, optionally only some checks. */
-export function suiteTestConfig(target: Pick<Target, 'settings' | 'shared'>, only?: readonly string[]): InlineConfig {
+export function suiteTestConfig(target: Pick<Target, 'settings' | 'shared' | 'exchangeLog'>, only?: readonly string[]): InlineConfig {
   const { settings } = target
   return {
     root: packageRoot,
@@ -38,7 +39,7 @@ export function suiteTestConfig(target: Pick<Target, 'settings' | 'shared'>, onl
     maxConcurrency: settings.concurrency,
     testNamePattern: only ? titlePattern(only) : undefined,
     passWithNoTests: true,
-    provide: { ipts: settings, iptsShared: target.shared },
+    provide: { ipts: settings, iptsShared: target.shared, iptsExchangeLog: target.exchangeLog },
   }
 }
 
@@ -49,13 +50,14 @@ function titlePattern(ids: readonly string[]): RegExp {
 
 /**
  * `npx vitest run`: the target and settings come from the IPTS_* environment variables (the CLI's flags, README),
- * the embedded reference server when IPTS_BASE_URL is unset; the reports go to IPTS_REPORT_DIR (./conformance-report).
+ * the embedded reference server when IPTS_BASE_URL is unset; the reports and exchanges.har go to IPTS_REPORT_DIR (./conformance-report).
  */
 export default defineConfig(async () => {
   const { run, reportDir, baseline } = parseCli([], process.env)
   const baselineReport = baseline ? { path: baseline, report: await readBaseline(baseline) } : undefined
-  const target = await openTarget(run)
-  const reportFiles = new ReportFiles(target, run, { reportDir, baseline: baselineReport, env: process.env, stdout: process.stdout })
+  const runOptions = { ...run, harPath: join(reportDir, HAR_FILE) }
+  const target = await openTarget(runOptions)
+  const reportFiles = new ReportFiles(target, runOptions, { reportDir, baseline: baselineReport, env: process.env, stdout: process.stdout })
   return {
     plugins: [
       {

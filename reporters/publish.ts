@@ -10,12 +10,14 @@ export interface Publication {
   baseline?: { path: string; report: Baseline }
   env: NodeJS.ProcessEnv
   stdout: NodeJS.WriteStream
+  /** The run's exchanges.har, listed with the report files when the run wrote one. */
+  harPath?: string
 }
 
 /** The end of a run, from the CLI or from `npx vitest run`: the report files written, the baseline compared, the summary printed. Returns the exit code. */
 export async function publishReport(report: Report, to: Publication): Promise<number> {
   const comparison = to.baseline && compareWithBaseline(to.baseline.report, to.baseline.path, report)
-  const paths = await writeReports(report, to.reportDir, comparison, to.env.GITHUB_STEP_SUMMARY || undefined)
+  const paths = [...(await writeReports(report, to.reportDir, comparison, to.env.GITHUB_STEP_SUMMARY || undefined)), ...(to.harPath ? [to.harPath] : [])]
   to.stdout.write(`${summaryLines(report, paths, comparison, colourFor(to.stdout, to.env)).join('\n')}\n`)
   return report.summary.verdict === 'pass' ? 0 : 1
 }

@@ -7,7 +7,7 @@ import { publishReport, type Publication } from './publish.js'
 
 /**
  * The reporter `npx vitest run` adds (vitest.config.ts): it collects the checks as the CLI does, writes the four
- * report files, prints the summary, and makes the exit code the verdict's: a failed SHOULD check alone does not fail the run.
+ * report files and exchanges.har, prints the summary, and makes the exit code the verdict's: a failed SHOULD check alone does not fail the run.
  */
 export class ReportFiles implements Reporter {
   private collector = new CheckCollector()
@@ -27,7 +27,8 @@ export class ReportFiles implements Reporter {
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): Promise<void> {
     this.collector.onTestRunEnd(testModules, unhandledErrors)
     const report = reportOfRun({ ...this.target, startedAt: this.startedAt }, this.collector, this.options)
+    const harPath = await this.target.writeHar()
     // vitest has already set exit code 1 for any failed test; the verdict decides instead, as it does for the CLI.
-    process.exitCode = await publishReport(report, this.publication)
+    process.exitCode = await publishReport(report, { ...this.publication, harPath })
   }
 }

@@ -26,10 +26,10 @@ const reportIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json
 const failed = (report: Report) => report.checks.filter((c) => c.status === 'failed').map((c) => c.id)
 
 describe('npx vitest run (the top-level vitest.config.ts)', () => {
-  test('runs the suite against the embedded reference, writes the four reports and exits 0', async () => {
+  test('runs the suite against the embedded reference, writes the four reports and exchanges.har, and exits 0', async () => {
     const { code, output, dir } = await vitestRun([], {})
     expect(code, output).toBe(0)
-    for (const file of ['report.json', 'report.md', 'junit.xml', 'report.html']) expect(existsSync(join(dir, file)), file).toBe(true)
+    for (const file of ['report.json', 'report.md', 'junit.xml', 'report.html', 'exchanges.har']) expect(existsSync(join(dir, file)), file).toBe(true)
     const report = reportIn(dir)
     expect(report.target.embedded).toBe(true)
     expect(report.seed).toBe(FIXED_SEED)

@@ -1,7 +1,9 @@
+import { join } from 'node:path'
 import { readBaseline } from '../../reporters/baseline.js'
 import { createProgress } from '../../reporters/progress.js'
 import { publishReport } from '../../reporters/publish.js'
 import { allChecks } from '../checks/index.js'
+import { HAR_FILE } from '../har/write.js'
 import { redact, secretsOf } from '../http/secrets.js'
 import { runConformance } from '../runner/run.js'
 import type { CliOptions } from './options.js'
@@ -20,11 +22,12 @@ export async function run(options: CliOptions, env: NodeJS.ProcessEnv): Promise<
 async function runAndReport(options: CliOptions, env: NodeJS.ProcessEnv): Promise<number> {
   const baseline = options.baseline ? { path: options.baseline, report: await readBaseline(options.baseline) } : undefined
   const progress = createProgress(process.stdout, env, allChecks.length)
+  const harPath = join(options.reportDir, HAR_FILE)
   let report
   try {
-    report = await runConformance({ ...options.run, onCheck: progress.onCheck })
+    report = await runConformance({ ...options.run, onCheck: progress.onCheck, harPath })
   } finally {
     progress.end()
   }
-  return publishReport(report, { reportDir: options.reportDir, baseline, env, stdout: process.stdout })
+  return publishReport(report, { reportDir: options.reportDir, baseline, env, stdout: process.stdout, harPath })
 }

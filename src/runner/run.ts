@@ -37,6 +37,8 @@ export interface RunOptions {
   waivers?: Waiver[]
   strict?: boolean
   onCheck?: (outcome: CheckOutcome) => void
+  /** Where to write the run's exchanges as HAR 1.2 (every attempt an entry, secrets as placeholders); none when undefined. */
+  harPath?: string
 }
 
 /** Runs the conformance suite once, through vitest with the settings of vitest.config.ts, and returns the report. Starts and stops the embedded reference server when it is the target. */
@@ -51,6 +53,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
     } finally {
       await vitest.close()
     }
+    await target.writeHar()
     return reportOfRun(target, collector, options)
   } finally {
     await target.close()

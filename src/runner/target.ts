@@ -1,4 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Agent, request } from 'undici'
+import { gatherExchangeLog } from '../har/exchange-log.js'
+import { writeHar } from '../har/write.js'
 import { createSharedState } from '../http/shared-state.js'
 import { politeFetch, resolveProfile } from '../profile/resolve.js'
 import { broughtByFaults, referenceBehaviours } from '../reference/named-behaviours.js'
@@ -14,6 +19,11 @@ export interface Target {
   shared: SharedArrayBuffer
   server?: ReferenceServer
   startedAt: Date
+  /** The folder the suite workers log the run's exchanges to (src/har/exchange-log.ts); undefined when the run writes no HAR. */
+  exchangeLog?: string
+  /** Writes the exchanges logged so far to the run's harPath; returns that path, or undefined when the run writes no HAR. */
+  writeHar(): Promise<string | undefined>
+  /** Stops the embedded reference server and removes the exchange log. */
   close(): Promise<void>
 }
 
@@ -32,16 +42,27 @@ export async function openTarget(options: RunOptions): Promise<Target> {
   const server = given.baseUrl ? undefined : await startReferenceServer({ ...options.reference, ...broughtByFaults(behaviours, options.reference ?? {}), behaviours })
   const targetSettings = server ? embeddedSettings(given, server) : { ...given, baseUrl: given.baseUrl!, embedded: false }
   const settings: RunSettings = { ...targetSettings, deadlineAt: targetSettings.maxDurationMs === undefined ? undefined : startedAt.getTime() + targetSettings.maxDurationMs }
-  const close = async () => server?.close()
+  let exchangeLog: string | undefined
+  const close = async () => {
+    await server?.close()
+    if (exchangeLog) await rm(exchangeLog, { recursive: true, force: true })
+  }
   const shared = createSharedState()
   try {
     await ensureReachable(settings)
     settings.profile = await resolveProfile(options.profile, server && { baseUrl: server.baseUrl, behaviours }, politeFetch(settings, shared))
+    if (options.harPath) exchangeLog = await mkdtemp(join(tmpdir(), 'ipts-exchanges-'))
   } catch (error) {
     await close()
     throw error
   }
-  return { settings, shared, server, startedAt, close }
+  const harPath = options.harPath
+  const writeExchanges = async () => {
+    if (!exchangeLog || !harPath) return undefined
+    await writeHar(harPath, gatherExchangeLog(exchangeLog))
+    return harPath
+  }
+  return { settings, shared, server, startedAt, exchangeLog, writeHar: writeExchanges, close }
 }
 
 function embeddedSettings(given: ReturnType<typeof withDefaults>, server: ReferenceServer): RunSettings {
