@@ -36,6 +36,11 @@ export class CheckCollector implements Reporter {
   }
 }
 
+function levelOf(requirement: string): Pick<CheckOutcome, 'level' | 'inferred'> {
+  const { level, inferred } = requirementById(requirement)
+  return { level, inferred: inferred === true }
+}
+
 function outcomeOf(testCase: TestCase): CheckOutcome | undefined {
   const meta = testCase.meta()
   const result = testCase.result()
@@ -44,7 +49,7 @@ function outcomeOf(testCase: TestCase): CheckOutcome | undefined {
     id: meta.checkId,
     title: testCase.name,
     requirement: meta.requirement,
-    level: requirementById(meta.requirement).level,
+    ...levelOf(meta.requirement),
     concern: meta.concern ?? testCase.module.moduleId,
     status: result.state,
     durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
@@ -75,7 +80,7 @@ function exchangeRuleOutcomes(observations: readonly Observations[]): CheckOutco
       id: rule.id,
       title: rule.title,
       requirement: rule.requirement,
-      level: requirementById(rule.requirement).level,
+      ...levelOf(rule.requirement),
       concern: 'every-response',
       status: violations.length > 0 ? 'failed' : applied > 0 ? 'passed' : 'skipped',
     }

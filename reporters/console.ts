@@ -1,6 +1,7 @@
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine } from './evidence-text.js'
 import type { Colour } from './progress.js'
+import { levelLabel } from '../src/contract/requirements.js'
 import type { CheckOutcome, Report } from './report.js'
 
 const FAILURES_LISTED = 20
@@ -23,5 +24,5 @@ export function summaryLines(report: Report, reportPaths: readonly string[], com
 }
 
 function describe(check: CheckOutcome): string {
-  return `${check.id} [${check.requirement}, ${check.level}]`
+  return `${check.id} [${check.requirement}, ${levelLabel(check)}]`
 }

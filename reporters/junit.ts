@@ -1,3 +1,4 @@
+import { levelLabel } from '../src/contract/requirements.js'
 import { evidenceLines, oneLine } from './evidence-text.js'
 import type { CheckOutcome, Report } from './report.js'
 
@@ -42,7 +43,7 @@ function suiteLines(report: Report, concern: string): string[] {
 
 function testcase(check: CheckOutcome): string {
   const open = `    <testcase name="${escapeXml(`${check.id}: ${check.title}`)}" classname="${escapeXml(`ipts-conformance.${check.concern}`)}" time="${seconds(check.durationMs)}"`
-  const label = `${check.id} [${check.requirement}, ${check.level}]`
+  const label = `${check.id} [${check.requirement}, ${levelLabel(check)}]`
   switch (check.status) {
     case 'passed':
       return `${open}/>`

@@ -1,4 +1,4 @@
-import type { Level } from '../src/contract/requirements.js'
+import { levelLabel, type Level } from '../src/contract/requirements.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine } from './evidence-text.js'
 import type { CheckStatus, Report } from './report.js'
@@ -29,7 +29,7 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
   const failed = report.checks.filter((c) => c.status === 'failed')
   if (failed.length > 0) {
     lines.push('', '### Failed checks', '', '| check | requirement | level | reason |', '|---|---|---|---|')
-    for (const check of failed) lines.push(`| \`${check.id}\` | ${check.requirement} | ${check.level} | ${escapeMarkdown(oneLine(check.reason))} |`)
+    for (const check of failed) lines.push(`| \`${check.id}\` | ${check.requirement} | ${levelLabel(check)} | ${escapeMarkdown(oneLine(check.reason))} |`)
   }
   const waived = report.checks.filter((c) => c.status === 'waived')
   if (waived.length > 0) {

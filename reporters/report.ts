@@ -9,6 +9,8 @@ export interface CheckOutcome {
   title: string
   requirement: string
   level: Level
+  /** True when the requirement rests on a reading of the contract rather than a sentence that states it. */
+  inferred: boolean
   concern: string
   status: CheckStatus
   /** Why a check was skipped, or the failure message. */
@@ -29,6 +31,9 @@ export interface RequirementResult {
   section: string
   level: Level
   rule: string
+  /** The contract sentence(s) the rule rests on, verbatim. */
+  quote: string[]
+  inferred: boolean
   observable: boolean
   status: RequirementStatus
   /** Why it was not assessed, skipped or uncovered. */

@@ -19,8 +19,8 @@ export function traceRequirements(outcomes: readonly CheckOutcome[], requirement
   return requirements.map((requirement) => {
     const ran = outcomes.filter((o) => o.requirement === requirement.id)
     const checks = [...new Set([...(coverage.get(requirement.id) ?? []), ...ran.map((o) => o.id)])]
-    const { id, section, level, rule, observable } = requirement
-    return { id, section, level, rule, observable, checks, ...verdictOf(requirement, checks, ran) }
+    const { id, section, level, rule, quote, observable } = requirement
+    return { id, section, level, rule, quote, inferred: requirement.inferred === true, observable, checks, ...verdictOf(requirement, checks, ran) }
   })
 }
 

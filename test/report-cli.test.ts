@@ -99,7 +99,7 @@ describe('terminal output', () => {
     for (const id of fault.breaks.filter((b) => !b.startsWith('every-response/'))) expect(out).toMatch(new RegExp(`^failed ${id} \\[`, 'm'))
   })
 
-  const outcome = (concern: string, status: CheckOutcome['status']): CheckOutcome => ({ id: `${concern}/x-${status}`, title: 't', requirement: 'ENV-DATA', level: 'MUST', concern, status })
+  const outcome = (concern: string, status: CheckOutcome['status']): CheckOutcome => ({ id: `${concern}/x-${status}`, title: 't', requirement: 'ENV-DATA', level: 'MUST', inferred: false, concern, status })
 
   function drive(isTTY: boolean, env: NodeJS.ProcessEnv): string {
     const written: string[] = []

@@ -4,9 +4,10 @@ import addFormats from 'ajv-formats'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { validateXML } from 'xmllint-wasm'
 import { allCheckIds } from '../src/checks/index.js'
-import { loadRequirements } from '../src/contract/requirements.js'
+import { levelLabel, loadRequirements } from '../src/contract/requirements.js'
 import { specPath } from '../src/package-root.js'
 import { renderJson } from '../reporters/json.js'
+import { renderHtml } from '../reporters/html.js'
 import { renderJunit } from '../reporters/junit.js'
 import { renderMarkdown } from '../reporters/markdown.js'
 import type { Report } from '../reporters/report.js'
@@ -79,6 +80,16 @@ describe('report.json', () => {
     expect(provoked.requirements.find((r) => r.id === waivedCheck.requirement)!.status).toBe(expected)
   })
 
+  test("carries each requirement's quote and whether it is inferred, and each check whether its requirement is", () => {
+    const catalogue = new Map(loadRequirements().map((r) => [r.id, r]))
+    for (const result of provoked.requirements) {
+      expect(result.quote, result.id).toEqual(catalogue.get(result.id)!.quote)
+      expect(result.inferred, result.id).toBe(catalogue.get(result.id)!.inferred === true)
+    }
+    for (const check of provoked.checks) expect(check.inferred, check.id).toBe(catalogue.get(check.requirement)!.inferred === true)
+    expect(provoked.checks.some((c) => c.inferred) && provoked.checks.some((c) => !c.inferred), 'the run has inferred and stated requirements').toBe(true)
+  })
+
   test('names in each requirement every check of the suite that cites it', () => {
     const ids = new Set(provoked.requirements.flatMap((r) => r.checks))
     expect([...ids].sort()).toEqual(allCheckIds().sort())
@@ -103,6 +114,13 @@ describe('junit.xml', () => {
     expect(xml).toContain('&lt;/script&gt;')
   })
 
+  test('labels each failure with its requirement and level, inferred where it is', () => {
+    const xml = renderJunit(provoked)
+    const failed = provoked.checks.filter((c) => c.status === 'failed')
+    expect(failed.some((c) => c.inferred), 'the provoked run fails an inferred check').toBe(true)
+    for (const check of failed) expect(xml).toContain(`type="${check.id} [${check.requirement}, ${levelLabel(check)}]"`)
+  })
+
   test('has one test case per check and a test suite per concern', () => {
     const xml = renderJunit(provoked)
     expect(xml.match(/<testcase /g)).toHaveLength(provoked.checks.length)
@@ -119,13 +137,26 @@ describe('junit.xml', () => {
   })
 })
 
+describe('report.html', () => {
+  test('shows each requirement with its level, inferred where it is, and the contract sentences it rests on', () => {
+    const html = renderHtml(provoked)
+    for (const r of provoked.requirements) {
+      const start = html.indexOf(`<tr id="req-${r.id}"`)
+      const row = html.slice(start, html.indexOf('</tr>', start))
+      expect(row, r.id).toContain(`<td>${levelLabel(r)}</td>`)
+      expect(row, r.id).toContain('<blockquote class="quote">')
+    }
+    expect(html).toContain('Missing or null means there is no next page.')
+  })
+})
+
 describe('report.md', () => {
   test('gives the verdict, counts by level and each failed check with its requirement and reason', () => {
     const markdown = renderMarkdown(provoked)
     expect(markdown).toContain('## IPTS conformance: FAIL')
     expect(markdown).toMatch(/\| MUST \| \d+ \| \d+ \| \d+ \| \d+ \|/)
     expect(markdown).toMatch(/\| SHOULD \| \d+ \| \d+ \| \d+ \| \d+ \|/)
-    for (const check of provoked.checks.filter((c) => c.status === 'failed')) expect(markdown).toContain(`| \`${check.id}\` | ${check.requirement} | ${check.level} |`)
+    for (const check of provoked.checks.filter((c) => c.status === 'failed')) expect(markdown).toContain(`| \`${check.id}\` | ${check.requirement} | ${levelLabel(check)} |`)
   })
 
   test('names the observable requirements that no check covers', () => {
