@@ -18,6 +18,7 @@ const settings: RunOptions['settings'] = {
   concurrency: CONCURRENCY,
   cursorParam: 'cursor',
   limitParam: 'limit',
+  maxPages: 1000,
   connectTimeoutMs: 5000,
   requestTimeoutMs: 10_000,
   maxBodyBytes: 4 * 1024 * 1024,

@@ -27,6 +27,7 @@ function settingsFor(target: HostileTarget, overrides: Partial<RunOptions['setti
     concurrency: 8,
     cursorParam: 'cursor',
     limitParam: 'limit',
+    maxPages: 1000,
     connectTimeoutMs: 1000,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
     maxBodyBytes: 4 * 1024 * 1024,

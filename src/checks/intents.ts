@@ -1,21 +1,16 @@
-import { operation } from '../contract/operations.js'
 import type { Exchange } from '../http/exchange.js'
 import type { IntentInput, RunSettings } from '../runner/settings.js'
+import { intentRefusalStatuses } from './operation-calls.js'
 import type { Check, CheckContext, Need } from './types.js'
 
 const RECEIPT_MAX_LENGTH = 512
-
-/** The declared 4xx statuses of the intent operation that refuse access; 429 answers a quota, not the question. */
-function refusalStatuses(): number[] {
-  return operation('getIntentStatus').declaredStatuses!.filter((status) => status >= 400 && status < 500 && status !== 429)
-}
 
 /** Fails unless the exchange refused access with a declared 4xx: a 2xx grants access, a 5xx or an undeclared status is no answer. */
 function expectRefusal(ctx: CheckContext, exchange: Exchange, what: string): void {
   const status = exchange.response?.status
   if (status === undefined) ctx.fail(`no response to ${what}: ${exchange.error?.message}`, { exchange })
   if (status === 429) ctx.skip(`${what} was answered 429 (quota exceeded), so whether access is refused was not observed`)
-  const refusals = refusalStatuses()
+  const refusals = intentRefusalStatuses()
   if (!refusals.includes(status!)) {
     const verdict = status! < 300 ? 'access was granted' : 'not a declared refusal'
     ctx.fail(`${what} answered ${status}: ${verdict} (expected one of ${refusals.join(', ')})`, { exchange })

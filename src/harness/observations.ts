@@ -15,9 +15,13 @@ function withRetriedAttempts(exchange: Exchange): Exchange[] {
   return [...attempts, exchange]
 }
 
+/**
+ * Only exchanges with the contract's operations feed the rules: the contract states its header and body rules for
+ * its operations, and a path that is no operation (an unknown route) may be answered by a gateway in its own way.
+ */
 export function observe(exchanges: readonly Exchange[], settings: RunSettings, secrets: readonly Secret[]): Observations {
   const observations: Observations = {}
-  for (const exchange of exchanges.flatMap(withRetriedAttempts)) {
+  for (const exchange of exchanges.filter((e) => e.operation !== undefined).flatMap(withRetriedAttempts)) {
     const { response } = exchange
     if (!response) continue
     for (const rule of exchangeRules) {

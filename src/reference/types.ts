@@ -40,4 +40,6 @@ export interface Fault extends Behaviour {
 export interface Allowance extends Behaviour {
   /** The requirement whose rule permits this behaviour. */
   permittedBy: string
+  /** Settings the run needs for the behaviour to show (a page bound the list exceeds). */
+  run?: { maxPages?: number }
 }

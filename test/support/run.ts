@@ -12,6 +12,7 @@ export function runAgainstReference(reference: RunOptions['reference'] = {}, set
       concurrency: 8,
       cursorParam: 'cursor',
       limitParam: 'limit',
+      maxPages: 1000,
       connectTimeoutMs: 2000,
       requestTimeoutMs: 5000,
       maxBodyBytes: 4 * 1024 * 1024,

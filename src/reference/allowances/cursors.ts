@@ -2,6 +2,8 @@ import { bodyOf, isOperation } from '../response-edits.js'
 import type { ReferenceData } from '../data.js'
 import type { Allowance, RefRequest } from '../types.js'
 
+const isList = (request: RefRequest) => /^\/v1\/(?:markets|traders\/[^/]+\/balances)$/.test(request.path)
+
 /** The items of the list a request reads, and the filter its cursors are bound to (the lower-case trader for balances). */
 function listRead(request: RefRequest, data: ReferenceData): { items: unknown[]; filter: string } | undefined {
   if (isOperation(request, 'listMarkets')) return { items: data.markets, filter: '' }
@@ -25,11 +27,49 @@ export const cursorsAllowances: readonly Allowance[] = [
     },
   },
   {
+    name: 'cursors-cursor-param-page-token',
+    description: 'Lists take their cursor as ?page_token= and ignore ?cursor= (the cursor parameter name is not shown).',
+    permittedBy: 'EP-LIST-QUERY',
+    onRequest(request) {
+      if (!isList(request)) return
+      const token = request.query.get('page_token')
+      request.query.delete('cursor')
+      if (token !== null) request.query.set('cursor', token)
+    },
+  },
+  {
+    name: 'cursors-limit-param-page-size',
+    description: 'Lists serve every item on one page unless asked for fewer with ?page_size=, and ignore ?limit= (the page-size parameter name is not shown).',
+    permittedBy: 'EP-LIST-QUERY',
+    onRequest(request) {
+      if (!isList(request)) return
+      const size = request.query.get('page_size')
+      request.query.delete('limit')
+      if (size !== null) request.query.set('limit', size)
+    },
+    onResponse(response, request, data) {
+      const body = response.status === 200 ? bodyOf(response) : undefined
+      const list = listRead(request, data)
+      if (!list || !body || request.query.has('limit') || request.query.has('cursor')) return
+      body.data = list.items
+      delete body.cursor
+    },
+  },
+  {
+    name: 'cursors-long-list',
+    description: 'Lists serve one item a page, so a walk is longer than the run\'s --max-pages (20): the walk is reported skipped, not failed.',
+    permittedBy: 'ENV-CURSOR-END',
+    run: { maxPages: 20 },
+    onRequest(request) {
+      if (isList(request)) request.query.set('limit', '1')
+    },
+  },
+  {
     name: 'cursors-max-page-size-4',
     description: 'Lists serve pages of at most 4 items, whatever page size is asked for (the maximum page size is not shown).',
     permittedBy: 'LIM-PAGE-SIZE',
     onRequest(request) {
-      if (!/^\/v1\/(?:markets|traders\/[^/]+\/balances)$/.test(request.path)) return
+      if (!isList(request)) return
       const asked = request.query.get('limit') ?? '4'
       if (/^[1-9][0-9]*$/.test(asked)) request.query.set('limit', String(Math.min(Number(asked), 4)))
     },

@@ -21,6 +21,24 @@ export const intentsAllowances: readonly Allowance[] = [
     },
   },
   {
+    name: 'unknown-intent-answered-401',
+    description: 'A hash that names no intent is refused with 401, as a status no receipt can grant, instead of 404.',
+    permittedBy: 'RCPT-WRONG-NO-ACCESS',
+    onResponse(response, request, data) {
+      const hash = request.route?.params.hash?.toLowerCase()
+      const exists = data.intents.some((intent) => intent.hash.toLowerCase() === hash)
+      if (isOperation(request, 'getIntentStatus') && !exists) refuseAs(response, ['intent_not_found'], 401, 'intent_not_granted')
+    },
+  },
+  {
+    name: 'receipt-matched-before-length',
+    description: "The intent is looked up and the receipt compared before the receipt's length is validated: a receipt outside 1 to 512 characters gets 404 like any receipt that does not match.",
+    permittedBy: 'RCPT-LENGTH-NO-ACCESS',
+    onResponse(response, request) {
+      if (isOperation(request, 'getIntentStatus')) refuseAs(response, ['invalid_receipt'], 404, 'intent_not_found')
+    },
+  },
+  {
     name: 'missing-receipt-answered-401',
     description: 'A missing receipt is refused as a missing credential with 401 instead of 422 (an over-long one still fails validation).',
     permittedBy: 'RCPT-MISSING-NO-ACCESS',

@@ -44,6 +44,9 @@ export const shapeAllowances: readonly Allowance[] = [
       for (const member of ['trader', 'sessionKey', 'account', 'token']) if (typeof holder[member] === 'string') holder[member] = mixedCaseAddress(holder[member])
     }
   }),
+  bodyAllowance('vault-checkpoint-null', 'The vault answers checkpoint null, as before an indexed checkpoint exists.', 'SHAPE-VAULT-CHECKPOINT', ['getVault'], (body) => {
+    body.checkpoint = null
+  }),
   bodyAllowance('negative-pnl-strings', 'Every PnL member is a negative decimal string (PnL and funding fields are typed only as string).', 'CONV-PNL-WAD-STRING', ['getTraderPnl'], (body) => {
     for (const group of recordsOf.getTraderPnl(body)) for (const [member, value] of Object.entries(group)) group[member] = negative(value as string)
   }),
