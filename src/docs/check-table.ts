@@ -41,7 +41,7 @@ export function renderCheckTable(): string {
     '',
     '### Every-response rules',
     '',
-    'Applied to every exchange of the run, whichever check made it.',
+    "Applied to every exchange of the run with one of the contract's operations, whichever check made it (a path that is no operation is left to the routing checks).",
     '',
     checkTable(exchangeRules),
     '',

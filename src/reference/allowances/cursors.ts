@@ -4,6 +4,14 @@ import type { Allowance, RefRequest } from '../types.js'
 
 const isList = (request: RefRequest) => /^\/v1\/(?:markets|traders\/[^/]+\/balances)$/.test(request.path)
 
+/** A list reads the deployment's parameter under the name the reference handler knows, and ignores that name when sent. */
+function takeListParameterAs(request: RefRequest, deploymentName: string, referenceName: string): void {
+  if (!isList(request)) return
+  const value = request.query.get(deploymentName)
+  request.query.delete(referenceName)
+  if (value !== null) request.query.set(referenceName, value)
+}
+
 /** The items of the list a request reads, and the filter its cursors are bound to (the lower-case trader for balances). */
 function listRead(request: RefRequest, data: ReferenceData): { items: unknown[]; filter: string } | undefined {
   if (isOperation(request, 'listMarkets')) return { items: data.markets, filter: '' }
@@ -30,23 +38,13 @@ export const cursorsAllowances: readonly Allowance[] = [
     name: 'cursors-cursor-param-page-token',
     description: 'Lists take their cursor as ?page_token= and ignore ?cursor= (the cursor parameter name is not shown).',
     permittedBy: 'EP-LIST-QUERY',
-    onRequest(request) {
-      if (!isList(request)) return
-      const token = request.query.get('page_token')
-      request.query.delete('cursor')
-      if (token !== null) request.query.set('cursor', token)
-    },
+    onRequest: (request) => takeListParameterAs(request, 'page_token', 'cursor'),
   },
   {
     name: 'cursors-limit-param-page-size',
     description: 'Lists serve every item on one page unless asked for fewer with ?page_size=, and ignore ?limit= (the page-size parameter name is not shown).',
     permittedBy: 'EP-LIST-QUERY',
-    onRequest(request) {
-      if (!isList(request)) return
-      const size = request.query.get('page_size')
-      request.query.delete('limit')
-      if (size !== null) request.query.set('limit', size)
-    },
+    onRequest: (request) => takeListParameterAs(request, 'page_size', 'limit'),
     onResponse(response, request, data) {
       const body = response.status === 200 ? bodyOf(response) : undefined
       const list = listRead(request, data)
