@@ -55,8 +55,13 @@ function outcomeOf(testCase: TestCase): CheckOutcome | undefined {
     durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
   }
   if (meta.retried) outcome.retried = true
+  if (meta.inputs) outcome.inputs = { coverage: meta.inputs.coverage ?? 0, random: meta.inputs.random ?? 0 }
   // Every skip of the harness carries a note; a skip without one is a check that --check left out.
   if (result.state === 'skipped') outcome.reason = result.note || 'not selected by --check'
+  if (result.state === 'skipped' && meta.notRun) {
+    outcome.status = 'not run'
+    if (meta.evidence) outcome.evidence = meta.evidence
+  }
   if (result.state === 'failed') {
     outcome.reason = meta.evidence?.message ?? result.errors?.[0]?.message
     if (meta.evidence) outcome.evidence = meta.evidence

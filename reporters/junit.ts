@@ -17,7 +17,7 @@ export function renderJunit(report: Report): string {
   const failures = report.checks.filter((c) => c.status === 'failed').length
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(report.tool.name)}" tests="${report.checks.length + report.errors.length}" failures="${failures}" errors="${report.errors.length}" time="${seconds(report.durationMs)}">`,
+    `<testsuites name="${escapeXml(report.tool.name)}" tests="${report.checks.length + report.errors.length}" failures="${failures}" errors="${report.errors.length + report.checks.filter((c) => c.status === 'not run').length}" time="${seconds(report.durationMs)}">`,
     ...concerns.flatMap((concern) => suiteLines(report, concern)),
     ...(report.errors.length > 0 ? runErrorSuite(report.errors) : []),
     '</testsuites>',
@@ -31,7 +31,7 @@ function suiteLines(report: Report, concern: string): string[] {
   const count = (...statuses: string[]) => checks.filter((c) => statuses.includes(c.status)).length
   const time = checks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0)
   return [
-    `  <testsuite name="${escapeXml(concern)}" tests="${checks.length}" failures="${count('failed')}" errors="0" skipped="${count('skipped', 'waived')}" time="${seconds(time)}" timestamp="${report.startedAt.replace(/Z$/, '')}">`,
+    `  <testsuite name="${escapeXml(concern)}" tests="${checks.length}" failures="${count('failed')}" errors="${count('not run')}" skipped="${count('skipped', 'waived')}" time="${seconds(time)}" timestamp="${report.startedAt.replace(/Z$/, '')}">`,
     '    <properties>',
     `      <property name="target" value="${escapeXml(report.target.baseUrl)}"/>`,
     `      <property name="seed" value="${report.seed}"/>`,
@@ -49,6 +49,8 @@ function testcase(check: CheckOutcome): string {
       return `${open}/>`
     case 'skipped':
       return `${open}>\n      <skipped message="${escapeXml(oneLine(check.reason || 'skipped', 1000))}"/>\n    </testcase>`
+    case 'not run':
+      return `${open}>\n      <error message="${escapeXml(`not run: ${oneLine(check.reason, 1000)}`)}" type="not run"/>\n    </testcase>`
     case 'waived':
       return `${open}>\n      <skipped message="${escapeXml(`waived: ${oneLine(check.waiver?.reason, 1000)} (the check ${check.waiver?.outcome})`)}"/>\n    </testcase>`
     case 'failed': {

@@ -1,7 +1,9 @@
 import type { Level } from '../src/contract/requirements.js'
 import type { Evidence } from '../src/harness/evidence.js'
+import type { ProfileKey, ProfileValues } from '../src/profile/profile.js'
 
-export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'waived'
+/** 'not run': the circuit breaker stopped sending because the target stopped answering; it fails the run. */
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'waived' | 'not run'
 
 /** One check's outcome. The shape is stable: other tools read report.json. */
 export interface CheckOutcome {
@@ -21,9 +23,11 @@ export interface CheckOutcome {
   durationMs?: number
   /** True when a request of the check was retried after a 429, 502 or 503: the outcome depended on a retry. */
   retried?: boolean
+  /** For a property check: the generated inputs it examined in the fixed coverage phase and in the random phase. */
+  inputs?: { coverage: number; random: number }
 }
 
-export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not-assessable' | 'uncovered' | 'waived'
+export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not-assessable' | 'uncovered' | 'waived' | 'not run'
 
 /** One requirement's result: the checks citing it and what they found together. */
 export interface RequirementResult {
@@ -39,6 +43,8 @@ export interface RequirementResult {
   /** Why it was not assessed, skipped or uncovered. */
   reason?: string
   checks: string[]
+  /** Set when it was assessed against the deployment profile: the key and the value the checks held the target to. */
+  profile?: { key: ProfileKey; value: unknown }
 }
 
 export interface Summary {
@@ -46,6 +52,7 @@ export interface Summary {
   failed: number
   skipped: number
   waived: number
+  notRun: number
   total: number
   failedMust: number
   failedShould: number
@@ -61,6 +68,8 @@ export interface Report {
   runs: number
   strict: boolean
   summary: Summary
+  /** The deployment profile the run held the target to, when it had one. */
+  profile?: { source: string; values: ProfileValues }
   checks: CheckOutcome[]
   /** Every requirement of specs/requirements.yaml, traced to the checks that cover it and their outcome. */
   requirements: RequirementResult[]
@@ -72,12 +81,14 @@ export function summarize(checks: readonly CheckOutcome[], strict: boolean, erro
   const count = (status: CheckStatus) => checks.filter((c) => c.status === status).length
   const failedMust = checks.filter((c) => c.status === 'failed' && c.level === 'MUST').length
   const failedShould = checks.filter((c) => c.status === 'failed' && c.level === 'SHOULD').length
-  const failing = failedMust > 0 || (strict && failedShould > 0) || errors.length > 0
+  const notRun = count('not run')
+  const failing = failedMust > 0 || (strict && failedShould > 0) || notRun > 0 || errors.length > 0
   return {
     passed: count('passed'),
     failed: count('failed'),
     skipped: count('skipped'),
     waived: count('waived'),
+    notRun,
     total: checks.length,
     failedMust,
     failedShould,

@@ -27,7 +27,8 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
     report = (await provokedReport()).report
-  })
+    // A whole run with every fault, under the quota some faults bring: longer than the default hook bound.
+  }, 300_000)
 
   afterAll(async () => {
     await browser?.close()

@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import type { OperationId } from '../contract/operations.js'
-import { tamper, tampering, type Tampering } from '../generators/cursor-tampering.js'
-import { invalidUnsignedIntegerString, validUnsignedIntegerString } from '../generators/unsigned-integer-strings.js'
+import { inTurn } from '../generators/coverage.js'
+import { tamper, tampering, tamperingCoverage, type Tampering } from '../generators/cursor-tampering.js'
+import { invalidUnsignedIntegerString, offsetCoverage, validUnsignedIntegerString } from '../generators/unsigned-integer-strings.js'
 import type { Exchange } from '../http/exchange.js'
 import type { IntentInput } from '../runner/settings.js'
 import { checkProperty } from '../harness/property.js'
@@ -98,6 +99,11 @@ async function paging(ctx: CheckContext, list: ListOperation): Promise<{ list: L
 async function walk(ctx: CheckContext, list: ListOperation): Promise<Walk | Unusable> {
   const paged = await paging(ctx, list)
   if ('unusable' in paged) return paged
+  return follow(ctx, list, paged)
+}
+
+/** Follows the cursor from a first page, sending the first page's query with every later page too; the second page may already be there. */
+async function follow(ctx: CheckContext, list: ListOperation, paged: { query: Record<string, string>; first: Page; second?: PageAnswer }): Promise<Walk> {
   const pages: Page[] = [paged.first]
   const seen = new Set<string>()
   const followed = new Set<string>()
@@ -114,7 +120,7 @@ async function walk(ctx: CheckContext, list: ListOperation): Promise<Walk | Unus
     if (followed.has(page.cursor)) return end('repeated-cursor')
     if (pages.length >= ctx.settings.maxPages) return end('page-bound')
     followed.add(page.cursor)
-    const next = pages.length === 1 ? paged.second! : await requestPage(ctx, list, { ...paged.query, [ctx.settings.cursorParam]: page.cursor })
+    const next = pages.length === 1 && paged.second ? paged.second : await requestPage(ctx, list, { ...paged.query, [ctx.settings.cursorParam]: page.cursor })
     if (next.problem) ctx.fail(`page ${pages.length + 1} of ${list.operation}, following the cursor of page ${pages.length}, came with ${next.problem}`, { exchange: next.exchange })
     pages.push(next)
   }
@@ -155,6 +161,28 @@ function sendCursor(ctx: CheckContext, issued: IssuedCursor, cursor: string, par
   return ctx.call(issued.list.operation, { params, query: { ...issued.query, [ctx.settings.cursorParam]: cursor } })
 }
 
+/** Fails when the walk cycled (a cursor came back); a walk beyond --max-pages is not judged. A repeated item is cursors/items-unique's. */
+function expectWalkEnded(ctx: CheckContext, { pages, end }: Walk): void {
+  const last = pages.at(-1)!
+  const where = `page ${pages.length}`
+  const verdicts: Record<WalkEnd, () => void> = {
+    'last-page': () => undefined,
+    'repeated-cursor': () => ctx.fail(`${where} carries a cursor that was already followed: the walk cycles and never reaches a last page`, { exchange: last.exchange }),
+    'cursor-not-string': () => ctx.skip(`${where} carries a cursor that is not a string, so the walk cannot go on (cursors/cursor-is-string reports it)`),
+    'page-bound': () => ctx.skip(`no last page within ${ctx.settings.maxPages} pages (--max-pages) and no cursor came back: the list may be longer, so the walk is not judged`),
+  }
+  verdicts[end]()
+}
+
+/** Walks a list from a first page asked with the given query (e.g. a page size), and fails unless the walk ends. */
+export async function expectWalkEnds(ctx: CheckContext, operation: ListOperation['operation'], query: Record<string, string>): Promise<void> {
+  const list = operation === 'listMarkets' ? markets : balances
+  const page = await requestPage(ctx, list, query)
+  // A refused first page is not a walk: what refused it is judged where that page is (a page-size check, say).
+  if (page.problem) ctx.skip(`the first page of ${operation} with ${new URLSearchParams(query)} came with ${page.problem}, so there is no walk to follow`)
+  expectWalkEnded(ctx, await follow(ctx, list, { first: page, query }))
+}
+
 function walkEndsCheck(list: ListOperation, needs: Check['needs']): Check {
   return {
     id: `cursors/${list.items}s-walk-ends`,
@@ -164,16 +192,7 @@ function walkEndsCheck(list: ListOperation, needs: Check['needs']): Check {
     async run(ctx) {
       const result = await walk(ctx, list)
       if ('unusable' in result) return ctx.skip(result.unusable)
-      const { pages, end } = result
-      const last = pages.at(-1)!
-      const where = `page ${pages.length}`
-      const verdicts: Record<WalkEnd, () => void> = {
-        'last-page': () => undefined,
-        'repeated-cursor': () => ctx.fail(`${where} carries a cursor that was already followed: the walk cycles and never reaches a last page`, { exchange: last.exchange }),
-        'cursor-not-string': () => ctx.skip(`${where} carries a cursor that is not a string, so the walk cannot go on (cursors/cursor-is-string reports it)`),
-        'page-bound': () => ctx.skip(`no last page within ${ctx.settings.maxPages} pages (--max-pages) and no cursor came back: the list may be longer, so the walk is not judged`),
-      }
-      verdicts[end]()
+      expectWalkEnded(ctx, result)
     },
   }
 }
@@ -255,15 +274,23 @@ export const cursorsChecks: readonly Check[] = [
         const offsets = [validUnsignedIntegerString(1, maxOffset), invalidUnsignedIntegerString(1, maxOffset)]
         // An empty cursor may fairly be taken as no cursor at all, so it is not a hand-built one.
         const cursors = fc.oneof(...offsets, ...(identities.length > 0 ? [fc.constantFrom(...identities)] : [])).filter((cursor) => cursor.length > 0)
-        return cursors.map((cursor) => [index, cursor] as const)
+        return cursors.map((cursor): [number, string] => [index, cursor])
       }
-      await checkProperty(ctx, fc.oneof(...issued.map((_, index) => handBuilt(index))), async ([index, cursor]) => {
+      // Every list's offsets and the identifiers of its first items.
+      const coverage = issued.flatMap(({ list, page }, index) =>
+        inTurn(
+          [index],
+          [...offsetCoverage(page.items.length), ...page.items.slice(0, 3).map((item) => ({ label: "an item's identifier", value: identityOf(list, item) }))],
+        ),
+      )
+      const check = async ([index, cursor]: [number, string]) => {
         const { list } = issued[index]!
         const exchange = await sendCursor(ctx, issued[index]!, cursor)
         const status = exchange.response?.status ?? 0
         if (status < 200 || status > 299) return undefined
         return { problem: `cursor is not opaque: ${list.operation} accepted the hand-built cursor ${JSON.stringify(cursor)} with status ${status}`, exchange }
-      })
+      }
+      await checkProperty(ctx, fc.oneof(...issued.map((_, index) => handBuilt(index))), check, { coverage })
     },
   },
   {
@@ -282,7 +309,10 @@ export const cursorsChecks: readonly Check[] = [
           const breach = refusedWithErrorBody(await sendCursor(ctx, issued[input[0]]!, tampered(input)))
           return breach && { ...breach, problem: `${list.operation} with the tampered cursor ${JSON.stringify(tampered(input))}: ${breach.problem}` }
         },
-        { skip: { test: (input) => tampered(input) === issued[input[0]]!.cursor, why: 'random text equal to the issued cursor, so not tampered' } },
+        {
+          skip: { test: (input) => tampered(input) === issued[input[0]]!.cursor, why: 'random text equal to the issued cursor, so not tampered' },
+          coverage: inTurn(issued.map((_, index) => index), tamperingCoverage()),
+        },
       )
     },
   },

@@ -8,7 +8,7 @@ function ruleViolation(ruleId: string, exchange: Exchange, ctx: CheckContext): s
   const rule = exchangeRules.find((r) => r.id === ruleId)!
   const { response } = exchange
   if (!response) return `no response: ${exchange.error?.message}`
-  return rule.applies(response, exchange) ? rule.violation(response, exchange, ctx.settings) : undefined
+  return rule.applies(response, exchange, ctx.settings) ? rule.violation(response, exchange, ctx.settings) : undefined
 }
 
 /** Fails with the first exchange that breaks the every-response rule, judged as the rule judges it. */

@@ -1,6 +1,7 @@
 import type { OperationId } from '../contract/operations.js'
 import type { SchemaViolation } from '../contract/schemas.js'
 import type { Exchange } from '../http/exchange.js'
+import type { ProfileKey } from '../profile/profile.js'
 import type { RunSettings } from '../runner/settings.js'
 
 /** Inputs a check may need from the user; without them the check is skipped with the reason. */
@@ -14,6 +15,8 @@ export interface Check {
   /** What holds when the check passes, in the present tense. */
   title: string
   needs?: readonly Need[]
+  /** The profile key the check holds the target to; without it in the run's profile the check is skipped as not assessable. */
+  profile?: ProfileKey
   run(ctx: CheckContext): Promise<void>
 }
 
@@ -45,10 +48,16 @@ export interface Counterexample {
   runs: number
 }
 
+/** The phases of a property check: the fixed coverage phase, then the random one. */
+export type InputPhase = 'coverage' | 'random'
+
 export interface CheckContext {
   readonly settings: RunSettings
   /** Every exchange this check made, in order. */
   readonly exchanges: Exchange[]
+  /** Generated inputs examined per phase, for the report. */
+  readonly inputs: Partial<Record<InputPhase, number>>
+  countInputs(phase: InputPhase, count: number): void
   /** GET an operation with the configured inputs and the full key, unless the options say otherwise. */
   call(operation: OperationId, options?: CallOptions): Promise<Exchange>
   /** GET a path below the base URL as given (already encoded), e.g. an unknown route. */
@@ -65,6 +74,15 @@ export class CheckFailure extends Error {
   constructor(message: string, readonly details: FailureDetails = {}) {
     super(message)
     this.name = 'CheckFailure'
+  }
+}
+
+/** Thrown when the circuit breaker would not send a request of the check: the target stopped answering. */
+export class CheckNotRun extends Error {
+  readonly code = 'IPTS_CHECK_NOT_RUN'
+  constructor(readonly reason: string, readonly exchange: Exchange) {
+    super(reason)
+    this.name = 'CheckNotRun'
   }
 }
 

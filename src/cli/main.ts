@@ -35,6 +35,14 @@ export const subcommands: readonly Subcommand[] = [
       return { help: referenceHelp, run: (argv) => reference(parseReferenceArgs(argv)) }
     },
   },
+  {
+    name: 'profile',
+    summary: 'profile init [FILE]: write a commented deployment profile template (default ipts-profile.yaml)',
+    load: async () => {
+      const { profileCommand, profileHelp } = await import('./profile-command.js')
+      return { help: profileHelp, run: async (argv) => profileCommand(argv, process.stdout) }
+    },
+  },
 ]
 
 function topLevelHelp(runHelp: string): string {

@@ -61,3 +61,9 @@ export function fillPath(template: string, params: Record<string, string>): stri
     return encodeURIComponent(value)
   })
 }
+
+/** The operation whose template a path (without its query) fits, whatever its parameters hold. */
+export function operationAt(path: string): OperationId | undefined {
+  const bare = path.replace(/[?#].*$/, '')
+  return operations().find((op) => new RegExp(`^${op.template.replace(/\{\w+\}/g, '[^/]*')}$`).test(bare))?.id
+}

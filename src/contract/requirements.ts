@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { specPath } from '../package-root.js'
+import type { ProfileKey } from '../profile/profile.js'
 
 export type Level = 'MUST' | 'SHOULD'
 
@@ -15,6 +16,8 @@ export interface Requirement {
   inferred?: true
   observable: boolean
   reason?: string
+  /** The profile key that makes a requirement the contract leaves "not shown" assessable (specs/profile.schema.json). */
+  profile?: ProfileKey
 }
 
 /** A level as reports show it: `SHOULD (inferred)` for a rule that rests on a reading of the contract. */

@@ -1,6 +1,7 @@
 import { exchangeRules } from '../checks/every-response.js'
 import type { Exchange } from '../http/exchange.js'
 import type { Secret } from '../http/secrets.js'
+import { profileEvidence, stated } from '../profile/profile.js'
 import type { RunSettings } from '../runner/settings.js'
 import { buildEvidence, type Evidence } from './evidence.js'
 
@@ -25,12 +26,15 @@ export function observe(exchanges: readonly Exchange[], settings: RunSettings, s
     const { response } = exchange
     if (!response) continue
     for (const rule of exchangeRules) {
-      if (!rule.applies(response, exchange)) continue
+      if (rule.profile && !stated(settings.profile, rule.profile)) continue
+      if (!rule.applies(response, exchange, settings)) continue
       const entry = (observations[rule.id] ??= { applied: 0, violations: [] })
       entry.applied++
       const violation = rule.violation(response, exchange, settings)
       if (violation !== undefined && entry.violations.length < VIOLATIONS_KEPT_PER_CHECK) {
-        entry.violations.push(buildEvidence(violation, { exchange }, secrets))
+        const evidence = buildEvidence(violation, { exchange }, secrets)
+        if (rule.profile) evidence.profile = profileEvidence(settings.profile!, rule.profile)
+        entry.violations.push(evidence)
       }
     }
   }

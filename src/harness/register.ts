@@ -1,8 +1,9 @@
 import { describe, inject, test } from 'vitest'
 import { HttpClient } from '../http/client.js'
 import { redact, secretsOf } from '../http/secrets.js'
+import { profileEvidence, stated } from '../profile/profile.js'
 import type { RunSettings } from '../runner/settings.js'
-import type { Check, CheckFailure, CheckSkipped } from '../checks/types.js'
+import type { Check, CheckFailure, CheckNotRun, CheckSkipped, InputPhase } from '../checks/types.js'
 import { createCheckContext, missingInputReasons, missingNeed } from './context.js'
 import { buildEvidence, type Evidence } from './evidence.js'
 import { observe, type Observations } from './observations.js'
@@ -16,6 +17,10 @@ declare module 'vitest' {
     observations?: Observations
     /** Set when a request of the check was retried (429, 502, 503), so its outcome depended on a retry. */
     retried?: boolean
+    /** Set when the circuit breaker kept the check from finishing: the target stopped answering. */
+    notRun?: boolean
+    /** Generated inputs the check examined, per phase. */
+    inputs?: Partial<Record<InputPhase, number>>
   }
 }
 
@@ -55,6 +60,7 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
         const secrets = secretsOf(settings)
         const missing = missingNeed(settings, check.needs)
         if (missing) return skip(missingInputReasons[missing])
+        if (check.profile && !stated(settings.profile, check.profile)) return skip(`not assessable without a deployment profile that states ${check.profile} (--profile)`)
         const ctx = createCheckContext(settings, clientFor(settings))
         let outcome: unknown
         try {
@@ -64,14 +70,22 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
         }
         task.meta.observations = observe(ctx.exchanges, settings, secrets)
         if (ctx.exchanges.some((exchange) => exchange.retries.length > 0)) task.meta.retried = true
+        if (Object.keys(ctx.inputs).length > 0) task.meta.inputs = ctx.inputs
         if (outcome === undefined) return
         const code = (outcome as { code?: string }).code
         if (code === 'IPTS_CHECK_SKIPPED') return skip(redact((outcome as CheckSkipped).reason, secrets))
+        if (code === 'IPTS_CHECK_NOT_RUN') {
+          const { reason, exchange } = outcome as CheckNotRun
+          task.meta.notRun = true
+          task.meta.evidence = buildEvidence(reason, { exchange }, secrets)
+          return skip(redact(reason, secrets))
+        }
         const failure = outcome as CheckFailure
         const message = redact(code === 'IPTS_CHECK_FAILED' ? failure.message : `the check itself failed: ${String((outcome as Error)?.message ?? outcome)}`, secrets)
         const details = code === 'IPTS_CHECK_FAILED' ? failure.details : {}
         const replay = details.counterexample && replayCommand(settings, check.id, details.counterexample.seed, details.counterexample.path)
         task.meta.evidence = buildEvidence(message, details, secrets, replay)
+        if (check.profile) task.meta.evidence.profile = profileEvidence(settings.profile!, check.profile)
         throw new Error(message)
       })
     }

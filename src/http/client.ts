@@ -1,9 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import { Pool } from 'undici'
+import { operations } from '../contract/operations.js'
+import { CircuitBreaker } from './circuit-breaker.js'
 import type { Exchange, ExchangeResponse } from './exchange.js'
 import { Limiter } from './limiter.js'
 import { QuotaGate } from './quota-gate.js'
-import { createSharedState, gateSlots, inFlightCounter } from './shared-state.js'
+import { breakerCells, createSharedState, gateSlots, inFlightCounter } from './shared-state.js'
 import { defaultRetryPolicy, rateLimitWaitMs, retryWaitMs, type RetryPolicy } from './retry.js'
 
 export interface ClientOptions {
@@ -26,7 +28,12 @@ export interface OutgoingRequest {
   headers?: Record<string, string>
   /** False: a 429, 502 or 503 is returned as it is, for a check that tests those responses. The key's 429 gate still holds. */
   retry?: boolean
+  /** The contract operation addressed, which the circuit breaker counts apart; without it, the path without its query. */
+  operation?: string
 }
+
+/** Unanswered requests in a row that trip the circuit breaker: a full wave of requests in flight, and at least this many. */
+const MIN_BREAKER_THRESHOLD = 3
 
 type ExchangeError = NonNullable<Exchange['error']>
 
@@ -39,6 +46,7 @@ export class HttpClient {
   private readonly pool: Pool
   private readonly limiter: Limiter
   private readonly gate: QuotaGate
+  private readonly breaker: CircuitBreaker
   private readonly policy: RetryPolicy
   private readonly deadlineAt: number
   private readonly basePath: string
@@ -51,6 +59,7 @@ export class HttpClient {
     const shared = options.shared ?? createSharedState()
     this.limiter = new Limiter(options.concurrency, inFlightCounter(shared))
     this.gate = new QuotaGate(gateSlots(shared))
+    this.breaker = new CircuitBreaker(breakerCells(shared), Math.max(MIN_BREAKER_THRESHOLD, options.concurrency), operations().map((op) => op.id))
     this.policy = options.retryPolicy ?? defaultRetryPolicy
     this.deadlineAt = options.deadlineAt ?? Infinity
     this.pool = new Pool(this.origin, {
@@ -68,6 +77,7 @@ export class HttpClient {
   /** Sends a GET, retried as the policy allows; earlier attempts are kept in exchange.retries. */
   async get(request: OutgoingRequest): Promise<Exchange> {
     const key = request.headers?.['x-api-key'] ?? ''
+    const target = request.operation ?? request.path.replace(/\?.*$/, '')
     const retries: Exchange['retries'] = []
     let waitingSince = 0
     for (let attempt = 0; ; attempt++) {
@@ -76,8 +86,12 @@ export class HttpClient {
       // A 429 may close the key while this request queues for a connection: then it goes back to the gate, unsent.
       const exchange = await this.limiter.run(async () => {
         if (this.gate.remainingMs(key) > 0) return undefined
+        const refused = this.breaker.refusal(target)
+        if (refused) return { request: this.describe(request), durationMs: 0, retries: [], error: refused }
         if (attempt > 0) retries.at(-1)!.waitedMs = Math.round(performance.now() - waitingSince)
-        return this.send(request)
+        const sent = await this.send(request)
+        this.breaker.record(target, sent)
+        return sent
       })
       if (!exchange) {
         attempt--
@@ -117,19 +131,23 @@ export class HttpClient {
     const exchange: Exchange = { request: this.describe(request), durationMs: 0, retries: [] }
     const timeout = AbortSignal.timeout(this.options.requestTimeoutMs)
     const deadline = Number.isFinite(this.deadlineAt) ? AbortSignal.timeout(Math.max(0, this.deadlineAt - Date.now())) : undefined
+    const signals = [timeout, this.breaker.signal, ...(deadline ? [deadline] : [])]
     try {
       const answer = await this.pool.request({
         method: 'GET',
         path: `${this.basePath}${request.path}`,
         headers: exchange.request.headers,
-        signal: deadline ? AbortSignal.any([timeout, deadline]) : timeout,
+        signal: AbortSignal.any(signals),
       })
       exchange.response = await readResponse(answer.statusCode, answer.headers, answer.body, this.options.maxBodyBytes)
       if (exchange.response.truncated) {
         exchange.error = { code: 'BODY_TOO_LARGE', message: `response body larger than ${this.options.maxBodyBytes} bytes; read stopped there` }
       }
     } catch (error) {
-      exchange.error = deadline?.aborted && !timeout.aborted ? runTimeBoundError('cut off') : transportError(error, this.options.requestTimeoutMs)
+      if (timeout.aborted) exchange.error = transportError(error, this.options.requestTimeoutMs)
+      else if (deadline?.aborted) exchange.error = runTimeBoundError('cut off')
+      else if (this.breaker.signal.aborted) exchange.error = this.breaker.cutOffError()
+      else exchange.error = transportError(error, this.options.requestTimeoutMs)
     }
     exchange.durationMs = Math.round(performance.now() - started)
     return exchange

@@ -1,3 +1,5 @@
+import type { Profile } from '../profile/profile.js'
+
 /** Everything a run needs, as it crosses from the CLI to the suites (vitest provide/inject): plain data only. */
 export interface RunSettings {
   baseUrl: string
@@ -28,6 +30,8 @@ export interface RunSettings {
   maxDurationMs?: number
   /** Epoch ms at which maxDurationMs runs out; set by the runner when the run starts. */
   deadlineAt?: number
+  /** The deployment profile, loaded: facts the contract leaves "not shown", each assessed by checks of its requirement. */
+  profile?: Profile
 }
 
 export interface IntentInput {

@@ -5,7 +5,7 @@ export const configFaults: readonly Fault[] = [
   {
     name: 'config-as-text',
     description: 'GET /v1/config answers 200 with the configuration as key=value text under a JSON content type.',
-    breaks: ['config/answers-json'],
+    breaks: ['config/answers-json', 'profile/config-schema'],
     onResponse(response, request) {
       const body = successBody(response, request, 'getConfig')
       if (body) response.raw = Object.entries(body).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join('\n')
@@ -20,6 +20,8 @@ export const configFaults: readonly Fault[] = [
       'shapes/operations-answer-200',
       'auth/restricted-key-scope',
       'headers/optional-request-headers',
+      'profile/restricted-key-granted',
+      'profile/vault-required-members',
     ],
     onRequest(request) {
       if (request.path === '/v1/vault') request.path = '/v1/vault/moved-to-v2'

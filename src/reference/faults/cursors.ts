@@ -43,7 +43,7 @@ export const cursorsFaults: readonly Fault[] = [
   {
     name: 'cursors-cycle-to-first-page',
     description: "The last page of a trader's balances carries a cursor back to the first page.",
-    breaks: ['cursors/balances-walk-ends', 'cursors/items-unique'],
+    breaks: ['cursors/balances-walk-ends', 'cursors/items-unique', 'profile/max-page-walk-ends'],
     onResponse(response, request, data) {
       const body = isOperation(request, 'listTraderBalances') && response.status === 200 ? bodyOf(response) : undefined
       const position = data.cursors.read(request.query.get('cursor') ?? '')
@@ -100,7 +100,7 @@ export const cursorsFaults: readonly Fault[] = [
   {
     name: 'cursors-hand-built-offset-accepted',
     description: 'Markets cursors are opaque, but a bare offset built by hand is accepted as a cursor too.',
-    breaks: ['cursors/hand-built-cursor-refused'],
+    breaks: ['cursors/hand-built-cursor-refused', 'cursors/tampered-cursor-rejected'],
     onRequest: acceptBareOffsets,
   },
   {
