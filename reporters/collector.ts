@@ -1,11 +1,7 @@
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node'
 import { exchangeRules } from '../src/checks/every-response.js'
-import { requirementById } from '../src/contract/requirements.js'
-import type { Evidence } from '../src/harness/evidence.js'
-import type { Observations } from '../src/harness/observations.js'
+import { levelOf, ObservationTally } from './judged-outcomes.js'
 import type { CheckOutcome } from './report.js'
-
-const VIOLATIONS_KEPT_PER_RULE = 5
 
 /** A vitest reporter that turns the run's test cases into check outcomes, and the every-response observations into theirs. */
 export class CheckCollector implements Reporter {
@@ -20,7 +16,7 @@ export class CheckCollector implements Reporter {
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
-    const observations: Observations[] = []
+    const tally = new ObservationTally()
     for (const module of testModules) {
       for (const error of module.errors()) this.errors.push(`${module.moduleId}: ${error.message}`)
       for (const testCase of module.children.allTests()) {
@@ -28,17 +24,12 @@ export class CheckCollector implements Reporter {
         if (!outcome) continue
         this.outcomes.push(outcome)
         const seen = testCase.meta().observations
-        if (seen) observations.push(seen)
+        if (seen) tally.add(seen)
       }
     }
     for (const error of unhandledErrors) this.errors.push(`unhandled error: ${error.message}`)
-    this.outcomes.push(...exchangeRuleOutcomes(observations))
+    this.outcomes.push(...tally.outcomes(exchangeRules.map((rule) => ({ ...rule, concern: 'every-response' }))))
   }
-}
-
-function levelOf(requirement: string): Pick<CheckOutcome, 'level' | 'inferred'> {
-  const { level, inferred } = requirementById(requirement)
-  return { level, inferred: inferred === true }
 }
 
 function outcomeOf(testCase: TestCase): CheckOutcome | undefined {
@@ -67,34 +58,4 @@ function outcomeOf(testCase: TestCase): CheckOutcome | undefined {
     if (meta.evidence) outcome.evidence = meta.evidence
   }
   return outcome
-}
-
-function exchangeRuleOutcomes(observations: readonly Observations[]): CheckOutcome[] {
-  return exchangeRules.map((rule) => {
-    let applied = 0
-    const violations: Evidence[] = []
-    let violated = 0
-    for (const seen of observations) {
-      const entry = seen[rule.id]
-      if (!entry) continue
-      applied += entry.applied
-      violated += entry.violations.length
-      violations.push(...entry.violations.slice(0, VIOLATIONS_KEPT_PER_RULE - violations.length))
-    }
-    const outcome: CheckOutcome = {
-      id: rule.id,
-      title: rule.title,
-      requirement: rule.requirement,
-      ...levelOf(rule.requirement),
-      concern: 'every-response',
-      status: violations.length > 0 ? 'failed' : applied > 0 ? 'passed' : 'skipped',
-    }
-    if (outcome.status === 'skipped') outcome.reason = rule.notApplicable
-    if (outcome.status === 'failed') {
-      outcome.reason = `${violated === 1 ? 'one response' : `at least ${violated} responses`} of ${applied}: ${violations[0]!.message}`
-      outcome.evidence = { ...violations[0]!, message: outcome.reason }
-      if (violations.length > 1) outcome.evidence.others = violations.slice(1)
-    }
-    return outcome
-  })
 }

@@ -2,7 +2,7 @@ import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine } from './evidence-text.js'
 import type { Colour } from './progress.js'
 import { levelLabel } from '../src/contract/requirements.js'
-import type { CheckOutcome, Report } from './report.js'
+import { provenance, type CheckOutcome, type Report } from './report.js'
 
 const FAILURES_LISTED = 20
 const plain = (_: Colour, text: string) => text
@@ -12,7 +12,7 @@ export function summaryLines(report: Report, reportPaths: readonly string[], com
   const { summary } = report
   const verdict = summary.verdict === 'pass' ? paint('green', 'PASS') : paint('red', 'FAIL')
   const lines = [
-    `${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.notRun > 0 ? `${summary.notRun} not run, ` : ''}${summary.skipped} skipped, ${summary.waived} waived (${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures) against ${report.target.baseUrl} in ${report.durationMs} ms, seed ${report.seed}`,
+    `${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.notRun > 0 ? `${summary.notRun} not run, ` : ''}${summary.skipped} skipped, ${summary.waived} waived (${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures) against ${report.target.baseUrl} in ${report.durationMs} ms, ${provenance(report)}`,
   ]
   const failed = report.checks.filter((c) => c.status === 'failed')
   for (const check of failed.slice(0, FAILURES_LISTED)) lines.push(`  failed ${describe(check)}: ${oneLine(check.reason)}`)

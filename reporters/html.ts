@@ -2,7 +2,7 @@ import { levelLabel } from '../src/contract/requirements.js'
 import type { Evidence } from '../src/harness/evidence.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine, profileLine } from './evidence-text.js'
-import type { CheckOutcome, Report, RequirementResult } from './report.js'
+import { provenance, type CheckOutcome, type Report, type RequirementResult } from './report.js'
 import { requirementCounts } from './traceability.js'
 
 /** Everything interpolated into the page goes through here: the target's responses are hostile input. */
@@ -49,7 +49,7 @@ function headerSection(report: Report): string {
   const requirements = Object.entries(requirementCounts(report.requirements)).map(([status, n]) => `${badge(status)} ${n}`)
   return `<header>
 <h1>IPTS conformance <span id="verdict" class="verdict v-${summary.verdict}">${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}</span></h1>
-<p class="meta">Target <b>${escapeHtml(report.target.baseUrl)}</b> · ${escapeHtml(report.tool.name)} ${escapeHtml(report.tool.version)} · started ${escapeHtml(report.startedAt)} · ${report.durationMs} ms · seed ${report.seed} · ${report.runs} runs per property${report.strict ? ' · strict' : ''}</p>
+<p class="meta">Target <b>${escapeHtml(report.target.baseUrl)}</b> · ${escapeHtml(report.tool.name)} ${escapeHtml(report.tool.version)} · started ${escapeHtml(report.startedAt)} · ${report.durationMs} ms · ${escapeHtml(report.traffic ? provenance(report) : `seed ${report.seed} · ${report.runs} runs per property`)}${report.strict ? ' · strict' : ''}</p>
 <p>${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures. ${summary.verdict === 'pass' ? 'No MUST check failed' : 'The run fails'}${report.strict ? ' (strict: SHOULD failures count)' : ''}.</p>
 <table class="counts"><thead><tr><th>level</th><th>passed</th><th>failed</th><th>not run</th><th>skipped</th><th>waived</th></tr></thead><tbody>${levels.join('')}</tbody></table>
 <p>Requirements: ${requirements.join(' ')}</p>

@@ -1,6 +1,6 @@
 import { levelLabel } from '../src/contract/requirements.js'
 import { evidenceLines, oneLine } from './evidence-text.js'
-import type { CheckOutcome, Report } from './report.js'
+import { provenance, type CheckOutcome, type Report } from './report.js'
 
 /** Characters XML 1.0 cannot carry at all, even escaped: they are dropped from text that comes from the target. */
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
@@ -34,7 +34,7 @@ function suiteLines(report: Report, concern: string): string[] {
     `  <testsuite name="${escapeXml(concern)}" tests="${checks.length}" failures="${count('failed')}" errors="${count('not run')}" skipped="${count('skipped', 'waived')}" time="${seconds(time)}" timestamp="${report.startedAt.replace(/Z$/, '')}">`,
     '    <properties>',
     `      <property name="target" value="${escapeXml(report.target.baseUrl)}"/>`,
-    `      <property name="seed" value="${report.seed}"/>`,
+    `      <property name="${report.traffic ? 'traffic' : 'seed'}" value="${escapeXml(report.traffic ? provenance(report) : String(report.seed))}"/>`,
     '    </properties>',
     ...checks.map(testcase),
     '  </testsuite>',

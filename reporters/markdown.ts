@@ -1,7 +1,7 @@
 import { levelLabel, type Level } from '../src/contract/requirements.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine, profileLine } from './evidence-text.js'
-import type { CheckStatus, Report } from './report.js'
+import { provenance, type CheckStatus, type Report } from './report.js'
 import { requirementCounts } from './traceability.js'
 
 const LEVELS: readonly Level[] = ['MUST', 'SHOULD']
@@ -18,7 +18,7 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
   const lines = [
     `## IPTS conformance: ${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`,
     '',
-    `${escapeMarkdown(report.target.baseUrl)} · ${report.tool.name} ${report.tool.version} · seed ${report.seed} · ${report.startedAt} · ${report.durationMs} ms${report.strict ? ' · strict' : ''}`,
+    `${escapeMarkdown(report.target.baseUrl)} · ${report.tool.name} ${report.tool.version} · ${escapeMarkdown(provenance(report))} · ${report.startedAt} · ${report.durationMs} ms${report.strict ? ' · strict' : ''}`,
     '',
     `| level | ${STATUSES.join(' | ')} |`,
     `|---|${STATUSES.map(() => '---:').join('|')}|`,

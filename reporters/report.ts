@@ -59,14 +59,32 @@ export interface Summary {
   verdict: 'pass' | 'fail'
 }
 
+/** For recorded traffic (check-har, proxy): what was recorded and how much of it was judged. */
+export interface TrafficSummary {
+  source: 'har' | 'proxy'
+  /** Every exchange recorded. */
+  exchanges: number
+  /** Exchanges with an operation of the contract and its response: judged. */
+  judged: number
+  /** Counted and left alone: paths outside /v1, and paths or methods under /v1 that are no operation of the contract. */
+  outsideV1: number
+  otherV1: number
+  /** Requests that got no response (a failed request in the HAR, an upstream that did not answer the proxy). */
+  withoutResponse: number
+  /** Responses whose body the recording left out: not judged. */
+  withoutBody: number
+}
+
 export interface Report {
   tool: { name: string; version: string }
   target: { baseUrl: string; embedded: boolean }
   startedAt: string
   durationMs: number
-  seed: number
-  runs: number
+  /** Seed and runs of the generated inputs; absent for recorded traffic, where nothing is generated. */
+  seed?: number
+  runs?: number
   strict: boolean
+  traffic?: TrafficSummary
   summary: Summary
   /** The deployment profile the run held the target to, when it had one. */
   profile?: { source: string; values: ProfileValues }
@@ -94,4 +112,17 @@ export function summarize(checks: readonly CheckOutcome[], strict: boolean, erro
     failedShould,
     verdict: failing ? 'fail' : 'pass',
   }
+}
+
+/** How the report's exchanges came about, for a report's heading: the seed of a run, or what recorded traffic held. */
+export function provenance(report: Report): string {
+  const { traffic } = report
+  if (!traffic) return `seed ${report.seed}`
+  const left = [
+    traffic.outsideV1 ? `${traffic.outsideV1} outside /v1` : '',
+    traffic.otherV1 ? `${traffic.otherV1} under /v1 but no operation` : '',
+    traffic.withoutResponse ? `${traffic.withoutResponse} without a response` : '',
+    traffic.withoutBody ? `${traffic.withoutBody} without a recorded body` : '',
+  ].filter(Boolean)
+  return `recorded traffic (${traffic.source === 'har' ? 'HAR' : 'proxy'}): ${traffic.exchanges} exchanges, ${traffic.judged} judged${left.length ? `; not judged: ${left.join(', ')}` : ''}`
 }

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -6,13 +5,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { packageRoot } from '../src/package-root.js'
 import type { Report } from '../reporters/report.js'
 import { writeReports } from '../reporters/write.js'
+import { CHROMIUM, chromiumSkipReason, LAUNCH_ARGS } from './support/browser.js'
 import { provokedReport, withHostileEvidence } from './support/reports.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 /** Kept after the run: CI keeps it as an artefact, with the screenshot. */
 const REPORT_DIR = join(packageRoot, '.tmp', 'report-html')
-const skipReason = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is absent (apt-get install chromium); under CI=true this test runs and fails instead` : undefined
+const skipReason = chromiumSkipReason
 
 interface Opened {
   page: Page

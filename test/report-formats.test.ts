@@ -1,16 +1,14 @@
 import { readFileSync } from 'node:fs'
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormats from 'ajv-formats'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { validateXML } from 'xmllint-wasm'
 import { allCheckIds } from '../src/checks/index.js'
 import { levelLabel, loadRequirements } from '../src/contract/requirements.js'
-import { specPath } from '../src/package-root.js'
 import { renderJson } from '../reporters/json.js'
 import { renderHtml } from '../reporters/html.js'
 import { renderJunit } from '../reporters/junit.js'
 import { renderMarkdown } from '../reporters/markdown.js'
 import type { Report } from '../reporters/report.js'
+import { reportValidator } from './support/report-schema.js'
 import { provokedReport, withHostileEvidence } from './support/reports.js'
 import { runAgainstReference } from './support/run.js'
 
@@ -19,13 +17,6 @@ const junitXsd = readFileSync(new URL('./fixtures/junit.xsd', import.meta.url), 
 async function xsdErrors(xml: string): Promise<string> {
   const result = await validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [junitXsd] })
   return result.valid ? '' : result.rawOutput
-}
-
-function reportValidator() {
-  const schema = JSON.parse(readFileSync(specPath('report.schema.json'), 'utf8'))
-  const ajv = new Ajv2020({ strict: true, allErrors: true })
-  addFormats.default(ajv)
-  return ajv.compile<Report>(schema)
 }
 
 let provoked: Report

@@ -2,26 +2,12 @@ import { operations, type OperationId } from '../contract/operations.js'
 import { schemaPattern, validateAgainst } from '../contract/schemas.js'
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
 import { mentionsSecret } from '../http/secrets.js'
-import type { ProfileKey } from '../profile/profile.js'
 import { profileRules } from './profile-rules.js'
-import type { RunSettings } from '../runner/settings.js'
+import type { ExchangeJudge } from './exchange-judge.js'
 import { carriedPayload } from './refusal-payload.js'
 
-/**
- * A rule that holds for any response, applied to every exchange of the run whichever check made it.
- * violation() is called only where applies() is true; it returns what is wrong, or undefined.
- */
-export interface ExchangeRule {
-  id: string
-  requirement: string
-  title: string
-  /** Why the rule is skipped when no exchange of the run was one it applies to. */
-  notApplicable: string
-  /** The profile key the rule holds every response to; without it in the run's profile the rule applies to nothing. */
-  profile?: ProfileKey
-  applies(response: ExchangeResponse, exchange: Exchange, settings: RunSettings): boolean
-  violation(response: ExchangeResponse, exchange: Exchange, settings: RunSettings): string | undefined
-}
+/** A rule that holds for any response, applied to every exchange of the run whichever check made it. */
+export type ExchangeRule = ExchangeJudge
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 const REQUEST_ID = schemaPattern('RequestId')

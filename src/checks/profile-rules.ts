@@ -5,7 +5,7 @@ import type { ExchangeRule } from './every-response.js'
 
 /** Every-response rules that hold the values met anywhere in the run to the deployment profile. */
 
-const values = (settings: RunSettings): ProfileValues => settings.profile!.values
+const values = (settings: Pick<RunSettings, 'profile'>): ProfileValues => settings.profile!.values
 const objectBody = (response: ExchangeResponse): Record<string, unknown> | undefined => {
   const body = response.json
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined

@@ -3,6 +3,7 @@ import type { SchemaViolation } from '../contract/schemas.js'
 import type { Exchange } from '../http/exchange.js'
 import type { ProfileKey } from '../profile/profile.js'
 import type { RunSettings } from '../runner/settings.js'
+import type { RecordedJudgement } from './exchange-judge.js'
 
 /** Inputs a check may need from the user; without them the check is skipped with the reason. */
 export type Need = 'apiKey' | 'restrictedApiKey' | 'trader' | 'intent' | 'secondIntent'
@@ -18,6 +19,8 @@ export interface Check {
   /** The profile key the check holds the target to; without it in the run's profile the check is skipped as not assessable. */
   profile?: ProfileKey
   run(ctx: CheckContext): Promise<void>
+  /** How one recorded exchange decides this check (check-har, the proxy); absent where the check needs requests of its own. */
+  recorded?: RecordedJudgement
 }
 
 export type Auth = 'full' | 'restricted' | 'none' | { key: string }

@@ -1,4 +1,5 @@
 import { describe, inject, test } from 'vitest'
+import { logExchanges } from '../har/exchange-log.js'
 import { HttpClient } from '../http/client.js'
 import { redact, secretsOf } from '../http/secrets.js'
 import { profileEvidence, stated } from '../profile/profile.js'
@@ -69,6 +70,8 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
           outcome = error
         }
         task.meta.observations = observe(ctx.exchanges, settings, secrets)
+        const exchangeLog = inject('iptsExchangeLog')
+        if (exchangeLog) logExchanges(exchangeLog, ctx.exchanges, check.id, secrets)
         if (ctx.exchanges.some((exchange) => exchange.retries.length > 0)) task.meta.retried = true
         if (Object.keys(ctx.inputs).length > 0) task.meta.inputs = ctx.inputs
         if (outcome === undefined) return

@@ -4,6 +4,7 @@ import { operations } from '../contract/operations.js'
 import { CircuitBreaker } from './circuit-breaker.js'
 import type { Exchange, ExchangeResponse } from './exchange.js'
 import { Limiter } from './limiter.js'
+import { BodyCollector, decodeUtf8, parsedResponse } from './response-body.js'
 import { QuotaGate } from './quota-gate.js'
 import { breakerCells, createSharedState, gateSlots, inFlightCounter } from './shared-state.js'
 import { defaultRetryPolicy, rateLimitWaitMs, retryWaitMs, type RetryPolicy } from './retry.js'
@@ -103,7 +104,7 @@ export class HttpClient {
       if (response.status === 429) this.gate.close(key, Date.now() + rateLimitWaitMs(response, this.policy))
       const wait = request.retry === false ? undefined : retryWaitMs(response, attempt, this.policy)
       if (wait === undefined || Date.now() + wait >= this.deadlineAt) return exchange
-      retries.push({ status: response.status, waitedMs: wait, response })
+      retries.push({ status: response.status, waitedMs: wait, response, startedAt: exchange.startedAt, durationMs: exchange.durationMs, timings: exchange.timings })
       waitingSince = performance.now()
       await delay(wait)
     }
@@ -128,7 +129,7 @@ export class HttpClient {
 
   private async send(request: OutgoingRequest): Promise<Exchange> {
     const started = performance.now()
-    const exchange: Exchange = { request: this.describe(request), durationMs: 0, retries: [] }
+    const exchange: Exchange = { request: this.describe(request), startedAt: new Date().toISOString(), durationMs: 0, retries: [] }
     const timeout = AbortSignal.timeout(this.options.requestTimeoutMs)
     const deadline = Number.isFinite(this.deadlineAt) ? AbortSignal.timeout(Math.max(0, this.deadlineAt - Date.now())) : undefined
     const signals = [timeout, this.breaker.signal, ...(deadline ? [deadline] : [])]
@@ -139,7 +140,9 @@ export class HttpClient {
         headers: exchange.request.headers,
         signal: AbortSignal.any(signals),
       })
+      const headersAt = performance.now()
       exchange.response = await readResponse(answer.statusCode, answer.headers, answer.body, this.options.maxBodyBytes)
+      exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }
       if (exchange.response.truncated) {
         exchange.error = { code: 'BODY_TOO_LARGE', message: `response body larger than ${this.options.maxBodyBytes} bytes; read stopped there` }
       }
@@ -164,67 +167,14 @@ async function readResponse(
   body: AsyncIterable<Buffer> & { destroy(): unknown },
   maxBodyBytes: number,
 ): Promise<ExchangeResponse> {
-  const chunks: Buffer[] = []
-  let size = 0
-  let truncated = false
-  // A body declared larger than the cap is over it already: read no more of it than is kept.
-  const readLimit = Number(rawHeaders['content-length']) > maxBodyBytes ? TRUNCATED_BODY_KEPT_BYTES : maxBodyBytes
+  const collector = new BodyCollector(maxBodyBytes, Number(rawHeaders['content-length']))
   for await (const chunk of body) {
-    chunks.push(chunk)
-    size += chunk.length
-    if (size > readLimit) {
-      truncated = true
+    if (!collector.add(chunk)) {
       body.destroy()
       break
     }
   }
-  const headers: Record<string, string | string[]> = {}
-  for (const [name, value] of Object.entries(rawHeaders)) if (value !== undefined) headers[name.toLowerCase()] = value
-  // A truncated body cannot be parsed, so only its start is kept: what a report shows, without holding the whole cap per exchange.
-  const kept = truncated ? Buffer.concat(chunks, TRUNCATED_BODY_KEPT_BYTES) : Buffer.concat(chunks)
-  const response: ExchangeResponse = { status, headers, body: decodeUtf8(kept), truncated }
-  if (truncated) response.jsonError = 'body truncated at the size cap'
-  else if (response.body.length === 0) response.jsonError = 'empty body'
-  else if (nestingDepth(response.body) > MAX_JSON_DEPTH) response.jsonError = `nested deeper than ${MAX_JSON_DEPTH} levels`
-  else {
-    try {
-      response.json = JSON.parse(response.body)
-    } catch (error) {
-      response.jsonError = `not JSON: ${(error as Error).message}`
-    }
-  }
-  return response
-}
-
-const TRUNCATED_BODY_KEPT_BYTES = 64 * 1024
-/** Far beyond any body of the contract; deeper values would overflow the stack of whatever walks them (ajv, JSON.stringify, structuredClone). */
-const MAX_JSON_DEPTH = 256
-
-/** The deepest nesting of arrays and objects in a JSON text, brackets inside strings not counted. */
-function nestingDepth(text: string): number {
-  let depth = 0
-  let deepest = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 0x5c) i++
-      else if (c === 0x22) inString = false
-    } else if (c === 0x22) inString = true
-    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth)
-    else if (c === 0x5d || c === 0x7d) depth--
-  }
-  return deepest
-}
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
-
-function decodeUtf8(bytes: Buffer): string {
-  try {
-    return strictUtf8.decode(bytes)
-  } catch {
-    return `[invalid UTF-8, ${bytes.length} bytes] ${bytes.toString('latin1')}`
-  }
+  return parsedResponse(status, rawHeaders, decodeUtf8(collector.bytes()), collector.truncated)
 }
 
 function runTimeBoundError(what: string): ExchangeError {

@@ -1,7 +1,11 @@
 import { Agent, request } from 'undici'
 import { createVitest } from 'vitest/node'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { allChecks } from '../checks/index.js'
+import { gatherExchangeLog } from '../har/exchange-log.js'
+import { writeHar } from '../har/write.js'
 import { redactDeep, secretsOf } from '../http/secrets.js'
 import { createSharedState } from '../http/shared-state.js'
 import type { ProfileSource } from '../profile/load.js'
@@ -40,6 +44,8 @@ export interface RunOptions {
   waivers?: Waiver[]
   strict?: boolean
   onCheck?: (outcome: CheckOutcome) => void
+  /** Where to write the run's exchanges as HAR 1.2 (every attempt an entry, secrets as placeholders); none when undefined. */
+  harPath?: string
 }
 
 /** Raised when the target does not answer at all; the CLI maps it to exit 2. */
@@ -65,6 +71,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   let server: ReferenceServer | undefined
   const { quota, receipts } = broughtByFaults(behaviours, options.reference ?? {})
   if (!options.settings.baseUrl) server = await startReferenceServer({ ...options.reference, quota, receipts, behaviours })
+  const exchangeLog = options.harPath ? await mkdtemp(join(tmpdir(), 'ipts-exchanges-')) : undefined
   try {
     const given = server ? embeddedSettings(options.settings, server) : { ...options.settings, baseUrl: options.settings.baseUrl!, embedded: false }
     const settings: RunSettings = { ...given, deadlineAt: given.maxDurationMs === undefined ? undefined : started.getTime() + given.maxDurationMs }
@@ -84,7 +91,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
         exclude: [],
         watch: false,
         reporters: [collector],
-        provide: { ipts: settings, iptsShared: shared },
+        provide: { ipts: settings, iptsShared: shared, iptsExchangeLog: exchangeLog },
         pool: 'threads',
         maxWorkers: SUITE_WORKERS,
         isolate: false,
@@ -100,6 +107,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     } finally {
       await vitest.close()
     }
+    if (exchangeLog) await writeHar(options.harPath!, gatherExchangeLog(exchangeLog))
     const checks = applyWaivers(collector.outcomes, options.waivers ?? [])
     const strict = options.strict ?? false
     return redactDeep<Report>({
@@ -118,6 +126,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     }, secrets)
   } finally {
     await server?.close()
+    if (exchangeLog) await rm(exchangeLog, { recursive: true, force: true })
   }
 }
 

@@ -44,5 +44,7 @@ declare module 'vitest' {
     ipts: RunSettings
     /** The state the run's clients share across worker threads (src/http/shared-state.ts). */
     iptsShared: SharedArrayBuffer
+    /** Where the workers log the run's exchanges for the HAR (src/har/exchange-log.ts); undefined when no HAR is written. */
+    iptsExchangeLog?: string
   }
 }
