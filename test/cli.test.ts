@@ -6,7 +6,6 @@ import { main, subcommands } from '../src/cli/main.js'
 import { parseCli } from '../src/cli/options.js'
 import { captured } from './support/capture.js'
 
-
 afterEach(() => {
   vi.restoreAllMocks()
 })
