@@ -38,12 +38,15 @@ export const cursorsAllowances: readonly Allowance[] = [
     name: 'cursors-cursor-param-page-token',
     description: 'Lists take their cursor as ?page_token= and ignore ?cursor= (the cursor parameter name is not shown).',
     permittedBy: 'EP-LIST-QUERY',
+    // The reference's pagination facts are stated for ?cursor= and ?limit=; a deployment paging otherwise would state them for its own names.
+    profileWithout: ['pagination'],
     onRequest: (request) => takeListParameterAs(request, 'page_token', 'cursor'),
   },
   {
     name: 'cursors-limit-param-page-size',
     description: 'Lists serve every item on one page unless asked for fewer with ?page_size=, and ignore ?limit= (the page-size parameter name is not shown).',
     permittedBy: 'EP-LIST-QUERY',
+    profileWithout: ['pagination'],
     onRequest: (request) => takeListParameterAs(request, 'page_size', 'limit'),
     onResponse(response, request, data) {
       const body = response.status === 200 ? bodyOf(response) : undefined
@@ -57,6 +60,8 @@ export const cursorsAllowances: readonly Allowance[] = [
     name: 'cursors-long-list',
     description: 'Lists serve one item a page, so a walk is longer than the run\'s --max-pages (20): the walk is reported skipped, not failed.',
     permittedBy: 'ENV-CURSOR-END',
+    // One item a page whatever is asked: a deployment doing so would not state the reference's page-size bounds.
+    profileWithout: ['pagination'],
     run: { maxPages: 20 },
     onRequest(request) {
       if (isList(request)) request.query.set('limit', '1')

@@ -30,7 +30,7 @@ export const intentsAllowances: readonly Allowance[] = [
     description: 'A hash that names no intent is refused with 401, as a status no receipt can grant, instead of 404.',
     permittedBy: 'RCPT-WRONG-NO-ACCESS',
     onResponse(response, request, data) {
-      if (readsIntent(request, data, false)) refuseAs(response, ['intent_not_found'], 401, 'intent_not_granted')
+      if (readsIntent(request, data, false)) refuseAs(response, ['intent_not_found'], 401, 'unauthorized')
     },
   },
   {
