@@ -1,4 +1,6 @@
 import { execSync } from 'node:child_process'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { availableParallelism, cpus } from 'node:os'
 import { startReferenceServer } from '../src/reference/server.js'
 import { runConformance, type RunOptions } from '../src/runner/run.js'
@@ -43,6 +45,57 @@ async function measure(reference: RunOptions['reference'] = {}, only?: string[])
   return { report, wallMs: performance.now() - started, requests, statuses }
 }
 
+const LARGE_BODY_BYTES = 50 * 1024 * 1024
+
+/** A target on 127.0.0.1 whose every answer declares and streams a 50 MB body, respecting back-pressure. */
+async function largeBodyTarget(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const chunk = Buffer.alloc(64 * 1024, 0x20)
+  const server = createServer((_, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'bench-large-body', 'content-length': LARGE_BODY_BYTES })
+    let sent = 0
+    const pump = () => {
+      while (sent < LARGE_BODY_BYTES && !res.destroyed) {
+        sent += chunk.length
+        if (!res.write(chunk)) return void res.once('drain', pump)
+      }
+      res.end()
+    }
+    res.on('error', () => res.destroy())
+    pump()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => (server.closeAllConnections(), new Promise<void>((resolve) => server.close(() => resolve()))),
+  }
+}
+
+/** The peak growth of resident memory while a run goes against a 50 MB body (the suite's workers are threads of this process). */
+async function largeBodyMemory(): Promise<{ growth: number; wallMs: number }> {
+  const target = await largeBodyTarget()
+  const before = process.memoryUsage.rss()
+  let peak = before
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50)
+  const started = performance.now()
+  try {
+    await runConformance({
+      settings: {
+        ...settings,
+        baseUrl: target.baseUrl,
+        apiKey: 'bench-key',
+        restrictedApiKey: 'bench-restricted-key',
+        trader: `0x${'11'.repeat(20)}`,
+        intent: { hash: `0x${'ab'.repeat(32)}`, receipt: 'bench-receipt-a' },
+        secondIntent: { hash: `0x${'cd'.repeat(32)}`, receipt: 'bench-receipt-b' },
+      },
+    })
+    return { growth: Math.max(peak, process.memoryUsage.rss()) - before, wallMs: performance.now() - started }
+  } finally {
+    clearInterval(sampler)
+    await target.close()
+  }
+}
+
 /** A bound the ideal ignores: no run is shorter than its longest check, whose requests go one after another (a property's inputs). */
 function longestCheck(report: Report): { id: string; ms: number } {
   const longest = [...report.checks].sort((a, b) => (b.durationMs ?? 0) - (a.durationMs ?? 0))[0]
@@ -63,6 +116,7 @@ async function main(): Promise<void> {
   const idealMs = (slow.requests.length * LATENCY_MS) / CONCURRENCY
   const limited = await measure({ quota: QUOTA })
   const plainOutcomes = outcomes(plain.report)
+  const large = await largeBodyMemory()
   const falseFailures = limited.report.checks.filter((c) => c.status === 'failed').map((c) => c.id)
   const changed = outcomes(limited.report).filter((o) => !plainOutcomes.includes(o))
 
@@ -73,6 +127,7 @@ async function main(): Promise<void> {
     [`full suite, ${LATENCY_MS} ms latency`, String(slow.requests.length), seconds(slow.wallMs), `ideal ${seconds(idealMs)}: ${ratio(slow.wallMs, idealMs)}; without startup ${ratio(slow.wallMs - startup.wallMs, idealMs)}`],
     ['  its longest check', '', seconds(longestCheck(slow.report).ms), longestCheck(slow.report).id],
     [`full suite, quota ${QUOTA.limit}/s per key`, String(limited.requests.length), seconds(limited.wallMs), `${limited.statuses.filter((s) => s === 429).length} answered 429; false failures: ${falseFailures.length}; outcomes changed: ${changed.length}`],
+    ['full suite, every body 50 MB', '', seconds(large.wallMs), `peak resident memory growth ${Math.round(large.growth / 1024 / 1024)} MiB (bodies are cut at ${settings.maxBodyBytes / 1024 / 1024} MiB)`],
   ]
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
   const line = (row: readonly string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`

@@ -6,6 +6,8 @@ import type { Observations } from '../src/harness/observations.js'
 import type { CheckOutcome } from './report.js'
 
 const VIOLATIONS_KEPT_PER_RULE = 5
+/** The reason of a check skipped without a note of its own: only --check leaves checks out that way. */
+export const NOT_SELECTED = 'not selected by --check'
 
 /** A vitest reporter that turns the run's test cases into check outcomes, and the every-response observations into theirs. */
 export class CheckCollector implements Reporter {
@@ -50,8 +52,9 @@ function outcomeOf(testCase: TestCase): CheckOutcome | undefined {
     durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
   }
   if (meta.retried) outcome.retried = true
+  if (meta.crashed) outcome.crashed = true
   // Every skip of the harness carries a note; a skip without one is a check that --check left out.
-  if (result.state === 'skipped') outcome.reason = result.note || 'not selected by --check'
+  if (result.state === 'skipped') outcome.reason = result.note || NOT_SELECTED
   if (result.state === 'failed') {
     outcome.reason = meta.evidence?.message ?? result.errors?.[0]?.message
     if (meta.evidence) outcome.evidence = meta.evidence

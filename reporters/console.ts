@@ -14,7 +14,7 @@ export function summaryLines(report: Report, reportPaths: readonly string[], com
     `${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped, ${summary.waived} waived (${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures) against ${report.target.baseUrl} in ${report.durationMs} ms, seed ${report.seed}`,
   ]
   const failed = report.checks.filter((c) => c.status === 'failed')
-  for (const check of failed.slice(0, FAILURES_LISTED)) lines.push(`  failed ${describe(check)}: ${oneLine(check.reason)}`)
+  for (const check of failed.slice(0, FAILURES_LISTED)) lines.push(`  ${check.crashed ? 'crashed' : 'failed'} ${describe(check)}: ${oneLine(check.reason)}`)
   if (failed.length > FAILURES_LISTED) lines.push(`  … and ${failed.length - FAILURES_LISTED} more failures (see the report)`)
   for (const error of report.errors) lines.push(`  run error: ${error}`)
   if (comparison) lines.push(...comparisonLines(comparison).map((line, i) => (i === 0 ? line : `  ${line}`)))

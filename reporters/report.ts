@@ -19,6 +19,8 @@ export interface CheckOutcome {
   durationMs?: number
   /** True when a request of the check was retried after a 429, 502 or 503: the outcome depended on a retry. */
   retried?: boolean
+  /** True when the check crashed (threw something other than a finding): it failed, but says nothing about the target. */
+  crashed?: boolean
 }
 
 export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not-assessable' | 'uncovered' | 'waived'

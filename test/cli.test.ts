@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { main } from '../src/cli/main.js'
 import { parseCli } from '../src/cli/options.js'
+import { FIXED_SEED } from './support/run.js'
 
 function captured() {
   const out: string[] = []
@@ -21,19 +22,19 @@ describe('the command line', () => {
   test('runs the suite against the embedded reference and exits 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-cli-'))
     const { out } = captured()
-    const code = await main(['--report-dir', dir, '--seed', '7'], {})
+    const code = await main(['--report-dir', dir, '--seed', String(FIXED_SEED)], {})
     vi.restoreAllMocks()
     expect(code, out.join('')).toBe(0)
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))
     expect(report.summary.verdict).toBe('pass')
     expect(report.summary.passed).toBeGreaterThan(0)
-    expect(report.seed).toBe(7)
+    expect(report.seed).toBe(FIXED_SEED)
   })
 
   test('exits 1 and names the failing check when a fault is switched on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-cli-'))
     const { out } = captured()
-    const code = await main(['--report-dir', dir, '--fault', 'market-paused-as-string'], {})
+    const code = await main(['--report-dir', dir, '--seed', String(FIXED_SEED), '--fault', 'market-paused-as-string'], {})
     vi.restoreAllMocks()
     expect(code).toBe(1)
     expect(out.join('')).toContain('shapes/market-members')

@@ -74,33 +74,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     const given = server ? embeddedSettings(options.settings, server) : { ...options.settings, baseUrl: options.settings.baseUrl!, embedded: false }
     const settings: RunSettings = { ...given, deadlineAt: given.maxDurationMs === undefined ? undefined : started.getTime() + given.maxDurationMs }
     await ensureReachable(settings)
-    const collector = new CheckCollector(options.onCheck)
-    const vitest = await createVitest(
-      'test',
-      {
-        config: false,
-        root: packageRoot,
-        dir: suitesDir,
-        include: ['**/*.test.{ts,js}'],
-        exclude: [],
-        watch: false,
-        reporters: [collector],
-        provide: { ipts: settings, iptsShared: createSharedState() },
-        pool: 'threads',
-        maxWorkers: SUITE_WORKERS,
-        isolate: false,
-        testTimeout: settings.requestTimeoutMs * 20 + 60_000,
-        maxConcurrency: settings.concurrency,
-        testNamePattern: options.only ? titlePattern(options.only) : undefined,
-        passWithNoTests: true,
-      },
-      { server: { watch: null } },
-    )
-    try {
-      await vitest.start()
-    } finally {
-      await vitest.close()
-    }
+    const collector = await runSuites(settings, suitesDir, options)
     const checks = applyWaivers(collector.outcomes, options.waivers ?? [])
     const strict = options.strict ?? false
     return {
@@ -119,6 +93,38 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   } finally {
     await server?.close()
   }
+}
+
+/** Runs the check suites under `dir` through vitest against the settings' target, and returns what they found. */
+export async function runSuites(settings: RunSettings, dir: string, options: Pick<RunOptions, 'only' | 'onCheck'> = {}): Promise<CheckCollector> {
+  const collector = new CheckCollector(options.onCheck)
+  const vitest = await createVitest(
+    'test',
+    {
+      config: false,
+      root: packageRoot,
+      dir,
+      include: ['**/*.test.{ts,js}'],
+      exclude: [],
+      watch: false,
+      reporters: [collector],
+      provide: { ipts: settings, iptsShared: createSharedState() },
+      pool: 'threads',
+      maxWorkers: SUITE_WORKERS,
+      isolate: false,
+      testTimeout: settings.requestTimeoutMs * 20 + 60_000,
+      maxConcurrency: settings.concurrency,
+      testNamePattern: options.only ? titlePattern(options.only) : undefined,
+      passWithNoTests: true,
+    },
+    { server: { watch: null } },
+  )
+  try {
+    await vitest.start()
+  } finally {
+    await vitest.close()
+  }
+  return collector
 }
 
 function embeddedSettings(given: RunOptions['settings'], server: ReferenceServer): RunSettings {

@@ -1,0 +1,52 @@
+import { fileURLToPath } from 'node:url'
+import { describe, expect, test } from 'vitest'
+import { runSuites } from '../src/runner/run.js'
+import type { RunSettings } from '../src/runner/settings.js'
+import { renderJunit } from '../reporters/junit.js'
+import { summarize, type Report } from '../reporters/report.js'
+import { harnessChecks } from './fixtures/harness-checks.js'
+import { crashedIds, FIXED_SEED, idsWithStatus } from './support/run.js'
+
+const HARNESS_SUITE = fileURLToPath(new URL('./fixtures/harness-suite/', import.meta.url))
+
+/** The fixture checks send no request: the target is an address nothing listens on. */
+const settings: RunSettings = {
+  baseUrl: 'http://127.0.0.1:9',
+  embedded: false,
+  apiKey: 'harness-key',
+  seed: FIXED_SEED,
+  runs: 1,
+  concurrency: 2,
+  cursorParam: 'cursor',
+  limitParam: 'limit',
+  connectTimeoutMs: 1000,
+  requestTimeoutMs: 1000,
+  maxBodyBytes: 1024,
+  probeRateLimit: false,
+}
+
+describe('the harness', () => {
+  test('reports a check that crashes as failed and crashed, and a finding as failed only', async () => {
+    const collector = await runSuites(settings, HARNESS_SUITE)
+    const { errors } = collector
+    // The collector adds the every-response rules, skipped here: no request was made.
+    const outcomes = collector.outcomes.filter((o) => o.id.startsWith('harness/'))
+    expect(outcomes.map((o) => o.id).sort(), 'every fixture check has an outcome').toEqual(harnessChecks.map((c) => c.id).sort())
+    expect(errors).toEqual([])
+    const crash = outcomes.find((o) => o.id === 'harness/crash')!
+    expect(crash.status).toBe('failed')
+    expect(crash.crashed).toBe(true)
+    expect(crash.reason).toMatch(/^the check itself failed: TypeError: /)
+    const finding = outcomes.find((o) => o.id === 'harness/finding')!
+    expect(finding).toMatchObject({ status: 'failed', reason: 'the target answered 500, not 200' })
+    expect(finding.crashed, 'a finding is not a crash').toBeUndefined()
+    // What test/faults.test.ts counts: a fault is detected by the failed checks, and no check may crash.
+    expect(idsWithStatus({ checks: outcomes }, 'failed')).toEqual(['harness/crash', 'harness/finding'])
+    expect(crashedIds({ checks: outcomes })).toEqual(['harness/crash'])
+
+    const report = { checks: outcomes, errors, summary: summarize(outcomes, false, errors) } as Pick<Report, 'checks' | 'errors' | 'summary'>
+    const junit = renderJunit({ ...report, tool: { name: 'ipts-conformance', version: '0' }, target: { baseUrl: settings.baseUrl, embedded: false }, startedAt: new Date(0).toISOString(), durationMs: 0, seed: FIXED_SEED, runs: 1, strict: false, requirements: [] })
+    expect(junit, 'junit.xml shows the crash as an error of the suite').toMatch(/<testcase name="harness\/crash:[^>]*>\s*<error message="the check itself failed: TypeError/)
+    expect(junit, 'junit.xml shows the finding as a failure').toMatch(/<testcase name="harness\/finding:[^>]*>\s*<failure message="the target answered 500/)
+  })
+})
