@@ -40,4 +40,6 @@ export interface Fault extends Behaviour {
 export interface Allowance extends Behaviour {
   /** The requirement whose rule permits this behaviour. */
   permittedBy: string
+  /** Exactly the checks that pass against the plain reference and are skipped under this allowance (it leaves them nothing to judge). */
+  skips?: readonly string[]
 }

@@ -39,7 +39,7 @@ function closeHttp(server: HttpServer): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()))
 }
 
-async function httpTarget(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<HostileTarget> {
+export async function httpTarget(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<HostileTarget> {
   const server = createHttpServer(handle)
   return { baseUrl: await listen(server), close: () => closeHttp(server) }
 }
