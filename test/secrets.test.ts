@@ -1,26 +1,24 @@
-import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { main } from '../src/cli/main.js'
-import type { ReferenceData } from '../src/reference/data.js'
-import { faults } from '../src/reference/faults/index.js'
+import { hexOf, type ReferenceData } from '../src/reference/data.js'
+import { bodyOf } from '../src/reference/response-edits.js'
 import { startReferenceServer } from '../src/reference/server.js'
 import type { Behaviour, RefResponse } from '../src/reference/types.js'
 
-const CORE_HEX = 24
-/** Any piece of a core this long found in the output is a leak. */
+/** Any piece of any form of a canary this long found in the output is a leak. */
 const PIECE = 8
+/** Characters that URL and JSON encoders treat differently, and a multi-byte one (within Latin-1, so it can travel in a header). */
+const SPECIALS = [' ', '~', '!', "'", '(', ')', '/', '+', '=', 'é']
 
-function pieces(core: string): string[] {
-  return Array.from({ length: core.length - PIECE + 1 }, (_, i) => core.slice(i, i + PIECE))
-}
-
-/** Distinct canaries for every secret input; no piece of the random core may appear, whatever the encoding around it. */
-function canary(label: string): { value: string; core: string } {
-  const core = randomBytes(CORE_HEX / 2).toString('hex')
-  return { value: `${label}-${core}+/=`, core }
+/**
+ * A canary: every special character between pieces of hex derived from its label, so that every 8-character piece
+ * of any of its forms holds some of that hex, which nothing else a run writes can hold by chance.
+ */
+function canary(label: string): string {
+  return [hexOf(`${label}/0`, 4), ...SPECIALS.map((c, i) => `${c}${hexOf(`${label}/${i + 1}`, 4)}`)].join('')
 }
 
 const canaries = {
@@ -30,25 +28,65 @@ const canaries = {
   receiptB: canary('receipt-b'),
 }
 
-/** Where a body excerpt of the evidence is cut: an echoed secret is placed across it. */
-const EXCERPT_CUT = 2000
+/** The forms in which the echo server gives a secret away. */
+const formsOf = (secret: string) => {
+  const formPlus = new URLSearchParams({ s: secret }).toString().slice(2)
+  return {
+    raw: secret,
+    'form-encoded, + for space': formPlus,
+    'form-encoded, %20 for space': formPlus.replace(/\+/g, '%20'),
+    'percent-encoded, upper case': encodeURIComponent(secret),
+    'percent-encoded, lower case': encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    'JSON-escaped with \\/': JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'),
+  }
+}
+
+function pieces(text: string): string[] {
+  return Array.from({ length: text.length - PIECE + 1 }, (_, i) => text.slice(i, i + PIECE))
+}
+
+/** Where evidence cuts a body excerpt, a schema violation's value, and the value a success-body failure quotes. */
+const BODY_CUT = 2000
+const VALUE_CUT = 500
+const QUOTED_VALUE_CUT = 80
+/** How much of a secret lies before each cut. */
+const BEFORE_CUT = 12
 
 /**
- * A target that gives every secret away in every response: in a header, and in the body both raw and
- * percent-encoded, the first one's core straddling the point where evidence cuts its body excerpt.
+ * A target that gives the secrets away in every response, in every form above: in headers (raw, form-encoded in a
+ * Link URL, lower-case percent-encoded in Content-Location, form-encoded in a header's name), in the body (every
+ * form of one of them, all of them JSON-escaped with \/ as member names, one straddling the cut of the body excerpt), and in
+ * values that break the schema so that checks quote them: an error body's requestId straddling the cut of a
+ * violation's value, an intent's createdAt straddling the cut of a quoted value, and names of members of its failure.
  */
-const echoSecrets: Behaviour = {
-  name: 'echo-secrets (test only)',
-  description: 'puts every key and receipt the server knows into each response',
-  onResponse(response: RefResponse, _request, data: ReferenceData) {
-    const secrets = [data.apiKey, data.restrictedApiKey, ...data.intents.map((i) => i.receipt)]
-    const echoed = [...secrets, ...secrets.map(encodeURIComponent)].join(' ')
-    const serialized = response.raw ?? (response.body === undefined ? '{}' : JSON.stringify(response.body))
-    const padding = 'x'.repeat(EXCERPT_CUT - '{"echo":"'.length - `${data.apiKey.split('-').slice(0, 2).join('-')}-`.length - CORE_HEX / 2)
-    const rest = serialized.startsWith('{') && serialized !== '{}' ? `,${serialized.slice(1)}` : '}'
-    response.raw = `{"echo":"${padding}${echoed}"${rest}`
-    response.headers['x-echo'] = secrets.join(', ')
-  },
+function echoSecrets(): Behaviour {
+  let turn = 0
+  return {
+    name: 'echo-secrets (test only)',
+    description: 'puts every key and receipt the server knows into each response, in every form',
+    onResponse(response: RefResponse, _request, data: ReferenceData) {
+      const secrets = [data.apiKey, data.restrictedApiKey, ...data.intents.map((i) => i.receipt)]
+      const next = secrets[turn++ % secrets.length]!
+      const body = bodyOf(response)
+      if (body && response.status >= 400) body.requestId = `${'x'.repeat(VALUE_CUT - 1 - BEFORE_CUT)}${next}`
+      if (body && response.status === 200 && typeof body.orderHash === 'string') {
+        body.createdAt = `${'1'.repeat(QUOTED_VALUE_CUT - 1 - BEFORE_CUT)}${next}`
+        const failure = body.failure as Record<string, unknown> | undefined
+        if (failure) for (const secret of secrets) failure[secret] = true
+      }
+      const forms = secrets.map(formsOf)
+      const echoed = Object.values(forms[turn % forms.length]!).join(' ')
+      const named = forms.map((f) => `"${f['JSON-escaped with \\/']}":1`).join(',')
+      const serialized = response.raw ?? (response.body === undefined ? '{}' : JSON.stringify(response.body))
+      const rest = serialized.startsWith('{') && serialized !== '{}' ? `,${serialized.slice(1)}` : '}'
+      const head = `{"echo":"${echoed}",${named},"cut":"`
+      response.raw = `${head}${'x'.repeat(BODY_CUT - head.length - BEFORE_CUT)}${next}"${rest}`
+      response.headers['x-echo'] = secrets.join(', ')
+      response.headers.link = forms.map((f) => `</v1/intents/x?receipt=${f['form-encoded, + for space']}>; rel="related"`).join(', ')
+      response.headers['content-location'] = `/v1/intents/x?receipt=${forms[turn % forms.length]!['percent-encoded, lower case']}`
+      response.headers[`x-echo-${forms[turn % forms.length]!['form-encoded, + for space']}`] = '1'
+    },
+  }
 }
 
 function filesUnder(dir: string): string[] {
@@ -57,17 +95,25 @@ function filesUnder(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name))
 }
 
+/** Markup with its character references resolved, so that a secret is found however HTML or XML escaped it. */
+function unescapeMarkup(text: string): string {
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
+  return text.replace(/&(?:#(\d+)|#x([0-9a-f]+)|(amp|lt|gt|quot|apos));/gi, (_, dec: string, hex: string, name: string) =>
+    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : named[name.toLowerCase()]!,
+  )
+}
+
 afterEach(() => {
   vi.restoreAllMocks()
 })
 
 describe('secrets', () => {
-  test('no key or receipt appears in any report file, the job summary, stdout or stderr of a run whose target echoes them all', async () => {
+  test('no piece of a key or receipt, in any form, appears in any report file, the job summary, stdout or stderr of a run whose target echoes them all', async () => {
     const server = await startReferenceServer({
-      apiKey: canaries.apiKey.value,
-      restrictedApiKey: canaries.restrictedApiKey.value,
-      receipts: [canaries.receiptA.value, canaries.receiptB.value],
-      behaviours: [...faults, echoSecrets],
+      apiKey: canaries.apiKey,
+      restrictedApiKey: canaries.restrictedApiKey,
+      receipts: [canaries.receiptA, canaries.receiptB],
+      behaviours: [echoSecrets()],
     })
     const dir = mkdtempSync(join(tmpdir(), 'ipts-secrets-'))
     const jobSummary = join(dir, 'job-summary.md')
@@ -82,21 +128,32 @@ describe('secrets', () => {
       code = await main(
         ['--base-url', server.baseUrl, '--report-dir', join(dir, 'report'), '--seed', '5', '--runs', '5', '--trader', server.data.trader,
           '--intent-hash', a!.hash, '--intent-receipt', a!.receipt, '--second-intent-hash', b!.hash, '--second-intent-receipt', b!.receipt],
-        { IPTS_API_KEY: canaries.apiKey.value, IPTS_RESTRICTED_API_KEY: canaries.restrictedApiKey.value, GITHUB_STEP_SUMMARY: jobSummary },
+        { IPTS_API_KEY: canaries.apiKey, IPTS_RESTRICTED_API_KEY: canaries.restrictedApiKey, GITHUB_STEP_SUMMARY: jobSummary },
       )
     } finally {
       vi.restoreAllMocks()
       await server.close()
     }
     expect(code, err.join('')).toBe(1)
-    const written = [...filesUnder(dir).map((path) => ({ where: path, text: readFileSync(path, 'latin1') })), { where: 'stdout', text: out.join('') }, { where: 'stderr', text: err.join('') }]
-    expect(written.length, 'report files, job summary, stdout, stderr').toBeGreaterThanOrEqual(7)
-    for (const [name, { value, core }] of Object.entries(canaries)) {
-      for (const { where, text } of written) {
-        const leaked = pieces(core).filter((piece) => text.includes(piece))
-        expect(leaked, `${name} (${value}) leaked into ${where}`).toEqual([])
+    const written = [
+      ...filesUnder(dir).flatMap((path) => {
+        const text = readFileSync(path, 'utf8')
+        return [{ where: path, text }, { where: `${path} (character references resolved)`, text: unescapeMarkup(text) }]
+      }),
+      { where: 'stdout', text: out.join('') },
+      { where: 'stderr', text: err.join('') },
+    ]
+    expect(written.length, 'report files, job summary, stdout, stderr').toBeGreaterThanOrEqual(12)
+    const leaks: string[] = []
+    for (const [name, value] of Object.entries(canaries)) {
+      for (const [form, text] of Object.entries(formsOf(value))) {
+        for (const { where, text: output } of written) {
+          const found = pieces(text).filter((piece) => output.includes(piece))
+          if (found.length > 0) leaks.push(`${name} ${form} in ${where}: ${found.slice(0, 3).map((p) => JSON.stringify(p)).join(', ')}`)
+        }
       }
     }
+    expect(leaks, 'pieces of secrets found in the output').toEqual([])
     const json = readFileSync(join(dir, 'report', 'report.json'), 'utf8')
     for (const placeholder of ['$IPTS_API_KEY', '$IPTS_RESTRICTED_API_KEY', '$IPTS_INTENT_RECEIPT', '$IPTS_SECOND_INTENT_RECEIPT']) {
       expect(json, `the echoed secrets reached the evidence as ${placeholder}`).toContain(placeholder)

@@ -1,6 +1,7 @@
 import { operations } from '../contract/operations.js'
 import { schemaPattern, validateAgainst } from '../contract/schemas.js'
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
+import { mentionsSecret } from '../http/secrets.js'
 import type { RunSettings } from '../runner/settings.js'
 
 /**
@@ -140,8 +141,9 @@ export const exchangeRules: readonly ExchangeRule[] = [
     applies: (_, exchange) => sentReceipt(exchange) !== undefined,
     violation(response, exchange, settings) {
       const receipts = [sentReceipt(exchange), settings.intent?.receipt, settings.secondIntent?.receipt].filter((r): r is string => !!r && r.length >= 8)
-      const headers = Object.values(response.headers).flat().join('\n')
-      const disclosed = receipts.find((receipt) => response.body.includes(receipt) || headers.includes(receipt))
+      // In any encoding a server may write it (form- or percent-encoded, JSON-escaped, ...), in the body and in every header, names included.
+      const texts = [response.body, ...Object.entries(response.headers).flat(2)]
+      const disclosed = receipts.find((receipt) => texts.some((text) => mentionsSecret(text, receipt)))
       return disclosed === undefined ? undefined : 'the response repeats a receipt that was sent'
     },
   },

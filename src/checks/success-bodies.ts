@@ -2,6 +2,7 @@ import { operation, type Operation, type OperationId } from '../contract/operati
 import { ruledViolations, type RuledViolation } from '../contract/violation-rules.js'
 import { missingInputReasons, missingNeed } from '../harness/context.js'
 import type { Exchange } from '../http/exchange.js'
+import { excerpt, secretsOf, type Secret } from '../http/secrets.js'
 import type { RunSettings } from '../runner/settings.js'
 import type { CallOptions, Check, CheckContext, Need } from './types.js'
 
@@ -74,9 +75,12 @@ export function failureOf(answer: Answer, problem: string): string {
   return `${answer.subject.label} answered ${describeAnswer(answer.exchange)}: ${problem}`
 }
 
-function describeViolations(violations: RuledViolation[]): string {
+/** How much of an offending value a failure message quotes. */
+const QUOTED_VALUE_CHARS = 80
+
+function describeViolations(violations: RuledViolation[], secrets: readonly Secret[]): string {
   const [first] = violations
-  const value = first!.value === undefined ? '' : `, got ${JSON.stringify(first!.value)?.slice(0, 80)}`
+  const value = first!.value === undefined ? '' : `, got ${excerpt(JSON.stringify(first!.value) ?? '', QUOTED_VALUE_CHARS, secrets)}`
   const more = violations.length > 1 ? ` (and ${violations.length - 1} more)` : ''
   return `${first!.instancePath || 'the body'} ${first!.message} (${first!.keyword})${value}${more}`
 }
@@ -99,7 +103,7 @@ export function bodyRuleCheck(rule: BodyRule): Check {
     async run(ctx) {
       for (const answer of await successAnswers(ctx, rule.operations)) {
         const violations = ruledViolations(answer.subject.operation, answer.exchange.response!.json).filter((v) => v.requirement === rule.requirement)
-        if (violations.length > 0) ctx.fail(`${answer.subject.label}: ${describeViolations(violations)}`, { exchange: answer.exchange, violations })
+        if (violations.length > 0) ctx.fail(`${answer.subject.label}: ${describeViolations(violations, secretsOf(ctx.settings))}`, { exchange: answer.exchange, violations })
       }
     },
   }

@@ -3,14 +3,17 @@ import { summaryLines } from '../../reporters/console.js'
 import { colourFor, createProgress } from '../../reporters/progress.js'
 import { writeReports } from '../../reporters/write.js'
 import { allChecks } from '../checks/index.js'
+import { redact, secretsOf, type Secret } from '../http/secrets.js'
 import { packageJson } from '../package-root.js'
 import { runConformance } from '../runner/run.js'
 import { helpText, parseCli } from './options.js'
 
 /** Runs the CLI and returns its exit code; the only caller of process.exit is the bin script. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let secrets: Secret[] = []
   try {
     const options = parseCli(argv, env)
+    secrets = secretsOf(options.run.settings)
     if (options.help) {
       process.stdout.write(`${helpText(packageJson.version)}\n`)
       return 0
@@ -34,10 +37,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   } catch (error) {
     const code = (error as { code?: string }).code
     if (code === 'IPTS_USAGE' || code === 'IPTS_TARGET_UNREACHABLE') {
-      process.stderr.write(`ipts-conformance: ${(error as Error).message}\n`)
+      process.stderr.write(`ipts-conformance: ${redact((error as Error).message, secrets)}\n`)
       return 2
     }
-    process.stderr.write(`ipts-conformance: internal error: ${(error as Error)?.message ?? String(error)}\n`)
+    process.stderr.write(`ipts-conformance: internal error: ${redact((error as Error)?.message ?? String(error), secrets)}\n`)
     return 1
   }
 }

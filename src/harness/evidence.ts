@@ -1,6 +1,6 @@
 import type { SchemaViolation } from '../contract/schemas.js'
 import type { Exchange } from '../http/exchange.js'
-import { redact, redactDeep, type Secret } from '../http/secrets.js'
+import { excerpt, redact, redactDeep, type Secret } from '../http/secrets.js'
 import type { Counterexample, FailureDetails } from '../checks/types.js'
 
 const BODY_EXCERPT_CHARS = 2000
@@ -21,21 +21,11 @@ export interface Evidence {
   others?: Evidence[]
 }
 
-export function secretsOf(settings: { apiKey?: string; restrictedApiKey?: string; intent?: { receipt: string }; secondIntent?: { receipt: string } }): Secret[] {
-  const secrets: Secret[] = []
-  if (settings.apiKey) secrets.push({ value: settings.apiKey, placeholder: '$IPTS_API_KEY' })
-  if (settings.restrictedApiKey) secrets.push({ value: settings.restrictedApiKey, placeholder: '$IPTS_RESTRICTED_API_KEY' })
-  if (settings.intent) secrets.push({ value: settings.intent.receipt, placeholder: '$IPTS_INTENT_RECEIPT' })
-  if (settings.secondIntent) secrets.push({ value: settings.secondIntent.receipt, placeholder: '$IPTS_SECOND_INTENT_RECEIPT' })
-  return secrets
-}
-
 export function exchangeEvidence(exchange: Exchange, secrets: readonly Secret[]): Pick<Evidence, 'request' | 'response' | 'transportError' | 'retries' | 'reproduce'> {
   const evidence: ReturnType<typeof exchangeEvidence> = { request: exchange.request, reproduce: curlCommand(exchange, secrets) }
   if (exchange.response) {
     const { status, headers, body, truncated } = exchange.response
-    // Redacted before it is cut: a cut through a secret would leave a piece of it that redaction no longer recognises.
-    evidence.response = { status, headers, bodyExcerpt: redact(body, secrets).slice(0, BODY_EXCERPT_CHARS), bodyBytes: Buffer.byteLength(body), truncated }
+    evidence.response = { status, headers, bodyExcerpt: excerpt(body, BODY_EXCERPT_CHARS, secrets), bodyBytes: Buffer.byteLength(body), truncated }
   }
   if (exchange.error) evidence.transportError = exchange.error
   if (exchange.retries.length > 0) evidence.retries = exchange.retries.map(({ status, waitedMs }) => ({ status, waitedMs }))
@@ -44,25 +34,34 @@ export function exchangeEvidence(exchange: Exchange, secrets: readonly Secret[])
 
 export function buildEvidence(message: string, details: FailureDetails, secrets: readonly Secret[], replay?: string): Evidence {
   const evidence: Evidence = { message, ...(details.exchange ? exchangeEvidence(details.exchange, secrets) : {}) }
-  if (details.violations?.length) evidence.schemaViolations = details.violations.slice(0, MAX_VIOLATIONS).map((v) => ({ ...v, value: valueExcerpt(v.value) }))
+  if (details.violations?.length) evidence.schemaViolations = details.violations.slice(0, MAX_VIOLATIONS).map((v) => ({ ...v, value: valueExcerpt(v.value, secrets) }))
   if (details.counterexample) evidence.counterexample = { ...details.counterexample, ...(replay ? { replay } : {}) }
   return redactDeep(evidence, secrets)
 }
 
 /** An offending value as evidence: as it is when small, else the start of its JSON; one nested too deep to serialise is described instead. */
-function valueExcerpt(value: unknown): unknown {
+function valueExcerpt(value: unknown, secrets: readonly Secret[]): unknown {
   let text: string | undefined
   try {
     text = JSON.stringify(value)
   } catch {
     return '[a value nested too deeply to show]'
   }
-  return text === undefined || text.length <= VALUE_EXCERPT_CHARS ? value : `${text.slice(0, VALUE_EXCERPT_CHARS)}… (${text.length} characters of JSON)`
+  return text === undefined || text.length <= VALUE_EXCERPT_CHARS ? value : `${excerpt(text, VALUE_EXCERPT_CHARS, secrets)}… (${text.length} characters of JSON)`
 }
 
-/** A curl command that sends the same request, with secrets as shell variables ($IPTS_API_KEY, ...). */
+/**
+ * A curl command that sends the same request, with secrets as shell variables ($IPTS_API_KEY, ...). A query parameter
+ * that holds a secret goes through --data-urlencode, so that the shell puts the raw secret there and curl encodes it.
+ */
 export function curlCommand(exchange: Exchange, secrets: readonly Secret[]): string {
   const quote = (text: string) => `"${redact(text, secrets).replace(/["\\`]/g, '\\$&').replace(/\$(?!IPTS_[A-Z_]+)/g, '\\$')}"`
   const headers = Object.entries(exchange.request.headers).map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`)
-  return ['curl', '-sS', '-i', ...headers, quote(exchange.request.url)].join(' ')
+  const [address, query] = exchange.request.url.split(/\?(.*)/s) as [string, string | undefined]
+  const params = (query ?? '').split('&').filter(Boolean).map((pair) => ({ pair, decoded: [...new URLSearchParams(pair)].map(([name, value]) => `${name}=${value}`)[0] ?? '' }))
+  const holdsSecret = ({ decoded }: { decoded: string }) => redact(decoded, secrets) !== decoded
+  const kept = params.filter((param) => !holdsSecret(param)).map(({ pair }) => pair)
+  const encoded = params.filter(holdsSecret).map(({ decoded }) => `--data-urlencode ${quote(decoded)}`)
+  const target = kept.length > 0 ? `${address}?${kept.join('&')}` : address
+  return ['curl', '-sS', '-i', ...headers, ...(encoded.length > 0 ? ['-G', ...encoded] : []), quote(target)].join(' ')
 }

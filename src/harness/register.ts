@@ -1,10 +1,10 @@
 import { describe, inject, test } from 'vitest'
 import { HttpClient } from '../http/client.js'
-import { redact } from '../http/secrets.js'
+import { redact, secretsOf } from '../http/secrets.js'
 import type { RunSettings } from '../runner/settings.js'
 import type { Check, CheckFailure, CheckSkipped } from '../checks/types.js'
 import { createCheckContext, missingInputReasons, missingNeed } from './context.js'
-import { buildEvidence, secretsOf, type Evidence } from './evidence.js'
+import { buildEvidence, type Evidence } from './evidence.js'
 import { observe, type Observations } from './observations.js'
 
 declare module 'vitest' {

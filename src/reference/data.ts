@@ -39,6 +39,12 @@ export interface FixtureOverrides {
   receipts?: [string, string]
 }
 
+/**
+ * Receipts holding characters that URL and JSON encoders write differently (a space, ~ ! ' ( ), /, + and =, a
+ * multi-byte character): with them, a receipt disclosed in an encoded form no longer contains the raw receipt.
+ */
+export const RESERVED_CHARACTER_RECEIPTS: [string, string] = [`rcpt ${hexOf('receipt/a', 16)}~!'(a)/+=é`, `rcpt ${hexOf('receipt/b', 16)}~!'(b)/+=é`]
+
 export const MARKET_COUNT = 42
 export const BALANCE_COUNT = 31
 

@@ -33,8 +33,8 @@ export interface Behaviour {
 export interface Fault extends Behaviour {
   /** Exactly the checks this fault makes fail. */
   breaks: readonly string[]
-  /** What the run needs for the fault to show, when a default run would not (a quota, the opt-in rate-limit probe). */
-  run?: { probeRateLimit?: boolean; quota?: { limit: number; windowMs: number } }
+  /** What the run needs for the fault to show, when a default run would not (a quota, the opt-in rate-limit probe, receipts of other characters). */
+  run?: { probeRateLimit?: boolean; quota?: { limit: number; windowMs: number }; receipts?: [string, string] }
 }
 
 export interface Allowance extends Behaviour {

@@ -2,6 +2,7 @@ import { Agent, request } from 'undici'
 import { createVitest } from 'vitest/node'
 import { join } from 'node:path'
 import { allChecks } from '../checks/index.js'
+import { redactDeep, secretsOf } from '../http/secrets.js'
 import { createSharedState } from '../http/shared-state.js'
 import { packageJson, packageRoot } from '../package-root.js'
 import { allowanceByName } from '../reference/allowances/index.js'
@@ -67,17 +68,20 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const record = options.reference?.record
   if (record) behaviours.push({ name: 'record', description: 'records every exchange', onResponse: (response, request) => record(request, response) })
   let server: ReferenceServer | undefined
-  // A fault that shows only under a quota brings its quota, so that `--fault NAME` alone demonstrates it.
+  // A fault that shows only under a quota, or with other receipts, brings them, so that `--fault NAME` alone demonstrates it.
   const quota = options.reference?.quota ?? behaviours.map((b) => (b as Fault).run?.quota).find(Boolean)
-  if (!options.settings.baseUrl) server = await startReferenceServer({ ...options.reference, quota, behaviours })
+  const receipts = options.reference?.receipts ?? behaviours.map((b) => (b as Fault).run?.receipts).find(Boolean)
+  if (!options.settings.baseUrl) server = await startReferenceServer({ ...options.reference, quota, receipts, behaviours })
   try {
     const given = server ? embeddedSettings(options.settings, server) : { ...options.settings, baseUrl: options.settings.baseUrl!, embedded: false }
     const settings: RunSettings = { ...given, deadlineAt: given.maxDurationMs === undefined ? undefined : started.getTime() + given.maxDurationMs }
     await ensureReachable(settings)
-    const collector = await runSuites(settings, suitesDir, options)
+    // Checks redact their own evidence; this covers what else reaches the report and the console (run errors among it).
+    const secrets = secretsOf(settings)
+    const collector = await runSuites(settings, suitesDir, { ...options, onCheck: options.onCheck && ((outcome) => options.onCheck!(redactDeep(outcome, secrets))) })
     const checks = applyWaivers(collector.outcomes, options.waivers ?? [])
     const strict = options.strict ?? false
-    return {
+    return redactDeep<Report>({
       tool: { name: packageJson.name, version: packageJson.version },
       target: { baseUrl: server ? 'embedded reference server' : settings.baseUrl, embedded: !!server },
       startedAt: started.toISOString(),
@@ -89,7 +93,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       checks,
       requirements: traceRequirements(checks),
       errors: collector.errors,
-    }
+    }, secrets)
   } finally {
     await server?.close()
   }

@@ -1,4 +1,4 @@
-import type { IntentRecord, ReferenceData } from '../data.js'
+import { RESERVED_CHARACTER_RECEIPTS, type IntentRecord, type ReferenceData } from '../data.js'
 import { bodyOf, isOperation } from '../response-edits.js'
 import type { Fault, RefRequest, RefResponse } from '../types.js'
 
@@ -131,6 +131,37 @@ export const intentsFaults: readonly Fault[] = [
     onResponse(response, request) {
       const failure = grantedStatus(response, request)?.failure as Record<string, unknown> | undefined
       if (failure) failure.retryable = true
+    },
+  },
+  {
+    name: 'receipt-form-encoded-in-link',
+    description: "An intent status carries a Link header to itself whose query is form-encoded (space as +, ~ ! ' ( ) escaped), receipt included.",
+    breaks: ['every-response/receipt-not-disclosed'],
+    run: { receipts: RESERVED_CHARACTER_RECEIPTS },
+    onResponse(response, request) {
+      if (grantedStatus(response, request)) response.headers.link = `<${request.path}?${new URLSearchParams(request.query).toString()}>; rel="self"`
+    },
+  },
+  {
+    name: 'receipt-lower-case-escapes-in-content-location',
+    description: 'An intent status carries Content-Location with the receipt percent-encoded in lower-case hex, as some proxies rewrite it.',
+    breaks: ['every-response/receipt-not-disclosed'],
+    run: { receipts: RESERVED_CHARACTER_RECEIPTS },
+    onResponse(response, request) {
+      const receipt = request.query.get('receipt')
+      if (grantedStatus(response, request) && receipt) response.headers['content-location'] = `${request.path}?receipt=${encodeURIComponent(receipt).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())}`
+    },
+  },
+  {
+    name: 'receipt-in-failure-with-escaped-slashes',
+    description: "An intent status's failure message quotes the receipt, the body serialised with / escaped as \\/ (as PHP and some Java serialisers write JSON).",
+    breaks: ['every-response/receipt-not-disclosed'],
+    run: { receipts: RESERVED_CHARACTER_RECEIPTS },
+    onResponse(response, request) {
+      const failure = grantedStatus(response, request)?.failure as Record<string, unknown> | undefined
+      if (!failure) return
+      failure.message = `${String(failure.message)} (receipt ${request.query.get('receipt')})`
+      response.raw = JSON.stringify(response.body).replace(/\//g, '\\/')
     },
   },
   {

@@ -1,0 +1,81 @@
+import { describe, expect, test } from 'vitest'
+import { buildEvidence, curlCommand } from '../src/harness/evidence.js'
+import type { Exchange } from '../src/http/exchange.js'
+import { excerpt, mentionsSecret, redact, redactDeep, type Secret } from '../src/http/secrets.js'
+
+const receipt = "rcpt 1a2b~!'(x)/+=é"
+const secrets: Secret[] = [{ value: receipt, placeholder: '$IPTS_INTENT_RECEIPT' }]
+const formPlus = new URLSearchParams({ r: receipt }).toString().slice(2)
+
+/** The receipt as each encoder writes it. */
+const encoded: Record<string, string> = {
+  raw: receipt,
+  encodeURIComponent: encodeURIComponent(receipt),
+  'encodeURIComponent, lower-case escapes': encodeURIComponent(receipt).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+  'URLSearchParams (+ for space)': formPlus,
+  'form-encoded with %20 for space': formPlus.replace(/\+/g, '%20'),
+  'form-encoded, lower-case escapes': formPlus.toLowerCase(),
+  'JSON-escaped': JSON.stringify(receipt).slice(1, -1),
+  'JSON-escaped with \\/': JSON.stringify(receipt).slice(1, -1).replace(/\//g, '\\/'),
+  'JSON-escaped with \\/ and \\u00e9': JSON.stringify(receipt).slice(1, -1).replace(/\//g, '\\/').replace('é', '\\u00e9'),
+  'JSON pointer': receipt.replace(/~/g, '~0').replace(/\//g, '~1'),
+  'UTF-8 read as Latin-1 (a header value)': Buffer.from(receipt, 'utf8').toString('latin1'),
+  base64: Buffer.from(receipt).toString('base64'),
+  'base64 one byte in': Buffer.from(`x${receipt}y`).toString('base64'),
+  'base64url two bytes in': Buffer.from(`xy${receipt}`).toString('base64url'),
+}
+
+describe('redaction', () => {
+  test.each(Object.entries(encoded))('replaces the secret written %s', (_, form) => {
+    const text = `before ${form} after`
+    expect(mentionsSecret(text, receipt)).toBe(true)
+    const redacted = redact(text, secrets)
+    expect(redacted).toContain('$IPTS_INTENT_RECEIPT')
+    expect(redacted).not.toContain('1a2b')
+  })
+
+  test('redacts member names as well as values', () => {
+    const redacted = redactDeep({ [receipt]: { [formPlus]: receipt } }, secrets)
+    expect(redacted).toEqual({ $IPTS_INTENT_RECEIPT: { $IPTS_INTENT_RECEIPT: '$IPTS_INTENT_RECEIPT' } })
+  })
+
+  test('cuts an excerpt after redacting, so no piece of a secret across the cut is left', () => {
+    const text = `${'x'.repeat(95)}${receipt}`
+    expect(excerpt(text, 100, secrets)).toBe(`${'x'.repeat(95)}$IPTS`)
+  })
+
+  test("cuts a long schema violation's value after redacting it", () => {
+    const value = `${'x'.repeat(490)}${receipt}`
+    const evidence = buildEvidence('failed', { violations: [{ schema: 'S', keyword: 'pattern', instancePath: '/a', schemaPath: '#', params: {}, message: 'must match', value }] }, secrets)
+    expect(JSON.stringify(evidence)).not.toContain('1a2b')
+  })
+
+  test('leaves text without the secret as it is', () => {
+    expect(redact('rcpt 1a2c and %7E%21 and cnNwdCAx', secrets)).toBe('rcpt 1a2c and %7E%21 and cnNwdCAx')
+  })
+})
+
+describe('the curl command', () => {
+  const exchange: Exchange = {
+    request: {
+      method: 'GET',
+      url: `http://127.0.0.1:1/v1/intents/0xab?receipt=${formPlus}&limit=5`,
+      headers: { 'x-api-key': 'k3y with space', accept: 'application/json' },
+    },
+    durationMs: 0,
+    retries: [],
+  }
+  const withKey: Secret[] = [...secrets, { value: 'k3y with space', placeholder: '$IPTS_API_KEY' }]
+
+  test('sends a query parameter holding a secret through --data-urlencode, so the shell puts the raw secret there', () => {
+    expect(curlCommand(exchange, withKey)).toBe(
+      'curl -sS -i -H "x-api-key: $IPTS_API_KEY" -H "accept: application/json" -G --data-urlencode "receipt=$IPTS_INTENT_RECEIPT" "http://127.0.0.1:1/v1/intents/0xab?limit=5"',
+    )
+  })
+
+  test('keeps the URL as it is when no secret is in the query', () => {
+    expect(curlCommand({ ...exchange, request: { ...exchange.request, url: 'http://127.0.0.1:1/v1/vault?a=%7E' } }, withKey)).toBe(
+      'curl -sS -i -H "x-api-key: $IPTS_API_KEY" -H "accept: application/json" "http://127.0.0.1:1/v1/vault?a=%7E"',
+    )
+  })
+})
