@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, 'test/fixtures/**'],
+    globalSetup: ['test/support/build.ts'],
     // Guards against a run that never ends, not measures: on a loaded shared machine a whole run can take minutes.
     testTimeout: 300_000,
     hookTimeout: 300_000,

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { main } from '../src/cli/main.js'
+import { main, subcommands } from '../src/cli/main.js'
 import { parseCli } from '../src/cli/options.js'
 import { FIXED_SEED } from './support/run.js'
 
@@ -50,6 +50,8 @@ describe('the command line', () => {
     [['--bogus'], /unknown flag --bogus/],
     [['--intent-hash', `0x${'a'.repeat(64)}`], /--intent-receipt is required/],
     [['--config', '/nonexistent/ipts.yaml'], /--config/],
+    [['bogus'], /unknown subcommand "bogus"/],
+    [['run', 'extra'], /unexpected argument "extra"/],
   ])('%j exits 2 with one line', async (argv, pattern) => {
     const { out, err } = captured()
     const code = await main(argv as string[], {})
@@ -59,6 +61,19 @@ describe('the command line', () => {
     const lines = err.join('').trimEnd().split('\n')
     expect(lines, 'one line, no stack trace').toHaveLength(1)
     expect(lines[0]).toMatch(pattern)
+  })
+
+  test('each subcommand has its own --help; the top-level help lists the subcommands', async () => {
+    const { out } = captured()
+    expect(await main(['reference', '--help'], {})).toBe(0)
+    const referenceHelp = out.splice(0).join('')
+    expect(await main(['--help'], {})).toBe(0)
+    const topLevel = out.splice(0).join('')
+    vi.restoreAllMocks()
+    expect(referenceHelp).toMatch(/^Usage: ipts-conformance reference/)
+    expect(referenceHelp).toContain('--fault')
+    expect(referenceHelp).not.toContain('--base-url')
+    for (const name of subcommands.map((s) => s.name)) expect(topLevel).toMatch(new RegExp(`^  ${name} `, 'm'))
   })
 
   test('--help and --version exit 0', async () => {

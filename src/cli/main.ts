@@ -1,46 +1,83 @@
-import { compareWithBaseline, readBaseline } from '../../reporters/baseline.js'
-import { summaryLines } from '../../reporters/console.js'
-import { colourFor, createProgress } from '../../reporters/progress.js'
-import { writeReports } from '../../reporters/write.js'
-import { allChecks } from '../checks/index.js'
-import { redact, secretsOf, type Secret } from '../http/secrets.js'
 import { packageJson } from '../package-root.js'
-import { runConformance } from '../runner/run.js'
-import { helpText, parseCli } from './options.js'
+import { UsageError } from './flags.js'
+
+/** What a subcommand's module gives the dispatcher once loaded. */
+export interface LoadedSubcommand {
+  /** The subcommand's --help text: usage line, what it does, its flags. */
+  help(): string
+  /** Parses argv and the environment into the subcommand's options (UsageError on bad input) and runs its handler, a plain async function of those options. */
+  run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number>
+}
+
+export interface Subcommand {
+  name: string
+  /** One line for the top-level --help. */
+  summary: string
+  /** Imported on demand, so that one subcommand's dependencies (vitest, for a run) do not slow the start of another, or of --help. */
+  load(): Promise<LoadedSubcommand>
+}
+
+/** Every subcommand of ipts-conformance; the first is the default when the first argument is not a subcommand's name. */
+export const subcommands: readonly Subcommand[] = [
+  {
+    name: 'run',
+    summary: 'run the conformance suite against a deployment (the default subcommand)',
+    load: async () => {
+      const [{ parseCli, runHelp }, { run }] = await Promise.all([import('./options.js'), import('./run.js')])
+      return { help: runHelp, run: (argv, env) => run(parseCli(argv, env), env) }
+    },
+  },
+  {
+    name: 'reference',
+    summary: 'serve the reference server standalone, with switchable faults and allowances',
+    load: async () => {
+      const { parseReferenceArgs, referenceHelp, reference } = await import('./reference.js')
+      return { help: referenceHelp, run: (argv) => reference(parseReferenceArgs(argv)) }
+    },
+  },
+]
+
+function topLevelHelp(runHelp: string): string {
+  const width = Math.max(...subcommands.map((s) => s.name.length))
+  return [
+    `ipts-conformance ${packageJson.version}: conformance suite for the Indexed-Protocol Trading Service REST interface`,
+    '',
+    'Subcommands (ipts-conformance SUBCOMMAND --help for each):',
+    ...subcommands.map((s) => `  ${s.name.padEnd(width)}  ${s.summary}`),
+    '',
+    runHelp,
+    '  --help\n      print this help',
+    '  --version\n      print the version',
+    '',
+    'Exit codes: 0 no MUST check failed (nor a SHOULD check, with --strict); 1 a check failed; 2 a usage error or an unreachable target.',
+  ].join('\n')
+}
 
 /** Runs the CLI and returns its exit code; the only caller of process.exit is the bin script. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let secrets: Secret[] = []
   try {
-    const options = parseCli(argv, env)
-    secrets = secretsOf(options.run.settings)
-    if (options.help) {
-      process.stdout.write(`${helpText(packageJson.version)}\n`)
-      return 0
+    const named = subcommands.find((s) => s.name === argv[0])
+    if (!named && argv[0] !== undefined && !argv[0].startsWith('-')) {
+      throw new UsageError(`unknown subcommand ${JSON.stringify(argv[0])} (one of ${subcommands.map((s) => s.name).join(', ')}; see --help)`)
     }
-    if (options.version) {
+    const rest = named ? argv.slice(1) : argv
+    if (rest.includes('--version')) {
       process.stdout.write(`${packageJson.version}\n`)
       return 0
     }
-    const baseline = options.baseline ? await readBaseline(options.baseline) : undefined
-    const progress = createProgress(process.stdout, env, allChecks.length)
-    let report
-    try {
-      report = await runConformance({ ...options.run, onCheck: progress.onCheck })
-    } finally {
-      progress.end()
+    const subcommand = await (named ?? subcommands[0]!).load()
+    if (rest.includes('--help')) {
+      process.stdout.write(`${named ? `${subcommand.help()}\n  --help\n      print this help` : topLevelHelp(subcommand.help())}\n`)
+      return 0
     }
-    const comparison = baseline && compareWithBaseline(baseline, options.baseline!, report)
-    const paths = await writeReports(report, options.reportDir, comparison, env.GITHUB_STEP_SUMMARY || undefined)
-    process.stdout.write(`${summaryLines(report, paths, comparison, colourFor(process.stdout, env)).join('\n')}\n`)
-    return report.summary.verdict === 'pass' ? 0 : 1
+    return await subcommand.run(rest, env)
   } catch (error) {
     const code = (error as { code?: string }).code
     if (code === 'IPTS_USAGE' || code === 'IPTS_TARGET_UNREACHABLE') {
-      process.stderr.write(`ipts-conformance: ${redact((error as Error).message, secrets)}\n`)
+      process.stderr.write(`ipts-conformance: ${(error as Error).message}\n`)
       return 2
     }
-    process.stderr.write(`ipts-conformance: internal error: ${redact((error as Error)?.message ?? String(error), secrets)}\n`)
+    process.stderr.write(`ipts-conformance: internal error: ${(error as Error)?.message ?? String(error)}\n`)
     return 1
   }
 }

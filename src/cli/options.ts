@@ -1,26 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { parse as parseYaml } from 'yaml'
-import { schemaPattern } from '../contract/schemas.js'
 import type { RunOptions, Waiver } from '../runner/run.js'
+import { flagsHelp, parseFlags, UsageError, validateFlag, type Flag, type RawFlags } from './flags.js'
 
-/** A mistake in how the tool was called: one line naming the flag, exit 2. */
-export class UsageError extends Error {
-  readonly code = 'IPTS_USAGE'
-}
-
-type Kind = 'url' | 'secret' | 'address' | 'hash' | 'receipt' | 'int' | 'text' | 'flag' | 'list'
-
-interface Flag {
-  name: string
-  env?: string
-  kind: Kind
-  help: string
-  default?: string
-  /** Bounds for int flags. */
-  min?: number
-  max?: number
-}
+export { UsageError } from './flags.js'
 
 /** Every flag of the CLI; each has an environment variable and a config file key of the same name. */
 export const flags: readonly Flag[] = [
@@ -48,34 +31,26 @@ export const flags: readonly Flag[] = [
   { name: 'fault', env: 'IPTS_FAULT', kind: 'list', help: 'embedded reference only: switch on a named fault (repeatable)' },
   { name: 'allowance', env: 'IPTS_ALLOWANCE', kind: 'list', help: 'embedded reference only: switch on a named allowance (repeatable)' },
   { name: 'config', env: 'IPTS_CONFIG', kind: 'text', help: 'a YAML file with any of these settings (kebab-case keys) and waivers' },
-  { name: 'help', kind: 'flag', help: 'print this help' },
-  { name: 'version', kind: 'flag', help: 'print the version' },
 ]
-
-const HASH = schemaPattern('Hash')
-const ADDRESS = schemaPattern('Address')
 
 export interface CliOptions {
   run: RunOptions
   reportDir: string
   baseline?: string
-  help: boolean
-  version: boolean
 }
-
-type Raw = Record<string, string | string[] | boolean | undefined>
 
 /** Flags win over the environment, the environment over the config file, the file over defaults. */
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions {
-  const fromFlags = parseFlags(argv)
-  const fromEnv: Raw = {}
+  const { values: fromFlags, positionals } = parseFlags(argv, flags)
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (flags start with --; see --help)`)
+  const fromEnv: RawFlags = {}
   for (const flag of flags) {
     const value = flag.env ? env[flag.env] : undefined
     if (value !== undefined && value !== '') fromEnv[flag.name] = flag.kind === 'flag' ? value !== '0' && value !== 'false' : flag.kind === 'list' ? value.split(',') : value
   }
   const configPath = (fromFlags.config ?? fromEnv.config) as string | undefined
   const file = configPath ? readConfigFile(configPath) : { values: {}, waivers: [] }
-  const merged: Raw = { ...file.values, ...fromEnv, ...fromFlags }
+  const merged: RawFlags = { ...file.values, ...fromEnv, ...fromFlags }
   const value = (name: string) => {
     const given = merged[name]
     return given === undefined ? flags.find((f) => f.name === name)!.default : given
@@ -118,32 +93,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
     waivers: file.waivers,
   }
   if (faults || allowances) run.reference = { faults, allowances }
-  return { run, reportDir: checked('report-dir') as string, baseline: checked('baseline') as string | undefined, help: merged.help === true, version: merged.version === true }
+  return { run, reportDir: checked('report-dir') as string, baseline: checked('baseline') as string | undefined }
 }
 
-function parseFlags(argv: readonly string[]): Raw {
-  try {
-    const { values, positionals } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: true,
-      options: Object.fromEntries(flags.map((f) => [f.name, { type: f.kind === 'flag' ? 'boolean' : 'string', multiple: f.kind === 'list' }])),
-    })
-    if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (flags start with --; see --help)`)
-    const raw = values as Raw
-    for (const flag of flags) if (flag.kind === 'list' && raw[flag.name]) raw[flag.name] = (raw[flag.name] as string[]).flatMap((v) => v.split(','))
-    return raw
-  } catch (error) {
-    if (error instanceof UsageError) throw error
-    const message = (error as Error).message
-    const option = /'(-{1,2}[^'\s]+)/.exec(message)?.[1]
-    if (/Unknown option/.test(message)) throw new UsageError(`unknown flag ${option} (see --help)`)
-    if (/argument missing/.test(message)) throw new UsageError(`${option?.replace(/ <value>$/, '')} needs a value`)
-    throw new UsageError(message.split('\n')[0]!)
-  }
-}
-
-function readConfigFile(path: string): { values: Raw; waivers: Waiver[] } {
+function readConfigFile(path: string): { values: RawFlags; waivers: Waiver[] } {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
@@ -158,7 +111,7 @@ function readConfigFile(path: string): { values: Raw; waivers: Waiver[] } {
   }
   if (parsed === null || parsed === undefined) return { values: {}, waivers: [] }
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`--config: ${path} must hold a mapping of settings`)
-  const values: Raw = {}
+  const values: RawFlags = {}
   let waivers: Waiver[] = []
   for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
     if (key === 'waivers') {
@@ -166,7 +119,7 @@ function readConfigFile(path: string): { values: Raw; waivers: Waiver[] } {
       continue
     }
     const flag = flags.find((f) => f.name === key)
-    if (!flag || key === 'config' || key === 'help' || key === 'version') throw new UsageError(`--config: unknown setting ${JSON.stringify(key)} in ${path}`)
+    if (!flag || key === 'config') throw new UsageError(`--config: unknown setting ${JSON.stringify(key)} in ${path}`)
     values[key] = flag.kind === 'flag' ? value === true : flag.kind === 'list' ? (Array.isArray(value) ? value.map(String) : String(value).split(',')) : String(value)
   }
   return { values, waivers }
@@ -184,60 +137,10 @@ function readWaivers(path: string, value: unknown): Waiver[] {
 }
 
 function validate(name: string, value: string | string[] | boolean | undefined): unknown {
-  if (value === undefined) return undefined
-  const flag = flags.find((f) => f.name === name)!
-  const text = String(value)
-  const bad = (what: string): never => {
-    throw new UsageError(`--${name} ${what}`)
-  }
-  switch (flag.kind) {
-    case 'url': {
-      let url: URL
-      try {
-        url = new URL(text)
-      } catch {
-        return bad(`must be an absolute http(s) URL, got ${JSON.stringify(text)}`)
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') bad(`must be an http or https URL, got ${url.protocol}`)
-      if (url.search || url.hash) bad('must not carry a query or fragment')
-      return text.replace(/\/+$/, '')
-    }
-    case 'address':
-      return ADDRESS.test(text) ? text : bad('must be 0x followed by 40 hex digits')
-    case 'hash':
-      return HASH.test(text) ? text : bad('must be 0x followed by 64 hex digits')
-    case 'receipt':
-      return text.length >= 1 && text.length <= 512 ? text : bad('must be 1 to 512 characters')
-    case 'secret':
-      return text.length > 0 ? text : bad('must not be empty')
-    case 'int': {
-      if (!/^-?[0-9]+$/.test(text)) return bad(`must be a whole number, got ${JSON.stringify(text)}`)
-      const number = Number(text)
-      if (number < flag.min! || number > flag.max!) bad(`must be from ${flag.min} to ${flag.max}, got ${number}`)
-      return number
-    }
-    case 'flag':
-      return value === true
-    case 'list':
-      return (value as string[]).map((v) => v.trim()).filter(Boolean)
-    case 'text':
-      return text.length > 0 ? text : bad('must not be empty')
-  }
+  return validateFlag(flags.find((f) => f.name === name)!, value)
 }
 
-export function helpText(version: string): string {
-  const lines = flags.map((f) => {
-    const value = f.kind === 'flag' ? '' : f.kind === 'int' ? ' N' : ' VALUE'
-    const extra = [f.env ? `env ${f.env}` : '', f.default ? `default ${f.default}` : ''].filter(Boolean).join('; ')
-    return `  --${f.name}${value}\n      ${f.help}${extra ? ` (${extra})` : ''}`
-  })
-  return [
-    `ipts-conformance ${version}: conformance suite for the Indexed-Protocol Trading Service REST interface`,
-    '',
-    'Usage: ipts-conformance [flags]',
-    '',
-    ...lines,
-    '',
-    'Exit codes: 0 no MUST check failed (nor a SHOULD check, with --strict); 1 a check failed; 2 a usage error or an unreachable target.',
-  ].join('\n')
+/** The run's --help: what it does and its flags. */
+export function runHelp(): string {
+  return ['Usage: ipts-conformance [run] [flags]', '', 'Runs the conformance suite against a deployment, or the embedded reference server without --base-url.', '', ...flagsHelp(flags)].join('\n')
 }

@@ -29,7 +29,7 @@ export interface ReferenceData {
   checkpoint: string
   config: Record<string, unknown>
   intents: IntentRecord[]
-  /** Signs and reads the list cursors; a fresh secret per server, so cursors are never predictable. */
+  /** Signs and reads the list cursors; a fresh secret per server (one derived from the seed when given), so cursors are not predictable from the data. */
   cursors: CursorCodec
 }
 
@@ -37,6 +37,8 @@ export interface FixtureOverrides {
   apiKey?: string
   restrictedApiKey?: string
   receipts?: [string, string]
+  /** Derives the keys, receipts and cursor secret from this seed, so that a standalone server gives the same ones on every start. */
+  seed?: number
 }
 
 /**
@@ -91,10 +93,11 @@ export function buildReferenceData(overrides: FixtureOverrides = {}): ReferenceD
   }))
   const intentA = hash('intent/with-every-member')
   const intentB = hash('intent/required-only')
-  const [receiptA, receiptB] = overrides.receipts ?? [`rcpt_${hexOf('receipt/a', 40)}`, `rcpt_${hexOf('receipt/b', 40)}`]
+  const seeded = (label: string, hexDigits: number) => hexOf(overrides.seed === undefined ? label : `seed/${overrides.seed}/${label}`, hexDigits)
+  const [receiptA, receiptB] = overrides.receipts ?? [`rcpt_${seeded('receipt/a', 40)}`, `rcpt_${seeded('receipt/b', 40)}`]
   return {
-    apiKey: overrides.apiKey ?? `ipts_full_${hexOf('key/full', 32)}`,
-    restrictedApiKey: overrides.restrictedApiKey ?? `ipts_restricted_${hexOf('key/restricted', 32)}`,
+    apiKey: overrides.apiKey ?? `ipts_full_${seeded('key/full', 32)}`,
+    restrictedApiKey: overrides.restrictedApiKey ?? `ipts_restricted_${seeded('key/restricted', 32)}`,
     trader,
     markets,
     balances: new Map([[trader, balances]]),
@@ -142,6 +145,6 @@ export function buildReferenceData(overrides: FixtureOverrides = {}): ReferenceD
         status: { orderHash: intentB, state: 'pending', createdAt: '1763160000', updatedAt: '1763160000', order: wireOrder('intent/b', trader) },
       },
     ],
-    cursors: new CursorCodec(randomBytes(32).toString('hex')),
+    cursors: new CursorCodec(overrides.seed === undefined ? randomBytes(32).toString('hex') : seeded('cursor-secret', 64)),
   }
 }

@@ -15,6 +15,9 @@ export interface ReferenceOptions extends FixtureOverrides {
   quota?: { limit: number; windowMs: number }
   /** Added before every response is written. */
   latencyMs?: number
+  /** Where to listen: 127.0.0.1 and a free port unless given. */
+  host?: string
+  port?: number
 }
 
 export interface ReferenceServer {
@@ -23,7 +26,7 @@ export interface ReferenceServer {
   close(): Promise<void>
 }
 
-/** The conforming reference implementation of the contract, on 127.0.0.1 and a free port, in this process. */
+/** The conforming reference implementation of the contract, in this process, on 127.0.0.1 and a free port unless told otherwise. */
 export async function startReferenceServer(options: ReferenceOptions = {}): Promise<ReferenceServer> {
   const data = buildReferenceData(options)
   const behaviours = options.behaviours ?? []
@@ -83,9 +86,12 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     outgoing.end(payload)
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return { baseUrl: `http://127.0.0.1:${port}`, data, close: () => closeServer(server) }
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => (server.off('error', reject), resolve()))
+  })
+  const { address, family, port } = server.address() as AddressInfo
+  return { baseUrl: `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`, data, close: () => closeServer(server) }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

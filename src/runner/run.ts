@@ -5,10 +5,9 @@ import { allChecks } from '../checks/index.js'
 import { redactDeep, secretsOf } from '../http/secrets.js'
 import { createSharedState } from '../http/shared-state.js'
 import { packageJson, packageRoot } from '../package-root.js'
-import { allowanceByName } from '../reference/allowances/index.js'
-import { faultByName } from '../reference/faults/index.js'
+import { broughtByFaults, referenceBehaviours } from '../reference/named-behaviours.js'
 import { startReferenceServer, type ReferenceOptions, type ReferenceServer } from '../reference/server.js'
-import type { Behaviour, Fault, RefRequest, RefResponse } from '../reference/types.js'
+import type { RefRequest, RefResponse } from '../reference/types.js'
 import { CheckCollector } from '../../reporters/collector.js'
 import { summarize, type CheckOutcome, type Report } from '../../reporters/report.js'
 import { traceRequirements } from '../../reporters/traceability.js'
@@ -50,17 +49,6 @@ const SUITE_WORKERS = 2
 
 const suitesDir = join(packageRoot, import.meta.url.endsWith('.ts') ? 'suites' : 'dist/suites')
 
-export function referenceBehaviours(faults: readonly string[] = [], allowances: readonly string[] = []): Behaviour[] {
-  return [
-    ...faults.map((name) => faultByName(name) ?? unknownName('fault', name)),
-    ...allowances.map((name) => allowanceByName(name) ?? unknownName('allowance', name)),
-  ]
-}
-
-function unknownName(kind: string, name: string): never {
-  throw Object.assign(new Error(`unknown reference ${kind} ${name}`), { code: 'IPTS_USAGE' })
-}
-
 /** Runs the conformance suite once, through vitest, and returns the report. Starts and stops the embedded reference server when it is the target. */
 export async function runConformance(options: RunOptions): Promise<Report> {
   const started = new Date()
@@ -68,9 +56,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const record = options.reference?.record
   if (record) behaviours.push({ name: 'record', description: 'records every exchange', onResponse: (response, request) => record(request, response) })
   let server: ReferenceServer | undefined
-  // A fault that shows only under a quota, or with other receipts, brings them, so that `--fault NAME` alone demonstrates it.
-  const quota = options.reference?.quota ?? behaviours.map((b) => (b as Fault).run?.quota).find(Boolean)
-  const receipts = options.reference?.receipts ?? behaviours.map((b) => (b as Fault).run?.receipts).find(Boolean)
+  const { quota, receipts } = broughtByFaults(behaviours, options.reference ?? {})
   if (!options.settings.baseUrl) server = await startReferenceServer({ ...options.reference, quota, receipts, behaviours })
   try {
     const given = server ? embeddedSettings(options.settings, server) : { ...options.settings, baseUrl: options.settings.baseUrl!, embedded: false }

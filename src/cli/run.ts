@@ -1,0 +1,34 @@
+import { compareWithBaseline, readBaseline } from '../../reporters/baseline.js'
+import { summaryLines } from '../../reporters/console.js'
+import { colourFor, createProgress } from '../../reporters/progress.js'
+import { writeReports } from '../../reporters/write.js'
+import { allChecks } from '../checks/index.js'
+import { redact, secretsOf } from '../http/secrets.js'
+import { runConformance } from '../runner/run.js'
+import type { CliOptions } from './options.js'
+
+/** `ipts-conformance [run]`: runs the suite, writes the reports, prints the summary; 0 when the verdict is pass, else 1. */
+export async function run(options: CliOptions, env: NodeJS.ProcessEnv): Promise<number> {
+  try {
+    return await runAndReport(options, env)
+  } catch (error) {
+    // The CLI prints an error's message: keys and receipts given to this run must not reach it.
+    if (error instanceof Error) error.message = redact(error.message, secretsOf(options.run.settings))
+    throw error
+  }
+}
+
+async function runAndReport(options: CliOptions, env: NodeJS.ProcessEnv): Promise<number> {
+  const baseline = options.baseline ? await readBaseline(options.baseline) : undefined
+  const progress = createProgress(process.stdout, env, allChecks.length)
+  let report
+  try {
+    report = await runConformance({ ...options.run, onCheck: progress.onCheck })
+  } finally {
+    progress.end()
+  }
+  const comparison = baseline && compareWithBaseline(baseline, options.baseline!, report)
+  const paths = await writeReports(report, options.reportDir, comparison, env.GITHUB_STEP_SUMMARY || undefined)
+  process.stdout.write(`${summaryLines(report, paths, comparison, colourFor(process.stdout, env)).join('\n')}\n`)
+  return report.summary.verdict === 'pass' ? 0 : 1
+}
