@@ -22,7 +22,8 @@ describe('the command line', () => {
   test('runs the suite against the embedded reference and exits 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-cli-'))
     const { out } = captured()
-    const code = await main(['--report-dir', dir, '--seed', String(FIXED_SEED)], {})
+    // A long --timeout: a timeout against the embedded reference would be the load of a shared machine, not a finding.
+    const code = await main(['--report-dir', dir, '--seed', String(FIXED_SEED), '--timeout', '60000'], {})
     vi.restoreAllMocks()
     expect(code, out.join('')).toBe(0)
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))

@@ -12,8 +12,9 @@ export function runAgainstReference(reference: RunOptions['reference'] = {}, set
       concurrency: 8,
       cursorParam: 'cursor',
       limitParam: 'limit',
-      connectTimeoutMs: 2000,
-      requestTimeoutMs: 5000,
+      // Guards only: the reference never hangs, so a timeout here would be the load of a shared machine, not a finding.
+      connectTimeoutMs: 30_000,
+      requestTimeoutMs: 60_000,
       maxBodyBytes: 4 * 1024 * 1024,
       probeRateLimit: false,
       ...settings,
