@@ -5,14 +5,18 @@ import { availableParallelism, cpus } from 'node:os'
 import { startReferenceServer } from '../src/reference/server.js'
 import { runConformance, type RunOptions } from '../src/runner/run.js'
 import type { Report } from '../reporters/report.js'
+import { measureProxy } from './proxy.js'
 import { recorded, replay, type RecordedRequest } from './replay.js'
 
-/** `npm run bench`: the suite's own cost against the embedded reference, under added latency, and under a quota. */
+/** `npm run bench`: the suite's own cost against the embedded reference, under added latency, and under a quota; the proxy's cost. */
 
 const CONCURRENCY = 8
 const LATENCY_MS = 120
 const QUOTA = { limit: 15, windowMs: 1000 }
 const AIM = 1.25
+/** Requests sent directly and through the proxy for throughput and latency, and the exchanges of the long proxy run for memory. */
+const PROXY_REQUESTS = 4000
+const PROXY_LONG_RUN = 10_000
 
 const settings: RunOptions['settings'] = {
   seed: 20261122,
@@ -111,7 +115,8 @@ async function main(): Promise<void> {
   const startup = await measure({}, [])
   const plain = await measure()
   const reference = await startReferenceServer()
-  const rawMs = await replay(reference.baseUrl, plain.requests, CONCURRENCY).finally(() => reference.close())
+  const rawMs = await replay(reference.baseUrl, plain.requests, CONCURRENCY)
+  const proxyFigures = await measureProxy(reference.baseUrl, plain.requests, CONCURRENCY, PROXY_REQUESTS, PROXY_LONG_RUN).finally(() => reference.close())
   const slow = await measure({ latencyMs: LATENCY_MS })
   const idealMs = (slow.requests.length * LATENCY_MS) / CONCURRENCY
   const limited = await measure({ quota: QUOTA })
@@ -129,6 +134,11 @@ async function main(): Promise<void> {
     [`full suite, quota ${QUOTA.limit}/s per key`, String(limited.requests.length), seconds(limited.wallMs), `${limited.statuses.filter((s) => s === 429).length} answered 429; false failures: ${falseFailures.length}; outcomes changed: ${changed.length}`],
     ['full suite, every body 50 MB', '', seconds(large.wallMs), `peak resident memory growth ${Math.round(large.growth / 1024 / 1024)} MiB (bodies are cut at ${settings.maxBodyBytes / 1024 / 1024} MiB)`],
   ]
+  const p = proxyFigures
+  rows.push(
+    [`through the proxy, concurrency ${CONCURRENCY}`, String(p.requests), `${p.proxiedPerSecond.toFixed(0)} req/s`, `direct ${p.directPerSecond.toFixed(0)} req/s: ${(p.proxiedPerSecond / p.directPerSecond).toFixed(2)} of direct (aim: at least 0.5); added latency p50 ${p.addedP50Ms.toFixed(2)} ms, p99 ${p.addedP99Ms.toFixed(2)} ms`],
+    [`proxy, ${p.longRunExchanges} exchanges`, String(p.longRunExchanges), `peak RSS ${p.longRunPeakRssMiB.toFixed(0)} MiB`, `the proxy process as a whole (GNU time); exit code ${p.longRunExitCode}`],
+  )
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
   const line = (row: readonly string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`
   console.log(`machine: ${availableParallelism()} CPUs (${cpus()[0]?.model.trim()}), node ${process.version}, ${execSync('uname -sr').toString().trim()}`)

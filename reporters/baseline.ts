@@ -22,7 +22,7 @@ export interface BaselineComparison {
   unchanged: number
 }
 
-const STATUSES: readonly string[] = ['passed', 'failed', 'skipped', 'waived']
+const STATUSES: readonly string[] = ['passed', 'failed', 'skipped', 'waived', 'not run']
 
 /** Reads a previous report.json; anything unreadable or not shaped like a report is a usage error naming --baseline. */
 export async function readBaseline(path: string): Promise<Baseline> {

@@ -1,7 +1,7 @@
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine } from './evidence-text.js'
 import type { Colour } from './progress.js'
-import type { CheckOutcome, Report } from './report.js'
+import { provenance, type CheckOutcome, type Report } from './report.js'
 
 const FAILURES_LISTED = 20
 const plain = (_: Colour, text: string) => text
@@ -11,11 +11,13 @@ export function summaryLines(report: Report, reportPaths: readonly string[], com
   const { summary } = report
   const verdict = summary.verdict === 'pass' ? paint('green', 'PASS') : paint('red', 'FAIL')
   const lines = [
-    `${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped, ${summary.waived} waived (${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures) against ${report.target.baseUrl} in ${report.durationMs} ms, seed ${report.seed}`,
+    `${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.notRun > 0 ? `${summary.notRun} not run, ` : ''}${summary.skipped} skipped, ${summary.waived} waived (${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures) against ${report.target.baseUrl} in ${report.durationMs} ms, ${provenance(report)}`,
   ]
   const failed = report.checks.filter((c) => c.status === 'failed')
   for (const check of failed.slice(0, FAILURES_LISTED)) lines.push(`  ${check.crashed ? 'crashed' : 'failed'} ${describe(check)}: ${oneLine(check.reason)}`)
   if (failed.length > FAILURES_LISTED) lines.push(`  … and ${failed.length - FAILURES_LISTED} more failures (see the report)`)
+  const notRun = report.checks.filter((c) => c.status === 'not run')
+  if (notRun.length > 0) lines.push(`  not run: ${notRun.length} checks, ${oneLine(notRun[0]!.reason)}`)
   for (const error of report.errors) lines.push(`  run error: ${error}`)
   if (comparison) lines.push(...comparisonLines(comparison).map((line, i) => (i === 0 ? line : `  ${line}`)))
   for (const path of reportPaths) lines.push(`report: ${path}`)

@@ -16,9 +16,15 @@ export function evidenceLines(evidence: Evidence): string[] {
     lines.push(`counterexample (seed ${counterexample.seed}, path ${counterexample.path}, ${counterexample.runs} runs): ${JSON.stringify(counterexample.value)}`)
     if (counterexample.replay) lines.push(`replay: ${counterexample.replay}`)
   }
+  if (evidence.profile) lines.push(profileLine(evidence.profile))
   if (evidence.reproduce) lines.push(`reproduce: ${evidence.reproduce}`)
   if (evidence.others?.length) lines.push(`${evidence.others.length} more response(s) broke the same rule; see report.json`)
   return lines
+}
+
+/** "assessed against the profile: errorCodes = [...] (source)": what a requirement or failure was held to. */
+export function profileLine(profile: { key: string; value: unknown; source?: string }, max = 300): string {
+  return `assessed against the profile: ${profile.key} = ${oneLine(JSON.stringify(profile.value), max)}${profile.source ? ` (${profile.source})` : ''}`
 }
 
 export function violationText(v: { keyword: string; instancePath: string; schemaPath: string; message: string }): string {

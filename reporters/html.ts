@@ -1,7 +1,7 @@
 import type { Evidence } from '../src/harness/evidence.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
-import { oneLine } from './evidence-text.js'
-import type { CheckOutcome, Report, RequirementResult } from './report.js'
+import { oneLine, profileLine } from './evidence-text.js'
+import { provenance, type CheckOutcome, type Report, type RequirementResult } from './report.js'
 import { requirementCounts } from './traceability.js'
 
 /** Everything interpolated into the page goes through here: the target's responses are hostile input. */
@@ -10,7 +10,7 @@ export function escapeHtml(text: string | number | boolean | undefined): string 
 }
 
 const anchor = (checkId: string) => `check-${checkId.replace(/[^a-z0-9-]/gi, '-')}`
-const badge = (status: string) => `<span class="status s-${escapeHtml(status)}">${escapeHtml(status)}</span>`
+const badge = (status: string) => `<span class="status s-${escapeHtml(status.replace(/ /g, '-'))}">${escapeHtml(status)}</span>`
 
 /** report.html: one self-contained page (inline style and script, nothing fetched) with the verdict, the traceability matrix and each failure's evidence. */
 export function renderHtml(report: Report, comparison?: BaselineComparison): string {
@@ -43,15 +43,16 @@ function headerSection(report: Report): string {
   const { summary } = report
   const levels = (['MUST', 'SHOULD'] as const).map((level) => {
     const of = (status: string) => report.checks.filter((c) => c.level === level && c.status === status).length
-    return `<tr><th>${level}</th><td>${of('passed')}</td><td>${of('failed')}</td><td>${of('skipped')}</td><td>${of('waived')}</td></tr>`
+    return `<tr><th>${level}</th><td>${of('passed')}</td><td>${of('failed')}</td><td>${of('not run')}</td><td>${of('skipped')}</td><td>${of('waived')}</td></tr>`
   })
   const requirements = Object.entries(requirementCounts(report.requirements)).map(([status, n]) => `${badge(status)} ${n}`)
   return `<header>
 <h1>IPTS conformance <span id="verdict" class="verdict v-${summary.verdict}">${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}</span></h1>
-<p class="meta">Target <b>${escapeHtml(report.target.baseUrl)}</b> · ${escapeHtml(report.tool.name)} ${escapeHtml(report.tool.version)} · started ${escapeHtml(report.startedAt)} · ${report.durationMs} ms · seed ${report.seed} · ${report.runs} runs per property${report.strict ? ' · strict' : ''}</p>
+<p class="meta">Target <b>${escapeHtml(report.target.baseUrl)}</b> · ${escapeHtml(report.tool.name)} ${escapeHtml(report.tool.version)} · started ${escapeHtml(report.startedAt)} · ${report.durationMs} ms · ${escapeHtml(report.traffic ? provenance(report) : `seed ${report.seed} · ${report.runs} runs per property`)}${report.strict ? ' · strict' : ''}</p>
 <p>${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures. ${summary.verdict === 'pass' ? 'No MUST check failed' : 'The run fails'}${report.strict ? ' (strict: SHOULD failures count)' : ''}.</p>
-<table class="counts"><thead><tr><th>level</th><th>passed</th><th>failed</th><th>skipped</th><th>waived</th></tr></thead><tbody>${levels.join('')}</tbody></table>
+<table class="counts"><thead><tr><th>level</th><th>passed</th><th>failed</th><th>not run</th><th>skipped</th><th>waived</th></tr></thead><tbody>${levels.join('')}</tbody></table>
 <p>Requirements: ${requirements.join(' ')}</p>
+${report.profile ? `<p class="profile">Deployment profile: ${escapeHtml(report.profile.source)}; ${report.requirements.filter((r) => r.profile).length} requirements assessed against it.</p>` : '<p class="profile">No deployment profile (--profile): requirements whose facts the contract leaves "not shown" are not assessable.</p>'}
 </header>`
 }
 
@@ -89,6 +90,7 @@ function evidenceBlock(evidence: Evidence): string {
     parts.push(`<h4>Counterexample</h4><p>seed ${counterexample.seed}, path <code>${escapeHtml(counterexample.path)}</code>, after ${counterexample.runs} runs</p><pre>${escapeHtml(JSON.stringify(counterexample.value, null, 2))}</pre>`)
     if (counterexample.replay) parts.push(commandBlock('Replay', counterexample.replay))
   }
+  if (evidence.profile) parts.push(`<h4>Deployment profile</h4><p class="profile">${escapeHtml(profileLine(evidence.profile))}</p>`)
   if (evidence.reproduce) parts.push(commandBlock('Reproduce', evidence.reproduce, variablesNote(evidence.reproduce)))
   if (evidence.others?.length) parts.push(`<details><summary>${evidence.others.length} more response(s) broke the same rule</summary><ul>${evidence.others.map((o) => `<li>${escapeHtml(oneLine(o.message))}${o.request ? ` <code>${escapeHtml(`${o.request.method} ${o.request.url}`)}</code>` : ''}</li>`).join('')}</ul></details>`)
   return parts.join('\n')
@@ -119,7 +121,7 @@ function traceabilitySection(report: Report): string {
   const statusOf = new Map(report.checks.map((c) => [c.id, c.status]))
   const row = (r: RequirementResult) => {
     const checks = r.checks.map((id) => `<li><a href="#${anchor(id)}"><code>${escapeHtml(id)}</code></a> ${badge(statusOf.get(id) ?? 'not run')}</li>`).join('')
-    return `<tr id="req-${escapeHtml(r.id)}" class="r-${escapeHtml(r.status)}"><td><code>${escapeHtml(r.id)}</code></td><td>${r.level}</td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.rule)}</td><td>${checks ? `<ul>${checks}</ul>` : '—'}</td><td>${badge(r.status)}${r.reason ? `<div class="reason">${escapeHtml(r.reason)}</div>` : ''}</td></tr>`
+    return `<tr id="req-${escapeHtml(r.id)}" class="r-${escapeHtml(r.status)}"><td><code>${escapeHtml(r.id)}</code></td><td>${r.level}</td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.rule)}</td><td>${checks ? `<ul>${checks}</ul>` : '—'}</td><td>${badge(r.status)}${r.profile ? `<div class="profile">${escapeHtml(profileLine(r.profile, 120))}</div>` : ''}${r.reason ? `<div class="reason">${escapeHtml(r.reason)}</div>` : ''}</td></tr>`
   }
   return `<section id="traceability"><h2>Traceability: requirement → checks → outcome</h2>
 <p><label><input type="checkbox" id="only-open"> show only failed, uncovered and skipped requirements</label></p>
@@ -130,7 +132,7 @@ function traceabilitySection(report: Report): string {
 function checksSection(checks: readonly CheckOutcome[]): string {
   const row = (c: CheckOutcome) => {
     const reason = c.status === 'waived' ? `waived (${c.waiver?.outcome}): ${c.waiver?.reason}` : c.reason
-    return `<tr${c.status === 'failed' ? '' : ` id="${anchor(c.id)}"`}><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td><a href="#req-${escapeHtml(c.requirement)}">${escapeHtml(c.requirement)}</a></td><td>${c.level}</td><td>${badge(c.status)}</td><td>${c.retried ? '<em>after a retry:</em> ' : ''}${escapeHtml(oneLine(reason, 300))}</td></tr>`
+    return `<tr${c.status === 'failed' ? '' : ` id="${anchor(c.id)}"`}><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td><a href="#req-${escapeHtml(c.requirement)}">${escapeHtml(c.requirement)}</a></td><td>${c.level}</td><td>${badge(c.status)}</td><td>${c.retried ? '<em>after a retry:</em> ' : ''}${escapeHtml(oneLine(reason, 300))}${c.inputs ? `<div class="inputs">${c.inputs.coverage} coverage and ${c.inputs.random} random inputs</div>` : ''}</td></tr>`
   }
   return `<section id="checks"><h2>Every check (${checks.length})</h2><table class="checks">${columns([22, 28, 16, 7, 8, 19])}<thead><tr><th>check</th><th>title</th><th>requirement</th><th>level</th><th>status</th><th>reason</th></tr></thead><tbody>${checks.map(row).join('\n')}</tbody></table></section>`
 }

@@ -1,5 +1,5 @@
 import { evidenceLines, oneLine } from './evidence-text.js'
-import type { CheckOutcome, Report } from './report.js'
+import { provenance, type CheckOutcome, type Report } from './report.js'
 
 /** Characters XML 1.0 cannot carry at all, even escaped: they are dropped from text that comes from the target. */
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
@@ -17,7 +17,7 @@ export function renderJunit(report: Report): string {
   const crashed = report.checks.filter((c) => c.status === 'failed' && c.crashed).length
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(report.tool.name)}" tests="${report.checks.length + report.errors.length}" failures="${failures}" errors="${crashed + report.errors.length}" time="${seconds(report.durationMs)}">`,
+    `<testsuites name="${escapeXml(report.tool.name)}" tests="${report.checks.length + report.errors.length}" failures="${failures}" errors="${crashed + report.checks.filter((c) => c.status === 'not run').length + report.errors.length}" time="${seconds(report.durationMs)}">`,
     ...concerns.flatMap((concern) => suiteLines(report, concern)),
     ...(report.errors.length > 0 ? runErrorSuite(report.errors) : []),
     '</testsuites>',
@@ -32,10 +32,10 @@ function suiteLines(report: Report, concern: string): string[] {
   const crashed = checks.filter((c) => c.status === 'failed' && c.crashed).length
   const time = checks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0)
   return [
-    `  <testsuite name="${escapeXml(concern)}" tests="${checks.length}" failures="${count('failed') - crashed}" errors="${crashed}" skipped="${count('skipped', 'waived')}" time="${seconds(time)}" timestamp="${report.startedAt.replace(/Z$/, '')}">`,
+    `  <testsuite name="${escapeXml(concern)}" tests="${checks.length}" failures="${count('failed') - crashed}" errors="${crashed + count('not run')}" skipped="${count('skipped', 'waived')}" time="${seconds(time)}" timestamp="${report.startedAt.replace(/Z$/, '')}">`,
     '    <properties>',
     `      <property name="target" value="${escapeXml(report.target.baseUrl)}"/>`,
-    `      <property name="seed" value="${report.seed}"/>`,
+    `      <property name="${report.traffic ? 'traffic' : 'seed'}" value="${escapeXml(report.traffic ? provenance(report) : String(report.seed))}"/>`,
     '    </properties>',
     ...checks.map(testcase),
     '  </testsuite>',
@@ -50,6 +50,8 @@ function testcase(check: CheckOutcome): string {
       return `${open}/>`
     case 'skipped':
       return `${open}>\n      <skipped message="${escapeXml(oneLine(check.reason || 'skipped', 1000))}"/>\n    </testcase>`
+    case 'not run':
+      return `${open}>\n      <error message="${escapeXml(`not run: ${oneLine(check.reason, 1000)}`)}" type="not run"/>\n    </testcase>`
     case 'waived':
       return `${open}>\n      <skipped message="${escapeXml(`waived: ${oneLine(check.waiver?.reason, 1000)} (the check ${check.waiver?.outcome})`)}"/>\n    </testcase>`
     case 'failed': {

@@ -1,11 +1,11 @@
 import type { Level } from '../src/contract/requirements.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
-import { oneLine } from './evidence-text.js'
-import type { CheckStatus, Report } from './report.js'
+import { oneLine, profileLine } from './evidence-text.js'
+import { provenance, type CheckStatus, type Report } from './report.js'
 import { requirementCounts } from './traceability.js'
 
 const LEVELS: readonly Level[] = ['MUST', 'SHOULD']
-const STATUSES: readonly CheckStatus[] = ['passed', 'failed', 'skipped', 'waived']
+const STATUSES: readonly CheckStatus[] = ['passed', 'failed', 'not run', 'skipped', 'waived']
 
 /** Text from the target, made inert in Markdown: no HTML, no table breaks, no emphasis or links. */
 export function escapeMarkdown(text: string): string {
@@ -18,7 +18,7 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
   const lines = [
     `## IPTS conformance: ${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`,
     '',
-    `${escapeMarkdown(report.target.baseUrl)} · ${report.tool.name} ${report.tool.version} · seed ${report.seed} · ${report.startedAt} · ${report.durationMs} ms${report.strict ? ' · strict' : ''}`,
+    `${escapeMarkdown(report.target.baseUrl)} · ${report.tool.name} ${report.tool.version} · ${escapeMarkdown(provenance(report))} · ${report.startedAt} · ${report.durationMs} ms${report.strict ? ' · strict' : ''}`,
     '',
     `| level | ${STATUSES.join(' | ')} |`,
     `|---|${STATUSES.map(() => '---:').join('|')}|`,
@@ -26,10 +26,22 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
     '',
     `Requirements: ${Object.entries(requirementCounts(report.requirements)).map(([status, n]) => `${n} ${status}`).join(', ')}.`,
   ]
+  const profiled = report.requirements.filter((r) => r.profile)
+  if (report.profile) {
+    lines.push('', `### Assessed against the deployment profile`, '', `Profile: ${escapeMarkdown(report.profile.source)}.`, '', '| requirement | status | profile value |', '|---|---|---|')
+    for (const r of profiled) lines.push(`| ${r.id} | ${r.status} | ${escapeMarkdown(profileLine(r.profile!, 120))} |`)
+  }
   const failed = report.checks.filter((c) => c.status === 'failed')
   if (failed.length > 0) {
     lines.push('', '### Failed checks', '', '| check | requirement | level | reason |', '|---|---|---|---|')
     for (const check of failed) lines.push(`| \`${check.id}\` | ${check.requirement} | ${check.level} | ${escapeMarkdown(oneLine(check.reason))} |`)
+  }
+  const notRun = report.checks.filter((c) => c.status === 'not run')
+  if (notRun.length > 0) lines.push('', `### Checks not run (${notRun.length})`, '', escapeMarkdown(oneLine(notRun[0]!.reason)), '', notRun.map((c) => `\`${c.id}\``).join(', '))
+  const inputs = report.checks.filter((c) => c.inputs)
+  if (inputs.length > 0) {
+    const sum = (phase: 'coverage' | 'random') => inputs.reduce((total, c) => total + c.inputs![phase], 0)
+    lines.push('', `Generated inputs: ${sum('coverage')} in the fixed coverage phase, ${sum('random')} in the random phase (seed ${report.seed}), over ${inputs.length} property checks.`)
   }
   const waived = report.checks.filter((c) => c.status === 'waived')
   if (waived.length > 0) {

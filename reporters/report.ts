@@ -1,7 +1,9 @@
 import type { Level } from '../src/contract/requirements.js'
 import type { Evidence } from '../src/harness/evidence.js'
+import type { ProfileKey, ProfileValues } from '../src/profile/profile.js'
 
-export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'waived'
+/** 'not run': the circuit breaker stopped sending because the target stopped answering; it fails the run. */
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'waived' | 'not run'
 
 /** One check's outcome. The shape is stable: other tools read report.json. */
 export interface CheckOutcome {
@@ -21,9 +23,11 @@ export interface CheckOutcome {
   retried?: boolean
   /** True when the check crashed (threw something other than a finding): it failed, but says nothing about the target. */
   crashed?: boolean
+  /** For a property check: the generated inputs it examined in the fixed coverage phase and in the random phase. */
+  inputs?: { coverage: number; random: number }
 }
 
-export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not-assessable' | 'uncovered' | 'waived'
+export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not-assessable' | 'uncovered' | 'waived' | 'not run'
 
 /** One requirement's result: the checks citing it and what they found together. */
 export interface RequirementResult {
@@ -36,6 +40,8 @@ export interface RequirementResult {
   /** Why it was not assessed, skipped or uncovered. */
   reason?: string
   checks: string[]
+  /** Set when it was assessed against the deployment profile: the key and the value the checks held the target to. */
+  profile?: { key: ProfileKey; value: unknown }
 }
 
 export interface Summary {
@@ -43,10 +49,27 @@ export interface Summary {
   failed: number
   skipped: number
   waived: number
+  notRun: number
   total: number
   failedMust: number
   failedShould: number
   verdict: 'pass' | 'fail'
+}
+
+/** For recorded traffic (check-har, proxy): what was recorded and how much of it was judged. */
+export interface TrafficSummary {
+  source: 'har' | 'proxy'
+  /** Every exchange recorded. */
+  exchanges: number
+  /** Exchanges with an operation of the contract and its response: judged. */
+  judged: number
+  /** Counted and left alone: paths outside /v1, and paths or methods under /v1 that are no operation of the contract. */
+  outsideV1: number
+  otherV1: number
+  /** Requests that got no response (a failed request in the HAR, an upstream that did not answer the proxy). */
+  withoutResponse: number
+  /** Responses whose body the recording left out: not judged. */
+  withoutBody: number
 }
 
 export interface Report {
@@ -54,10 +77,14 @@ export interface Report {
   target: { baseUrl: string; embedded: boolean }
   startedAt: string
   durationMs: number
-  seed: number
-  runs: number
+  /** Seed and runs of the generated inputs; absent for recorded traffic, where nothing is generated. */
+  seed?: number
+  runs?: number
   strict: boolean
+  traffic?: TrafficSummary
   summary: Summary
+  /** The deployment profile the run held the target to, when it had one. */
+  profile?: { source: string; values: ProfileValues }
   checks: CheckOutcome[]
   /** Every requirement of specs/requirements.yaml, traced to the checks that cover it and their outcome. */
   requirements: RequirementResult[]
@@ -69,15 +96,30 @@ export function summarize(checks: readonly CheckOutcome[], strict: boolean, erro
   const count = (status: CheckStatus) => checks.filter((c) => c.status === status).length
   const failedMust = checks.filter((c) => c.status === 'failed' && c.level === 'MUST').length
   const failedShould = checks.filter((c) => c.status === 'failed' && c.level === 'SHOULD').length
-  const failing = failedMust > 0 || (strict && failedShould > 0) || errors.length > 0
+  const notRun = count('not run')
+  const failing = failedMust > 0 || (strict && failedShould > 0) || notRun > 0 || errors.length > 0
   return {
     passed: count('passed'),
     failed: count('failed'),
     skipped: count('skipped'),
     waived: count('waived'),
+    notRun,
     total: checks.length,
     failedMust,
     failedShould,
     verdict: failing ? 'fail' : 'pass',
   }
+}
+
+/** How the report's exchanges came about, for a report's heading: the seed of a run, or what recorded traffic held. */
+export function provenance(report: Report): string {
+  const { traffic } = report
+  if (!traffic) return `seed ${report.seed}`
+  const left = [
+    traffic.outsideV1 ? `${traffic.outsideV1} outside /v1` : '',
+    traffic.otherV1 ? `${traffic.otherV1} under /v1 but no operation` : '',
+    traffic.withoutResponse ? `${traffic.withoutResponse} without a response` : '',
+    traffic.withoutBody ? `${traffic.withoutBody} without a recorded body` : '',
+  ].filter(Boolean)
+  return `recorded traffic (${traffic.source === 'har' ? 'HAR' : 'proxy'}): ${traffic.exchanges} exchanges, ${traffic.judged} judged${left.length ? `; not judged: ${left.join(', ')}` : ''}`
 }

@@ -1,10 +1,11 @@
 import { allChecks } from '../src/checks/index.js'
 import { exchangeRules } from '../src/checks/every-response.js'
 import { loadRequirements, type Requirement } from '../src/contract/requirements.js'
+import { stated, type Profile } from '../src/profile/profile.js'
 import type { CheckOutcome, CheckStatus, RequirementResult, RequirementStatus } from './report.js'
 
 /** Which outcome of a requirement's checks decides its status: the first one present wins. */
-const PRECEDENCE: readonly CheckStatus[] = ['failed', 'waived', 'passed', 'skipped']
+const PRECEDENCE: readonly CheckStatus[] = ['failed', 'not run', 'waived', 'passed', 'skipped']
 
 /** The check IDs of the suite that cite each requirement: every check, and every every-response rule. */
 function catalogueCoverage(): Map<string, string[]> {
@@ -14,18 +15,26 @@ function catalogueCoverage(): Map<string, string[]> {
 }
 
 /** Every requirement of the catalogue, traced to the checks that cover it and what they found in this run. */
-export function traceRequirements(outcomes: readonly CheckOutcome[], requirements: readonly Requirement[] = loadRequirements()): RequirementResult[] {
+export function traceRequirements(outcomes: readonly CheckOutcome[], profile?: Profile, requirements: readonly Requirement[] = loadRequirements()): RequirementResult[] {
   const coverage = catalogueCoverage()
   return requirements.map((requirement) => {
     const ran = outcomes.filter((o) => o.requirement === requirement.id)
     const checks = [...new Set([...(coverage.get(requirement.id) ?? []), ...ran.map((o) => o.id)])]
     const { id, section, level, rule, observable } = requirement
-    return { id, section, level, rule, observable, checks, ...verdictOf(requirement, checks, ran) }
+    const key = requirement.profile
+    const againstProfile = key && profile && stated(profile, key) ? { profile: { key, value: profile.values[key] } } : {}
+    return { id, section, level, rule, observable, checks, ...verdictOf(requirement, checks, ran, !!againstProfile.profile), ...againstProfile }
   })
 }
 
-function verdictOf(requirement: Requirement, checks: readonly string[], ran: readonly CheckOutcome[]): { status: RequirementStatus; reason?: string } {
-  if (!requirement.observable) return { status: 'not-assessable', reason: requirement.reason ?? 'not observable from outside' }
+/** Why a requirement the contract leaves "not shown" is not assessed, and the profile key that would assess it. */
+export function notAssessedReason(requirement: Requirement): string {
+  const reason = requirement.reason ?? 'not observable from outside'
+  return requirement.profile ? `${reason} A deployment profile that states \`${requirement.profile}\` assesses it (--profile).` : reason
+}
+
+function verdictOf(requirement: Requirement, checks: readonly string[], ran: readonly CheckOutcome[], profiled: boolean): { status: RequirementStatus; reason?: string } {
+  if (!requirement.observable && !profiled) return { status: 'not-assessable', reason: notAssessedReason(requirement) }
   if (checks.length === 0) return { status: 'uncovered', reason: 'no check of the suite covers this requirement' }
   if (ran.length === 0) return { status: 'skipped', reason: 'none of its checks ran in this run' }
   const status = PRECEDENCE.find((s) => ran.some((o) => o.status === s))!
@@ -36,7 +45,7 @@ function verdictOf(requirement: Requirement, checks: readonly string[], ran: rea
 
 /** How many requirements ended in each status. */
 export function requirementCounts(requirements: readonly RequirementResult[]): Record<RequirementStatus, number> {
-  const counts: Record<RequirementStatus, number> = { passed: 0, failed: 0, skipped: 0, 'not-assessable': 0, uncovered: 0, waived: 0 }
+  const counts: Record<RequirementStatus, number> = { passed: 0, failed: 0, skipped: 0, 'not-assessable': 0, uncovered: 0, waived: 0, 'not run': 0 }
   for (const r of requirements) counts[r.status]++
   return counts
 }

@@ -11,7 +11,7 @@ import { faults } from '../src/reference/faults/index.js'
 
 const requirements = loadRequirements()
 const requirementIds = new Set(requirements.map((r) => r.id))
-const cited = [...allChecks.map((c) => ({ id: c.id, requirement: c.requirement })), ...exchangeRules.map((r) => ({ id: r.id, requirement: r.requirement }))]
+const cited = [...allChecks, ...exchangeRules].map(({ id, requirement, profile }) => ({ id, requirement, profile }))
 
 describe('the requirements catalogue', () => {
   test('validates against its schema', () => {
@@ -40,10 +40,13 @@ describe('the checks', () => {
     }
   })
 
-  test('cite requirements that exist and are observable', () => {
-    for (const { id, requirement } of cited) {
+  test('cite requirements that exist and are observable, or assessable against the profile key they hold the target to', () => {
+    for (const { id, requirement, profile } of cited) {
       expect(requirementIds.has(requirement), `${id} cites unknown requirement ${requirement}`).toBe(true)
-      expect(requirements.find((r) => r.id === requirement)!.observable, `${id} cites ${requirement}, which is not observable`).toBe(true)
+      const cites = requirements.find((r) => r.id === requirement)!
+      if (cites.observable) continue
+      expect(cites.profile, `${id} cites ${requirement}, which is not observable and no profile key assesses`).toBeDefined()
+      expect(profile, `${id} cites ${requirement}, assessed against the profile key ${cites.profile}`).toBe(cites.profile)
     }
   })
 

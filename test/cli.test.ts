@@ -4,15 +4,9 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { main, subcommands } from '../src/cli/main.js'
 import { parseCli } from '../src/cli/options.js'
+import { captured } from './support/capture.js'
 import { FIXED_SEED } from './support/run.js'
 
-function captured() {
-  const out: string[] = []
-  const err: string[] = []
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true))
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true))
-  return { out, err }
-}
 
 afterEach(() => {
   vi.restoreAllMocks()

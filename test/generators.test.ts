@@ -1,12 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { loadOpenApi } from '../src/contract/schemas.js'
-import { garbageApiKey } from '../src/generators/api-keys.js'
+import { garbageApiKey, garbageApiKeyCoverage } from '../src/generators/api-keys.js'
 import { tamper, tampering } from '../src/generators/cursor-tampering.js'
-import { anyCaseHexIdentifier, malformedHexIdentifier, validHexIdentifier, type HexIdentifierSchema } from '../src/generators/hex-identifiers.js'
+import { anyCaseHexIdentifier, malformedHexIdentifier, malformedHexIdentifierCoverage, validHexIdentifier, type HexIdentifierSchema } from '../src/generators/hex-identifiers.js'
 import { schemaPattern } from '../src/contract/schemas.js'
-import { outOfBoundsReceipt, receiptBounds, wrongReceipt } from '../src/generators/receipts.js'
-import { headerValueOf, invalidRequestId, isSendableHeaderValue, validRequestId } from '../src/generators/request-ids.js'
+import { outOfBoundsReceipt, outOfBoundsReceiptCoverage, receiptBounds, wrongReceipt, wrongReceiptCoverage } from '../src/generators/receipts.js'
+import { headerValueOf, invalidRequestId, invalidRequestIdCoverage, isSendableHeaderValue, validRequestId, validRequestIdCoverage } from '../src/generators/request-ids.js'
 import { invalidUnsignedIntegerString, validUnsignedIntegerString } from '../src/generators/unsigned-integer-strings.js'
 import { FIXED_SEED } from './support/run.js'
 
@@ -148,5 +148,41 @@ describe('cursor tampering', () => {
     expect([...flipped].filter((c, i) => c !== cursor[i])).toHaveLength(1)
     const truncated = tamper(cursor, { kind: 'truncate', keep: 1000 })
     expect(cursor.startsWith(truncated) && truncated.length < cursor.length).toBe(true)
+  })
+})
+
+describe('the fixed coverage cases', () => {
+  const hash = `0x${'3a'.repeat(32)}`
+  const receipt = 'receipt-of-the-intent'
+  const values = <T>(cases: readonly { value: T }[]) => cases.map((c) => c.value)
+
+  test.each(['Hash', 'Address'] as const)('of malformed %s never match, and none is empty or a whole dot segment of a path', (schema) => {
+    const known = schema === 'Hash' ? hash : `0x${'3a'.repeat(20)}`
+    const cases = values(malformedHexIdentifierCoverage(schema, [known]))
+    expect(cases.filter((v) => schemaPattern(schema).test(v))).toEqual([])
+    expect(cases.filter((v) => v === '' || v === '.' || v === '..')).toEqual([])
+    expect(cases, 'the full-width form of a digit, the prefix mistakes, a colliding identifier').toEqual(expect.arrayContaining([`0x\uff13${known.slice(3)}`, `0X${known.slice(2)}`, known.slice(2), 'constructor']))
+  })
+
+  test('of request IDs are valid or invalid as the pattern says, at and past both bounds', () => {
+    const pattern = schemaPattern('RequestId')
+    expect(values(validRequestIdCoverage()).every((id) => pattern.test(id))).toBe(true)
+    const invalid = values(invalidRequestIdCoverage())
+    expect(invalid.filter((id) => pattern.test(id))).toEqual([])
+    expect(invalid.map((id) => id.length)).toEqual(expect.arrayContaining([0, 1, 7, 129, 4096]))
+  })
+
+  test('of receipts stay on their side of the bounds, and are never the real one', () => {
+    const { min, max } = receiptBounds()
+    const wrong = values(wrongReceiptCoverage(receipt))
+    expect(wrong.filter((r) => r === receipt || r.length < min || r.length > max)).toEqual([])
+    expect(wrong, 'a trimming server, a lookup in a plain object').toEqual(expect.arrayContaining([` ${receipt}`, `${receipt}\u0000`, '__proto__']))
+    expect(values(outOfBoundsReceiptCoverage(receipt)).filter((r) => r.length >= min && r.length <= max)).toEqual([])
+  })
+
+  test('of API keys are never a real key, nor a real key cut short', () => {
+    const keys = values(garbageApiKeyCoverage(['real-key-0001']))
+    expect(keys).not.toContain('real-key-0001')
+    expect(keys.filter((k) => 'real-key-0001'.startsWith(k) && k.length > 1)).toEqual([])
   })
 })

@@ -5,17 +5,21 @@ import { checkProperty } from '../src/harness/property.js'
 import type { RunSettings } from '../src/runner/settings.js'
 import { FIXED_SEED } from './support/run.js'
 
-/** Just enough of a check context for the property runner: settings, fail and skip. */
+/** Just enough of a check context for the property runner: settings, input counts, fail and skip. */
 function contextFor(settings: Partial<RunSettings>): CheckContext {
-  return {
+  const inputs: CheckContext['inputs'] = {}
+  const context: Partial<CheckContext> = {
     settings: { seed: FIXED_SEED, runs: 25, ...settings } as RunSettings,
+    inputs,
+    countInputs: (phase, count) => void (inputs[phase] = (inputs[phase] ?? 0) + count),
     fail: (message, details) => {
       throw new CheckFailure(message, details)
     },
     skip: (reason) => {
       throw new CheckSkipped(reason)
     },
-  } as CheckContext
+  }
+  return context as CheckContext
 }
 
 async function failureOf(promise: Promise<void>): Promise<CheckFailure> {

@@ -6,15 +6,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { packageRoot } from '../src/package-root.js'
 import type { Report } from '../reporters/report.js'
 import { writeReports } from '../reporters/write.js'
+import { CHROMIUM, chromiumSkipReason, LAUNCH_ARGS } from './support/browser.js'
 import { provokedReport, withHostileEvidence } from './support/reports.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 /** Kept after the run: CI keeps it as an artefact, with the screenshot. */
 const REPORT_DIR = join(packageRoot, '.tmp', 'report-html')
-/** Set by .ci/run (and implied by CI=true): a missing Chromium fails these tests instead of skipping them. */
-const browserRequired = !!process.env.IPTS_REQUIRE_BROWSER || !!process.env.CI
-const skipReason = !existsSync(CHROMIUM) && !browserRequired ? `${CHROMIUM} is absent (apt-get install chromium); with IPTS_REQUIRE_BROWSER=1 or CI=true this test runs and fails instead` : undefined
+const skipReason = chromiumSkipReason
 
 interface Opened {
   page: Page
@@ -30,7 +27,8 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
     expect(existsSync(CHROMIUM), `${CHROMIUM} is missing, and the browser tests are required here (IPTS_REQUIRE_BROWSER or CI is set)`).toBe(true)
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
     report = (await provokedReport()).report
-  })
+    // A whole run with every fault, under the quota some faults bring: longer than the default hook bound.
+  }, 300_000)
 
   afterAll(async () => {
     await browser?.close()

@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs'
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormats from 'ajv-formats'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { validateXML } from 'xmllint-wasm'
 import { allCheckIds } from '../src/checks/index.js'
 import { loadRequirements } from '../src/contract/requirements.js'
-import { specPath } from '../src/package-root.js'
 import { renderJson } from '../reporters/json.js'
 import { renderJunit } from '../reporters/junit.js'
 import { renderMarkdown } from '../reporters/markdown.js'
 import type { CheckOutcome, Report } from '../reporters/report.js'
+import { reportValidator } from './support/report-schema.js'
 import { provokedReport, withHostileEvidence } from './support/reports.js'
 import { runAgainstReference } from './support/run.js'
 
@@ -18,13 +16,6 @@ const junitXsd = readFileSync(new URL('./fixtures/junit.xsd', import.meta.url), 
 async function xsdErrors(xml: string): Promise<string> {
   const result = await validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [junitXsd] })
   return result.valid ? '' : result.rawOutput
-}
-
-function reportValidator() {
-  const schema = JSON.parse(readFileSync(specPath('report.schema.json'), 'utf8'))
-  const ajv = new Ajv2020({ strict: true, allErrors: true })
-  addFormats.default(ajv)
-  return ajv.compile<Report>(schema)
 }
 
 /** The report with its first failed check marked as one that crashed, and that check. */
@@ -36,10 +27,11 @@ function withOneCrash(report: Report): { report: Report; crashed: CheckOutcome }
 let provoked: Report
 let waived: string
 let plain: Report
+// Two whole runs, one with every fault and so under the quota some faults bring: longer than the default hook bound.
 beforeAll(async () => {
   ;({ report: provoked, waived } = await provokedReport())
   plain = await runAgainstReference()
-})
+}, 300_000)
 
 describe('report.json', () => {
   test('validates against specs/report.schema.json, for a passing and a failing run', () => {

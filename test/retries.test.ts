@@ -1,27 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { renderMarkdown } from '../reporters/markdown.js'
 import { startReferenceServer } from '../src/reference/server.js'
-import type { Behaviour } from '../src/reference/types.js'
 import { referenceInputs } from './hostile/servers.js'
+import { firstConfigRequestUnavailable } from './support/behaviours.js'
 import { failureSummary, idsWithStatus, runAgainstReference } from './support/run.js'
-
-/** The reference, answering the first request for each config URL and key with a 503 (then as usual). */
-function firstConfigRequestUnavailable(retryAfter: string | undefined): Behaviour {
-  const seen = new Set<string>()
-  return {
-    name: 'first-config-request-unavailable',
-    description: 'The first request for each config URL and key gets a 503.',
-    onResponse(response, request) {
-      const attempt = `${request.path}?${request.query} ${request.headers['x-api-key']}`
-      if (request.path !== '/v1/config' || response.status !== 200 || seen.has(attempt)) return
-      seen.add(attempt)
-      response.status = 503
-      response.body = { error: 'a dependency is temporarily unavailable', code: 'unavailable', requestId: response.headers['x-request-id'] }
-      delete response.headers['x-service-source']
-      if (retryAfter !== undefined) response.headers['retry-after'] = retryAfter
-    },
-  }
-}
 
 async function runWithConfig503(retryAfter: string | undefined) {
   const reference = await startReferenceServer({ behaviours: [firstConfigRequestUnavailable(retryAfter)] })

@@ -7,6 +7,7 @@ import { hexOf, type ReferenceData } from '../src/reference/data.js'
 import { bodyOf } from '../src/reference/response-edits.js'
 import { startReferenceServer } from '../src/reference/server.js'
 import type { Behaviour, RefResponse } from '../src/reference/types.js'
+import { captureOutput } from './support/output.js'
 
 /** Any piece of any form of a canary this long found in the output is a leak. */
 const PIECE = 8
@@ -118,10 +119,7 @@ describe('secrets', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-secrets-'))
     const jobSummary = join(dir, 'job-summary.md')
     writeFileSync(jobSummary, '')
-    const out: string[] = []
-    const err: string[] = []
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true))
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true))
+    const { out, err } = captureOutput()
     let code: number
     try {
       const [a, b] = server.data.intents

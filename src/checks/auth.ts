@@ -1,6 +1,7 @@
 import { operations } from '../contract/operations.js'
 import type { Exchange } from '../http/exchange.js'
 import { answersOf, callEveryOperation, callServableOperations, inputsOrStandIns } from './operation-calls.js'
+import type { RecordedJudgement } from './exchange-judge.js'
 import type { Auth, Check, CheckContext } from './types.js'
 
 const UNKNOWN_KEY = 'ipts-conformance-unknown-key-00000000000000000000'
@@ -16,11 +17,19 @@ async function expectEveryOperationRefused(ctx: CheckContext, auth: Auth, what: 
   if (wrong.length > 0) ctx.fail(`not 401 to a request ${what}: ${answersOf(wrong)}`, { exchange: wrong[0] })
 }
 
+/** A request to an operation without X-API-Key, recorded: anything but a 401 breaks the rule. */
+const missingKeyRefused: RecordedJudgement = {
+  notApplicable: 'no exchange was a request to an operation without X-API-Key',
+  applies: (_, exchange) => exchange.operation !== undefined && exchange.request.headers['x-api-key'] === undefined,
+  violation: (response) => (response.status === 401 ? undefined : `answered ${response.status} to a request without X-API-Key, expected 401`),
+}
+
 export const authChecks: readonly Check[] = [
   {
     id: 'auth/missing-key',
     requirement: 'AUTH-401-MISSING-KEY',
     title: 'every operation answers 401 to a request without X-API-Key',
+    recorded: missingKeyRefused,
     run: (ctx) => expectEveryOperationRefused(ctx, 'none', 'without X-API-Key'),
   },
   {

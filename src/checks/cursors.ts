@@ -1,8 +1,9 @@
 import fc from 'fast-check'
 import type { OperationId } from '../contract/operations.js'
-import { tamper, tampering, type Tampering } from '../generators/cursor-tampering.js'
+import { inTurn } from '../generators/coverage.js'
+import { tamper, tampering, tamperingCoverage, type Tampering } from '../generators/cursor-tampering.js'
 import { validHexIdentifier } from '../generators/hex-identifiers.js'
-import { invalidUnsignedIntegerString, validUnsignedIntegerString } from '../generators/unsigned-integer-strings.js'
+import { invalidUnsignedIntegerString, offsetCoverage, validUnsignedIntegerString } from '../generators/unsigned-integer-strings.js'
 import type { Exchange } from '../http/exchange.js'
 import { checkProperty } from '../harness/property.js'
 import { refusedWithErrorBody } from './expectations.js'
@@ -81,6 +82,11 @@ async function firstPage(ctx: CheckContext, list: ListOperation): Promise<FirstP
 async function walk(ctx: CheckContext, list: ListOperation): Promise<Walk | { list: ListOperation; unusable: string }> {
   const first = await firstPage(ctx, list)
   if ('unusable' in first) return { list, unusable: first.unusable }
+  return follow(ctx, list, first)
+}
+
+/** Follows the cursor from a first page, sending the first page's query with every later page too. */
+async function follow(ctx: CheckContext, list: ListOperation, first: { page: Page; query: Record<string, string> }): Promise<Walk> {
   const pages: Page[] = [first.page]
   const seen = new Set<string>()
   const followed = new Set<string>()
@@ -129,6 +135,29 @@ function sendCursor(ctx: CheckContext, issued: IssuedCursor, cursor: string, par
   return ctx.call(issued.list.operation, { params, query: { ...issued.query, [ctx.settings.cursorParam]: cursor } })
 }
 
+/** Fails unless the walk reached a last page without repeating an item or a cursor. */
+function expectWalkEnded(ctx: CheckContext, { list, pages, end, repeated }: Walk): void {
+  const last = pages.at(-1)!
+  const where = `page ${pages.length}`
+  const verdicts: Record<WalkEnd, () => void> = {
+    'last-page': () => undefined,
+    'repeated-item': () => ctx.fail(`${where} repeats the ${list.items} with ${list.identity} ${repeated}, already met in the walk`, { exchange: last.exchange }),
+    'repeated-cursor': () => ctx.fail(`${where} carries a cursor that was already followed: the walk cycles`, { exchange: last.exchange }),
+    'cursor-not-string': () => ctx.skip(`${where} carries a cursor that is not a string, so the walk cannot go on (cursors/cursor-is-string reports it)`),
+    'page-bound': () => ctx.fail(`no last page within ${MAX_PAGES} pages`, { exchange: last.exchange }),
+  }
+  verdicts[end]()
+}
+
+/** Walks a list from a first page asked with the given query (e.g. a page size), and fails unless the walk ends. */
+export async function expectWalkEnds(ctx: CheckContext, operation: ListOperation['operation'], query: Record<string, string>): Promise<void> {
+  const list = operation === 'listMarkets' ? markets : balances
+  const page = await requestPage(ctx, list, query)
+  // A refused first page is not a walk: what refused it is judged where that page is (a page-size check, say).
+  if (page.problem) ctx.skip(`the first page of ${operation} with ${new URLSearchParams(query)} came with ${page.problem}, so there is no walk to follow`)
+  expectWalkEnded(ctx, await follow(ctx, list, { page, query }))
+}
+
 function walkEndsCheck(list: ListOperation, needs: Check['needs']): Check {
   return {
     id: `cursors/${list.items}s-walk-ends`,
@@ -138,17 +167,7 @@ function walkEndsCheck(list: ListOperation, needs: Check['needs']): Check {
     async run(ctx) {
       const result = await walk(ctx, list)
       if ('unusable' in result) return ctx.skip(result.unusable)
-      const { pages, end, repeated } = result
-      const last = pages.at(-1)!
-      const where = `page ${pages.length}`
-      const verdicts: Record<WalkEnd, () => void> = {
-        'last-page': () => undefined,
-        'repeated-item': () => ctx.fail(`${where} repeats the ${list.items} with ${list.identity} ${repeated}, already met in the walk`, { exchange: last.exchange }),
-        'repeated-cursor': () => ctx.fail(`${where} carries a cursor that was already followed: the walk cycles`, { exchange: last.exchange }),
-        'cursor-not-string': () => ctx.skip(`${where} carries a cursor that is not a string, so the walk cannot go on (cursors/cursor-is-string reports it)`),
-        'page-bound': () => ctx.fail(`no last page within ${MAX_PAGES} pages`, { exchange: last.exchange }),
-      }
-      verdicts[end]()
+      expectWalkEnded(ctx, result)
     },
   }
 }
@@ -205,15 +224,23 @@ export const cursorsChecks: readonly Check[] = [
         const offsets = [validUnsignedIntegerString(1, maxOffset), invalidUnsignedIntegerString(1, maxOffset)]
         // An empty cursor may fairly be taken as no cursor at all, so it is not a hand-built one.
         const cursors = fc.oneof(...offsets, ...(identities.length > 0 ? [fc.constantFrom(...identities)] : [])).filter((cursor) => cursor.length > 0)
-        return cursors.map((cursor) => [index, cursor] as const)
+        return cursors.map((cursor): [number, string] => [index, cursor])
       }
-      await checkProperty(ctx, fc.oneof(...issued.map((_, index) => handBuilt(index))), async ([index, cursor]) => {
+      // Every list's offsets and the identifiers of its first items.
+      const coverage = issued.flatMap(({ list, page }, index) =>
+        inTurn(
+          [index],
+          [...offsetCoverage(page.items.length), ...page.items.slice(0, 3).map((item) => ({ label: "an item's identifier", value: identityOf(list, item) }))],
+        ),
+      )
+      const check = async ([index, cursor]: [number, string]) => {
         const { list } = issued[index]!
         const exchange = await sendCursor(ctx, issued[index]!, cursor)
         const status = exchange.response?.status ?? 0
         if (status < 200 || status > 299) return undefined
         return { problem: `cursor is not opaque: ${list.operation} accepted the hand-built cursor ${JSON.stringify(cursor)} with status ${status}`, exchange }
-      })
+      }
+      await checkProperty(ctx, fc.oneof(...issued.map((_, index) => handBuilt(index))), check, { coverage })
     },
   },
   {
@@ -232,7 +259,10 @@ export const cursorsChecks: readonly Check[] = [
           const breach = refusedWithErrorBody(await sendCursor(ctx, issued[input[0]]!, tampered(input)))
           return breach && { ...breach, problem: `${list.operation} with the tampered cursor ${JSON.stringify(tampered(input))}: ${breach.problem}` }
         },
-        { skip: { test: (input) => tampered(input) === issued[input[0]]!.cursor, why: 'random text equal to the issued cursor, so not tampered' } },
+        {
+          skip: { test: (input) => tampered(input) === issued[input[0]]!.cursor, why: 'random text equal to the issued cursor, so not tampered' },
+          coverage: inTurn(issued.map((_, index) => index), tamperingCoverage()),
+        },
       )
     },
   },

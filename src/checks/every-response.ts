@@ -1,22 +1,13 @@
-import { operations } from '../contract/operations.js'
+import { operations, type OperationId } from '../contract/operations.js'
 import { schemaPattern, validateAgainst } from '../contract/schemas.js'
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
 import { mentionsSecret } from '../http/secrets.js'
-import type { RunSettings } from '../runner/settings.js'
+import { profileRules } from './profile-rules.js'
+import type { ExchangeJudge } from './exchange-judge.js'
+import { carriedPayload } from './refusal-payload.js'
 
-/**
- * A rule that holds for any response, applied to every exchange of the run whichever check made it.
- * violation() is called only where applies() is true; it returns what is wrong, or undefined.
- */
-export interface ExchangeRule {
-  id: string
-  requirement: string
-  title: string
-  /** Why the rule is skipped when no exchange of the run was one it applies to. */
-  notApplicable: string
-  applies(response: ExchangeResponse, exchange: Exchange): boolean
-  violation(response: ExchangeResponse, exchange: Exchange, settings: RunSettings): string | undefined
-}
+/** A rule that holds for any response, applied to every exchange of the run whichever check made it. */
+export type ExchangeRule = ExchangeJudge
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 const REQUEST_ID = schemaPattern('RequestId')
@@ -29,11 +20,20 @@ function errorBodyObject(response: ExchangeResponse): Record<string, unknown> | 
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
 }
 
+const REFUSALS = [401, 403, 404, 422]
+/** A 404 or 422 of the intent operation refuses status access for the receipt (RCPT-WRONG-NO-ACCESS); the other refusals refuse the operation. */
+const isIntentLookupRefusal = (response: ExchangeResponse, exchange: Exchange) => exchange.operation === 'getIntentStatus' && (response.status === 404 || response.status === 422)
+
+function payloadViolation(response: ExchangeResponse, exchange: Exchange): string | undefined {
+  const payload = carriedPayload(exchange.operation as OperationId, response.json)
+  return payload === undefined ? undefined : `a ${response.status} of ${exchange.operation} carries ${payload}: the refusal grants access`
+}
+
 function sentReceipt(exchange: Exchange): string | undefined {
   return new URL(exchange.request.url).searchParams.get('receipt') ?? undefined
 }
 
-export const exchangeRules: readonly ExchangeRule[] = [
+const contractRules: readonly ExchangeRule[] = [
   {
     id: 'every-response/json-content-type',
     requirement: 'HDR-CONTENT-TYPE-JSON',
@@ -134,6 +134,34 @@ export const exchangeRules: readonly ExchangeRule[] = [
     violation: (response) => (errorBodyObject(response)?.data === undefined ? undefined : `a ${response.status} body carries data`),
   },
   {
+    id: 'every-response/refusal-carries-no-payload',
+    requirement: 'ERR-REFUSAL-NO-PAYLOAD',
+    title: "every 401, 403, 404 and 422 carries none of the operation's payload",
+    notApplicable: 'no request to an operation of the contract was refused with 401, 403, 404 or 422',
+    applies: (response, exchange) => exchange.operation !== undefined && REFUSALS.includes(response.status) && !isIntentLookupRefusal(response, exchange),
+    violation: payloadViolation,
+  },
+  {
+    id: 'every-response/intent-refusal-carries-no-status',
+    requirement: 'RCPT-WRONG-NO-ACCESS',
+    title: 'every 404 and 422 of GET /v1/intents/{hash} carries no IntentStatus',
+    notApplicable: 'no intent status request was refused with 404 or 422',
+    applies: isIntentLookupRefusal,
+    violation: payloadViolation,
+  },
+  {
+    id: 'every-response/rate-limit-scope',
+    requirement: 'LIM-QUOTA-429',
+    title: 'every 429 carries x-ratelimit-scope, naming the scope',
+    notApplicable: 'no response in this run was a 429',
+    applies: (response) => response.status === 429,
+    violation(response) {
+      const values = headerValues(response, 'x-ratelimit-scope')
+      if (values.length > 1) return `x-ratelimit-scope is repeated: ${values.join(' | ')}`
+      return values[0]?.trim() ? undefined : 'a 429 without x-ratelimit-scope, which names the scope'
+    },
+  },
+  {
     id: 'every-response/receipt-not-disclosed',
     requirement: 'RCPT-NOT-DISCLOSED',
     title: 'no response repeats a receipt',
@@ -148,6 +176,9 @@ export const exchangeRules: readonly ExchangeRule[] = [
     },
   },
 ]
+
+/** The rules applied to every exchange: the contract's, and those that hold the run to its deployment profile. */
+export const exchangeRules: readonly ExchangeRule[] = [...contractRules, ...profileRules]
 
 function declaredStatuses(exchange: Exchange): number[] | undefined {
   return operations().find((op) => op.id === exchange.operation)?.declaredStatuses

@@ -1,5 +1,6 @@
 import { headerValues, type Exchange } from '../http/exchange.js'
 import { exchangeRules } from './every-response.js'
+import { findingMessage } from './exchange-judge.js'
 import { callServableOperations, UNKNOWN_ROUTE } from './operation-calls.js'
 import type { Check, CheckContext } from './types.js'
 
@@ -8,7 +9,8 @@ function ruleViolation(ruleId: string, exchange: Exchange, ctx: CheckContext): s
   const rule = exchangeRules.find((r) => r.id === ruleId)!
   const { response } = exchange
   if (!response) return `no response: ${exchange.error?.message}`
-  return rule.applies(response, exchange) ? rule.violation(response, exchange, ctx.settings) : undefined
+  const finding = rule.applies(response, exchange, ctx.settings) ? rule.violation(response, exchange, ctx.settings) : undefined
+  return finding === undefined ? undefined : findingMessage(finding)
 }
 
 /** Fails with the first exchange that breaks the every-response rule, judged as the rule judges it. */

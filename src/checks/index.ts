@@ -9,6 +9,7 @@ import { intentsChecks } from './intents.js'
 import { limitsChecks } from './limits.js'
 import { requestIdChecks } from './request-ids.js'
 import { shapeChecks } from './shapes.js'
+import { profileChecks } from './profile.js'
 import { propertiesChecks } from './properties.js'
 import type { Check } from './types.js'
 
@@ -25,6 +26,7 @@ export const checksByConcern: Readonly<Record<string, readonly Check[]>> = {
   limits: limitsChecks,
   config: configChecks,
   properties: propertiesChecks,
+  profile: profileChecks,
 }
 
 export const allChecks: readonly Check[] = Object.values(checksByConcern).flat()

@@ -1,6 +1,7 @@
 import { operation } from '../contract/operations.js'
 import type { Exchange } from '../http/exchange.js'
 import type { IntentInput, RunSettings } from '../runner/settings.js'
+import type { RecordedJudgement } from './exchange-judge.js'
 import type { Check, CheckContext, Need } from './types.js'
 
 const RECEIPT_MAX_LENGTH = 512
@@ -10,16 +11,28 @@ function refusalStatuses(): number[] {
   return operation('getIntentStatus').declaredStatuses!.filter((status) => status >= 400 && status < 500 && status !== 429)
 }
 
-/** Fails unless the exchange refused access with a declared 4xx: a 2xx grants access, a 5xx or an undeclared status is no answer. */
+/** What is wrong with a status that should refuse access: a 2xx grants access, a 5xx or an undeclared status is no answer. */
+function refusalProblem(status: number, what: string): string | undefined {
+  const refusals = refusalStatuses()
+  if (refusals.includes(status)) return undefined
+  const verdict = status < 300 ? 'access was granted' : 'not a declared refusal'
+  return `${what} answered ${status}: ${verdict} (expected one of ${refusals.join(', ')})`
+}
+
+/** Fails unless the exchange refused access with a declared 4xx. */
 function expectRefusal(ctx: CheckContext, exchange: Exchange, what: string): void {
   const status = exchange.response?.status
   if (status === undefined) ctx.fail(`no response to ${what}: ${exchange.error?.message}`, { exchange })
   if (status === 429) ctx.skip(`${what} was answered 429 (quota exceeded), so whether access is refused was not observed`)
-  const refusals = refusalStatuses()
-  if (!refusals.includes(status!)) {
-    const verdict = status! < 300 ? 'access was granted' : 'not a declared refusal'
-    ctx.fail(`${what} answered ${status}: ${verdict} (expected one of ${refusals.join(', ')})`, { exchange })
-  }
+  const problem = refusalProblem(status!, what)
+  if (problem) ctx.fail(problem, { exchange })
+}
+
+/** A recorded request for an intent's status without a receipt must be refused; a 429 says nothing either way. */
+const missingReceiptRefused: RecordedJudgement = {
+  notApplicable: 'no exchange was a request for an intent status without a receipt',
+  applies: (response, exchange) => exchange.operation === 'getIntentStatus' && !new URL(exchange.request.url).searchParams.has('receipt') && response.status !== 429,
+  violation: (response) => refusalProblem(response.status, 'the intent without a receipt'),
 }
 
 function readIntent(ctx: CheckContext, intent: IntentInput): Promise<Exchange> {
@@ -48,7 +61,7 @@ interface IntentProbe {
 }
 
 /** A check that sends one request for an intent's status that must be refused. */
-function refusalCheck(check: Pick<Check, 'id' | 'requirement' | 'title'> & { needs?: readonly Need[] }, probe: IntentProbe): Check {
+function refusalCheck(check: Pick<Check, 'id' | 'requirement' | 'title' | 'recorded'> & { needs?: readonly Need[] }, probe: IntentProbe): Check {
   return {
     needs: REFUSAL_NEEDS,
     ...check,
@@ -105,7 +118,12 @@ export const intentsChecks: readonly Check[] = [
     },
   },
   refusalCheck(
-    { id: 'intents/missing-receipt-refused', requirement: 'RCPT-MISSING-NO-ACCESS', title: 'GET /v1/intents/{hash} without a receipt grants no access' },
+    {
+      id: 'intents/missing-receipt-refused',
+      requirement: 'RCPT-MISSING-NO-ACCESS',
+      title: 'GET /v1/intents/{hash} without a receipt grants no access',
+      recorded: missingReceiptRefused,
+    },
     {
       what: 'the intent without a receipt',
       build: ({ intent }) => ({ hash: intent!.hash, receipt: undefined }),

@@ -1,5 +1,8 @@
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
+import { schemaPattern } from '../contract/schemas.js'
 import type { Check, CheckContext } from './types.js'
+
+const REQUEST_ID = schemaPattern('RequestId')
 
 interface RequestIdExample {
   /** Names the example in a failure message. */
@@ -47,15 +50,32 @@ async function errorResponse(ctx: CheckContext, headers: Record<string, string> 
   return { exchange, response }
 }
 
-/** A check that sends GET /v1/config once per example and fails on the first response where problem() finds something wrong. */
+/**
+ * A check that sends GET /v1/config once per example and fails on the first response where problem() finds something
+ * wrong. Recorded, it judges any request to an operation that sent an X-Request-ID of the kind its examples are.
+ */
 function examplesCheck(
   check: Pick<Check, 'id' | 'requirement' | 'title'>,
   examples: readonly RequestIdExample[],
   problem: (example: RequestIdExample, response: ExchangeResponse) => string | undefined,
+  kind: { valid: boolean; described: string },
 ): Check {
+  const sentId = (exchange: Exchange) => exchange.request.headers['x-request-id']
   return {
     ...check,
     needs: ['apiKey'],
+    recorded: {
+      notApplicable: `no exchange was a request to an operation with ${kind.valid ? 'a valid' : 'an invalid'} X-Request-ID`,
+      applies(_, exchange) {
+        const sent = sentId(exchange)
+        return exchange.operation !== undefined && sent !== undefined && REQUEST_ID.test(sent) === kind.valid
+      },
+      violation(response, exchange) {
+        const value = sentId(exchange)!
+        const found = problem({ name: kind.described, value }, response)
+        return found === undefined ? undefined : `${kind.described} X-Request-ID ${JSON.stringify(value)} ${found}`
+      },
+    },
     async run(ctx) {
       const exchanges = await Promise.all(examples.map(({ value }) => ctx.call('getConfig', { headers: { 'x-request-id': value } })))
       examples.forEach((example, i) => {
@@ -98,6 +118,7 @@ export const requestIdChecks: readonly Check[] = [
       const echoed = headerValue(response, 'x-request-id')
       return echoed === value ? undefined : `came back as ${JSON.stringify(echoed)}`
     },
+    { valid: true, described: 'the valid' },
   ),
   examplesCheck(
     {
@@ -110,6 +131,7 @@ export const requestIdChecks: readonly Check[] = [
       if (headerValues(response, 'x-request-id').includes(value)) return 'is echoed in x-request-id'
       return bodyRequestId(response) === value ? "is echoed in the body's requestId" : undefined
     },
+    { valid: false, described: 'the invalid' },
   ),
   {
     id: 'request-ids/error-carries-sent-id',

@@ -4,6 +4,7 @@ import { missingInputReasons, missingNeed } from '../harness/context.js'
 import type { Exchange } from '../http/exchange.js'
 import { excerpt, secretsOf, type Secret } from '../http/secrets.js'
 import type { RunSettings } from '../runner/settings.js'
+import type { RecordedJudgement } from './exchange-judge.js'
 import type { CallOptions, Check, CheckContext, Need } from './types.js'
 
 /** One request a check sends: an operation with the configured inputs, or the intent operation with the second intent. */
@@ -95,15 +96,25 @@ export interface BodyRule {
 /** A check that reads the operations' success bodies and fails on the schema violations that break its requirement. */
 export function bodyRuleCheck(rule: BodyRule): Check {
   const needs = rule.operations.length === 1 ? needsOf(operation(rule.operations[0]!)) : (['apiKey'] as Need[])
+  const recorded: RecordedJudgement = {
+    notApplicable: `no exchange was a 200 with a JSON body from ${pathsOf(rule.operations)}`,
+    applies: (_, exchange) => rule.operations.includes(exchange.operation as OperationId) && isSuccessBody(exchange),
+    violation(response, exchange, settings) {
+      const violations = ruledViolations(operation(exchange.operation as OperationId), response.json).filter((v) => v.requirement === rule.requirement)
+      return violations.length > 0 ? { message: describeViolations(violations, secretsOf(settings)), violations } : undefined
+    },
+  }
   return {
     id: rule.id,
     requirement: rule.requirement,
     title: rule.title,
     needs,
+    recorded,
     async run(ctx) {
       for (const answer of await successAnswers(ctx, rule.operations)) {
-        const violations = ruledViolations(answer.subject.operation, answer.exchange.response!.json).filter((v) => v.requirement === rule.requirement)
-        if (violations.length > 0) ctx.fail(`${answer.subject.label}: ${describeViolations(violations, secretsOf(ctx.settings))}`, { exchange: answer.exchange, violations })
+        const { response } = answer.exchange
+        const finding = recorded.violation(response!, answer.exchange, ctx.settings)
+        if (typeof finding === 'object') ctx.fail(`${answer.subject.label}: ${finding.message}`, { exchange: answer.exchange, violations: finding.violations })
       }
     },
   }

@@ -1,7 +1,9 @@
 import type { OperationId } from '../contract/operations.js'
 import type { SchemaViolation } from '../contract/schemas.js'
 import type { Exchange } from '../http/exchange.js'
+import type { ProfileKey } from '../profile/profile.js'
 import type { RunSettings } from '../runner/settings.js'
+import type { RecordedJudgement } from './exchange-judge.js'
 
 /** Inputs a check may need from the user; without them the check is skipped with the reason. */
 export type Need = 'apiKey' | 'restrictedApiKey' | 'trader' | 'intent' | 'secondIntent'
@@ -14,7 +16,11 @@ export interface Check {
   /** What holds when the check passes, in the present tense. */
   title: string
   needs?: readonly Need[]
+  /** The profile key the check holds the target to; without it in the run's profile the check is skipped as not assessable. */
+  profile?: ProfileKey
   run(ctx: CheckContext): Promise<void>
+  /** How one recorded exchange decides this check (check-har, the proxy); absent where the check needs requests of its own. */
+  recorded?: RecordedJudgement
 }
 
 export type Auth = 'full' | 'restricted' | 'none' | { key: string }
@@ -45,10 +51,16 @@ export interface Counterexample {
   runs: number
 }
 
+/** The phases of a property check: the fixed coverage phase, then the random one. */
+export type InputPhase = 'coverage' | 'random'
+
 export interface CheckContext {
   readonly settings: RunSettings
   /** Every exchange this check made, in order. */
   readonly exchanges: Exchange[]
+  /** Generated inputs examined per phase, for the report. */
+  readonly inputs: Partial<Record<InputPhase, number>>
+  countInputs(phase: InputPhase, count: number): void
   /** GET an operation with the configured inputs and the full key, unless the options say otherwise. */
   call(operation: OperationId, options?: CallOptions): Promise<Exchange>
   /** GET a path below the base URL as given (already encoded), e.g. an unknown route. */
@@ -65,6 +77,15 @@ export class CheckFailure extends Error {
   constructor(message: string, readonly details: FailureDetails = {}) {
     super(message)
     this.name = 'CheckFailure'
+  }
+}
+
+/** Thrown when the circuit breaker would not send a request of the check: the target stopped answering. */
+export class CheckNotRun extends Error {
+  readonly code = 'IPTS_CHECK_NOT_RUN'
+  constructor(readonly reason: string, readonly exchange: Exchange) {
+    super(reason)
+    this.name = 'CheckNotRun'
   }
 }
 

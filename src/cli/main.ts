@@ -28,11 +28,35 @@ export const subcommands: readonly Subcommand[] = [
     },
   },
   {
+    name: 'check-har',
+    summary: 'judge recorded traffic (a HAR file) offline',
+    load: async () => {
+      const { checkHar, checkHarHelp, parseCheckHarArgs } = await import('./check-har.js')
+      return { help: checkHarHelp, run: (argv, env) => checkHar(parseCheckHarArgs(argv), env) }
+    },
+  },
+  {
+    name: 'proxy',
+    summary: 'a validating reverse proxy: forwards traffic unchanged and judges each exchange',
+    load: async () => {
+      const { parseProxyArgs, proxyHelp, proxyUntilSignalled } = await import('./proxy.js')
+      return { help: proxyHelp, run: (argv, env) => proxyUntilSignalled(parseProxyArgs(argv), env) }
+    },
+  },
+  {
     name: 'reference',
     summary: 'serve the reference server standalone, with switchable faults and allowances',
     load: async () => {
       const { parseReferenceArgs, referenceHelp, reference } = await import('./reference.js')
       return { help: referenceHelp, run: (argv) => reference(parseReferenceArgs(argv)) }
+    },
+  },
+  {
+    name: 'profile',
+    summary: 'profile init [FILE]: write a commented deployment profile template (default ipts-profile.yaml)',
+    load: async () => {
+      const { profileCommand, profileHelp } = await import('./profile-command.js')
+      return { help: profileHelp, run: async (argv) => profileCommand(argv, process.stdout) }
     },
   },
 ]

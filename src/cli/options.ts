@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { parse as parseYaml } from 'yaml'
+import { profileValues, readProfileFile, type ProfileSource } from '../profile/load.js'
 import type { RunOptions, Waiver } from '../runner/run.js'
 import { flagsHelp, parseFlags, UsageError, validateFlag, type Flag, type RawFlags } from './flags.js'
 
@@ -30,7 +32,8 @@ export const flags: readonly Flag[] = [
   { name: 'strict', env: 'IPTS_STRICT', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
   { name: 'fault', env: 'IPTS_FAULT', kind: 'list', help: 'embedded reference only: switch on a named fault (repeatable)' },
   { name: 'allowance', env: 'IPTS_ALLOWANCE', kind: 'list', help: 'embedded reference only: switch on a named allowance (repeatable)' },
-  { name: 'config', env: 'IPTS_CONFIG', kind: 'text', help: 'a YAML file with any of these settings (kebab-case keys) and waivers' },
+  { name: 'profile', env: 'IPTS_PROFILE', kind: 'text', help: "a deployment profile (YAML, specs/profile.schema.json): facts the contract leaves 'not shown', each checked as MUST; `ipts-conformance profile init` writes a template" },
+  { name: 'config', env: 'IPTS_CONFIG', kind: 'text', help: 'a YAML file with any of these settings (kebab-case keys), waivers, and a profile (a file or the mapping itself)' },
 ]
 
 export interface CliOptions {
@@ -49,7 +52,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
     if (value !== undefined && value !== '') fromEnv[flag.name] = flag.kind === 'flag' ? value !== '0' && value !== 'false' : flag.kind === 'list' ? value.split(',') : value
   }
   const configPath = (fromFlags.config ?? fromEnv.config) as string | undefined
-  const file = configPath ? readConfigFile(configPath) : { values: {}, waivers: [] }
+  const file: ConfigFile = configPath ? readConfigFile(configPath) : { values: {}, waivers: [] }
   const merged: RawFlags = { ...file.values, ...fromEnv, ...fromFlags }
   const value = (name: string) => {
     const given = merged[name]
@@ -92,11 +95,21 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
     strict: checked('strict') === true,
     waivers: file.waivers,
   }
+  const profilePath = checked('profile') as string | undefined
+  if (profilePath) run.profile = { values: readProfileFile(profilePath), baseDir: dirname(resolve(profilePath)), source: profilePath }
+  else if (file.profile) run.profile = file.profile
   if (faults || allowances) run.reference = { faults, allowances }
   return { run, reportDir: checked('report-dir') as string, baseline: checked('baseline') as string | undefined }
 }
 
-function readConfigFile(path: string): { values: RawFlags; waivers: Waiver[] } {
+interface ConfigFile {
+  values: RawFlags
+  waivers: Waiver[]
+  /** A profile given inline as the file's profile mapping. */
+  profile?: ProfileSource
+}
+
+function readConfigFile(path: string): ConfigFile {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
@@ -113,16 +126,21 @@ function readConfigFile(path: string): { values: RawFlags; waivers: Waiver[] } {
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`--config: ${path} must hold a mapping of settings`)
   const values: RawFlags = {}
   let waivers: Waiver[] = []
+  let profile: ProfileSource | undefined
   for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
     if (key === 'waivers') {
       waivers = readWaivers(path, value)
+      continue
+    }
+    if (key === 'profile' && value !== null && typeof value === 'object') {
+      profile = { values: profileValues({ profile: value }), baseDir: dirname(resolve(path)), source: `the profile of ${path}` }
       continue
     }
     const flag = flags.find((f) => f.name === key)
     if (!flag || key === 'config') throw new UsageError(`--config: unknown setting ${JSON.stringify(key)} in ${path}`)
     values[key] = flag.kind === 'flag' ? value === true : flag.kind === 'list' ? (Array.isArray(value) ? value.map(String) : String(value).split(',')) : String(value)
   }
-  return { values, waivers }
+  return { values, waivers, profile }
 }
 
 function readWaivers(path: string, value: unknown): Waiver[] {

@@ -1,8 +1,10 @@
+import { join } from 'node:path'
 import { compareWithBaseline, readBaseline } from '../../reporters/baseline.js'
 import { summaryLines } from '../../reporters/console.js'
 import { colourFor, createProgress } from '../../reporters/progress.js'
 import { writeReports } from '../../reporters/write.js'
 import { allChecks } from '../checks/index.js'
+import { HAR_FILE } from '../har/write.js'
 import { redact, secretsOf } from '../http/secrets.js'
 import { runConformance } from '../runner/run.js'
 import type { CliOptions } from './options.js'
@@ -23,12 +25,12 @@ async function runAndReport(options: CliOptions, env: NodeJS.ProcessEnv): Promis
   const progress = createProgress(process.stdout, env, allChecks.length)
   let report
   try {
-    report = await runConformance({ ...options.run, onCheck: progress.onCheck })
+    report = await runConformance({ ...options.run, onCheck: progress.onCheck, harPath: join(options.reportDir, HAR_FILE) })
   } finally {
     progress.end()
   }
   const comparison = baseline && compareWithBaseline(baseline, options.baseline!, report)
-  const paths = await writeReports(report, options.reportDir, comparison, env.GITHUB_STEP_SUMMARY || undefined)
+  const paths = [...(await writeReports(report, options.reportDir, comparison, env.GITHUB_STEP_SUMMARY || undefined)), join(options.reportDir, HAR_FILE)]
   process.stdout.write(`${summaryLines(report, paths, comparison, colourFor(process.stdout, env)).join('\n')}\n`)
   return report.summary.verdict === 'pass' ? 0 : 1
 }

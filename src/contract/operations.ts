@@ -45,3 +45,9 @@ export function operation(id: OperationId): Operation {
 export function fillPath(template: string, params: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))
 }
+
+/** The operation whose template a path (without its query) fits, whatever its parameters hold. */
+export function operationAt(path: string): OperationId | undefined {
+  const bare = path.replace(/[?#].*$/, '')
+  return operations().find((op) => new RegExp(`^${op.template.replace(/\{\w+\}/g, '[^/]*')}$`).test(bare))?.id
+}

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { specPath } from '../package-root.js'
+import type { ProfileKey } from '../profile/profile.js'
 
 export type Level = 'MUST' | 'SHOULD'
 
@@ -11,6 +12,8 @@ export interface Requirement {
   rule: string
   observable: boolean
   reason?: string
+  /** The profile key that makes a requirement the contract leaves "not shown" assessable (specs/profile.schema.json). */
+  profile?: ProfileKey
 }
 
 let cached: Requirement[] | undefined

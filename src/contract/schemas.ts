@@ -6,7 +6,7 @@ import { specPath } from '../package-root.js'
 
 const SCHEMA_BASE = 'openapi.yaml#/components/schemas/'
 // ajv-formats is CommonJS: under NodeNext its default import is the module object, not the plugin.
-const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin
+export const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin
 
 export interface OpenApiDocument {
   openapi: string
@@ -64,8 +64,12 @@ export interface SchemaViolation {
 
 export function validateAgainst(name: string, value: unknown): SchemaViolation[] {
   const validate = schemaValidator(name)
-  if (validate(value)) return []
-  return (validate.errors ?? []).map((error: ErrorObject) => ({
+  return validate(value) ? [] : violationsOf(name, validate.errors)
+}
+
+/** ajv's errors as evidence shows them, under the name of the schema that raised them. */
+export function violationsOf(name: string, errors: ErrorObject[] | null | undefined): SchemaViolation[] {
+  return (errors ?? []).map((error: ErrorObject) => ({
     schema: name,
     keyword: error.keyword,
     instancePath: error.instancePath,

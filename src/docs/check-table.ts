@@ -32,8 +32,9 @@ export function renderCheckTable(): string {
   const requirements = loadRequirements()
   const unobservable = requirements.filter((r) => !r.observable)
   const uncovered = requirements.filter((r) => r.observable && !cited.has(r.id))
+  const profiled = requirements.filter((r) => r.profile && cited.has(r.id))
   return [
-    `${checks.length} checks and ${exchangeRules.length} every-response rules cite ${cited.size} of the ${requirements.length} requirements of \`specs/requirements.yaml\`.`,
+    `${checks.length} checks and ${exchangeRules.length} every-response rules cite ${cited.size} of the ${requirements.length} requirements of \`specs/requirements.yaml\`; ${profiled.length} of them are assessed only against a deployment profile (\`--profile\`) that states the key named below.`,
     '',
     '### Checks',
     '',
@@ -47,7 +48,9 @@ export function renderCheckTable(): string {
     '',
     '### Requirements not assessed',
     '',
-    table(['requirement', 'level', 'rule', 'why not'], unobservable.map((r) => [`\`${r.id}\``, r.level, cell(r.rule), cell(r.reason ?? '')])),
+    'Without a deployment profile; those with a profile key are assessed when the profile states it.',
+    '',
+    table(['requirement', 'level', 'rule', 'why not', 'profile key that assesses it'], unobservable.map((r) => [`\`${r.id}\``, r.level, cell(r.rule), cell(r.reason ?? ''), r.profile ? `\`${r.profile}\`` : ''])),
     '',
     '### Observable requirements without a check',
     '',

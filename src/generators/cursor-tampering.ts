@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { characterProbes, dangerousWholeValues, VERY_LONG, type CoverageCase } from './coverage.js'
 
 /** A change to an issued cursor, independent of the cursor itself, so that a seed and path replay the same change. */
 export type Tampering =
@@ -37,4 +38,15 @@ export function tamper(cursor: string, change: Tampering): string {
     case 'random-text':
       return change.text
   }
+}
+
+/** The fixed coverage cases of tampering: cut to one character, one character longer, very long, a probe character after it, and the dangerous strings in its place. */
+export function tamperingCoverage(): CoverageCase<Tampering>[] {
+  return [
+    { label: 'cut to one character', value: { kind: 'truncate', keep: 0 } },
+    { label: 'one character longer', value: { kind: 'extend', suffix: 'A' } },
+    { label: `${VERY_LONG} characters longer`, value: { kind: 'extend', suffix: 'A'.repeat(VERY_LONG) } },
+    ...characterProbes((text) => text, 'after it').map(({ label, value }) => ({ label, value: { kind: 'extend' as const, suffix: value } })),
+    ...dangerousWholeValues().map(({ label, value }) => ({ label: `${label} in its place`, value: { kind: 'random-text' as const, text: value } })),
+  ]
 }

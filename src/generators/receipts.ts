@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { loadOpenApi } from '../contract/schemas.js'
+import { characterProbes, dangerousWholeValues, VERY_LONG, type CoverageCase } from './coverage.js'
 
 interface ParameterObject {
   name: string
@@ -54,4 +55,41 @@ export function wrongReceipt(realReceipt: string): fc.Arbitrary<string> {
       { weight: 2, arbitrary: receiptText(1, Math.min(room, 8)).map((extra) => extra + realReceipt) },
     )
     .filter((receipt) => receipt !== realReceipt && receipt.length >= min && receipt.length <= max)
+}
+
+const filler = (length: number) => 'R'.repeat(length)
+
+/**
+ * The fixed coverage cases outside the bounds: empty (min-1), max+1 and very long, of filler and of the real receipt
+ * padded (a server comparing by prefix, or truncating before it compares, would accept those).
+ */
+export function outOfBoundsReceiptCoverage(realReceipt: string): CoverageCase<string>[] {
+  const { min, max } = receiptBounds()
+  const padded = (length: number) => realReceipt + filler(Math.max(length - realReceipt.length, 1))
+  return [
+    { label: `length ${min - 1} (min-1)`, value: filler(min - 1) },
+    { label: `length ${max + 1} (max+1)`, value: filler(max + 1) },
+    { label: `the real receipt padded to ${max + 1} (max+1)`, value: padded(max + 1) },
+    { label: `very long (${VERY_LONG})`, value: filler(VERY_LONG) },
+    { label: `the real receipt padded to ${VERY_LONG}`, value: padded(VERY_LONG) },
+  ].filter(({ value }) => value.length < min || value.length > max)
+}
+
+/**
+ * The fixed coverage cases inside the bounds that are not the real receipt: lengths min and max, the real one with a
+ * character before or after it (a server that trims, normalises or stops at NUL would accept those), padded to max,
+ * and the dangerous strings as whole receipts (a lookup in a plain object finds `constructor`).
+ */
+export function wrongReceiptCoverage(realReceipt: string): CoverageCase<string>[] {
+  const { min, max } = receiptBounds()
+  return [
+    { label: `length ${min} (min)`, value: filler(min) },
+    { label: `length ${max} (max)`, value: filler(max) },
+    { label: `the real receipt padded to ${max} (max)`, value: realReceipt + filler(Math.max(max - realReceipt.length, 1)) },
+    { label: 'a character after the real receipt', value: `${realReceipt}x` },
+    { label: 'a character before the real receipt', value: `x${realReceipt}` },
+    { label: 'a space before the real receipt', value: ` ${realReceipt}` },
+    ...characterProbes((text) => realReceipt + text, 'after the real receipt'),
+    ...dangerousWholeValues(),
+  ].filter(({ value }) => value !== realReceipt && value.length >= min && value.length <= max)
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { schemaPattern } from '../contract/schemas.js'
+import { characterProbes, dangerousWholeValues, VERY_LONG, type CoverageCase } from './coverage.js'
 import { asciiAlphabet, repetitionBounds } from './patterns.js'
 
 const pattern = () => schemaPattern('RequestId')
@@ -48,4 +49,40 @@ export function headerValueOf(id: string): string {
 /** Whether an HTTP client can send the value at all: undici refuses CR, LF and other control characters in a header. */
 export function isSendableHeaderValue(value: string): boolean {
   return /^[\t\x20-\x7e\x80-\xff]*$/.test(headerValueOf(value))
+}
+
+const repeatTo = (text: string, length: number) => text.repeat(Math.ceil(length / text.length)).slice(0, length)
+
+/** The fixed coverage cases of valid IDs: min and max length, every allowed punctuation at both, and the dangerous strings that are valid IDs. */
+export function validRequestIdCoverage(): CoverageCase<string>[] {
+  const { min, max } = bounds()
+  const punctuation = alphabet().filter((c) => !/[A-Za-z0-9]/.test(c)).join('')
+  return [
+    { label: `length ${min} (min)`, value: repeatTo('a1', min) },
+    { label: `length ${max} (max)`, value: repeatTo('Z9', max) },
+    { label: `every allowed punctuation, length ${min}`, value: repeatTo(`${punctuation}a`, min) },
+    { label: `every allowed punctuation, length ${max}`, value: repeatTo(`b${punctuation}`, max) },
+    ...dangerousWholeValues(),
+  ].filter(({ value }) => pattern().test(value))
+}
+
+/**
+ * The fixed coverage cases of invalid IDs: lengths 0, 1, min-1, max+1 and very long; each printable ASCII character
+ * the pattern excludes, and each unicode, whitespace and control probe, inside an otherwise valid ID.
+ */
+export function invalidRequestIdCoverage(): CoverageCase<string>[] {
+  const { min, max } = bounds()
+  const allowed = alphabet()
+  const around = (text: string) => `abcd${text}efgh`
+  return [
+    { label: 'length 0', value: '' },
+    { label: 'length 1', value: 'a' },
+    { label: `length ${min - 1} (min-1)`, value: repeatTo('a1', min - 1) },
+    { label: `length ${max + 1} (max+1)`, value: repeatTo('Z9', max + 1) },
+    { label: `very long (${VERY_LONG})`, value: repeatTo('Y8', VERY_LONG) },
+    ...asciiAlphabet(/^.$/)
+      .filter((c) => !allowed.includes(c))
+      .map((c) => ({ label: `the excluded character ${JSON.stringify(c)} inside`, value: around(c) })),
+    ...characterProbes(around, 'inside'),
+  ].filter(({ value }) => !pattern().test(value))
 }

@@ -1,9 +1,10 @@
-import { fillPath, operation, type OperationId } from '../contract/operations.js'
+import { fillPath, operation, operationAt, type OperationId } from '../contract/operations.js'
 import { validateAgainst } from '../contract/schemas.js'
 import type { HttpClient } from '../http/client.js'
 import type { Exchange } from '../http/exchange.js'
 import type { RunSettings } from '../runner/settings.js'
-import { CheckFailure, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need } from '../checks/types.js'
+import { NOT_ANSWERING } from '../http/circuit-breaker.js'
+import { CheckFailure, CheckNotRun, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need } from '../checks/types.js'
 
 export const missingInputReasons: Record<Need, string> = {
   apiKey: 'no API key given (--api-key)',
@@ -25,7 +26,8 @@ export function missingNeed(settings: RunSettings, needs: readonly Need[] = []):
 }
 
 export function createCheckContext(settings: RunSettings, client: HttpClient): CheckContext {
-  const exchanges: Exchange[] = []
+  // In the order the requests were sent, not answered, so that what the report shows does not depend on timing.
+  const sent: (Exchange | undefined)[] = []
 
   const need = (what: Need) => {
     if (missingNeed(settings, [what])) throw new CheckSkipped(missingInputReasons[what])
@@ -44,9 +46,12 @@ export function createCheckContext(settings: RunSettings, client: HttpClient): C
   }
 
   const send = async (path: string, headers: Record<string, string>, retry: boolean | undefined, operationId?: OperationId) => {
-    const exchange = await client.get({ path, headers, retry })
+    const order = sent.push(undefined) - 1
+    // A path sent as it is still counts against its operation's circuit breaker, though the exchange names no operation.
+    const exchange = await client.get({ path, headers, retry, operation: operationId ?? operationAt(path) })
     if (operationId) exchange.operation = operationId
-    exchanges.push(exchange)
+    sent[order] = exchange
+    if (exchange.error?.code === NOT_ANSWERING) throw new CheckNotRun(exchange.error.message, exchange)
     return exchange
   }
 
@@ -78,9 +83,17 @@ export function createCheckContext(settings: RunSettings, client: HttpClient): C
     throw new CheckFailure(message, details)
   }
 
+  const inputs: CheckContext['inputs'] = {}
+
   return {
     settings,
-    exchanges,
+    get exchanges() {
+      return sent.filter((exchange): exchange is Exchange => exchange !== undefined)
+    },
+    inputs,
+    countInputs(phase, count) {
+      inputs[phase] = (inputs[phase] ?? 0) + count
+    },
     call(id, options: CallOptions = {}) {
       const path = fillPath(operation(id).template, defaultParams(id, options.params))
       const query = defaultQuery(id, options.query).toString()

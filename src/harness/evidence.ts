@@ -17,6 +17,8 @@ export interface Evidence {
   schemaViolations?: SchemaViolation[]
   counterexample?: Counterexample & { replay?: string }
   reproduce?: string
+  /** For a check or rule that holds the target to the deployment profile: the key, its value, and the profile's source. */
+  profile?: { key: string; value: unknown; source: string }
   /** Further responses that broke the same rule (every-response rules). */
   others?: Evidence[]
 }

@@ -1,11 +1,12 @@
 import { exchangeRules } from '../checks/every-response.js'
+import { findingMessage, type ExchangeJudge, type JudgedSettings } from '../checks/exchange-judge.js'
 import type { Exchange } from '../http/exchange.js'
 import type { Secret } from '../http/secrets.js'
-import type { RunSettings } from '../runner/settings.js'
+import { profileEvidence, stated } from '../profile/profile.js'
 import { buildEvidence, type Evidence } from './evidence.js'
 
 /** Per every-response rule: how many of a check's exchanges it applied to, and the first violations with evidence. */
-export type Observations = Record<string, { applied: number; violations: Evidence[] }>
+export type Observations = Record<string, { applied: number; violated: number; violations: Evidence[] }>
 
 const VIOLATIONS_KEPT_PER_CHECK = 3
 
@@ -15,18 +16,27 @@ function withRetriedAttempts(exchange: Exchange): Exchange[] {
   return [...attempts, exchange]
 }
 
-export function observe(exchanges: readonly Exchange[], settings: RunSettings, secrets: readonly Secret[]): Observations {
+/**
+ * Judges each exchange, and each retried attempt, by itself: the one place where an exchange is judged, for a run (the
+ * every-response rules), for check-har and for the proxy (those rules and the checks a recorded exchange decides).
+ */
+export function observe(exchanges: readonly Exchange[], settings: JudgedSettings, secrets: readonly Secret[], judges: readonly ExchangeJudge[] = exchangeRules): Observations {
   const observations: Observations = {}
   for (const exchange of exchanges.flatMap(withRetriedAttempts)) {
     const { response } = exchange
     if (!response) continue
-    for (const rule of exchangeRules) {
-      if (!rule.applies(response, exchange)) continue
-      const entry = (observations[rule.id] ??= { applied: 0, violations: [] })
+    for (const rule of judges) {
+      if (rule.profile && !stated(settings.profile, rule.profile)) continue
+      if (!rule.applies(response, exchange, settings)) continue
+      const entry = (observations[rule.id] ??= { applied: 0, violated: 0, violations: [] })
       entry.applied++
-      const violation = rule.violation(response, exchange, settings)
-      if (violation !== undefined && entry.violations.length < VIOLATIONS_KEPT_PER_CHECK) {
-        entry.violations.push(buildEvidence(violation, { exchange }, secrets))
+      const finding = rule.violation(response, exchange, settings)
+      if (finding === undefined) continue
+      entry.violated++
+      if (entry.violations.length < VIOLATIONS_KEPT_PER_CHECK) {
+        const evidence = buildEvidence(findingMessage(finding), { exchange, violations: typeof finding === 'string' ? undefined : finding.violations }, secrets)
+        if (rule.profile) evidence.profile = profileEvidence(settings.profile!, rule.profile)
+        entry.violations.push(evidence)
       }
     }
   }

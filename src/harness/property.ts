@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { CheckContext } from '../checks/types.js'
 import type { Exchange } from '../http/exchange.js'
+import type { CoverageCase } from '../generators/coverage.js'
 
 /** What one generated input showed against the property, with the exchange that shows it. */
 export interface Breach {
@@ -11,6 +12,15 @@ export interface Breach {
 export interface PropertyOptions<T> {
   /** Inputs that cannot be judged (an HTTP client cannot send them, say) are skipped and counted; `why` says what they were. */
   skip?: { test(value: T): boolean; why: string }
+  /** The fixed coverage phase: examined in full before the random phase, the same whatever the seed. */
+  coverage?: readonly CoverageCase<T>[]
+}
+
+/** A replay path that names a coverage case instead of a fast-check path: `coverage:<index>`. */
+const COVERAGE_PATH = /^coverage:(\d+)$/
+
+export function coveragePath(index: number): string {
+  return `coverage:${index}`
 }
 
 /**
@@ -20,10 +30,42 @@ export interface PropertyOptions<T> {
 const EXECUTIONS_PER_RUN = 4
 
 /**
- * Checks `examine` for `settings.runs` generated inputs from `settings.seed` (or replays the one input at
- * `settings.replayPath`), and fails the check with the shrunk counterexample, the seed and the path.
+ * Checks `examine` first for every fixed coverage case, then for `settings.runs` generated inputs from `settings.seed`
+ * (or replays the one input at `settings.replayPath`), and fails the check with the first failing coverage case, or
+ * the shrunk counterexample, the seed and the path.
  */
 export async function checkProperty<T>(ctx: CheckContext, arbitrary: fc.Arbitrary<T>, examine: (value: T) => Promise<Breach | undefined>, options: PropertyOptions<T> = {}): Promise<void> {
+  const replayedCase = COVERAGE_PATH.exec(ctx.settings.replayPath ?? '')
+  if (replayedCase || ctx.settings.replayPath === undefined) {
+    await coveragePhase(ctx, examine, options, replayedCase ? Number(replayedCase[1]) : undefined)
+    if (replayedCase) return
+  }
+  await randomPhase(ctx, arbitrary, examine, options)
+}
+
+/**
+ * Examines every coverage case concurrently (within the client's bound) and fails with the first breach in the list's
+ * order, so that the verdict and its evidence do not depend on which answer came first.
+ */
+async function coveragePhase<T>(ctx: CheckContext, examine: (value: T) => Promise<Breach | undefined>, options: PropertyOptions<T>, only?: number): Promise<void> {
+  const all = (options.coverage ?? []).map((entry, index) => ({ ...entry, index }))
+  const chosen = only === undefined ? all : all.filter((entry) => entry.index === only)
+  if (only !== undefined && chosen.length === 0) ctx.fail(`--replay-path ${coveragePath(only)} names no coverage case: this check has ${all.length}`)
+  const judged = chosen.filter((entry) => !options.skip?.test(entry.value))
+  const skipped = chosen.length - judged.length
+  ctx.countInputs('coverage', judged.length)
+  const breaches = await Promise.all(judged.map((entry) => examine(entry.value)))
+  const at = breaches.findIndex((breach) => breach !== undefined)
+  if (at < 0) return
+  const { label, value, index } = judged[at]!
+  const breach = breaches[at]!
+  const skippedNote = skipped > 0 ? `; ${skipped} coverage inputs skipped (${options.skip!.why})` : ''
+  const path = coveragePath(index)
+  const message = `${breach.problem}; coverage input ${index} (${label}) ${shown(value)} (fixed coverage phase, the same for every seed; path ${path}${skippedNote})`
+  ctx.fail(message, { exchange: breach.exchange, counterexample: { seed: ctx.settings.seed, path, value, runs: judged.length } })
+}
+
+async function randomPhase<T>(ctx: CheckContext, arbitrary: fc.Arbitrary<T>, examine: (value: T) => Promise<Breach | undefined>, options: PropertyOptions<T>): Promise<void> {
   const { seed, runs, replayPath } = ctx.settings
   const budget = runs * EXECUTIONS_PER_RUN
   let skipped = 0
@@ -51,6 +93,7 @@ export async function checkProperty<T>(ctx: CheckContext, arbitrary: fc.Arbitrar
     }
   })
   const details = await fc.check(property, { seed, numRuns: runs, ...(replayPath === undefined ? {} : { path: replayPath, endOnFailure: true }) })
+  ctx.countInputs('random', Math.min(executions, budget))
   if (aborted !== undefined) throw aborted
   if (!details.failed) return
   const skippedNote = skipped > 0 ? `; ${skipped} generated inputs skipped (${options.skip!.why})` : ''
@@ -61,6 +104,14 @@ export async function checkProperty<T>(ctx: CheckContext, arbitrary: fc.Arbitrar
   const path = details.counterexamplePath!
   const message = `${lastBreach!.problem}; generated input ${fc.stringify(value)} (after ${details.numRuns} runs, shrunk ${details.numShrinks} times; seed ${seed}, path ${path}${skippedNote})`
   ctx.fail(message, { exchange: lastBreach!.exchange, counterexample: { seed, path, value, runs: details.numRuns } })
+}
+
+const SHOWN_VALUE_CHARS = 200
+
+/** A value as a message shows it: whole when short, else its start and its length (the evidence keeps it whole). */
+function shown(value: unknown): string {
+  const text = fc.stringify(value)
+  return text.length <= SHOWN_VALUE_CHARS ? text : `${text.slice(0, SHOWN_VALUE_CHARS)}… (${text.length} characters)`
 }
 
 /**

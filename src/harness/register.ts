@@ -1,8 +1,10 @@
 import { describe, inject, test } from 'vitest'
+import { logExchanges } from '../har/exchange-log.js'
 import { HttpClient } from '../http/client.js'
 import { redact, secretsOf } from '../http/secrets.js'
+import { profileEvidence, stated } from '../profile/profile.js'
 import type { RunSettings } from '../runner/settings.js'
-import type { Check, CheckFailure, CheckSkipped } from '../checks/types.js'
+import type { Check, CheckFailure, CheckNotRun, CheckSkipped, InputPhase } from '../checks/types.js'
 import { createCheckContext, missingInputReasons, missingNeed } from './context.js'
 import { buildEvidence, type Evidence } from './evidence.js'
 import { observe, type Observations } from './observations.js'
@@ -18,6 +20,10 @@ declare module 'vitest' {
     retried?: boolean
     /** Set when the check threw something other than a finding (ctx.fail): its failure says nothing about the target. */
     crashed?: boolean
+    /** Set when the circuit breaker kept the check from finishing: the target stopped answering. */
+    notRun?: boolean
+    /** Generated inputs the check examined, per phase. */
+    inputs?: Partial<Record<InputPhase, number>>
   }
 }
 
@@ -60,6 +66,7 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
         const secrets = secretsOf(settings)
         const missing = missingNeed(settings, check.needs)
         if (missing) return skip(missingInputReasons[missing])
+        if (check.profile && !stated(settings.profile, check.profile)) return skip(`not assessable without a deployment profile that states ${check.profile} (--profile)`)
         const ctx = createCheckContext(settings, clientFor(settings))
         let outcome: unknown
         try {
@@ -68,10 +75,19 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
           outcome = error
         }
         task.meta.observations = observe(ctx.exchanges, settings, secrets)
+        const exchangeLog = inject('iptsExchangeLog')
+        if (exchangeLog) logExchanges(exchangeLog, ctx.exchanges, check.id, secrets)
         if (ctx.exchanges.some((exchange) => exchange.retries.length > 0)) task.meta.retried = true
+        if (Object.keys(ctx.inputs).length > 0) task.meta.inputs = ctx.inputs
         if (outcome === undefined) return
         const code = (outcome as { code?: string }).code
         if (code === 'IPTS_CHECK_SKIPPED') return skip(redact((outcome as CheckSkipped).reason, secrets))
+        if (code === 'IPTS_CHECK_NOT_RUN') {
+          const { reason, exchange } = outcome as CheckNotRun
+          task.meta.notRun = true
+          task.meta.evidence = buildEvidence(reason, { exchange }, secrets)
+          return skip(redact(reason, secrets))
+        }
         const finding = code === 'IPTS_CHECK_FAILED'
         if (!finding) task.meta.crashed = true
         const failure = outcome as CheckFailure
@@ -79,6 +95,7 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
         const details = finding ? failure.details : {}
         const replay = details.counterexample && replayCommand(settings, check.id, details.counterexample.seed, details.counterexample.path)
         task.meta.evidence = buildEvidence(message, details, secrets, replay)
+        if (check.profile) task.meta.evidence.profile = profileEvidence(settings.profile!, check.profile)
         throw new Error(message)
       })
     }

@@ -1,9 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import { Pool } from 'undici'
+import { operations } from '../contract/operations.js'
+import { CircuitBreaker } from './circuit-breaker.js'
 import type { Exchange, ExchangeResponse } from './exchange.js'
 import { Limiter } from './limiter.js'
+import { BodyCollector, decodeUtf8, parsedResponse } from './response-body.js'
 import { QuotaGate } from './quota-gate.js'
-import { createSharedState, gateSlots, inFlightCounter } from './shared-state.js'
+import { breakerCells, createSharedState, gateSlots, inFlightCounter } from './shared-state.js'
 import { defaultRetryPolicy, rateLimitWaitMs, retryWaitMs, type RetryPolicy } from './retry.js'
 
 export interface ClientOptions {
@@ -26,7 +29,12 @@ export interface OutgoingRequest {
   headers?: Record<string, string>
   /** False: a 429, 502 or 503 is returned as it is, for a check that tests those responses. The key's 429 gate still holds. */
   retry?: boolean
+  /** The contract operation addressed, which the circuit breaker counts apart; without it, the path without its query. */
+  operation?: string
 }
+
+/** Unanswered requests in a row that trip the circuit breaker: a full wave of requests in flight, and at least this many. */
+const MIN_BREAKER_THRESHOLD = 3
 
 type ExchangeError = NonNullable<Exchange['error']>
 
@@ -39,6 +47,7 @@ export class HttpClient {
   private readonly pool: Pool
   private readonly limiter: Limiter
   private readonly gate: QuotaGate
+  private readonly breaker: CircuitBreaker
   private readonly policy: RetryPolicy
   private readonly deadlineAt: number
   private readonly basePath: string
@@ -51,6 +60,7 @@ export class HttpClient {
     const shared = options.shared ?? createSharedState()
     this.limiter = new Limiter(options.concurrency, inFlightCounter(shared))
     this.gate = new QuotaGate(gateSlots(shared))
+    this.breaker = new CircuitBreaker(breakerCells(shared), Math.max(MIN_BREAKER_THRESHOLD, options.concurrency), operations().map((op) => op.id))
     this.policy = options.retryPolicy ?? defaultRetryPolicy
     this.deadlineAt = options.deadlineAt ?? Infinity
     this.pool = new Pool(this.origin, {
@@ -68,6 +78,7 @@ export class HttpClient {
   /** Sends a GET, retried as the policy allows; earlier attempts are kept in exchange.retries. */
   async get(request: OutgoingRequest): Promise<Exchange> {
     const key = request.headers?.['x-api-key'] ?? ''
+    const target = request.operation ?? request.path.replace(/\?.*$/, '')
     const retries: Exchange['retries'] = []
     let waitingSince = 0
     for (let attempt = 0; ; attempt++) {
@@ -76,8 +87,12 @@ export class HttpClient {
       // A 429 may close the key while this request queues for a connection: then it goes back to the gate, unsent.
       const exchange = await this.limiter.run(async () => {
         if (this.gate.remainingMs(key) > 0) return undefined
+        const refused = this.breaker.refusal(target)
+        if (refused) return { request: this.describe(request), durationMs: 0, retries: [], error: refused }
         if (attempt > 0) retries.at(-1)!.waitedMs = Math.round(performance.now() - waitingSince)
-        return this.send(request)
+        const sent = await this.send(request)
+        this.breaker.record(target, sent)
+        return sent
       })
       if (!exchange) {
         attempt--
@@ -89,7 +104,7 @@ export class HttpClient {
       if (response.status === 429) this.gate.close(key, Date.now() + rateLimitWaitMs(response, this.policy))
       const wait = request.retry === false ? undefined : retryWaitMs(response, attempt, this.policy)
       if (wait === undefined || Date.now() + wait >= this.deadlineAt) return exchange
-      retries.push({ status: response.status, waitedMs: wait, response })
+      retries.push({ status: response.status, waitedMs: wait, response, startedAt: exchange.startedAt, durationMs: exchange.durationMs, timings: exchange.timings })
       waitingSince = performance.now()
       await delay(wait)
     }
@@ -114,22 +129,28 @@ export class HttpClient {
 
   private async send(request: OutgoingRequest): Promise<Exchange> {
     const started = performance.now()
-    const exchange: Exchange = { request: this.describe(request), durationMs: 0, retries: [] }
+    const exchange: Exchange = { request: this.describe(request), startedAt: new Date().toISOString(), durationMs: 0, retries: [] }
     const timeout = AbortSignal.timeout(this.options.requestTimeoutMs)
     const deadline = Number.isFinite(this.deadlineAt) ? AbortSignal.timeout(Math.max(0, this.deadlineAt - Date.now())) : undefined
+    const signals = [timeout, this.breaker.signal, ...(deadline ? [deadline] : [])]
     try {
       const answer = await this.pool.request({
         method: 'GET',
         path: `${this.basePath}${request.path}`,
         headers: exchange.request.headers,
-        signal: deadline ? AbortSignal.any([timeout, deadline]) : timeout,
+        signal: AbortSignal.any(signals),
       })
+      const headersAt = performance.now()
       exchange.response = await readResponse(answer.statusCode, answer.headers, answer.body, this.options.maxBodyBytes)
+      exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }
       if (exchange.response.truncated) {
         exchange.error = { code: 'BODY_TOO_LARGE', message: `response body larger than ${this.options.maxBodyBytes} bytes; read stopped there` }
       }
     } catch (error) {
-      exchange.error = deadline?.aborted && !timeout.aborted ? runTimeBoundError('cut off') : transportError(error, this.options.requestTimeoutMs)
+      if (timeout.aborted) exchange.error = transportError(error, this.options.requestTimeoutMs)
+      else if (deadline?.aborted) exchange.error = runTimeBoundError('cut off')
+      else if (this.breaker.signal.aborted) exchange.error = this.breaker.cutOffError()
+      else exchange.error = transportError(error, this.options.requestTimeoutMs)
     }
     exchange.durationMs = Math.round(performance.now() - started)
     return exchange
@@ -146,67 +167,14 @@ async function readResponse(
   body: AsyncIterable<Buffer> & { destroy(): unknown },
   maxBodyBytes: number,
 ): Promise<ExchangeResponse> {
-  const chunks: Buffer[] = []
-  let size = 0
-  let truncated = false
-  // A body declared larger than the cap is over it already: read no more of it than is kept.
-  const readLimit = Number(rawHeaders['content-length']) > maxBodyBytes ? TRUNCATED_BODY_KEPT_BYTES : maxBodyBytes
+  const collector = new BodyCollector(maxBodyBytes, Number(rawHeaders['content-length']))
   for await (const chunk of body) {
-    chunks.push(chunk)
-    size += chunk.length
-    if (size > readLimit) {
-      truncated = true
+    if (!collector.add(chunk)) {
       body.destroy()
       break
     }
   }
-  const headers: Record<string, string | string[]> = {}
-  for (const [name, value] of Object.entries(rawHeaders)) if (value !== undefined) headers[name.toLowerCase()] = value
-  // A truncated body cannot be parsed, so only its start is kept: what a report shows, without holding the whole cap per exchange.
-  const kept = truncated ? Buffer.concat(chunks, TRUNCATED_BODY_KEPT_BYTES) : Buffer.concat(chunks)
-  const response: ExchangeResponse = { status, headers, body: decodeUtf8(kept), truncated }
-  if (truncated) response.jsonError = 'body truncated at the size cap'
-  else if (response.body.length === 0) response.jsonError = 'empty body'
-  else if (nestingDepth(response.body) > MAX_JSON_DEPTH) response.jsonError = `nested deeper than ${MAX_JSON_DEPTH} levels`
-  else {
-    try {
-      response.json = JSON.parse(response.body)
-    } catch (error) {
-      response.jsonError = `not JSON: ${(error as Error).message}`
-    }
-  }
-  return response
-}
-
-const TRUNCATED_BODY_KEPT_BYTES = 64 * 1024
-/** Far beyond any body of the contract; deeper values would overflow the stack of whatever walks them (ajv, JSON.stringify, structuredClone). */
-const MAX_JSON_DEPTH = 256
-
-/** The deepest nesting of arrays and objects in a JSON text, brackets inside strings not counted. */
-function nestingDepth(text: string): number {
-  let depth = 0
-  let deepest = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 0x5c) i++
-      else if (c === 0x22) inString = false
-    } else if (c === 0x22) inString = true
-    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth)
-    else if (c === 0x5d || c === 0x7d) depth--
-  }
-  return deepest
-}
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
-
-function decodeUtf8(bytes: Buffer): string {
-  try {
-    return strictUtf8.decode(bytes)
-  } catch {
-    return `[invalid UTF-8, ${bytes.length} bytes] ${bytes.toString('latin1')}`
-  }
+  return parsedResponse(status, rawHeaders, decodeUtf8(collector.bytes()), collector.truncated)
 }
 
 function runTimeBoundError(what: string): ExchangeError {

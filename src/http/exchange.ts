@@ -6,9 +6,25 @@ export interface Exchange {
   response?: ExchangeResponse
   /** Set when no complete response arrived: a transport failure, a timeout, or a body over the size cap. */
   error?: { code: string; message: string }
+  /** When the request was sent (ISO 8601); undefined for a request that was never sent. */
+  startedAt?: string
   durationMs: number
+  timings?: ExchangeTimings
   /** Earlier attempts of the same request that were retried (429, 502, 503), oldest first, with the wait before the next attempt. */
-  retries: { status: number; waitedMs: number; response?: ExchangeResponse }[]
+  retries: RetriedAttempt[]
+}
+
+/** Where an attempt's time went, as the client measured it: waiting for the response head, then reading the body. */
+export interface ExchangeTimings {
+  waitMs: number
+  receiveMs: number
+}
+
+export interface RetriedAttempt extends Pick<Exchange, 'startedAt' | 'timings'> {
+  status: number
+  waitedMs: number
+  response?: ExchangeResponse
+  durationMs?: number
 }
 
 export interface ExchangeRequest {

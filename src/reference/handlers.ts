@@ -24,11 +24,15 @@ export function errorResponse(status: number, code: string, error: string): RefR
 
 const ok = (body: unknown): RefResponse => ({ status: 200, headers: {}, body })
 
-function page(request: RefRequest, items: unknown[], operation: string, filter: string, cursors: CursorCodec, extra: Record<string, unknown>): RefResponse {
+/** What a list does with a page size above MAX_PAGE_SIZE (its profile, specs/reference-profile.yaml, says the same). */
+type OutOfRange = 'reject' | 'clamp'
+
+function page(request: RefRequest, items: unknown[], operation: string, filter: string, cursors: CursorCodec, extra: Record<string, unknown>, outOfRange: OutOfRange): RefResponse {
   const limitText = request.query.get('limit')
   let limit = DEFAULT_PAGE_SIZE
   if (limitText !== null) {
     if (!/^[1-9][0-9]{0,5}$/.test(limitText)) return errorResponse(400, 'invalid_limit', 'limit must be a positive integer')
+    if (outOfRange === 'reject' && Number(limitText) > MAX_PAGE_SIZE) return errorResponse(400, 'invalid_limit', `limit must be at most ${MAX_PAGE_SIZE}`)
     limit = Math.min(Number(limitText), MAX_PAGE_SIZE)
   }
   let offset = 0
@@ -95,7 +99,7 @@ export const routes: readonly Route[] = [
     params: [],
     scope: 'markets:read',
     source: 'indexed',
-    handle: (request, data, cursors) => page(request, data.markets, 'listMarkets', '', cursors, { checkpoint: data.checkpoint }),
+    handle: (request, data, cursors) => page(request, data.markets, 'listMarkets', '', cursors, { checkpoint: data.checkpoint }, 'reject'),
   },
   {
     operation: 'listTraderBalances',
@@ -108,7 +112,7 @@ export const routes: readonly Route[] = [
       if (typeof address !== 'string') return address
       const balances = data.balances.get(address)
       if (!balances) return errorResponse(404, 'trader_not_found', 'no trader at this address')
-      return page(request, balances, 'listTraderBalances', address, cursors, { checkpoint: data.checkpoint })
+      return page(request, balances, 'listTraderBalances', address, cursors, { checkpoint: data.checkpoint }, 'clamp')
     },
   },
   {

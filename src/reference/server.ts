@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { loadOpenApi } from '../contract/schemas.js'
 import { buildReferenceData, type FixtureOverrides, type ReferenceData } from './data.js'
 import { errorResponse, findRoute, type Scope } from './handlers.js'
 import type { Behaviour, RefRequest, RefResponse } from './types.js'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
+/** Where the reference publishes its OpenAPI description (specs/openapi.yaml, as JSON). */
+export const DESCRIPTION_PATH = '/openapi.json'
 const RESTRICTED_SCOPES: readonly Scope[] = ['markets:read', 'vault:read', 'config:read']
 
 export interface ReferenceOptions extends FixtureOverrides {
@@ -36,6 +39,8 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     const key = request.headers['x-api-key']
     const scopes = key === data.apiKey ? 'all' : key === data.restrictedApiKey ? RESTRICTED_SCOPES : undefined
     if (request.method !== 'GET') return withHeaders(errorResponse(405, 'method_not_allowed', 'only GET is served'), { allow: 'GET' })
+    // The published description is public, as descriptions commonly are; its own profile points here.
+    if (request.path === DESCRIPTION_PATH) return { status: 200, headers: {}, body: structuredClone(loadOpenApi()) }
     if (!scopes) return errorResponse(401, 'unauthorized', key === undefined ? 'X-API-Key is required' : 'X-API-Key is not valid')
     const waitSeconds = quota?.take(key!)
     if (waitSeconds !== undefined) {

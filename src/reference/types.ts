@@ -1,3 +1,4 @@
+import type { ProfileKey } from '../profile/profile.js'
 import type { ReferenceData } from './data.js'
 
 /** A request as the reference server's handlers see it. Behaviours may rewrite it before it is handled. */
@@ -28,6 +29,11 @@ export interface Behaviour {
   description: string
   onRequest?(request: RefRequest, data: ReferenceData): void
   onResponse?(response: RefResponse, request: RefRequest, data: ReferenceData): void
+  /**
+   * Keys of the reference's own profile (specs/reference-profile.yaml) that this behaviour makes untrue: a deployment
+   * behaving so would not state them, so an embedded run with it switched on leaves them out of the profile.
+   */
+  profileWithout?: readonly ProfileKey[]
 }
 
 export interface Fault extends Behaviour {

@@ -1,9 +1,15 @@
 import { Agent, request } from 'undici'
 import { createVitest } from 'vitest/node'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { allChecks } from '../checks/index.js'
+import { gatherExchangeLog } from '../har/exchange-log.js'
+import { writeHar } from '../har/write.js'
 import { redactDeep, secretsOf } from '../http/secrets.js'
 import { createSharedState } from '../http/shared-state.js'
+import type { ProfileSource } from '../profile/load.js'
+import { politeFetch, resolveProfile } from '../profile/resolve.js'
 import { packageJson, packageRoot } from '../package-root.js'
 import { broughtByFaults, referenceBehaviours } from '../reference/named-behaviours.js'
 import { startReferenceServer, type ReferenceOptions, type ReferenceServer } from '../reference/server.js'
@@ -20,7 +26,7 @@ export interface Waiver {
 
 export interface RunOptions {
   /** The run's settings; without baseUrl the embedded reference server is the target and fills in its keys and fixtures. */
-  settings: Omit<RunSettings, 'baseUrl' | 'embedded' | 'deadlineAt'> & { baseUrl?: string }
+  settings: Omit<RunSettings, 'baseUrl' | 'embedded' | 'deadlineAt' | 'profile'> & { baseUrl?: string }
   /** For the embedded reference server: named faults and allowances to switch on, quota and latency. */
   reference?: Pick<ReferenceOptions, 'quota' | 'latencyMs' | 'apiKey' | 'restrictedApiKey' | 'receipts'> & {
     faults?: string[]
@@ -28,11 +34,18 @@ export interface RunOptions {
     /** Called with every request the embedded server answers and its response (self-tests and the benchmark count and replay them). */
     record?: (request: RefRequest, response: RefResponse) => void
   }
+  /**
+   * The deployment profile: a file, or values inline. Undefined: the embedded reference's own profile when the
+   * target is embedded, none otherwise. Null: no profile.
+   */
+  profile?: ProfileSource | null
   /** Run only these check IDs. */
   only?: string[]
   waivers?: Waiver[]
   strict?: boolean
   onCheck?: (outcome: CheckOutcome) => void
+  /** Where to write the run's exchanges as HAR 1.2 (every attempt an entry, secrets as placeholders); none when undefined. */
+  harPath?: string
 }
 
 /** Raised when the target does not answer at all; the CLI maps it to exit 2. */
@@ -58,13 +71,17 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   let server: ReferenceServer | undefined
   const { quota, receipts } = broughtByFaults(behaviours, options.reference ?? {})
   if (!options.settings.baseUrl) server = await startReferenceServer({ ...options.reference, quota, receipts, behaviours })
+  const exchangeLog = options.harPath ? await mkdtemp(join(tmpdir(), 'ipts-exchanges-')) : undefined
   try {
     const given = server ? embeddedSettings(options.settings, server) : { ...options.settings, baseUrl: options.settings.baseUrl!, embedded: false }
     const settings: RunSettings = { ...given, deadlineAt: given.maxDurationMs === undefined ? undefined : started.getTime() + given.maxDurationMs }
     await ensureReachable(settings)
+    const shared = createSharedState()
+    settings.profile = await resolveProfile(options.profile, server && { baseUrl: server.baseUrl, behaviours }, politeFetch(settings, shared))
     // Checks redact their own evidence; this covers what else reaches the report and the console (run errors among it).
     const secrets = secretsOf(settings)
-    const collector = await runSuites(settings, suitesDir, { ...options, onCheck: options.onCheck && ((outcome) => options.onCheck!(redactDeep(outcome, secrets))) })
+    const collector = await runSuites(settings, suitesDir, { ...options, shared, exchangeLog, onCheck: options.onCheck && ((outcome) => options.onCheck!(redactDeep(outcome, secrets))) })
+    if (exchangeLog) await writeHar(options.harPath!, gatherExchangeLog(exchangeLog))
     const checks = applyWaivers(collector.outcomes, options.waivers ?? [])
     const strict = options.strict ?? false
     return redactDeep<Report>({
@@ -77,16 +94,21 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       strict,
       summary: summarize(checks, strict, collector.errors),
       checks,
-      requirements: traceRequirements(checks),
+      ...(settings.profile ? { profile: { source: settings.profile.source, values: settings.profile.values } } : {}),
+      requirements: traceRequirements(checks, settings.profile),
       errors: collector.errors,
     }, secrets)
   } finally {
     await server?.close()
+    if (exchangeLog) await rm(exchangeLog, { recursive: true, force: true })
   }
 }
 
-/** Runs the check suites under `dir` through vitest against the settings' target, and returns what they found. */
-export async function runSuites(settings: RunSettings, dir: string, options: Pick<RunOptions, 'only' | 'onCheck'> = {}): Promise<CheckCollector> {
+/**
+ * Runs the check suites under `dir` through vitest against the settings' target, and returns what they found. The
+ * suites' clients share `shared` (a fresh state when not given); with `exchangeLog` (a directory) they log every exchange there.
+ */
+export async function runSuites(settings: RunSettings, dir: string, options: Pick<RunOptions, 'only' | 'onCheck'> & { shared?: SharedArrayBuffer; exchangeLog?: string } = {}): Promise<CheckCollector> {
   const collector = new CheckCollector(options.onCheck)
   const vitest = await createVitest(
     'test',
@@ -98,7 +120,7 @@ export async function runSuites(settings: RunSettings, dir: string, options: Pic
       exclude: [],
       watch: false,
       reporters: [collector],
-      provide: { ipts: settings, iptsShared: createSharedState() },
+      provide: { ipts: settings, iptsShared: options.shared ?? createSharedState(), iptsExchangeLog: options.exchangeLog },
       pool: 'threads',
       maxWorkers: SUITE_WORKERS,
       isolate: false,
@@ -133,21 +155,32 @@ function embeddedSettings(given: RunOptions['settings'], server: ReferenceServer
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'])
 
-/** How long the reachability probe waits for a response head once connected: a slow answer is the checks' business, not a reason to stop. */
-const REACHABLE_GRACE_MS = 1000
+/** Reads the probe sends at once: a target slow on one operation only still answers another. */
+const PROBED_PATHS = ['/v1/config', '/v1/vault', '/v1/markets']
 
-/** Only a target that cannot be connected to is unreachable; one that answers badly, or slowly, gets failed checks instead. */
+/**
+ * A target that cannot be connected to, or that gives no response head to any probe within --timeout, is
+ * unreachable: the run ends at once (exit 2) instead of waiting out every check. One that answers badly, or slowly
+ * within the bound, gets failed checks instead.
+ */
 async function ensureReachable(settings: RunSettings): Promise<void> {
-  const url = new URL(`${settings.baseUrl.replace(/\/+$/, '')}/v1/config`)
+  const base = settings.baseUrl.replace(/\/+$/, '')
   const dispatcher = new Agent({ connect: { timeout: settings.connectTimeoutMs } })
-  try {
-    const { body } = await request(url, { method: 'GET', headers: { accept: 'application/json' }, dispatcher, signal: AbortSignal.timeout(settings.connectTimeoutMs + REACHABLE_GRACE_MS) })
+  const probe = async (path: string) => {
+    const { body } = await request(`${base}${path}`, { method: 'GET', headers: { accept: 'application/json' }, dispatcher, signal: AbortSignal.timeout(settings.requestTimeoutMs) })
     // The body is not wanted (it may never end); destroying it emits an abort error, which is expected here.
     body.on('error', () => undefined).destroy()
+  }
+  const origin = new URL(base).origin
+  try {
+    await Promise.any(PROBED_PATHS.map(probe))
   } catch (error) {
-    const err = error as { code?: string; cause?: { code?: string }; message?: string }
-    const code = err.code ?? err.cause?.code
-    if (code && UNREACHABLE.has(code)) throw new TargetUnreachableError(`target ${url.origin} is unreachable (${code})`)
+    const errors = (error as AggregateError).errors as { code?: string; name?: string; cause?: { code?: string } }[]
+    const code = errors.map((e) => e.code ?? e.cause?.code).find((c) => c && UNREACHABLE.has(c))
+    if (code) throw new TargetUnreachableError(`target ${origin} is unreachable (${code})`)
+    if (errors.every((e) => e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT')) {
+      throw new TargetUnreachableError(`target ${origin} accepted connections but never answered (no response within ${settings.requestTimeoutMs} ms, --timeout)`)
+    }
   } finally {
     await dispatcher.destroy()
   }

@@ -1,3 +1,5 @@
+import type { Profile } from '../profile/profile.js'
+
 /** Everything a run needs, as it crosses from the CLI to the suites (vitest provide/inject): plain data only. */
 export interface RunSettings {
   baseUrl: string
@@ -24,6 +26,8 @@ export interface RunSettings {
   maxDurationMs?: number
   /** Epoch ms at which maxDurationMs runs out; set by the runner when the run starts. */
   deadlineAt?: number
+  /** The deployment profile, loaded: facts the contract leaves "not shown", each assessed by checks of its requirement. */
+  profile?: Profile
 }
 
 export interface IntentInput {
@@ -36,5 +40,7 @@ declare module 'vitest' {
     ipts: RunSettings
     /** The state the run's clients share across worker threads (src/http/shared-state.ts). */
     iptsShared: SharedArrayBuffer
+    /** Where the workers log the run's exchanges for the HAR (src/har/exchange-log.ts); undefined when no HAR is written. */
+    iptsExchangeLog?: string
   }
 }

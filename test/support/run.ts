@@ -3,22 +3,24 @@ import type { Report } from '../../reporters/report.js'
 
 export const FIXED_SEED = 20261122
 
+/** The settings of a self-test's run, apart from its target and inputs. */
+export const TEST_SETTINGS = {
+  seed: FIXED_SEED,
+  runs: 10,
+  concurrency: 8,
+  cursorParam: 'cursor',
+  limitParam: 'limit',
+  // Guards only: the reference never hangs, so a timeout here would be the load of a shared machine, not a finding.
+  connectTimeoutMs: 30_000,
+  requestTimeoutMs: 60_000,
+  maxBodyBytes: 4 * 1024 * 1024,
+  probeRateLimit: false,
+} as const satisfies Partial<RunOptions['settings']>
+
 /** Runs the real suite against the embedded reference server with the given faults and allowances switched on. */
 export function runAgainstReference(reference: RunOptions['reference'] = {}, settings: Partial<RunOptions['settings']> = {}, extra: Partial<RunOptions> = {}): Promise<Report> {
   return runConformance({
-    settings: {
-      seed: FIXED_SEED,
-      runs: 10,
-      concurrency: 8,
-      cursorParam: 'cursor',
-      limitParam: 'limit',
-      // Guards only: the reference never hangs, so a timeout here would be the load of a shared machine, not a finding.
-      connectTimeoutMs: 30_000,
-      requestTimeoutMs: 60_000,
-      maxBodyBytes: 4 * 1024 * 1024,
-      probeRateLimit: false,
-      ...settings,
-    },
+    settings: { ...TEST_SETTINGS, ...settings },
     reference,
     ...extra,
   })

@@ -28,6 +28,8 @@ export const cursorsAllowances: readonly Allowance[] = [
     name: 'cursors-max-page-size-4',
     description: 'Lists serve pages of at most 4 items, whatever page size is asked for (the maximum page size is not shown).',
     permittedBy: 'LIM-PAGE-SIZE',
+    // A deployment serving 4 items at most would not promise the reference's page-size bounds.
+    profileWithout: ['pagination'],
     onRequest(request) {
       if (!/^\/v1\/(?:markets|traders\/[^/]+\/balances)$/.test(request.path)) return
       const asked = request.query.get('limit') ?? '4'

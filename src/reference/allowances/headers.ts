@@ -37,6 +37,8 @@ export const headersAllowances: readonly Allowance[] = [
     name: 'query-key-requests-throttled-with-retry-after',
     description: 'Requests that carry an API key in the query string are throttled: 429 with Retry-After (a quota may apply to any request).',
     permittedBy: 'ERR-RETRY-AFTER',
+    // Its 429s name a quota per IP, not the per-key quota of the reference's profile.
+    profileWithout: ['quota'],
     onResponse(response, request) {
       if (request.query.has('api_key')) {
         response.status = 429

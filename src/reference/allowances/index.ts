@@ -9,6 +9,7 @@ import { intentsAllowances } from './intents.js'
 import { limitsAllowances } from './limits.js'
 import { requestIdAllowances } from './request-ids.js'
 import { shapeAllowances } from './shapes.js'
+import { profileAllowances } from './profile.js'
 import { propertiesAllowances } from './properties.js'
 
 /** Behaviour the contract permits; a server doing any of it passes the suite. */
@@ -24,6 +25,7 @@ export const allowances: readonly Allowance[] = [
   ...limitsAllowances,
   ...configAllowances,
   ...propertiesAllowances,
+  ...profileAllowances,
 ]
 
 export function allowanceByName(name: string): Allowance | undefined {

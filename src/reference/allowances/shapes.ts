@@ -17,9 +17,11 @@ function extraMembers(operation: OperationId, records: string, permittedBy: stri
 
 function withoutOptional(operation: OperationId, component: string, permittedBy: string, name: string): Allowance {
   const members = optionalMembers(component)
-  return bodyAllowance(name, `${component} without the members it does not require: ${members.join(', ')}.`, permittedBy, [operation], (body) => {
+  const allowance = bodyAllowance(name, `${component} without the members it does not require: ${members.join(', ')}.`, permittedBy, [operation], (body) => {
     for (const record of recordsOf[operation](body)) for (const member of members) delete record[member]
   })
+  // The reference's profile requires some of these members; a deployment that leaves them out would not.
+  return component === 'IntentStatus' ? allowance : { ...allowance, profileWithout: ['requiredMembers'] }
 }
 
 const negative = (value: string) => (value.startsWith('-') ? value : `-${value === '0' ? '1' : value}`)

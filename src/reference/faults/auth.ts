@@ -34,7 +34,7 @@ export const authFaults: readonly Fault[] = [
   {
     name: 'restricted-key-refused-as-unauthorized',
     description: 'The restricted key is answered 401, as if it were invalid, where it lacks the scope.',
-    breaks: ['auth/restricted-key-scope'],
+    breaks: ['auth/restricted-key-scope', 'profile/restricted-key-refused'],
     onResponse(response) {
       if (response.status === 403) response.status = 401
     },
@@ -48,6 +48,14 @@ export const authFaults: readonly Fault[] = [
     breaks: ['every-response/refusal-without-data'],
     onResponse(response) {
       if (response.status === 401) Object.assign(response.body as object, { data: [] })
+    },
+  },
+  {
+    name: 'unauthorized-with-payload',
+    description: 'A 401 of GET /v1/vault carries the vault as its data next to its error: the refusal grants access.',
+    breaks: ['every-response/refusal-carries-no-payload', 'every-response/refusal-without-data'],
+    onResponse(response, request, data) {
+      if (response.status === 401 && request.path === '/v1/vault') Object.assign(response.body as object, { data: structuredClone(data.vault) })
     },
   },
 ]

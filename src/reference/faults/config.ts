@@ -5,7 +5,7 @@ export const configFaults: readonly Fault[] = [
   {
     name: 'config-as-array',
     description: 'GET /v1/config answers a JSON array holding the configuration.',
-    breaks: ['config/answers-object'],
+    breaks: ['config/answers-object', 'profile/config-schema'],
     onResponse(response, request) {
       const body = successBody(response, request, 'getConfig')
       if (body) response.body = [body]
@@ -20,6 +20,8 @@ export const configFaults: readonly Fault[] = [
       'shapes/operations-answer-200',
       'auth/restricted-key-scope',
       'headers/optional-request-headers',
+      'profile/restricted-key-granted',
+      'profile/vault-required-members',
     ],
     onRequest(request) {
       if (request.path === '/v1/vault') request.path = '/v1/vault/moved-to-v2'

@@ -32,7 +32,7 @@ export const cursorsFaults: readonly Fault[] = [
   {
     name: 'cursors-page-repeats-item',
     description: 'Every page of markets after the first starts with the last market of the page before it.',
-    breaks: ['cursors/markets-walk-ends'],
+    breaks: ['cursors/markets-walk-ends', 'profile/max-page-walk-ends'],
     onResponse(response, request, data) {
       const page = isOperation(request, 'listMarkets') && request.query.has('cursor') ? dataOf(response) : undefined
       if (!Array.isArray(page) || page.length === 0) return
@@ -43,7 +43,7 @@ export const cursorsFaults: readonly Fault[] = [
   {
     name: 'cursors-cycle-to-first-page',
     description: "The last page of a trader's balances carries a cursor back to the first page.",
-    breaks: ['cursors/balances-walk-ends'],
+    breaks: ['cursors/balances-walk-ends', 'profile/max-page-walk-ends'],
     onResponse(response, request, data) {
       const body = isOperation(request, 'listTraderBalances') && response.status === 200 ? bodyOf(response) : undefined
       const position = data.cursors.read(request.query.get('cursor') ?? '')
@@ -73,7 +73,7 @@ export const cursorsFaults: readonly Fault[] = [
   {
     name: 'cursors-hand-built-offset-accepted',
     description: 'Markets cursors are opaque, but a bare offset built by hand is accepted as a cursor too.',
-    breaks: ['cursors/hand-built-cursor-refused'],
+    breaks: ['cursors/hand-built-cursor-refused', 'cursors/tampered-cursor-rejected'],
     onRequest: acceptBareOffsets,
   },
   {

@@ -9,7 +9,7 @@ export const envelopeFaults: readonly Fault[] = [
   bodyFault('vault-cursor-as-number', 'The vault answers cursor as a JSON number.', ['envelope/cursor-type'], 'getVault', (body) => {
     body.cursor = 2
   }),
-  bodyFault('pnl-checkpoint-as-number', 'The PnL answers checkpoint as a JSON number.', ['envelope/checkpoint-type'], 'getTraderPnl', (body) => {
+  bodyFault('pnl-checkpoint-as-number', 'The PnL answers checkpoint as a JSON number.', ['envelope/checkpoint-type', 'properties/well-formed-address-answered'], 'getTraderPnl', (body) => {
     body.checkpoint = Number(body.checkpoint)
   }),
   bodyFault('vault-request-id-as-number', 'The vault body carries requestId as a JSON number.', ['envelope/request-id-type'], 'getVault', (body) => {

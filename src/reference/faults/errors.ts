@@ -17,7 +17,7 @@ export const errorsFaults: readonly Fault[] = [
   {
     name: 'forbidden-code-uppercase',
     description: 'A 403 body carries its code in upper case (INSUFFICIENT_SCOPE).',
-    breaks: ['errors/forbidden-error-body', 'every-response/error-body'],
+    breaks: ['errors/forbidden-error-body', 'every-response/error-body', 'every-response/error-code-listed', 'profile/restricted-key-refused'],
     onResponse(response) {
       const body = response.status === 403 ? bodyOf(response) : undefined
       if (typeof body?.code === 'string') body.code = body.code.toUpperCase()

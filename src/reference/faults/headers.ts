@@ -33,7 +33,7 @@ export const headersFaults: readonly Fault[] = [
   {
     name: 'service-source-cache-on-vault',
     description: 'GET /v1/vault sends x-service-source: cache, a value outside the contract.',
-    breaks: ['headers/service-source-values', 'every-response/service-source'],
+    breaks: ['headers/service-source-values', 'every-response/service-source', 'every-response/service-source-mapped'],
     onResponse(response, request) {
       if (isOperation(request, 'getVault')) response.headers['x-service-source'] = 'cache'
     },
@@ -41,7 +41,7 @@ export const headersFaults: readonly Fault[] = [
   {
     name: 'markets-unavailable-without-retry-after',
     description: 'GET /v1/markets answers 503 (its index is unavailable) without Retry-After.',
-    breaks: ['every-response/retry-after', 'shapes/operations-answer-200'],
+    breaks: ['every-response/retry-after', 'shapes/operations-answer-200', 'profile/restricted-key-granted', 'profile/market-required-members', 'profile/page-size-in-range'],
     onResponse(response, request) {
       if (isOperation(request, 'listMarkets') && response.status === 200) {
         response.status = 503

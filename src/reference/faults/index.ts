@@ -9,6 +9,7 @@ import { intentsFaults } from './intents.js'
 import { limitsFaults } from './limits.js'
 import { requestIdFaults } from './request-ids.js'
 import { shapeFaults } from './shapes.js'
+import { profileFaults } from './profile.js'
 import { propertiesFaults } from './properties.js'
 
 /** Every named fault of the reference server: each one precise violation of the contract. */
@@ -24,6 +25,7 @@ export const faults: readonly Fault[] = [
   ...limitsFaults,
   ...configFaults,
   ...propertiesFaults,
+  ...profileFaults,
 ]
 
 export function faultByName(name: string): Fault | undefined {

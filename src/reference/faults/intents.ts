@@ -35,6 +35,8 @@ function receiptFault(name: string, description: string, breaks: readonly string
     description,
     breaks,
     onResponse(response, request, data) {
+      // The receipt test is what is broken, not the key check before it: a refused key stays refused.
+      if (response.status === 401 || response.status === 403) return
       const intent = askedIntent(request, data)
       if (intent && accepts(request.query.get('receipt'), intent, data)) grant(response, intent)
     },
@@ -170,6 +172,15 @@ export const intentsFaults: readonly Fault[] = [
     breaks: ['every-response/receipt-not-disclosed'],
     onResponse(response, request) {
       if (grantedStatus(response, request)) response.headers['content-location'] = `${request.path}?${request.query.toString()}`
+    },
+  },
+  {
+    name: 'refused-intent-carries-status',
+    description: "A 404 for a stored intent (a wrong or oversized receipt) carries the intent's status members next to its error: the refusal grants access.",
+    breaks: ['every-response/intent-refusal-carries-no-status'],
+    onResponse(response, request, data) {
+      const intent = askedIntent(request, data)
+      if (intent && response.status === 404) Object.assign(response.body as object, structuredClone(intent.status))
     },
   },
 ]

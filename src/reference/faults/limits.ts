@@ -7,7 +7,7 @@ export const limitsFaults: readonly Fault[] = [
   {
     name: 'quota-429-without-scope',
     description: 'A 429 for an exceeded quota carries no x-ratelimit-scope header.',
-    breaks: ['limits/quota-429'],
+    breaks: ['limits/quota-429', 'every-response/rate-limit-scope', 'every-response/quota-values'],
     run: underQuota,
     onResponse(response) {
       if (response.status === 429) delete response.headers['x-ratelimit-scope']
@@ -20,6 +20,15 @@ export const limitsFaults: readonly Fault[] = [
     run: underQuota,
     onResponse(response) {
       if (response.status === 429) response.headers['retry-after'] = '0'
+    },
+  },
+  {
+    name: 'quota-429-without-scope-met-in-run',
+    description: 'Under a quota the run meets without the rate-limit probe, a 429 carries no x-ratelimit-scope header.',
+    breaks: ['every-response/rate-limit-scope', 'every-response/quota-values'],
+    run: { quota: underQuota.quota },
+    onResponse(response) {
+      if (response.status === 429) delete response.headers['x-ratelimit-scope']
     },
   },
 ]

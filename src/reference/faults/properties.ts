@@ -3,6 +3,11 @@ import { isOperation } from '../response-edits.js'
 import type { Fault, RefResponse } from '../types.js'
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+const HASH = /^0x[0-9a-fA-F]{64}$/
+/** Names a plain object inherits: a lookup table that is a plain object finds something under each. */
+const inheritedNames = new Set(Object.getOwnPropertyNames(Object.prototype))
+/** Beyond any key the reference issues; the fault's server sizes a buffer for keys up to it. */
+const LONGEST_KEY_HANDLED = 1024
 
 /** Turns a response into an error of the given status in place, keeping its request ID. */
 function answerError(response: RefResponse, status: number, code: string, error: string): void {
@@ -51,6 +56,37 @@ export const propertiesFaults: readonly Fault[] = [
       const key = request.headers['x-api-key']
       const real = [data.apiKey, data.restrictedApiKey].find((candidate) => key !== undefined && key.startsWith(candidate))
       if (real) request.headers['x-api-key'] = real
+    },
+  },
+  {
+    name: 'properties-receipt-object-lookup',
+    description: 'Receipts are looked up in a plain object, so a receipt named like an inherited member (constructor, __proto__, toString) finds something and grants access.',
+    breaks: ['properties/wrong-receipt-refused'],
+    onRequest(request, data) {
+      const receipt = request.query.get('receipt')
+      const found = findRoute(request.path)
+      const hash = found && found !== 'malformed' ? found.params.hash?.toLowerCase() : undefined
+      const intent = data.intents.find((i) => i.hash.toLowerCase() === hash)
+      if (intent && receipt !== null && inheritedNames.has(receipt)) request.query.set('receipt', intent.receipt)
+    },
+  },
+  {
+    name: 'properties-hash-unicode-normalised',
+    description: 'The intent hash is NFKC-normalised before it is validated, so a hash with a full-width digit is served as the hash it folds to.',
+    breaks: ['properties/malformed-hash-rejected'],
+    onRequest(request) {
+      const found = findRoute(request.path)
+      const hash = found && found !== 'malformed' ? found.params.hash : undefined
+      const folded = hash?.normalize('NFKC')
+      if (hash !== undefined && folded !== hash && HASH.test(folded!)) request.path = `/v1/intents/${folded}`
+    },
+  },
+  {
+    name: 'properties-long-key-crashes',
+    description: `An API key longer than ${LONGEST_KEY_HANDLED} characters overflows a buffer: the answer is a 500 instead of a 401.`,
+    breaks: ['properties/garbage-key-refused'],
+    onResponse(response, request) {
+      if ((request.headers['x-api-key']?.length ?? 0) > LONGEST_KEY_HANDLED) answerError(response, 500, 'internal', 'internal error')
     },
   },
 ]

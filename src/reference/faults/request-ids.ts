@@ -26,7 +26,7 @@ export const requestIdFaults: readonly Fault[] = [
   {
     name: 'no-request-id-on-errors',
     description: 'Error responses are written by a handler that bypasses the request-ID middleware: no x-request-id, no requestId in the body.',
-    breaks: ['request-ids/present-on-error', 'request-ids/error-carries-sent-id', 'every-response/request-id-present'],
+    breaks: ['request-ids/present-on-error', 'request-ids/error-carries-sent-id', 'every-response/request-id-present', 'properties/valid-request-id-echoed'],
     onResponse(response) {
       if (!isError(response)) return
       delete response.headers['x-request-id']
@@ -36,7 +36,7 @@ export const requestIdFaults: readonly Fault[] = [
   {
     name: 'request-id-regenerated-on-errors',
     description: "Error responses carry a freshly generated request ID in the header and the body, ignoring the client's valid X-Request-ID.",
-    breaks: ['request-ids/error-carries-sent-id'],
+    breaks: ['request-ids/error-carries-sent-id', 'properties/valid-request-id-echoed'],
     onResponse(response) {
       if (isError(response)) carryRequestId(response, freshRequestId())
     },
@@ -70,7 +70,15 @@ export const requestIdFaults: readonly Fault[] = [
   {
     name: 'request-id-echoed-unvalidated',
     description: 'Any X-Request-ID the client sends is echoed back as it is, however long, short or oddly spelled.',
-    breaks: ['request-ids/invalid-not-echoed', 'every-response/request-id-format', 'properties/invalid-request-id-not-echoed'],
+    // Invalid IDs ride on refusals too, so the error body's requestId pattern meets them (ERR-BODY-SCHEMA); an echoed empty ID is none.
+    breaks: [
+      'request-ids/invalid-not-echoed',
+      'every-response/request-id-format',
+      'every-response/request-id-present',
+      'every-response/error-body',
+      'every-response/error-request-id-matches-header',
+      'properties/invalid-request-id-not-echoed',
+    ],
     onResponse(response, request) {
       const sent = request.headers['x-request-id']
       if (sent !== undefined) carryRequestId(response, sent)

@@ -12,6 +12,9 @@ export const shapeFaults: readonly Fault[] = [
   bodyFault('trigger-extra-member', 'The intent trigger carries a member the contract does not list.', ['shapes/intent-strict'], 'getIntentStatus', (body) => {
     if (body.trigger) body.trigger.source = 'oracle'
   }),
+  bodyFault('intent-extra-member', 'The intent status carries a member the contract does not list.', ['shapes/intent-strict'], 'getIntentStatus', (body) => {
+    body.relayer = 'primary'
+  }),
   bodyFault('failure-without-message', 'The intent failure has no message.', ['shapes/intent-failure'], 'getIntentStatus', (body) => {
     if (body.failure) delete body.failure.message
   }),
@@ -37,10 +40,10 @@ export const shapeFaults: readonly Fault[] = [
   bodyFault('order-session-key-short', 'The order sessionKey has 38 hex digits.', ['shapes/intent-addresses'], 'getIntentStatus', (body) => {
     body.order.sessionKey = body.order.sessionKey.slice(0, 40)
   }),
-  bodyFault('pnl-without-cumulative-pnl', 'The PnL positions group has no cumulativePnlWad.', ['shapes/pnl-members'], 'getTraderPnl', (body) => {
+  bodyFault('pnl-without-cumulative-pnl', 'The PnL positions group has no cumulativePnlWad.', ['shapes/pnl-members', 'properties/well-formed-address-answered'], 'getTraderPnl', (body) => {
     delete body.data.positions.cumulativePnlWad
   }),
-  bodyFault('pnl-wad-as-number', 'The PnL settlements paidWad is a JSON number.', ['shapes/pnl-wad-strings'], 'getTraderPnl', (body) => {
+  bodyFault('pnl-wad-as-number', 'The PnL settlements paidWad is a JSON number.', ['shapes/pnl-wad-strings', 'properties/well-formed-address-answered'], 'getTraderPnl', (body) => {
     body.data.settlements.paidWad = Number(body.data.settlements.paidWad)
   }),
   bodyFault('vault-updated-block-as-number', 'The vault updatedBlock is a JSON number.', ['shapes/vault-members'], 'getVault', (body) => {
@@ -64,7 +67,7 @@ export const shapeFaults: readonly Fault[] = [
   {
     name: 'vault-internal-error',
     description: 'GET /v1/vault answers 500 with an error body to a valid request.',
-    breaks: ['shapes/operations-answer-200', 'headers/optional-request-headers'],
+    breaks: ['shapes/operations-answer-200', 'headers/optional-request-headers', 'profile/restricted-key-granted', 'profile/vault-required-members'],
     onResponse(response, request) {
       if (request.route?.operation !== 'getVault' || response.status !== 200) return
       response.status = 500

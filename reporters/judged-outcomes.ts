@@ -1,0 +1,50 @@
+import type { ExchangeJudge } from '../src/checks/exchange-judge.js'
+import { requirementById } from '../src/contract/requirements.js'
+import type { Evidence } from '../src/harness/evidence.js'
+import type { Observations } from '../src/harness/observations.js'
+import type { CheckOutcome } from './report.js'
+
+const VIOLATIONS_KEPT_PER_JUDGE = 5
+
+/** A judge as a report names it: the every-response rules are their own concern, a check's judgement belongs to the check's. */
+export type NamedJudge = Pick<ExchangeJudge, 'id' | 'title' | 'requirement' | 'notApplicable'> & { concern: string }
+
+/**
+ * What the judgements of single exchanges found, added up as observations arrive: counts, and the first few violations
+ * with their evidence. Its size does not grow with the number of exchanges.
+ */
+export class ObservationTally {
+  private readonly tally = new Map<string, { applied: number; violated: number; violations: Evidence[] }>()
+
+  add(observations: Observations): void {
+    for (const [id, entry] of Object.entries(observations)) {
+      const total = this.tally.get(id) ?? { applied: 0, violated: 0, violations: [] }
+      total.applied += entry.applied
+      total.violated += entry.violated
+      total.violations.push(...entry.violations.slice(0, VIOLATIONS_KEPT_PER_JUDGE - total.violations.length))
+      this.tally.set(id, total)
+    }
+  }
+
+  /** One outcome per judge: failed with the first violation as evidence, passed where it applied, skipped with its reason where it never did. */
+  outcomes(judges: readonly NamedJudge[]): CheckOutcome[] {
+    return judges.map((judge) => {
+      const { applied, violated, violations } = this.tally.get(judge.id) ?? { applied: 0, violated: 0, violations: [] }
+      const outcome: CheckOutcome = {
+        id: judge.id,
+        title: judge.title,
+        requirement: judge.requirement,
+        level: requirementById(judge.requirement).level,
+        concern: judge.concern,
+        status: violations.length > 0 ? 'failed' : applied > 0 ? 'passed' : 'skipped',
+      }
+      if (outcome.status === 'skipped') outcome.reason = judge.notApplicable
+      if (outcome.status === 'failed') {
+        outcome.reason = `${violated === 1 ? 'one response' : `${violated} responses`} of ${applied}: ${violations[0]!.message}`
+        outcome.evidence = { ...violations[0]!, message: outcome.reason }
+        if (violations.length > 1) outcome.evidence.others = violations.slice(1)
+      }
+      return outcome
+    })
+  }
+}

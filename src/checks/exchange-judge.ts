@@ -1,0 +1,33 @@
+import type { SchemaViolation } from '../contract/schemas.js'
+import type { Exchange, ExchangeResponse } from '../http/exchange.js'
+import type { ProfileKey } from '../profile/profile.js'
+import type { RunSettings } from '../runner/settings.js'
+
+/** What is wrong with one exchange: a message, and the schema violations where a schema decided it. */
+export type Finding = string | { message: string; violations?: SchemaViolation[] }
+
+/** The inputs a judgement of one exchange may use beyond the exchange itself. */
+export type JudgedSettings = Partial<RunSettings>
+
+/**
+ * How one exchange is judged, by itself: the every-response rules, and the checks a single recorded exchange can decide.
+ * violation() is called only where applies() is true; it returns what is wrong, or undefined.
+ */
+export interface ExchangeJudge {
+  id: string
+  requirement: string
+  title: string
+  /** Why the judgement is skipped when no exchange was one it applies to. */
+  notApplicable: string
+  /** The profile key the judgement holds every response to; without it in the run's profile it applies to nothing. */
+  profile?: ProfileKey
+  applies(response: ExchangeResponse, exchange: Exchange, settings: JudgedSettings): boolean
+  violation(response: ExchangeResponse, exchange: Exchange, settings: JudgedSettings): Finding | undefined
+}
+
+/** The part of a check that judges one recorded exchange, for checks whose requirement one exchange can show. */
+export type RecordedJudgement = Pick<ExchangeJudge, 'notApplicable' | 'applies' | 'violation'>
+
+export function findingMessage(finding: Finding): string {
+  return typeof finding === 'string' ? finding : finding.message
+}

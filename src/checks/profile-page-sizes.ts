@@ -1,0 +1,122 @@
+import { validateAgainst } from '../contract/schemas.js'
+import type { Exchange } from '../http/exchange.js'
+import type { ListOperationId, PageSizeRule } from '../profile/profile.js'
+import { expectWalkEnds } from './cursors.js'
+import type { Check, CheckContext } from './types.js'
+
+interface PagedList {
+  operation: ListOperationId
+  rule: PageSizeRule
+}
+
+interface SizedPage {
+  size: string
+  exchange: Exchange
+  /** Items of a 200 page with a data array. */
+  items?: number
+}
+
+/** The lists the profile bounds and the run can read (balances only with a trader); skips the check when there is none. */
+function pagedLists(ctx: CheckContext): PagedList[] {
+  const rules = Object.entries(ctx.settings.profile!.values.pagination!) as [ListOperationId, PageSizeRule][]
+  const readable = rules.filter(([operation]) => operation !== 'listTraderBalances' || !!ctx.settings.trader)
+  if (readable.length === 0) ctx.skip('the profile bounds only listTraderBalances, and no trader was given (--trader)')
+  return readable.map(([operation, rule]) => ({ operation, rule }))
+}
+
+/** In range: the bounds themselves and a size between them. */
+const inRange = ({ minPageSize, maxPageSize }: PageSizeRule): number[] => [...new Set([minPageSize, Math.floor((minPageSize + maxPageSize) / 2), maxPageSize])]
+
+/** Out of range: below the minimum, 0, negative, above the maximum, and not an integer. */
+function outOfRange({ minPageSize, maxPageSize }: PageSizeRule): { size: string; above: boolean }[] {
+  const below = [minPageSize - 1, 0, -1].filter((n, i, all) => n < minPageSize && all.indexOf(n) === i).map(String)
+  return [...below.map((size) => ({ size, above: false })), { size: String(maxPageSize + 1), above: true }, ...[`${minPageSize}.5`, 'abc'].map((size) => ({ size, above: false }))]
+}
+
+async function askPage(ctx: CheckContext, operation: ListOperationId, size: string): Promise<SizedPage> {
+  const exchange = await ctx.call(operation, { query: { [ctx.settings.limitParam]: size } })
+  const data = (exchange.response?.json as { data?: unknown } | undefined)?.data
+  return { size, exchange, items: exchange.response?.status === 200 && Array.isArray(data) ? data.length : undefined }
+}
+
+/** What is wrong with a refusal of a page size, or undefined for 400 or 422 with an error body. */
+function refusalProblem(page: SizedPage): string | undefined {
+  const { response } = page.exchange
+  if (response?.status !== 400 && response?.status !== 422) return `got ${response?.status ?? page.exchange.error?.message}, not 400 or 422`
+  if (response.json === undefined) return `got ${response.status} whose body is ${response.jsonError}`
+  const violations = validateAgainst('ErrorBody', response.json)
+  return violations.length === 0 ? undefined : `got ${response.status} without an error body (ErrorBody${violations[0]!.instancePath} ${violations[0]!.message})`
+}
+
+const served = (page: SizedPage, max: number) => page.items !== undefined && page.items <= max
+
+function outOfRangeProblem(page: SizedPage, above: boolean, rule: PageSizeRule): string | undefined {
+  if (rule.outOfRange === 'reject') return refusalProblem(page)
+  if (above) return served(page, rule.maxPageSize) ? undefined : `clamp: expected 200 with at most ${rule.maxPageSize} items, got ${page.items === undefined ? (page.exchange.response?.status ?? page.exchange.error?.message) : `${page.items} items`}`
+  // Clamping says what happens above the maximum; a size that is no page size at all may be refused or served clamped.
+  return served(page, rule.maxPageSize) || refusalProblem(page) === undefined ? undefined : `clamp: expected 200 with at most ${rule.maxPageSize} items, or 400 or 422 with an error body; ${refusalProblem(page)}`
+}
+
+const describe = ({ operation, rule }: PagedList) => `${operation} (${rule.minPageSize} to ${rule.maxPageSize}, ${rule.outOfRange})`
+
+export const profilePageSizeChecks: readonly Check[] = [
+  {
+    id: 'profile/page-size-out-of-range',
+    requirement: 'LIM-PAGE-SIZE',
+    title: "page sizes outside the profile's pagination bounds get 400 or 422 with an error body (reject), or a page of at most maxPageSize items (clamp)",
+    needs: ['apiKey'],
+    profile: 'pagination',
+    async run(ctx) {
+      for (const list of pagedLists(ctx)) {
+        const sizes = outOfRange(list.rule)
+        const pages = await Promise.all(sizes.map(({ size }) => askPage(ctx, list.operation, size)))
+        for (const [i, page] of pages.entries()) {
+          const problem = outOfRangeProblem(page, sizes[i]!.above, list.rule)
+          if (problem) ctx.fail(`${describe(list)} with ${ctx.settings.limitParam}=${page.size}: ${problem}`, { exchange: page.exchange })
+        }
+      }
+    },
+  },
+  {
+    id: 'profile/page-size-in-range',
+    requirement: 'LIM-PAGE-SIZE',
+    title: "the profile's minPageSize, maxPageSize and a size between them are each served 200",
+    needs: ['apiKey'],
+    profile: 'pagination',
+    async run(ctx) {
+      for (const list of pagedLists(ctx)) {
+        for (const page of await Promise.all(inRange(list.rule).map((size) => askPage(ctx, list.operation, String(size))))) {
+          if (page.items === undefined) ctx.fail(`${describe(list)} with ${ctx.settings.limitParam}=${page.size}: got ${page.exchange.response?.status ?? page.exchange.error?.message}, not 200 with a data array`, { exchange: page.exchange })
+        }
+      }
+    },
+  },
+  {
+    id: 'profile/page-size-honoured',
+    requirement: 'EP-LIST-QUERY',
+    title: 'a list asked for a page size within the profile\'s bounds (--limit-param) never serves more items than asked',
+    needs: ['apiKey'],
+    profile: 'pagination',
+    async run(ctx) {
+      let judged = 0
+      for (const list of pagedLists(ctx)) {
+        for (const page of await Promise.all(inRange(list.rule).map((size) => askPage(ctx, list.operation, String(size))))) {
+          if (page.items === undefined) continue
+          judged++
+          if (page.items > Number(page.size)) ctx.fail(`${describe(list)} with ${ctx.settings.limitParam}=${page.size} served ${page.items} items`, { exchange: page.exchange })
+        }
+      }
+      if (judged === 0) ctx.skip('no page size within the bounds was served 200 (profile/page-size-in-range reports it)')
+    },
+  },
+  {
+    id: 'profile/max-page-walk-ends',
+    requirement: 'LIM-PAGE-SIZE',
+    title: "following a list's cursor at the profile's maxPageSize reaches a last page, and no item comes twice",
+    needs: ['apiKey'],
+    profile: 'pagination',
+    async run(ctx) {
+      for (const list of pagedLists(ctx)) await expectWalkEnds(ctx, list.operation, { [ctx.settings.limitParam]: String(list.rule.maxPageSize) })
+    },
+  },
+]

@@ -1,0 +1,101 @@
+import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
+import type { ProfileValues } from '../profile/profile.js'
+import type { RunSettings } from '../runner/settings.js'
+import type { ExchangeRule } from './every-response.js'
+
+/** Every-response rules that hold the values met anywhere in the run to the deployment profile. */
+
+const values = (settings: Pick<RunSettings, 'profile'>): ProfileValues => settings.profile!.values
+const objectBody = (response: ExchangeResponse): Record<string, unknown> | undefined => {
+  const body = response.json
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
+}
+const success = (response: ExchangeResponse, exchange: Exchange, operation: string) => response.status === 200 && exchange.operation === operation
+const listed = (list: readonly string[] | undefined) => `(the profile lists ${(list ?? []).map((v) => JSON.stringify(v)).join(', ')})`
+
+function marketStatuses(response: ExchangeResponse): string[] {
+  const data = objectBody(response)?.data
+  if (!Array.isArray(data)) return []
+  return data.map((market) => (market as Record<string, unknown> | null)?.status).filter((status): status is string => typeof status === 'string')
+}
+
+type ListedKey = 'intentStates' | 'marketStatuses' | 'errorCodes'
+
+/** A rule that every value of one kind met in the run is one the profile lists. */
+function listedValuesRule(rule: Pick<ExchangeRule, 'id' | 'requirement' | 'notApplicable'> & { what: string; profile: ListedKey; valuesOf(response: ExchangeResponse, exchange: Exchange): string[] }): ExchangeRule {
+  const { what, profile, valuesOf } = rule
+  return {
+    id: rule.id,
+    requirement: rule.requirement,
+    title: `every ${what} met is one of the profile's ${profile}`,
+    notApplicable: rule.notApplicable,
+    profile,
+    applies: (response, exchange) => valuesOf(response, exchange).length > 0,
+    violation(response, exchange, settings) {
+      const allowed = values(settings)[profile]!
+      const unlisted = [...new Set(valuesOf(response, exchange).filter((value) => !allowed.includes(value)))]
+      return unlisted.length === 0 ? undefined : `${what} ${unlisted.map((v) => JSON.stringify(v)).join(', ')} is not listed ${listed(allowed)}`
+    },
+  }
+}
+
+const stringMember = (response: ExchangeResponse, member: string): string[] => {
+  const value = objectBody(response)?.[member]
+  return typeof value === 'string' ? [value] : []
+}
+
+export const profileRules: readonly ExchangeRule[] = [
+  listedValuesRule({
+    id: 'every-response/intent-state-listed',
+    requirement: 'STATE-INTENT-VALUES',
+    what: 'intent state',
+    notApplicable: 'no intent status with a state was received',
+    profile: 'intentStates',
+    valuesOf: (response, exchange) => (success(response, exchange, 'getIntentStatus') ? stringMember(response, 'state') : []),
+  }),
+  listedValuesRule({
+    id: 'every-response/market-status-listed',
+    requirement: 'STATE-MARKET-STATUS-VALUES',
+    what: 'market status',
+    notApplicable: 'no market with a status was received',
+    profile: 'marketStatuses',
+    valuesOf: (response, exchange) => (success(response, exchange, 'listMarkets') ? marketStatuses(response) : []),
+  }),
+  listedValuesRule({
+    id: 'every-response/error-code-listed',
+    requirement: 'ERR-CODE-VALUES',
+    what: 'error code',
+    notApplicable: 'no error body with a code was received',
+    profile: 'errorCodes',
+    valuesOf: (response) => (response.status >= 400 ? stringMember(response, 'code') : []),
+  }),
+  {
+    id: 'every-response/service-source-mapped',
+    requirement: 'HDR-SERVICE-SOURCE-MAPPING',
+    title: "every x-service-source met is the value the profile's serviceSource gives its operation",
+    notApplicable: 'no response of an operation the profile maps carried x-service-source',
+    profile: 'serviceSource',
+    applies: (response, exchange, settings) => headerValues(response, 'x-service-source').length > 0 && exchange.operation !== undefined && exchange.operation in values(settings).serviceSource!,
+    violation(response, exchange, settings) {
+      const expected = values(settings).serviceSource![exchange.operation as keyof ProfileValues['serviceSource']]
+      const sent = headerValues(response, 'x-service-source').join(' | ')
+      return sent === expected ? undefined : `${exchange.operation} sent x-service-source ${JSON.stringify(sent)}; the profile gives ${JSON.stringify(expected)}`
+    },
+  },
+  {
+    id: 'every-response/quota-values',
+    requirement: 'LIM-QUOTA-VALUES',
+    title: "every 429 carries the profile's quota values in x-ratelimit-limit and x-ratelimit-scope",
+    notApplicable: 'no response in this run was a 429',
+    profile: 'quota',
+    applies: (response) => response.status === 429,
+    violation(response, _, settings) {
+      const { limit, scope } = values(settings).quota!
+      const sentLimit = headerValue(response, 'x-ratelimit-limit')
+      const sentScope = headerValue(response, 'x-ratelimit-scope')
+      if (limit !== undefined && sentLimit?.trim() !== String(limit)) return `the 429 has x-ratelimit-limit ${JSON.stringify(sentLimit ?? null)}; the profile gives ${limit}`
+      if (scope !== undefined && sentScope?.trim() !== scope) return `the 429 has x-ratelimit-scope ${JSON.stringify(sentScope ?? null)}; the profile gives ${JSON.stringify(scope)}`
+      return undefined
+    },
+  },
+]

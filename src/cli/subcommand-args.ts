@@ -1,0 +1,22 @@
+import { flagsHelp, parseFlags, UsageError, validateFlag, type Flag } from './flags.js'
+
+/** Flags every subcommand that writes reports has, as a run has them. */
+export const reportFlags: readonly Flag[] = [
+  { name: 'report-dir', kind: 'text', default: './conformance-report', help: 'where the report files are written' },
+  { name: 'strict', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
+]
+
+/** Parses and checks a subcommand's flags and its positional arguments; every mistake is a UsageError naming the flag. */
+export function parseSubcommandArgs(argv: readonly string[], table: readonly Flag[], positionals: number): { values: Record<string, unknown>; positionals: string[] } {
+  const parsed = parseFlags(argv, table)
+  const values: Record<string, unknown> = {}
+  for (const flag of table) values[flag.name] = validateFlag(flag, parsed.values[flag.name] ?? flag.default)
+  if (parsed.positionals.length !== positionals) {
+    throw new UsageError(parsed.positionals.length < positionals ? 'missing argument (see --help)' : `unexpected argument ${JSON.stringify(parsed.positionals[positionals])} (see --help)`)
+  }
+  return { values, positionals: parsed.positionals }
+}
+
+export function subcommandHelp(usage: string, about: string, table: readonly Flag[]): string {
+  return [`Usage: ${usage}`, '', about, '', ...flagsHelp(table)].join('\n')
+}

@@ -1,0 +1,76 @@
+import type { Exchange, ExchangeResponse, ExchangeTimings } from '../http/exchange.js'
+import { redactDeep, type Secret } from '../http/secrets.js'
+import type { HarEntry, HarNameValue } from './types.js'
+
+const HTTP_VERSION = 'HTTP/1.1'
+
+function nameValues(headers: Record<string, string | string[]>): HarNameValue[] {
+  return Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })))
+}
+
+function harTimings(durationMs: number, timings: ExchangeTimings | undefined): { time: number; timings: HarEntry['timings'] } {
+  const round = (ms: number) => Math.round(ms * 1000) / 1000
+  const wait = round(timings?.waitMs ?? durationMs)
+  const receive = round(timings?.receiveMs ?? 0)
+  // The client measures from sending to the response head (wait) and on to the body's end (receive); the rest is unknown (-1).
+  return { time: round(wait + receive), timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait, receive } }
+}
+
+function harResponse(response: ExchangeResponse | undefined, error: Exchange['error']): HarEntry['response'] {
+  if (!response) {
+    return { status: 0, statusText: '', httpVersion: '', cookies: [], headers: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: -1, _error: error?.message }
+  }
+  const bytes = Buffer.byteLength(response.body)
+  const contentType = response.headers['content-type']
+  const location = response.headers.location
+  const content: HarEntry['response']['content'] = { size: bytes, mimeType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? 'x-unknown', text: response.body }
+  if (response.truncated) content.comment = `body truncated at the size cap: the first ${bytes} bytes`
+  return {
+    status: response.status,
+    statusText: '',
+    httpVersion: HTTP_VERSION,
+    cookies: [],
+    headers: nameValues(response.headers),
+    content,
+    redirectURL: (Array.isArray(location) ? location[0] : location) ?? '',
+    headersSize: -1,
+    bodySize: bytes,
+  }
+}
+
+interface Attempt {
+  startedAt?: string
+  durationMs?: number
+  timings?: ExchangeTimings
+  response?: ExchangeResponse
+  error?: Exchange['error']
+}
+
+function harEntry(exchange: Exchange, attempt: Attempt, checks: readonly string[]): HarEntry {
+  const url = new URL(exchange.request.url)
+  const entry: HarEntry = {
+    startedDateTime: attempt.startedAt ?? new Date().toISOString(),
+    ...harTimings(attempt.durationMs ?? 0, attempt.timings),
+    request: {
+      method: exchange.request.method,
+      url: exchange.request.url,
+      httpVersion: HTTP_VERSION,
+      cookies: [],
+      headers: nameValues(exchange.request.headers),
+      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+      headersSize: -1,
+      bodySize: 0,
+    },
+    response: harResponse(attempt.response, attempt.error),
+    cache: {},
+  }
+  if (checks.length > 0) entry._checks = [...checks]
+  if (attempt.error) entry._error = `${attempt.error.code}: ${attempt.error.message}`
+  return entry
+}
+
+/** The HAR entries of an exchange: each retried attempt its own entry, oldest first, then the last; secrets as the reports' placeholders. */
+export function harEntries(exchange: Exchange, checks: readonly string[], secrets: readonly Secret[]): HarEntry[] {
+  const entries = [...exchange.retries.map((retry) => harEntry(exchange, retry, checks)), harEntry(exchange, exchange, checks)]
+  return redactDeep(entries, secrets)
+}

@@ -1,0 +1,95 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
+import type { ValidateFunction } from 'ajv'
+import { operations, type Operation } from '../contract/operations.js'
+import { compatibilityCorpus, type CorpusBody } from './compatibility-corpus.js'
+import { configSchemaCompiler } from './config-schema.js'
+
+type Document = { openapi?: unknown; info?: { version?: unknown }; paths?: Record<string, Record<string, unknown>> }
+
+/** A path template with its parameter names left out: /v1/intents/{} matches /v1/intents/{hash} and /v1/intents/{orderHash}. */
+const shapeOf = (template: string) => template.replace(/\{[^}]*\}/g, '{}')
+
+/** The published path of an operation: the one of the same shape as the contract's. */
+function publishedPath(document: Document, op: Operation): string | undefined {
+  return Object.keys(document.paths ?? {}).find((path) => shapeOf(path) === shapeOf(op.template))
+}
+
+const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1')
+
+/** The JSON pointer of the 200 JSON body schema of an operation in the published document, following a $ref'd response. */
+function successSchemaPointer(document: Document, path: string): string | undefined {
+  const get = document.paths?.[path]?.get as { responses?: Record<string, { $ref?: string; content?: Record<string, unknown> }> } | undefined
+  let response = get?.responses?.['200']
+  let pointer = `#/paths/${escapePointer(path)}/get/responses/200`
+  if (response?.$ref?.startsWith('#/')) {
+    pointer = response.$ref
+    response = pointer.slice(2).split('/').reduce<any>((node, segment) => node?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')], document)
+  }
+  return response?.content?.['application/json'] ? `${pointer}/content/application~1json/schema` : undefined
+}
+
+/** What the checks of VER-OPENAPI find in a published description: judged once, before the run, since validating it is CPU-bound. */
+export interface DescriptionFindings {
+  /** Why it is not a valid OpenAPI 3.1.0 document of interface 1.0.0 with the six operations; empty when it is. */
+  document: string[]
+  /** Where it disagrees with the contract on the corpus of known bodies; empty when it agrees. */
+  compatibility: string[]
+  /** How many bodies of each verdict the compatibility judgement rests on. */
+  corpus: { accepted: number; forbidden: number }
+}
+
+/** Judges a published description: valid OpenAPI 3.1.0 (a maintained validator), version 1.0.0, the six operations, compatible with the contract. */
+export async function judgeDescription(source: string, document: unknown): Promise<DescriptionFindings> {
+  const { accepted, forbidden } = compatibilityCorpus()
+  return { document: await documentProblems(source, document as Document), compatibility: compatibilityProblems(source, document as Document, accepted, forbidden), corpus: { accepted: accepted.length, forbidden: forbidden.length } }
+}
+
+async function documentProblems(source: string, doc: Document): Promise<string[]> {
+  const problems: string[] = []
+  const result = await new Validator().validate(structuredClone(doc) as Record<string, unknown>)
+  if (!result.valid) {
+    const errors = typeof result.errors === 'string' ? result.errors : (result.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message} (${e.keyword})`).join('; ')
+    problems.push(`${source} is not a valid OpenAPI document (@seriousme/openapi-schema-validator): ${errors}`)
+  }
+  if (doc.openapi !== '3.1.0') problems.push(`${source} declares openapi ${JSON.stringify(doc.openapi)}, not "3.1.0"`)
+  if (doc.info?.version !== '1.0.0') problems.push(`${source} declares info.version ${JSON.stringify(doc.info?.version)}, not "1.0.0"`)
+  const missing = operations().filter((op) => {
+    const path = publishedPath(doc, op)
+    return path === undefined || doc.paths![path]!.get === undefined
+  })
+  if (missing.length > 0) problems.push(`${source} does not describe ${missing.map((op) => `GET ${op.template} (${op.id})`).join(', ')}`)
+  return problems
+}
+
+function compatibilityProblems(source: string, doc: Document, accepted: readonly CorpusBody[], forbidden: readonly CorpusBody[]): string[] {
+  const ajv = configSchemaCompiler()
+  try {
+    ajv.addSchema(doc as object, 'published', undefined, false)
+  } catch (error) {
+    return [`${source}: its schemas cannot be read as JSON Schema 2020-12: ${(error as Error).message}`]
+  }
+  const validators = new Map<string, ValidateFunction | string>()
+  const validatorOf = (op: Operation): ValidateFunction | string => {
+    if (!validators.has(op.id)) {
+      const path = publishedPath(doc, op)
+      const pointer = path && successSchemaPointer(doc, path)
+      try {
+        validators.set(op.id, pointer ? ajv.compile({ $ref: `published${pointer}` }) : `${source} gives no 200 JSON body schema for GET ${op.template}`)
+      } catch (error) {
+        validators.set(op.id, `${source}: the 200 body schema of GET ${op.template} does not compile: ${(error as Error).message}`)
+      }
+    }
+    return validators.get(op.id)!
+  }
+  const problems = new Set<string>()
+  const judge = (entry: CorpusBody, contractAccepts: boolean) => {
+    const validate = validatorOf(operations().find((op) => op.id === entry.operation)!)
+    if (typeof validate === 'string') problems.add(validate)
+    else if (validate(entry.body) !== contractAccepts) {
+      problems.add(contractAccepts ? `${source} rejects a ${entry.operation} body the contract accepts (${entry.from})` : `${source} accepts a ${entry.operation} body the contract forbids (${entry.from}): ${JSON.stringify(entry.body).slice(0, 300)}`)
+    }
+  }
+  for (const entry of accepted) judge(entry, true)
+  for (const entry of forbidden) judge(entry, false)
+  return [...problems]
+}

@@ -1,0 +1,52 @@
+import type { OperationId } from '../contract/operations.js'
+import type { DescriptionFindings } from './judge-description.js'
+
+/** The keys of a deployment profile (specs/profile.schema.json); each one stated assesses requirements the contract leaves "not shown". */
+export const PROFILE_KEYS = ['restrictedKey', 'pagination', 'intentStates', 'marketStatuses', 'serviceSource', 'errorCodes', 'requiredMembers', 'configSchema', 'quota', 'openapi'] as const
+
+export type ProfileKey = (typeof PROFILE_KEYS)[number]
+
+export type ListOperationId = Extract<OperationId, 'listMarkets' | 'listTraderBalances'>
+export type ServiceSource = 'indexed' | 'automation' | 'live'
+
+export interface PageSizeRule {
+  minPageSize: number
+  maxPageSize: number
+  /** reject: 400 or 422 with an error body; clamp: served with at most maxPageSize items. */
+  outOfRange: 'reject' | 'clamp'
+}
+
+/** The facts of a profile file, as written (paths as given). */
+export interface ProfileValues {
+  restrictedKey?: { refused?: OperationId[]; granted?: OperationId[] }
+  pagination?: Partial<Record<ListOperationId, PageSizeRule>>
+  intentStates?: string[]
+  marketStatuses?: string[]
+  serviceSource?: Partial<Record<OperationId, ServiceSource>>
+  errorCodes?: string[]
+  requiredMembers?: { Vault?: string[]; Market?: string[] }
+  configSchema?: string
+  quota?: { limit?: number; scope?: string }
+  openapi?: string
+}
+
+/** A loaded profile as it crosses to the suites: its values, and what was read from the files and URL they name. Plain data. */
+export interface Profile {
+  /** Where it came from: a file path, the --config file, or the embedded reference's own profile. */
+  source: string
+  values: ProfileValues
+  /** The parsed JSON Schema of configSchema. */
+  configSchema?: Record<string, unknown>
+  /** Where the published description of openapi was read, and what the checks of VER-OPENAPI found in it. */
+  openapi?: { source: string; findings: DescriptionFindings }
+}
+
+/** Whether the profile states the key; a check or rule that needs it is not assessable otherwise. */
+export function stated(profile: Profile | undefined, key: ProfileKey): boolean {
+  return profile?.values[key] !== undefined
+}
+
+/** A profile value as evidence shows it. */
+export function profileEvidence(profile: Profile, key: ProfileKey): { key: ProfileKey; value: unknown; source: string } {
+  return { key, value: profile.values[key], source: profile.source }
+}

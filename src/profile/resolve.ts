@@ -1,0 +1,51 @@
+import { HttpClient } from '../http/client.js'
+import { specPath } from '../package-root.js'
+import type { Behaviour } from '../reference/types.js'
+import { DESCRIPTION_PATH } from '../reference/server.js'
+import type { RunSettings } from '../runner/settings.js'
+import { loadProfile, readProfileFile, type ProfileSource } from './load.js'
+import type { Profile, ProfileValues } from './profile.js'
+import type { DescriptionFetch } from './published-description.js'
+
+export const REFERENCE_PROFILE_FILE = 'reference-profile.yaml'
+
+/**
+ * The embedded reference's own profile (specs/reference-profile.yaml), without the keys the switched-on behaviours make
+ * untrue, and with the address where this server publishes its description.
+ */
+export function referenceProfileSource(baseUrl: string, behaviours: readonly Behaviour[]): ProfileSource {
+  const values: ProfileValues = { ...readProfileFile(specPath(REFERENCE_PROFILE_FILE)), openapi: `${baseUrl}${DESCRIPTION_PATH}` }
+  for (const key of behaviours.flatMap((b) => b.profileWithout ?? [])) delete values[key]
+  return { values, baseDir: specPath(''), source: `the embedded reference's own profile (specs/${REFERENCE_PROFILE_FILE})` }
+}
+
+/** Fetches a published description through a polite client of the run: same bounds, same shared concurrency and quota gate, GET only. */
+export function politeFetch(settings: RunSettings, shared: SharedArrayBuffer): DescriptionFetch {
+  return async (url) => {
+    const { origin, pathname, search } = new URL(url)
+    const client = new HttpClient({
+      baseUrl: origin,
+      concurrency: settings.concurrency,
+      connectTimeoutMs: settings.connectTimeoutMs,
+      requestTimeoutMs: settings.requestTimeoutMs,
+      maxBodyBytes: settings.maxBodyBytes,
+      deadlineAt: settings.deadlineAt,
+      shared,
+    })
+    try {
+      const exchange = await client.get({ path: `${pathname}${search}`, headers: { accept: 'application/json' } })
+      if (!exchange.response) return { error: exchange.error?.message ?? 'no response' }
+      if (exchange.response.truncated) return { error: `the body is larger than ${settings.maxBodyBytes} bytes` }
+      return { status: exchange.response.status, body: exchange.response.body }
+    } finally {
+      await client.close()
+    }
+  }
+}
+
+/** The run's profile: the one given, else the reference's own when the target is embedded; null runs without one. */
+export async function resolveProfile(given: ProfileSource | null | undefined, embedded: { baseUrl: string; behaviours: readonly Behaviour[] } | undefined, fetchDescription: DescriptionFetch): Promise<Profile | undefined> {
+  if (given === null) return undefined
+  const source = given ?? (embedded && referenceProfileSource(embedded.baseUrl, embedded.behaviours))
+  return source && loadProfile(source, fetchDescription)
+}

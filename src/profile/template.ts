@@ -1,0 +1,54 @@
+import { allChecks } from '../checks/index.js'
+import { exchangeRules } from '../checks/every-response.js'
+import { loadRequirements } from '../contract/requirements.js'
+import { PROFILE_KEYS, type ProfileKey } from './profile.js'
+
+/** What each key states, and an example of it as YAML lines. */
+const KEYS: Record<ProfileKey, { states: string; example: string[] }> = {
+  restrictedKey: {
+    states: 'which operations --restricted-api-key must be refused (403 with an error body) and granted (200)',
+    example: ['restrictedKey:', '  refused: [getVault, getTraderPnl, listTraderBalances]', '  granted: [getIntentStatus, listMarkets, getConfig]'],
+  },
+  pagination: {
+    states: 'page-size bounds per list operation (parameter names stay --cursor-param and --limit-param); reject: 400 or 422 with an error body, clamp: served with at most maxPageSize items',
+    example: ['pagination:', '  listMarkets: { minPageSize: 1, maxPageSize: 100, outOfRange: reject }', '  listTraderBalances: { minPageSize: 1, maxPageSize: 100, outOfRange: clamp }'],
+  },
+  intentStates: { states: 'every allowed intent state', example: ['intentStates: [open, triggered, settled, failed, cancelled]'] },
+  marketStatuses: { states: 'every allowed market status', example: ['marketStatuses: [active, paused, resolved]'] },
+  serviceSource: {
+    states: 'the x-service-source value of each operation when it sends the header (the header stays optional)',
+    example: ['serviceSource: { getIntentStatus: automation, getVault: indexed }'],
+  },
+  errorCodes: { states: 'every error code the deployment sends (code stays optional)', example: ['errorCodes: [missing_api_key, invalid_api_key, insufficient_scope]'] },
+  requiredMembers: {
+    states: 'which trailing Vault and Market members are always sent',
+    example: ['requiredMembers: { Vault: [cumulativeDepositedTokens], Market: [activationDepthWad] }'],
+  },
+  configSchema: { states: 'a JSON Schema 2020-12 file for the body of GET /v1/config, relative to this file', example: ['configSchema: config.schema.json'] },
+  quota: { states: 'the x-ratelimit-limit and x-ratelimit-scope values of a 429 (checked on every 429 the run meets; --probe-rate-limit provokes one)', example: ['quota: { limit: 600, scope: api-key }'] },
+  openapi: { states: 'where the deployment publishes its OpenAPI description: an http(s) URL (fetched with one GET) or a file relative to this file', example: ['openapi: https://dev.example/openapi.json'] },
+}
+
+/** What stating a key unlocks: the requirements it makes assessable and the checks that then run. */
+function unlocks(key: ProfileKey): string {
+  const requirements = loadRequirements().filter((r) => r.profile === key).map((r) => r.id)
+  const checks = [...allChecks, ...exchangeRules].filter((c) => c.profile === key).map((c) => c.id)
+  return `assesses ${requirements.join(', ')} with ${checks.join(', ')}`
+}
+
+/** `ipts-conformance profile init`: a commented profile with every key, all commented out; uncomment what the deployment promises. */
+export function profileTemplate(): string {
+  const lines = [
+    '# Deployment profile for ipts-conformance (--profile FILE; schema: specs/profile.schema.json).',
+    '# It states what the deployment promises where the contract says "not shown". Every key is optional; each one',
+    '# you uncomment becomes MUST checks of its requirement, and the report says "assessed against the profile".',
+    '# Operation names are the operationIds of specs/openapi.yaml: getIntentStatus, getTraderPnl, getVault,',
+    '# listMarkets, listTraderBalances, getConfig. The values below are examples: state your deployment\'s own.',
+    'profile:',
+  ]
+  for (const key of PROFILE_KEYS) {
+    const { states, example } = KEYS[key]
+    lines.push('', `  # ${key}: ${states}.`, `  # Unlocks: ${unlocks(key)}.`, ...example.map((line) => `  # ${line}`))
+  }
+  return `${lines.join('\n')}\n`
+}

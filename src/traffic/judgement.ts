@@ -1,0 +1,106 @@
+import { exchangeRules } from '../checks/every-response.js'
+import type { ExchangeJudge } from '../checks/exchange-judge.js'
+import { checksByConcern } from '../checks/index.js'
+import { requirementById } from '../contract/requirements.js'
+import { observe } from '../harness/observations.js'
+import type { Exchange } from '../http/exchange.js'
+import { redactDeep } from '../http/secrets.js'
+import { packageJson } from '../package-root.js'
+import { ObservationTally, type NamedJudge } from '../../reporters/judged-outcomes.js'
+import { summarize, type CheckOutcome, type Report, type TrafficSummary } from '../../reporters/report.js'
+import { traceRequirements } from '../../reporters/traceability.js'
+import { LearnedSecrets } from './learned-secrets.js'
+import { destinationOf } from './operation-of.js'
+
+/** The reason a check that needs requests of its own is reported not assessed. */
+export const NOT_ASSESSED = 'not assessed: recorded traffic (the check sends requests of its own)'
+
+type Judge = ExchangeJudge & NamedJudge
+
+/** Everything one recorded exchange can decide: the every-response rules, and each check that declares how one exchange decides it. */
+function trafficJudges(): Judge[] {
+  const fromChecks = Object.entries(checksByConcern).flatMap(([concern, checks]) =>
+    checks.flatMap((check) => (check.recorded ? [{ id: check.id, title: check.title, requirement: check.requirement, concern, ...check.recorded }] : [])),
+  )
+  return [...fromChecks, ...exchangeRules.map((rule) => ({ ...rule, concern: 'every-response' }))]
+}
+
+const UPSTREAM_ERRORS_NAMED = 3
+
+/**
+ * Judges recorded traffic one exchange at a time, as it comes (a HAR file read, a proxy forwarding), keeping only what
+ * the report needs: counts, and the first few violations of each check with their evidence.
+ */
+export class TrafficJudgement {
+  readonly secrets = new LearnedSecrets()
+  private readonly judges = trafficJudges()
+  private readonly tally = new ObservationTally()
+  private readonly started = new Date()
+  private readonly counts: TrafficSummary
+  private upstreamFailures = 0
+  private readonly upstreamErrors: string[] = []
+
+  constructor(source: TrafficSummary['source'], private readonly target: string) {
+    this.counts = { source, exchanges: 0, judged: 0, outsideV1: 0, otherV1: 0, withoutResponse: 0, withoutBody: 0 }
+  }
+
+  /** Learns the exchange's keys and receipts; check-har learns every entry's before judging any, so that all are redacted everywhere. */
+  learn(exchange: Exchange): void {
+    this.secrets.learn(exchange)
+  }
+
+  /** Judges one exchange; bodyRecorded false for a response whose body the recording left out. */
+  judge(exchange: Exchange, bodyRecorded = true): void {
+    this.learn(exchange)
+    this.counts.exchanges++
+    const destination = destinationOf(exchange.request.method, exchange.request.url)
+    if (destination === 'outside-v1') this.counts.outsideV1++
+    else if (destination === 'other-v1') this.counts.otherV1++
+    else if (!exchange.response) this.counts.withoutResponse++
+    else if (!bodyRecorded) this.counts.withoutBody++
+    else {
+      this.counts.judged++
+      this.tally.add(observe([{ ...exchange, operation: destination.operation }], {}, this.secrets.list(), this.judges))
+    }
+  }
+
+  /** An upstream that did not answer the proxy: the client got a 502 from the proxy, and the report says so. */
+  upstreamFailed(exchange: Exchange): void {
+    this.learn(exchange)
+    this.counts.exchanges++
+    this.counts.withoutResponse++
+    this.upstreamFailures++
+    if (this.upstreamErrors.length < UPSTREAM_ERRORS_NAMED) this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${exchange.error?.message}`)
+  }
+
+  report(strict: boolean): Report {
+    const judged = new Map(this.tally.outcomes(this.judges).map((outcome) => [outcome.id, outcome]))
+    const checks: CheckOutcome[] = [
+      ...Object.entries(checksByConcern).flatMap(([concern, list]) => list.map((check) => judged.get(check.id) ?? notAssessed(check, concern))),
+      ...exchangeRules.map((rule) => judged.get(rule.id)!),
+    ]
+    const errors: string[] = []
+    if (this.upstreamFailures > 0) {
+      errors.push(`the upstream did not answer ${this.upstreamFailures} request${this.upstreamFailures === 1 ? '' : 's'}; the client got a 502 from the proxy: ${this.upstreamErrors.join('; ')}`)
+    }
+    const report: Report = {
+      tool: { name: packageJson.name, version: packageJson.version },
+      target: { baseUrl: this.target, embedded: false },
+      startedAt: this.started.toISOString(),
+      durationMs: Date.now() - this.started.getTime(),
+      strict,
+      traffic: { ...this.counts },
+      summary: summarize(checks, strict, errors),
+      checks,
+      requirements: traceRequirements(checks),
+      errors,
+    }
+    // Evidence kept before a later exchange taught a secret is redacted again with every secret learned.
+    return redactDeep(report, this.secrets.list())
+  }
+}
+
+function notAssessed(check: { id: string; title: string; requirement: string }, concern: string): CheckOutcome {
+  const { id, title, requirement } = check
+  return { id, title, requirement, level: requirementById(requirement).level, concern, status: 'skipped', reason: NOT_ASSESSED }
+}

@@ -1,0 +1,37 @@
+import type { Exchange } from '../http/exchange.js'
+import type { Secret } from '../http/secrets.js'
+
+/** A value that is already a placeholder of the reports (a HAR the suite wrote): nothing to hide. */
+const PLACEHOLDER = /^\$IPTS_[A-Z0-9_]+$/
+/**
+ * Shorter values are not learned: replacing every occurrence of a few characters would rewrite the report's own text,
+ * and traffic carries such values only as garbage a client sent on purpose (the suite's own property checks do).
+ */
+const MIN_SECRET_LENGTH = 8
+
+/**
+ * The keys and receipts recorded traffic carries, learned from the requests (X-API-Key, the receipt query parameter),
+ * each with a placeholder of its own: the first key is $IPTS_API_KEY, the next $IPTS_API_KEY_2, and so on.
+ */
+export class LearnedSecrets {
+  private readonly keys = new Map<string, string>()
+  private readonly receipts = new Map<string, string>()
+  private cached: Secret[] | undefined
+
+  learn(exchange: Pick<Exchange, 'request'>): void {
+    const key = exchange.request.headers['x-api-key']
+    if (key) this.add(this.keys, key, 'IPTS_API_KEY')
+    for (const receipt of new URL(exchange.request.url).searchParams.getAll('receipt')) if (receipt) this.add(this.receipts, receipt, 'IPTS_INTENT_RECEIPT')
+  }
+
+  list(): Secret[] {
+    this.cached ??= [...this.keys, ...this.receipts].map(([value, placeholder]) => ({ value, placeholder }))
+    return this.cached
+  }
+
+  private add(known: Map<string, string>, value: string, name: string): void {
+    if (known.has(value) || value.length < MIN_SECRET_LENGTH || PLACEHOLDER.test(value)) return
+    known.set(value, `$${name}${known.size === 0 ? '' : `_${known.size + 1}`}`)
+    this.cached = undefined
+  }
+}

@@ -1,0 +1,110 @@
+import { once } from 'node:events'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Agent, request } from 'undici'
+import type { Exchange } from '../http/exchange.js'
+import { BodyCollector, decodeUtf8, parsedResponse } from '../http/response-body.js'
+
+/** Headers of one connection, not of the message (RFC 9110 §7.6.1), and Host, which names the proxy: not forwarded. */
+const PER_CONNECTION = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host'])
+
+export interface ProxyServerOptions {
+  upstream: string
+  host: string
+  port: number
+  /** Bound on the upstream's answer: its head, and each pause in its body. */
+  requestTimeoutMs: number
+  /** How much of each body is kept for judging; the rest is forwarded and not kept. */
+  maxBodyBytes: number
+  /** Told of every exchange once its response has been forwarded whole, or the upstream failed. */
+  onExchange(exchange: Exchange, upstreamFailed: boolean): void
+}
+
+export interface ProxyServer {
+  url: string
+  /** Stops accepting requests, lets those in flight finish, and closes the connections to the upstream. */
+  close(): Promise<void>
+}
+
+function forwardedHeaders(headers: IncomingMessage['headers'] | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const forwarded: Record<string, string | string[]> = {}
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !PER_CONNECTION.has(name.toLowerCase())) forwarded[name] = value
+  return forwarded
+}
+
+/** The first value of each request header, as the judgements read a request. */
+function requestHeaders(headers: Record<string, string | string[]>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value]))
+}
+
+/**
+ * A reverse proxy that forwards every request and response unchanged but for the headers of the connection, streaming
+ * both bodies, and hands each exchange (bodies kept up to a cap) to onExchange. An upstream that does not answer gets
+ * the client a 502 with an error body.
+ */
+export async function startProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
+  const upstream = new URL(options.upstream)
+  const basePath = upstream.pathname.replace(/\/+$/, '')
+  const dispatcher = new Agent({ headersTimeout: options.requestTimeoutMs, bodyTimeout: options.requestTimeoutMs, connect: { timeout: options.requestTimeoutMs } })
+
+  async function forward(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    const url = `${upstream.origin}${basePath}${incoming.url ?? '/'}`
+    const headers = forwardedHeaders(incoming.headers)
+    const method = incoming.method ?? 'GET'
+    const started = performance.now()
+    const exchange: Exchange = { request: { method, url, headers: requestHeaders(headers) }, startedAt: new Date().toISOString(), durationMs: 0, retries: [] }
+    const hasBody = method !== 'GET' && method !== 'HEAD'
+    let answer: Awaited<ReturnType<typeof request>>
+    try {
+      answer = await request(url, { method, headers, body: hasBody ? incoming : undefined, dispatcher })
+    } catch (error) {
+      const err = error as { code?: string; message?: string }
+      exchange.error = { code: err.code ?? 'UPSTREAM_ERROR', message: `the upstream did not answer: ${err.code ?? ''} ${err.message ?? ''}`.trim() }
+      exchange.durationMs = performance.now() - started
+      if (!outgoing.headersSent) {
+        outgoing.writeHead(502, { 'content-type': 'application/json' })
+        outgoing.end(JSON.stringify({ error: `ipts-conformance proxy: ${exchange.error.message}`, code: 'upstream_unreachable' }))
+      }
+      options.onExchange(exchange, true)
+      return
+    }
+    const headersAt = performance.now()
+    const responseHeaders = forwardedHeaders(answer.headers)
+    outgoing.writeHead(answer.statusCode, responseHeaders)
+    const kept = new BodyCollector(options.maxBodyBytes)
+    try {
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        kept.add(chunk)
+        if (!outgoing.write(chunk)) await once(outgoing, 'drain')
+      }
+      outgoing.end()
+    } catch (error) {
+      exchange.error = { code: (error as { code?: string }).code ?? 'UPSTREAM_ERROR', message: `the upstream's body broke off: ${(error as Error).message}` }
+      outgoing.destroy()
+      answer.body.destroy()
+    }
+    exchange.response = parsedResponse(answer.statusCode, answer.headers, decodeUtf8(kept.bytes()), kept.truncated)
+    exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }
+    exchange.durationMs = performance.now() - started
+    options.onExchange(exchange, exchange.error !== undefined)
+  }
+
+  const server: Server = createServer((incoming, outgoing) => {
+    forward(incoming, outgoing).catch((error: unknown) => {
+      outgoing.destroy(error as Error)
+    })
+  })
+  server.listen(options.port, options.host)
+  await once(server, 'listening')
+  const { address, port } = server.address() as AddressInfo
+  const host = address.includes(':') ? `[${address}]` : address
+  return {
+    url: `http://${host}:${port}`,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      await closed
+      await dispatcher.close()
+    },
+  }
+}

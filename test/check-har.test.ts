@@ -1,0 +1,155 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import { main } from '../src/cli/main.js'
+import { allChecks } from '../src/checks/index.js'
+import { exchangeRules } from '../src/checks/every-response.js'
+import { operations } from '../src/contract/operations.js'
+import { faultByName, faults } from '../src/reference/faults/index.js'
+import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js'
+import { NOT_ASSESSED } from '../src/traffic/judgement.js'
+import type { Report } from '../reporters/report.js'
+import { CHROMIUM, chromiumSkipReason, LAUNCH_ARGS, recordBrowserTraffic } from './support/browser.js'
+import { captureOutput } from './support/output.js'
+import { reportValidator } from './support/report-schema.js'
+import { idsWithStatus, runAgainstReference } from './support/run.js'
+
+/** Checks one recorded exchange can decide: the every-response rules and the checks that say how. */
+const assessable = new Set([...allChecks.filter((c) => c.recorded).map((c) => c.id), ...exchangeRules.map((r) => r.id)])
+
+interface CheckHarRun {
+  code: number
+  out: string
+  err: string
+  report?: Report
+  files: { where: string; text: string }[]
+}
+
+async function checkHar(args: string[]): Promise<CheckHarRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'ipts-check-har-'))
+  const { out, err, restore } = captureOutput()
+  let code: number
+  try {
+    code = await main(['check-har', ...args, '--report-dir', dir], {})
+  } finally {
+    restore()
+  }
+  const names = readdirSync(dir)
+  const files = names.map((name) => ({ where: name, text: readFileSync(join(dir, name), 'latin1') }))
+  const report = names.includes('report.json') ? (JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report) : undefined
+  return { code, out: out.join(''), err: err.join(''), report, files }
+}
+
+function secretsOf(reference: ReferenceServer): string[] {
+  return [reference.data.apiKey, ...reference.data.intents.map((i) => i.receipt)]
+}
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+describe.skipIf(chromiumSkipReason)(`check-har on traffic Chromium recorded${chromiumSkipReason ? ` (skipped: ${chromiumSkipReason})` : ''}`, () => {
+  let browser: Browser
+
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  /** Chromium loads every operation of the reference (with the named fault on), recorded as a HAR; returns the HAR's path. */
+  async function recordReference(fault?: string): Promise<{ harPath: string; reference: ReferenceServer }> {
+    const reference = await startReferenceServer({ behaviours: fault ? [faultByName(fault)!] : [] })
+    const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-browser-har-')), 'browser.har')
+    try {
+      await recordBrowserTraffic(browser, reference.baseUrl, reference, harPath)
+    } finally {
+      await reference.close()
+    }
+    return { harPath, reference }
+  }
+
+  test('passes the reference: what one exchange decides passes, checks that need probing are not assessed, keys and receipts nowhere', async () => {
+    const { harPath, reference } = await recordReference()
+    const run = await checkHar([harPath])
+    expect(run.code, run.out + run.err).toBe(0)
+    const report = run.report!
+    expect(report.traffic?.judged, 'the navigation and every operation were judged').toBe(operations().length + 1)
+    expect(report.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual([])
+    const passed = report.checks.filter((c) => c.status === 'passed').map((c) => c.id)
+    for (const id of ['auth/missing-key', 'request-ids/valid-echoed', 'shapes/vault-members', 'envelope/data', 'every-response/error-body', 'every-response/receipt-not-disclosed']) {
+      expect(passed, `${id} was judged on the recorded traffic`).toContain(id)
+    }
+    for (const check of report.checks.filter((c) => !assessable.has(c.id))) expect(check, check.id).toMatchObject({ status: 'skipped', reason: NOT_ASSESSED })
+    for (const file of run.files) for (const secret of secretsOf(reference)) expect(file.text.includes(secret), `a secret in ${file.where}`).toBe(false)
+    expect(run.files.map((f) => f.where).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md'])
+    const validate = reportValidator()
+    expect(validate(report), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true)
+    expect(report.seed, 'nothing was generated').toBeUndefined()
+  })
+
+  test.each([['request-id-too-short-on-success'], ['vault-updated-block-as-number'], ['market-paused-as-string']])(
+    'fails the traffic of the fault %s under --strict: exactly the checks it breaks that one exchange decides, with the key as its placeholder',
+    async (fault) => {
+      const { harPath, reference } = await recordReference(fault)
+      const run = await checkHar([harPath, '--strict'])
+      expect(run.code, run.out + run.err).toBe(1)
+      const failed = run.report!.checks.filter((c) => c.status === 'failed')
+      const expected = faultByName(fault)!.breaks.filter((id) => assessable.has(id)).sort()
+      expect(failed.map((c) => c.id).sort(), failed.map((c) => `${c.id}: ${c.reason}`).join('\n')).toEqual(expected)
+      expect(failed[0]!.evidence?.request?.headers['x-api-key'], 'the key in the evidence').toBe('$IPTS_API_KEY')
+      expect(failed[0]!.evidence?.reproduce).toContain('$IPTS_API_KEY')
+      for (const file of run.files) for (const secret of secretsOf(reference)) expect(file.text.includes(secret), `a secret in ${file.where}`).toBe(false)
+    },
+  )
+})
+
+describe("check-har on the suite's own exchanges.har", () => {
+  async function runWithHar(faults: string[]): Promise<{ report: Report; harPath: string }> {
+    const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-run-har-')), 'exchanges.har')
+    const report = await runAgainstReference({ faults }, {}, { harPath })
+    return { report, harPath }
+  }
+
+  test('passes the HAR of a run against the reference', async () => {
+    const { harPath } = await runWithHar([])
+    const run = await checkHar([harPath, '--strict'])
+    expect(run.code, run.out + run.err).toBe(0)
+  })
+
+  // The body rules' recorded judgement is what their checks run on each answer (faults.test proves each); each other
+  // check with a recorded judgement is shown failing on the HAR of a run with the first fault that breaks it.
+  const judgedApart = allChecks.filter((c) => c.recorded && !c.id.startsWith('shapes/') && !c.id.startsWith('envelope/')).map((c) => c.id)
+  test.each(judgedApart.map((id) => [id, faults.find((f) => f.breaks.includes(id))!.name]))('fails %s on the HAR of a run with the fault %s, as the run did', async (id, fault) => {
+    const { report, harPath } = await runWithHar([fault])
+    expect(idsWithStatus(report, 'failed'), 'the run failed it').toContain(id)
+    const run = await checkHar([harPath])
+    expect(idsWithStatus(run.report!, 'failed'), 'check-har failed it').toContain(id)
+  })
+})
+
+describe('check-har usage', () => {
+  test.each([
+    ['a file that is not JSON', 'GET /v1/config HTTP/1.1\n', /is not a HAR file \(not JSON\)/],
+    ['JSON without log.entries', '{"entries":[]}', /is not a HAR file \(no log.entries\)/],
+    ['an entry without a request', '{"log":{"entries":[{"response":{}}]}}', /entry 1 has no request/],
+  ])('%s is a usage error: exit 2 and one line', async (_, content, message) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'ipts-not-har-')), 'not.har')
+    writeFileSync(path, content)
+    const run = await checkHar([path])
+    expect(run.code).toBe(2)
+    expect(run.err).toMatch(message)
+    expect(run.err.trim().split('\n'), 'one line').toHaveLength(1)
+    expect(run.files, 'no report is written').toEqual([])
+  })
+
+  test('a missing file argument is a usage error', async () => {
+    const run = await checkHar([])
+    expect(run.code).toBe(2)
+    expect(run.err).toMatch(/missing argument/)
+  })
+})

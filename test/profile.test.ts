@@ -1,0 +1,187 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import { parse } from 'yaml'
+import { allChecks } from '../src/checks/index.js'
+import { exchangeRules } from '../src/checks/every-response.js'
+import { main } from '../src/cli/main.js'
+import { operations } from '../src/contract/operations.js'
+import { loadRequirements } from '../src/contract/requirements.js'
+import { specPath } from '../src/package-root.js'
+import { profileValues, readProfileFile } from '../src/profile/load.js'
+import { PROFILE_KEYS } from '../src/profile/profile.js'
+import { profileTemplate } from '../src/profile/template.js'
+import { startReferenceServer } from '../src/reference/server.js'
+import { renderHtml } from '../reporters/html.js'
+import { renderMarkdown } from '../reporters/markdown.js'
+import type { Report } from '../reporters/report.js'
+import { failureSummary, runAgainstReference } from './support/run.js'
+import { captured } from './support/capture.js'
+
+const profiledIds = new Set([...allChecks, ...exchangeRules].filter((c) => c.profile).map((c) => c.id))
+const profiledRequirements = loadRequirements().filter((r) => r.profile)
+const assessed = (report: Report) => report.requirements.filter((r) => r.status !== 'not-assessable' && r.status !== 'uncovered')
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'ipts-profile-'))
+}
+
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+describe("a run against the embedded reference with its own profile", () => {
+  let report: Report
+  let requests = 0
+  let plainRequests = 0
+  let plain: Report
+  beforeAll(async () => {
+    report = await runAgainstReference({ record: () => requests++ })
+    plain = await runAgainstReference({ record: () => plainRequests++ }, {}, { profile: null })
+  }, 240_000)
+
+  test('passes every profile check; the quota rule meets no 429 without a quota', () => {
+    const outcomes = report.checks.filter((c) => profiledIds.has(c.id))
+    expect(outcomes.map((c) => c.id).sort()).toEqual([...profiledIds].sort())
+    for (const outcome of outcomes) {
+      const expected = outcome.id === 'every-response/quota-values' ? 'skipped' : 'passed'
+      expect(outcome.status, `${outcome.id}: ${outcome.reason ?? ''}\n${failureSummary(report)}`).toBe(expected)
+    }
+  })
+
+  test('assesses at least 67 of the 87 requirements, those of the profile against it', () => {
+    expect(report.requirements.length).toBe(87)
+    expect(assessed(report).length, report.requirements.filter((r) => r.status === 'not-assessable').map((r) => r.id).join(', ')).toBeGreaterThanOrEqual(67)
+    expect(report.profile?.source).toMatch(/reference-profile\.yaml/)
+    for (const requirement of profiledRequirements) {
+      const traced = report.requirements.find((r) => r.id === requirement.id)!
+      expect(traced.profile?.key, requirement.id).toBe(requirement.profile)
+      expect(traced.profile?.value, requirement.id).toEqual(report.profile!.values[requirement.profile!])
+      expect(traced.status, requirement.id).not.toBe('not-assessable')
+    }
+  })
+
+  test('without a profile, each requirement of a profile key is not assessable and names the key', () => {
+    for (const requirement of profiledRequirements) {
+      const traced = plain.requirements.find((r) => r.id === requirement.id)!
+      expect(traced.status, requirement.id).toBe('not-assessable')
+      expect(traced.reason, requirement.id).toContain(`\`${requirement.profile}\``)
+      expect(traced.profile).toBeUndefined()
+    }
+    for (const check of plain.checks.filter((c) => profiledIds.has(c.id))) expect(check.status, check.id).toBe('skipped')
+    expect(plain.profile).toBeUndefined()
+    expect(assessed(plain).length).toBe(assessed(report).length - profiledRequirements.length)
+  })
+
+  test('adds requests to a run, and changes no other outcome', () => {
+    console.info(`requests with the reference's profile: ${requests}; without a profile: ${plainRequests}; added: ${requests - plainRequests}`)
+    expect(requests).toBeGreaterThan(plainRequests)
+    const others = (r: Report) => Object.fromEntries(r.checks.filter((c) => !profiledIds.has(c.id)).map((c) => [c.id, c.status]))
+    expect(others(report)).toEqual(others(plain))
+  })
+})
+
+describe('a failure against the profile', () => {
+  test('names the profile value in report.json, report.md and report.html', async () => {
+    const report = await runAgainstReference({ faults: ['intent-state-expired'] }, {}, { only: ['intents/receipt-grants-status', 'intents/second-receipt-grants-status'] })
+    const failed = report.checks.find((c) => c.id === 'every-response/intent-state-listed')!
+    expect(failed.status, failureSummary(report)).toBe('failed')
+    expect(failed.evidence?.profile).toMatchObject({ key: 'intentStates', value: report.profile!.values.intentStates })
+    expect(failed.reason).toContain('"expired"')
+    const requirement = report.requirements.find((r) => r.id === 'STATE-INTENT-VALUES')!
+    expect(requirement.status).toBe('failed')
+    for (const rendered of [renderMarkdown(report), renderHtml(report)]) {
+      expect(rendered).toContain('assessed against the profile: intentStates = ')
+      expect(rendered).toContain('STATE-INTENT-VALUES')
+    }
+  })
+})
+
+describe('the published description', () => {
+  test('is fetched from a URL with one GET and checked', async () => {
+    const publisher = await startReferenceServer({ behaviours: [{ name: 'record', description: 'records', onResponse: (_, request) => seen.push(`${request.method} ${request.path}`) }] })
+    const seen: string[] = []
+    try {
+      const dir = tempDir()
+      writeFileSync(join(dir, 'profile.yaml'), `profile:\n  openapi: ${publisher.baseUrl}/openapi.json\n`)
+      const report = await runAgainstReference({}, {}, { profile: { values: readProfileFile(join(dir, 'profile.yaml')), baseDir: dir, source: 'test' }, only: ['profile/openapi-document', 'profile/openapi-compatible'] })
+      for (const id of ['profile/openapi-document', 'profile/openapi-compatible']) expect(report.checks.find((c) => c.id === id)?.status, failureSummary(report)).toBe('passed')
+      expect(seen).toEqual(['GET /openapi.json'])
+    } finally {
+      await publisher.close()
+    }
+  })
+
+  test('read from a file that accepts an IntentStatus with an extra member fails the compatibility check', async () => {
+    const dir = tempDir()
+    const document = parse(readFileSync(specPath('openapi.yaml'), 'utf8'))
+    delete document.components.schemas.IntentStatus.additionalProperties
+    writeFileSync(join(dir, 'openapi.json'), JSON.stringify(document))
+    const report = await runAgainstReference({}, {}, { profile: { values: { openapi: 'openapi.json' }, baseDir: dir, source: 'test' }, only: ['profile/openapi-document', 'profile/openapi-compatible'] })
+    expect(report.checks.find((c) => c.id === 'profile/openapi-document')?.status, failureSummary(report)).toBe('passed')
+    const compatible = report.checks.find((c) => c.id === 'profile/openapi-compatible')!
+    expect(compatible.status).toBe('failed')
+    expect(compatible.reason).toMatch(/accepts a getIntentStatus body the contract forbids \(fault intent-extra-member\)/)
+  })
+})
+
+describe('a bad profile', () => {
+  const write = (text: string, extra: Record<string, string> = {}) => {
+    const dir = tempDir()
+    for (const [name, content] of Object.entries(extra)) writeFileSync(join(dir, name), content)
+    writeFileSync(join(dir, 'profile.yaml'), text)
+    return join(dir, 'profile.yaml')
+  }
+
+  test.each([
+    ['an unknown key', 'profile:\n  intentStatus: [open]\n', /profile\.intentStatus is not a key/],
+    ['a wrong type', 'profile:\n  intentStates: open\n', /profile\.intentStates must be array/],
+    ['an unknown operation name', 'profile:\n  restrictedKey: { refused: [getVaults] }\n', /profile\.restrictedKey\.refused\.0 is not an operation/],
+    ['an unknown operation as a key', 'profile:\n  serviceSource: { getVaults: indexed }\n', /profile\.serviceSource\.getVaults is not an operation/],
+    ['page-size bounds the wrong way round', 'profile:\n  pagination: { listMarkets: { minPageSize: 10, maxPageSize: 5, outOfRange: reject } }\n', /profile\.pagination\.listMarkets has minPageSize 10 above maxPageSize 5/],
+    ['a config schema that cannot be read', 'profile:\n  configSchema: missing.json\n', /profile\.configSchema cannot be read/],
+    ['a config schema that does not compile', 'profile:\n  configSchema: config.schema.json\n', /profile\.configSchema .* does not compile/, { 'config.schema.json': '{"type":"nothing"}' }],
+    ['an unreachable openapi source', 'profile:\n  openapi: http://127.0.0.1:9/openapi.json\n', /profile\.openapi cannot be fetched from http:\/\/127\.0\.0\.1:9\/openapi\.json/],
+    ['an openapi file that is not JSON or YAML', 'profile:\n  openapi: openapi.json\n', /profile\.openapi at .* is neither JSON nor YAML/, { 'openapi.json': '{"openapi": [' }],
+  ] as const)('with %s exits 2 with one line naming the key', async (_, text, message, files: Record<string, string> = {}) => {
+    const { err } = captured()
+    const code = await main(['--profile', write(text, files), '--report-dir', tempDir()], {})
+    vi.restoreAllMocks()
+    expect(code, err.join('')).toBe(2)
+    expect(err.join('')).toMatch(message)
+    expect(err.join('').trim().split('\n')).toHaveLength(1)
+  })
+})
+
+describe('the profile file format', () => {
+  const schema = JSON.parse(readFileSync(specPath('profile.schema.json'), 'utf8'))
+
+  test("specs/profile.schema.json validates the reference's own profile and names the contract's operations", () => {
+    const validate = new Ajv2020({ strict: true, allowUnionTypes: true }).compile(schema)
+    expect(validate(parse(readFileSync(specPath('reference-profile.yaml'), 'utf8'))), JSON.stringify(validate.errors)).toBe(true)
+    expect(schema.$defs.operation.enum.sort()).toEqual(operations().map((op) => op.id).sort())
+    expect(Object.keys(schema.properties.profile.properties)).toEqual([...PROFILE_KEYS])
+  })
+
+  test('profile init writes a commented template of every key, valid as it is and with every key uncommented', async () => {
+    const file = join(tempDir(), 'ipts-profile.yaml')
+    captured()
+    expect(await main(['profile', 'init', file], {})).toBe(0)
+    const { err } = captured()
+    expect(await main(['profile', 'init', file], {}), 'a second init overwrote the file').toBe(2)
+    vi.restoreAllMocks()
+    expect(err.join('')).toMatch(/exists; it is not overwritten/)
+    const template = readFileSync(file, 'utf8')
+    expect(template).toBe(profileTemplate())
+    expect(profileValues(parse(template))).toEqual({})
+    // Each key is a block: what it states, what it unlocks, then its example, commented out.
+    const blocks = template.split('\n\n')
+    const uncommentedText = [blocks[0], ...blocks.slice(1).map((block) => block.split('\n').map((line, i) => (i >= 2 ? line.replace(/^ {2}# /, '  ') : line)).join('\n'))].join('\n\n')
+    const uncommented = profileValues(parse(uncommentedText))
+    expect(Object.keys(uncommented).sort()).toEqual([...PROFILE_KEYS].sort())
+    for (const key of PROFILE_KEYS) expect(template, `the template does not say what ${key} unlocks`).toMatch(new RegExp(`# ${key}: [^\\n]+\\n {2}# Unlocks: assesses [A-Z]`))
+  })
+})
