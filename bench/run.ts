@@ -7,6 +7,7 @@ import { runConformance, type RunOptions } from '../src/runner/run.js'
 import type { Report } from '../reporters/report.js'
 import { measureProxy } from './proxy.js'
 import { recorded, replay, type RecordedRequest } from './replay.js'
+import { peakRssOfDefaultRun, startupMs } from './startup.js'
 
 /** `npm run bench`: the suite's own cost against the embedded reference, under added latency, and under a quota; the proxy's cost. */
 
@@ -18,7 +19,7 @@ const AIM = 1.25
 const PROXY_REQUESTS = 4000
 const PROXY_LONG_RUN = 10_000
 
-const settings: RunOptions['settings'] = {
+const settings = {
   seed: 20261122,
   runs: 25,
   concurrency: CONCURRENCY,
@@ -28,7 +29,7 @@ const settings: RunOptions['settings'] = {
   requestTimeoutMs: 10_000,
   maxBodyBytes: 4 * 1024 * 1024,
   probeRateLimit: false,
-}
+} satisfies RunOptions['settings']
 
 interface Measured {
   report: Report
@@ -120,6 +121,8 @@ async function main(): Promise<void> {
   const slow = await measure({ latencyMs: LATENCY_MS })
   const idealMs = (slow.requests.length * LATENCY_MS) / CONCURRENCY
   const limited = await measure({ quota: QUOTA })
+  const cliStartup = startupMs()
+  const memory = await peakRssOfDefaultRun(settings.seed)
   const plainOutcomes = outcomes(plain.report)
   const large = await largeBodyMemory()
   const falseFailures = limited.report.checks.filter((c) => c.status === 'failed').map((c) => c.id)
@@ -131,6 +134,9 @@ async function main(): Promise<void> {
     ['full suite', String(plain.requests.length), seconds(plain.wallMs), `raw undici loop ${seconds(rawMs)}: ${ratio(plain.wallMs, rawMs)}; without startup ${ratio(plain.wallMs - startup.wallMs, rawMs)}`],
     [`full suite, ${LATENCY_MS} ms latency`, String(slow.requests.length), seconds(slow.wallMs), `ideal ${seconds(idealMs)}: ${ratio(slow.wallMs, idealMs)}; without startup ${ratio(slow.wallMs - startup.wallMs, idealMs)}`],
     ['  its longest check', '', seconds(longestCheck(slow.report).ms), longestCheck(slow.report).id],
+    ['CLI start-up: node bin/ipts-conformance.js --help (median of 5)', '', seconds(cliStartup.bin), ''],
+    ['CLI start-up: npm start -- --help (median of 5, dist fresh)', '', seconds(cliStartup.npmStart), `${ratio(cliStartup.npmStart, cliStartup.bin)} the bin's`],
+    ['peak memory (RSS) of a default CLI run', '', `${memory.peakMb.toFixed(0)} MB`, `exit code ${memory.exitCode}`],
     [`full suite, quota ${QUOTA.limit}/s per key`, String(limited.requests.length), seconds(limited.wallMs), `${limited.statuses.filter((s) => s === 429).length} answered 429; false failures: ${falseFailures.length}; outcomes changed: ${changed.length}`],
     ['full suite, every body 50 MB', '', seconds(large.wallMs), `peak resident memory growth ${Math.round(large.growth / 1024 / 1024)} MiB (bodies are cut at ${settings.maxBodyBytes / 1024 / 1024} MiB)`],
   ]

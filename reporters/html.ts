@@ -9,21 +9,26 @@ export function escapeHtml(text: string | number | boolean | undefined): string 
   return String(text ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 }
 
-const anchor = (checkId: string) => `check-${checkId.replace(/[^a-z0-9-]/gi, '-')}`
-const badge = (status: string) => `<span class="status s-${escapeHtml(status.replace(/ /g, '-'))}">${escapeHtml(status)}</span>`
-
-/** report.html: one self-contained page (inline style and script, nothing fetched) with the verdict, the traceability matrix and each failure's evidence. */
-export function renderHtml(report: Report, comparison?: BaselineComparison): string {
-  const failed = report.checks.filter((c) => c.status === 'failed')
+/** The head of a self-contained page: nothing may be fetched (the CSP allows only inline style, inline script and data: images). */
+export function pageHead(title: string, extraStyle = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>IPTS conformance: ${report.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}</title>
-<style>${STYLE}</style>
-</head>
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}${extraStyle}</style>
+</head>`
+}
+
+const anchor = (checkId: string) => `check-${checkId.replace(/[^a-z0-9-]/gi, '-')}`
+const badge = (status: string) => `<span class="status s-${escapeHtml(status.replace(/ /g, '-'))}">${escapeHtml(status)}</span>`
+
+/** report.html: one self-contained page (inline style and script, nothing fetched) with the verdict, the traceability matrix and each failure's evidence. */
+export function renderHtml(report: Report, comparison?: BaselineComparison): string {
+  const failed = report.checks.filter((c) => c.status === 'failed')
+  return `${pageHead(`IPTS conformance: ${report.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`)}
 <body>
 ${headerSection(report)}
 ${comparison ? comparisonSection(comparison) : ''}

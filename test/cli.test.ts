@@ -7,7 +7,6 @@ import { parseCli } from '../src/cli/options.js'
 import { captured } from './support/capture.js'
 import { FIXED_SEED } from './support/run.js'
 
-
 afterEach(() => {
   vi.restoreAllMocks()
 })

@@ -21,6 +21,9 @@ function withoutEach(a: readonly string[], b: readonly string[]): string[] {
   return left
 }
 
+/** The reachability probe's reads (src/runner/target.ts), each without a key. */
+const PROBE_ANSWERS = ['/v1/config 401', '/v1/vault 401', '/v1/markets 401']
+
 describe('exchanges.har', () => {
   test('holds every request the target answered, each retry its own entry, valid HAR 1.2 with the check IDs and placeholders for secrets', async () => {
     const answered: string[] = []
@@ -40,7 +43,10 @@ describe('exchanges.har', () => {
 
     const { entries } = har.log
     const logged = entries.map((e) => `${new URL(e.request.url).pathname} ${e.response.status}`)
-    expect(withoutEach(answered, logged), 'what the target answered beyond the HAR: the reachability probe alone (it sends no key)').toEqual(['/v1/config 401'])
+    // The probe's reads go out at once and it stops at the first answer, so the target may answer one to three of them.
+    const beyond = withoutEach(answered, logged)
+    expect(beyond.length, 'the reachability probe is answered and not in the HAR').toBeGreaterThan(0)
+    expect(beyond.filter((answer) => !PROBE_ANSWERS.includes(answer)), 'what the target answered beyond the HAR: the reachability probe alone (it sends no key)').toEqual([])
     expect(withoutEach(logged, answered), 'entries the target did not answer').toEqual([])
     const starts = entries.map((e) => e.startedDateTime)
     expect(starts, 'entries oldest first').toEqual([...starts].sort())

@@ -1,3 +1,4 @@
+import { createSharedState } from '../src/http/shared-state.js'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { runSuites } from '../src/runner/run.js'
@@ -25,7 +26,7 @@ const settings: RunSettings = {
 
 describe('the harness', () => {
   test('reports a check that crashes as failed and crashed, and a finding as failed only', async () => {
-    const collector = await runSuites(settings, HARNESS_SUITE)
+    const collector = await runSuites({ settings, shared: createSharedState(), exchangeLog: undefined }, { dir: HARNESS_SUITE })
     const { errors } = collector
     // The collector adds the every-response rules, skipped here: no request was made.
     const outcomes = collector.outcomes.filter((o) => o.id.startsWith('harness/'))

@@ -1,10 +1,8 @@
 import { parseArgs } from 'node:util'
 import { schemaPattern } from '../contract/schemas.js'
+import { UsageError } from './usage-error.js'
 
-/** A mistake in how the tool was called: one line naming the flag, exit 2. */
-export class UsageError extends Error {
-  readonly code = 'IPTS_USAGE'
-}
+export { UsageError } from './usage-error.js'
 
 export type FlagKind = 'url' | 'secret' | 'address' | 'hash' | 'receipt' | 'int' | 'text' | 'flag' | 'list'
 
@@ -21,9 +19,6 @@ export interface Flag {
 }
 
 export type RawFlags = Record<string, string | string[] | boolean | undefined>
-
-const HASH = schemaPattern('Hash')
-const ADDRESS = schemaPattern('Address')
 
 /** Parses argv against a subcommand's flags; list flags may repeat or be comma-separated. Positionals are returned for the subcommand to judge. */
 export function parseFlags(argv: readonly string[], table: readonly Flag[]): { values: RawFlags; positionals: string[] } {
@@ -66,9 +61,9 @@ export function validateFlag(flag: Flag, value: string | string[] | boolean | un
       return text.replace(/\/+$/, '')
     }
     case 'address':
-      return ADDRESS.test(text) ? text : bad('must be 0x followed by 40 hex digits')
+      return schemaPattern('Address').test(text) ? text : bad('must be 0x followed by 40 hex digits')
     case 'hash':
-      return HASH.test(text) ? text : bad('must be 0x followed by 64 hex digits')
+      return schemaPattern('Hash').test(text) ? text : bad('must be 0x followed by 64 hex digits')
     case 'receipt':
       return text.length >= 1 && text.length <= 512 ? text : bad('must be 1 to 512 characters')
     case 'secret':

@@ -1,5 +1,5 @@
 import { packageJson } from '../package-root.js'
-import { UsageError } from './flags.js'
+import { UsageError } from './usage-error.js'
 
 /** What a subcommand's module gives the dispatcher once loaded. */
 export interface LoadedSubcommand {
@@ -23,8 +23,15 @@ export const subcommands: readonly Subcommand[] = [
     name: 'run',
     summary: 'run the conformance suite against a deployment (the default subcommand)',
     load: async () => {
-      const [{ parseCli, runHelp }, { run }] = await Promise.all([import('./options.js'), import('./run.js')])
-      return { help: runHelp, run: (argv, env) => run(parseCli(argv, env), env) }
+      const { parseCli, runHelp } = await import('./options.js')
+      return {
+        help: runHelp,
+        run: async (argv, env) => {
+          const options = parseCli(argv, env)
+          const { run } = await import('./run.js')
+          return run(options, env)
+        },
+      }
     },
   },
   {
@@ -49,6 +56,14 @@ export const subcommands: readonly Subcommand[] = [
     load: async () => {
       const { parseReferenceArgs, referenceHelp, reference } = await import('./reference.js')
       return { help: referenceHelp, run: (argv) => reference(parseReferenceArgs(argv)) }
+    },
+  },
+  {
+    name: 'compare',
+    summary: 'line up several report.json files side by side (deployments, or one deployment over time)',
+    load: async () => {
+      const { compareHelp, parseCompareArgs, compare } = await import('./compare.js')
+      return { help: compareHelp, run: (argv, env) => compare(parseCompareArgs(argv, env)) }
     },
   },
   {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parse as parseYaml } from 'yaml'
+import { connectTimeoutFor, randomSeed, settingDefaults, type FilledSettings } from '../runner/defaults.js'
 import { profileValues, readProfileFile, type ProfileSource } from '../profile/load.js'
 import type { RunOptions, Waiver } from '../runner/run.js'
 import { flagsHelp, parseFlags, UsageError, validateFlag, type Flag, type RawFlags } from './flags.js'
@@ -19,12 +20,12 @@ export const flags: readonly Flag[] = [
   { name: 'second-intent-receipt', env: 'IPTS_SECOND_INTENT_RECEIPT', kind: 'receipt', help: "the second intent's receipt" },
   { name: 'report-dir', env: 'IPTS_REPORT_DIR', kind: 'text', default: './conformance-report', help: 'where the report files are written' },
   { name: 'seed', env: 'IPTS_SEED', kind: 'int', min: -2147483648, max: 2147483647, help: 'seed of the generated inputs (default: random, printed in the report)' },
-  { name: 'runs', env: 'IPTS_RUNS', kind: 'int', min: 1, max: 10000, default: '25', help: 'generated inputs per property check' },
-  { name: 'concurrency', env: 'IPTS_CONCURRENCY', kind: 'int', min: 1, max: 64, default: '8', help: 'requests in flight at once' },
-  { name: 'timeout', env: 'IPTS_TIMEOUT_MS', kind: 'int', min: 100, max: 600000, default: '10000', help: 'bound on one request, headers and body, in milliseconds' },
-  { name: 'max-duration', env: 'IPTS_MAX_DURATION', kind: 'int', min: 1, max: 86400, default: '1800', help: 'bound on the whole run in seconds: later requests fail with that reason and the run finishes' },
-  { name: 'cursor-param', env: 'IPTS_CURSOR_PARAM', kind: 'text', default: 'cursor', help: 'query parameter that carries a cursor (not shown in the contract)' },
-  { name: 'limit-param', env: 'IPTS_LIMIT_PARAM', kind: 'text', default: 'limit', help: 'query parameter that sets the page size (not shown in the contract)' },
+  { name: 'runs', env: 'IPTS_RUNS', kind: 'int', min: 1, max: 10000, default: String(settingDefaults.runs), help: 'generated inputs per property check' },
+  { name: 'concurrency', env: 'IPTS_CONCURRENCY', kind: 'int', min: 1, max: 64, default: String(settingDefaults.concurrency), help: 'requests in flight at once' },
+  { name: 'timeout', env: 'IPTS_TIMEOUT_MS', kind: 'int', min: 100, max: 600000, default: String(settingDefaults.requestTimeoutMs), help: 'bound on one request, headers and body, in milliseconds' },
+  { name: 'max-duration', env: 'IPTS_MAX_DURATION', kind: 'int', min: 1, max: 86400, default: String(settingDefaults.maxDurationMs / 1000), help: 'bound on the whole run in seconds: later requests fail with that reason and the run finishes' },
+  { name: 'cursor-param', env: 'IPTS_CURSOR_PARAM', kind: 'text', default: settingDefaults.cursorParam, help: 'query parameter that carries a cursor (not shown in the contract)' },
+  { name: 'limit-param', env: 'IPTS_LIMIT_PARAM', kind: 'text', default: settingDefaults.limitParam, help: 'query parameter that sets the page size (not shown in the contract)' },
   { name: 'check', env: 'IPTS_CHECK', kind: 'list', help: 'run only this check ID (repeatable, or comma-separated)' },
   { name: 'replay-path', env: 'IPTS_REPLAY_PATH', kind: 'text', help: 'with --seed and --check: replay one failing generated input (the report prints the command)' },
   { name: 'probe-rate-limit', env: 'IPTS_PROBE_RATE_LIMIT', kind: 'flag', help: 'opt in: send a bounded burst until a 429 arrives, and check the quota headers' },
@@ -37,7 +38,7 @@ export const flags: readonly Flag[] = [
 ]
 
 export interface CliOptions {
-  run: RunOptions
+  run: RunOptions & { settings: FilledSettings }
   reportDir: string
   baseline?: string
 }
@@ -71,7 +72,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
   if (baseUrl && (faults || allowances)) throw new UsageError(`--${faults ? 'fault' : 'allowance'} applies only to the embedded reference server, not with --base-url`)
   const replayPath = checked('replay-path') as string | undefined
   if (replayPath && ((checked('check') as string[] | undefined)?.length !== 1 || value('seed') === undefined)) throw new UsageError('--replay-path needs --seed and exactly one --check (the replay command in the report has them)')
-  const run: RunOptions = {
+  const run: CliOptions['run'] = {
     settings: {
       baseUrl,
       apiKey: checked('api-key') as string | undefined,
@@ -79,14 +80,14 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
       trader: checked('trader') as string | undefined,
       intent: intent('intent-hash', 'intent-receipt'),
       secondIntent: intent('second-intent-hash', 'second-intent-receipt'),
-      seed: (checked('seed') as number | undefined) ?? Math.floor(Math.random() * 2 ** 31),
+      seed: (checked('seed') as number | undefined) ?? randomSeed(),
       runs: checked('runs') as number,
       concurrency: checked('concurrency') as number,
       cursorParam: checked('cursor-param') as string,
       limitParam: checked('limit-param') as string,
-      connectTimeoutMs: Math.min(checked('timeout') as number, 5000),
+      connectTimeoutMs: connectTimeoutFor(checked('timeout') as number),
       requestTimeoutMs: checked('timeout') as number,
-      maxBodyBytes: 4 * 1024 * 1024,
+      maxBodyBytes: settingDefaults.maxBodyBytes,
       replayPath,
       probeRateLimit: checked('probe-rate-limit') === true,
       maxDurationMs: (checked('max-duration') as number) * 1000,

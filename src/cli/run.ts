@@ -1,8 +1,7 @@
 import { join } from 'node:path'
-import { compareWithBaseline, readBaseline } from '../../reporters/baseline.js'
-import { summaryLines } from '../../reporters/console.js'
-import { colourFor, createProgress } from '../../reporters/progress.js'
-import { writeReports } from '../../reporters/write.js'
+import { readBaseline } from '../../reporters/baseline.js'
+import { createProgress } from '../../reporters/progress.js'
+import { publishReport } from '../../reporters/publish.js'
 import { allChecks } from '../checks/index.js'
 import { HAR_FILE } from '../har/write.js'
 import { redact, secretsOf } from '../http/secrets.js'
@@ -21,16 +20,14 @@ export async function run(options: CliOptions, env: NodeJS.ProcessEnv): Promise<
 }
 
 async function runAndReport(options: CliOptions, env: NodeJS.ProcessEnv): Promise<number> {
-  const baseline = options.baseline ? await readBaseline(options.baseline) : undefined
+  const baseline = options.baseline ? { path: options.baseline, report: await readBaseline(options.baseline) } : undefined
   const progress = createProgress(process.stdout, env, allChecks.length)
+  const harPath = join(options.reportDir, HAR_FILE)
   let report
   try {
-    report = await runConformance({ ...options.run, onCheck: progress.onCheck, harPath: join(options.reportDir, HAR_FILE) })
+    report = await runConformance({ ...options.run, onCheck: progress.onCheck, harPath })
   } finally {
     progress.end()
   }
-  const comparison = baseline && compareWithBaseline(baseline, options.baseline!, report)
-  const paths = [...(await writeReports(report, options.reportDir, comparison, env.GITHUB_STEP_SUMMARY || undefined)), join(options.reportDir, HAR_FILE)]
-  process.stdout.write(`${summaryLines(report, paths, comparison, colourFor(process.stdout, env)).join('\n')}\n`)
-  return report.summary.verdict === 'pass' ? 0 : 1
+  return publishReport(report, { reportDir: options.reportDir, baseline, env, stdout: process.stdout, harPath })
 }

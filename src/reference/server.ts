@@ -91,6 +91,9 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     outgoing.end(payload)
   }
 
+  // No idle timeout: the client ends idle connections (undici after 4 s). A server that times one out just as the client
+  // reuses it makes that request fail with ECONNRESET, which happened when vitest kept this process's event loop busy.
+  server.keepAliveTimeout = 0
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => (server.off('error', reject), resolve()))

@@ -1,0 +1,23 @@
+import { compareWithBaseline, type Baseline } from './baseline.js'
+import { summaryLines } from './console.js'
+import { colourFor } from './progress.js'
+import type { Report } from './report.js'
+import { writeReports } from './write.js'
+
+export interface Publication {
+  reportDir: string
+  /** A previous run's report, read before the run so that a bad one stops it early. */
+  baseline?: { path: string; report: Baseline }
+  env: NodeJS.ProcessEnv
+  stdout: NodeJS.WriteStream
+  /** The run's exchanges.har, listed with the report files when the run wrote one. */
+  harPath?: string
+}
+
+/** The end of a run, from the CLI or from `npx vitest run`: the report files written, the baseline compared, the summary printed. Returns the exit code. */
+export async function publishReport(report: Report, to: Publication): Promise<number> {
+  const comparison = to.baseline && compareWithBaseline(to.baseline.report, to.baseline.path, report)
+  const paths = [...(await writeReports(report, to.reportDir, comparison, to.env.GITHUB_STEP_SUMMARY || undefined)), ...(to.harPath ? [to.harPath] : [])]
+  to.stdout.write(`${summaryLines(report, paths, comparison, colourFor(to.stdout, to.env)).join('\n')}\n`)
+  return report.summary.verdict === 'pass' ? 0 : 1
+}

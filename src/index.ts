@@ -1,0 +1,13 @@
+/** The programmatic API of ipts-conformance (package.json "exports"); the report's JSON Schema is `ipts-conformance/specs/report.schema.json`. */
+export { runConformance, TargetUnreachableError, type RunOptions, type Waiver } from './runner/run.js'
+export type { GivenSettings } from './runner/defaults.js'
+export type { RunSettings, IntentInput } from './runner/settings.js'
+export { startReferenceServer, type ReferenceOptions, type ReferenceServer } from './reference/server.js'
+export { referenceBehaviours } from './reference/named-behaviours.js'
+export { faults } from './reference/faults/index.js'
+export { allowances } from './reference/allowances/index.js'
+export type { Behaviour, Fault, Allowance } from './reference/types.js'
+export { writeReports } from '../reporters/write.js'
+export type { Report, CheckOutcome, CheckStatus, RequirementResult, RequirementStatus, Summary } from '../reporters/report.js'
+export type { Evidence } from './harness/evidence.js'
+export { compareReports, type Comparison } from '../reporters/compare.js'

@@ -1,0 +1,113 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Agent, request } from 'undici'
+import { gatherExchangeLog } from '../har/exchange-log.js'
+import { writeHar } from '../har/write.js'
+import { createSharedState } from '../http/shared-state.js'
+import { politeFetch, resolveProfile } from '../profile/resolve.js'
+import { broughtByFaults, referenceBehaviours } from '../reference/named-behaviours.js'
+import { startReferenceServer, type ReferenceServer } from '../reference/server.js'
+import { withDefaults } from './defaults.js'
+import type { RunOptions } from './run.js'
+import type { RunSettings } from './settings.js'
+
+/** What a run is pointed at: its settings, and the embedded reference server when that is the target. */
+export interface Target {
+  settings: RunSettings
+  /** The state the run's clients share across worker threads (src/http/shared-state.ts); the profile's fetch already counts in it. */
+  shared: SharedArrayBuffer
+  server?: ReferenceServer
+  startedAt: Date
+  /** The folder the suite workers log the run's exchanges to (src/har/exchange-log.ts); undefined when the run writes no HAR. */
+  exchangeLog?: string
+  /** Writes the exchanges logged so far to the run's harPath; returns that path, or undefined when the run writes no HAR. */
+  writeHar(): Promise<string | undefined>
+  /** Stops the embedded reference server and removes the exchange log. */
+  close(): Promise<void>
+}
+
+/** Raised when the target does not answer at all; the CLI maps it to exit 2. */
+export class TargetUnreachableError extends Error {
+  readonly code = 'IPTS_TARGET_UNREACHABLE'
+}
+
+/** Fills in the defaults, starts the embedded reference server when no base URL is given, makes sure the target can be connected to, and loads the deployment profile. */
+export async function openTarget(options: RunOptions): Promise<Target> {
+  const startedAt = new Date()
+  const given = withDefaults(options.settings)
+  const behaviours = referenceBehaviours(options.reference?.faults, options.reference?.allowances)
+  const record = options.reference?.record
+  if (record) behaviours.push({ name: 'record', description: 'records every exchange', onResponse: (response, request) => record(request, response) })
+  const server = given.baseUrl ? undefined : await startReferenceServer({ ...options.reference, ...broughtByFaults(behaviours, options.reference ?? {}), behaviours })
+  const targetSettings = server ? embeddedSettings(given, server) : { ...given, baseUrl: given.baseUrl!, embedded: false }
+  const settings: RunSettings = { ...targetSettings, deadlineAt: targetSettings.maxDurationMs === undefined ? undefined : startedAt.getTime() + targetSettings.maxDurationMs }
+  let exchangeLog: string | undefined
+  const close = async () => {
+    await server?.close()
+    if (exchangeLog) await rm(exchangeLog, { recursive: true, force: true })
+  }
+  const shared = createSharedState()
+  try {
+    await ensureReachable(settings)
+    settings.profile = await resolveProfile(options.profile, server && { baseUrl: server.baseUrl, behaviours }, politeFetch(settings, shared))
+    if (options.harPath) exchangeLog = await mkdtemp(join(tmpdir(), 'ipts-exchanges-'))
+  } catch (error) {
+    await close()
+    throw error
+  }
+  const harPath = options.harPath
+  const writeExchanges = async () => {
+    if (!exchangeLog || !harPath) return undefined
+    await writeHar(harPath, gatherExchangeLog(exchangeLog))
+    return harPath
+  }
+  return { settings, shared, server, startedAt, exchangeLog, writeHar: writeExchanges, close }
+}
+
+function embeddedSettings(given: ReturnType<typeof withDefaults>, server: ReferenceServer): RunSettings {
+  const [first, second] = server.data.intents
+  return {
+    ...given,
+    baseUrl: server.baseUrl,
+    embedded: true,
+    apiKey: given.apiKey ?? server.data.apiKey,
+    restrictedApiKey: given.restrictedApiKey ?? server.data.restrictedApiKey,
+    trader: given.trader ?? server.data.trader,
+    intent: given.intent ?? { hash: first!.hash, receipt: first!.receipt },
+    secondIntent: given.secondIntent ?? { hash: second!.hash, receipt: second!.receipt },
+  }
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'])
+
+/** Reads the probe sends at once: a target slow on one operation only still answers another. */
+const PROBED_PATHS = ['/v1/config', '/v1/vault', '/v1/markets']
+
+/**
+ * A target that cannot be connected to, or that gives no response head to any probe within --timeout, is
+ * unreachable: the run ends at once (exit 2) instead of waiting out every check. One that answers badly, or slowly
+ * within the bound, gets failed checks instead.
+ */
+async function ensureReachable(settings: RunSettings): Promise<void> {
+  const base = settings.baseUrl.replace(/\/+$/, '')
+  const dispatcher = new Agent({ connect: { timeout: settings.connectTimeoutMs } })
+  const probe = async (path: string) => {
+    const { body } = await request(`${base}${path}`, { method: 'GET', headers: { accept: 'application/json' }, dispatcher, signal: AbortSignal.timeout(settings.requestTimeoutMs) })
+    // The body is not wanted (it may never end); destroying it emits an abort error, which is expected here.
+    body.on('error', () => undefined).destroy()
+  }
+  const origin = new URL(base).origin
+  try {
+    await Promise.any(PROBED_PATHS.map(probe))
+  } catch (error) {
+    const errors = (error as AggregateError).errors as { code?: string; name?: string; cause?: { code?: string } }[]
+    const code = errors.map((e) => e.code ?? e.cause?.code).find((c) => c && UNREACHABLE.has(c))
+    if (code) throw new TargetUnreachableError(`target ${origin} is unreachable (${code})`)
+    if (errors.every((e) => e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT')) {
+      throw new TargetUnreachableError(`target ${origin} accepted connections but never answered (no response within ${settings.requestTimeoutMs} ms, --timeout)`)
+    }
+  } finally {
+    await dispatcher.destroy()
+  }
+}

@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { packageRoot } from '../src/package-root.js'
+import type { Report } from '../reporters/report.js'
+import { FIXED_SEED } from './support/run.js'
+
+const VITEST = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs')
+
+/** `npx vitest run ARGS` in the project root, as a team runs it, with only the given IPTS_* variables set. */
+function vitestRun(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'ipts-vitest-'))
+  const child = spawn(process.execPath, [VITEST, 'run', ...args], {
+    cwd: packageRoot,
+    env: { PATH: process.env.PATH, NO_COLOR: '1', CI: 'true', IPTS_REPORT_DIR: dir, IPTS_SEED: String(FIXED_SEED), IPTS_RUNS: '10', ...env },
+  })
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output, dir })))
+}
+
+const reportIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report
+const failed = (report: Report) => report.checks.filter((c) => c.status === 'failed').map((c) => c.id)
+
+describe('npx vitest run (the top-level vitest.config.ts)', () => {
+  test('runs the suite against the embedded reference, writes the four reports and exchanges.har, and exits 0', async () => {
+    const { code, output, dir } = await vitestRun([], {})
+    expect(code, output).toBe(0)
+    for (const file of ['report.json', 'report.md', 'junit.xml', 'report.html', 'exchanges.har']) expect(existsSync(join(dir, file)), file).toBe(true)
+    const report = reportIn(dir)
+    expect(report.target.embedded).toBe(true)
+    expect(report.seed).toBe(FIXED_SEED)
+    expect(report.summary.verdict).toBe('pass')
+    expect(report.checks.filter((c) => c.status === 'passed').length, 'checks passed').toBeGreaterThan(60)
+  })
+
+  test('with a file path and a MUST fault: only that concern runs, the fault fails its check, exit 1', async () => {
+    const { code, output, dir } = await vitestRun(['suites/shapes.test.ts'], { IPTS_FAULT: 'market-paused-as-string' })
+    expect(code, output).toBe(1)
+    const report = reportIn(dir)
+    expect(failed(report)).toEqual(['shapes/market-members'])
+    expect(new Set(report.checks.filter((c) => !c.id.startsWith('every-response/')).map((c) => c.concern))).toEqual(new Set(['shapes']))
+  })
+
+  test('with -t and a fault that fails only a SHOULD check: the check fails and the exit code follows the verdict, 0', async () => {
+    const { code, output, dir } = await vitestRun(['-t', 'query string'], { IPTS_FAULT: 'query-key-accepted' })
+    const report = reportIn(dir)
+    expect(failed(report)).toEqual(['auth/query-key-not-accepted'])
+    expect(report.summary.verdict).toBe('pass')
+    expect(code, output).toBe(0)
+  })
+})
