@@ -3,6 +3,9 @@ import { exchangeRules } from '../src/checks/every-response.js'
 import { levelOf, ObservationTally } from './judged-outcomes.js'
 import type { CheckOutcome } from './report.js'
 
+/** The reason of a check skipped without a note of its own: only --check leaves checks out that way. */
+export const NOT_SELECTED = 'not selected by --check'
+
 /** A vitest reporter that turns the run's test cases into check outcomes, and the every-response observations into theirs. */
 export class CheckCollector implements Reporter {
   readonly outcomes: CheckOutcome[] = []
@@ -46,9 +49,10 @@ function outcomeOf(testCase: TestCase): CheckOutcome | undefined {
     durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
   }
   if (meta.retried) outcome.retried = true
+  if (meta.crashed) outcome.crashed = true
   if (meta.inputs) outcome.inputs = { coverage: meta.inputs.coverage ?? 0, random: meta.inputs.random ?? 0 }
   // Every skip of the harness carries a note; a skip without one is a check that --check left out.
-  if (result.state === 'skipped') outcome.reason = result.note || 'not selected by --check'
+  if (result.state === 'skipped') outcome.reason = result.note || NOT_SELECTED
   if (result.state === 'skipped' && meta.notRun) {
     outcome.status = 'not run'
     if (meta.evidence) outcome.evidence = meta.evidence

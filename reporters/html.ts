@@ -70,7 +70,7 @@ function comparisonSection(comparison: BaselineComparison): string {
 function failureSection(check: CheckOutcome): string {
   return `<article class="failure" id="${anchor(check.id)}">
 <h3>${badge('failed')} <code>${escapeHtml(check.id)}</code> ${escapeHtml(check.title)}</h3>
-<p class="meta">Requirement <a href="#req-${escapeHtml(check.requirement)}">${escapeHtml(check.requirement)}</a> · ${levelLabel(check)}</p>
+<p class="meta">Requirement <a href="#req-${escapeHtml(check.requirement)}">${escapeHtml(check.requirement)}</a> · ${levelLabel(check)}${check.crashed ? ' · <strong>the check crashed</strong>: a defect of the suite, not a finding about the target' : ''}</p>
 ${check.evidence ? evidenceBlock(check.evidence) : `<p class="message">${escapeHtml(check.reason)}</p>`}
 </article>`
 }

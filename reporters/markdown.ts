@@ -48,6 +48,8 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
     lines.push('', '### Waived checks', '')
     for (const check of waived) lines.push(`- \`${check.id}\` (${check.waiver?.outcome}): ${escapeMarkdown(oneLine(check.waiver?.reason))}`)
   }
+  const crashed = report.checks.filter((c) => c.crashed)
+  if (crashed.length > 0) lines.push('', `Checks that crashed (a defect of the suite; their failure says nothing about the target): ${crashed.map((c) => `\`${c.id}\``).join(', ')}.`)
   const retried = report.checks.filter((c) => c.retried)
   if (retried.length > 0) lines.push('', `Outcomes that depended on a retry (429, 502 or 503): ${retried.map((c) => `\`${c.id}\` (${c.status})`).join(', ')}.`)
   const uncovered = report.requirements.filter((r) => r.status === 'uncovered')

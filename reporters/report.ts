@@ -23,6 +23,8 @@ export interface CheckOutcome {
   durationMs?: number
   /** True when a request of the check was retried after a 429, 502 or 503: the outcome depended on a retry. */
   retried?: boolean
+  /** True when the check crashed (threw something other than a finding): it failed, but says nothing about the target. */
+  crashed?: boolean
   /** For a property check: the generated inputs it examined in the fixed coverage phase and in the random phase. */
   inputs?: { coverage: number; random: number }
 }

@@ -7,7 +7,7 @@ import { renderJson } from '../reporters/json.js'
 import { renderHtml } from '../reporters/html.js'
 import { renderJunit } from '../reporters/junit.js'
 import { renderMarkdown } from '../reporters/markdown.js'
-import type { Report } from '../reporters/report.js'
+import type { CheckOutcome, Report } from '../reporters/report.js'
 import { reportValidator } from './support/report-schema.js'
 import { provokedReport, withHostileEvidence } from './support/reports.js'
 import { runAgainstReference } from './support/run.js'
@@ -17,6 +17,12 @@ const junitXsd = readFileSync(new URL('./fixtures/junit.xsd', import.meta.url), 
 async function xsdErrors(xml: string): Promise<string> {
   const result = await validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [junitXsd] })
   return result.valid ? '' : result.rawOutput
+}
+
+/** The report with its first failed check marked as one that crashed, and that check. */
+function withOneCrash(report: Report): { report: Report; crashed: CheckOutcome } {
+  const crashed = report.checks.find((c) => c.status === 'failed')!
+  return { report: { ...report, checks: report.checks.map((c) => (c === crashed ? { ...c, crashed: true } : c)) }, crashed }
 }
 
 let provoked: Report
@@ -34,6 +40,11 @@ describe('report.json', () => {
     for (const report of [plain, provoked]) {
       expect(validate(JSON.parse(renderJson(report))), JSON.stringify(validate.errors, null, 2)).toBe(true)
     }
+  })
+
+  test('validates with a check that crashed', () => {
+    const validate = reportValidator()
+    expect(validate(JSON.parse(renderJson(withOneCrash(provoked).report))), JSON.stringify(validate.errors, null, 2)).toBe(true)
   })
 
   test('the schema rejects a member it does not know', () => {
@@ -92,6 +103,15 @@ describe('junit.xml', () => {
   test('validates against the Ant/Jenkins JUnit XSD, for a passing and a failing run', async () => {
     expect(await xsdErrors(renderJunit(plain))).toBe('')
     expect(await xsdErrors(renderJunit(provoked))).toBe('')
+  })
+
+  test('shows a check that crashed as an error of the suite, not a failure, and stays valid', async () => {
+    const { report, crashed } = withOneCrash(provoked)
+    const xml = renderJunit(report)
+    expect(await xsdErrors(xml)).toBe('')
+    const testcase = xml.split('<testcase ').find((c) => c.startsWith(`name="${crashed.id}: `))!
+    expect(testcase).toMatch(/^[^\n]*\n\s*<error message="/)
+    expect(xml.match(/<failure /g)).toHaveLength(report.checks.filter((c) => c.status === 'failed').length - 1)
   })
 
   test('the XSD rejects a test case without a name, so validation has teeth', async () => {

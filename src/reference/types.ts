@@ -48,4 +48,6 @@ export interface Allowance extends Behaviour {
   permittedBy: string
   /** Settings the run needs for the behaviour to show (a page bound the list exceeds). */
   run?: { maxPages?: number }
+  /** Exactly the checks that pass against the plain reference and are skipped under this allowance (it leaves them nothing to judge). */
+  skips?: readonly string[]
 }

@@ -24,6 +24,7 @@ export const errorsAllowances: readonly Allowance[] = [
     name: 'error-body-without-code-and-request-id',
     description: 'Error bodies carry only error: code and requestId are optional.',
     permittedBy: 'ERR-BODY-SCHEMA',
+    skips: ['every-response/error-request-id-matches-header'],
     onResponse(response) {
       const body = errorBodyOf(response)
       delete body?.code

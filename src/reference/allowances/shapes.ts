@@ -33,8 +33,8 @@ export const shapeAllowances: readonly Allowance[] = [
   extraMembers('getTraderPnl', 'pnl-group', 'SHAPE-PNL'),
   withoutOptional('listMarkets', 'Market', 'SHAPE-MARKET-OPTIONAL', 'market-without-last-three-fields'),
   withoutOptional('getVault', 'Vault', 'SHAPE-VAULT-OPTIONAL', 'vault-without-last-two-fields'),
-  // The configured intent is the one with every optional member.
-  withoutOptional('getIntentStatus', 'IntentStatus', 'SHAPE-INTENT-STATUS', 'intent-without-optional-members'),
+  // The configured intent is the one with every optional member; without failure no intent reports one to judge.
+  { ...withoutOptional('getIntentStatus', 'IntentStatus', 'SHAPE-INTENT-STATUS', 'intent-without-optional-members'), skips: ['intents/failure-not-retryable'] },
   bodyAllowance('upper-case-hash-digits', 'Hashes of the intent carry upper-case hex digits (Hash allows either case).', 'CONV-HASH-FORMAT', ['getIntentStatus'], (body) => {
     body.orderHash = upperCaseHex(body.orderHash)
     body.order.ocoGroup = upperCaseHex(body.order.ocoGroup)
