@@ -6,6 +6,7 @@ export const configAllowances: readonly Allowance[] = [
     name: 'config-as-array',
     description: 'GET /v1/config answers a JSON array of feature entries (the shape of the configuration is not shown).',
     permittedBy: 'EP-CONFIG-SHAPE',
+    skips: ['profile/config-schema'],
     // The reference's profile states an object shape; a deployment answering an array would not state it.
     profileWithout: ['configSchema'],
     onResponse(response, request) {

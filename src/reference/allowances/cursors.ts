@@ -38,6 +38,7 @@ export const cursorsAllowances: readonly Allowance[] = [
     name: 'cursors-cursor-param-page-token',
     description: 'Lists take their cursor as ?page_token= and ignore ?cursor= (the cursor parameter name is not shown).',
     permittedBy: 'EP-LIST-QUERY',
+    skips: ['cursors/balances-walk-ends', 'cursors/cursor-bound-to-operation', 'cursors/cursor-bound-to-trader', 'cursors/cursor-is-string', 'cursors/hand-built-cursor-refused', 'cursors/issued-cursor-opaque', 'cursors/items-unique', 'cursors/markets-walk-ends', 'cursors/tampered-cursor-rejected', 'profile/max-page-walk-ends', 'profile/page-size-honoured', 'profile/page-size-in-range', 'profile/page-size-out-of-range'],
     // The reference's pagination facts are stated for ?cursor= and ?limit=; a deployment paging otherwise would state them for its own names.
     profileWithout: ['pagination'],
     onRequest: (request) => takeListParameterAs(request, 'page_token', 'cursor'),
@@ -46,6 +47,7 @@ export const cursorsAllowances: readonly Allowance[] = [
     name: 'cursors-limit-param-page-size',
     description: 'Lists serve every item on one page unless asked for fewer with ?page_size=, and ignore ?limit= (the page-size parameter name is not shown).',
     permittedBy: 'EP-LIST-QUERY',
+    skips: ['cursors/balances-walk-ends', 'cursors/cursor-bound-to-operation', 'cursors/cursor-bound-to-trader', 'cursors/cursor-is-string', 'cursors/hand-built-cursor-refused', 'cursors/issued-cursor-opaque', 'cursors/items-unique', 'cursors/markets-walk-ends', 'cursors/tampered-cursor-rejected', 'profile/max-page-walk-ends', 'profile/page-size-honoured', 'profile/page-size-in-range', 'profile/page-size-out-of-range'],
     profileWithout: ['pagination'],
     onRequest: (request) => takeListParameterAs(request, 'page_size', 'limit'),
     onResponse(response, request, data) {
@@ -60,6 +62,7 @@ export const cursorsAllowances: readonly Allowance[] = [
     name: 'cursors-long-list',
     description: 'Lists serve one item a page, so a walk is longer than the run\'s --max-pages (20): the walk is reported skipped, not failed.',
     permittedBy: 'ENV-CURSOR-END',
+    skips: ['cursors/balances-walk-ends', 'cursors/markets-walk-ends', 'profile/max-page-walk-ends', 'profile/page-size-honoured', 'profile/page-size-in-range', 'profile/page-size-out-of-range'],
     // One item a page whatever is asked: a deployment doing so would not state the reference's page-size bounds.
     profileWithout: ['pagination'],
     run: { maxPages: 20 },
@@ -71,6 +74,7 @@ export const cursorsAllowances: readonly Allowance[] = [
     name: 'cursors-max-page-size-4',
     description: 'Lists serve pages of at most 4 items, whatever page size is asked for (the maximum page size is not shown).',
     permittedBy: 'LIM-PAGE-SIZE',
+    skips: ['profile/max-page-walk-ends', 'profile/page-size-honoured', 'profile/page-size-in-range', 'profile/page-size-out-of-range'],
     // A deployment serving 4 items at most would not promise the reference's page-size bounds.
     profileWithout: ['pagination'],
     onRequest(request) {

@@ -29,6 +29,7 @@ export const intentsAllowances: readonly Allowance[] = [
     name: 'unknown-intent-answered-401',
     description: 'A hash that names no intent is refused with 401, as a status no receipt can grant, instead of 404.',
     permittedBy: 'RCPT-WRONG-NO-ACCESS',
+    skips: ['errors/unknown-intent-not-found'],
     onResponse(response, request, data) {
       if (readsIntent(request, data, false)) refuseAs(response, ['intent_not_found'], 401, 'unauthorized')
     },
@@ -37,6 +38,7 @@ export const intentsAllowances: readonly Allowance[] = [
     name: 'receipt-matched-before-length',
     description: "The intent is looked up and the receipt compared before the receipt's length is validated: a receipt outside 1 to 512 characters gets 404 like any receipt that does not match.",
     permittedBy: 'RCPT-LENGTH-NO-ACCESS',
+    skips: ['errors/intent-validation-unprocessable'],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus')) refuseAs(response, ['invalid_receipt'], 404, 'intent_not_found')
     },
