@@ -24,7 +24,7 @@ export const errorsAllowances: readonly Allowance[] = [
     name: 'error-body-without-code-and-request-id',
     description: 'Error bodies carry only error: code and requestId are optional.',
     permittedBy: 'ERR-BODY-SCHEMA',
-    skips: ['every-response/error-request-id-matches-header'],
+    skips: ['every-response/error-request-id-matches-header', 'every-response/error-code-listed', 'request-ids/error-body-id-matches-header'],
     onResponse(response) {
       const body = errorBodyOf(response)
       delete body?.code

@@ -20,7 +20,7 @@ export const headersAllowances: readonly Allowance[] = [
     name: 'no-service-source-header',
     description: 'Responses carry no x-service-source header (responses "can include" it).',
     permittedBy: 'HDR-SERVICE-SOURCE-VALUES',
-    skips: ['headers/service-source-values', 'every-response/service-source'],
+    skips: ['headers/service-source-values', 'every-response/service-source', 'every-response/service-source-mapped'],
     onResponse(response) {
       delete response.headers['x-service-source']
     },

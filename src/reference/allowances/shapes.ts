@@ -21,7 +21,7 @@ function withoutOptional(operation: OperationId, component: string, permittedBy:
     for (const record of recordsOf[operation](body)) for (const member of members) delete record[member]
   })
   // The reference's profile requires some of these members; a deployment that leaves them out would not.
-  return component === 'IntentStatus' ? allowance : { ...allowance, profileWithout: ['requiredMembers'] }
+  return component === 'IntentStatus' ? allowance : { ...allowance, profileWithout: ['requiredMembers'], skips: ['profile/market-required-members', 'profile/vault-required-members'] }
 }
 
 const negative = (value: string) => (value.startsWith('-') ? value : `-${value === '0' ? '1' : value}`)
