@@ -19,7 +19,7 @@ export const headersFaults: readonly Fault[] = [
     onResponse(response, request) {
       if (!isOperation(request, 'getVault') || request.headers['x-request-id'] === undefined || response.status !== 200) return
       response.status = 400
-      response.body = { error: 'X-Request-ID is not accepted here', code: 'unsupported_header' }
+      response.body = { error: 'X-Request-ID is not accepted here' }
     },
   },
   {
