@@ -1,4 +1,6 @@
 import { execSync } from 'node:child_process'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { availableParallelism, cpus } from 'node:os'
 import { startReferenceServer } from '../src/reference/server.js'
 import { runConformance, type RunOptions } from '../src/runner/run.js'
@@ -23,6 +25,7 @@ const settings = {
   concurrency: CONCURRENCY,
   cursorParam: 'cursor',
   limitParam: 'limit',
+  maxPages: 1000,
   connectTimeoutMs: 5000,
   requestTimeoutMs: 10_000,
   maxBodyBytes: 4 * 1024 * 1024,
@@ -48,6 +51,57 @@ async function measure(reference: RunOptions['reference'] = {}, only?: string[])
   return { report, wallMs: performance.now() - started, requests, statuses }
 }
 
+const LARGE_BODY_BYTES = 50 * 1024 * 1024
+
+/** A target on 127.0.0.1 whose every answer declares and streams a 50 MB body, respecting back-pressure. */
+async function largeBodyTarget(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const chunk = Buffer.alloc(64 * 1024, 0x20)
+  const server = createServer((_, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'bench-large-body', 'content-length': LARGE_BODY_BYTES })
+    let sent = 0
+    const pump = () => {
+      while (sent < LARGE_BODY_BYTES && !res.destroyed) {
+        sent += chunk.length
+        if (!res.write(chunk)) return void res.once('drain', pump)
+      }
+      res.end()
+    }
+    res.on('error', () => res.destroy())
+    pump()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => (server.closeAllConnections(), new Promise<void>((resolve) => server.close(() => resolve()))),
+  }
+}
+
+/** The peak growth of resident memory while a run goes against a 50 MB body (the suite's workers are threads of this process). */
+async function largeBodyMemory(): Promise<{ growth: number; wallMs: number }> {
+  const target = await largeBodyTarget()
+  const before = process.memoryUsage.rss()
+  let peak = before
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50)
+  const started = performance.now()
+  try {
+    await runConformance({
+      settings: {
+        ...settings,
+        baseUrl: target.baseUrl,
+        apiKey: 'bench-key',
+        restrictedApiKey: 'bench-restricted-key',
+        trader: `0x${'11'.repeat(20)}`,
+        intent: { hash: `0x${'ab'.repeat(32)}`, receipt: 'bench-receipt-a' },
+        secondIntent: { hash: `0x${'cd'.repeat(32)}`, receipt: 'bench-receipt-b' },
+      },
+    })
+    return { growth: Math.max(peak, process.memoryUsage.rss()) - before, wallMs: performance.now() - started }
+  } finally {
+    clearInterval(sampler)
+    await target.close()
+  }
+}
+
 /** A bound the ideal ignores: no run is shorter than its longest check, whose requests go one after another (a property's inputs). */
 function longestCheck(report: Report): { id: string; ms: number } {
   const longest = [...report.checks].sort((a, b) => (b.durationMs ?? 0) - (a.durationMs ?? 0))[0]
@@ -71,6 +125,7 @@ async function main(): Promise<void> {
   const cliStartup = startupMs()
   const memory = await peakRssOfDefaultRun(settings.seed)
   const plainOutcomes = outcomes(plain.report)
+  const large = await largeBodyMemory()
   const falseFailures = limited.report.checks.filter((c) => c.status === 'failed').map((c) => c.id)
   const changed = outcomes(limited.report).filter((o) => !plainOutcomes.includes(o))
 
@@ -84,6 +139,7 @@ async function main(): Promise<void> {
     ['CLI start-up: npm start -- --help (median of 5, dist fresh)', '', seconds(cliStartup.npmStart), `${ratio(cliStartup.npmStart, cliStartup.bin)} the bin's`],
     ['peak memory (RSS) of a default CLI run', '', `${memory.peakMb.toFixed(0)} MB`, `exit code ${memory.exitCode}`],
     [`full suite, quota ${QUOTA.limit}/s per key`, String(limited.requests.length), seconds(limited.wallMs), `${limited.statuses.filter((s) => s === 429).length} answered 429; false failures: ${falseFailures.length}; outcomes changed: ${changed.length}`],
+    ['full suite, every body 50 MB', '', seconds(large.wallMs), `peak resident memory growth ${Math.round(large.growth / 1024 / 1024)} MiB (bodies are cut at ${settings.maxBodyBytes / 1024 / 1024} MiB)`],
   ]
   const p = proxyFigures
   rows.push(

@@ -1,8 +1,10 @@
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node'
 import { exchangeRules } from '../src/checks/every-response.js'
-import { requirementById } from '../src/contract/requirements.js'
-import { ObservationTally } from './judged-outcomes.js'
+import { levelOf, ObservationTally } from './judged-outcomes.js'
 import type { CheckOutcome } from './report.js'
+
+/** The reason of a check skipped without a note of its own: only --check leaves checks out that way. */
+export const NOT_SELECTED = 'not selected by --check'
 
 /** A vitest reporter that turns the run's test cases into check outcomes, and the every-response observations into theirs. */
 export class CheckCollector implements Reporter {
@@ -41,15 +43,16 @@ function outcomeOf(testCase: TestCase): CheckOutcome | undefined {
     id: meta.checkId,
     title: testCase.name,
     requirement: meta.requirement,
-    level: requirementById(meta.requirement).level,
+    ...levelOf(meta.requirement),
     concern: meta.concern ?? testCase.module.moduleId,
     status: result.state,
     durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
   }
   if (meta.retried) outcome.retried = true
+  if (meta.crashed) outcome.crashed = true
   if (meta.inputs) outcome.inputs = { coverage: meta.inputs.coverage ?? 0, random: meta.inputs.random ?? 0 }
   // Every skip of the harness carries a note; a skip without one is a check that --check left out.
-  if (result.state === 'skipped') outcome.reason = result.note || 'not selected by --check'
+  if (result.state === 'skipped') outcome.reason = result.note || NOT_SELECTED
   if (result.state === 'skipped' && meta.notRun) {
     outcome.status = 'not run'
     if (meta.evidence) outcome.evidence = meta.evidence

@@ -1,6 +1,7 @@
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine } from './evidence-text.js'
 import type { Colour } from './progress.js'
+import { levelLabel } from '../src/contract/requirements.js'
 import { provenance, type CheckOutcome, type Report } from './report.js'
 
 const FAILURES_LISTED = 20
@@ -14,7 +15,7 @@ export function summaryLines(report: Report, reportPaths: readonly string[], com
     `${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.notRun > 0 ? `${summary.notRun} not run, ` : ''}${summary.skipped} skipped, ${summary.waived} waived (${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures) against ${report.target.baseUrl} in ${report.durationMs} ms, ${provenance(report)}`,
   ]
   const failed = report.checks.filter((c) => c.status === 'failed')
-  for (const check of failed.slice(0, FAILURES_LISTED)) lines.push(`  failed ${describe(check)}: ${oneLine(check.reason)}`)
+  for (const check of failed.slice(0, FAILURES_LISTED)) lines.push(`  ${check.crashed ? 'crashed' : 'failed'} ${describe(check)}: ${oneLine(check.reason)}`)
   if (failed.length > FAILURES_LISTED) lines.push(`  … and ${failed.length - FAILURES_LISTED} more failures (see the report)`)
   const notRun = report.checks.filter((c) => c.status === 'not run')
   if (notRun.length > 0) lines.push(`  not run: ${notRun.length} checks, ${oneLine(notRun[0]!.reason)}`)
@@ -25,5 +26,5 @@ export function summaryLines(report: Report, reportPaths: readonly string[], com
 }
 
 function describe(check: CheckOutcome): string {
-  return `${check.id} [${check.requirement}, ${check.level}]`
+  return `${check.id} [${check.requirement}, ${levelLabel(check)}]`
 }

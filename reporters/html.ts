@@ -1,3 +1,4 @@
+import { levelLabel } from '../src/contract/requirements.js'
 import type { Evidence } from '../src/harness/evidence.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine, profileLine } from './evidence-text.js'
@@ -69,7 +70,7 @@ function comparisonSection(comparison: BaselineComparison): string {
 function failureSection(check: CheckOutcome): string {
   return `<article class="failure" id="${anchor(check.id)}">
 <h3>${badge('failed')} <code>${escapeHtml(check.id)}</code> ${escapeHtml(check.title)}</h3>
-<p class="meta">Requirement <a href="#req-${escapeHtml(check.requirement)}">${escapeHtml(check.requirement)}</a> · ${check.level}</p>
+<p class="meta">Requirement <a href="#req-${escapeHtml(check.requirement)}">${escapeHtml(check.requirement)}</a> · ${levelLabel(check)}${check.crashed ? ' · <strong>the check crashed</strong>: a defect of the suite, not a finding about the target' : ''}</p>
 ${check.evidence ? evidenceBlock(check.evidence) : `<p class="message">${escapeHtml(check.reason)}</p>`}
 </article>`
 }
@@ -122,11 +123,16 @@ function headerText(headers: Record<string, string | string[]>): string {
     .join('\n')
 }
 
+/** The contract's own words under a rule, so that a reader can judge the rule against them. */
+function quoteBlock(quote: readonly string[]): string {
+  return `<blockquote class="quote">${quote.map((sentence) => `<p>${escapeHtml(sentence)}</p>`).join('')}</blockquote>`
+}
+
 function traceabilitySection(report: Report): string {
   const statusOf = new Map(report.checks.map((c) => [c.id, c.status]))
   const row = (r: RequirementResult) => {
     const checks = r.checks.map((id) => `<li><a href="#${anchor(id)}"><code>${escapeHtml(id)}</code></a> ${badge(statusOf.get(id) ?? 'not run')}</li>`).join('')
-    return `<tr id="req-${escapeHtml(r.id)}" class="r-${escapeHtml(r.status)}"><td><code>${escapeHtml(r.id)}</code></td><td>${r.level}</td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.rule)}</td><td>${checks ? `<ul>${checks}</ul>` : '—'}</td><td>${badge(r.status)}${r.profile ? `<div class="profile">${escapeHtml(profileLine(r.profile, 120))}</div>` : ''}${r.reason ? `<div class="reason">${escapeHtml(r.reason)}</div>` : ''}</td></tr>`
+    return `<tr id="req-${escapeHtml(r.id)}" class="r-${escapeHtml(r.status)}"><td><code>${escapeHtml(r.id)}</code></td><td>${levelLabel(r)}</td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.rule)}${quoteBlock(r.quote)}</td><td>${checks ? `<ul>${checks}</ul>` : '—'}</td><td>${badge(r.status)}${r.profile ? `<div class="profile">${escapeHtml(profileLine(r.profile, 120))}</div>` : ''}${r.reason ? `<div class="reason">${escapeHtml(r.reason)}</div>` : ''}</td></tr>`
   }
   return `<section id="traceability"><h2>Traceability: requirement → checks → outcome</h2>
 <p><label><input type="checkbox" id="only-open"> show only failed, uncovered and skipped requirements</label></p>
@@ -137,7 +143,7 @@ function traceabilitySection(report: Report): string {
 function checksSection(checks: readonly CheckOutcome[]): string {
   const row = (c: CheckOutcome) => {
     const reason = c.status === 'waived' ? `waived (${c.waiver?.outcome}): ${c.waiver?.reason}` : c.reason
-    return `<tr${c.status === 'failed' ? '' : ` id="${anchor(c.id)}"`}><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td><a href="#req-${escapeHtml(c.requirement)}">${escapeHtml(c.requirement)}</a></td><td>${c.level}</td><td>${badge(c.status)}</td><td>${c.retried ? '<em>after a retry:</em> ' : ''}${escapeHtml(oneLine(reason, 300))}${c.inputs ? `<div class="inputs">${c.inputs.coverage} coverage and ${c.inputs.random} random inputs</div>` : ''}</td></tr>`
+    return `<tr${c.status === 'failed' ? '' : ` id="${anchor(c.id)}"`}><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td><a href="#req-${escapeHtml(c.requirement)}">${escapeHtml(c.requirement)}</a></td><td>${levelLabel(c)}</td><td>${badge(c.status)}</td><td>${c.retried ? '<em>after a retry:</em> ' : ''}${escapeHtml(oneLine(reason, 300))}${c.inputs ? `<div class="inputs">${c.inputs.coverage} coverage and ${c.inputs.random} random inputs</div>` : ''}</td></tr>`
   }
   return `<section id="checks"><h2>Every check (${checks.length})</h2><table class="checks">${columns([22, 28, 16, 7, 8, 19])}<thead><tr><th>check</th><th>title</th><th>requirement</th><th>level</th><th>status</th><th>reason</th></tr></thead><tbody>${checks.map(row).join('\n')}</tbody></table></section>`
 }
@@ -155,7 +161,7 @@ pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.5em;overflow:auto;max-h
 .failure{border:1px solid #ff818266;border-left:4px solid #cf222e;border-radius:.3em;padding:.6em 1em;margin:1em 0}
 .message{font-weight:600}.command{position:relative}.command pre{padding-right:5.5em}.copy{position:absolute;top:.3em;right:.3em}.reason,.note{color:#57606a;font-size:.9em}
 *{box-sizing:border-box}section{overflow-x:auto}table.matrix,table.checks{table-layout:fixed}
-.matrix ul{margin:0;padding-left:1em}.hidden{display:none}code{font-size:.92em}
+.matrix ul{margin:0;padding-left:1em}.quote{margin:.3em 0 0;padding-left:.6em;border-left:3px solid #d0d7de;color:#57606a;font-size:.9em}.quote p{margin:0}.hidden{display:none}code{font-size:.92em}
 `
 
 /** No data in here: the script only wires the copy buttons and the matrix filter. */

@@ -6,6 +6,12 @@ import type { CheckOutcome } from './report.js'
 
 const VIOLATIONS_KEPT_PER_JUDGE = 5
 
+/** A check's level and whether its requirement is a reading (inferred), as every report shows them. */
+export function levelOf(requirement: string): Pick<CheckOutcome, 'level' | 'inferred'> {
+  const { level, inferred } = requirementById(requirement)
+  return { level, inferred: inferred === true }
+}
+
 /** A judge as a report names it: the every-response rules are their own concern, a check's judgement belongs to the check's. */
 export type NamedJudge = Pick<ExchangeJudge, 'id' | 'title' | 'requirement' | 'notApplicable'> & { concern: string }
 
@@ -34,7 +40,7 @@ export class ObservationTally {
         id: judge.id,
         title: judge.title,
         requirement: judge.requirement,
-        level: requirementById(judge.requirement).level,
+        ...levelOf(judge.requirement),
         concern: judge.concern,
         status: violations.length > 0 ? 'failed' : applied > 0 ? 'passed' : 'skipped',
       }

@@ -1,3 +1,4 @@
+import { levelLabel } from '../src/contract/requirements.js'
 import { evidenceLines, oneLine } from './evidence-text.js'
 import { provenance, type CheckOutcome, type Report } from './report.js'
 
@@ -13,10 +14,11 @@ const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3)
 /** junit.xml in the Ant/Jenkins format: a testsuite per concern, a testcase per check. A waived check is skipped, never passed. */
 export function renderJunit(report: Report): string {
   const concerns = [...new Set(report.checks.map((c) => c.concern))]
-  const failures = report.checks.filter((c) => c.status === 'failed').length
+  const failures = report.checks.filter((c) => c.status === 'failed' && !c.crashed).length
+  const crashed = report.checks.filter((c) => c.status === 'failed' && c.crashed).length
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(report.tool.name)}" tests="${report.checks.length + report.errors.length}" failures="${failures}" errors="${report.errors.length + report.checks.filter((c) => c.status === 'not run').length}" time="${seconds(report.durationMs)}">`,
+    `<testsuites name="${escapeXml(report.tool.name)}" tests="${report.checks.length + report.errors.length}" failures="${failures}" errors="${crashed + report.checks.filter((c) => c.status === 'not run').length + report.errors.length}" time="${seconds(report.durationMs)}">`,
     ...concerns.flatMap((concern) => suiteLines(report, concern)),
     ...(report.errors.length > 0 ? runErrorSuite(report.errors) : []),
     '</testsuites>',
@@ -28,9 +30,10 @@ export function renderJunit(report: Report): string {
 function suiteLines(report: Report, concern: string): string[] {
   const checks = report.checks.filter((c) => c.concern === concern)
   const count = (...statuses: string[]) => checks.filter((c) => statuses.includes(c.status)).length
+  const crashed = checks.filter((c) => c.status === 'failed' && c.crashed).length
   const time = checks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0)
   return [
-    `  <testsuite name="${escapeXml(concern)}" tests="${checks.length}" failures="${count('failed')}" errors="${count('not run')}" skipped="${count('skipped', 'waived')}" time="${seconds(time)}" timestamp="${report.startedAt.replace(/Z$/, '')}">`,
+    `  <testsuite name="${escapeXml(concern)}" tests="${checks.length}" failures="${count('failed') - crashed}" errors="${crashed + count('not run')}" skipped="${count('skipped', 'waived')}" time="${seconds(time)}" timestamp="${report.startedAt.replace(/Z$/, '')}">`,
     '    <properties>',
     `      <property name="target" value="${escapeXml(report.target.baseUrl)}"/>`,
     `      <property name="${report.traffic ? 'traffic' : 'seed'}" value="${escapeXml(report.traffic ? provenance(report) : String(report.seed))}"/>`,
@@ -42,7 +45,7 @@ function suiteLines(report: Report, concern: string): string[] {
 
 function testcase(check: CheckOutcome): string {
   const open = `    <testcase name="${escapeXml(`${check.id}: ${check.title}`)}" classname="${escapeXml(`ipts-conformance.${check.concern}`)}" time="${seconds(check.durationMs)}"`
-  const label = `${check.id} [${check.requirement}, ${check.level}]`
+  const label = `${check.id} [${check.requirement}, ${levelLabel(check)}]`
   switch (check.status) {
     case 'passed':
       return `${open}/>`
@@ -54,7 +57,9 @@ function testcase(check: CheckOutcome): string {
       return `${open}>\n      <skipped message="${escapeXml(`waived: ${oneLine(check.waiver?.reason, 1000)} (the check ${check.waiver?.outcome})`)}"/>\n    </testcase>`
     case 'failed': {
       const details = check.evidence ? evidenceLines(check.evidence) : [check.reason ?? 'failed']
-      return `${open}>\n      <failure message="${escapeXml(oneLine(check.reason, 1000))}" type="${escapeXml(label)}">${escapeXml(details.join('\n'))}</failure>\n    </testcase>`
+      // A check that crashed is an error of the suite, not a failure of the target.
+      const element = check.crashed ? 'error' : 'failure'
+      return `${open}>\n      <${element} message="${escapeXml(oneLine(check.reason, 1000))}" type="${escapeXml(label)}">${escapeXml(details.join('\n'))}</${element}>\n    </testcase>`
     }
   }
 }

@@ -1,4 +1,4 @@
-import type { Level } from '../src/contract/requirements.js'
+import { levelLabel, type Level } from '../src/contract/requirements.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine, profileLine } from './evidence-text.js'
 import { provenance, type CheckStatus, type Report } from './report.js'
@@ -34,7 +34,7 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
   const failed = report.checks.filter((c) => c.status === 'failed')
   if (failed.length > 0) {
     lines.push('', '### Failed checks', '', '| check | requirement | level | reason |', '|---|---|---|---|')
-    for (const check of failed) lines.push(`| \`${check.id}\` | ${check.requirement} | ${check.level} | ${escapeMarkdown(oneLine(check.reason))} |`)
+    for (const check of failed) lines.push(`| \`${check.id}\` | ${check.requirement} | ${levelLabel(check)} | ${escapeMarkdown(oneLine(check.reason))} |`)
   }
   const notRun = report.checks.filter((c) => c.status === 'not run')
   if (notRun.length > 0) lines.push('', `### Checks not run (${notRun.length})`, '', escapeMarkdown(oneLine(notRun[0]!.reason)), '', notRun.map((c) => `\`${c.id}\``).join(', '))
@@ -48,6 +48,8 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
     lines.push('', '### Waived checks', '')
     for (const check of waived) lines.push(`- \`${check.id}\` (${check.waiver?.outcome}): ${escapeMarkdown(oneLine(check.waiver?.reason))}`)
   }
+  const crashed = report.checks.filter((c) => c.crashed)
+  if (crashed.length > 0) lines.push('', `Checks that crashed (a defect of the suite; their failure says nothing about the target): ${crashed.map((c) => `\`${c.id}\``).join(', ')}.`)
   const retried = report.checks.filter((c) => c.retried)
   if (retried.length > 0) lines.push('', `Outcomes that depended on a retry (429, 502 or 503): ${retried.map((c) => `\`${c.id}\` (${c.status})`).join(', ')}.`)
   const uncovered = report.requirements.filter((r) => r.status === 'uncovered')

@@ -1,3 +1,4 @@
+import { levelLabel } from '../src/contract/requirements.js'
 import type { CheckOutcome } from './report.js'
 
 /** Where progress goes: a writable stream, and whether it is a terminal. */
@@ -43,7 +44,7 @@ export function createProgress(output: ProgressOutput, env: NodeJS.ProcessEnv, e
       if (outcome.status === 'failed') {
         failed++
         concern.failed++
-        output.write(`${live ? '\r\x1b[K' : ''}${paint('red', 'failed')} ${outcome.id} [${outcome.requirement}, ${outcome.level}]\n`)
+        output.write(`${live ? '\r\x1b[K' : ''}${paint('red', 'failed')} ${outcome.id} [${outcome.requirement}, ${levelLabel(outcome)}]\n`)
       }
       if (live) output.write(status())
     },

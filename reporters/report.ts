@@ -11,6 +11,8 @@ export interface CheckOutcome {
   title: string
   requirement: string
   level: Level
+  /** True when the requirement rests on a reading of the contract rather than a sentence that states it. */
+  inferred: boolean
   concern: string
   status: CheckStatus
   /** Why a check was skipped, or the failure message. */
@@ -21,6 +23,8 @@ export interface CheckOutcome {
   durationMs?: number
   /** True when a request of the check was retried after a 429, 502 or 503: the outcome depended on a retry. */
   retried?: boolean
+  /** True when the check crashed (threw something other than a finding): it failed, but says nothing about the target. */
+  crashed?: boolean
   /** For a property check: the generated inputs it examined in the fixed coverage phase and in the random phase. */
   inputs?: { coverage: number; random: number }
 }
@@ -33,6 +37,9 @@ export interface RequirementResult {
   section: string
   level: Level
   rule: string
+  /** The contract sentence(s) the rule rests on, verbatim. */
+  quote: string[]
+  inferred: boolean
   observable: boolean
   status: RequirementStatus
   /** Why it was not assessed, skipped or uncovered. */

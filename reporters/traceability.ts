@@ -20,10 +20,10 @@ export function traceRequirements(outcomes: readonly CheckOutcome[], profile?: P
   return requirements.map((requirement) => {
     const ran = outcomes.filter((o) => o.requirement === requirement.id)
     const checks = [...new Set([...(coverage.get(requirement.id) ?? []), ...ran.map((o) => o.id)])]
-    const { id, section, level, rule, observable } = requirement
+    const { id, section, level, rule, quote, observable } = requirement
     const key = requirement.profile
     const againstProfile = key && profile && stated(profile, key) ? { profile: { key, value: profile.values[key] } } : {}
-    return { id, section, level, rule, observable, checks, ...verdictOf(requirement, checks, ran, !!againstProfile.profile), ...againstProfile }
+    return { id, section, level, rule, quote, inferred: requirement.inferred === true, observable, checks, ...verdictOf(requirement, checks, ran, !!againstProfile.profile), ...againstProfile }
   })
 }
 

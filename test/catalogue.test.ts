@@ -77,6 +77,11 @@ describe('faults and allowances', () => {
     }
   })
 
+  test('allowances name only checks that exist among those they skip', () => {
+    const ids = new Set(allCheckIds())
+    for (const allowance of allowances) for (const id of allowance.skips ?? []) expect(ids.has(id), `${allowance.name} names unknown check ${id}`).toBe(true)
+  })
+
   test('allowances cite requirements that exist', () => {
     for (const allowance of allowances) expect(requirementIds.has(allowance.permittedBy), `${allowance.name} cites ${allowance.permittedBy}`).toBe(true)
   })

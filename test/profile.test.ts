@@ -52,9 +52,9 @@ describe("a run against the embedded reference with its own profile", () => {
     }
   })
 
-  test('assesses at least 67 of the 87 requirements, those of the profile against it', () => {
-    expect(report.requirements.length).toBe(87)
-    expect(assessed(report).length, report.requirements.filter((r) => r.status === 'not-assessable').map((r) => r.id).join(', ')).toBeGreaterThanOrEqual(67)
+  test('assesses all but at most 20 of the requirements (69 of 89), those of the profile against it', () => {
+    expect(report.requirements.length).toBe(89)
+    expect(assessed(report).length, report.requirements.filter((r) => r.status === 'not-assessable').map((r) => r.id).join(', ')).toBeGreaterThanOrEqual(69)
     expect(report.profile?.source).toMatch(/reference-profile\.yaml/)
     for (const requirement of profiledRequirements) {
       const traced = report.requirements.find((r) => r.id === requirement.id)!

@@ -32,9 +32,8 @@ describe('a run under a quota of 15 requests per second per key', () => {
     expect(idsWithStatus(report, 'failed'), failureSummary(report)).toEqual([])
     expect(report.errors).toEqual([])
     expect(statuses(report)).toEqual(statuses(plain))
-    // A suite of no more requests than one window allows cannot meet the quota; any larger one, sent in well under a second, does.
-    expect(limited > 0 || requests <= QUOTA.limit, `${requests} requests and not one 429: the quota was not exercised`).toBe(true)
-    if (limited === 0) return
+    // The suite sends hundreds of requests with one key, eight at a time: far more than 15 in some second.
+    expect(limited, `${requests} requests and not one 429: the quota was not exercised`).toBeGreaterThan(0)
     expect(outcome(report, 'every-response/retry-after').status).toBe('passed')
     expect(report.checks.filter((c) => c.retried).length, 'no check says its outcome depended on a retry').toBeGreaterThan(0)
   })

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -23,6 +24,7 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
   let report: Report
 
   beforeAll(async () => {
+    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing, and the browser tests are required here (IPTS_REQUIRE_BROWSER or CI is set)`).toBe(true)
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
     report = (await provokedReport()).report
     // A whole run with every fault, under the quota some faults bring: longer than the default hook bound.

@@ -6,6 +6,7 @@ import { main } from '../src/cli/main.js'
 import { faults } from '../src/reference/faults/index.js'
 import type { CheckOutcome } from '../reporters/report.js'
 import { createProgress } from '../reporters/progress.js'
+import { FIXED_SEED } from './support/run.js'
 
 const ANSI = /\x1b\[/
 
@@ -33,7 +34,7 @@ describe('the report directory', () => {
     const dir = tempDir()
     const jobSummary = join(dir, 'summary.md')
     writeFileSync(jobSummary, '# earlier step\n')
-    const { code, out } = await run(['--report-dir', dir, '--seed', '3', '--fault', fault.name], { GITHUB_STEP_SUMMARY: jobSummary })
+    const { code, out } = await run(['--report-dir', dir, '--seed', String(FIXED_SEED), '--fault', fault.name], { GITHUB_STEP_SUMMARY: jobSummary })
     expect(code, out).toBe(1)
     for (const file of ['report.json', 'report.md', 'junit.xml', 'report.html']) expect(out, `the summary names ${file}`).toContain(join(dir, file))
     const summary = readFileSync(jobSummary, 'utf8')
@@ -45,9 +46,9 @@ describe('the report directory', () => {
 describe('--baseline', () => {
   test('names the checks fixed since a failing baseline, and the exit code follows the current run', async () => {
     const before = tempDir()
-    expect((await run(['--report-dir', before, '--seed', '3', '--fault', fault.name])).code).toBe(1)
+    expect((await run(['--report-dir', before, '--seed', String(FIXED_SEED), '--fault', fault.name])).code).toBe(1)
     const now = tempDir()
-    const { code, out } = await run(['--report-dir', now, '--seed', '3', '--baseline', join(before, 'report.json')])
+    const { code, out } = await run(['--report-dir', now, '--seed', String(FIXED_SEED), '--baseline', join(before, 'report.json')])
     expect(code, out).toBe(0)
     const fixedLine = out.split('\n').find((line) => line.trim().startsWith('fixed '))
     expect(fixedLine).toMatch(new RegExp(`fixed ${fault.breaks.length}: `))
@@ -58,15 +59,17 @@ describe('--baseline', () => {
 
   test('names the checks newly failing since a passing baseline', async () => {
     const before = tempDir()
-    expect((await run(['--report-dir', before, '--seed', '3'])).code).toBe(0)
+    expect((await run(['--report-dir', before, '--seed', String(FIXED_SEED)])).code).toBe(0)
     const now = tempDir()
-    const { code, out } = await run(['--report-dir', now, '--seed', '3', '--fault', fault.name, '--baseline', join(before, 'report.json')])
+    const { code, out } = await run(['--report-dir', now, '--seed', String(FIXED_SEED), '--fault', fault.name, '--baseline', join(before, 'report.json')])
     expect(code, out).toBe(1)
     const report = JSON.parse(readFileSync(join(now, 'report.json'), 'utf8'))
     const failed = report.checks.filter((c: CheckOutcome) => c.status === 'failed').map((c: CheckOutcome) => c.id)
     expect(out).toContain(`newly failing ${failed.length}: ${failed.join(', ')}`)
     expect(out).toContain('fixed 0')
-    expect(out).toMatch(new RegExp(`unchanged ${report.checks.length - failed.length}, of which still failing 0`))
+    const earlier = new Map<string, string>(JSON.parse(readFileSync(join(before, 'report.json'), 'utf8')).checks.map((c: CheckOutcome) => [c.id, c.status]))
+    const unchanged = report.checks.filter((c: CheckOutcome) => earlier.get(c.id) === c.status).length
+    expect(out).toMatch(new RegExp(`unchanged ${unchanged}, of which still failing 0`))
   })
 
   test.each([
@@ -90,7 +93,7 @@ function writeTemp(text: string): string {
 
 describe('terminal output', () => {
   test('off a terminal: a line per concern and per failed check, no colour, no cursor movement', async () => {
-    const { out } = await run(['--report-dir', tempDir(), '--seed', '3', '--fault', fault.name])
+    const { out } = await run(['--report-dir', tempDir(), '--seed', String(FIXED_SEED), '--fault', fault.name])
     expect(out).not.toMatch(ANSI)
     expect(out).not.toContain('\r')
     const report = JSON.parse(readFileSync(out.match(/report: (.*report\.json)/)![1]!, 'utf8'))
@@ -99,7 +102,7 @@ describe('terminal output', () => {
     for (const id of fault.breaks.filter((b) => !b.startsWith('every-response/'))) expect(out).toMatch(new RegExp(`^failed ${id} \\[`, 'm'))
   })
 
-  const outcome = (concern: string, status: CheckOutcome['status']): CheckOutcome => ({ id: `${concern}/x-${status}`, title: 't', requirement: 'ENV-DATA', level: 'MUST', concern, status })
+  const outcome = (concern: string, status: CheckOutcome['status']): CheckOutcome => ({ id: `${concern}/x-${status}`, title: 't', requirement: 'ENV-DATA', level: 'MUST', inferred: false, concern, status })
 
   function drive(isTTY: boolean, env: NodeJS.ProcessEnv): string {
     const written: string[] = []

@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { validateXML } from 'xmllint-wasm'
 import { allCheckIds } from '../src/checks/index.js'
-import { loadRequirements } from '../src/contract/requirements.js'
+import { levelLabel, loadRequirements } from '../src/contract/requirements.js'
 import { renderJson } from '../reporters/json.js'
+import { renderHtml } from '../reporters/html.js'
 import { renderJunit } from '../reporters/junit.js'
 import { renderMarkdown } from '../reporters/markdown.js'
-import type { Report } from '../reporters/report.js'
+import type { CheckOutcome, Report } from '../reporters/report.js'
 import { reportValidator } from './support/report-schema.js'
 import { provokedReport, withHostileEvidence } from './support/reports.js'
 import { runAgainstReference } from './support/run.js'
@@ -16,6 +17,12 @@ const junitXsd = readFileSync(new URL('./fixtures/junit.xsd', import.meta.url), 
 async function xsdErrors(xml: string): Promise<string> {
   const result = await validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [junitXsd] })
   return result.valid ? '' : result.rawOutput
+}
+
+/** The report with its first failed check marked as one that crashed, and that check. */
+function withOneCrash(report: Report): { report: Report; crashed: CheckOutcome } {
+  const crashed = report.checks.find((c) => c.status === 'failed')!
+  return { report: { ...report, checks: report.checks.map((c) => (c === crashed ? { ...c, crashed: true } : c)) }, crashed }
 }
 
 let provoked: Report
@@ -35,6 +42,11 @@ describe('report.json', () => {
     }
   })
 
+  test('validates with a check that crashed', () => {
+    const validate = reportValidator()
+    expect(validate(JSON.parse(renderJson(withOneCrash(provoked).report))), JSON.stringify(validate.errors, null, 2)).toBe(true)
+  })
+
   test('the schema rejects a member it does not know', () => {
     const validate = reportValidator()
     const report = JSON.parse(renderJson(plain))
@@ -50,7 +62,11 @@ describe('report.json', () => {
     const cited = new Set(provoked.checks.map((c) => c.requirement))
     for (const requirement of loadRequirements()) {
       const result = provoked.requirements.find((r) => r.id === requirement.id)!
-      if (!requirement.observable) {
+      if (!requirement.observable && result.profile) {
+        // Stated by the run's profile (the embedded reference's own): assessed by the checks that cite it.
+        expect(result.status, requirement.id).not.toBe('not-assessable')
+        expect(result.checks.length, requirement.id).toBeGreaterThan(0)
+      } else if (!requirement.observable) {
         expect(result.status, requirement.id).toBe('not-assessable')
         expect(result.reason, requirement.id).toBe(requirement.reason)
       } else if (!cited.has(requirement.id)) {
@@ -71,6 +87,16 @@ describe('report.json', () => {
     expect(provoked.requirements.find((r) => r.id === waivedCheck.requirement)!.status).toBe(expected)
   })
 
+  test("carries each requirement's quote and whether it is inferred, and each check whether its requirement is", () => {
+    const catalogue = new Map(loadRequirements().map((r) => [r.id, r]))
+    for (const result of provoked.requirements) {
+      expect(result.quote, result.id).toEqual(catalogue.get(result.id)!.quote)
+      expect(result.inferred, result.id).toBe(catalogue.get(result.id)!.inferred === true)
+    }
+    for (const check of provoked.checks) expect(check.inferred, check.id).toBe(catalogue.get(check.requirement)!.inferred === true)
+    expect(provoked.checks.some((c) => c.inferred) && provoked.checks.some((c) => !c.inferred), 'the run has inferred and stated requirements').toBe(true)
+  })
+
   test('names in each requirement every check of the suite that cites it', () => {
     const ids = new Set(provoked.requirements.flatMap((r) => r.checks))
     expect([...ids].sort()).toEqual(allCheckIds().sort())
@@ -83,6 +109,15 @@ describe('junit.xml', () => {
     expect(await xsdErrors(renderJunit(provoked))).toBe('')
   })
 
+  test('shows a check that crashed as an error of the suite, not a failure, and stays valid', async () => {
+    const { report, crashed } = withOneCrash(provoked)
+    const xml = renderJunit(report)
+    expect(await xsdErrors(xml)).toBe('')
+    const testcase = xml.split('<testcase ').find((c) => c.startsWith(`name="${crashed.id}: `))!
+    expect(testcase).toMatch(/^[^\n]*\n\s*<error message="/)
+    expect(xml.match(/<failure /g)).toHaveLength(report.checks.filter((c) => c.status === 'failed').length - 1)
+  })
+
   test('the XSD rejects a test case without a name, so validation has teeth', async () => {
     const xml = renderJunit(plain).replace(/<testcase name="[^"]*"/, '<testcase')
     expect(await xsdErrors(xml)).toMatch(/name/)
@@ -93,6 +128,13 @@ describe('junit.xml', () => {
     expect(await xsdErrors(xml)).toBe('')
     expect(xml).not.toContain('<script>')
     expect(xml).toContain('&lt;/script&gt;')
+  })
+
+  test('labels each failure with its requirement and level, inferred where it is', () => {
+    const xml = renderJunit(provoked)
+    const failed = provoked.checks.filter((c) => c.status === 'failed')
+    expect(failed.some((c) => c.inferred), 'the provoked run fails an inferred check').toBe(true)
+    for (const check of failed) expect(xml).toContain(`type="${check.id} [${check.requirement}, ${levelLabel(check)}]"`)
   })
 
   test('has one test case per check and a test suite per concern', () => {
@@ -111,13 +153,26 @@ describe('junit.xml', () => {
   })
 })
 
+describe('report.html', () => {
+  test('shows each requirement with its level, inferred where it is, and the contract sentences it rests on', () => {
+    const html = renderHtml(provoked)
+    for (const r of provoked.requirements) {
+      const start = html.indexOf(`<tr id="req-${r.id}"`)
+      const row = html.slice(start, html.indexOf('</tr>', start))
+      expect(row, r.id).toContain(`<td>${levelLabel(r)}</td>`)
+      expect(row, r.id).toContain('<blockquote class="quote">')
+    }
+    expect(html).toContain('Missing or null means there is no next page.')
+  })
+})
+
 describe('report.md', () => {
   test('gives the verdict, counts by level and each failed check with its requirement and reason', () => {
     const markdown = renderMarkdown(provoked)
     expect(markdown).toContain('## IPTS conformance: FAIL')
     expect(markdown).toMatch(/\| MUST \| \d+ \| \d+ \| \d+ \| \d+ \|/)
     expect(markdown).toMatch(/\| SHOULD \| \d+ \| \d+ \| \d+ \| \d+ \|/)
-    for (const check of provoked.checks.filter((c) => c.status === 'failed')) expect(markdown).toContain(`| \`${check.id}\` | ${check.requirement} | ${check.level} |`)
+    for (const check of provoked.checks.filter((c) => c.status === 'failed')) expect(markdown).toContain(`| \`${check.id}\` | ${check.requirement} | ${levelLabel(check)} |`)
   })
 
   test('names the observable requirements that no check covers', () => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import type { Report } from '../reporters/report.js'
 import { main } from '../src/cli/main.js'
 import { faultByName } from '../src/reference/faults/index.js'
-import { runAgainstReference } from './support/run.js'
+import { FIXED_SEED, runAgainstReference } from './support/run.js'
 
 const FAULT = 'service-source-cache-on-vault'
 const REASON = 'vendor ticket 7: the vault is served from a cache until Q3'
@@ -39,7 +39,7 @@ describe('waivers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-waivers-'))
     const config = join(dir, 'ipts.yaml')
     const waivers = waivedChecks.map((check) => `  - check: ${check}\n    reason: "${REASON}"\n`).join('')
-    writeFileSync(config, `fault: ${FAULT}\nreport-dir: ${dir}\nwaivers:\n${waivers}`)
+    writeFileSync(config, `fault: ${FAULT}\nreport-dir: ${dir}\nseed: ${FIXED_SEED}\nwaivers:\n${waivers}`)
     const out: string[] = []
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true))
     const code = await main(['--config', config], {})

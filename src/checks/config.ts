@@ -8,13 +8,14 @@ const NOT_SERVED = [404, 405, 501]
 
 export const configChecks: readonly Check[] = [
   {
-    id: 'config/answers-object',
+    id: 'config/answers-json',
     requirement: 'EP-CONFIG',
-    title: 'GET /v1/config answers 200 with a JSON object',
+    title: 'GET /v1/config answers a 2xx with a JSON body (its shape is not shown)',
     needs: ['apiKey'],
     async run(ctx) {
       const exchange = await ctx.call('getConfig')
-      if (exchange.response?.status !== 200) ctx.fail(`status ${exchange.response?.status ?? `none (${exchange.error?.message})`}, expected 200`, { exchange })
+      const status = exchange.response?.status
+      if (status === undefined || status < 200 || status > 299) ctx.fail(`status ${status ?? `none (${exchange.error?.message})`}, expected a 2xx with the deployment configuration`, { exchange })
       ctx.expectSchema('ConfigResponse', exchange)
     },
   },

@@ -128,10 +128,13 @@ const contractRules: readonly ExchangeRule[] = [
   {
     id: 'every-response/refusal-without-data',
     requirement: 'AUTH-REFUSAL-NO-DATA',
-    title: 'every 401 and 403 carries no data',
+    title: 'every 401 and 403 carries no data (data null is none)',
     notApplicable: 'no response in this run was a 401 or a 403',
     applies: (response) => response.status === 401 || response.status === 403,
-    violation: (response) => (errorBodyObject(response)?.data === undefined ? undefined : `a ${response.status} body carries data`),
+    violation(response) {
+      const data = errorBodyObject(response)?.data
+      return data === undefined || data === null ? undefined : `a ${response.status} body carries data`
+    },
   },
   {
     id: 'every-response/refusal-carries-no-payload',

@@ -1,7 +1,7 @@
 import { headerValues, type Exchange } from '../http/exchange.js'
 import { exchangeRules } from './every-response.js'
 import { findingMessage } from './exchange-judge.js'
-import { callServableOperations, UNKNOWN_ROUTE } from './operation-calls.js'
+import { callServableOperations, STAND_IN } from './operation-calls.js'
 import type { Check, CheckContext } from './types.js'
 
 /** What an every-response rule finds wrong with one exchange, so that a check judges its own exchanges as the rule does. */
@@ -40,10 +40,10 @@ export const headersChecks: readonly Check[] = [
   {
     id: 'headers/content-type-json',
     requirement: 'HDR-CONTENT-TYPE-JSON',
-    title: 'a success, a 401 and a 404 each have a JSON content type',
+    title: 'a success, a 401 and the answer for an unknown trader each have a JSON content type',
     needs: ['apiKey'],
     async run(ctx) {
-      const exchanges = await Promise.all([ctx.call('getConfig'), ctx.call('listMarkets', { auth: 'none' }), ctx.get(UNKNOWN_ROUTE)])
+      const exchanges = await Promise.all([ctx.call('getConfig'), ctx.call('listMarkets', { auth: 'none' }), ctx.call('getTraderPnl', { params: { address: STAND_IN.address } })])
       expectRuleHolds(ctx, 'every-response/json-content-type', exchanges)
     },
   },

@@ -1,19 +1,14 @@
-import { operation } from '../contract/operations.js'
 import type { Exchange } from '../http/exchange.js'
 import type { IntentInput, RunSettings } from '../runner/settings.js'
 import type { RecordedJudgement } from './exchange-judge.js'
+import { intentRefusalStatuses } from './operation-calls.js'
 import type { Check, CheckContext, Need } from './types.js'
 
 const RECEIPT_MAX_LENGTH = 512
 
-/** The declared 4xx statuses of the intent operation that refuse access; 429 answers a quota, not the question. */
-function refusalStatuses(): number[] {
-  return operation('getIntentStatus').declaredStatuses!.filter((status) => status >= 400 && status < 500 && status !== 429)
-}
-
 /** What is wrong with a status that should refuse access: a 2xx grants access, a 5xx or an undeclared status is no answer. */
 function refusalProblem(status: number, what: string): string | undefined {
-  const refusals = refusalStatuses()
+  const refusals = intentRefusalStatuses()
   if (refusals.includes(status)) return undefined
   const verdict = status < 300 ? 'access was granted' : 'not a declared refusal'
   return `${what} answered ${status}: ${verdict} (expected one of ${refusals.join(', ')})`

@@ -1,4 +1,4 @@
-import { operations, type Operation } from '../contract/operations.js'
+import { operation, operations, type Operation } from '../contract/operations.js'
 import type { Exchange } from '../http/exchange.js'
 import type { RunSettings } from '../runner/settings.js'
 import type { Auth, CallOptions, CheckContext } from './types.js'
@@ -12,6 +12,11 @@ export const STAND_IN = {
 
 /** A route under /v1 that the contract does not have. */
 export const UNKNOWN_ROUTE = '/v1/ipts-conformance-unknown-route'
+
+/** The declared 4xx statuses of the intent operation that refuse access; 429 answers a quota, not the question. */
+export function intentRefusalStatuses(): number[] {
+  return operation('getIntentStatus').declaredStatuses!.filter((status) => status >= 400 && status < 500 && status !== 429)
+}
 
 const takesHash = (op: Operation) => op.template.includes('{hash}')
 const takesAddress = (op: Operation) => op.template.includes('{address}')

@@ -17,7 +17,7 @@ const shapeRules: readonly (readonly [slug: string, operation: OperationId, requ
   ['pnl-members', 'getTraderPnl', 'SHAPE-PNL', 'PnL data with every member of funding, positions and settlements'],
   ['pnl-wad-strings', 'getTraderPnl', 'CONV-PNL-WAD-STRING', 'PnL Wad members as strings'],
   ['vault-members', 'getVault', 'SHAPE-VAULT', 'vault data with its required members, all strings'],
-  ['vault-checkpoint', 'getVault', 'SHAPE-VAULT-CHECKPOINT', 'a checkpoint that is a string'],
+  ['vault-checkpoint', 'getVault', 'SHAPE-VAULT-CHECKPOINT', 'a checkpoint, a string or null'],
   ['vault-wad-uints', 'getVault', 'CONV-WAD-UINT', 'vault Wad members as UnsignedIntegerString'],
   ['market-members', 'listMarkets', 'SHAPE-MARKET', 'markets with their required members, paused a boolean and the others strings'],
   ['market-wad-uints', 'listMarkets', 'CONV-WAD-UINT', 'market Wad members as UnsignedIntegerString'],

@@ -41,9 +41,25 @@ export function operation(id: OperationId): Operation {
   return operations().find((op) => op.id === id)!
 }
 
-/** Fills a path template; values are percent-encoded unless given as already encoded. */
+/**
+ * Whether a path parameter value addresses only its own segment once percent-encoded. The empty value and the dot
+ * segments `.` and `..` cannot: URL parsers, gateways and servers resolve them (`%2E` included) to another path.
+ * `/`, `?` and `#` can, encoded (fillPath does).
+ */
+export function staysInItsSegment(value: string): boolean {
+  return value !== '' && value !== '.' && value !== '..'
+}
+
+/**
+ * Fills a path template, percent-encoding each value so that it stays in its segment. A value that would address
+ * another path anyway is refused: only a check about routing may do that, and it gives the path itself (ctx.get).
+ */
 export function fillPath(template: string, params: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name] ?? ''
+    if (!staysInItsSegment(value)) throw new Error(`path parameter ${name} ${JSON.stringify(value)} would address another path than ${template}`)
+    return encodeURIComponent(value)
+  })
 }
 
 /** The operation whose template a path (without its query) fits, whatever its parameters hold. */

@@ -10,10 +10,19 @@ export interface Requirement {
   section: string
   level: Level
   rule: string
+  /** The contract sentence(s) the rule rests on, verbatim. */
+  quote: string[]
+  /** True when the rule rests on a reading of its quote rather than a sentence that states it (then it is SHOULD). */
+  inferred?: true
   observable: boolean
   reason?: string
   /** The profile key that makes a requirement the contract leaves "not shown" assessable (specs/profile.schema.json). */
   profile?: ProfileKey
+}
+
+/** A level as reports show it: `SHOULD (inferred)` for a rule that rests on a reading of the contract. */
+export function levelLabel(rule: { level: Level; inferred?: boolean }): string {
+  return rule.inferred ? `${rule.level} (inferred)` : rule.level
 }
 
 let cached: Requirement[] | undefined

@@ -1,6 +1,6 @@
 import { exchangeRules } from '../checks/every-response.js'
 import { checksByConcern } from '../checks/index.js'
-import { loadRequirements, requirementById } from '../contract/requirements.js'
+import { levelLabel, loadRequirements, requirementById } from '../contract/requirements.js'
 
 interface Row {
   id: string
@@ -18,7 +18,7 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 function checkTable(rows: readonly Row[]): string {
   return table(
     ['check', 'requirement', 'level', 'what holds when it passes'],
-    rows.map((row) => [`\`${row.id}\``, `\`${row.requirement}\``, requirementById(row.requirement).level, cell(row.title)]),
+    rows.map((row) => [`\`${row.id}\``, `\`${row.requirement}\``, levelLabel(requirementById(row.requirement)), cell(row.title)]),
   )
 }
 
@@ -42,7 +42,7 @@ export function renderCheckTable(): string {
     '',
     '### Every-response rules',
     '',
-    'Applied to every exchange of the run, whichever check made it.',
+    "Applied to every exchange of the run with one of the contract's operations, whichever check made it (a path that is no operation is left to the routing checks).",
     '',
     checkTable(exchangeRules),
     '',
@@ -54,6 +54,6 @@ export function renderCheckTable(): string {
     '',
     '### Observable requirements without a check',
     '',
-    uncovered.length === 0 ? 'None.' : table(['requirement', 'level', 'rule'], uncovered.map((r) => [`\`${r.id}\``, r.level, cell(r.rule)])),
+    uncovered.length === 0 ? 'None.' : table(['requirement', 'level', 'rule'], uncovered.map((r) => [`\`${r.id}\``, levelLabel(r), cell(r.rule)])),
   ].join('\n')
 }

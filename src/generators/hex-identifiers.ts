@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { staysInItsSegment } from '../contract/operations.js'
 import { schemaPattern } from '../contract/schemas.js'
 import { characterProbes, COLLIDING_IDENTIFIERS, EDGE_INTEGER_SAMPLE, INJECTION_SHAPES, METACHARACTERS, VERY_LONG, type CoverageCase } from './coverage.js'
 import { repetitionBounds } from './patterns.js'
@@ -28,6 +29,7 @@ export function anyCaseHexIdentifier(schema: HexIdentifierSchema): fc.Arbitrary<
 }
 
 /**
+ * Path parameter values, so never one that addresses another path (empty, `.`, `..`: see staysInItsSegment).
  * Near misses of a well-formed identifier first (one digit short or long, `0X` or no prefix, a non-hex digit,
  * surrounding whitespace), then arbitrary text; none matches the schema's pattern. Near misses of the known
  * identifiers (of resources that exist) show a server that normalises what it should refuse: a random one only
@@ -47,7 +49,7 @@ export function malformedHexIdentifier(schema: HexIdentifierSchema, known: reado
       { weight: 2, arbitrary: fc.tuple(valid, fc.constantFrom(' ', '\t', '\n'), fc.boolean()).map(([id, space, before]) => (before ? space + id : id + space)) },
       { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 80 }) },
     )
-    .filter((id) => !pattern.test(id))
+    .filter((id) => !pattern.test(id) && staysInItsSegment(id))
 }
 
 /** ASCII characters the hex-digit class excludes, each put in place of one digit. */

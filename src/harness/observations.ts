@@ -19,10 +19,12 @@ function withRetriedAttempts(exchange: Exchange): Exchange[] {
 /**
  * Judges each exchange, and each retried attempt, by itself: the one place where an exchange is judged, for a run (the
  * every-response rules), for check-har and for the proxy (those rules and the checks a recorded exchange decides).
+ * Only exchanges with the contract's operations are judged: the contract states its header and body rules for its
+ * operations, and a path that is no operation (an unknown route) may be answered by a gateway in its own way.
  */
 export function observe(exchanges: readonly Exchange[], settings: JudgedSettings, secrets: readonly Secret[], judges: readonly ExchangeJudge[] = exchangeRules): Observations {
   const observations: Observations = {}
-  for (const exchange of exchanges.flatMap(withRetriedAttempts)) {
+  for (const exchange of exchanges.filter((e) => e.operation !== undefined).flatMap(withRetriedAttempts)) {
     const { response } = exchange
     if (!response) continue
     for (const rule of judges) {

@@ -18,12 +18,17 @@ declare module 'vitest' {
     observations?: Observations
     /** Set when a request of the check was retried (429, 502, 503), so its outcome depended on a retry. */
     retried?: boolean
+    /** Set when the check threw something other than a finding (ctx.fail): its failure says nothing about the target. */
+    crashed?: boolean
     /** Set when the circuit breaker kept the check from finishing: the target stopped answering. */
     notRun?: boolean
     /** Generated inputs the check examined, per phase. */
     inputs?: Partial<Record<InputPhase, number>>
   }
 }
+
+/** How the message of a check that crashed begins; the outcome also carries `crashed: true`. */
+export const CRASH_PREFIX = 'the check itself failed: '
 
 let sharedClient: { baseUrl: string; client: HttpClient } | undefined
 
@@ -92,9 +97,11 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
           task.meta.evidence = buildEvidence(reason, { exchange }, secrets)
           return skip(redact(reason, secrets))
         }
+        const finding = code === 'IPTS_CHECK_FAILED'
+        if (!finding) task.meta.crashed = true
         const failure = outcome as CheckFailure
-        const message = redact(code === 'IPTS_CHECK_FAILED' ? failure.message : `the check itself failed: ${String((outcome as Error)?.message ?? outcome)}`, secrets)
-        const details = code === 'IPTS_CHECK_FAILED' ? failure.details : {}
+        const message = redact(finding ? failure.message : `${CRASH_PREFIX}${String(outcome)}`, secrets)
+        const details = finding ? failure.details : {}
         const replay = details.counterexample && replayCommand(settings, check.id, details.counterexample.seed, details.counterexample.path)
         task.meta.evidence = buildEvidence(message, details, secrets, replay)
         if (check.profile) task.meta.evidence.profile = profileEvidence(settings.profile!, check.profile)

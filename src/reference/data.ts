@@ -22,6 +22,8 @@ export interface ReferenceData {
   apiKey: string
   restrictedApiKey: string
   trader: string
+  /** A second trader with balances of other tokens. */
+  secondTrader: string
   markets: Record<string, unknown>[]
   balances: Map<string, Record<string, unknown>[]>
   pnl: Map<string, Record<string, unknown>>
@@ -49,6 +51,7 @@ export const RESERVED_CHARACTER_RECEIPTS: [string, string] = [`rcpt ${hexOf('rec
 
 export const MARKET_COUNT = 42
 export const BALANCE_COUNT = 31
+export const SECOND_TRADER_BALANCE_COUNT = 12
 
 function wireOrder(label: string, trader: string): Record<string, unknown> {
   return {
@@ -91,6 +94,14 @@ export function buildReferenceData(overrides: FixtureOverrides = {}): ReferenceD
     updatedAt: String(1_763_100_000 + i * 13),
     updatedBlock: String(19_245_000 + i),
   }))
+  const secondTrader = address('trader/2')
+  const secondBalances = Array.from({ length: SECOND_TRADER_BALANCE_COUNT }, (_, i) => ({
+    account: secondTrader,
+    balance: uint(`trader/2/balance/${i}`, 14),
+    token: address(`trader/2/token/${i}`),
+    updatedAt: String(1_763_110_000 + i * 7),
+    updatedBlock: String(19_246_000 + i),
+  }))
   const intentA = hash('intent/with-every-member')
   const intentB = hash('intent/required-only')
   const seeded = (label: string, hexDigits: number) => hexOf(overrides.seed === undefined ? label : `seed/${overrides.seed}/${label}`, hexDigits)
@@ -99,8 +110,12 @@ export function buildReferenceData(overrides: FixtureOverrides = {}): ReferenceD
     apiKey: overrides.apiKey ?? `ipts_full_${seeded('key/full', 32)}`,
     restrictedApiKey: overrides.restrictedApiKey ?? `ipts_restricted_${seeded('key/restricted', 32)}`,
     trader,
+    secondTrader,
     markets,
-    balances: new Map([[trader, balances]]),
+    balances: new Map([
+      [trader, balances],
+      [secondTrader, secondBalances],
+    ]),
     pnl: new Map([
       [
         trader,

@@ -46,4 +46,8 @@ export interface Fault extends Behaviour {
 export interface Allowance extends Behaviour {
   /** The requirement whose rule permits this behaviour. */
   permittedBy: string
+  /** Settings the run needs for the behaviour to show (a page bound the list exceeds). */
+  run?: { maxPages?: number }
+  /** Exactly the checks that pass against the plain reference and are skipped under this allowance (it leaves them nothing to judge). */
+  skips?: readonly string[]
 }

@@ -14,6 +14,7 @@ export const settingDefaults = {
   maxDurationMs: 1800_000,
   cursorParam: 'cursor',
   limitParam: 'limit',
+  maxPages: 1000,
   maxBodyBytes: 4 * 1024 * 1024,
   probeRateLimit: false,
 } as const

@@ -8,7 +8,7 @@ import type { ReferenceOptions } from '../reference/server.js'
 import type { RefRequest, RefResponse } from '../reference/types.js'
 import type { GivenSettings } from './defaults.js'
 import { reportOfRun } from './run-report.js'
-import { openTarget } from './target.js'
+import { openTarget, type Target } from './target.js'
 
 export { TargetUnreachableError } from './target.js'
 
@@ -46,16 +46,23 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
   const target = await openTarget(options)
   try {
     const secrets = secretsOf(target.settings)
-    const collector = new CheckCollector(options.onCheck && ((outcome) => options.onCheck!(redactDeep(outcome, secrets))))
-    const vitest = await createVitest('test', { config: false, watch: false, ...suiteTestConfig(target, options.only), reporters: [collector] }, { server: { watch: null } })
-    try {
-      await vitest.start()
-    } finally {
-      await vitest.close()
-    }
+    const collector = await runSuites(target, { only: options.only, onCheck: options.onCheck && ((outcome) => options.onCheck!(redactDeep(outcome, secrets))) })
     await target.writeHar()
     return reportOfRun(target, collector, options)
   } finally {
     await target.close()
   }
+}
+
+/** Runs the check suites (those under `dir` when given, the suite's own otherwise) through vitest against the target, and returns what they found. */
+export async function runSuites(target: Pick<Target, 'settings' | 'shared' | 'exchangeLog'>, options: Pick<RunOptions, 'only' | 'onCheck'> & { dir?: string } = {}): Promise<CheckCollector> {
+  const collector = new CheckCollector(options.onCheck)
+  const config = suiteTestConfig(target, options.only)
+  const vitest = await createVitest('test', { config: false, watch: false, ...config, dir: options.dir ?? config.dir, reporters: [collector] }, { server: { watch: null } })
+  try {
+    await vitest.start()
+  } finally {
+    await vitest.close()
+  }
+  return collector
 }

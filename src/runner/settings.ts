@@ -8,6 +8,8 @@ export interface RunSettings {
   apiKey?: string
   restrictedApiKey?: string
   trader?: string
+  /** Another trader with balances, to send a balances cursor for a trader it was not issued for. */
+  secondTrader?: string
   intent?: IntentInput
   secondIntent?: IntentInput
   seed: number
@@ -15,6 +17,8 @@ export interface RunSettings {
   concurrency: number
   cursorParam: string
   limitParam: string
+  /** A list walk that has not reached its last page after this many pages is reported skipped, not judged. */
+  maxPages: number
   connectTimeoutMs: number
   requestTimeoutMs: number
   maxBodyBytes: number

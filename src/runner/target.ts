@@ -75,6 +75,7 @@ function embeddedSettings(given: ReturnType<typeof withDefaults>, server: Refere
     apiKey: given.apiKey ?? server.data.apiKey,
     restrictedApiKey: given.restrictedApiKey ?? server.data.restrictedApiKey,
     trader: given.trader ?? server.data.trader,
+    secondTrader: given.secondTrader ?? server.data.secondTrader,
     intent: given.intent ?? { hash: first!.hash, receipt: first!.receipt },
     secondIntent: given.secondIntent ?? { hash: second!.hash, receipt: second!.receipt },
   }

@@ -1,12 +1,11 @@
 import { exchangeRules } from '../checks/every-response.js'
 import type { ExchangeJudge } from '../checks/exchange-judge.js'
 import { checksByConcern } from '../checks/index.js'
-import { requirementById } from '../contract/requirements.js'
 import { observe } from '../harness/observations.js'
 import type { Exchange } from '../http/exchange.js'
 import { redactDeep } from '../http/secrets.js'
 import { packageJson } from '../package-root.js'
-import { ObservationTally, type NamedJudge } from '../../reporters/judged-outcomes.js'
+import { levelOf, ObservationTally, type NamedJudge } from '../../reporters/judged-outcomes.js'
 import { summarize, type CheckOutcome, type Report, type TrafficSummary } from '../../reporters/report.js'
 import { traceRequirements } from '../../reporters/traceability.js'
 import { LearnedSecrets } from './learned-secrets.js'
@@ -102,5 +101,5 @@ export class TrafficJudgement {
 
 function notAssessed(check: { id: string; title: string; requirement: string }, concern: string): CheckOutcome {
   const { id, title, requirement } = check
-  return { id, title, requirement, level: requirementById(requirement).level, concern, status: 'skipped', reason: NOT_ASSESSED }
+  return { id, title, requirement, ...levelOf(requirement), concern, status: 'skipped', reason: NOT_ASSESSED }
 }

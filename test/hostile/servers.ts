@@ -10,6 +10,8 @@ export interface HostileTarget {
   /** Keys and fixtures the target knows, when it is the reference server behind a rewriting proxy. */
   inputs?: Partial<RunSettings>
   requestsElsewhere?: () => number
+  /** For a target streaming a large body: the most bytes of one body it got to write before the client stopped reading. */
+  mostBodyBytesWritten?: () => number
   close(): Promise<void>
 }
 
@@ -17,12 +19,15 @@ export interface HostileCase {
   name: string
   /** What the failures' evidence shows of this misbehaviour (what the client or the server wrote, not a check's wording). */
   shows: RegExp
+  /** Every request to it ends only by a timeout: the run is kept short by --max-duration, so its evidence may name either. */
+  hangs?: boolean
   start(): Promise<HostileTarget>
 }
 
 const REQUEST_ID = 'hostile-0001'
 const JSON_HEADERS = { 'content-type': 'application/json', 'x-request-id': REQUEST_ID }
 const MIB = 1024 * 1024
+export const LARGE_BODY_BYTES = 50 * MIB
 
 async function listen(server: HttpServer | NetServer): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -73,19 +78,28 @@ export function drip(socket: Socket | ServerResponse, chunks: () => string | und
   socket.on('close', () => clearInterval(timer))
 }
 
-/** Streams `total` bytes of JSON-ish filler, respecting back-pressure, until done or the client stops reading. */
-function streamBody(res: ServerResponse, total: number): void {
+/** Streams `total` bytes of JSON-ish filler, respecting back-pressure, until done or the client stops reading; tells `written` each chunk's size. */
+function streamBody(res: ServerResponse, total: number, written: (bytes: number) => void): void {
   const chunk = Buffer.alloc(64 * 1024, 0x20)
   let sent = 0
   const pump = () => {
     while (sent < total && !res.destroyed) {
       sent += chunk.length
+      written(sent)
       if (!res.write(chunk)) return void res.once('drain', pump)
     }
     res.end()
   }
   res.on('error', () => res.destroy())
   pump()
+}
+
+/** The reference server with every response body, success or error, replaced by one JSON value of another shape. */
+async function referenceAnsweringEveryBodyWith(body: unknown): Promise<HostileTarget> {
+  const reference = await startReferenceServer({
+    behaviours: [{ name: 'every-body-replaced', description: `Every body is ${JSON.stringify(body)}.`, onResponse: (response) => void (response.body = body) }],
+  })
+  return { baseUrl: reference.baseUrl, inputs: referenceInputs(reference), close: () => reference.close() }
 }
 
 /** The keys and fixtures a reference server knows, as run settings, for a run that reaches it by its URL. */
@@ -138,16 +152,21 @@ export const hostileCases: readonly HostileCase[] = [
   {
     name: 'a 50 MB body',
     shows: /BODY_TOO_LARGE/,
-    start: () => httpTarget((_, res) => (res.writeHead(200, { ...JSON_HEADERS, 'content-length': 50 * MIB }), streamBody(res, 50 * MIB))),
+    async start() {
+      let most = 0
+      const target = await httpTarget((_, res) => (res.writeHead(200, { ...JSON_HEADERS, 'content-length': LARGE_BODY_BYTES }), streamBody(res, LARGE_BODY_BYTES, (bytes) => (most = Math.max(most, bytes)))))
+      return { ...target, mostBodyBytesWritten: () => most }
+    },
   },
   {
     name: 'a body that never ends',
-    shows: /TIMEOUT|RUN_TIME_BOUND/,
+    shows: /TIMEOUT|RUN_TIME_BOUND|stopped answering/,
+    hangs: true,
     start: () => httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.write('{"data":['), drip(res, () => ' ', 50))),
   },
   {
     name: 'a connection reset in the middle of the body',
-    shows: /ECONNRESET|UND_ERR_SOCKET/,
+    shows: /ECONNRESET|UND_ERR_SOCKET|stopped answering/,
     start: () =>
       rawTarget((socket) => {
         socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-ID: ${REQUEST_ID}\r\nContent-Length: 1000\r\n\r\n{"data":[{"symbol":"ETH-`)
@@ -174,6 +193,11 @@ export const hostileCases: readonly HostileCase[] = [
       return { baseUrl: target.baseUrl, requestsElsewhere: () => reached, close: async () => (await target.close(), await elsewhere.close()) }
     },
   },
+  ...[
+    { shape: 'a JSON array', body: [], shows: /"bodyExcerpt":"\[\]"/ },
+    { shape: 'a JSON string', body: 'not an object', shows: /"bodyExcerpt":"\\"not an object\\""/ },
+    { shape: 'JSON null', body: null, shows: /"bodyExcerpt":"null"/ },
+  ].map(({ shape, body, shows }) => ({ name: `every body, success or error, ${shape}`, shows, start: () => referenceAnsweringEveryBodyWith(body) })),
   {
     name: 'HTTP/1.0 without a content length',
     shows: /read until close/,

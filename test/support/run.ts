@@ -10,8 +10,10 @@ export const TEST_SETTINGS = {
   concurrency: 8,
   cursorParam: 'cursor',
   limitParam: 'limit',
-  connectTimeoutMs: 2000,
-  requestTimeoutMs: 5000,
+  maxPages: 1000,
+  // Guards only: the reference never hangs, so a timeout here would be the load of a shared machine, not a finding.
+  connectTimeoutMs: 30_000,
+  requestTimeoutMs: 60_000,
   maxBodyBytes: 4 * 1024 * 1024,
   probeRateLimit: false,
 } as const satisfies Partial<RunOptions['settings']>
@@ -25,12 +27,17 @@ export function runAgainstReference(reference: RunOptions['reference'] = {}, set
   })
 }
 
-export function idsWithStatus(report: Report, status: string): string[] {
+export function idsWithStatus(report: Pick<Report, 'checks'>, status: string): string[] {
   return report.checks.filter((c) => c.status === status).map((c) => c.id).sort()
+}
+
+/** Checks that failed because they crashed: such a failure is no detection of a fault, and no check may crash. */
+export function crashedIds(report: Pick<Report, 'checks'>): string[] {
+  return report.checks.filter((c) => c.crashed).map((c) => c.id).sort()
 }
 
 /** A readable account of failures, for assertion messages. */
 export function failureSummary(report: Report): string {
-  const lines = report.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.reason}`)
+  const lines = report.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}${c.crashed ? ' (crashed)' : ''}: ${c.reason}`)
   return [...lines, ...report.errors].join('\n') || 'no failures'
 }

@@ -2,6 +2,16 @@ import { bodyOf, isOperation } from '../response-edits.js'
 import type { ReferenceData } from '../data.js'
 import type { Allowance, RefRequest } from '../types.js'
 
+const isList = (request: RefRequest) => /^\/v1\/(?:markets|traders\/[^/]+\/balances)$/.test(request.path)
+
+/** A list reads the deployment's parameter under the name the reference handler knows, and ignores that name when sent. */
+function takeListParameterAs(request: RefRequest, deploymentName: string, referenceName: string): void {
+  if (!isList(request)) return
+  const value = request.query.get(deploymentName)
+  request.query.delete(referenceName)
+  if (value !== null) request.query.set(referenceName, value)
+}
+
 /** The items of the list a request reads, and the filter its cursors are bound to (the lower-case trader for balances). */
 function listRead(request: RefRequest, data: ReferenceData): { items: unknown[]; filter: string } | undefined {
   if (isOperation(request, 'listMarkets')) return { items: data.markets, filter: '' }
@@ -25,13 +35,50 @@ export const cursorsAllowances: readonly Allowance[] = [
     },
   },
   {
+    name: 'cursors-cursor-param-page-token',
+    description: 'Lists take their cursor as ?page_token= and ignore ?cursor= (the cursor parameter name is not shown).',
+    permittedBy: 'EP-LIST-QUERY',
+    skips: ['cursors/balances-walk-ends', 'cursors/cursor-bound-to-operation', 'cursors/cursor-bound-to-trader', 'cursors/cursor-is-string', 'cursors/hand-built-cursor-refused', 'cursors/issued-cursor-opaque', 'cursors/items-unique', 'cursors/markets-walk-ends', 'cursors/tampered-cursor-rejected', 'profile/max-page-walk-ends', 'profile/page-size-honoured', 'profile/page-size-in-range', 'profile/page-size-out-of-range'],
+    // The reference's pagination facts are stated for ?cursor= and ?limit=; a deployment paging otherwise would state them for its own names.
+    profileWithout: ['pagination'],
+    onRequest: (request) => takeListParameterAs(request, 'page_token', 'cursor'),
+  },
+  {
+    name: 'cursors-limit-param-page-size',
+    description: 'Lists serve every item on one page unless asked for fewer with ?page_size=, and ignore ?limit= (the page-size parameter name is not shown).',
+    permittedBy: 'EP-LIST-QUERY',
+    skips: ['cursors/balances-walk-ends', 'cursors/cursor-bound-to-operation', 'cursors/cursor-bound-to-trader', 'cursors/cursor-is-string', 'cursors/hand-built-cursor-refused', 'cursors/issued-cursor-opaque', 'cursors/items-unique', 'cursors/markets-walk-ends', 'cursors/tampered-cursor-rejected', 'profile/max-page-walk-ends', 'profile/page-size-honoured', 'profile/page-size-in-range', 'profile/page-size-out-of-range'],
+    profileWithout: ['pagination'],
+    onRequest: (request) => takeListParameterAs(request, 'page_size', 'limit'),
+    onResponse(response, request, data) {
+      const body = response.status === 200 ? bodyOf(response) : undefined
+      const list = listRead(request, data)
+      if (!list || !body || request.query.has('limit') || request.query.has('cursor')) return
+      body.data = list.items
+      delete body.cursor
+    },
+  },
+  {
+    name: 'cursors-long-list',
+    description: 'Lists serve one item a page, so a walk is longer than the run\'s --max-pages (20): the walk is reported skipped, not failed.',
+    permittedBy: 'ENV-CURSOR-END',
+    skips: ['cursors/balances-walk-ends', 'cursors/markets-walk-ends', 'profile/max-page-walk-ends', 'profile/page-size-honoured', 'profile/page-size-in-range', 'profile/page-size-out-of-range'],
+    // One item a page whatever is asked: a deployment doing so would not state the reference's page-size bounds.
+    profileWithout: ['pagination'],
+    run: { maxPages: 20 },
+    onRequest(request) {
+      if (isList(request)) request.query.set('limit', '1')
+    },
+  },
+  {
     name: 'cursors-max-page-size-4',
     description: 'Lists serve pages of at most 4 items, whatever page size is asked for (the maximum page size is not shown).',
     permittedBy: 'LIM-PAGE-SIZE',
+    skips: ['profile/max-page-walk-ends', 'profile/page-size-honoured', 'profile/page-size-in-range', 'profile/page-size-out-of-range'],
     // A deployment serving 4 items at most would not promise the reference's page-size bounds.
     profileWithout: ['pagination'],
     onRequest(request) {
-      if (!/^\/v1\/(?:markets|traders\/[^/]+\/balances)$/.test(request.path)) return
+      if (!isList(request)) return
       const asked = request.query.get('limit') ?? '4'
       if (/^[1-9][0-9]*$/.test(asked)) request.query.set('limit', String(Math.min(Number(asked), 4)))
     },

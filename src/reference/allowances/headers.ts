@@ -1,10 +1,26 @@
 import type { Allowance } from '../types.js'
 
+/** Every response, or every error response, labelled with another spelling of a JSON content type. */
+function contentTypeAllowance(name: string, contentType: string, errorsOnly: boolean, why: string): Allowance {
+  return {
+    name,
+    description: `${errorsOnly ? 'Error responses are' : 'Every response is'} labelled ${contentType} (${why}).`,
+    permittedBy: 'HDR-CONTENT-TYPE-JSON',
+    onResponse(response) {
+      if (!errorsOnly || response.status >= 400) response.headers['content-type'] = contentType
+    },
+  }
+}
+
 export const headersAllowances: readonly Allowance[] = [
+  contentTypeAllowance('json-without-charset', 'application/json', false, 'JSON is UTF-8 without a charset parameter'),
+  contentTypeAllowance('errors-as-problem-json', 'application/problem+json', true, 'an error body is "content type JSON"; problem+json is a JSON media type'),
+  contentTypeAllowance('json-content-type-other-spelling', 'Application/JSON;Charset=UTF-8', false, 'media type and parameter names are case-insensitive, and no space is needed after the semicolon'),
   {
     name: 'no-service-source-header',
     description: 'Responses carry no x-service-source header (responses "can include" it).',
     permittedBy: 'HDR-SERVICE-SOURCE-VALUES',
+    skips: ['headers/service-source-values', 'every-response/service-source', 'every-response/service-source-mapped'],
     onResponse(response) {
       delete response.headers['x-service-source']
     },

@@ -1,5 +1,6 @@
 import { bodyOf, isOperation } from '../response-edits.js'
-import type { Allowance, RefResponse } from '../types.js'
+import type { ReferenceData } from '../data.js'
+import type { Allowance, RefRequest, RefResponse } from '../types.js'
 
 /** Rewrites an intent refusal of the reference (by its error code) to another declared 4xx. */
 function refuseAs(response: RefResponse, codes: readonly string[], status: number, code: string): void {
@@ -9,15 +10,37 @@ function refuseAs(response: RefResponse, codes: readonly string[], status: numbe
   body.code = code
 }
 
+/** Whether a request reads the status of an intent the reference has, or of one it has not. */
+function readsIntent(request: RefRequest, data: ReferenceData, known: boolean): boolean {
+  const hash = request.route?.params.hash?.toLowerCase()
+  return isOperation(request, 'getIntentStatus') && data.intents.some((intent) => intent.hash.toLowerCase() === hash) === known
+}
+
 export const intentsAllowances: readonly Allowance[] = [
   {
     name: 'receipt-mismatch-answered-403',
     description: 'A receipt that does not match an intent that exists is refused with 403 instead of 404 (an unknown intent still gets 404).',
     permittedBy: 'RCPT-WRONG-NO-ACCESS',
     onResponse(response, request, data) {
-      const hash = request.route?.params.hash?.toLowerCase()
-      const exists = data.intents.some((intent) => intent.hash.toLowerCase() === hash)
-      if (isOperation(request, 'getIntentStatus') && exists) refuseAs(response, ['intent_not_found'], 403, 'receipt_mismatch')
+      if (readsIntent(request, data, true)) refuseAs(response, ['intent_not_found'], 403, 'receipt_mismatch')
+    },
+  },
+  {
+    name: 'unknown-intent-answered-401',
+    description: 'A hash that names no intent is refused with 401, as a status no receipt can grant, instead of 404.',
+    permittedBy: 'RCPT-WRONG-NO-ACCESS',
+    skips: ['errors/unknown-intent-not-found'],
+    onResponse(response, request, data) {
+      if (readsIntent(request, data, false)) refuseAs(response, ['intent_not_found'], 401, 'unauthorized')
+    },
+  },
+  {
+    name: 'receipt-matched-before-length',
+    description: "The intent is looked up and the receipt compared before the receipt's length is validated: a receipt outside 1 to 512 characters gets 404 like any receipt that does not match.",
+    permittedBy: 'RCPT-LENGTH-NO-ACCESS',
+    skips: ['errors/intent-validation-unprocessable'],
+    onResponse(response, request) {
+      if (isOperation(request, 'getIntentStatus')) refuseAs(response, ['invalid_receipt'], 404, 'intent_not_found')
     },
   },
   {

@@ -21,7 +21,7 @@ function withoutOptional(operation: OperationId, component: string, permittedBy:
     for (const record of recordsOf[operation](body)) for (const member of members) delete record[member]
   })
   // The reference's profile requires some of these members; a deployment that leaves them out would not.
-  return component === 'IntentStatus' ? allowance : { ...allowance, profileWithout: ['requiredMembers'] }
+  return component === 'IntentStatus' ? allowance : { ...allowance, profileWithout: ['requiredMembers'], skips: ['profile/market-required-members', 'profile/vault-required-members'] }
 }
 
 const negative = (value: string) => (value.startsWith('-') ? value : `-${value === '0' ? '1' : value}`)
@@ -33,8 +33,8 @@ export const shapeAllowances: readonly Allowance[] = [
   extraMembers('getTraderPnl', 'pnl-group', 'SHAPE-PNL'),
   withoutOptional('listMarkets', 'Market', 'SHAPE-MARKET-OPTIONAL', 'market-without-last-three-fields'),
   withoutOptional('getVault', 'Vault', 'SHAPE-VAULT-OPTIONAL', 'vault-without-last-two-fields'),
-  // The configured intent is the one with every optional member.
-  withoutOptional('getIntentStatus', 'IntentStatus', 'SHAPE-INTENT-STATUS', 'intent-without-optional-members'),
+  // The configured intent is the one with every optional member; without failure no intent reports one to judge.
+  { ...withoutOptional('getIntentStatus', 'IntentStatus', 'SHAPE-INTENT-STATUS', 'intent-without-optional-members'), skips: ['intents/failure-not-retryable'] },
   bodyAllowance('upper-case-hash-digits', 'Hashes of the intent carry upper-case hex digits (Hash allows either case).', 'CONV-HASH-FORMAT', ['getIntentStatus'], (body) => {
     body.orderHash = upperCaseHex(body.orderHash)
     body.order.ocoGroup = upperCaseHex(body.order.ocoGroup)
@@ -45,6 +45,9 @@ export const shapeAllowances: readonly Allowance[] = [
     for (const holder of body.order ? [body.order] : body.data) {
       for (const member of ['trader', 'sessionKey', 'account', 'token']) if (typeof holder[member] === 'string') holder[member] = mixedCaseAddress(holder[member])
     }
+  }),
+  bodyAllowance('vault-checkpoint-null', 'The vault answers checkpoint null, as before an indexed checkpoint exists.', 'SHAPE-VAULT-CHECKPOINT', ['getVault'], (body) => {
+    body.checkpoint = null
   }),
   bodyAllowance('negative-pnl-strings', 'Every PnL member is a negative decimal string (PnL and funding fields are typed only as string).', 'CONV-PNL-WAD-STRING', ['getTraderPnl'], (body) => {
     for (const group of recordsOf.getTraderPnl(body)) for (const [member, value] of Object.entries(group)) group[member] = negative(value as string)

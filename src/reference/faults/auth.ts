@@ -1,5 +1,18 @@
 import type { Fault } from '../types.js'
 
+/** A fault where a key sent in the query string under `name` authenticates like X-API-Key. */
+function queryKeyAccepted(faultName: string, name: string): Fault {
+  return {
+    name: faultName,
+    description: `A key sent in the query string as ${name} authenticates like X-API-Key.`,
+    breaks: ['auth/query-key-not-accepted'],
+    onRequest(request) {
+      const fromQuery = request.query.get(name)
+      if (request.headers['x-api-key'] === undefined && fromQuery !== null) request.headers['x-api-key'] = fromQuery
+    },
+  }
+}
+
 export const authFaults: readonly Fault[] = [
   {
     name: 'vault-served-without-key',
@@ -26,15 +39,9 @@ export const authFaults: readonly Fault[] = [
       if (response.status === 403) response.status = 401
     },
   },
-  {
-    name: 'query-key-accepted',
-    description: 'A key sent in the query string as api_key authenticates like X-API-Key.',
-    breaks: ['auth/query-key-not-accepted'],
-    onRequest(request) {
-      const fromQuery = request.query.get('api_key')
-      if (request.headers['x-api-key'] === undefined && fromQuery !== null) request.headers['x-api-key'] = fromQuery
-    },
-  },
+  queryKeyAccepted('query-key-accepted', 'api_key'),
+  // A name other than api_key: the check tries several, and a fault on one name alone would not show it.
+  queryKeyAccepted('query-key-accepted-as-key', 'key'),
   {
     name: 'unauthorized-with-data',
     description: 'A 401 body carries a data member next to its error.',

@@ -3,12 +3,12 @@ import type { Fault } from '../types.js'
 
 export const configFaults: readonly Fault[] = [
   {
-    name: 'config-as-array',
-    description: 'GET /v1/config answers a JSON array holding the configuration.',
-    breaks: ['config/answers-object', 'profile/config-schema'],
+    name: 'config-as-text',
+    description: 'GET /v1/config answers 200 with the configuration as key=value text under a JSON content type.',
+    breaks: ['config/answers-json', 'profile/config-schema'],
     onResponse(response, request) {
       const body = successBody(response, request, 'getConfig')
-      if (body) response.body = [body]
+      if (body) response.raw = Object.entries(body).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join('\n')
     },
   },
   {

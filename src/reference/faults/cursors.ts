@@ -1,5 +1,5 @@
 import type { ReferenceData } from '../data.js'
-import { findRoute } from '../handlers.js'
+import { DEFAULT_PAGE_SIZE, findRoute } from '../handlers.js'
 import { bodyOf, dataOf, isOperation } from '../response-edits.js'
 import type { Fault, RefRequest } from '../types.js'
 
@@ -32,7 +32,7 @@ export const cursorsFaults: readonly Fault[] = [
   {
     name: 'cursors-page-repeats-item',
     description: 'Every page of markets after the first starts with the last market of the page before it.',
-    breaks: ['cursors/markets-walk-ends', 'profile/max-page-walk-ends'],
+    breaks: ['cursors/items-unique'],
     onResponse(response, request, data) {
       const page = isOperation(request, 'listMarkets') && request.query.has('cursor') ? dataOf(response) : undefined
       if (!Array.isArray(page) || page.length === 0) return
@@ -43,11 +43,38 @@ export const cursorsFaults: readonly Fault[] = [
   {
     name: 'cursors-cycle-to-first-page',
     description: "The last page of a trader's balances carries a cursor back to the first page.",
-    breaks: ['cursors/balances-walk-ends', 'profile/max-page-walk-ends'],
+    breaks: ['cursors/balances-walk-ends', 'cursors/items-unique', 'profile/max-page-walk-ends'],
     onResponse(response, request, data) {
       const body = isOperation(request, 'listTraderBalances') && response.status === 200 ? bodyOf(response) : undefined
       const position = data.cursors.read(request.query.get('cursor') ?? '')
       if (body && body.cursor === undefined && position) body.cursor = data.cursors.encode({ ...position, offset: 0 })
+    },
+  },
+  {
+    name: 'cursors-markets-cursor-back-to-page-2',
+    description: 'The third page of markets carries the cursor that led to the second page: the walk cycles without repeating a market first.',
+    breaks: ['cursors/markets-walk-ends'],
+    onResponse(response, request, data) {
+      const body = isOperation(request, 'listMarkets') && response.status === 200 ? bodyOf(response) : undefined
+      const position = data.cursors.read(request.query.get('cursor') ?? '')
+      if (body && position?.offset === 2 * DEFAULT_PAGE_SIZE) body.cursor = data.cursors.encode({ ...position, offset: DEFAULT_PAGE_SIZE })
+    },
+  },
+  {
+    name: 'cursors-balance-token-cursor',
+    description: 'Balances cursors are the token of the last balance on the page, and a token sent as a cursor is accepted (the next page starts after it).',
+    breaks: ['cursors/issued-cursor-opaque', 'cursors/hand-built-cursor-refused'],
+    onRequest(request, data) {
+      const list = listOf(request)
+      const token = request.query.get('cursor')
+      if (list?.operation !== 'listTraderBalances' || token === null) return
+      const index = (data.balances.get(list.filter) ?? []).findIndex((balance) => balance.token === token)
+      if (index >= 0) request.query.set('cursor', data.cursors.encode({ ...list, offset: index + 1 }))
+    },
+    onResponse(response, request, data) {
+      const body = isOperation(request, 'listTraderBalances') ? bodyOf(response) : undefined
+      const position = typeof body?.cursor === 'string' ? data.cursors.read(body.cursor) : undefined
+      if (position) body!.cursor = data.balances.get(position.filter)![position.offset - 1]!.token
     },
   },
   {

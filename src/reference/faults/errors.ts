@@ -1,3 +1,4 @@
+import { findRoute } from '../handlers.js'
 import { bodyOf, isOperation } from '../response-edits.js'
 import type { Fault } from '../types.js'
 
@@ -52,6 +53,14 @@ export const errorsFaults: readonly Fault[] = [
         response.status = 200
         response.body = {}
       }
+    },
+  },
+  {
+    name: 'unknown-route-serves-markets',
+    description: 'Any path under /v1 that is no operation serves the markets list, as a misrouted catch-all would.',
+    breaks: ['errors/unknown-route-serves-no-operation', 'errors/unknown-route-not-found'],
+    onRequest(request) {
+      if (request.path.startsWith('/v1/') && findRoute(request.path) === undefined) request.path = '/v1/markets'
     },
   },
   {

@@ -13,6 +13,16 @@ export const headersFaults: readonly Fault[] = [
     },
   },
   {
+    name: 'vault-refuses-request-id-header',
+    description: 'GET /v1/vault answers 400 to a request that sends X-Request-ID, though the contract says every request may send it.',
+    breaks: ['headers/optional-request-headers'],
+    onResponse(response, request) {
+      if (!isOperation(request, 'getVault') || request.headers['x-request-id'] === undefined || response.status !== 200) return
+      response.status = 400
+      response.body = { error: 'X-Request-ID is not accepted here' }
+    },
+  },
+  {
     name: 'error-content-type-text-plain',
     description: 'Error responses are labelled text/plain; successes stay application/json.',
     breaks: ['headers/content-type-json', 'every-response/json-content-type'],

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { successBody } from '../record-edits.js'
 import { bodyOf, carryRequestId } from '../response-edits.js'
 import type { Fault, RefResponse } from '../types.js'
 
@@ -6,7 +7,19 @@ const freshRequestId = () => `gen-${randomBytes(8).toString('hex')}`
 
 const isError = (response: RefResponse) => response.status >= 400
 
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
+
 export const requestIdFaults: readonly Fault[] = [
+  {
+    name: 'invalid-request-id-echoed-in-body',
+    description: "The configuration body carries an invalid X-Request-ID back verbatim as its requestId; the header carries a generated one.",
+    breaks: ['request-ids/invalid-not-echoed'],
+    onResponse(response, request) {
+      const sent = request.headers['x-request-id']
+      const body = sent !== undefined && !REQUEST_ID.test(sent) ? successBody(response, request, 'getConfig') : undefined
+      if (body) body.requestId = sent
+    },
+  },
   {
     name: 'no-request-id-header',
     description: 'Responses carry no x-request-id header.',
@@ -14,7 +27,8 @@ export const requestIdFaults: readonly Fault[] = [
       'request-ids/present-on-success',
       'request-ids/present-on-error',
       'request-ids/valid-echoed',
-      'request-ids/error-carries-sent-id',
+      'request-ids/error-echoes-sent-id',
+      'request-ids/error-body-id-matches-header',
       'every-response/request-id-present',
       'every-response/error-request-id-matches-header',
       'properties/valid-request-id-echoed',
@@ -26,7 +40,7 @@ export const requestIdFaults: readonly Fault[] = [
   {
     name: 'no-request-id-on-errors',
     description: 'Error responses are written by a handler that bypasses the request-ID middleware: no x-request-id, no requestId in the body.',
-    breaks: ['request-ids/present-on-error', 'request-ids/error-carries-sent-id', 'every-response/request-id-present', 'properties/valid-request-id-echoed'],
+    breaks: ['request-ids/present-on-error', 'request-ids/error-echoes-sent-id', 'every-response/request-id-present', 'properties/valid-request-id-echoed'],
     onResponse(response) {
       if (!isError(response)) return
       delete response.headers['x-request-id']
@@ -36,7 +50,7 @@ export const requestIdFaults: readonly Fault[] = [
   {
     name: 'request-id-regenerated-on-errors',
     description: "Error responses carry a freshly generated request ID in the header and the body, ignoring the client's valid X-Request-ID.",
-    breaks: ['request-ids/error-carries-sent-id', 'properties/valid-request-id-echoed'],
+    breaks: ['request-ids/error-echoes-sent-id', 'properties/valid-request-id-echoed'],
     onResponse(response) {
       if (isError(response)) carryRequestId(response, freshRequestId())
     },
@@ -44,7 +58,7 @@ export const requestIdFaults: readonly Fault[] = [
   {
     name: 'error-body-request-id-differs',
     description: "Error bodies carry a requestId of their own, different from the x-request-id header.",
-    breaks: ['request-ids/error-carries-sent-id', 'every-response/error-request-id-matches-header'],
+    breaks: ['request-ids/error-body-id-matches-header', 'every-response/error-request-id-matches-header'],
     onResponse(response) {
       const body = isError(response) ? bodyOf(response) : undefined
       if (body) body.requestId = freshRequestId()

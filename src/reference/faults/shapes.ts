@@ -49,8 +49,8 @@ export const shapeFaults: readonly Fault[] = [
   bodyFault('vault-updated-block-as-number', 'The vault updatedBlock is a JSON number.', ['shapes/vault-members'], 'getVault', (body) => {
     body.data.updatedBlock = Number(body.data.updatedBlock)
   }),
-  bodyFault('vault-checkpoint-null', 'The vault answers checkpoint null (lists may; the vault may not).', ['shapes/vault-checkpoint'], 'getVault', (body) => {
-    body.checkpoint = null
+  bodyFault('vault-without-checkpoint', 'The vault answers without checkpoint (its response has one, a string or null).', ['shapes/vault-checkpoint'], 'getVault', (body) => {
+    delete body.checkpoint
   }),
   bodyFault('vault-wad-leading-zero', 'The vault requiredBufferWad has a leading zero.', ['shapes/vault-wad-uints'], 'getVault', (body) => {
     body.data.requiredBufferWad = `0${body.data.requiredBufferWad}`
