@@ -49,12 +49,14 @@ async function probe(baseUrl: string): Promise<unknown> {
   }
   // Two attempts: a quota that has not lifted shows on the retry as well as on the first request after the wait.
   const client = new HttpClient({ ...settings, retryPolicy: { ...defaultRetryPolicy, maxAttempts: 2 } })
+  const { ctx, end } = createCheckContext(settings, client)
   try {
-    await quotaProbe.run(createCheckContext(settings, client))
+    await quotaProbe.run(ctx)
     return undefined
   } catch (thrown) {
     return thrown
   } finally {
+    await end()
     await client.close()
   }
 }
