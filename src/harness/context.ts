@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import { fillPath, operation, operationAt, type OperationId } from '../contract/operations.js'
 import { validateAgainst } from '../contract/schemas.js'
 import type { HttpClient } from '../http/client.js'
@@ -34,6 +35,8 @@ export function createCheckContext(settings: RunSettings, client: HttpClient): {
   // In the order the requests were sent, not answered, so that what the report shows does not depend on timing.
   const sent: (Exchange | undefined)[] = []
   const ended = new AbortController()
+  // Every request and wait of the check listens to it, up to --concurrency at once and each removed when it settles.
+  setMaxListeners(0, ended.signal)
   const pending = new Set<Promise<Exchange>>()
 
   const need = (what: Need) => {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import type { Exchange } from './exchange.js'
 
 /** Atomics.waitAsync (Node 16+), missing from the ES2022 library typings this project compiles against. */
@@ -34,6 +35,8 @@ export class CircuitBreaker {
     private readonly threshold: number,
     private readonly knownKeys: readonly string[] = [],
   ) {
+    // Every request of the run listens to it while in flight, and stops listening when it settles.
+    setMaxListeners(0, this.cutOff.signal)
     this.watchTrip()
   }
 
