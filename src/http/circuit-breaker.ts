@@ -6,16 +6,20 @@ const waitAsync = (Atomics as unknown as { waitAsync(array: Int32Array<SharedArr
 
 /** Requests are counted per key (an operation, or a path): each known key has a slot of its own, other keys are hashed onto the rest. */
 export const BREAKER_SLOTS = 16
-/** Cells: the run's consecutive unanswered requests, the slots they touched (a bit mask), the count when the whole breaker tripped (0: closed); then per slot its consecutive unanswered requests and the count when it tripped. */
+/** Cells: the run's consecutive unanswered requests, the slots they touched (a bit mask), the count when the whole breaker tripped (0: closed), how the last unanswered request ended; then per slot its consecutive unanswered requests and the count when it tripped. */
 const CONSECUTIVE = 0
 const TOUCHED = 1
 const TRIPPED_AT = 2
-const SLOT_COUNT = 3
+const LAST_ENDING = 3
+const SLOT_COUNT = 4
 const SLOT_TRIPPED_AT = SLOT_COUNT + BREAKER_SLOTS
 export const BREAKER_CELLS = SLOT_TRIPPED_AT + BREAKER_SLOTS
 
 /** The code of an exchange the breaker did not send, or cut off: checks that meet it are reported not run. */
 export const NOT_ANSWERING = 'TARGET_NOT_ANSWERING'
+
+/** How an unanswered request ended, as a number a shared cell can hold: its index here plus one; 0 for any other code. */
+const UNANSWERED_ENDINGS = ['TIMEOUT', 'ECONNRESET', 'UND_ERR_SOCKET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'UND_ERR_CLOSED']
 
 /** Codes of requests that ended without a response for reasons of the run, not of the target (CHECK_ENDED: cut off as its check ended). */
 const RUN_ENDINGS = new Set(['RUN_TIME_BOUND', 'RATE_LIMITED', 'CHECK_ENDED', NOT_ANSWERING])
@@ -48,14 +52,14 @@ export class CircuitBreaker {
   /** Why a request to `key` is not sent, or undefined when it may be. */
   refusal(key: string): NonNullable<Exchange['error']> | undefined {
     const all = Atomics.load(this.cells, TRIPPED_AT)
-    if (all > 0) return stoppedAnswering('the target', all, 'not sent')
+    if (all > 0) return this.stoppedAnswering('the target', all, 'not sent')
     const one = Atomics.load(this.cells, SLOT_TRIPPED_AT + this.slotOf(key))
-    return one > 0 ? stoppedAnswering(key, one, 'not sent') : undefined
+    return one > 0 ? this.stoppedAnswering(key, one, 'not sent') : undefined
   }
 
   /** Why an exchange cut off by the trip ended, for the client to report. */
   cutOffError(): NonNullable<Exchange['error']> {
-    return stoppedAnswering('the target', Atomics.load(this.cells, TRIPPED_AT), 'cut off')
+    return this.stoppedAnswering('the target', Atomics.load(this.cells, TRIPPED_AT), 'cut off')
   }
 
   /** Counts how a request to `key` ended. */
@@ -66,7 +70,9 @@ export class CircuitBreaker {
       Atomics.store(this.cells, SLOT_COUNT + this.slotOf(key), 0)
       return
     }
-    if (RUN_ENDINGS.has(exchange.error?.code ?? '')) return
+    const code = exchange.error?.code ?? ''
+    if (RUN_ENDINGS.has(code)) return
+    Atomics.store(this.cells, LAST_ENDING, UNANSWERED_ENDINGS.indexOf(code) + 1)
     const slot = this.slotOf(key)
     const inRow = Atomics.add(this.cells, CONSECUTIVE, 1) + 1
     const touched = Atomics.or(this.cells, TOUCHED, 1 << slot) | (1 << slot)
@@ -75,6 +81,13 @@ export class CircuitBreaker {
     if (inRow >= this.threshold && bitCount(touched) >= 2 && Atomics.compareExchange(this.cells, TRIPPED_AT, 0, inRow) === 0) {
       Atomics.notify(this.cells, TRIPPED_AT)
     }
+  }
+
+  private stoppedAnswering(what: string, count: number, done: string): NonNullable<Exchange['error']> {
+    const subject = what === 'the target' ? 'the target stopped answering' : `${what} stopped answering`
+    const last = UNANSWERED_ENDINGS[Atomics.load(this.cells, LAST_ENDING) - 1]
+    const ending = last === undefined ? 'timeouts, resets' : `the last one: ${last}`
+    return { code: NOT_ANSWERING, message: `${done}: ${subject}: ${count} requests in a row ended without a response (${ending})` }
   }
 
   private slotOf(key: string): number {
@@ -94,10 +107,6 @@ export class CircuitBreaker {
   }
 }
 
-function stoppedAnswering(what: string, count: number, done: string): NonNullable<Exchange['error']> {
-  const subject = what === 'the target' ? 'the target stopped answering' : `${what} stopped answering`
-  return { code: NOT_ANSWERING, message: `${done}: ${subject}: ${count} requests in a row ended without a response (timeouts, resets)` }
-}
 
 
 function bitCount(mask: number): number {

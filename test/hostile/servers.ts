@@ -160,13 +160,13 @@ export const hostileCases: readonly HostileCase[] = [
   },
   {
     name: 'a body that never ends',
-    shows: /TIMEOUT|RUN_TIME_BOUND|stopped answering/,
+    shows: /TIMEOUT|RUN_TIME_BOUND/,
     hangs: true,
     start: () => httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.write('{"data":['), drip(res, () => ' ', 50))),
   },
   {
     name: 'a connection reset in the middle of the body',
-    shows: /ECONNRESET|UND_ERR_SOCKET|stopped answering/,
+    shows: /ECONNRESET|UND_ERR_SOCKET/,
     start: () =>
       rawTarget((socket) => {
         socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-ID: ${REQUEST_ID}\r\nContent-Length: 1000\r\n\r\n{"data":[{"symbol":"ETH-`)
