@@ -10,6 +10,9 @@ import { operations } from '../src/contract/operations.js'
 import { faultByName, faults } from '../src/reference/faults/index.js'
 import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js'
 import { NOT_ASSESSED } from '../src/traffic/judgement.js'
+import { specPath } from '../src/package-root.js'
+import { notAssessableWithout } from '../src/profile/profile.js'
+import { REFERENCE_PROFILE_FILE } from '../src/profile/resolve.js'
 import type { Report } from '../reporters/report.js'
 import { CHROMIUM, chromiumSkipReason, LAUNCH_ARGS, recordBrowserTraffic } from './support/browser.js'
 import { captureOutput } from './support/output.js'
@@ -108,13 +111,13 @@ describe.skipIf(chromiumSkipReason)(`check-har on traffic Chromium recorded${chr
   )
 })
 
-describe("check-har on the suite's own exchanges.har", () => {
-  async function runWithHar(faults: string[]): Promise<{ report: Report; harPath: string }> {
-    const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-run-har-')), 'exchanges.har')
-    const report = await runAgainstReference({ faults }, {}, { harPath })
-    return { report, harPath }
-  }
+async function runWithHar(faults: string[]): Promise<{ report: Report; harPath: string }> {
+  const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-run-har-')), 'exchanges.har')
+  const report = await runAgainstReference({ faults }, {}, { harPath })
+  return { report, harPath }
+}
 
+describe("check-har on the suite's own exchanges.har", () => {
   test('passes the HAR of a run against the reference', async () => {
     const { harPath } = await runWithHar([])
     const run = await checkHar([harPath, '--strict'])
@@ -122,13 +125,52 @@ describe("check-har on the suite's own exchanges.har", () => {
   })
 
   // The body rules' recorded judgement is what their checks run on each answer (faults.test proves each); each other
-  // check with a recorded judgement is shown failing on the HAR of a run with the first fault that breaks it.
-  const judgedApart = allChecks.filter((c) => c.recorded && !c.id.startsWith('shapes/') && !c.id.startsWith('envelope/')).map((c) => c.id)
+  // check with a recorded judgement is shown failing on the HAR of a run with the first fault that breaks it (those
+  // that hold the target to a profile key, under --profile below).
+  const judgedApart = allChecks.filter((c) => c.recorded && !c.profile && !c.id.startsWith('shapes/') && !c.id.startsWith('envelope/')).map((c) => c.id)
   test.each(judgedApart.map((id) => [id, faults.find((f) => f.breaks.includes(id))!.name]))('fails %s on the HAR of a run with the fault %s, as the run did', async (id, fault) => {
     const { report, harPath } = await runWithHar([fault])
     expect(idsWithStatus(report, 'failed'), 'the run failed it').toContain(id)
     const run = await checkHar([harPath])
     expect(idsWithStatus(run.report!, 'failed'), 'check-har failed it').toContain(id)
+  })
+})
+
+describe('check-har --profile', () => {
+  const referenceProfile = specPath(REFERENCE_PROFILE_FILE)
+  // Every judgement of one exchange that a profile key decides; the quota's needs a 429, which quota.test judges in a run.
+  const profiled = [...allChecks.filter((c) => c.recorded), ...exchangeRules].filter((j) => j.profile && j.id !== 'every-response/quota-values')
+
+  test("passes the HAR of a run against the reference under the reference's own profile, and names the profile", async () => {
+    const { harPath } = await runWithHar([])
+    const run = await checkHar([harPath, '--strict', '--profile', referenceProfile])
+    expect(run.code, run.out + run.err).toBe(0)
+    expect(run.report!.profile?.source).toBe(referenceProfile)
+    for (const { id } of profiled) expect(run.report!.checks.find((c) => c.id === id)?.status, id).toBe('passed')
+  })
+
+  test.each(profiled.map((j) => [j.id, j.profile!, faults.find((f) => f.breaks.length === 1 && f.breaks[0] === j.id)!.name] as const))(
+    '%s is not assessable without a profile stating %s, and fails with it, on the HAR of a run with the fault %s',
+    async (id, key, fault) => {
+      const { harPath } = await runWithHar([fault])
+      const without = await checkHar([harPath])
+      expect(without.report!.checks.find((c) => c.id === id)).toMatchObject({ status: 'skipped', reason: notAssessableWithout(key) })
+      const held = await checkHar([harPath, '--profile', referenceProfile])
+      expect(idsWithStatus(held.report!, 'failed'), 'exactly the judgement the fault breaks').toEqual([id])
+      expect(held.code).toBe(1)
+    },
+  )
+
+  test('a profile that cannot be used is a usage error: exit 2, one line naming the key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-bad-profile-'))
+    const harPath = join(dir, 'empty.har')
+    writeFileSync(harPath, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [] } }))
+    const profile = join(dir, 'profile.yaml')
+    writeFileSync(profile, 'profile:\n  intentStates: open\n')
+    const run = await checkHar([harPath, '--profile', profile])
+    expect(run.code).toBe(2)
+    expect(run.err.trim().split('\n'), 'one line').toEqual([expect.stringMatching(/--profile: profile\.intentStates /)])
+    expect(run.files, 'no report is written').toEqual([])
   })
 })
 

@@ -17,6 +17,9 @@ import { startReferenceServer, type ReferenceServer } from '../src/reference/ser
 import type { RefRequest } from '../src/reference/types.js'
 import type { Report } from '../reporters/report.js'
 import { CHROMIUM, chromiumSkipReason, LAUNCH_ARGS, recordBrowserTraffic, referenceOperationPaths } from './support/browser.js'
+import { specPath } from '../src/package-root.js'
+import { notAssessableWithout } from '../src/profile/profile.js'
+import { REFERENCE_PROFILE_FILE } from '../src/profile/resolve.js'
 import { harValidator } from './support/har-schema.js'
 import { captureOutput } from './support/output.js'
 import { reportValidator } from './support/report-schema.js'
@@ -169,6 +172,25 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
       expect(code).toBe(1)
       expect(report.traffic?.exchanges).toBe(2)
       expect(report.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['shapes/vault-members'])
+    } finally {
+      await faulty.close()
+    }
+  })
+
+  test("holds each exchange to --profile: a market status the profile does not list fails its rule, which is not assessable without it", async () => {
+    const faulty = await startReferenceServer({ behaviours: [faultByName('market-status-halted')!] })
+    const judged = async (profileArgs: string[]) => {
+      const proxy = await startProxy(['--upstream', faulty.baseUrl, '--max-requests', '1', ...profileArgs])
+      await curl(['-H', `X-API-Key: ${faulty.data.apiKey}`, `${proxy.url}/v1/markets`])
+      return proxy.finished
+    }
+    try {
+      const held = await judged(['--profile', specPath(REFERENCE_PROFILE_FILE)])
+      expect(held.code).toBe(1)
+      expect(held.report.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['every-response/market-status-listed'])
+      const without = await judged([])
+      expect(without.code).toBe(0)
+      expect(without.report.checks.find((c) => c.id === 'every-response/market-status-listed')).toMatchObject({ status: 'skipped', reason: notAssessableWithout('marketStatuses') })
     } finally {
       await faulty.close()
     }

@@ -4,9 +4,9 @@ import { writeReports } from '../../reporters/write.js'
 import { readHar } from '../har/read.js'
 import { exchangeOf } from '../har/to-exchange.js'
 import { TrafficJudgement } from '../traffic/judgement.js'
-import { parseSubcommandArgs, reportFlags, subcommandHelp } from './subcommand-args.js'
+import { parseSubcommandArgs, reportFlags, subcommandHelp, trafficProfile, trafficProfileFlag } from './subcommand-args.js'
 
-const flags = reportFlags
+const flags = [...reportFlags, trafficProfileFlag]
 
 export const checkHarHelp = (): string =>
   subcommandHelp(
@@ -19,17 +19,18 @@ export interface CheckHarOptions {
   file: string
   reportDir: string
   strict: boolean
+  profile?: string
 }
 
 export function parseCheckHarArgs(argv: readonly string[]): CheckHarOptions {
   const { values, positionals } = parseSubcommandArgs(argv, flags, 1)
-  return { file: positionals[0]!, reportDir: values['report-dir'] as string, strict: values.strict === true }
+  return { file: positionals[0]!, reportDir: values['report-dir'] as string, strict: values.strict === true, profile: values.profile as string | undefined }
 }
 
 /** ipts-conformance check-har: judges a HAR file and writes the reports; returns the exit code. */
 export async function checkHar(options: CheckHarOptions, env: NodeJS.ProcessEnv): Promise<number> {
   const entries = await readHar(options.file, 'check-har')
-  const judgement = new TrafficJudgement('har', `recorded traffic: ${options.file}`)
+  const judgement = new TrafficJudgement('har', `recorded traffic: ${options.file}`, await trafficProfile(options.profile))
   const recorded = entries.map(exchangeOf)
   // Every key and receipt of the file is learned before any evidence is kept, so that all of them are redacted everywhere.
   for (const { exchange } of recorded) judgement.learn(exchange)

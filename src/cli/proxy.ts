@@ -6,7 +6,7 @@ import { HarSpool } from '../traffic/har-spool.js'
 import { TrafficJudgement } from '../traffic/judgement.js'
 import { startProxyServer } from '../traffic/proxy-server.js'
 import { UsageError, type Flag } from './flags.js'
-import { parseSubcommandArgs, reportFlags, subcommandHelp } from './subcommand-args.js'
+import { parseSubcommandArgs, reportFlags, subcommandHelp, trafficProfile, trafficProfileFlag } from './subcommand-args.js'
 
 const flags: readonly Flag[] = [
   { name: 'upstream', kind: 'url', help: 'base URL of the deployment the proxy forwards to (required)' },
@@ -15,6 +15,7 @@ const flags: readonly Flag[] = [
   { name: 'max-requests', kind: 'int', min: 1, max: 100_000_000, help: 'stop after this many exchanges, write the reports and exit' },
   { name: 'timeout', kind: 'int', min: 100, max: 600_000, default: '30000', help: "bound on the upstream's answer in milliseconds: its head, and each pause in its body" },
   ...reportFlags,
+  trafficProfileFlag,
 ]
 
 export const proxyHelp = (): string =>
@@ -32,6 +33,7 @@ export interface ProxyOptions {
   maxRequests?: number
   timeoutMs: number
   strict: boolean
+  profile?: string
 }
 
 export function parseProxyArgs(argv: readonly string[]): ProxyOptions {
@@ -45,6 +47,7 @@ export function parseProxyArgs(argv: readonly string[]): ProxyOptions {
     maxRequests: values['max-requests'] as number | undefined,
     timeoutMs: values.timeout as number,
     strict: values.strict === true,
+    profile: values.profile as string | undefined,
   }
 }
 
@@ -65,7 +68,7 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024
 
 /** ipts-conformance proxy: forwards and judges until stopped (the signal) or --max-requests; writes the reports and the HAR; returns the exit code. */
 export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop: AbortSignal): Promise<number> {
-  const judgement = new TrafficJudgement('proxy', options.upstream)
+  const judgement = new TrafficJudgement('proxy', options.upstream, await trafficProfile(options.profile))
   const spool = await HarSpool.create()
   let exchanges = 0
   const enough = new AbortController()

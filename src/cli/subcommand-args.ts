@@ -1,3 +1,5 @@
+import { loadProfile } from '../profile/load.js'
+import type { Profile } from '../profile/profile.js'
 import { flagsHelp, parseFlags, UsageError, validateFlag, type Flag } from './flags.js'
 
 /** Flags every subcommand that writes reports has, as a run has them. */
@@ -5,6 +7,18 @@ export const reportFlags: readonly Flag[] = [
   { name: 'report-dir', kind: 'text', default: './conformance-report', help: 'where the report files are written' },
   { name: 'strict', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
 ]
+
+/** The flag of the subcommands that judge traffic (check-har, proxy): the deployment's facts, held to each exchange. */
+export const trafficProfileFlag: Flag = {
+  name: 'profile',
+  kind: 'text',
+  help: "a deployment profile (YAML, specs/profile.schema.json): each exchange is held to its facts as a run holds its own; checks that read the published description (openapi) send requests and are not assessed",
+}
+
+/** The profile a traffic subcommand was given, read and checked (a ProfileError, exit 2, when it cannot be used). */
+export function trafficProfile(path: string | undefined): Promise<Profile | undefined> {
+  return path === undefined ? Promise.resolve(undefined) : loadProfile({ file: path })
+}
 
 /** Parses and checks a subcommand's flags and its positional arguments; every mistake is a UsageError naming the flag. */
 export function parseSubcommandArgs(argv: readonly string[], table: readonly Flag[], positionals: number): { values: Record<string, unknown>; positionals: string[] } {

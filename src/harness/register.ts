@@ -2,7 +2,7 @@ import { afterAll, describe, inject, test } from 'vitest'
 import { logExchanges } from '../har/exchange-log.js'
 import { HttpClient } from '../http/client.js'
 import { redact, secretsOf } from '../http/secrets.js'
-import { profileEvidence, stated } from '../profile/profile.js'
+import { notAssessableWithout, profileEvidence, stated } from '../profile/profile.js'
 import type { RunSettings } from '../runner/settings.js'
 import type { Check, CheckFailure, CheckNotRun, CheckSkipped, InputPhase } from '../checks/types.js'
 import { createCheckContext, missingInputReasons, missingNeed } from './context.js'
@@ -74,7 +74,7 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
         const secrets = secretsOf(settings)
         const missing = missingNeed(settings, check.needs)
         if (missing) return skip(missingInputReasons[missing])
-        if (check.profile && !stated(settings.profile, check.profile)) return skip(`not assessable without a deployment profile that states ${check.profile} (--profile)`)
+        if (check.profile && !stated(settings.profile, check.profile)) return skip(notAssessableWithout(check.profile))
         const { ctx, end } = createCheckContext(settings, clientFor(settings))
         let outcome: unknown
         try {

@@ -67,13 +67,14 @@ export type ProfileSource = { file: string } | { values: ProfileValues; baseDir:
 /**
  * Reads what the profile's keys name: the config schema (parsed and compiled), and the published description
  * (read from a file, or fetched through the run's polite client). A file or URL that cannot be used is a ProfileError.
+ * Without a fetch (judging recorded traffic) the description is not read: the checks that read it are not assessed there.
  */
-export async function loadProfile(given: ProfileSource, fetchDescription: DescriptionFetch): Promise<Profile> {
+export async function loadProfile(given: ProfileSource, fetchDescription?: DescriptionFetch): Promise<Profile> {
   const values = 'file' in given ? readProfileFile(given.file) : given.values
   const baseDir = 'file' in given ? dirname(resolve(given.file)) : given.baseDir
   const profile: Profile = { source: 'file' in given ? given.file : given.source, values }
   if (values.configSchema) profile.configSchema = readConfigSchema(resolve(baseDir, values.configSchema))
-  if (values.openapi) {
+  if (values.openapi && fetchDescription) {
     const { source, document } = await readPublishedDescription(values.openapi, baseDir, fetchDescription)
     profile.openapi = { source, findings: await judgeDescription(source, document) }
   }

@@ -46,6 +46,11 @@ export function stated(profile: Profile | undefined, key: ProfileKey): boolean {
   return profile?.values[key] !== undefined
 }
 
+/** Why a check or rule that holds the target to a profile key is not assessed when the profile does not state it. */
+export function notAssessableWithout(key: ProfileKey): string {
+  return `not assessable without a deployment profile that states ${key} (--profile)`
+}
+
 /** A profile value as evidence shows it. */
 export function profileEvidence(profile: Profile, key: ProfileKey): { key: ProfileKey; value: unknown; source: string } {
   return { key, value: profile.values[key], source: profile.source }

@@ -5,6 +5,7 @@ import { observe } from '../harness/observations.js'
 import type { Exchange } from '../http/exchange.js'
 import { redactDeep } from '../http/secrets.js'
 import { packageJson } from '../package-root.js'
+import { notAssessableWithout, stated, type Profile } from '../profile/profile.js'
 import { levelOf, ObservationTally, type NamedJudge } from '../../reporters/judged-outcomes.js'
 import { summarize, type CheckOutcome, type Report, type TrafficSummary } from '../../reporters/report.js'
 import { traceRequirements } from '../../reporters/traceability.js'
@@ -19,7 +20,7 @@ type Judge = ExchangeJudge & NamedJudge
 /** Everything one recorded exchange can decide: the every-response rules, and each check that declares how one exchange decides it. */
 function trafficJudges(): Judge[] {
   const fromChecks = Object.entries(checksByConcern).flatMap(([concern, checks]) =>
-    checks.flatMap((check) => (check.recorded ? [{ id: check.id, title: check.title, requirement: check.requirement, concern, ...check.recorded }] : [])),
+    checks.flatMap(({ id, title, requirement, profile, recorded }) => (recorded ? [{ id, title, requirement, profile, concern, ...recorded }] : [])),
   )
   return [...fromChecks, ...exchangeRules.map((rule) => ({ ...rule, concern: 'every-response' }))]
 }
@@ -39,7 +40,8 @@ export class TrafficJudgement {
   private upstreamFailures = 0
   private readonly upstreamErrors: string[] = []
 
-  constructor(source: TrafficSummary['source'], private readonly target: string) {
+  /** profile: the deployment's facts (--profile), held to each exchange as a run holds its own. */
+  constructor(source: TrafficSummary['source'], private readonly target: string, private readonly profile?: Profile) {
     this.counts = { source, exchanges: 0, judged: 0, outsideV1: 0, otherV1: 0, withoutResponse: 0, withoutBody: 0 }
   }
 
@@ -59,7 +61,7 @@ export class TrafficJudgement {
     else if (!bodyRecorded) this.counts.withoutBody++
     else {
       this.counts.judged++
-      this.tally.add(observe([{ ...exchange, operation: destination.operation }], {}, this.secrets.list(), this.judges))
+      this.tally.add(observe([{ ...exchange, operation: destination.operation }], { profile: this.profile }, this.secrets.list(), this.judges))
     }
   }
 
@@ -74,6 +76,7 @@ export class TrafficJudgement {
 
   report(strict: boolean): Report {
     const judged = new Map(this.tally.outcomes(this.judges).map((outcome) => [outcome.id, outcome]))
+    for (const { id, profile } of this.judges) if (profile && !stated(this.profile, profile)) judged.get(id)!.reason = notAssessableWithout(profile)
     const checks: CheckOutcome[] = [
       ...Object.entries(checksByConcern).flatMap(([concern, list]) => list.map((check) => judged.get(check.id) ?? notAssessed(check, concern))),
       ...exchangeRules.map((rule) => judged.get(rule.id)!),
@@ -91,7 +94,8 @@ export class TrafficJudgement {
       traffic: { ...this.counts },
       summary: summarize(checks, strict, errors),
       checks,
-      requirements: traceRequirements(checks),
+      ...(this.profile ? { profile: { source: this.profile.source, values: this.profile.values } } : {}),
+      requirements: traceRequirements(checks, this.profile),
       errors,
     }
     // Evidence kept before a later exchange taught a secret is redacted again with every secret learned.
