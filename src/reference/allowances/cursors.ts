@@ -21,6 +21,22 @@ function listRead(request: RefRequest, data: ReferenceData): { items: unknown[];
   return items && { items, filter: trader }
 }
 
+/** The profile's pagination checks: an allowance that pages otherwise leaves the profile without the reference's pagination facts. */
+const PAGE_SIZE_PROFILE_CHECKS = ['profile/max-page-walk-ends', 'profile/page-size-honoured', 'profile/page-size-in-range', 'profile/page-size-out-of-range']
+const WALK_CHECKS = ['cursors/balances-walk-ends', 'cursors/markets-walk-ends']
+/** A list paged under other parameter names than the run's: every check that reads or sends a cursor has nothing to judge. */
+const OTHER_PARAMETER_NAME_SKIPS = [
+  ...WALK_CHECKS,
+  'cursors/cursor-bound-to-operation',
+  'cursors/cursor-bound-to-trader',
+  'cursors/cursor-is-string',
+  'cursors/hand-built-cursor-refused',
+  'cursors/issued-cursor-opaque',
+  'cursors/items-unique',
+  'cursors/tampered-cursor-rejected',
+  ...PAGE_SIZE_PROFILE_CHECKS,
+]
+
 export const cursorsAllowances: readonly Allowance[] = [
   {
     name: 'cursors-empty-last-page',
@@ -38,7 +54,7 @@ export const cursorsAllowances: readonly Allowance[] = [
     name: 'cursors-cursor-param-page-token',
     description: 'Lists take their cursor as ?page_token= and ignore ?cursor= (the cursor parameter name is not shown).',
     permittedBy: 'EP-LIST-QUERY',
-    skips: ['cursors/balances-walk-ends', 'cursors/cursor-bound-to-operation', 'cursors/cursor-bound-to-trader', 'cursors/cursor-is-string', 'cursors/hand-built-cursor-refused', 'cursors/issued-cursor-opaque', 'cursors/items-unique', 'cursors/markets-walk-ends', 'cursors/tampered-cursor-rejected', 'profile/max-page-walk-ends', 'profile/page-size-honoured', 'profile/page-size-in-range', 'profile/page-size-out-of-range'],
+    skips: OTHER_PARAMETER_NAME_SKIPS,
     // The reference's pagination facts are stated for ?cursor= and ?limit=; a deployment paging otherwise would state them for its own names.
     profileWithout: ['pagination'],
     onRequest: (request) => takeListParameterAs(request, 'page_token', 'cursor'),
@@ -47,7 +63,7 @@ export const cursorsAllowances: readonly Allowance[] = [
     name: 'cursors-limit-param-page-size',
     description: 'Lists serve every item on one page unless asked for fewer with ?page_size=, and ignore ?limit= (the page-size parameter name is not shown).',
     permittedBy: 'EP-LIST-QUERY',
-    skips: ['cursors/balances-walk-ends', 'cursors/cursor-bound-to-operation', 'cursors/cursor-bound-to-trader', 'cursors/cursor-is-string', 'cursors/hand-built-cursor-refused', 'cursors/issued-cursor-opaque', 'cursors/items-unique', 'cursors/markets-walk-ends', 'cursors/tampered-cursor-rejected', 'profile/max-page-walk-ends', 'profile/page-size-honoured', 'profile/page-size-in-range', 'profile/page-size-out-of-range'],
+    skips: OTHER_PARAMETER_NAME_SKIPS,
     profileWithout: ['pagination'],
     onRequest: (request) => takeListParameterAs(request, 'page_size', 'limit'),
     onResponse(response, request, data) {
@@ -62,7 +78,7 @@ export const cursorsAllowances: readonly Allowance[] = [
     name: 'cursors-long-list',
     description: 'Lists serve one item a page, so a walk is longer than the run\'s --max-pages (20): the walk is reported skipped, not failed.',
     permittedBy: 'ENV-CURSOR-END',
-    skips: ['cursors/balances-walk-ends', 'cursors/markets-walk-ends', 'profile/max-page-walk-ends', 'profile/page-size-honoured', 'profile/page-size-in-range', 'profile/page-size-out-of-range'],
+    skips: [...WALK_CHECKS, ...PAGE_SIZE_PROFILE_CHECKS],
     // One item a page whatever is asked: a deployment doing so would not state the reference's page-size bounds.
     profileWithout: ['pagination'],
     run: { maxPages: 20 },
@@ -74,7 +90,7 @@ export const cursorsAllowances: readonly Allowance[] = [
     name: 'cursors-max-page-size-4',
     description: 'Lists serve pages of at most 4 items, whatever page size is asked for (the maximum page size is not shown).',
     permittedBy: 'LIM-PAGE-SIZE',
-    skips: ['profile/max-page-walk-ends', 'profile/page-size-honoured', 'profile/page-size-in-range', 'profile/page-size-out-of-range'],
+    skips: PAGE_SIZE_PROFILE_CHECKS,
     // A deployment serving 4 items at most would not promise the reference's page-size bounds.
     profileWithout: ['pagination'],
     onRequest(request) {
