@@ -25,7 +25,13 @@ const encoded: Record<string, string> = {
   'base64url two bytes in': Buffer.from(`xy${receipt}`).toString('base64url'),
 }
 
-describe('redaction', () => {
+/** Keys a proxy learns from a client that sends many (the suite's own traffic does): enough for redact() to scan once for all forms. */
+const learnedKeys: Secret[] = Array.from({ length: 300 }, (_, i) => ({ value: `garbage-key-${i}`, placeholder: `$IPTS_API_KEY_${i + 2}` }))
+
+describe.each([
+  ['one secret', secrets],
+  ['among 300 learned keys', [...learnedKeys, ...secrets]],
+])('redaction of %s', (_, secrets) => {
   test.each(Object.entries(encoded))('replaces the secret written %s', (_, form) => {
     const text = `before ${form} after`
     expect(mentionsSecret(text, receipt)).toBe(true)
@@ -53,6 +59,13 @@ describe('redaction', () => {
   test('leaves text without the secret as it is', () => {
     expect(redact('rcpt 1a2c and %7E%21 and cnNwdCAx', secrets)).toBe('rcpt 1a2c and %7E%21 and cnNwdCAx')
   })
+})
+
+test.each([
+  ['13 keys (each form searched for in turn)', learnedKeys.slice(0, 13)],
+  ['300 keys (one pass for every form)', learnedKeys],
+])('replaces a secret that contains another whole, among %s', (_, keys) => {
+  expect(redact('garbage-key-12, garbage-key-1; garbage-key-1garbage-key-12', keys)).toBe('$IPTS_API_KEY_14, $IPTS_API_KEY_3; $IPTS_API_KEY_3$IPTS_API_KEY_14')
 })
 
 describe('the curl command', () => {

@@ -172,9 +172,16 @@ function wadConventionViolations(schema: string, body: unknown): RuledViolation[
   return violations
 }
 
+/** The violations found in a parsed body, which every body rule of one exchange asks for in turn. */
+const ruledOfBody = new WeakMap<object, { schema: string; violations: readonly RuledViolation[] }>()
+
 /** Every violation of an operation's success body, each with the requirement it breaks. */
-export function ruledViolations(operation: Operation, body: unknown): RuledViolation[] {
+export function ruledViolations(operation: Operation, body: unknown): readonly RuledViolation[] {
   const schema = operation.successSchema
+  const known = body !== null && typeof body === 'object' ? ruledOfBody.get(body) : undefined
+  if (known?.schema === schema) return known.violations
   const fromSchema = validateAgainst(schema, body).map((violation) => ({ ...violation, requirement: requirementOf(schema, violation, body) }))
-  return [...fromSchema, ...wadConventionViolations(schema, body)]
+  const violations = [...fromSchema, ...wadConventionViolations(schema, body)]
+  if (body !== null && typeof body === 'object') ruledOfBody.set(body, { schema, violations })
+  return violations
 }

@@ -81,9 +81,9 @@ export function secretForms(value: string): string[] {
   return [...new Set(forms)].sort((a, b) => b.length - a.length)
 }
 
-/** The forms of the secrets seen lately; a run has a handful, but the receipts it sends are looked for too. */
+/** The forms of the secrets seen lately: a run has a handful, a proxy learns every key its clients send. */
 const formsCache = new Map<string, string[]>()
-const FORMS_KEPT = 256
+const FORMS_KEPT = 4096
 
 function formsOf(value: string): string[] {
   let forms = formsCache.get(value)
@@ -100,21 +100,89 @@ export function mentionsSecret(text: string, value: string): boolean {
   return value.length > 0 && formsOf(value).some((form) => text.includes(form))
 }
 
-/** Replaces every secret, in every form, by its placeholder. Longest first, so a secret that contains another is replaced whole. */
-export function redact(text: string, secrets: readonly Secret[]): string {
-  let out = text
-  for (const { value, placeholder } of [...secrets].filter((s) => s.value.length > 0).sort((a, b) => b.value.length - a.value.length)) {
-    for (const form of formsOf(value)) out = out.split(form).join(placeholder)
+interface Form {
+  form: string
+  placeholder: string
+}
+
+/** Above this many forms a text is scanned once for all of them, rather than searched once for each. */
+const SCAN_ABOVE_FORMS = 256
+
+/** The forms of a list of secrets with their placeholders: secrets longest first, so that one containing another is replaced whole. */
+class Redactor {
+  private readonly forms: Form[]
+  /** For a scan: the forms by their first two characters, each list longest first. */
+  private readonly byStart = new Map<number, Form[]>()
+
+  constructor(secrets: readonly Secret[]) {
+    const ordered = [...secrets].filter((s) => s.value.length > 0).sort((a, b) => b.value.length - a.value.length)
+    this.forms = ordered.flatMap(({ value, placeholder }) => formsOf(value).map((form) => ({ form, placeholder })))
+    if (this.forms.length <= SCAN_ABOVE_FORMS || this.forms.some(({ form }) => form.length < 2)) return
+    for (const form of this.forms) {
+      const start = startOf(form.form, 0)
+      const list = this.byStart.get(start)
+      if (list) list.push(form)
+      else this.byStart.set(start, [form])
+    }
+    for (const list of this.byStart.values()) list.sort((a, b) => b.form.length - a.form.length)
   }
-  return out
+
+  apply(text: string): string {
+    if (this.byStart.size > 0) return this.scan(text)
+    let out = text
+    for (const { form, placeholder } of this.forms) if (out.includes(form)) out = out.split(form).join(placeholder)
+    return out
+  }
+
+  /** One pass, replacing at each position the longest form that starts there. */
+  private scan(text: string): string {
+    let out = ''
+    let copied = 0
+    for (let at = 0; at < text.length - 1; ) {
+      const found = this.byStart.get(startOf(text, at))?.find(({ form }) => text.startsWith(form, at))
+      if (!found) {
+        at++
+        continue
+      }
+      out += text.slice(copied, at) + found.placeholder
+      at += found.form.length
+      copied = at
+    }
+    return copied === 0 ? text : out + text.slice(copied)
+  }
+}
+
+function startOf(text: string, at: number): number {
+  return text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1)
+}
+
+/** A list of secrets is redacted with the same Redactor as long as the list itself is the same (a run's, a proxy's learned list). */
+const redactors = new WeakMap<readonly Secret[], Redactor>()
+
+function redactorOf(secrets: readonly Secret[]): Redactor {
+  let redactor = redactors.get(secrets)
+  if (!redactor) {
+    redactor = new Redactor(secrets)
+    redactors.set(secrets, redactor)
+  }
+  return redactor
+}
+
+/** Replaces every secret, in every form, by its placeholder. */
+export function redact(text: string, secrets: readonly Secret[]): string {
+  return redactorOf(secrets).apply(text)
 }
 
 /** Redacts every string of plain data, member names as well as values, one by one, so that a short secret cannot break the structure. */
 export function redactDeep<T>(value: T, secrets: readonly Secret[]): T {
-  if (typeof value === 'string') return redact(value, secrets) as T
-  if (Array.isArray(value)) return value.map((item: unknown) => redactDeep(item, secrets)) as T
+  return redactedWith(value, redactorOf(secrets))
+}
+
+function redactedWith<T>(value: T, redactor: Redactor): T {
+  if (typeof value === 'string') return redactor.apply(value) as T
+  if (Array.isArray(value)) return value.map((item: unknown) => redactedWith(item, redactor)) as T
   if (value === null || typeof value !== 'object') return value
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key, secrets), redactDeep(item, secrets)])) as T
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [redactor.apply(key), redactedWith(item, redactor)])) as T
 }
 
 /** At most `maxChars` of the text, redacted before it is cut: a cut through a secret would leave a piece that redaction no longer recognises. */
