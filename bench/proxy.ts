@@ -12,6 +12,8 @@ export interface ProxyFigures {
   requests: number
   directPerSecond: number
   proxiedPerSecond: number
+  /** Through a forwarding proxy that does nothing else: what is left of the ratio to direct is the judging's cost. */
+  barePerSecond: number
   addedP50Ms: number
   addedP99Ms: number
   longRunExchanges: number
@@ -51,12 +53,11 @@ function percentile(values: readonly number[], p: number): number {
 }
 
 /**
- * The proxy as a user starts it (the bin, a process of its own, under GNU time for its peak resident memory), in front of
- * the upstream until it has forwarded maxRequests exchanges; the traffic is sent from this process.
+ * A proxy in a process of its own (under GNU time for its peak resident memory) that prints {"url": …} when it listens
+ * and exits by itself after the exchanges it was told; the traffic is sent from this process.
  */
-async function proxied<T>(upstream: string, maxRequests: number, traffic: (proxyUrl: string) => Promise<T>): Promise<{ result: T; peakRssMiB: number; exitCode: number | null }> {
-  const reportDir = mkdtempSync(join(tmpdir(), 'ipts-bench-proxy-'))
-  const child = spawn('/usr/bin/time', ['-f', 'peak-rss-kib %M', process.execPath, join(packageRoot, 'bin', 'ipts-conformance.js'), 'proxy', '--upstream', upstream, '--max-requests', String(maxRequests), '--report-dir', reportDir], { stdio: ['ignore', 'pipe', 'pipe'] })
+async function proxied<T>(script: string, args: readonly string[], traffic: (proxyUrl: string) => Promise<T>): Promise<{ result: T; peakRssMiB: number; exitCode: number | null }> {
+  const child = spawn('/usr/bin/time', ['-f', 'peak-rss-kib %M', process.execPath, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', (chunk) => (stderr += String(chunk)))
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
@@ -69,20 +70,31 @@ async function proxied<T>(upstream: string, maxRequests: number, traffic: (proxy
   const { url } = JSON.parse(first) as { url: string }
   const result = await traffic(url)
   const exitCode = await exited
-  rmSync(reportDir, { recursive: true, force: true })
   const kib = Number(/peak-rss-kib (\d+)/.exec(stderr)?.[1] ?? NaN)
   return { result, peakRssMiB: kib / 1024, exitCode }
+}
+
+/** The suite's proxy as a user starts it (the bin), in front of the upstream until it has forwarded maxRequests exchanges. */
+async function suiteProxy<T>(upstream: string, maxRequests: number, traffic: (proxyUrl: string) => Promise<T>): ReturnType<typeof proxied<T>> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'ipts-bench-proxy-'))
+  try {
+    return await proxied(join(packageRoot, 'bin', 'ipts-conformance.js'), ['proxy', '--upstream', upstream, '--max-requests', String(maxRequests), '--report-dir', reportDir], traffic)
+  } finally {
+    rmSync(reportDir, { recursive: true, force: true })
+  }
 }
 
 export async function measureProxy(upstream: string, requests: readonly RecordedRequest[], concurrency: number, count: number, longRun: number): Promise<ProxyFigures> {
   await send(upstream, requests, Math.min(count, 500), concurrency) // warm-up
   const direct = await send(upstream, requests, count, concurrency)
-  const through = await proxied(upstream, count, (url) => send(url, requests, count, concurrency))
-  const long = await proxied(upstream, longRun, (url) => send(url, requests, longRun, concurrency))
+  const bare = await proxied(join(packageRoot, 'dist', 'bench', 'bare-proxy.js'), [upstream, String(count)], (url) => send(url, requests, count, concurrency))
+  const through = await suiteProxy(upstream, count, (url) => send(url, requests, count, concurrency))
+  const long = await suiteProxy(upstream, longRun, (url) => send(url, requests, longRun, concurrency))
   return {
     requests: count,
     directPerSecond: (count / direct.wallMs) * 1000,
     proxiedPerSecond: (count / through.result.wallMs) * 1000,
+    barePerSecond: (count / bare.result.wallMs) * 1000,
     addedP50Ms: percentile(through.result.latenciesMs, 50) - percentile(direct.latenciesMs, 50),
     addedP99Ms: percentile(through.result.latenciesMs, 99) - percentile(direct.latenciesMs, 99),
     longRunExchanges: longRun,

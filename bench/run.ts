@@ -143,7 +143,7 @@ async function main(): Promise<void> {
   ]
   const p = proxyFigures
   rows.push(
-    [`through the proxy, concurrency ${CONCURRENCY}`, String(p.requests), `${p.proxiedPerSecond.toFixed(0)} req/s`, `direct ${p.directPerSecond.toFixed(0)} req/s: ${(p.proxiedPerSecond / p.directPerSecond).toFixed(2)} of direct (aim: at least 0.5); added latency p50 ${p.addedP50Ms.toFixed(2)} ms, p99 ${p.addedP99Ms.toFixed(2)} ms`],
+    [`through the proxy, concurrency ${CONCURRENCY}`, String(p.requests), `${p.proxiedPerSecond.toFixed(0)} req/s`, `direct ${p.directPerSecond.toFixed(0)} req/s: ${(p.proxiedPerSecond / p.directPerSecond).toFixed(2)} of direct (aim: at least 0.5); a bare forwarding proxy ${p.barePerSecond.toFixed(0)} req/s: ${(p.proxiedPerSecond / p.barePerSecond).toFixed(2)} of it; added latency p50 ${p.addedP50Ms.toFixed(2)} ms, p99 ${p.addedP99Ms.toFixed(2)} ms`],
     [`proxy, ${p.longRunExchanges} exchanges`, String(p.longRunExchanges), `peak RSS ${p.longRunPeakRssMiB.toFixed(0)} MiB`, `the proxy process as a whole (GNU time); exit code ${p.longRunExitCode}`],
   )
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
