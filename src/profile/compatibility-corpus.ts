@@ -18,7 +18,16 @@ export interface CorpusBody {
  * allowances' edits of them) and those it forbids (its faults' edits of them that specs/openapi.yaml rejects). A
  * published description compatible with the contract accepts the first and rejects the second.
  */
-export function compatibilityCorpus(): { accepted: CorpusBody[]; forbidden: CorpusBody[] } {
+export function compatibilityCorpus(): Corpus {
+  corpus ??= buildCorpus()
+  return corpus
+}
+
+type Corpus = { accepted: CorpusBody[]; forbidden: CorpusBody[] }
+/** Built once a process: the same for every run, but for the cursors' signatures, which no schema reads. */
+let corpus: Corpus | undefined
+
+function buildCorpus(): Corpus {
   const data = buildReferenceData()
   const requests = operations().flatMap((op) => {
     const params: Record<string, string> = { address: data.trader }

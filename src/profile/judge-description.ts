@@ -44,9 +44,13 @@ export async function judgeDescription(source: string, document: unknown): Promi
   return { document: await documentProblems(source, document as Document), compatibility: compatibilityProblems(source, document as Document, accepted, forbidden), corpus: { accepted: accepted.length, forbidden: forbidden.length } }
 }
 
+/** Compiling the OpenAPI 3.1 schema takes half a second; a validator keeps it for every later document. */
+let validator: Validator | undefined
+
 async function documentProblems(source: string, doc: Document): Promise<string[]> {
   const problems: string[] = []
-  const result = await new Validator().validate(structuredClone(doc) as Record<string, unknown>)
+  validator ??= new Validator()
+  const result = await validator.validate(structuredClone(doc) as Record<string, unknown>)
   if (!result.valid) {
     const errors = typeof result.errors === 'string' ? result.errors : (result.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message} (${e.keyword})`).join('; ')
     problems.push(`${source} is not a valid OpenAPI document (@seriousme/openapi-schema-validator): ${errors}`)
