@@ -7,6 +7,10 @@ import { parseCli } from '../src/cli/options.js'
 import { captured } from './support/capture.js'
 import { FIXED_SEED } from './support/run.js'
 
+/** A file where a report folder is asked for: found before the run, not after it. */
+const REPORT_DIR_FILE = join(mkdtempSync(join(tmpdir(), 'ipts-report-dir-')), 'a-file')
+writeFileSync(REPORT_DIR_FILE, 'not a folder')
+
 afterEach(() => {
   vi.restoreAllMocks()
 })
@@ -46,6 +50,10 @@ describe('the command line', () => {
     [['--config', '/nonexistent/ipts.yaml'], /--config/],
     [['bogus'], /unknown subcommand "bogus"/],
     [['run', 'extra'], /unexpected argument "extra"/],
+    [['--report-dir', REPORT_DIR_FILE], /--report-dir cannot be a folder: .* is a file/],
+    [['--report-dir', join(REPORT_DIR_FILE, 'reports')], /--report-dir cannot be a folder: .* is a file/],
+    [['check-har', REPORT_DIR_FILE, '--report-dir', REPORT_DIR_FILE], /--report-dir cannot be a folder/],
+    [['compare', REPORT_DIR_FILE, REPORT_DIR_FILE, '--report-dir', REPORT_DIR_FILE], /--report-dir cannot be a folder/],
   ])('%j exits 2 with one line', async (argv, pattern) => {
     const { out, err } = captured()
     const code = await main(argv as string[], {})

@@ -4,7 +4,7 @@ import { compareReports, readComparedReport, type Comparison } from '../../repor
 import { renderCompareHtml, renderCompareMarkdown } from '../../reporters/compare-render.js'
 import { flagsHelp, parseFlags, UsageError, validateFlag, type Flag } from './flags.js'
 
-const compareFlags: readonly Flag[] = [{ name: 'report-dir', env: 'IPTS_REPORT_DIR', kind: 'text', default: './conformance-report', help: 'where compare.json, compare.md and compare.html are written' }]
+const compareFlags: readonly Flag[] = [{ name: 'report-dir', env: 'IPTS_REPORT_DIR', kind: 'folder', default: './conformance-report', help: 'where compare.json, compare.md and compare.html are written' }]
 
 const formats: readonly { file: string; render(comparison: Comparison): string }[] = [
   { file: 'compare.json', render: (comparison) => `${JSON.stringify(comparison, null, 2)}\n` },

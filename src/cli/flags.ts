@@ -1,10 +1,12 @@
+import { statSync, type Stats } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { schemaPattern } from '../contract/schemas.js'
 import { UsageError } from './usage-error.js'
 
 export { UsageError } from './usage-error.js'
 
-export type FlagKind = 'url' | 'secret' | 'address' | 'hash' | 'receipt' | 'int' | 'text' | 'flag' | 'list'
+export type FlagKind = 'url' | 'secret' | 'address' | 'hash' | 'receipt' | 'int' | 'text' | 'flag' | 'list' | 'folder'
 
 /** One flag of a subcommand: its name, how its value is checked, and its line of --help. */
 export interface Flag {
@@ -80,7 +82,26 @@ export function validateFlag(flag: Flag, value: string | string[] | boolean | un
       return (value as string[]).map((v) => v.trim()).filter(Boolean)
     case 'text':
       return text.length > 0 ? text : bad('must not be empty')
+    case 'folder': {
+      if (text.length === 0) return bad('must not be empty')
+      const blocking = blockingFile(resolve(text))
+      return blocking === undefined ? text : bad(`cannot be a folder: ${blocking} is a file`)
+    }
   }
+}
+
+/** The file in the way of an output folder (the path itself or one of its parents), found before a run rather than after it. */
+function blockingFile(path: string): string | undefined {
+  for (let at = path; dirname(at) !== at; at = dirname(at)) {
+    let found: Stats | undefined
+    try {
+      found = statSync(at)
+    } catch {
+      continue // not there (or a parent is a file, which the loop reaches)
+    }
+    return found.isDirectory() ? undefined : at
+  }
+  return undefined
 }
 
 /** The flags part of a subcommand's --help: each flag, its value, help, environment variable and default. */

@@ -19,7 +19,7 @@ export const flags: readonly Flag[] = [
   { name: 'intent-receipt', env: 'IPTS_INTENT_RECEIPT', kind: 'receipt', help: "that intent's receipt capability" },
   { name: 'second-intent-hash', env: 'IPTS_SECOND_INTENT_HASH', kind: 'hash', help: 'a second intent, to test that a receipt is bound to its own intent' },
   { name: 'second-intent-receipt', env: 'IPTS_SECOND_INTENT_RECEIPT', kind: 'receipt', help: "the second intent's receipt" },
-  { name: 'report-dir', env: 'IPTS_REPORT_DIR', kind: 'text', default: './conformance-report', help: 'where the report files are written' },
+  { name: 'report-dir', env: 'IPTS_REPORT_DIR', kind: 'folder', default: './conformance-report', help: 'where the report files are written' },
   { name: 'seed', env: 'IPTS_SEED', kind: 'int', min: -2147483648, max: 2147483647, help: 'seed of the generated inputs (default: random, printed in the report)' },
   { name: 'runs', env: 'IPTS_RUNS', kind: 'int', min: 1, max: 10000, default: String(settingDefaults.runs), help: 'generated inputs per property check' },
   { name: 'concurrency', env: 'IPTS_CONCURRENCY', kind: 'int', min: 1, max: 64, default: String(settingDefaults.concurrency), help: 'requests in flight at once' },

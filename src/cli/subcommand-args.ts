@@ -4,7 +4,7 @@ import { flagsHelp, parseFlags, UsageError, validateFlag, type Flag } from './fl
 
 /** Flags every subcommand that writes reports has, as a run has them. */
 export const reportFlags: readonly Flag[] = [
-  { name: 'report-dir', kind: 'text', default: './conformance-report', help: 'where the report files are written' },
+  { name: 'report-dir', kind: 'folder', default: './conformance-report', help: 'where the report files are written' },
   { name: 'strict', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
 ]
 
