@@ -105,7 +105,7 @@ describe.skipIf(chromiumSkipReason)(`check-har on traffic Chromium recorded${chr
       const expected = faultByName(fault)!.breaks.filter((id) => assessable.has(id)).sort()
       expect(failed.map((c) => c.id).sort(), failed.map((c) => `${c.id}: ${c.reason}`).join('\n')).toEqual(expected)
       expect(failed[0]!.evidence?.request?.headers['x-api-key'], 'the key in the evidence').toBe('$IPTS_API_KEY')
-      expect(failed[0]!.evidence?.reproduce).toContain('$IPTS_API_KEY')
+      expect(failed[0]!.evidence?.reproduce).toContain('${IPTS_API_KEY}')
       for (const file of run.files) for (const secret of secretsOf(reference)) expect(file.text.includes(secret), `a secret in ${file.where}`).toBe(false)
     },
   )
