@@ -35,8 +35,8 @@ function requiredMembersCheck(component: 'Vault' | 'Market', requirement: string
   const operation = list ? 'listMarkets' : 'getVault'
   const membersOf = (profile: Profile | undefined) => profile?.values.requiredMembers?.[component]
   /** The first record without a member the profile requires, as a finding. */
-  const missingMembers = (body: unknown, members: readonly string[]): string | undefined => {
-    for (const [index, record] of recordsOf(body, list).entries()) {
+  const missingMembers = (records: readonly Record<string, unknown>[], members: readonly string[]): string | undefined => {
+    for (const [index, record] of records.entries()) {
       const missing = members.filter((member) => !(member in record))
       if (missing.length > 0) return `${list ? `market ${index} (id ${JSON.stringify(record.id)})` : 'the vault'} has no ${missing.join(', ')}, which the profile says is required`
     }
@@ -48,14 +48,14 @@ function requiredMembersCheck(component: 'Vault' | 'Market', requirement: string
     title: `${list ? 'every market of GET /v1/markets' : 'the vault of GET /v1/vault'} carries the members the profile's requiredMembers.${component} lists`,
     needs: ['apiKey'],
     profile: 'requiredMembers',
-    recorded: recordedSuccessOf(operation, (profile) => membersOf(profile) !== undefined, (response, _, settings) => missingMembers(response.json, membersOf(settings.profile)!)),
+    recorded: recordedSuccessOf(operation, (profile) => membersOf(profile) !== undefined, (response, _, settings) => missingMembers(recordsOf(response.json, list), membersOf(settings.profile)!)),
     async run(ctx) {
       const members = membersOf(ctx.settings.profile)
       if (!members) ctx.skip(`the profile lists no required member of ${component} (requiredMembers.${component})`)
       const exchange = await ctx.call(operation)
-      const body = await successJson(ctx, exchange)
-      if (recordsOf(body, list).length === 0) ctx.skip(`${operation} answered no ${list ? 'market' : 'vault object'} to judge (envelope/data and the shapes checks judge the body itself)`)
-      const finding = missingMembers(body, members!)
+      const records = recordsOf(await successJson(ctx, exchange), list)
+      if (records.length === 0) ctx.skip(`${operation} answered no ${list ? 'market' : 'vault object'} to judge (envelope/data and the shapes checks judge the body itself)`)
+      const finding = missingMembers(records, members!)
       if (finding !== undefined) ctx.fail(finding, { exchange })
     },
   }

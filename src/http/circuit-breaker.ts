@@ -107,8 +107,6 @@ export class CircuitBreaker {
   }
 }
 
-
-
 function bitCount(mask: number): number {
   let count = 0
   for (let bits = mask; bits !== 0; bits &= bits - 1) count++
