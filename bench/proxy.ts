@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { Pool } from 'undici'
-import { packageRoot } from '../src/package-root.js'
+import { packageRoot } from '../src/core/package-root.js'
 import type { RecordedRequest } from './replay.js'
 
 /** What the proxy costs: throughput through it against direct, the latency it adds, and the peak memory of a long run. */

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { packageRoot } from '../src/package-root.js'
+import { packageRoot } from '../src/core/package-root.js'
 
 const BIN = join(packageRoot, 'bin', 'ipts-conformance.js')
 

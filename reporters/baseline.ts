@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { UsageError } from '../src/cli/options.js'
-import type { CheckStatus, Report } from './report.js'
+import type { CheckStatus, Report } from '../src/core/report.js'
 
 /** What a previous report.json must hold to be compared with: each check's ID and status. */
 export interface Baseline {

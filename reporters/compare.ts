@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { packageJson } from '../src/package-root.js'
+import { packageJson } from '../src/core/package-root.js'
 import { UsageError } from '../src/cli/flags.js'
 
 /** What compare reads of each report.json: enough to label its column and give each check and requirement its outcome. */

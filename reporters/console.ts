@@ -2,7 +2,7 @@ import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine } from './evidence-text.js'
 import type { Colour } from './progress.js'
 import { levelLabel } from '../src/contract/requirements.js'
-import { provenance, type CheckOutcome, type Report } from './report.js'
+import { provenance, type CheckOutcome, type Report } from '../src/core/report.js'
 
 const FAILURES_LISTED = 20
 const plain = (_: Colour, text: string) => text

@@ -1,9 +1,9 @@
 import { levelLabel } from '../src/contract/requirements.js'
-import type { Evidence } from '../src/harness/evidence.js'
+import type { Evidence } from '../src/engine/evidence.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine, profileLine } from './evidence-text.js'
-import { provenance, type CheckOutcome, type Report, type RequirementResult } from './report.js'
-import { requirementCounts } from './traceability.js'
+import { provenance, type CheckOutcome, type Report, type RequirementResult } from '../src/core/report.js'
+import { requirementCounts } from '../src/engine/traceability.js'
 
 /** Everything interpolated into the page goes through here: the target's responses are hostile input. */
 export function escapeHtml(text: string | number | boolean | undefined): string {

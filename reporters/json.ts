@@ -1,4 +1,4 @@
-import type { Report } from './report.js'
+import type { Report } from '../src/core/report.js'
 
 /** report.json: the stable shape of specs/report.schema.json. */
 export function renderJson(report: Report): string {

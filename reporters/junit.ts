@@ -1,6 +1,6 @@
 import { levelLabel } from '../src/contract/requirements.js'
 import { evidenceLines, oneLine } from './evidence-text.js'
-import { provenance, type CheckOutcome, type Report } from './report.js'
+import { provenance, type CheckOutcome, type Report } from '../src/core/report.js'
 
 /** Characters XML 1.0 cannot carry at all, even escaped: they are dropped from text that comes from the target. */
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu

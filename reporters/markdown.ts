@@ -1,8 +1,8 @@
 import { levelLabel, type Level } from '../src/contract/requirements.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine, profileLine } from './evidence-text.js'
-import { provenance, type CheckStatus, type Report } from './report.js'
-import { requirementCounts } from './traceability.js'
+import { provenance, type CheckStatus, type Report } from '../src/core/report.js'
+import { requirementCounts } from '../src/engine/traceability.js'
 
 const LEVELS: readonly Level[] = ['MUST', 'SHOULD']
 const STATUSES: readonly CheckStatus[] = ['passed', 'failed', 'not run', 'skipped', 'waived']

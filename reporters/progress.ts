@@ -1,5 +1,5 @@
 import { levelLabel } from '../src/contract/requirements.js'
-import type { CheckOutcome } from './report.js'
+import type { CheckOutcome } from '../src/core/report.js'
 
 /** Where progress goes: a writable stream, and whether it is a terminal. */
 export interface ProgressOutput {

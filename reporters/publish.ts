@@ -1,7 +1,7 @@
 import { compareWithBaseline, type Baseline } from './baseline.js'
 import { summaryLines } from './console.js'
 import { colourFor } from './progress.js'
-import type { Report } from './report.js'
+import type { Report } from '../src/core/report.js'
 import { writeReports } from './write.js'
 
 export interface Publication {

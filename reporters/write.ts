@@ -5,7 +5,7 @@ import { renderHtml } from './html.js'
 import { renderJson } from './json.js'
 import { renderJunit } from './junit.js'
 import { renderMarkdown } from './markdown.js'
-import type { Report } from './report.js'
+import type { Report } from '../src/core/report.js'
 
 /** Every file of the report directory, and how each is rendered. */
 const formats: readonly { file: string; render(report: Report, comparison?: BaselineComparison): string }[] = [

@@ -5,7 +5,7 @@ import { parse } from 'yaml'
 import { allCheckIds, allChecks, checksByConcern } from '../src/checks/index.js'
 import { exchangeRules } from '../src/checks/every-response.js'
 import { loadRequirements } from '../src/contract/requirements.js'
-import { specPath } from '../src/package-root.js'
+import { specPath } from '../src/core/package-root.js'
 import { allowances } from '../src/reference/allowances/index.js'
 import { faults } from '../src/reference/faults/index.js'
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import { main } from '../src/cli/main.js'
 import { startReferenceServer } from '../src/reference/server.js'
 import { runConformance, type RunOptions } from '../src/runner/run.js'
-import type { Report } from '../reporters/report.js'
+import type { Report } from '../src/core/report.js'
 import { drip, httpTarget, rawTarget, referenceInputs, type HostileTarget } from './hostile/servers.js'
 import { FIXED_SEED } from './support/run.js'
 

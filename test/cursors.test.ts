@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { cursorsChecks } from '../src/checks/cursors.js'
-import type { Report } from '../reporters/report.js'
+import type { Report } from '../src/core/report.js'
 import { failureSummary, idsWithStatus, runAgainstReference } from './support/run.js'
 
 const CURSOR_CHECKS = cursorsChecks.map((check) => check.id)

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { packageRoot } from '../src/package-root.js'
+import { packageRoot } from '../src/core/package-root.js'
 import { FIXED_SEED } from './support/run.js'
 
 

@@ -2,9 +2,9 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { fillPath, staysInItsSegment } from '../src/contract/operations.js'
 import { malformedHexIdentifier } from '../src/generators/hex-identifiers.js'
-import { observe } from '../src/harness/observations.js'
+import { observe } from '../src/engine/observations.js'
 import type { Exchange } from '../src/http/exchange.js'
-import type { RunSettings } from '../src/runner/settings.js'
+import type { RunSettings } from '../src/core/settings.js'
 import { FIXED_SEED } from './support/run.js'
 
 describe('path parameters', () => {

@@ -1,8 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { CheckFailure, CheckSkipped, type CheckContext } from '../src/checks/types.js'
-import { checkProperty } from '../src/harness/property.js'
-import type { RunSettings } from '../src/runner/settings.js'
+import type { CheckContext } from '../src/checks/types.js'
+import { CheckFailure, CheckSkipped } from '../src/core/errors.js'
+import { checkProperty } from '../src/engine/property.js'
+import type { RunSettings } from '../src/core/settings.js'
 import { FIXED_SEED } from './support/run.js'
 
 /** Just enough of a check context for the property runner: settings, input counts, fail and skip. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { Report } from '../reporters/report.js'
+import type { Report } from '../src/core/report.js'
 import { failureSummary, idsWithStatus, runAgainstReference } from './support/run.js'
 
 const QUOTA = { limit: 15, windowMs: 1000 }

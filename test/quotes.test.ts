@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { loadRequirements } from '../src/contract/requirements.js'
-import { packageRoot } from '../src/package-root.js'
+import { packageRoot } from '../src/core/package-root.js'
 
 /** The contract sits beside the repository: `<repo>/../shared/contract/` (so in CI and in every worktree here). */
 const CONTRACT = join(packageRoot, '..', 'shared', 'contract', 'trading-service-rest-interface.md')

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { allCheckIds } from '../src/checks/index.js'
 import { renderCheckTable } from '../src/docs/check-table.js'
 import { generatedSection } from '../src/docs/readme-section.js'
-import { packageRoot } from '../src/package-root.js'
+import { packageRoot } from '../src/core/package-root.js'
 
 const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8')
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { buildEvidence, curlCommand } from '../src/harness/evidence.js'
+import { buildEvidence, curlCommand } from '../src/engine/evidence.js'
 import type { Exchange } from '../src/http/exchange.js'
 import { excerpt, mentionsSecret, redact, redactDeep, type Secret } from '../src/http/secrets.js'
 

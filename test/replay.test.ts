@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { main } from '../src/cli/main.js'
-import type { CheckOutcome } from '../reporters/report.js'
+import type { CheckOutcome } from '../src/core/report.js'
 import { runAgainstReference } from './support/run.js'
 
 afterEach(() => {

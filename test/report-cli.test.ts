@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { main } from '../src/cli/main.js'
 import { faults } from '../src/reference/faults/index.js'
-import type { CheckOutcome } from '../reporters/report.js'
+import type { CheckOutcome } from '../src/core/report.js'
 import { createProgress } from '../reporters/progress.js'
 import { FIXED_SEED } from './support/run.js'
 

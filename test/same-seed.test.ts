@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { startReferenceServer } from '../src/reference/server.js'
 import { referenceBehaviours } from '../src/reference/named-behaviours.js'
 import { runConformance } from '../src/runner/run.js'
-import type { Report } from '../reporters/report.js'
+import type { Report } from '../src/core/report.js'
 import { referenceInputs } from './hostile/servers.js'
 import { TEST_SETTINGS } from './support/run.js'
 

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest'
 import { limitsChecks } from '../src/checks/limits.js'
 import type { Check } from '../src/checks/types.js'
-import { createCheckContext } from '../src/harness/context.js'
+import { createCheckContext } from '../src/engine/context.js'
 import { HttpClient } from '../src/http/client.js'
 import { defaultRetryPolicy } from '../src/http/retry.js'
-import type { RunSettings } from '../src/runner/settings.js'
+import type { RunSettings } from '../src/core/settings.js'
 import { httpTarget } from './hostile/servers.js'
 import { FIXED_SEED } from './support/run.js'
 

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { packageRoot } from '../src/package-root.js'
-import type { Report } from '../reporters/report.js'
+import { packageRoot } from '../src/core/package-root.js'
+import type { Report } from '../src/core/report.js'
 import { FIXED_SEED } from './support/run.js'
 
 const VITEST = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs')

@@ -1,7 +1,7 @@
 import type { SchemaViolation } from '../contract/schemas.js'
 import type { Exchange, ExchangeResponse } from '../http/exchange.js'
 import type { ProfileKey } from '../profile/profile.js'
-import type { RunSettings } from '../runner/settings.js'
+import type { RunSettings } from '../core/settings.js'
 
 /** What is wrong with one exchange: a message, and the schema violations where a schema decided it. */
 export type Finding = string | { message: string; violations?: SchemaViolation[] }

@@ -1,5 +1,5 @@
 import type { Exchange } from '../http/exchange.js'
-import type { IntentInput, RunSettings } from '../runner/settings.js'
+import type { IntentInput, RunSettings } from '../core/settings.js'
 import type { RecordedJudgement } from './exchange-judge.js'
 import { intentRefusalStatuses } from './operation-calls.js'
 import type { Check, CheckContext, Need } from './types.js'

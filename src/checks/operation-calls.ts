@@ -1,6 +1,6 @@
 import { operation, operations, type Operation } from '../contract/operations.js'
 import type { Exchange } from '../http/exchange.js'
-import type { RunSettings } from '../runner/settings.js'
+import type { RunSettings } from '../core/settings.js'
 import type { Auth, CallOptions, CheckContext } from './types.js'
 
 /** Well-formed inputs that name nothing the service knows: an unknown intent, an unknown trader. */

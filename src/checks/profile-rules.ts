@@ -1,6 +1,6 @@
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
 import type { ProfileValues } from '../profile/profile.js'
-import type { RunSettings } from '../runner/settings.js'
+import type { RunSettings } from '../core/settings.js'
 import type { ExchangeRule } from './every-response.js'
 
 /** Every-response rules that hold the values met anywhere in the run to the deployment profile. */

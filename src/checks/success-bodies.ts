@@ -1,9 +1,9 @@
 import { operation, type Operation, type OperationId } from '../contract/operations.js'
 import { ruledViolations, type RuledViolation } from '../contract/violation-rules.js'
-import { missingInputReasons, missingNeed } from '../harness/context.js'
+import { missingInputReasons, missingNeed } from '../engine/context.js'
 import type { Exchange } from '../http/exchange.js'
 import { excerpt, secretsOf, type Secret } from '../http/secrets.js'
-import type { RunSettings } from '../runner/settings.js'
+import type { RunSettings } from '../core/settings.js'
 import type { RecordedJudgement } from './exchange-judge.js'
 import type { CallOptions, Check, CheckContext, Need } from './types.js'
 

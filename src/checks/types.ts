@@ -2,7 +2,7 @@ import type { OperationId } from '../contract/operations.js'
 import type { SchemaViolation } from '../contract/schemas.js'
 import type { Exchange } from '../http/exchange.js'
 import type { ProfileKey } from '../profile/profile.js'
-import type { RunSettings } from '../runner/settings.js'
+import type { RunSettings } from '../core/settings.js'
 import type { RecordedJudgement } from './exchange-judge.js'
 
 /** Inputs a check may need from the user; without them the check is skipped with the reason. */
@@ -69,30 +69,4 @@ export interface CheckContext {
   skip(reason: string): never
   /** Fails unless the exchange has a JSON body valid against the named component schema. */
   expectSchema(schema: string, exchange: Exchange): void
-}
-
-/** Thrown by ctx.fail; recognised by its code, which survives module boundaries where instanceof does not. */
-export class CheckFailure extends Error {
-  readonly code = 'IPTS_CHECK_FAILED'
-  constructor(message: string, readonly details: FailureDetails = {}) {
-    super(message)
-    this.name = 'CheckFailure'
-  }
-}
-
-/** Thrown when the circuit breaker would not send a request of the check: the target stopped answering. */
-export class CheckNotRun extends Error {
-  readonly code = 'IPTS_CHECK_NOT_RUN'
-  constructor(readonly reason: string, readonly exchange: Exchange) {
-    super(reason)
-    this.name = 'CheckNotRun'
-  }
-}
-
-export class CheckSkipped extends Error {
-  readonly code = 'IPTS_CHECK_SKIPPED'
-  constructor(readonly reason: string) {
-    super(reason)
-    this.name = 'CheckSkipped'
-  }
 }

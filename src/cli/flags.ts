@@ -2,9 +2,9 @@ import { statSync, type Stats } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { schemaPattern } from '../contract/schemas.js'
-import { UsageError } from './usage-error.js'
+import { UsageError } from '../core/errors.js'
 
-export { UsageError } from './usage-error.js'
+export { UsageError } from '../core/errors.js'
 
 export type FlagKind = 'url' | 'secret' | 'address' | 'hash' | 'receipt' | 'int' | 'text' | 'flag' | 'list' | 'folder'
 

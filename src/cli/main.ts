@@ -1,5 +1,5 @@
-import { packageJson } from '../package-root.js'
-import { UsageError } from './usage-error.js'
+import { packageJson } from '../core/package-root.js'
+import { UsageError } from '../core/errors.js'
 
 /** What a subcommand's module gives the dispatcher once loaded. */
 export interface LoadedSubcommand {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parse as parseYaml } from 'yaml'
-import { connectTimeoutFor, randomSeed, settingDefaults, type FilledSettings } from '../runner/defaults.js'
+import { connectTimeoutFor, randomSeed, settingDefaults, type FilledSettings } from '../core/defaults.js'
 import { profileValues, readProfileFile, type ProfileSource } from '../profile/load.js'
 import type { RunOptions, Waiver } from '../runner/run.js'
 import { flagsHelp, parseFlags, UsageError, validateFlag, type Flag, type RawFlags } from './flags.js'

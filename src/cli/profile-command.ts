@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs'
-import { profileTemplate } from '../profile/template.js'
+import { profileTemplate } from './profile-template.js'
 import { UsageError } from './flags.js'
 
 export const DEFAULT_PROFILE_FILE = 'ipts-profile.yaml'

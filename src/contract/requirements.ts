@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
-import { specPath } from '../package-root.js'
+import { specPath } from '../core/package-root.js'
 import type { ProfileKey } from '../profile/profile.js'
 
 export type Level = 'MUST' | 'SHOULD'

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats'
 import { parse } from 'yaml'
-import { specPath } from '../package-root.js'
+import { specPath } from '../core/package-root.js'
 
 const SCHEMA_BASE = 'openapi.yaml#/components/schemas/'
 // ajv-formats is CommonJS: under NodeNext its default import is the module object, not the plugin.

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { packageRoot } from '../package-root.js'
+import { packageRoot } from '../core/package-root.js'
 import { renderCheckTable } from './check-table.js'
 import { withGeneratedSection } from './readme-section.js'
 

@@ -1,6 +1,6 @@
 import { mkdir, open } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { packageJson } from '../package-root.js'
+import { packageJson } from '../core/package-root.js'
 import type { HarEntry } from './types.js'
 
 /** The report directory's exchange log. */

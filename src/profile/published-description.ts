@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parse as parseYaml } from 'yaml'
-import { ProfileError } from './errors.js'
+import { ProfileError } from '../core/errors.js'
 
 /** GET of an absolute URL through the run's polite client: the status and body, or why nothing came back. */
 export type DescriptionFetch = (url: string) => Promise<{ status: number; body: string } | { error: string }>

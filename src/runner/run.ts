@@ -1,16 +1,11 @@
-import { createVitest } from 'vitest/node'
-import { suiteTestConfig } from '../../vitest.config.js'
-import { CheckCollector } from '../../reporters/collector.js'
-import { redactDeep, secretsOf } from '../http/secrets.js'
-import type { CheckOutcome, Report } from '../../reporters/report.js'
+import { runChecks } from '../engine/run-checks.js'
+import type { CheckOutcome, Report } from '../core/report.js'
 import type { ProfileSource } from '../profile/load.js'
 import type { ReferenceOptions } from '../reference/server.js'
 import type { RefRequest, RefResponse } from '../reference/types.js'
-import type { GivenSettings } from './defaults.js'
+import type { GivenSettings } from '../core/defaults.js'
 import { reportOfRun } from './run-report.js'
-import { openTarget, type Target } from './target.js'
-
-export { TargetUnreachableError } from './target.js'
+import { openTarget } from './target.js'
 
 export interface Waiver {
   check: string
@@ -41,28 +36,17 @@ export interface RunOptions {
   harPath?: string
 }
 
-/** Runs the conformance suite once, through vitest with the settings of vitest.config.ts, and returns the report. Starts and stops the embedded reference server when it is the target. */
+/**
+ * Runs the conformance suite once in this process, through the engine (src/engine/run-checks.ts), and returns the
+ * report. Starts and stops the embedded reference server when it is the target.
+ */
 export async function runConformance(options: RunOptions = {}): Promise<Report> {
   const target = await openTarget(options)
   try {
-    const secrets = secretsOf(target.settings)
-    const collector = await runSuites(target, { only: options.only, onCheck: options.onCheck && ((outcome) => options.onCheck!(redactDeep(outcome, secrets))) })
+    const result = await runChecks(target, { only: options.only, onCheck: options.onCheck })
     await target.writeHar()
-    return reportOfRun(target, collector, options)
+    return reportOfRun(target, result, options)
   } finally {
     await target.close()
   }
-}
-
-/** Runs the check suites (those under `dir` when given, the suite's own otherwise) through vitest against the target, and returns what they found. */
-export async function runSuites(target: Pick<Target, 'settings' | 'shared' | 'exchangeLog'>, options: Pick<RunOptions, 'only' | 'onCheck'> & { dir?: string } = {}): Promise<CheckCollector> {
-  const collector = new CheckCollector(options.onCheck)
-  const config = suiteTestConfig(target, options.only)
-  const vitest = await createVitest('test', { config: false, watch: false, ...config, dir: options.dir ?? config.dir, reporters: [collector] }, { server: { watch: null } })
-  try {
-    await vitest.start()
-  } finally {
-    await vitest.close()
-  }
-  return collector
 }

@@ -5,12 +5,13 @@ import { Agent, request } from 'undici'
 import { gatherExchangeLog } from '../har/exchange-log.js'
 import { writeHar } from '../har/write.js'
 import { createSharedState } from '../http/shared-state.js'
-import { politeFetch, resolveProfile } from '../profile/resolve.js'
+import { politeFetch, resolveProfile } from './profile-of-run.js'
 import { broughtByFaults, referenceBehaviours } from '../reference/named-behaviours.js'
 import { startReferenceServer, type ReferenceServer } from '../reference/server.js'
-import { withDefaults } from './defaults.js'
+import { TargetUnreachableError } from '../core/errors.js'
+import { withDefaults } from '../core/defaults.js'
 import type { RunOptions } from './run.js'
-import type { RunSettings } from './settings.js'
+import type { RunSettings } from '../core/settings.js'
 
 /** What a run is pointed at: its settings, and the embedded reference server when that is the target. */
 export interface Target {
@@ -25,11 +26,6 @@ export interface Target {
   writeHar(): Promise<string | undefined>
   /** Stops the embedded reference server and removes the exchange log. */
   close(): Promise<void>
-}
-
-/** Raised when the target does not answer at all; the CLI maps it to exit 2. */
-export class TargetUnreachableError extends Error {
-  readonly code = 'IPTS_TARGET_UNREACHABLE'
 }
 
 /** Fills in the defaults, starts the embedded reference server when no base URL is given, makes sure the target can be connected to, and loads the deployment profile. */

@@ -1,14 +1,12 @@
 import { exchangeRules } from '../checks/every-response.js'
 import type { ExchangeJudge } from '../checks/exchange-judge.js'
 import { checksByConcern } from '../checks/index.js'
-import { observe } from '../harness/observations.js'
+import { observe } from '../engine/observations.js'
 import type { Exchange } from '../http/exchange.js'
-import { redactDeep } from '../http/secrets.js'
-import { packageJson } from '../package-root.js'
+import { reportOf } from '../engine/report-of.js'
 import { notAssessableWithout, stated, type Profile } from '../profile/profile.js'
-import { levelOf, ObservationTally, type NamedJudge } from '../../reporters/judged-outcomes.js'
-import { summarize, type CheckOutcome, type Report, type TrafficSummary } from '../../reporters/report.js'
-import { traceRequirements } from '../../reporters/traceability.js'
+import { levelOf, ObservationTally, type NamedJudge } from '../engine/judged-outcomes.js'
+import type { CheckOutcome, Report, TrafficSummary } from '../core/report.js'
 import { LearnedSecrets } from './learned-secrets.js'
 import { destinationOf } from './operation-of.js'
 
@@ -85,21 +83,8 @@ export class TrafficJudgement {
     if (this.upstreamFailures > 0) {
       errors.push(`the upstream did not answer ${this.upstreamFailures} request${this.upstreamFailures === 1 ? '' : 's'}; the client got a 502 from the proxy: ${this.upstreamErrors.join('; ')}`)
     }
-    const report: Report = {
-      tool: { name: packageJson.name, version: packageJson.version },
-      target: { baseUrl: this.target, embedded: false },
-      startedAt: this.started.toISOString(),
-      durationMs: Date.now() - this.started.getTime(),
-      strict,
-      traffic: { ...this.counts },
-      summary: summarize(checks, strict, errors),
-      checks,
-      ...(this.profile ? { profile: { source: this.profile.source, values: this.profile.values } } : {}),
-      requirements: traceRequirements(checks, this.profile),
-      errors,
-    }
     // Evidence kept before a later exchange taught a secret is redacted again with every secret learned.
-    return redactDeep(report, this.secrets.list())
+    return reportOf({ target: { baseUrl: this.target, embedded: false }, startedAt: this.started, strict, traffic: { ...this.counts }, checks, profile: this.profile, errors, secrets: this.secrets.list() })
   }
 }
 

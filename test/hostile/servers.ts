@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net'
 import { request } from 'undici'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
-import type { RunSettings } from '../../src/runner/settings.js'
+import type { RunSettings } from '../../src/core/settings.js'
 
 /** A misbehaving target on 127.0.0.1; `requestsElsewhere` counts requests that reached a second server it points to. */
 export interface HostileTarget {

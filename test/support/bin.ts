@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { packageRoot } from '../../src/package-root.js'
+import { packageRoot } from '../../src/core/package-root.js'
 
 export const BIN = join(packageRoot, 'bin', 'ipts-conformance.js')
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { packageRoot } from '../../src/package-root.js'
+import { packageRoot } from '../../src/core/package-root.js'
 
 /** vitest globalSetup of the self-tests: compiles dist/ once (incrementally), for the tests that run the bin as a user does. */
 export default function buildOnce(): void {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import { specPath } from '../../src/package-root.js'
-import type { Report } from '../../reporters/report.js'
+import { specPath } from '../../src/core/package-root.js'
+import type { Report } from '../../src/core/report.js'
 
 /** A validator of specs/report.schema.json, the shape of report.json that other tools read. */
 export function reportValidator() {

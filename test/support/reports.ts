@@ -1,5 +1,5 @@
 import { faults } from '../../src/reference/faults/index.js'
-import type { Report } from '../../reporters/report.js'
+import type { Report } from '../../src/core/report.js'
 import { runAgainstReference } from './run.js'
 
 /** What a hostile target may put in a response body: markup, a script, an external image, a CDATA end, control characters. */

@@ -1,5 +1,5 @@
 import { runConformance, type RunOptions } from '../../src/runner/run.js'
-import type { Report } from '../../reporters/report.js'
+import type { Report } from '../../src/core/report.js'
 
 export const FIXED_SEED = 20261122
 

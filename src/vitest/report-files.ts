@@ -1,9 +1,9 @@
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node'
-import type { RunOptions } from '../src/runner/run.js'
-import { reportOfRun } from '../src/runner/run-report.js'
-import type { Target } from '../src/runner/target.js'
+import type { RunOptions } from '../runner/run.js'
+import { reportOfRun } from '../runner/run-report.js'
+import type { Target } from '../runner/target.js'
 import { CheckCollector } from './collector.js'
-import { publishReport, type Publication } from './publish.js'
+import { publishReport, type Publication } from '../../reporters/publish.js'
 
 /**
  * The reporter `npx vitest run` adds (vitest.config.ts): it collects the checks as the CLI does, writes the four

@@ -1,6 +1,6 @@
-import type { Level } from '../src/contract/requirements.js'
-import type { Evidence } from '../src/harness/evidence.js'
-import type { ProfileKey, ProfileValues } from '../src/profile/profile.js'
+import type { Level } from '../contract/requirements.js'
+import type { Evidence } from '../engine/evidence.js'
+import type { ProfileKey, ProfileValues } from '../profile/profile.js'
 
 /** 'not run': the circuit breaker stopped sending because the target stopped answering; it fails the run. */
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'waived' | 'not run'

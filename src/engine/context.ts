@@ -3,9 +3,10 @@ import { fillPath, operation, operationAt, type OperationId } from '../contract/
 import { validateAgainst } from '../contract/schemas.js'
 import type { HttpClient } from '../http/client.js'
 import type { Exchange } from '../http/exchange.js'
-import type { RunSettings } from '../runner/settings.js'
+import type { RunSettings } from '../core/settings.js'
 import { NOT_ANSWERING } from '../http/circuit-breaker.js'
-import { CheckFailure, CheckNotRun, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need } from '../checks/types.js'
+import type { Auth, CallOptions, CheckContext, Need } from '../checks/types.js'
+import { CheckFailure, CheckNotRun, CheckSkipped } from '../core/errors.js'
 
 export const missingInputReasons: Record<Need, string> = {
   apiKey: 'no API key given (--api-key)',

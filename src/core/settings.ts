@@ -38,13 +38,3 @@ export interface IntentInput {
   hash: string
   receipt: string
 }
-
-declare module 'vitest' {
-  interface ProvidedContext {
-    ipts: RunSettings
-    /** The state the run's clients share across worker threads (src/http/shared-state.ts). */
-    iptsShared: SharedArrayBuffer
-    /** Where the workers log the run's exchanges for the HAR (src/har/exchange-log.ts); undefined when no HAR is written. */
-    iptsExchangeLog?: string
-  }
-}

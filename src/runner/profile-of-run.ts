@@ -1,11 +1,11 @@
 import { HttpClient } from '../http/client.js'
-import { specPath } from '../package-root.js'
+import { specPath } from '../core/package-root.js'
 import type { Behaviour } from '../reference/types.js'
 import { DESCRIPTION_PATH, rateLimitScope, type Quota } from '../reference/server.js'
-import type { RunSettings } from '../runner/settings.js'
-import { loadProfile, readProfileFile, type ProfileSource } from './load.js'
-import type { Profile, ProfileValues } from './profile.js'
-import type { DescriptionFetch } from './published-description.js'
+import type { RunSettings } from '../core/settings.js'
+import { loadProfile, readProfileFile, type ProfileSource } from '../profile/load.js'
+import type { Profile, ProfileValues } from '../profile/profile.js'
+import type { DescriptionFetch } from '../profile/published-description.js'
 
 export const REFERENCE_PROFILE_FILE = 'reference-profile.yaml'
 

@@ -1,12 +1,22 @@
 import { exchangeRules } from '../checks/every-response.js'
 import { findingMessage, type ExchangeJudge, type JudgedSettings } from '../checks/exchange-judge.js'
 import type { Exchange } from '../http/exchange.js'
-import type { Secret } from '../http/secrets.js'
+import { redact, type Secret } from '../http/secrets.js'
 import { profileEvidence, stated } from '../profile/profile.js'
 import { buildEvidence, type Evidence } from './evidence.js'
 
-/** Per every-response rule: how many of a check's exchanges it applied to, and the first violations with evidence. */
-export type Observations = Record<string, { applied: number; violated: number; violations: Evidence[] }>
+/**
+ * Per every-response rule: how many of a check's exchanges it applied to, the first violations with evidence, and the
+ * first error the rule itself threw (a defect of the suite, reported as a crash, never as a finding about the target).
+ */
+export type Observations = Record<string, RuleObservation>
+
+export interface RuleObservation {
+  applied: number
+  violated: number
+  violations: Evidence[]
+  crash?: string
+}
 
 const VIOLATIONS_KEPT_PER_CHECK = 3
 
@@ -29,10 +39,17 @@ export function observe(exchanges: readonly Exchange[], settings: JudgedSettings
     if (!response) continue
     for (const rule of judges) {
       if (rule.profile && !stated(settings.profile, rule.profile)) continue
-      if (!rule.applies(response, exchange, settings)) continue
+      let finding: ReturnType<ExchangeJudge['violation']>
+      try {
+        if (!rule.applies(response, exchange, settings)) continue
+        finding = rule.violation(response, exchange, settings)
+      } catch (error) {
+        const entry = (observations[rule.id] ??= { applied: 0, violated: 0, violations: [] })
+        entry.crash ??= redact(String(error), secrets)
+        continue
+      }
       const entry = (observations[rule.id] ??= { applied: 0, violated: 0, violations: [] })
       entry.applied++
-      const finding = rule.violation(response, exchange, settings)
       if (finding === undefined) continue
       entry.violated++
       if (entry.violations.length < VIOLATIONS_KEPT_PER_CHECK) {

@@ -1,7 +1,7 @@
 import { allChecks } from '../checks/index.js'
 import { exchangeRules } from '../checks/every-response.js'
 import { loadRequirements } from '../contract/requirements.js'
-import { PROFILE_KEYS, type ProfileKey } from './profile.js'
+import { PROFILE_KEYS, type ProfileKey } from '../profile/profile.js'
 
 /** What each key states, and an example of it as YAML lines. */
 const KEYS: Record<ProfileKey, { states: string; example: string[] }> = {

@@ -1,8 +1,8 @@
-import { allChecks } from '../src/checks/index.js'
-import { exchangeRules } from '../src/checks/every-response.js'
-import { loadRequirements, type Requirement } from '../src/contract/requirements.js'
-import { stated, type Profile } from '../src/profile/profile.js'
-import type { CheckOutcome, CheckStatus, RequirementResult, RequirementStatus } from './report.js'
+import { allChecks } from '../checks/index.js'
+import { exchangeRules } from '../checks/every-response.js'
+import { loadRequirements, type Requirement } from '../contract/requirements.js'
+import { stated, type Profile } from '../profile/profile.js'
+import type { CheckOutcome, CheckStatus, RequirementResult, RequirementStatus } from '../core/report.js'
 
 /** Which outcome of a requirement's checks decides its status: the first one present wins. */
 const PRECEDENCE: readonly CheckStatus[] = ['failed', 'not run', 'waived', 'passed', 'skipped']

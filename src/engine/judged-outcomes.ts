@@ -1,10 +1,12 @@
-import type { ExchangeJudge } from '../src/checks/exchange-judge.js'
-import { requirementById } from '../src/contract/requirements.js'
-import type { Evidence } from '../src/harness/evidence.js'
-import type { Observations } from '../src/harness/observations.js'
-import type { CheckOutcome } from './report.js'
+import type { ExchangeJudge } from '../checks/exchange-judge.js'
+import { requirementById } from '../contract/requirements.js'
+import type { Observations, RuleObservation } from './observations.js'
+import type { CheckOutcome } from '../core/report.js'
 
 const VIOLATIONS_KEPT_PER_JUDGE = 5
+
+/** How the message of a check (or every-response rule) that crashed begins; the outcome also carries `crashed: true`. */
+export const CRASH_PREFIX = 'the check itself failed: '
 
 /** A check's level and whether its requirement is a reading (inferred), as every report shows them. */
 export function levelOf(requirement: string): Pick<CheckOutcome, 'level' | 'inferred'> {
@@ -20,7 +22,7 @@ export type NamedJudge = Pick<ExchangeJudge, 'id' | 'title' | 'requirement' | 'n
  * with their evidence. Its size does not grow with the number of exchanges.
  */
 export class ObservationTally {
-  private readonly tally = new Map<string, { applied: number; violated: number; violations: Evidence[] }>()
+  private readonly tally = new Map<string, RuleObservation>()
 
   add(observations: Observations): void {
     for (const [id, entry] of Object.entries(observations)) {
@@ -28,14 +30,18 @@ export class ObservationTally {
       total.applied += entry.applied
       total.violated += entry.violated
       total.violations.push(...entry.violations.slice(0, VIOLATIONS_KEPT_PER_JUDGE - total.violations.length))
+      total.crash ??= entry.crash
       this.tally.set(id, total)
     }
   }
 
-  /** One outcome per judge: failed with the first violation as evidence, passed where it applied, skipped with its reason where it never did. */
+  /**
+   * One outcome per judge: crashed where the judge itself threw, failed with the first violation as evidence, passed
+   * where it applied, skipped with its reason where it never did.
+   */
   outcomes(judges: readonly NamedJudge[]): CheckOutcome[] {
     return judges.map((judge) => {
-      const { applied, violated, violations } = this.tally.get(judge.id) ?? { applied: 0, violated: 0, violations: [] }
+      const { applied, violated, violations, crash } = this.tally.get(judge.id) ?? { applied: 0, violated: 0, violations: [] }
       const outcome: CheckOutcome = {
         id: judge.id,
         title: judge.title,
@@ -43,6 +49,10 @@ export class ObservationTally {
         ...levelOf(judge.requirement),
         concern: judge.concern,
         status: violations.length > 0 ? 'failed' : applied > 0 ? 'passed' : 'skipped',
+      }
+      if (crash !== undefined) {
+        const reason = `${CRASH_PREFIX}${crash}`
+        return { ...outcome, status: 'failed', crashed: true, reason, evidence: { message: reason } }
       }
       if (outcome.status === 'skipped') outcome.reason = judge.notApplicable
       if (outcome.status === 'failed') {

@@ -1,4 +1,0 @@
-/** A mistake in how the tool was called: one line naming the flag, exit 2. */
-export class UsageError extends Error {
-  readonly code = 'IPTS_USAGE'
-}

@@ -1,0 +1,70 @@
+import type { FailureDetails } from '../checks/types.js'
+import type { Exchange } from '../http/exchange.js'
+
+/**
+ * Every error the suite raises on purpose, in one place. Code branches on `code`, which survives module and worker
+ * boundaries where instanceof does not.
+ */
+export const ERROR_CODES = {
+  usage: 'IPTS_USAGE',
+  profile: 'IPTS_PROFILE',
+  targetUnreachable: 'IPTS_TARGET_UNREACHABLE',
+  checkFailed: 'IPTS_CHECK_FAILED',
+  checkSkipped: 'IPTS_CHECK_SKIPPED',
+  checkNotRun: 'IPTS_CHECK_NOT_RUN',
+} as const
+
+/** The codes of errors a user can fix: one line on stderr and exit 2, never a stack trace. */
+const USER_FIXABLE: ReadonlySet<string> = new Set([ERROR_CODES.usage, ERROR_CODES.profile, ERROR_CODES.targetUnreachable])
+
+export function isUserFixable(error: unknown): error is Error {
+  return USER_FIXABLE.has((error as { code?: string } | undefined)?.code ?? '')
+}
+
+/** A mistake in how the tool was called: one line naming the flag, exit 2. */
+export class UsageError extends Error {
+  readonly code = ERROR_CODES.usage
+  override readonly name = 'UsageError'
+}
+
+/** A profile that cannot be used: one line naming the key; the CLI exits 2 with it. */
+export class ProfileError extends Error {
+  readonly code = ERROR_CODES.profile
+  override readonly name = 'ProfileError'
+  constructor(key: string, problem: string) {
+    super(`--profile: ${key} ${problem}`)
+  }
+}
+
+/** Raised when the target does not answer at all; the CLI maps it to exit 2. */
+export class TargetUnreachableError extends Error {
+  readonly code = ERROR_CODES.targetUnreachable
+  override readonly name = 'TargetUnreachableError'
+}
+
+/** Thrown by ctx.fail: a finding about the target. */
+export class CheckFailure extends Error {
+  readonly code = ERROR_CODES.checkFailed
+  override readonly name = 'CheckFailure'
+  constructor(message: string, readonly details: FailureDetails = {}) {
+    super(message)
+  }
+}
+
+/** Thrown when the circuit breaker would not send a request of the check: the target stopped answering. */
+export class CheckNotRun extends Error {
+  readonly code = ERROR_CODES.checkNotRun
+  override readonly name = 'CheckNotRun'
+  constructor(readonly reason: string, readonly exchange: Exchange) {
+    super(reason)
+  }
+}
+
+/** Thrown by ctx.skip and for a missing input: the check cannot be judged in this run. */
+export class CheckSkipped extends Error {
+  readonly code = ERROR_CODES.checkSkipped
+  override readonly name = 'CheckSkipped'
+  constructor(readonly reason: string) {
+    super(reason)
+  }
+}

@@ -1,0 +1,33 @@
+import { redactDeep, type Secret } from '../http/secrets.js'
+import { summarize, type Report } from '../core/report.js'
+import { packageJson } from '../core/package-root.js'
+import type { Profile } from '../profile/profile.js'
+import { traceRequirements } from './traceability.js'
+
+/** What a report is made of, whether the checks ran against a target or judged recorded traffic. */
+export interface ReportParts extends Pick<Report, 'target' | 'strict' | 'checks' | 'errors'>, Partial<Pick<Report, 'seed' | 'runs' | 'traffic'>> {
+  startedAt: Date
+  profile?: Profile
+  /** Every secret the report must not show; evidence is redacted when built, this covers the rest (run errors among it). */
+  secrets: readonly Secret[]
+}
+
+/** The report: the outcomes summarised into a verdict and traced to the requirements, secrets as placeholders. */
+export function reportOf(parts: ReportParts): Report {
+  const { target, startedAt, seed, runs, strict, traffic, checks, profile, errors, secrets } = parts
+  return redactDeep<Report>({
+    tool: { name: packageJson.name, version: packageJson.version },
+    target,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    ...(seed === undefined ? {} : { seed }),
+    ...(runs === undefined ? {} : { runs }),
+    strict,
+    ...(traffic ? { traffic } : {}),
+    summary: summarize(checks, strict, errors),
+    checks,
+    ...(profile ? { profile: { source: profile.source, values: profile.values } } : {}),
+    requirements: traceRequirements(checks, profile),
+    errors,
+  }, secrets)
+}

@@ -1,0 +1,75 @@
+import { checksByConcern } from '../checks/index.js'
+import { exchangeRules } from '../checks/every-response.js'
+import { HttpClient } from '../http/client.js'
+import { redactDeep, secretsOf } from '../http/secrets.js'
+import type { CheckOutcome } from '../core/report.js'
+import type { RunSettings } from '../core/settings.js'
+import { levelOf, ObservationTally } from './judged-outcomes.js'
+import { runCheck, type CheckEnvironment } from './run-check.js'
+
+/** The reason of a check left out of a run by --check. */
+export const NOT_SELECTED = 'not selected by --check'
+
+/** Checks run at once: twice the request bound, so that a check waiting on its next request does not idle the connections. */
+const CHECKS_PER_REQUEST_SLOT = 2
+
+/** What the engine runs against: the run's settings, the state its clients share, and where exchanges are logged for the HAR. */
+export interface EngineTarget {
+  settings: RunSettings
+  shared: SharedArrayBuffer
+  exchangeLog?: string
+}
+
+export interface EngineOptions {
+  /** Run only these check IDs; the others are reported skipped, not selected. */
+  only?: readonly string[]
+  /** Called with each check's outcome as it ends (progress), secrets already replaced. */
+  onCheck?: (outcome: CheckOutcome) => void
+}
+
+/** What a run of the checks found: one outcome per check, then one per every-response rule, in catalogue order. */
+export interface EngineResult {
+  outcomes: CheckOutcome[]
+  errors: string[]
+}
+
+/** A client of the run: its bounds from the settings, its concurrency, quota gate and circuit breaker in the shared state. */
+export function clientOf(settings: RunSettings, shared: SharedArrayBuffer): HttpClient {
+  const { baseUrl, concurrency, connectTimeoutMs, requestTimeoutMs, maxBodyBytes, deadlineAt } = settings
+  return new HttpClient({ baseUrl, concurrency, connectTimeoutMs, requestTimeoutMs, maxBodyBytes, deadlineAt, shared })
+}
+
+/**
+ * Runs every check of the catalogue (or those selected) in this process, a bounded number at once, and adds up what the
+ * every-response rules saw in all their exchanges. The CLI and the API run through here; `npx vitest run` runs the
+ * same runCheck once per vitest test.
+ */
+export async function runChecks(target: EngineTarget, options: EngineOptions = {}): Promise<EngineResult> {
+  const { settings } = target
+  const secrets = secretsOf(settings)
+  const client = clientOf(settings, target.shared)
+  const env: CheckEnvironment = { settings, client, secrets, exchangeLog: target.exchangeLog }
+  const catalogue = Object.entries(checksByConcern).flatMap(([concern, checks]) => checks.map((check) => ({ check, concern })))
+  const outcomes: CheckOutcome[] = new Array(catalogue.length)
+  const tally = new ObservationTally()
+  let next = 0
+  const worker = async () => {
+    for (let index = next++; index < catalogue.length; index = next++) {
+      const { check, concern } = catalogue[index]!
+      if (options.only && !options.only.includes(check.id)) {
+        outcomes[index] = { id: check.id, title: check.title, requirement: check.requirement, ...levelOf(check.requirement), concern, status: 'skipped', reason: NOT_SELECTED, durationMs: 0 }
+      } else {
+        const result = await runCheck(check, concern, env)
+        outcomes[index] = result.outcome
+        tally.add(result.observations)
+      }
+      options.onCheck?.(redactDeep(outcomes[index], secrets))
+    }
+  }
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, settings.concurrency * CHECKS_PER_REQUEST_SLOT) }, worker))
+  } finally {
+    await client.close()
+  }
+  return { outcomes: [...outcomes, ...tally.outcomes(exchangeRules.map((rule) => ({ ...rule, concern: 'every-response' })))], errors: [] }
+}

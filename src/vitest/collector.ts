@@ -1,0 +1,49 @@
+import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node'
+import { checksByConcern } from '../checks/index.js'
+import { exchangeRules } from '../checks/every-response.js'
+import type { CheckOutcome } from '../core/report.js'
+import { levelOf, ObservationTally } from '../engine/judged-outcomes.js'
+import { NOT_SELECTED } from '../engine/run-checks.js'
+
+const checkById = new Map(Object.entries(checksByConcern).flatMap(([concern, checks]) => checks.map((check) => [check.id, { check, concern }] as const)))
+
+/** A vitest reporter that gathers the engine's outcome of each test, and adds up the every-response observations into theirs. */
+export class CheckCollector implements Reporter {
+  readonly outcomes: CheckOutcome[] = []
+  readonly errors: string[] = []
+
+  constructor(private readonly onCheck?: (outcome: CheckOutcome) => void) {}
+
+  onTestCaseResult(testCase: TestCase): void {
+    const outcome = outcomeOf(testCase)
+    if (outcome) this.onCheck?.(outcome)
+  }
+
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
+    const tally = new ObservationTally()
+    for (const module of testModules) {
+      for (const error of module.errors()) this.errors.push(`${module.moduleId}: ${error.message}`)
+      for (const testCase of module.children.allTests()) {
+        const outcome = outcomeOf(testCase)
+        if (!outcome) continue
+        this.outcomes.push(outcome)
+        const seen = testCase.meta().observations
+        if (seen) tally.add(seen)
+      }
+    }
+    for (const error of unhandledErrors) this.errors.push(`unhandled error: ${error.message}`)
+    this.outcomes.push(...tally.outcomes(exchangeRules.map((rule) => ({ ...rule, concern: 'every-response' }))))
+  }
+}
+
+/** The engine's outcome; a test that vitest left out (--check, through its name pattern) is a check not selected. */
+function outcomeOf(testCase: TestCase): CheckOutcome | undefined {
+  const result = testCase.result()
+  if (result.state === 'pending') return undefined
+  const { outcome, checkId } = testCase.meta()
+  if (outcome) return outcome
+  const listed = checkById.get(checkId ?? '')
+  if (!listed || result.state !== 'skipped') return undefined
+  const { check, concern } = listed
+  return { id: check.id, title: check.title, requirement: check.requirement, ...levelOf(check.requirement), concern, status: 'skipped', reason: NOT_SELECTED, durationMs: 0 }
+}
