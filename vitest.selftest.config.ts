@@ -10,5 +10,9 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // Two forks on the two-core machines; within a file, the runs of faults and allowances go concurrently (waiting
+    // tests, those of quotas and Retry-After, overlap with working ones).
+    maxWorkers: 2,
+    maxConcurrency: 6,
   },
 })

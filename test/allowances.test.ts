@@ -9,7 +9,7 @@ describe('each allowance of the contract', () => {
     skippedByPlain = idsWithStatus(await runAgainstReference(), 'skipped')
   }, 300_000)
 
-  test.each(allowances.map((allowance) => [allowance.name, allowance] as const))('%s passes, skipping exactly the checks it names', async (_, allowance) => {
+  test.concurrent.each(allowances.map((allowance) => [allowance.name, allowance] as const))('%s passes, skipping exactly the checks it names', async (_, allowance) => {
     const report = await runAgainstReference({ allowances: [allowance.name] }, allowance.run ?? {})
     expect(idsWithStatus(report, 'failed'), failureSummary(report)).toEqual([])
     expect(report.errors, 'the run itself went wrong').toEqual([])
