@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { UsageError } from '../src/cli/options.js'
+import { UsageError } from '../src/core/errors.js'
 import type { CheckStatus, Report } from '../src/core/report.js'
 
 /** What a previous report.json must hold to be compared with: each check's ID and status. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { packageJson } from '../src/core/package-root.js'
-import { UsageError } from '../src/cli/flags.js'
+import { UsageError } from '../src/core/errors.js'
 
 /** What compare reads of each report.json: enough to label its column and give each check and requirement its outcome. */
 export interface ComparedReport {

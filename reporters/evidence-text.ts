@@ -1,4 +1,4 @@
-import type { Evidence } from '../src/engine/evidence.js'
+import type { Evidence } from '../src/core/report.js'
 
 /** A failure's evidence as plain text lines, for formats without structure of their own (JUnit, the console). */
 export function evidenceLines(evidence: Evidence): string[] {

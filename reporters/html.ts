@@ -1,5 +1,5 @@
 import { levelLabel } from '../src/contract/requirements.js'
-import type { Evidence } from '../src/engine/evidence.js'
+import type { Evidence } from '../src/core/report.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine, profileLine } from './evidence-text.js'
 import { provenance, type CheckOutcome, type Report, type RequirementResult } from '../src/core/report.js'

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import type { CheckContext } from '../src/checks/types.js'
-import { CheckFailure, CheckSkipped } from '../src/core/errors.js'
-import { checkProperty } from '../src/engine/property.js'
+import { CheckFailure, CheckSkipped } from '../src/checks/types.js'
+import { checkProperty } from '../src/checks/property.js'
 import type { RunSettings } from '../src/core/settings.js'
 import { FIXED_SEED } from './support/run.js'
 

@@ -5,7 +5,7 @@ import { tamper, tampering, tamperingCoverage, type Tampering } from '../generat
 import { invalidUnsignedIntegerString, offsetCoverage, validUnsignedIntegerString } from '../generators/unsigned-integer-strings.js'
 import type { Exchange } from '../http/exchange.js'
 import type { IntentInput } from '../core/settings.js'
-import { checkProperty } from '../engine/property.js'
+import { checkProperty } from './property.js'
 import { refusedWithErrorBody } from './expectations.js'
 import type { Check, CheckContext } from './types.js'
 

@@ -7,7 +7,6 @@ import type { ExchangeJudge } from './exchange-judge.js'
 import { carriedPayload } from './refusal-payload.js'
 
 /** A rule that holds for any response, applied to every exchange of the run whichever check made it. */
-export type ExchangeRule = ExchangeJudge
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 const REQUEST_ID = schemaPattern('RequestId')
@@ -33,7 +32,7 @@ function sentReceipt(exchange: Exchange): string | undefined {
   return new URL(exchange.request.url).searchParams.get('receipt') ?? undefined
 }
 
-const contractRules: readonly ExchangeRule[] = [
+const contractRules: readonly ExchangeJudge[] = [
   {
     id: 'every-response/json-content-type',
     requirement: 'HDR-CONTENT-TYPE-JSON',
@@ -181,7 +180,7 @@ const contractRules: readonly ExchangeRule[] = [
 ]
 
 /** The rules applied to every exchange: the contract's, and those that hold the run to its deployment profile. */
-export const exchangeRules: readonly ExchangeRule[] = [...contractRules, ...profileRules]
+export const exchangeRules: readonly ExchangeJudge[] = [...contractRules, ...profileRules]
 
 function declaredStatuses(exchange: Exchange): number[] | undefined {
   return operations().find((op) => op.id === exchange.operation)?.declaredStatuses

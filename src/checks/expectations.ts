@@ -1,7 +1,7 @@
 import { operation, type OperationId } from '../contract/operations.js'
 import { validateAgainst } from '../contract/schemas.js'
 import type { Exchange } from '../http/exchange.js'
-import type { Breach } from '../engine/property.js'
+import type { Breach } from './property.js'
 
 /** Small verdicts on one exchange, shared by the generated-input checks: a Breach, or undefined when it holds. */
 

@@ -1,7 +1,7 @@
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
 import type { ProfileValues } from '../profile/profile.js'
 import type { RunSettings } from '../core/settings.js'
-import type { ExchangeRule } from './every-response.js'
+import type { ExchangeJudge } from './exchange-judge.js'
 
 /** Every-response rules that hold the values met anywhere in the run to the deployment profile. */
 
@@ -22,7 +22,7 @@ function marketStatuses(response: ExchangeResponse): string[] {
 type ListedKey = 'intentStates' | 'marketStatuses' | 'errorCodes'
 
 /** A rule that every value of one kind met in the run is one the profile lists. */
-function listedValuesRule(rule: Pick<ExchangeRule, 'id' | 'requirement' | 'notApplicable'> & { what: string; profile: ListedKey; valuesOf(response: ExchangeResponse, exchange: Exchange): string[] }): ExchangeRule {
+function listedValuesRule(rule: Pick<ExchangeJudge, 'id' | 'requirement' | 'notApplicable'> & { what: string; profile: ListedKey; valuesOf(response: ExchangeResponse, exchange: Exchange): string[] }): ExchangeJudge {
   const { what, profile, valuesOf } = rule
   return {
     id: rule.id,
@@ -44,7 +44,7 @@ const stringMember = (response: ExchangeResponse, member: string): string[] => {
   return typeof value === 'string' ? [value] : []
 }
 
-export const profileRules: readonly ExchangeRule[] = [
+export const profileRules: readonly ExchangeJudge[] = [
   listedValuesRule({
     id: 'every-response/intent-state-listed',
     requirement: 'STATE-INTENT-VALUES',

@@ -6,7 +6,7 @@ import { anyCaseHexIdentifier, malformedHexIdentifier, malformedHexIdentifierCov
 import { outOfBoundsReceipt, outOfBoundsReceiptCoverage, wrongReceipt, wrongReceiptCoverage } from '../generators/receipts.js'
 import { headerValueOf, invalidRequestId, invalidRequestIdCoverage, isSendableHeaderValue, validRequestId, validRequestIdCoverage } from '../generators/request-ids.js'
 import { headerValue, type Exchange } from '../http/exchange.js'
-import { checkProperty } from '../engine/property.js'
+import { checkProperty } from './property.js'
 import { answeredWithError, foundOrNotFound, refusedWithErrorBody } from './expectations.js'
 import { STAND_IN } from './operation-calls.js'
 import type { Check, CheckContext } from './types.js'

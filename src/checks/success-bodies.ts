@@ -1,6 +1,6 @@
 import { operation, type Operation, type OperationId } from '../contract/operations.js'
 import { ruledViolations, type RuledViolation } from '../contract/violation-rules.js'
-import { missingInputReasons, missingNeed } from '../engine/context.js'
+import { missingInputReasons, missingNeed } from '../checks/needs.js'
 import type { Exchange } from '../http/exchange.js'
 import { excerpt, secretsOf, type Secret } from '../http/secrets.js'
 import type { RunSettings } from '../core/settings.js'

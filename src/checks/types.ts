@@ -1,5 +1,7 @@
 import type { OperationId } from '../contract/operations.js'
 import type { SchemaViolation } from '../contract/schemas.js'
+import { ERROR_CODES } from '../core/errors.js'
+import type { Counterexample } from '../core/report.js'
 import type { Exchange } from '../http/exchange.js'
 import type { ProfileKey } from '../profile/profile.js'
 import type { RunSettings } from '../core/settings.js'
@@ -44,12 +46,6 @@ export interface FailureDetails {
   counterexample?: Counterexample
 }
 
-export interface Counterexample {
-  seed: number
-  path: string
-  value: unknown
-  runs: number
-}
 
 /** The phases of a property check: the fixed coverage phase, then the random one. */
 export type InputPhase = 'coverage' | 'random'
@@ -69,4 +65,31 @@ export interface CheckContext {
   skip(reason: string): never
   /** Fails unless the exchange has a JSON body valid against the named component schema. */
   expectSchema(schema: string, exchange: Exchange): void
+}
+
+/** Thrown by ctx.fail: a finding about the target. */
+export class CheckFailure extends Error {
+  readonly code = ERROR_CODES.checkFailed
+  override readonly name = 'CheckFailure'
+  constructor(message: string, readonly details: FailureDetails = {}) {
+    super(message)
+  }
+}
+
+/** Thrown when the circuit breaker would not send a request of the check: the target stopped answering. */
+export class CheckNotRun extends Error {
+  readonly code = ERROR_CODES.checkNotRun
+  override readonly name = 'CheckNotRun'
+  constructor(readonly reason: string, readonly exchange: Exchange) {
+    super(reason)
+  }
+}
+
+/** Thrown by ctx.skip and for a missing input: the check cannot be judged in this run. */
+export class CheckSkipped extends Error {
+  readonly code = ERROR_CODES.checkSkipped
+  override readonly name = 'CheckSkipped'
+  constructor(readonly reason: string) {
+    super(reason)
+  }
 }

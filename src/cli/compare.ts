@@ -2,7 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { compareReports, readComparedReport, type Comparison } from '../../reporters/compare.js'
 import { renderCompareHtml, renderCompareMarkdown } from '../../reporters/compare-render.js'
-import { flagsHelp, parseFlags, UsageError, validateFlag, type Flag } from './flags.js'
+import { UsageError } from '../core/errors.js'
+import { flagsHelp, parseFlags, validateFlag, type Flag } from './flags.js'
 
 const compareFlags: readonly Flag[] = [{ name: 'report-dir', env: 'IPTS_REPORT_DIR', kind: 'folder', default: './conformance-report', help: 'where compare.json, compare.md and compare.html are written' }]
 

@@ -4,7 +4,6 @@ import { parseArgs } from 'node:util'
 import { schemaPattern } from '../contract/schemas.js'
 import { UsageError } from '../core/errors.js'
 
-export { UsageError } from '../core/errors.js'
 
 export type FlagKind = 'url' | 'secret' | 'address' | 'hash' | 'receipt' | 'int' | 'text' | 'flag' | 'list' | 'folder'
 

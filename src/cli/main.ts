@@ -1,5 +1,5 @@
 import { packageJson } from '../core/package-root.js'
-import { UsageError } from '../core/errors.js'
+import { isUserFixable, UsageError } from '../core/errors.js'
 
 /** What a subcommand's module gives the dispatcher once loaded. */
 export interface LoadedSubcommand {
@@ -111,9 +111,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     }
     return await subcommand.run(rest, env)
   } catch (error) {
-    const code = (error as { code?: string }).code
-    if (code === 'IPTS_USAGE' || code === 'IPTS_TARGET_UNREACHABLE') {
-      process.stderr.write(`ipts-conformance: ${(error as Error).message}\n`)
+    if (isUserFixable(error)) {
+      process.stderr.write(`ipts-conformance: ${error.message}\n`)
       return 2
     }
     process.stderr.write(`ipts-conformance: internal error: ${(error as Error)?.message ?? String(error)}\n`)

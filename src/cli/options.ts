@@ -3,10 +3,10 @@ import { dirname, resolve } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { connectTimeoutFor, randomSeed, settingDefaults, type FilledSettings } from '../core/defaults.js'
 import { profileValues, readProfileFile, type ProfileSource } from '../profile/load.js'
-import type { RunOptions, Waiver } from '../runner/run.js'
-import { flagsHelp, parseFlags, UsageError, validateFlag, type Flag, type RawFlags } from './flags.js'
+import type { RunOptions, Waiver } from '../runner/options.js'
+import { UsageError } from '../core/errors.js'
+import { flagsHelp, parseFlags, validateFlag, type Flag, type RawFlags } from './flags.js'
 
-export { UsageError } from './flags.js'
 
 /** Every flag of the CLI; each has an environment variable and a config file key of the same name. */
 export const flags: readonly Flag[] = [

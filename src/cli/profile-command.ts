@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { profileTemplate } from './profile-template.js'
-import { UsageError } from './flags.js'
+import { UsageError } from '../core/errors.js'
 
 export const DEFAULT_PROFILE_FILE = 'ipts-profile.yaml'
 

@@ -5,7 +5,8 @@ import { HAR_FILE } from '../har/write.js'
 import { HarSpool } from '../traffic/har-spool.js'
 import { TrafficJudgement } from '../traffic/judgement.js'
 import { startProxyServer } from '../traffic/proxy-server.js'
-import { UsageError, type Flag } from './flags.js'
+import { UsageError } from '../core/errors.js'
+import type { Flag } from './flags.js'
 import { parseSubcommandArgs, reportFlags, subcommandHelp, trafficProfile, trafficProfileFlag } from './subcommand-args.js'
 
 const flags: readonly Flag[] = [

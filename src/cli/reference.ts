@@ -2,7 +2,8 @@ import { allowances } from '../reference/allowances/index.js'
 import { faults } from '../reference/faults/index.js'
 import { broughtByFaults, referenceBehaviours } from '../reference/named-behaviours.js'
 import { startReferenceServer } from '../reference/server.js'
-import { flagsHelp, parseFlags, UsageError, validateFlag, type Flag } from './flags.js'
+import { UsageError } from '../core/errors.js'
+import { flagsHelp, parseFlags, validateFlag, type Flag } from './flags.js'
 
 const referenceFlags: readonly Flag[] = [
   { name: 'port', kind: 'int', min: 0, max: 65535, default: '0', help: 'port to listen on (0: a free port; the URL is printed)' },

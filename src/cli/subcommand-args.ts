@@ -1,6 +1,7 @@
 import { loadProfile } from '../profile/load.js'
 import type { Profile } from '../profile/profile.js'
-import { flagsHelp, parseFlags, UsageError, validateFlag, type Flag } from './flags.js'
+import { UsageError } from '../core/errors.js'
+import { flagsHelp, parseFlags, validateFlag, type Flag } from './flags.js'
 
 /** Flags every subcommand that writes reports has, as a run has them. */
 export const reportFlags: readonly Flag[] = [

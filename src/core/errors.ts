@@ -1,6 +1,3 @@
-import type { FailureDetails } from '../checks/types.js'
-import type { Exchange } from '../http/exchange.js'
-
 /**
  * Every error the suite raises on purpose, in one place. Code branches on `code`, which survives module and worker
  * boundaries where instanceof does not.
@@ -40,31 +37,4 @@ export class ProfileError extends Error {
 export class TargetUnreachableError extends Error {
   readonly code = ERROR_CODES.targetUnreachable
   override readonly name = 'TargetUnreachableError'
-}
-
-/** Thrown by ctx.fail: a finding about the target. */
-export class CheckFailure extends Error {
-  readonly code = ERROR_CODES.checkFailed
-  override readonly name = 'CheckFailure'
-  constructor(message: string, readonly details: FailureDetails = {}) {
-    super(message)
-  }
-}
-
-/** Thrown when the circuit breaker would not send a request of the check: the target stopped answering. */
-export class CheckNotRun extends Error {
-  readonly code = ERROR_CODES.checkNotRun
-  override readonly name = 'CheckNotRun'
-  constructor(readonly reason: string, readonly exchange: Exchange) {
-    super(reason)
-  }
-}
-
-/** Thrown by ctx.skip and for a missing input: the check cannot be judged in this run. */
-export class CheckSkipped extends Error {
-  readonly code = ERROR_CODES.checkSkipped
-  override readonly name = 'CheckSkipped'
-  constructor(readonly reason: string) {
-    super(reason)
-  }
 }

@@ -1,6 +1,30 @@
 import type { Level } from '../contract/requirements.js'
-import type { Evidence } from '../engine/evidence.js'
+import type { SchemaViolation } from '../contract/schemas.js'
 import type { ProfileKey, ProfileValues } from '../profile/profile.js'
+
+/** A failing property's input, and how to replay it. */
+export interface Counterexample {
+  seed: number
+  path: string
+  value: unknown
+  runs: number
+}
+
+/** What a report shows of a failure: plain data, secrets already replaced by placeholders. */
+export interface Evidence {
+  message: string
+  request?: { method: string; url: string; headers: Record<string, string> }
+  response?: { status: number; headers: Record<string, string | string[]>; bodyExcerpt: string; bodyBytes: number; truncated: boolean }
+  transportError?: { code: string; message: string }
+  retries?: { status: number; waitedMs: number }[]
+  schemaViolations?: SchemaViolation[]
+  counterexample?: Counterexample & { replay?: string }
+  reproduce?: string
+  /** For a check or rule that holds the target to the deployment profile: the key, its value, and the profile's source. */
+  profile?: { key: string; value: unknown; source: string }
+  /** Further responses that broke the same rule (every-response rules). */
+  others?: Evidence[]
+}
 
 /** 'not run': the circuit breaker stopped sending because the target stopped answering; it fails the run. */
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'waived' | 'not run'

@@ -5,27 +5,8 @@ import type { HttpClient } from '../http/client.js'
 import type { Exchange } from '../http/exchange.js'
 import type { RunSettings } from '../core/settings.js'
 import { NOT_ANSWERING } from '../http/circuit-breaker.js'
-import type { Auth, CallOptions, CheckContext, Need } from '../checks/types.js'
-import { CheckFailure, CheckNotRun, CheckSkipped } from '../core/errors.js'
-
-export const missingInputReasons: Record<Need, string> = {
-  apiKey: 'no API key given (--api-key)',
-  restrictedApiKey: 'no restricted API key given (--restricted-api-key)',
-  trader: 'no trader address given (--trader)',
-  intent: 'no intent given (--intent-hash and --intent-receipt)',
-  secondIntent: 'no second intent given (--second-intent-hash and --second-intent-receipt)',
-}
-
-export function missingNeed(settings: RunSettings, needs: readonly Need[] = []): Need | undefined {
-  const given: Record<Need, boolean> = {
-    apiKey: !!settings.apiKey,
-    restrictedApiKey: !!settings.restrictedApiKey,
-    trader: !!settings.trader,
-    intent: !!settings.intent,
-    secondIntent: !!settings.secondIntent,
-  }
-  return needs.find((need) => !given[need])
-}
+import { missingInputReasons, missingNeed } from '../checks/needs.js'
+import { CheckFailure, CheckNotRun, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need } from '../checks/types.js'
 
 /**
  * A check's context, and end(): called once the check has ended, it stops the check's requests (those not yet sent are

@@ -1,27 +1,11 @@
-import type { SchemaViolation } from '../contract/schemas.js'
 import type { Exchange } from '../http/exchange.js'
 import { excerpt, redact, redactDeep, type Secret } from '../http/secrets.js'
-import type { Counterexample, FailureDetails } from '../checks/types.js'
+import type { FailureDetails } from '../checks/types.js'
+import type { Evidence } from '../core/report.js'
 
 const BODY_EXCERPT_CHARS = 2000
 const MAX_VIOLATIONS = 10
 const VALUE_EXCERPT_CHARS = 500
-
-/** What a report shows of a failure: plain data, secrets already replaced by placeholders. */
-export interface Evidence {
-  message: string
-  request?: { method: string; url: string; headers: Record<string, string> }
-  response?: { status: number; headers: Record<string, string | string[]>; bodyExcerpt: string; bodyBytes: number; truncated: boolean }
-  transportError?: { code: string; message: string }
-  retries?: { status: number; waitedMs: number }[]
-  schemaViolations?: SchemaViolation[]
-  counterexample?: Counterexample & { replay?: string }
-  reproduce?: string
-  /** For a check or rule that holds the target to the deployment profile: the key, its value, and the profile's source. */
-  profile?: { key: string; value: unknown; source: string }
-  /** Further responses that broke the same rule (every-response rules). */
-  others?: Evidence[]
-}
 
 export function exchangeEvidence(exchange: Exchange, secrets: readonly Secret[]): Pick<Evidence, 'request' | 'response' | 'transportError' | 'retries' | 'reproduce'> {
   const evidence: ReturnType<typeof exchangeEvidence> = { request: exchange.request, reproduce: curlCommand(exchange, secrets) }

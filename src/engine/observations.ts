@@ -3,7 +3,8 @@ import { findingMessage, type ExchangeJudge, type JudgedSettings } from '../chec
 import type { Exchange } from '../http/exchange.js'
 import { redact, type Secret } from '../http/secrets.js'
 import { profileEvidence, stated } from '../profile/profile.js'
-import { buildEvidence, type Evidence } from './evidence.js'
+import type { Evidence } from '../core/report.js'
+import { buildEvidence } from './evidence.js'
 
 /**
  * Per every-response rule: how many of a check's exchanges it applied to, the first violations with evidence, and the

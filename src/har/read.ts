@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { UsageError } from '../cli/flags.js'
+import { UsageError } from '../core/errors.js'
 import type { Har, HarEntry } from './types.js'
 
 function isObject(value: unknown): value is Record<string, unknown> {

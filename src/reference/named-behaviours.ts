@@ -1,3 +1,4 @@
+import { UsageError } from '../core/errors.js'
 import { allowanceByName } from './allowances/index.js'
 import { faultByName } from './faults/index.js'
 import type { Behaviour, Fault } from './types.js'
@@ -22,5 +23,5 @@ export function broughtByFaults(behaviours: readonly Behaviour[], given: FaultNe
 }
 
 function unknownName(kind: string, name: string): never {
-  throw Object.assign(new Error(`unknown reference ${kind} ${name}`), { code: 'IPTS_USAGE' })
+  throw new UsageError(`unknown reference ${kind} ${name} (ipts-conformance reference --list names them all)`)
 }

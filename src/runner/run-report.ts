@@ -2,7 +2,7 @@ import type { CheckOutcome, Report } from '../core/report.js'
 import type { EngineResult } from '../engine/run-checks.js'
 import { reportOf } from '../engine/report-of.js'
 import { secretsOf } from '../http/secrets.js'
-import type { RunOptions, Waiver } from './run.js'
+import type { RunOptions, Waiver } from './options.js'
 import type { Target } from './target.js'
 
 /** The report of a finished run: what the checks found, with the waivers applied, summarised and traced to the requirements. */

@@ -10,7 +10,7 @@ import { broughtByFaults, referenceBehaviours } from '../reference/named-behavio
 import { startReferenceServer, type ReferenceServer } from '../reference/server.js'
 import { TargetUnreachableError } from '../core/errors.js'
 import { withDefaults } from '../core/defaults.js'
-import type { RunOptions } from './run.js'
+import type { RunOptions } from './options.js'
 import type { RunSettings } from '../core/settings.js'
 
 /** What a run is pointed at: its settings, and the embedded reference server when that is the target. */

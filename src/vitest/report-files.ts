@@ -1,5 +1,5 @@
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node'
-import type { RunOptions } from '../runner/run.js'
+import type { RunOptions } from '../runner/options.js'
 import { reportOfRun } from '../runner/run-report.js'
 import type { Target } from '../runner/target.js'
 import { CheckCollector } from './collector.js'

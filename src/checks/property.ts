@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import type { CheckContext } from '../checks/types.js'
+import type { CheckContext } from './types.js'
 import type { Exchange } from '../http/exchange.js'
 import type { CoverageCase } from '../generators/coverage.js'
 

@@ -1,0 +1,63 @@
+/**
+ * The layers of ipts-conformance, lowest first; a module may import its own layer and those below, never one above.
+ * `npm test` runs this (test/layers.test.ts); `npx depcruise --config .dependency-cruiser.cjs src reporters suites` shows it.
+ *
+ *   model     src/core, src/contract, src/profile   settings, report model, errors, the contract's operations, schemas and requirements, the profile
+ *   infra     src/http, src/generators, src/har     the polite client, secrets, input generators, HAR reading and writing
+ *   checks    src/checks                            one small function per requirement, and the every-response rules
+ *   engine    src/engine                            runs a check, observes every exchange, decides outcomes, assembles the report
+ *   adapters  src/runner, src/traffic, src/vitest, reporters, src/docs   the API, the proxy and check-har, npx vitest run, the report files
+ *   cli       src/cli, src/index.ts, suites, vitest.config.ts            the front ends
+ *
+ * The reference server (src/reference) is a fixture beside them: it may use the model and infra layers, and only the
+ * adapters that start it (the API's embedded target, the CLI's `reference`) and the public index may import it.
+ */
+const LAYERS = [
+  { name: 'model', path: '^src/(core|contract|profile)/' },
+  { name: 'infra', path: '^src/(http|generators|har)/' },
+  { name: 'checks', path: '^src/checks/' },
+  { name: 'engine', path: '^src/engine/' },
+  { name: 'adapters', path: '^(src/(runner|traffic|vitest|docs)|reporters)/' },
+  { name: 'cli', path: '^(src/cli/|src/index\\.ts$|suites/|vitest\\.config\\.ts$)' },
+]
+
+const above = (index) => LAYERS.slice(index + 1).map((layer) => layer.path)
+
+module.exports = {
+  forbidden: [
+    ...LAYERS.slice(0, -1).map((layer, index) => ({
+      name: `${layer.name}-imports-no-layer-above`,
+      comment: `${layer.name} may import only its own layer and those below it`,
+      severity: 'error',
+      from: { path: layer.path },
+      to: { path: above(index) },
+    })),
+    {
+      name: 'reference-is-a-fixture',
+      comment: 'only the adapters that start the reference server (the API, the CLI) and the public index import it; no check, engine or model code runs its faults',
+      severity: 'error',
+      from: { path: '^src/(core|contract|profile|http|generators|har|checks|engine|traffic|vitest|docs)/|^reporters/' },
+      to: { path: '^src/reference/' },
+    },
+    {
+      name: 'reference-uses-only-model-and-infra',
+      comment: 'the reference server stands beside the suite: it uses the contract and the model, never checks, engine or adapters',
+      severity: 'error',
+      from: { path: '^src/reference/' },
+      to: { path: '^(src/(checks|engine|runner|traffic|vitest|docs|cli)/|reporters/)' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'modules import one way',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+}

@@ -1,0 +1,34 @@
+import type { CheckOutcome } from '../core/report.js'
+import type { GivenSettings } from '../core/defaults.js'
+import type { ProfileSource } from '../profile/load.js'
+import type { ReferenceOptions } from '../reference/server.js'
+import type { RefRequest, RefResponse } from '../reference/types.js'
+
+export interface Waiver {
+  check: string
+  reason: string
+}
+
+export interface RunOptions {
+  /** The run's settings; each one left out takes the CLI's default. Without baseUrl the embedded reference server is the target and fills in its keys and fixtures. */
+  settings?: GivenSettings
+  /** For the embedded reference server: named faults and allowances to switch on, quota and latency. */
+  reference?: Pick<ReferenceOptions, 'quota' | 'latencyMs' | 'apiKey' | 'restrictedApiKey' | 'receipts'> & {
+    faults?: string[]
+    allowances?: string[]
+    /** Called with every request the embedded server answers and its response (self-tests and the benchmark count and replay them). */
+    record?: (request: RefRequest, response: RefResponse) => void
+  }
+  /**
+   * The deployment profile: a file, or values inline. Undefined: the embedded reference's own profile when the
+   * target is embedded, none otherwise. Null: no profile.
+   */
+  profile?: ProfileSource | null
+  /** Run only these check IDs. */
+  only?: string[]
+  waivers?: Waiver[]
+  strict?: boolean
+  onCheck?: (outcome: CheckOutcome) => void
+  /** Where to write the run's exchanges as HAR 1.2 (every attempt an entry, secrets as placeholders); none when undefined. */
+  harPath?: string
+}
