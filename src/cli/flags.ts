@@ -4,7 +4,6 @@ import { parseArgs } from 'node:util'
 import { schemaPattern } from '../contract/schemas.js'
 import { UsageError } from '../core/errors.js'
 
-
 export type FlagKind = 'url' | 'secret' | 'address' | 'hash' | 'receipt' | 'int' | 'text' | 'flag' | 'list' | 'folder'
 
 /** One flag of a subcommand: its name, how its value is checked, and its line of --help. */
