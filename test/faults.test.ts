@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { NOT_SELECTED } from '../src/engine/run-checks.js'
+import { NOT_SELECTED } from '../src/engine/judged-outcomes.js'
 import { faults } from '../src/reference/faults/index.js'
 import { crashedIds, failureSummary, idsWithStatus, runAgainstReference } from './support/run.js'
 

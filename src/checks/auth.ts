@@ -1,3 +1,4 @@
+import { schemaPattern } from '../contract/schemas.js'
 import { operations } from '../contract/operations.js'
 import type { Exchange } from '../http/exchange.js'
 import { answersOf, callEveryOperation, callServableOperations, inputsOrStandIns } from './operation-calls.js'
@@ -17,10 +18,21 @@ async function expectEveryOperationRefused(ctx: CheckContext, auth: Auth, what: 
   if (wrong.length > 0) ctx.fail(`not 401 to a request ${what}: ${answersOf(wrong)}`, { exchange: wrong[0] })
 }
 
-/** A request to an operation without X-API-Key, recorded: anything but a 401 breaks the rule. */
+const REQUEST_ID = schemaPattern('RequestId')
+/** A request that may be refused for another reason first: the contract does not show whether validation or authentication comes first. */
+const invalidOtherwise = (exchange: Exchange) => {
+  const requestId = exchange.request.headers['x-request-id']
+  return requestId !== undefined && !REQUEST_ID.test(requestId)
+}
+
+/**
+ * A request to an operation without X-API-Key, whichever check sent it: anything but a 401 breaks the rule. A 429 or a
+ * 5xx says nothing of authentication, and a request with another defect (an invalid X-Request-ID) may be refused for that.
+ */
 const missingKeyRefused: RecordedJudgement = {
   notApplicable: 'no exchange was a request to an operation without X-API-Key',
-  applies: (_, exchange) => exchange.operation !== undefined && exchange.request.headers['x-api-key'] === undefined,
+  applies: (response, exchange) =>
+    exchange.operation !== undefined && exchange.request.headers['x-api-key'] === undefined && response.status !== 429 && response.status < 500 && !invalidOtherwise(exchange),
   violation: (response) => (response.status === 401 ? undefined : `answered ${response.status} to a request without X-API-Key, expected 401`),
 }
 

@@ -22,6 +22,8 @@ export interface Evidence {
   reproduce?: string
   /** For a check or rule that holds the target to the deployment profile: the key, its value, and the profile's source. */
   profile?: { key: string; value: unknown; source: string }
+  /** The check whose request got the response that shows the violation, when the run's observer found it. */
+  sentBy?: string
   /** Further responses that broke the same rule (every-response rules). */
   others?: Evidence[]
 }

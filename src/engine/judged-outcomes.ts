@@ -5,6 +5,9 @@ import type { CheckOutcome } from '../core/report.js'
 
 const VIOLATIONS_KEPT_PER_JUDGE = 5
 
+/** The reason of a check left out of a run by --check. */
+export const NOT_SELECTED = 'not selected by --check'
+
 /** How the message of a check (or every-response rule) that crashed begins; the outcome also carries `crashed: true`. */
 export const CRASH_PREFIX = 'the check itself failed: '
 
@@ -63,4 +66,25 @@ export class ObservationTally {
       return outcome
     })
   }
+}
+
+/** What the observer cannot add to: a check that already failed, was not run, or was left out by --check. */
+const settledWithoutObserver = (outcome: CheckOutcome) => outcome.status === 'failed' || outcome.status === 'not run' || outcome.reason === NOT_SELECTED
+
+/**
+ * A check's outcome with what the run's observer found: every exchange of the run, whichever check sent it, is judged
+ * by each check that declares how one exchange decides it, so a violation in a later page, one item or another key's
+ * answer fails the check whose rule it breaks, with the exchange (and the check that sent it) as evidence.
+ */
+export function withObserved(own: CheckOutcome, observed: CheckOutcome | undefined): CheckOutcome {
+  if (observed?.status !== 'failed' || settledWithoutObserver(own)) return own
+  const { status, reason, evidence, crashed } = observed
+  return { ...own, status, reason, evidence, ...(crashed ? { crashed } : {}) }
+}
+
+/** A run's outcomes: each check's own, with the observer's findings for it, then the every-response rules. */
+export function runOutcomes(checks: readonly CheckOutcome[], tally: ObservationTally, judges: readonly (NamedJudge & { concern: string })[]): CheckOutcome[] {
+  const observed = new Map(tally.outcomes(judges).map((outcome) => [outcome.id, outcome]))
+  const own = new Set(checks.map((check) => check.id))
+  return [...checks.map((check) => withObserved(check, observed.get(check.id))), ...judges.filter((judge) => !own.has(judge.id)).map((judge) => observed.get(judge.id)!)]
 }

@@ -1,10 +1,10 @@
-import { exchangeRules } from '../checks/every-response.js'
 import { findingMessage, type ExchangeJudge, type JudgedSettings } from '../checks/exchange-judge.js'
 import type { Exchange } from '../http/exchange.js'
 import { redact, type Secret } from '../http/secrets.js'
 import { profileEvidence, stated } from '../profile/profile.js'
 import type { Evidence } from '../core/report.js'
 import { buildEvidence } from './evidence.js'
+import { exchangeJudges } from './judges.js'
 
 /**
  * Per every-response rule: how many of a check's exchanges it applied to, the first violations with evidence, and the
@@ -33,7 +33,7 @@ function withRetriedAttempts(exchange: Exchange): Exchange[] {
  * Only exchanges with the contract's operations are judged: the contract states its header and body rules for its
  * operations, and a path that is no operation (an unknown route) may be answered by a gateway in its own way.
  */
-export function observe(exchanges: readonly Exchange[], settings: JudgedSettings, secrets: readonly Secret[], judges: readonly ExchangeJudge[] = exchangeRules): Observations {
+export function observe(exchanges: readonly Exchange[], settings: JudgedSettings, secrets: readonly Secret[], judges: readonly ExchangeJudge[] = exchangeJudges(), sentBy?: string): Observations {
   const observations: Observations = {}
   for (const exchange of exchanges.filter((e) => e.operation !== undefined).flatMap(withRetriedAttempts)) {
     const { response } = exchange
@@ -56,6 +56,7 @@ export function observe(exchanges: readonly Exchange[], settings: JudgedSettings
       if (entry.violations.length < VIOLATIONS_KEPT_PER_CHECK) {
         const evidence = buildEvidence(findingMessage(finding), { exchange, violations: typeof finding === 'string' ? undefined : finding.violations }, secrets)
         if (rule.profile) evidence.profile = profileEvidence(settings.profile!, rule.profile)
+        if (sentBy !== undefined) evidence.sentBy = sentBy
         entry.violations.push(evidence)
       }
     }

@@ -11,6 +11,7 @@ import { missingInputReasons, missingNeed } from '../checks/needs.js'
 import { createCheckContext } from './context.js'
 import { buildEvidence } from './evidence.js'
 import { CRASH_PREFIX, levelOf } from './judged-outcomes.js'
+import { exchangeJudges } from './judges.js'
 import { observe, type Observations } from './observations.js'
 
 /** What a check runs with: the run's settings, a client, the secrets to keep out of what it reports, and where its exchanges go. */
@@ -59,7 +60,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
     thrown = error
   }
   await end()
-  const observations = observe(ctx.exchanges, settings, secrets)
+  const observations = observe(ctx.exchanges, settings, secrets, exchangeJudges(), check.id)
   if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets)
   const outcome = { ...base, ...annotations(ctx), ...verdictOf(check, thrown, env) }
   return finish(outcome, observations)

@@ -1,14 +1,11 @@
 import { checksByConcern } from '../checks/index.js'
-import { exchangeRules } from '../checks/every-response.js'
 import { HttpClient } from '../http/client.js'
 import { redactDeep, secretsOf } from '../http/secrets.js'
 import type { CheckOutcome } from '../core/report.js'
 import type { RunSettings } from '../core/settings.js'
-import { levelOf, ObservationTally } from './judged-outcomes.js'
+import { levelOf, NOT_SELECTED, ObservationTally, runOutcomes } from './judged-outcomes.js'
+import { exchangeJudges } from './judges.js'
 import { runCheck, type CheckEnvironment } from './run-check.js'
-
-/** The reason of a check left out of a run by --check. */
-export const NOT_SELECTED = 'not selected by --check'
 
 /** Checks run at once: twice the request bound, so that a check waiting on its next request does not idle the connections. */
 const CHECKS_PER_REQUEST_SLOT = 2
@@ -63,7 +60,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
         outcomes[index] = result.outcome
         tally.add(result.observations)
       }
-      options.onCheck?.(redactDeep(outcomes[index], secrets))
+      options.onCheck?.(redactDeep(outcomes[index]!, secrets))
     }
   }
   try {
@@ -71,5 +68,5 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   } finally {
     await client.close()
   }
-  return { outcomes: [...outcomes, ...tally.outcomes(exchangeRules.map((rule) => ({ ...rule, concern: 'every-response' })))], errors: [] }
+  return { outcomes: runOutcomes(outcomes, tally, exchangeJudges()), errors: [] }
 }

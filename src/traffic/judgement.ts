@@ -1,27 +1,17 @@
 import { exchangeRules } from '../checks/every-response.js'
-import type { ExchangeJudge } from '../checks/exchange-judge.js'
 import { checksByConcern } from '../checks/index.js'
 import { observe } from '../engine/observations.js'
 import type { Exchange } from '../http/exchange.js'
 import { reportOf } from '../engine/report-of.js'
 import { notAssessableWithout, stated, type Profile } from '../profile/profile.js'
-import { levelOf, ObservationTally, type NamedJudge } from '../engine/judged-outcomes.js'
+import { levelOf, ObservationTally } from '../engine/judged-outcomes.js'
+import { exchangeJudges } from '../engine/judges.js'
 import type { CheckOutcome, Report, TrafficSummary } from '../core/report.js'
 import { LearnedSecrets } from './learned-secrets.js'
 import { destinationOf } from './operation-of.js'
 
 /** The reason a check that needs requests of its own is reported not assessed. */
 export const NOT_ASSESSED = 'not assessed: recorded traffic (the check sends requests of its own)'
-
-type Judge = ExchangeJudge & NamedJudge
-
-/** Everything one recorded exchange can decide: the every-response rules, and each check that declares how one exchange decides it. */
-function trafficJudges(): Judge[] {
-  const fromChecks = Object.entries(checksByConcern).flatMap(([concern, checks]) =>
-    checks.flatMap(({ id, title, requirement, profile, recorded }) => (recorded ? [{ id, title, requirement, profile, concern, ...recorded }] : [])),
-  )
-  return [...fromChecks, ...exchangeRules.map((rule) => ({ ...rule, concern: 'every-response' }))]
-}
 
 const UPSTREAM_ERRORS_NAMED = 3
 
@@ -31,7 +21,7 @@ const UPSTREAM_ERRORS_NAMED = 3
  */
 export class TrafficJudgement {
   readonly secrets = new LearnedSecrets()
-  private readonly judges = trafficJudges()
+  private readonly judges = exchangeJudges()
   private readonly tally = new ObservationTally()
   private readonly started = new Date()
   private readonly counts: TrafficSummary

@@ -1,13 +1,12 @@
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node'
 import { checksByConcern } from '../checks/index.js'
-import { exchangeRules } from '../checks/every-response.js'
 import type { CheckOutcome } from '../core/report.js'
-import { levelOf, ObservationTally } from '../engine/judged-outcomes.js'
-import { NOT_SELECTED } from '../engine/run-checks.js'
+import { levelOf, NOT_SELECTED, ObservationTally, runOutcomes } from '../engine/judged-outcomes.js'
+import { exchangeJudges } from '../engine/judges.js'
 
 const checkById = new Map(Object.entries(checksByConcern).flatMap(([concern, checks]) => checks.map((check) => [check.id, { check, concern }] as const)))
 
-/** A vitest reporter that gathers the engine's outcome of each test, and adds up the every-response observations into theirs. */
+/** A vitest reporter that gathers the engine's outcome of each test, with what the run's observer found in every exchange. */
 export class CheckCollector implements Reporter {
   readonly outcomes: CheckOutcome[] = []
   readonly errors: string[] = []
@@ -21,18 +20,19 @@ export class CheckCollector implements Reporter {
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
     const tally = new ObservationTally()
+    const checks: CheckOutcome[] = []
     for (const module of testModules) {
       for (const error of module.errors()) this.errors.push(`${module.moduleId}: ${error.message}`)
       for (const testCase of module.children.allTests()) {
         const outcome = outcomeOf(testCase)
         if (!outcome) continue
-        this.outcomes.push(outcome)
+        checks.push(outcome)
         const seen = testCase.meta().observations
         if (seen) tally.add(seen)
       }
     }
     for (const error of unhandledErrors) this.errors.push(`unhandled error: ${error.message}`)
-    this.outcomes.push(...tally.outcomes(exchangeRules.map((rule) => ({ ...rule, concern: 'every-response' }))))
+    this.outcomes.push(...runOutcomes(checks, tally, exchangeJudges()))
   }
 }
 

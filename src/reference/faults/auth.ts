@@ -5,7 +5,8 @@ function queryKeyAccepted(faultName: string, name: string): Fault {
   return {
     name: faultName,
     description: `A key sent in the query string as ${name} authenticates like X-API-Key.`,
-    breaks: ['auth/query-key-not-accepted'],
+    // Served without X-API-Key: the observer sees the 200 to a request without the header too.
+    breaks: ['auth/query-key-not-accepted', 'auth/missing-key'],
     onRequest(request) {
       const fromQuery = request.query.get(name)
       if (request.headers['x-api-key'] === undefined && fromQuery !== null) request.headers['x-api-key'] = fromQuery

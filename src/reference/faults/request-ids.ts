@@ -40,7 +40,7 @@ export const requestIdFaults: readonly Fault[] = [
   {
     name: 'no-request-id-on-errors',
     description: 'Error responses are written by a handler that bypasses the request-ID middleware: no x-request-id, no requestId in the body.',
-    breaks: ['request-ids/present-on-error', 'request-ids/error-echoes-sent-id', 'every-response/request-id-present', 'properties/valid-request-id-echoed'],
+    breaks: ['request-ids/present-on-error', 'request-ids/error-echoes-sent-id', 'request-ids/valid-echoed', 'every-response/request-id-present', 'properties/valid-request-id-echoed'],
     onResponse(response) {
       if (!isError(response)) return
       delete response.headers['x-request-id']
@@ -50,7 +50,7 @@ export const requestIdFaults: readonly Fault[] = [
   {
     name: 'request-id-regenerated-on-errors',
     description: "Error responses carry a freshly generated request ID in the header and the body, ignoring the client's valid X-Request-ID.",
-    breaks: ['request-ids/error-echoes-sent-id', 'properties/valid-request-id-echoed'],
+    breaks: ['request-ids/error-echoes-sent-id', 'request-ids/valid-echoed', 'properties/valid-request-id-echoed'],
     onResponse(response) {
       if (isError(response)) carryRequestId(response, freshRequestId())
     },

@@ -1,0 +1,30 @@
+import { exchangeRules } from '../checks/every-response.js'
+import type { ExchangeJudge } from '../checks/exchange-judge.js'
+import { checksByConcern } from '../checks/index.js'
+import type { NamedJudge } from './judged-outcomes.js'
+
+/** A judgement of one exchange, named as the report names it. */
+export type Judge = ExchangeJudge & NamedJudge
+
+const EVERY_RESPONSE = 'every-response'
+
+let judges: readonly Judge[] | undefined
+
+/**
+ * Everything one exchange can decide, whichever way it was received (a check's request in a run, a HAR entry, the
+ * proxy): each check that declares how one exchange decides it, and the every-response rules.
+ */
+export function exchangeJudges(): readonly Judge[] {
+  judges ??= [
+    ...Object.entries(checksByConcern).flatMap(([concern, checks]) =>
+      checks.flatMap(({ id, title, requirement, profile, recorded }) => (recorded ? [{ id, title, requirement, profile, concern, ...recorded }] : [])),
+    ),
+    ...exchangeRules.map((rule) => ({ ...rule, concern: EVERY_RESPONSE })),
+  ]
+  return judges
+}
+
+/** The every-response rules as judges: their outcomes are the observer's alone. */
+export function everyResponseJudges(): readonly Judge[] {
+  return exchangeJudges().filter((judge) => judge.concern === EVERY_RESPONSE)
+}
