@@ -1,7 +1,7 @@
 import { schemaPattern } from '../contract/schemas.js'
 import { operations } from '../contract/operations.js'
 import type { Exchange } from '../http/exchange.js'
-import { answersOf, callEveryOperation, callServableOperations, inputsOrStandIns } from './operation-calls.js'
+import { answersOf, callEveryOperation, callServableOperations, cursorPages, inputsOrStandIns } from './operation-calls.js'
 import type { RecordedJudgement } from './exchange-judge.js'
 import type { Auth, Check, CheckContext } from './types.js'
 
@@ -12,8 +12,10 @@ const QUERY_KEY_NAMES = ['api_key', 'apiKey', 'x-api-key', 'key'] as const
 const isSuccess = (exchange: Exchange) => !!exchange.response && exchange.response.status < 300
 const saysNothingOfScope = (exchange: Exchange) => !!exchange.response && (exchange.response.status === 429 || exchange.response.status >= 500)
 
+/** Every operation, and the cursor page of each list (a server may authenticate only the first page), with the key given. */
 async function expectEveryOperationRefused(ctx: CheckContext, auth: Auth, what: string): Promise<void> {
-  const exchanges = await callEveryOperation(ctx, auth)
+  const pages = ctx.settings.apiKey ? await cursorPages(ctx) : []
+  const exchanges = [...(await callEveryOperation(ctx, auth)), ...(await Promise.all(pages.map((page) => ctx.call(page.operation, { query: page.query, auth }))))]
   const wrong = exchanges.filter((e) => e.response?.status !== 401)
   if (wrong.length > 0) ctx.fail(`not 401 to a request ${what}: ${answersOf(wrong)}`, { exchange: wrong[0] })
 }
@@ -40,24 +42,26 @@ export const authChecks: readonly Check[] = [
   {
     id: 'auth/missing-key',
     requirement: 'AUTH-401-MISSING-KEY',
-    title: 'every operation answers 401 to a request without X-API-Key',
+    title: 'every operation answers 401 to a request without X-API-Key, on first pages and on cursor pages',
     recorded: missingKeyRefused,
     run: (ctx) => expectEveryOperationRefused(ctx, 'none', 'without X-API-Key'),
   },
   {
     id: 'auth/unknown-key',
     requirement: 'AUTH-401-INVALID-KEY',
-    title: 'every operation answers 401 to an unknown X-API-Key',
+    title: 'every operation answers 401 to an unknown X-API-Key, on first pages and on cursor pages',
     run: (ctx) => expectEveryOperationRefused(ctx, { key: UNKNOWN_KEY }, 'with an unknown X-API-Key'),
   },
   {
     id: 'auth/restricted-key-scope',
     requirement: 'AUTH-403-SCOPE',
-    title: 'the restricted key gets 200 or 403 from every operation, and 403 from one at least',
+    title: 'the restricted key gets 200 or 403 from every operation and cursor page, and 403 from one at least',
     needs: ['restrictedApiKey'],
     async run(ctx) {
       // A 429 or a 5xx says nothing about scopes (the contract allows them for any read), so those answers are not judged.
-      const exchanges = (await callServableOperations(ctx, 'restricted')).filter((e) => !saysNothingOfScope(e))
+      const pages = await cursorPages(ctx)
+      const asked = [...(await callServableOperations(ctx, 'restricted')), ...(await Promise.all(pages.map((page) => ctx.call(page.operation, { query: page.query, auth: 'restricted' }))))]
+      const exchanges = asked.filter((e) => !saysNothingOfScope(e))
       const wrong = exchanges.filter((e) => e.response?.status !== 200 && e.response?.status !== 403)
       if (wrong.length > 0) ctx.fail(`the restricted key got neither 200 nor 403: ${answersOf(wrong)}`, { exchange: wrong[0] })
       // Which scopes the restricted key lacks is not shown, so a key that lacks none is no failure.

@@ -1,8 +1,8 @@
 import { headerValues, type Exchange } from '../http/exchange.js'
 import { exchangeRules } from './every-response.js'
 import { findingMessage } from './exchange-judge.js'
-import { callServableOperations, STAND_IN } from './operation-calls.js'
-import type { Check, CheckContext } from './types.js'
+import { callServableOperations, cursorPages, servableOperations, STAND_IN } from './operation-calls.js'
+import type { CallOptions, Check, CheckContext } from './types.js'
 
 /** What an every-response rule finds wrong with one exchange, so that a check judges its own exchanges as the rule does. */
 function ruleViolation(ruleId: string, exchange: Exchange, ctx: CheckContext): string | undefined {
@@ -21,19 +21,34 @@ function expectRuleHolds(ctx: CheckContext, ruleId: string, exchanges: readonly 
   }
 }
 
-const CLIENT_REQUEST_ID = 'ipts-conformance.optional-headers:1'
+const describeVariant = (exchange: Exchange) => {
+  const id = exchange.request.headers['x-request-id']
+  return id === undefined ? 'without Accept' : `with the valid X-Request-ID ${JSON.stringify(id)}`
+}
+
+/** Valid X-Request-IDs at the pattern's bounds, 8 and 128 characters. */
+const BOUNDARY_REQUEST_IDS = ['ipts.rid', `ipts-conformance.optional-headers:${'x'.repeat(128 - 34)}`]
 
 export const headersChecks: readonly Check[] = [
   {
     id: 'headers/optional-request-headers',
     requirement: 'EP-ACCEPT-HEADERS',
-    title: 'GET /v1/vault is served with and without Accept and X-Request-ID',
+    title: 'every operation, and each list\'s cursor page, answers a request without Accept, and with a valid X-Request-ID of 8 and of 128 characters, as it answers the same request with Accept alone',
     needs: ['apiKey'],
     async run(ctx) {
-      const bare = await ctx.call('getVault', { withoutAccept: true })
-      const dressed = await ctx.call('getVault', { headers: { 'x-request-id': CLIENT_REQUEST_ID } })
-      for (const [exchange, what] of [[bare, 'without Accept and X-Request-ID'], [dressed, 'with Accept and X-Request-ID']] as const) {
-        if (exchange.response?.status !== 200) ctx.fail(`a request ${what} answered ${exchange.response?.status ?? exchange.error?.message}, not 200`, { exchange })
+      const pages = await cursorPages(ctx)
+      const requests: { what: string; send(options?: Pick<CallOptions, 'headers' | 'withoutAccept'>): Promise<Exchange> }[] = [
+        ...servableOperations(ctx.settings).map((op) => ({ what: `GET ${op.template}`, send: (options: Pick<CallOptions, 'headers' | 'withoutAccept'> = {}) => ctx.call(op.id, options) })),
+        ...pages.map((page) => ({ what: `a cursor page of ${page.operation}`, send: (options: Pick<CallOptions, 'headers' | 'withoutAccept'> = {}) => ctx.call(page.operation, { query: page.query, ...options }) })),
+      ]
+      for (const request of requests) {
+        const variants = [{ withoutAccept: true }, ...BOUNDARY_REQUEST_IDS.map((id) => ({ headers: { 'x-request-id': id } }))]
+        const [plain, ...dressed] = await Promise.all([request.send(), ...variants.map((variant) => request.send(variant))])
+        const outcome = plain!.response?.status
+        // A 429 or a 5xx answers the load, not the header: such a pair says nothing.
+        if (outcome === undefined || outcome === 429 || outcome >= 500) continue
+        const changed = dressed.find((exchange) => exchange.response && exchange.response.status !== 429 && exchange.response.status < 500 && exchange.response.status !== outcome)
+        if (changed) ctx.fail(`${request.what} answered ${outcome} with Accept alone and ${changed.response!.status} ${describeVariant(changed)}`, { exchange: changed })
       }
     },
   },

@@ -1,4 +1,4 @@
-import { operation, operations, type Operation } from '../contract/operations.js'
+import { operation, operations, type Operation, type OperationId } from '../contract/operations.js'
 import type { Exchange } from '../http/exchange.js'
 import type { RunSettings } from '../core/settings.js'
 import type { Auth, CallOptions, CheckContext } from './types.js'
@@ -35,6 +35,33 @@ export function inputsOrStandIns(settings: RunSettings, op: Operation): Pick<Cal
 /** Calls every operation of the contract with the given key, on configured inputs or stand-ins. */
 export function callEveryOperation(ctx: CheckContext, auth: Auth): Promise<Exchange[]> {
   return Promise.all(operations().map((op) => ctx.call(op.id, { ...inputsOrStandIns(ctx.settings, op), auth })))
+}
+
+const LIST_OPERATIONS: readonly OperationId[] = ['listMarkets', 'listTraderBalances']
+
+/** A cursor page of a list: the query that asks for it (the first page's, and the cursor that page gave). */
+export interface CursorPage {
+  operation: OperationId
+  query: Record<string, string>
+}
+
+/**
+ * The second page of each list whose inputs were given, as asked for with the full key: the first page, asked again for
+ * one item through the page-size parameter when it carries no cursor, and the string cursor it gave. A list that gives
+ * no cursor has no cursor page here; the cursor checks judge its pagination.
+ */
+export async function cursorPages(ctx: CheckContext): Promise<CursorPage[]> {
+  const lists = servableOperations(ctx.settings).filter((op) => LIST_OPERATIONS.includes(op.id))
+  const pages = await Promise.all(
+    lists.map(async (op): Promise<CursorPage | undefined> => {
+      for (const query of [{}, { [ctx.settings.limitParam]: '1' }]) {
+        const cursor = (await ctx.call(op.id, { query })).response?.json as { cursor?: unknown } | undefined
+        if (typeof cursor?.cursor === 'string') return { operation: op.id, query: { ...query, [ctx.settings.cursorParam]: cursor.cursor } }
+      }
+      return undefined
+    }),
+  )
+  return pages.filter((page) => page !== undefined)
 }
 
 /** Calls each operation whose inputs were given with the given key. */

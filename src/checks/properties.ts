@@ -1,8 +1,9 @@
 import fc from 'fast-check'
 import type { OperationId } from '../contract/operations.js'
 import { garbageApiKey, garbageApiKeyCoverage } from '../generators/api-keys.js'
-import { inTurn } from '../generators/coverage.js'
+import { inTurn, onEvery } from '../generators/coverage.js'
 import { anyCaseHexIdentifier, malformedHexIdentifier, malformedHexIdentifierCoverage, wellFormedHexIdentifierCoverage } from '../generators/hex-identifiers.js'
+import { nearMissCoverage } from '../generators/near-misses.js'
 import { outOfBoundsReceipt, outOfBoundsReceiptCoverage, wrongReceipt, wrongReceiptCoverage } from '../generators/receipts.js'
 import { headerValueOf, invalidRequestId, invalidRequestIdCoverage, isSendableHeaderValue, validRequestId, validRequestIdCoverage } from '../generators/request-ids.js'
 import { headerValue, type Exchange } from '../http/exchange.js'
@@ -158,7 +159,14 @@ export const propertiesChecks: readonly Check[] = [
         ctx,
         fc.tuple(fc.constantFrom(...keyedOperations), garbageApiKey(realKeys)),
         async ([id, key]) => answeredWithError(await ctx.call(id, { auth: { key: headerValueOf(key) } }), 401),
-        { skip: unsendable<OperationId>(), coverage: inTurn(keyedOperations, garbageApiKeyCoverage(realKeys)) },
+        {
+          skip: unsendable<OperationId>(),
+          // The API key's near misses on every operation; the rest in turn.
+          coverage: [
+            ...onEvery(keyedOperations, nearMissCoverage(ctx.settings.apiKey!, 'the API key', 'header')),
+            ...inTurn(keyedOperations, [...garbageApiKeyCoverage(realKeys), ...(ctx.settings.restrictedApiKey ? nearMissCoverage(ctx.settings.restrictedApiKey, 'the restricted API key', 'header') : [])]),
+          ],
+        },
       )
     },
   },

@@ -42,7 +42,8 @@ function valueExcerpt(value: unknown, secrets: readonly Secret[]): unknown {
  */
 export function curlCommand(exchange: Exchange, secrets: readonly Secret[]): string {
   // ${IPTS_API_KEY}, braced: a garbage key is the real one with characters added, which would otherwise lengthen the variable's name.
-  const asShellVariables = secrets.map((secret) => ({ ...secret, placeholder: `\${${secret.placeholder.slice(1)}}` }))
+  // A near miss of a secret has no variable of its own: its placeholder stays as text.
+  const asShellVariables = secrets.map((secret) => (secret.placeholder.startsWith('$') ? { ...secret, placeholder: `\${${secret.placeholder.slice(1)}}` } : secret))
   const quote = (text: string) => `"${redact(text, asShellVariables).replace(/["\\`]/g, '\\$&').replace(/\$(?!\{IPTS_[A-Z_]+\})/g, '\\$')}"`
   const headers = Object.entries(exchange.request.headers).map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`)
   const [address, query] = exchange.request.url.split(/\?(.*)/s) as [string, string | undefined]

@@ -87,3 +87,8 @@ export function characterProbes(place: (text: string) => string, where: string):
 export function inTurn<C, T>(choices: readonly C[], cases: readonly CoverageCase<T>[]): CoverageCase<[C, T]>[] {
   return cases.map(({ label, value }, index) => ({ label, value: [choices[index % choices.length]!, value] }))
 }
+
+/** Each case on every one of the choices: for an input class that must be tried on every operation. */
+export function onEvery<C extends string, T>(choices: readonly C[], cases: readonly CoverageCase<T>[]): CoverageCase<[C, T]>[] {
+  return cases.flatMap(({ label, value }) => choices.map((choice) => ({ label: `${label} (${choice})`, value: [choice, value] as [C, T] })))
+}

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { loadOpenApi } from '../contract/schemas.js'
 import { characterProbes, dangerousWholeValues, VERY_LONG, type CoverageCase } from './coverage.js'
+import { nearMissCoverage } from './near-misses.js'
 
 interface ParameterObject {
   name: string
@@ -78,7 +79,8 @@ export function outOfBoundsReceiptCoverage(realReceipt: string): CoverageCase<st
 /**
  * The fixed coverage cases inside the bounds that are not the real receipt: lengths min and max, the real one with a
  * character before or after it (a server that trims, normalises or stops at NUL would accept those), padded to max,
- * and the dangerous strings as whole receipts (a lookup in a plain object finds `constructor`).
+ * its near misses (a comparison without regard to case, by prefix, on leading characters or after NFKC would accept
+ * those), and the dangerous strings as whole receipts (a lookup in a plain object finds `constructor`).
  */
 export function wrongReceiptCoverage(realReceipt: string): CoverageCase<string>[] {
   const { min, max } = receiptBounds()
@@ -89,6 +91,7 @@ export function wrongReceiptCoverage(realReceipt: string): CoverageCase<string>[
     { label: 'a character after the real receipt', value: `${realReceipt}x` },
     { label: 'a character before the real receipt', value: `x${realReceipt}` },
     { label: 'a space before the real receipt', value: ` ${realReceipt}` },
+    ...nearMissCoverage(realReceipt, 'the real receipt', 'url'),
     ...characterProbes((text) => realReceipt + text, 'after the real receipt'),
     ...dangerousWholeValues(),
   ].filter(({ value }) => value !== realReceipt && value.length >= min && value.length <= max)

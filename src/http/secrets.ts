@@ -4,18 +4,28 @@
  * or redactDeep() for plain data.
  */
 
+import { nearMisses, nearMissPlaceholder } from '../generators/near-misses.js'
+
 /** A secret value and the placeholder that stands for it in everything the suite writes or prints. */
 export interface Secret {
   value: string
   placeholder: string
 }
 
+/**
+ * The run's secrets, and their near misses (what the checks send to catch a careless comparison: nearly the secret,
+ * so kept out as it is), each with its placeholder.
+ */
 export function secretsOf(settings: { apiKey?: string; restrictedApiKey?: string; intent?: { receipt: string }; secondIntent?: { receipt: string } }): Secret[] {
-  const secrets: Secret[] = []
-  if (settings.apiKey) secrets.push({ value: settings.apiKey, placeholder: '$IPTS_API_KEY' })
-  if (settings.restrictedApiKey) secrets.push({ value: settings.restrictedApiKey, placeholder: '$IPTS_RESTRICTED_API_KEY' })
-  if (settings.intent) secrets.push({ value: settings.intent.receipt, placeholder: '$IPTS_INTENT_RECEIPT' })
-  if (settings.secondIntent) secrets.push({ value: settings.secondIntent.receipt, placeholder: '$IPTS_SECOND_INTENT_RECEIPT' })
+  const given: (Secret & { where: 'header' | 'url' })[] = []
+  if (settings.apiKey) given.push({ value: settings.apiKey, placeholder: '$IPTS_API_KEY', where: 'header' })
+  if (settings.restrictedApiKey) given.push({ value: settings.restrictedApiKey, placeholder: '$IPTS_RESTRICTED_API_KEY', where: 'header' })
+  if (settings.intent) given.push({ value: settings.intent.receipt, placeholder: '$IPTS_INTENT_RECEIPT', where: 'url' })
+  if (settings.secondIntent) given.push({ value: settings.secondIntent.receipt, placeholder: '$IPTS_SECOND_INTENT_RECEIPT', where: 'url' })
+  const secrets: Secret[] = given.map(({ value, placeholder }) => ({ value, placeholder }))
+  for (const { value, placeholder, where } of given) {
+    for (const miss of nearMisses(value, where)) secrets.push({ value: miss.value, placeholder: nearMissPlaceholder(placeholder, miss.kind) })
+  }
   return secrets
 }
 

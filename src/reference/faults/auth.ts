@@ -44,6 +44,16 @@ export const authFaults: readonly Fault[] = [
   // A name other than api_key: the check tries several, and a fault on one name alone would not show it.
   queryKeyAccepted('query-key-accepted-as-key', 'key'),
   {
+    name: 'key-compared-without-case',
+    description: 'X-API-Key is looked up without regard to letter case, so the real key with its letters in the other case authenticates.',
+    breaks: ['properties/garbage-key-refused'],
+    onRequest(request, data) {
+      const key = request.headers['x-api-key']
+      const known = [data.apiKey, data.restrictedApiKey].find((real) => key !== undefined && key !== real && key.toLowerCase() === real.toLowerCase())
+      if (known) request.headers['x-api-key'] = known
+    },
+  },
+  {
     name: 'unauthorized-with-data',
     description: 'A 401 body carries a data member next to its error.',
     breaks: ['every-response/refusal-without-data'],

@@ -19,7 +19,6 @@ export const configFaults: readonly Fault[] = [
       'config/operations-under-v1',
       'shapes/operations-answer-200',
       'auth/restricted-key-scope',
-      'headers/optional-request-headers',
       'profile/restricted-key-granted',
       'profile/vault-required-members',
     ],

@@ -11,6 +11,7 @@ import { requestIdFaults } from './request-ids.js'
 import { shapeFaults } from './shapes.js'
 import { profileFaults } from './profile.js'
 import { propertiesFaults } from './properties.js'
+import { unsampledFaults } from './unsampled.js'
 
 /** Every named fault of the reference server: each one precise violation of the contract. */
 export const faults: readonly Fault[] = [
@@ -26,6 +27,7 @@ export const faults: readonly Fault[] = [
   ...configFaults,
   ...propertiesFaults,
   ...profileFaults,
+  ...unsampledFaults,
 ]
 
 export function faultByName(name: string): Fault | undefined {

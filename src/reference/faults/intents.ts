@@ -83,6 +83,30 @@ export const intentsFaults: readonly Fault[] = [
     ['intents/receipt-bound-to-intent'],
     (receipt, _, data) => data.intents.some((intent) => intent.receipt === receipt),
   ),
+  receiptFault(
+    'receipt-compared-without-case',
+    'The receipt is compared without regard to letter case (both lower-cased first), so the real receipt with its letters in the other case grants access.',
+    ['properties/wrong-receipt-refused'],
+    (receipt, intent) => receipt !== null && receipt.toLowerCase() === intent.receipt.toLowerCase(),
+  ),
+  receiptFault(
+    'receipt-matched-as-prefix-of-stored',
+    "The receipt is looked up as a prefix of the stored one (LIKE 'given%'), so the real receipt without its last character grants access.",
+    ['properties/wrong-receipt-refused'],
+    (receipt, intent) => !!receipt && receipt.length >= 8 && intent.receipt.startsWith(receipt),
+  ),
+  receiptFault(
+    'receipt-compared-on-leading-characters',
+    'Only the first 32 characters of the receipt are compared (a fixed-width column), so the real receipt with its last character changed grants access.',
+    ['properties/wrong-receipt-refused'],
+    (receipt, intent) => receipt !== null && receipt.length === intent.receipt.length && receipt.slice(0, 32) === intent.receipt.slice(0, 32),
+  ),
+  receiptFault(
+    'receipt-normalised-nfkc',
+    'The receipt is NFKC-normalised before it is compared, so the real receipt written in full-width characters grants access.',
+    ['properties/wrong-receipt-refused'],
+    (receipt, intent) => receipt !== null && receipt.normalize('NFKC') === intent.receipt,
+  ),
   {
     name: 'malformed-hash-500',
     description: 'A malformed hash reaches the database query, which throws: 500 instead of a 4xx.',
