@@ -4,11 +4,12 @@ import type { CheckContext } from '../src/checks/types.js'
 import { createCheckContext } from '../src/engine/context.js'
 import { HttpClient } from '../src/http/client.js'
 import { faults } from '../src/reference/faults/index.js'
+import { unsampledFaults } from '../src/reference/faults/unsampled.js'
 import { broughtByFaults } from '../src/reference/named-behaviours.js'
 import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js'
 import type { RunSettings } from '../src/core/settings.js'
 import { referenceInputs } from './hostile/servers.js'
-import { FIXED_SEED, TEST_SETTINGS } from './support/run.js'
+import { FIXED_SEED, idsWithStatus, runAgainstReference, TEST_SETTINGS } from './support/run.js'
 
 /** Twenty different seeds; the verdict of a fault's property checks must be the same under each. */
 const SEEDS = Array.from({ length: 20 }, (_, i) => FIXED_SEED + i * 7919)
@@ -80,5 +81,15 @@ describe('the verdict on a fault a property check catches', () => {
         expect(caught, `${checkId} caught ${fault.name} under ${caught.length} of ${SEEDS.length} seeds`).toEqual(SEEDS)
       }
     })
+  })
+})
+
+describe('the verdict on the faults placed where a sampling suite would not look', () => {
+  // The whole run each time: such a fault is seen in the exchanges of other checks (a cursor walk's later page, the
+  // restricted key's reads). All of them at once, as each breaks checks of its own.
+  test('is the same under 20 seeds: each of its checks fails, and no other', { timeout: 300_000 }, async () => {
+    const expected = [...new Set(unsampledFaults.flatMap((fault) => fault.breaks))].sort()
+    const verdicts = await Promise.all(SEEDS.map(async (seed) => ({ seed, failed: idsWithStatus(await runAgainstReference({ faults: unsampledFaults.map((f) => f.name) }, { seed, runs: 1 }), 'failed') })))
+    for (const { seed, failed } of verdicts) expect(failed, `seed ${seed}`).toEqual(expected)
   })
 })
