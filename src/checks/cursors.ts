@@ -67,6 +67,13 @@ function ignoredParameter(list: ListOperation, parameter: string, shows: string,
   return `${list.operation} ignores ?${parameter}= (${shows}) — set --${flag} (the contract does not show its name)`
 }
 
+type Paging = { list: ListOperation; query: Record<string, string>; first: Page; second?: PageAnswer } | Unusable
+
+/** How a list pages, found once per run for every cursor check. */
+function paging(ctx: CheckContext, list: ListOperation): Promise<Paging> {
+  return ctx.once(`paging ${list.operation}`, () => pagingOf(ctx, list))
+}
+
 /**
  * How a list pages: its first page, the query every later page sends too, and the page its first cursor leads to
  * (when that cursor is a string); or why its pagination cannot be judged. A list that fits one page is asked again
@@ -75,7 +82,7 @@ function ignoredParameter(list: ListOperation, parameter: string, shows: string,
  * the list honours it: a page size changes the page's length, a cursor changes the page. A first page that is
  * refused or fails is no finding here: no cursor was involved yet.
  */
-async function paging(ctx: CheckContext, list: ListOperation): Promise<{ list: ListOperation; query: Record<string, string>; first: Page; second?: PageAnswer } | Unusable> {
+async function pagingOf(ctx: CheckContext, list: ListOperation): Promise<Paging> {
   const { cursorParam, limitParam } = ctx.settings
   let query: Record<string, string> = {}
   let first = await requestPage(ctx, list, query)
@@ -97,9 +104,12 @@ async function paging(ctx: CheckContext, list: ListOperation): Promise<{ list: L
 
 /** Follows the cursor from the first page until a page has none, a cursor comes back, or --max-pages; notes the first item that came twice. */
 async function walk(ctx: CheckContext, list: ListOperation): Promise<Walk | Unusable> {
-  const paged = await paging(ctx, list)
-  if ('unusable' in paged) return paged
-  return follow(ctx, list, paged)
+  // One walk of each list serves every cursor check of the run: a walk can take --max-pages requests.
+  return ctx.once(`walk ${list.operation}`, async () => {
+    const paged = await paging(ctx, list)
+    if ('unusable' in paged) return paged
+    return follow(ctx, list, paged)
+  })
 }
 
 /** Follows the cursor from a first page, sending the first page's query with every later page too; the second page may already be there. */

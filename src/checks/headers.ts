@@ -38,8 +38,8 @@ export const headersChecks: readonly Check[] = [
     async run(ctx) {
       const pages = await cursorPages(ctx)
       const requests: { what: string; send(options?: Pick<CallOptions, 'headers' | 'withoutAccept'>): Promise<Exchange> }[] = [
-        ...servableOperations(ctx.settings).map((op) => ({ what: `GET ${op.template}`, send: (options: Pick<CallOptions, 'headers' | 'withoutAccept'> = {}) => ctx.call(op.id, options) })),
-        ...pages.map((page) => ({ what: `a cursor page of ${page.operation}`, send: (options: Pick<CallOptions, 'headers' | 'withoutAccept'> = {}) => ctx.call(page.operation, { query: page.query, ...options }) })),
+        ...servableOperations(ctx.settings).map((op) => ({ what: `GET ${op.template}`, send: (options: Pick<CallOptions, 'headers' | 'withoutAccept'> = {}) => ctx.call(op.id, { ...options, shared: Object.keys(options).length === 0 }) })),
+        ...pages.map((page) => ({ what: `a cursor page of ${page.operation}`, send: (options: Pick<CallOptions, 'headers' | 'withoutAccept'> = {}) => ctx.call(page.operation, { query: page.query, ...options, shared: Object.keys(options).length === 0 }) })),
       ]
       for (const request of requests) {
         const variants = [{ withoutAccept: true }, ...BOUNDARY_REQUEST_IDS.map((id) => ({ headers: { 'x-request-id': id } }))]

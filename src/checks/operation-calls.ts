@@ -34,7 +34,7 @@ export function inputsOrStandIns(settings: RunSettings, op: Operation): Pick<Cal
 
 /** Calls every operation of the contract with the given key, on configured inputs or stand-ins. */
 export function callEveryOperation(ctx: CheckContext, auth: Auth): Promise<Exchange[]> {
-  return Promise.all(operations().map((op) => ctx.call(op.id, { ...inputsOrStandIns(ctx.settings, op), auth })))
+  return Promise.all(operations().map((op) => ctx.call(op.id, { ...inputsOrStandIns(ctx.settings, op), auth, shared: true })))
 }
 
 const LIST_OPERATIONS: readonly OperationId[] = ['listMarkets', 'listTraderBalances']
@@ -55,7 +55,7 @@ export async function cursorPages(ctx: CheckContext): Promise<CursorPage[]> {
   const pages = await Promise.all(
     lists.map(async (op): Promise<CursorPage | undefined> => {
       for (const query of [{}, { [ctx.settings.limitParam]: '1' }]) {
-        const cursor = (await ctx.call(op.id, { query })).response?.json as { cursor?: unknown } | undefined
+        const cursor = (await ctx.call(op.id, { query, shared: true })).response?.json as { cursor?: unknown } | undefined
         if (typeof cursor?.cursor === 'string') return { operation: op.id, query: { ...query, [ctx.settings.cursorParam]: cursor.cursor } }
       }
       return undefined
@@ -66,7 +66,7 @@ export async function cursorPages(ctx: CheckContext): Promise<CursorPage[]> {
 
 /** Calls each operation whose inputs were given with the given key. */
 export function callServableOperations(ctx: CheckContext, auth: Auth): Promise<Exchange[]> {
-  return Promise.all(servableOperations(ctx.settings).map((op) => ctx.call(op.id, { auth })))
+  return Promise.all(servableOperations(ctx.settings).map((op) => ctx.call(op.id, { auth, shared: true })))
 }
 
 /** The status of an exchange as a report names it. */

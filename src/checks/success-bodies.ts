@@ -59,7 +59,7 @@ export async function answersOf(ctx: CheckContext, ids: readonly OperationId[]):
   const subjects = ids.flatMap((id) => subjectsOf(ctx.settings, operation(id)))
   const callable = subjects.filter((subject) => !missingNeed(ctx.settings, subject.needs))
   if (callable.length === 0) ctx.skip(subjects.map((s) => `${s.label}: ${missingInputReasons[missingNeed(ctx.settings, s.needs)!]}`).join('; '))
-  return Promise.all(callable.map(async (subject) => ({ subject, exchange: await ctx.call(subject.operation.id, subject.options) })))
+  return Promise.all(callable.map(async (subject) => ({ subject, exchange: await ctx.call(subject.operation.id, { ...subject.options, shared: true }) })))
 }
 
 /** The 200 JSON bodies of the operations; skips the check when none answered one (EP-SUCCESS-200 reports that). */

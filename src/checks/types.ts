@@ -38,6 +38,11 @@ export interface CallOptions {
   withoutAccept?: boolean
   /** False: a 429, 502 or 503 comes back as it is instead of being retried, for a check that tests those responses. */
   retry?: boolean
+  /**
+   * A plain read that other checks ask for too (an operation with the configured inputs and a key): sent once for the
+   * run and its answer shared. Never for a request a check sends to compare with an earlier answer of the same request.
+   */
+  shared?: boolean
 }
 
 export interface FailureDetails {
@@ -61,6 +66,12 @@ export interface CheckContext {
   call(operation: OperationId, options?: CallOptions): Promise<Exchange>
   /** GET a path below the base URL as given (already encoded), e.g. an unknown route. */
   get(path: string, options?: Pick<CallOptions, 'auth' | 'headers' | 'retry'>): Promise<Exchange>
+  /**
+   * A result other checks of the run compute alike from the same requests (a list's walk): computed once per run by the
+   * first check to ask, with that check's requests, and handed to the others. Never for a result a check must obtain
+   * itself to compare it with another.
+   */
+  once<T>(key: string, compute: () => Promise<T>): Promise<T>
   fail(message: string, details?: FailureDetails): never
   skip(reason: string): never
   /** Fails unless the exchange has a JSON body valid against the named component schema. */

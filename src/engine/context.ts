@@ -6,6 +6,7 @@ import type { Exchange } from '../http/exchange.js'
 import type { RunSettings } from '../core/settings.js'
 import { NOT_ANSWERING } from '../http/circuit-breaker.js'
 import { missingInputReasons, missingNeed } from '../checks/needs.js'
+import type { SharedReads } from './shared-reads.js'
 import { CheckFailure, CheckNotRun, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need } from '../checks/types.js'
 
 /**
@@ -13,7 +14,7 @@ import { CheckFailure, CheckNotRun, CheckSkipped, type Auth, type CallOptions, t
  * not sent, those in flight are cut off, a property's prefetched inputs among them) and resolves when every one has
  * settled, so that no request outlives its check.
  */
-export function createCheckContext(settings: RunSettings, client: HttpClient): { ctx: CheckContext; end(): Promise<void> } {
+export function createCheckContext(settings: RunSettings, client: HttpClient, sharing?: { reads: SharedReads; checkId: string }): { ctx: CheckContext; end(): Promise<void> } {
   // In the order the requests were sent, not answered, so that what the report shows does not depend on timing.
   const sent: (Exchange | undefined)[] = []
   const ended = new AbortController()
@@ -46,6 +47,18 @@ export function createCheckContext(settings: RunSettings, client: HttpClient): {
     if (operationId) exchange.operation = operationId
     // An exchange that settles after its check has ended is no part of the check's evidence.
     if (!ended.signal.aborted) sent[order] = exchange
+    if (exchange.error?.code === NOT_ANSWERING) throw new CheckNotRun(exchange.error.message, exchange)
+    return exchange
+  }
+
+  /**
+   * A read other checks of the run may ask for too: sent once for the run, not tied to this check's end (another check
+   * may be waiting on it). Without a run to share with (a vitest worker), it is this check's own request.
+   */
+  const sendShared = async (path: string, headers: Record<string, string>, operationId: OperationId) => {
+    if (!sharing) return send(path, headers, undefined, operationId)
+    const key = `${path} ${JSON.stringify(Object.entries(headers).sort())}`
+    const exchange = await sharing.reads.read(key, sharing.checkId, () => client.get({ path, headers, operation: operationId }).then((e) => ({ ...e, operation: operationId })))
     if (exchange.error?.code === NOT_ANSWERING) throw new CheckNotRun(exchange.error.message, exchange)
     return exchange
   }
@@ -92,7 +105,12 @@ export function createCheckContext(settings: RunSettings, client: HttpClient): {
     call(id, options: CallOptions = {}) {
       const path = fillPath(operation(id).template, defaultParams(id, options.params))
       const query = defaultQuery(id, options.query).toString()
-      return send(query ? `${path}?${query}` : path, headersFor(options.auth, options.headers, options.withoutAccept), options.retry, id)
+      const target = query ? `${path}?${query}` : path
+      const headers = headersFor(options.auth, options.headers, options.withoutAccept)
+      return options.shared && options.retry !== false ? sendShared(target, headers, id) : send(target, headers, options.retry, id)
+    },
+    once(key, compute) {
+      return sharing ? sharing.reads.once(key, compute) : compute()
     },
     get(path, options = {}) {
       return send(path, headersFor(options.auth, options.headers), options.retry)

@@ -12,6 +12,7 @@ import { createCheckContext } from './context.js'
 import { buildEvidence } from './evidence.js'
 import { CRASH_PREFIX, levelOf } from './judged-outcomes.js'
 import { exchangeJudges } from './judges.js'
+import type { SharedReads } from './shared-reads.js'
 import { observe, type Observations } from './observations.js'
 
 /** What a check runs with: the run's settings, a client, the secrets to keep out of what it reports, and where its exchanges go. */
@@ -19,6 +20,8 @@ export interface CheckEnvironment {
   settings: RunSettings
   client: HttpClient
   secrets: readonly Secret[]
+  /** The reads the checks of the run share (src/engine/shared-reads.ts); none where checks run apart (vitest workers). */
+  sharedReads?: SharedReads
   /** The folder the run's exchanges are logged to for the HAR (src/har/exchange-log.ts), when the run writes one. */
   exchangeLog?: string
 }
@@ -52,7 +55,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   if (missing) return finish({ ...base, status: 'skipped', reason: missingInputReasons[missing] })
   if (check.profile && !stated(settings.profile, check.profile)) return finish({ ...base, status: 'skipped', reason: notAssessableWithout(check.profile) })
 
-  const { ctx, end } = createCheckContext(settings, env.client)
+  const { ctx, end } = createCheckContext(settings, env.client, env.sharedReads && { reads: env.sharedReads, checkId: check.id })
   let thrown: unknown
   try {
     await check.run(ctx)

@@ -5,6 +5,9 @@ import type { CheckOutcome } from '../core/report.js'
 import type { RunSettings } from '../core/settings.js'
 import { levelOf, NOT_SELECTED, ObservationTally, runOutcomes } from './judged-outcomes.js'
 import { exchangeJudges } from './judges.js'
+import { observe } from './observations.js'
+import { SharedReads } from './shared-reads.js'
+import { logExchanges } from '../har/exchange-log.js'
 import { runCheck, type CheckEnvironment } from './run-check.js'
 
 /** Checks run at once: twice the request bound, so that a check waiting on its next request does not idle the connections. */
@@ -45,7 +48,8 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   const { settings } = target
   const secrets = secretsOf(settings)
   const client = clientOf(settings, target.shared)
-  const env: CheckEnvironment = { settings, client, secrets, exchangeLog: target.exchangeLog }
+  const sharedReads = new SharedReads()
+  const env: CheckEnvironment = { settings, client, secrets, sharedReads, exchangeLog: target.exchangeLog }
   const catalogue = Object.entries(checksByConcern).flatMap(([concern, checks]) => checks.map((check) => ({ check, concern })))
   const outcomes: CheckOutcome[] = new Array(catalogue.length)
   const tally = new ObservationTally()
@@ -65,8 +69,13 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   }
   try {
     await Promise.all(Array.from({ length: Math.max(1, settings.concurrency * CHECKS_PER_REQUEST_SLOT) }, worker))
+    await sharedReads.settled()
   } finally {
     await client.close()
+  }
+  for (const { exchange, sentBy } of sharedReads.exchanges) {
+    tally.add(observe([exchange], settings, secrets, exchangeJudges(), sentBy))
+    if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, secrets)
   }
   return { outcomes: runOutcomes(outcomes, tally, exchangeJudges()), errors: [] }
 }
