@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { buildEvidence, curlCommand } from '../src/harness/evidence.js'
 import type { Exchange } from '../src/http/exchange.js'
-import { excerpt, mentionsSecret, redact, redactDeep, type Secret } from '../src/http/secrets.js'
+import { excerpt, mentionsSecret, redact, redactDeep, withoutSecretTail, type Secret } from '../src/http/secrets.js'
 
 const receipt = "rcpt 1a2b~!'(x)/+=é"
 const secrets: Secret[] = [{ value: receipt, placeholder: '$IPTS_INTENT_RECEIPT' }]
@@ -23,6 +23,12 @@ const encoded: Record<string, string> = {
   base64: Buffer.from(receipt).toString('base64'),
   'base64 one byte in': Buffer.from(`x${receipt}y`).toString('base64'),
   'base64url two bytes in': Buffer.from(`xy${receipt}`).toString('base64url'),
+  'WHATWG URL serialisation': new URL(`http://h/?receipt=${receipt}`).search.slice('?receipt='.length),
+  'JSON escaping every non-alphanumeric character, upper-case hex (.NET)': [...receipt].map((c) => (/[A-Za-z0-9]/.test(c) ? c : `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)).join(''),
+  'escape()': escape(receipt),
+  'HTML references, named and numeric': receipt.replace(/[^A-Za-z0-9]/g, (c) => (c === '&' ? '&amp;' : c === '/' ? '&sol;' : `&#x${c.charCodeAt(0).toString(16)};`)),
+  'percent-encoded twice': encodeURIComponent(encodeURIComponent(receipt)),
+  'percent-encoded inside a JSON string inside a JSON string': JSON.stringify(JSON.stringify({ u: `/x?r=${encodeURIComponent(receipt)}` })),
 }
 
 /** Keys a proxy learns from a client that sends many (the suite's own traffic does): enough for redact() to scan once for all forms. */
@@ -66,6 +72,41 @@ test.each([
   ['300 keys (one pass for every form)', learnedKeys],
 ])('replaces a secret that contains another whole, among %s', (_, keys) => {
   expect(redact('garbage-key-12, garbage-key-1; garbage-key-1garbage-key-12', keys)).toBe('$IPTS_API_KEY_14, $IPTS_API_KEY_3; $IPTS_API_KEY_3$IPTS_API_KEY_14')
+})
+
+describe('the three leaks of issue 19', () => {
+  const key = 'K~!(x) é+/='
+  const issueReceipt = 'R~!(x)é+/=zz'
+  const both: Secret[] = [{ value: key, placeholder: '$IPTS_API_KEY' }, { value: issueReceipt, placeholder: '$IPTS_INTENT_RECEIPT' }]
+
+  test('a WHATWG-serialised URL in a Link header', () => {
+    const link = '</v1/intents/x?receipt=R~!(x)%C3%A9+/=zz>; rel="related"'
+    expect(link).toContain(new URL(`http://h/?r=${issueReceipt}`).search.slice(3))
+    expect(mentionsSecret(link, issueReceipt)).toBe(true)
+    expect(redact(link, both)).toBe('</v1/intents/x?receipt=$IPTS_INTENT_RECEIPT>; rel="related"')
+  })
+
+  test('JSON escaping every non-alphanumeric character in upper-case hex', () => {
+    const body = '{"receipt":"R\\u007E\\u0021\\u0028x\\u0029\\u00E9\\u002B\\u002F\\u003Dzz","key":"K\\u007E!(x)\\u0020\\u00E9+/="}'
+    expect(mentionsSecret(body, issueReceipt)).toBe(true)
+    expect(mentionsSecret(body, key)).toBe(true)
+    expect(redact(body, both)).toBe('{"receipt":"$IPTS_INTENT_RECEIPT","key":"$IPTS_API_KEY"}')
+  })
+
+  test('a body cut at the capture cap through a receipt loses the beginning of the receipt, raw or encoded', () => {
+    expect(withoutSecretTail(`${'a'.repeat(100)}R~!(`, both)).toBe('a'.repeat(100))
+    expect(withoutSecretTail(`${'a'.repeat(100)}R~!(x)%C3%A`, both)).toBe('a'.repeat(100))
+    expect(withoutSecretTail(`${'a'.repeat(100)}R\\u007E\\u00`, both)).toBe('a'.repeat(100))
+    expect(withoutSecretTail(`${'a'.repeat(100)}${Buffer.from(`xyR~!(x)é+`).toString('base64')}`, both)).not.toContain('Un4hKHgpw6kr')
+    expect(withoutSecretTail(`${'a'.repeat(100)}R`, both), 'one character is not recognisably a secret').toBe(`${'a'.repeat(100)}R`)
+  })
+
+  test('withholds a string whole when the span of a secret cannot be cut out without leaving it', () => {
+    // The receipt's base64 overlaps the key's in one token: the cut of the first leaves the second's groups in pieces.
+    const redacted = redact(Buffer.from(`${issueReceipt}${key}`).toString('base64'), both)
+    expect(redacted).not.toMatch(/Un4hKHgp|S34hKHgp/)
+    expect(redacted).toContain('$IPTS_')
+  })
 })
 
 describe('the curl command', () => {

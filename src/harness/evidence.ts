@@ -1,6 +1,6 @@
 import type { SchemaViolation } from '../contract/schemas.js'
 import type { Exchange } from '../http/exchange.js'
-import { excerpt, redact, redactDeep, type Secret } from '../http/secrets.js'
+import { excerpt, redact, redactDeep, withoutSecretTail, type Secret } from '../http/secrets.js'
 import type { Counterexample, FailureDetails } from '../checks/types.js'
 
 const BODY_EXCERPT_CHARS = 2000
@@ -27,7 +27,9 @@ export function exchangeEvidence(exchange: Exchange, secrets: readonly Secret[])
   const evidence: ReturnType<typeof exchangeEvidence> = { request: exchange.request, reproduce: curlCommand(exchange, secrets) }
   if (exchange.response) {
     const { status, headers, body, truncated } = exchange.response
-    evidence.response = { status, headers, bodyExcerpt: excerpt(body, BODY_EXCERPT_CHARS, secrets), bodyBytes: Buffer.byteLength(body), truncated }
+    // A body cut at the capture cap may end in the beginning of a secret, which no decoding can recognise: that tail goes first.
+    const kept = truncated ? withoutSecretTail(body, secrets) : body
+    evidence.response = { status, headers, bodyExcerpt: excerpt(kept, BODY_EXCERPT_CHARS, secrets), bodyBytes: Buffer.byteLength(body), truncated }
   }
   if (exchange.error) evidence.transportError = exchange.error
   if (exchange.retries.length > 0) evidence.retries = exchange.retries.map(({ status, waitedMs }) => ({ status, waitedMs }))
