@@ -62,8 +62,12 @@ describe.each([
     expect(JSON.stringify(evidence)).not.toContain('1a2b')
   })
 
-  test('leaves text without the secret as it is', () => {
-    expect(redact('rcpt 1a2c and %7E%21 and cnNwdCAx', secrets)).toBe('rcpt 1a2c and %7E%21 and cnNwdCAx')
+  test('leaves text without the secret, or a piece of it of 8 characters, as it is', () => {
+    expect(redact('rcpt 1x2b and %7E%21 and cnNwdCAx', secrets)).toBe('rcpt 1x2b and %7E%21 and cnNwdCAx')
+  })
+
+  test('replaces a piece of 8 characters of the secret, found where the whole is not', () => {
+    expect(redact('receipt=rcpt%201a2b~!%25', secrets)).toBe('receipt=[part of $IPTS_INTENT_RECEIPT]%25')
   })
 })
 

@@ -22,21 +22,33 @@ export function secretsOf(settings: { apiKey?: string; restrictedApiKey?: string
   return secrets
 }
 
-/** A secret as it is searched for in a decoded view: as it is, and with its spaces as '+' (form encoding, read with '+' kept). */
+/**
+ * A secret as it is searched for in a decoded view: whole, as it is and with its spaces as '+' (form encoding, read
+ * with '+' kept), and each of its PIECE-character pieces: a piece is found where an encoder the decoders do not undo
+ * exactly (WHATWG URL leaves a '%25' of the secret as it is, which a percent-decoder then reads as '%') still leaves
+ * most of the secret readable.
+ */
 interface Pattern {
   text: string
   placeholder: string
+  whole: boolean
 }
+
+/** The length of a piece of a secret that is searched for on its own: no text holds one of a real key or receipt by chance. */
+export const PIECE = 8
 
 function patternsOf(secrets: readonly Secret[]): Pattern[] {
   const patterns: Pattern[] = []
   const seen = new Set<string>()
-  for (const { value, placeholder } of secrets) {
-    for (const text of [value, value.replace(/ /g, '+')]) {
-      if (text.length === 0 || seen.has(text)) continue
-      seen.add(text)
-      patterns.push({ text, placeholder })
-    }
+  const add = (text: string, placeholder: string, whole: boolean) => {
+    if (text.length === 0 || seen.has(text)) return
+    seen.add(text)
+    patterns.push({ text, placeholder, whole })
+  }
+  const ordered = [...secrets].sort((a, b) => b.value.length - a.value.length)
+  for (const { value, placeholder } of ordered) for (const text of [value, value.replace(/ /g, '+')]) add(text, placeholder, true)
+  for (const { value, placeholder } of ordered) {
+    for (const text of new Set([value, value.replace(/ /g, '+')])) for (let i = 0; i + PIECE < text.length; i++) add(text.slice(i, i + PIECE), placeholder, false)
   }
   return patterns.sort((a, b) => b.text.length - a.text.length)
 }
@@ -53,6 +65,7 @@ interface Found {
   start: number
   end: number
   placeholder: string
+  whole: boolean
 }
 
 /** The patterns of a list of secrets, found in every decoded view of a text. */
@@ -69,6 +82,7 @@ class Detector {
     this.patterns = patternsOf(secrets)
     this.longest = this.patterns[0]?.text.length ?? 0
     for (const pattern of this.patterns) {
+      if (!pattern.whole) continue
       const first = pattern.text.charCodeAt(0)
       const list = this.byFirst.get(first)
       if (list) list.push(pattern)
@@ -97,7 +111,7 @@ class Detector {
     for (const view of views) {
       this.search(view.text, (at, pattern) => {
         const { start, end } = originalSpan(view, at, at + pattern.text.length)
-        found.push({ start, end, placeholder: pattern.placeholder })
+        found.push({ start, end, placeholder: pattern.placeholder, whole: pattern.whole })
       })
     }
     return found
@@ -164,15 +178,26 @@ function startOf(text: string, at: number): number {
   return text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1)
 }
 
-/** The text with each span found replaced by its placeholder; overlapping spans are joined, the first found naming them. */
+/**
+ * The text with the secrets found replaced: overlapping spans joined, each joined span replaced by the placeholders of
+ * the whole secrets in it (outermost first), or, where only pieces of a secret were found, by "[part of $PLACEHOLDER]".
+ */
 function replaced(text: string, found: readonly Found[]): string {
   const spans = [...found].sort((a, b) => a.start - b.start || b.end - a.end)
   let out = ''
   let copied = 0
-  for (const span of spans) {
-    if (span.end <= copied) continue
-    if (span.start >= copied) out += text.slice(copied, span.start) + span.placeholder
-    copied = span.end
+  for (let i = 0; i < spans.length; ) {
+    const start = spans[i]!.start
+    let end = spans[i]!.end
+    const joined: Found[] = []
+    for (; i < spans.length && spans[i]!.start < end; i++) {
+      end = Math.max(end, spans[i]!.end)
+      joined.push(spans[i]!)
+    }
+    const wholes: Found[] = []
+    for (const f of joined) if (f.whole && !wholes.some((w) => f.start >= w.start && f.end <= w.end)) wholes.push(f)
+    out += text.slice(copied, start) + (wholes.length > 0 ? wholes.map((w) => w.placeholder).join('') : `[part of ${joined[0]!.placeholder}]`)
+    copied = end
   }
   return out + text.slice(copied)
 }
