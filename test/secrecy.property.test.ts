@@ -107,11 +107,13 @@ function echoOf(secrets: readonly string[], disclosures: readonly Disclosure[]):
         members.push(`${JSON.stringify(encoded)}:${i}`)
         break
       case 'across the capture cap':
-        capped = { encoded, split }
+        if (capped) members.push(`"echo${i}":${JSON.stringify(encoded)}`)
+        else capped = { encoded, split }
         break
       case 'across the excerpt cut':
         // The body's first member: the excerpt's cut falls `split` characters into the secret's text.
-        before = `"cut":"${pad(EXCERPT_CHARS - '{"cut":"'.length - escaped(encoded.slice(0, split)).length)}${escaped(encoded)}"`
+        if (before) members.push(`"echo${i}":${JSON.stringify(encoded)}`)
+        else before = `"cut":"${pad(EXCERPT_CHARS - '{"cut":"'.length - escaped(encoded.slice(0, split)).length)}${escaped(encoded)}"`
         break
     }
   })
