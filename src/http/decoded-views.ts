@@ -24,13 +24,23 @@ interface Decoded {
   ends: Int32Array
 }
 
+const EMPTY = new Int32Array(0)
+
 /** Collects decoded units with the span of the input each came from. */
 class Output {
   private readonly parts: string[] = []
-  private starts = new Int32Array(64)
-  private ends = new Int32Array(64)
+  private starts = EMPTY
+  private ends = EMPTY
   private length = 0
   changed = false
+
+  /** `expected`: about how many units will be collected (the input's length), so that they are not copied as they grow. */
+  constructor(expected = 0) {
+    if (expected > 0) {
+      this.starts = new Int32Array(expected + 16)
+      this.ends = new Int32Array(expected + 16)
+    }
+  }
 
   /** Appends text whose every unit came from [start, end) of the input. */
   push(text: string, start: number, end: number): void {
@@ -64,7 +74,7 @@ class Output {
   }
 
   private grow(atLeast: number): void {
-    const size = Math.max(atLeast, this.starts.length * 2)
+    const size = Math.max(atLeast, this.starts.length * 2, 64)
     const starts = new Int32Array(size)
     const ends = new Int32Array(size)
     starts.set(this.starts.subarray(0, this.length))
@@ -84,36 +94,97 @@ class Output {
 
 const HEX = /^[0-9a-fA-F]+$/
 
-/** A byte with the input span it came from. */
-interface SpannedByte {
-  byte: number
-  start: number
-  end: number
+/** Bytes, each with the input span it came from. */
+class SpannedBytes {
+  bytes: Uint8Array
+  starts: Int32Array
+  ends: Int32Array
+  length = 0
+
+  constructor(capacity: number) {
+    this.bytes = new Uint8Array(Math.max(capacity, 4))
+    this.starts = new Int32Array(Math.max(capacity, 4))
+    this.ends = new Int32Array(Math.max(capacity, 4))
+  }
+
+  add(byte: number, start: number, end: number): void {
+    if (this.length === this.bytes.length) {
+      const grown = new SpannedBytes(this.length * 2)
+      grown.bytes.set(this.bytes)
+      grown.starts.set(this.starts)
+      grown.ends.set(this.ends)
+      ;({ bytes: this.bytes, starts: this.starts, ends: this.ends } = grown)
+    }
+    this.bytes[this.length] = byte
+    this.starts[this.length] = start
+    this.ends[this.length++] = end
+  }
+}
+
+/** The length of the UTF-8 sequence that starts at `i`, or 0 when the bytes there are not UTF-8; `code` gets its code point. */
+function utf8At(bytes: Uint8Array, length: number, i: number, code: { value: number }): number {
+  const b = bytes[i]!
+  const size = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0
+  if (size === 0 || i + size > length) return 0
+  let value = size === 1 ? b : size === 2 ? b & 0x1f : size === 3 ? b & 0x0f : b & 0x07
+  for (let k = 1; k < size; k++) {
+    const c = bytes[i + k]!
+    if ((c & 0xc0) !== 0x80) return 0
+    value = (value << 6) | (c & 0x3f)
+  }
+  if ((size === 3 && (value < 0x800 || (value >= 0xd800 && value <= 0xdfff))) || (size === 4 && (value < 0x10000 || value > 0x10ffff))) return 0
+  code.value = value
+  return size
+}
+
+/** The bytes of a base64 token being judged, reused: most tokens (hex, words, base64 at the wrong alignment) are rejected early. */
+let scratch = new Uint8Array(1024)
+
+/**
+ * Whether the token, read from `skip`, is mostly UTF-8 (at most 4 bytes and one in 8 that are not): else it is not the
+ * text of a secret at this alignment (hex, words and other base64 read at the wrong one). Stops at the first byte too many.
+ */
+function plausibleBase64(token: string, skip: number): boolean {
+  if (scratch.length < token.length) scratch = new Uint8Array(token.length * 2)
+  let length = 0
+  for (let g = skip; g + 1 < token.length; g += 4) {
+    const v0 = BASE64_VALUE[token.charCodeAt(g)]!
+    const v1 = BASE64_VALUE[token.charCodeAt(g + 1)]!
+    scratch[length++] = (v0 << 2) | (v1 >> 4)
+    if (g + 2 < token.length) {
+      const v2 = BASE64_VALUE[token.charCodeAt(g + 2)]!
+      scratch[length++] = ((v1 & 15) << 4) | (v2 >> 2)
+      if (g + 3 < token.length) scratch[length++] = ((v2 & 3) << 6) | BASE64_VALUE[token.charCodeAt(g + 3)]!
+    }
+  }
+  const allowed = 4 + length / 8
+  const code = { value: 0 }
+  let invalid = 0
+  for (let i = 0; i < length; ) {
+    const size = utf8At(scratch, length, i, code)
+    if (size > 0) i += size
+    else if (++invalid > allowed) return false
+    else i++
+  }
+  return true
 }
 
 /**
  * Bytes as UTF-8 where they form it; a byte that does not is read as Latin-1 (how escape() and Latin-1 encoders write
  * a character), or as U+FFFD when `invalidAs` says so. Returns the number of bytes that were not UTF-8.
  */
-function pushUtf8(out: Output, bytes: readonly SpannedByte[], invalidAs: 'latin1' | 'replacement'): number {
+function pushUtf8(out: Output, spanned: SpannedBytes, invalidAs: 'latin1' | 'replacement'): number {
+  const { bytes, starts, ends, length } = spanned
+  const code = { value: 0 }
   let invalid = 0
-  for (let i = 0; i < bytes.length; ) {
-    const b = bytes[i]!.byte
-    const size = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0
-    let code = size === 1 ? b : size === 2 ? b & 0x1f : size === 3 ? b & 0x0f : b & 0x07
-    let ok = size > 0 && i + size <= bytes.length
-    for (let k = 1; ok && k < size; k++) {
-      const c = bytes[i + k]!.byte
-      if ((c & 0xc0) !== 0x80) ok = false
-      else code = (code << 6) | (c & 0x3f)
-    }
-    if (ok && ((size === 3 && (code < 0x800 || (code >= 0xd800 && code <= 0xdfff))) || (size === 4 && (code < 0x10000 || code > 0x10ffff)))) ok = false
-    if (ok) {
-      out.push(String.fromCodePoint(code), bytes[i]!.start, bytes[i + size - 1]!.end)
+  for (let i = 0; i < length; ) {
+    const size = utf8At(bytes, length, i, code)
+    if (size > 0) {
+      out.push(size === 1 ? String.fromCharCode(code.value) : String.fromCodePoint(code.value), starts[i]!, ends[i + size - 1]!)
       i += size
     } else {
       invalid++
-      out.push(invalidAs === 'latin1' ? String.fromCharCode(b) : '\ufffd', bytes[i]!.start, bytes[i]!.end)
+      out.push(invalidAs === 'latin1' ? String.fromCharCode(bytes[i]!) : '\ufffd', starts[i]!, ends[i]!)
       i++
     }
   }
@@ -126,7 +197,7 @@ function pushUtf8(out: Output, bytes: readonly SpannedByte[], invalidAs: 'latin1
  */
 const percentDecoded: Decoder = (text) => {
   if (!text.includes('%')) return undefined
-  const out = new Output()
+  const out = new Output(text.length)
   let copied = 0
   for (let i = text.indexOf('%'); i !== -1 && i < text.length; i = text.indexOf('%', i)) {
     if (text[i + 1] === 'u' || text[i + 1] === 'U') {
@@ -139,10 +210,10 @@ const percentDecoded: Decoder = (text) => {
         continue
       }
     }
-    const bytes: SpannedByte[] = []
+    const bytes = new SpannedBytes(8)
     let at = i
     while (text[at] === '%' && HEX.test(text.slice(at + 1, at + 3)) && text.slice(at + 1, at + 3).length === 2) {
-      bytes.push({ byte: parseInt(text.slice(at + 1, at + 3), 16), start: at, end: at + 3 })
+      bytes.add(parseInt(text.slice(at + 1, at + 3), 16), at, at + 3)
       at += 3
     }
     if (bytes.length === 0) {
@@ -163,7 +234,7 @@ const JSON_SIMPLE: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b:
 /** JSON string escapes undone: \uXXXX in either case (surrogate pairs join as they are read), \/, \" and the rest. */
 const jsonUnescaped: Decoder = (text) => {
   if (!text.includes('\\')) return undefined
-  const out = new Output()
+  const out = new Output(text.length)
   let copied = 0
   for (let i = text.indexOf('\\'); i !== -1 && i < text.length - 1; i = text.indexOf('\\', i)) {
     const next = text[i + 1]!
@@ -194,7 +265,7 @@ const REFERENCE = /&(?:#[xX]([0-9a-fA-F]{1,8});?|#([0-9]{1,10});?|[A-Za-z][A-Za-
  */
 const htmlUnescaped: Decoder = (text) => {
   if (!text.includes('&')) return undefined
-  const out = new Output()
+  const out = new Output(text.length)
   let copied = 0
   for (const match of text.matchAll(REFERENCE)) {
     const [reference, hex, dec] = match
@@ -215,7 +286,7 @@ const htmlUnescaped: Decoder = (text) => {
 /** JSON-pointer escapes undone (~1 for '/', ~0 for '~'), as ajv's instancePath writes a member's name. */
 const pointerUnescaped: Decoder = (text) => {
   if (!/~[01]/.test(text)) return undefined
-  const out = new Output()
+  const out = new Output(text.length)
   let copied = 0
   for (const match of text.matchAll(/~[01]/g)) {
     out.copy(text, copied, match.index)
@@ -230,11 +301,12 @@ const pointerUnescaped: Decoder = (text) => {
 /** UTF-8 read as Latin-1 undone (Ã© back to é), as an HTTP client reads a header value that a server wrote in UTF-8. */
 const latin1Misread: Decoder = (text) => {
   if (!/[\u00c2-\u00f4][\u0080-\u00bf]/.test(text)) return undefined
-  const out = new Output()
+  const out = new Output(text.length)
   let copied = 0
   for (const match of text.matchAll(/[\u0080-\u00ff]+/g)) {
     out.copy(text, copied, match.index)
-    const bytes = [...match[0]].map((c, k) => ({ byte: c.charCodeAt(0), start: match.index + k, end: match.index + k + 1 }))
+    const bytes = new SpannedBytes(match[0].length)
+    for (let k = 0; k < match[0].length; k++) bytes.add(match[0].charCodeAt(k), match.index + k, match.index + k + 1)
     if (pushUtf8(out, bytes, 'latin1') < bytes.length) out.changed = true
     copied = match.index + match[0].length
   }
@@ -258,35 +330,43 @@ const ALIGNMENT_SEPARATOR = '\uffff'
  * group of its first byte through that of its last, so cutting a span out removes every character its bytes touch.
  */
 const base64Decoded: Decoder = (text) => {
-  const out = new Output()
+  let out: Output | undefined
   let copied = 0
   for (const match of text.matchAll(BASE64_TOKEN)) {
     const token = match[0]
+    // Hex (hashes, ids) is not read as base64: the base64 of a secret is hex digits alone only by a rare accident.
+    if (HEX.test(token)) continue
     const readings: Output[] = []
     for (let skip = 0; skip < 4 && token.length - skip >= 8; skip++) {
-      const bytes: SpannedByte[] = []
+      if (!plausibleBase64(token, skip)) continue
+      const bytes = new SpannedBytes(Math.ceil(((token.length - skip) * 3) / 4))
       for (let g = skip; g + 1 < token.length; g += 4) {
-        const group = token.slice(g, g + 4)
-        const v = [...group].map((c) => BASE64_VALUE[c.charCodeAt(0)]!)
+        const end = Math.min(g + 4, token.length)
         const start = match.index + g
-        const end = match.index + g + group.length
-        bytes.push({ byte: (v[0]! << 2) | (v[1]! >> 4), start, end })
-        if (v.length > 2) bytes.push({ byte: ((v[1]! & 15) << 4) | (v[2]! >> 2), start, end })
-        if (v.length > 3) bytes.push({ byte: ((v[2]! & 3) << 6) | v[3]!, start, end })
+        const v0 = BASE64_VALUE[token.charCodeAt(g)]!
+        const v1 = BASE64_VALUE[token.charCodeAt(g + 1)]!
+        bytes.add((v0 << 2) | (v1 >> 4), start, match.index + end)
+        if (end - g > 2) {
+          const v2 = BASE64_VALUE[token.charCodeAt(g + 2)]!
+          bytes.add(((v1 & 15) << 4) | (v2 >> 2), start, match.index + end)
+          if (end - g > 3) bytes.add(((v2 & 3) << 6) | BASE64_VALUE[token.charCodeAt(g + 3)]!, start, match.index + end)
+        }
       }
-      const reading = new Output()
-      const invalid = pushUtf8(reading, bytes, 'replacement')
-      if (invalid <= 4 + bytes.length / 8) readings.push(reading)
+      const reading = new Output(bytes.length)
+      pushUtf8(reading, bytes, 'replacement')
+      readings.push(reading)
     }
     if (readings.length === 0) continue
-    out.copy(text, copied, match.index)
+    const into = (out ??= new Output(text.length))
+    into.copy(text, copied, match.index)
     readings.forEach((reading, k) => {
-      if (k > 0) out.push(ALIGNMENT_SEPARATOR, match.index, match.index + token.length)
-      out.append(reading)
+      if (k > 0) into.push(ALIGNMENT_SEPARATOR, match.index, match.index + token.length)
+      into.append(reading)
     })
-    out.changed = true
+    into.changed = true
     copied = match.index + token.length
   }
+  if (!out) return undefined
   out.copy(text, copied, text.length)
   return out.result()
 }

@@ -36,6 +36,8 @@ interface Pattern {
 
 /** The length of a piece of a secret that is searched for on its own: no text holds one of a real key or receipt by chance. */
 export const PIECE = 8
+/** A piece of fewer distinct characters ('00000000', 'RRRRRRRR', a garbage receipt's filler) is ordinary text, not a sign of a secret. */
+const MIN_DISTINCT_IN_PIECE = 3
 
 function patternsOf(secrets: readonly Secret[]): Pattern[] {
   const patterns: Pattern[] = []
@@ -48,7 +50,12 @@ function patternsOf(secrets: readonly Secret[]): Pattern[] {
   const ordered = [...secrets].sort((a, b) => b.value.length - a.value.length)
   for (const { value, placeholder } of ordered) for (const text of [value, value.replace(/ /g, '+')]) add(text, placeholder, true)
   for (const { value, placeholder } of ordered) {
-    for (const text of new Set([value, value.replace(/ /g, '+')])) for (let i = 0; i + PIECE < text.length; i++) add(text.slice(i, i + PIECE), placeholder, false)
+    for (const text of new Set([value, value.replace(/ /g, '+')])) {
+      for (let i = 0; i + PIECE <= text.length; i++) {
+        const piece = text.slice(i, i + PIECE)
+        if (new Set(piece).size >= MIN_DISTINCT_IN_PIECE) add(piece, placeholder, false)
+      }
+    }
   }
   return patterns.sort((a, b) => b.text.length - a.text.length)
 }
@@ -59,6 +66,10 @@ const SCAN_ABOVE_PATTERNS = 32
 export const MIN_SECRET_TAIL = 2
 /** Trailing characters dropped in turn when looking for a secret's beginning at a cut: a cut may split an escape (%C3%A, \\u00, &#x). */
 const MAX_SPLIT_ESCAPE = 16
+
+/** Texts up to this long are remembered with their redaction, this many at a time. */
+const RECENT_MAX_CHARS = 512
+const RECENT_KEPT = 4096
 
 /** Where a secret was found: its span in the original text and which secret it is. */
 interface Found {
@@ -71,9 +82,11 @@ interface Found {
 /** The patterns of a list of secrets, found in every decoded view of a text. */
 class Detector {
   private readonly patterns: Pattern[]
-  /** For a scan: patterns of two characters or more by their first two, each list longest first; shorter ones searched each. */
+  /** For a scan: patterns of START_CHARS characters or more by a hash of their first START_CHARS; shorter ones searched each. */
   private readonly byStart = new Map<number, Pattern[]>()
   private readonly short: Pattern[] = []
+  /** A bit for each pair of first two characters of a pattern in byStart (hashed): most positions of a text are passed over on it. */
+  private readonly pairs = new Uint8Array(PAIR_BITS / 8)
   /** Patterns by their first unit, for the beginnings of secrets at the end of a text. */
   private readonly byFirst = new Map<number, Pattern[]>()
   readonly longest: number
@@ -90,10 +103,12 @@ class Detector {
     }
     if (this.patterns.length <= SCAN_ABOVE_PATTERNS) return
     for (const pattern of this.patterns) {
-      if (pattern.text.length < 2) {
+      if (pattern.text.length < START_CHARS) {
         this.short.push(pattern)
         continue
       }
+      const pair = pairOf(pattern.text, 0)
+      this.pairs[pair >> 3]! |= 1 << (pair & 7)
       const start = startOf(pattern.text, 0)
       const list = this.byStart.get(start)
       if (list) list.push(pattern)
@@ -133,15 +148,31 @@ class Detector {
       return
     }
     for (const pattern of this.short) for (let at = text.indexOf(pattern.text); at !== -1; at = text.indexOf(pattern.text, at + 1)) onMatch(at, pattern)
-    for (let at = 0; at < text.length - 1; at++) {
+    for (let at = 0; at <= text.length - START_CHARS; at++) {
+      const pair = pairOf(text, at)
+      if ((this.pairs[pair >> 3]! & (1 << (pair & 7))) === 0) continue
       const list = this.byStart.get(startOf(text, at))
       if (list) for (const pattern of list) if (text.startsWith(pattern.text, at)) onMatch(at, pattern)
     }
   }
 
+  /** Short texts redacted lately (header names and values, URLs recur in every exchange), with what they became. */
+  private readonly recent = new Map<string, string>()
+
   /** Replaces the span of every secret found by its placeholder; the whole text is withheld when that does not leave it free of secrets. */
   apply(text: string): string {
     if (this.empty || text.length === 0) return text
+    if (text.length > RECENT_MAX_CHARS) return this.redacted(text)
+    let redacted = this.recent.get(text)
+    if (redacted === undefined) {
+      redacted = this.redacted(text)
+      if (this.recent.size >= RECENT_KEPT) this.recent.clear()
+      this.recent.set(text, redacted)
+    }
+    return redacted
+  }
+
+  private redacted(text: string): string {
     const found = this.find(text)
     if (found.length === 0) return text
     const redacted = replaced(text, found)
@@ -174,8 +205,17 @@ class Detector {
   }
 }
 
+/** The characters a scan looks up at each position: four, so that hex and base64 text (which share their first two with many pieces) is passed over. */
+const START_CHARS = 4
+
+const PAIR_BITS = 1 << 16
+
+function pairOf(text: string, at: number): number {
+  return (text.charCodeAt(at) * 31 + text.charCodeAt(at + 1)) & (PAIR_BITS - 1)
+}
+
 function startOf(text: string, at: number): number {
-  return text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1)
+  return (((text.charCodeAt(at) * 0x10001 + text.charCodeAt(at + 1)) * 0x3ff + text.charCodeAt(at + 2)) * 0x3ff + text.charCodeAt(at + 3)) % 0x7fffffff
 }
 
 /**
@@ -222,8 +262,19 @@ function detectorOf(secrets: readonly Secret[]): Detector {
 /** Whether the text holds the secret (or any of them) in any decoded view: as it is, percent-encoded, JSON-escaped, in base64, ... */
 export function mentionsSecret(text: string, value: string | readonly string[]): boolean {
   const values = (typeof value === 'string' ? [value] : value).filter((v) => v.length > 0)
-  return values.length > 0 && new Detector(values.map((v) => ({ value: v, placeholder: '' }))).holds(text)
+  if (values.length === 0) return false
+  const key = JSON.stringify(values)
+  let detector = mentionDetectors.get(key)
+  if (!detector) {
+    detector = new Detector(values.map((v) => ({ value: v, placeholder: '' })))
+    if (mentionDetectors.size >= 64) mentionDetectors.clear()
+    mentionDetectors.set(key, detector)
+  }
+  return detector.holds(text)
 }
+
+/** The detectors of the receipts a rule asked about lately: a run asks about the same two or three on every exchange. */
+const mentionDetectors = new Map<string, Detector>()
 
 /** Replaces every secret, in every decoded view, by its placeholder; see Detector.apply. */
 export function redact(text: string, secrets: readonly Secret[]): string {
