@@ -113,6 +113,15 @@ describe('the three leaks of issue 19', () => {
   })
 })
 
+test('withholds a string whole, naming its secrets, when cutting out what was found leaves a secret in it', () => {
+  // Contrived: one secret's placeholder is another secret, so the cut brings a secret back; the string goes whole.
+  const tangled: Secret[] = [
+    { value: 'IPTS_RECEIPT_TWO', placeholder: '$IPTS_INTENT_RECEIPT' },
+    { value: 'k3y-0f-the-run-42', placeholder: '$IPTS_RECEIPT_TWO' },
+  ]
+  expect(redact('sent k3y-0f-the-run-42 and more', tangled)).toBe('[withheld: holds $IPTS_RECEIPT_TWO and $IPTS_INTENT_RECEIPT, encoded]')
+})
+
 describe('the curl command', () => {
   const exchange: Exchange = {
     request: {
