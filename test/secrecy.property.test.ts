@@ -31,10 +31,16 @@ const SEED = Number(process.env.IPTS_SECRECY_SEED ?? 19)
 const CAPTURE_KEPT = 64 * 1024
 const EXCERPT_CHARS = 2000
 
-/** Letters no hex or base64 of ordinary text is made of alone: every 8-character piece of a secret holds four of them. */
+/**
+ * Markers: three letters that are not hex digits and a digit, between chunks of at most four characters (a grapheme at
+ * most two), so that every 8-character piece of a secret holds a digit and some of a marker: no ordinary text holds one,
+ * and none is a run of letters (a word, which redaction does not take for a piece of a secret).
+ */
 const MARKER_LETTERS = [...'GHJKLMNPQRSTVWXYZghjkmnpqrstvwxyz']
 const SPECIALS = [..."~!'()*+/=% &;<>\"\\"]
-const marker = fc.string({ unit: fc.constantFrom(...MARKER_LETTERS), minLength: 4, maxLength: 4 })
+const marker = fc
+  .tuple(fc.string({ unit: fc.constantFrom(...MARKER_LETTERS), minLength: 3, maxLength: 3 }), fc.integer({ min: 0, max: 9 }))
+  .map(([letters, digit]) => `${letters}${digit}`)
 const chunk = fc.oneof(
   fc.string({ unit: 'binary', minLength: 1, maxLength: 4 }),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 2 }),

@@ -24,9 +24,10 @@ export function secretsOf(settings: { apiKey?: string; restrictedApiKey?: string
 
 /**
  * A secret as it is searched for in a decoded view: whole, as it is and with its spaces as '+' (form encoding, read
- * with '+' kept), and each of its PIECE-character pieces: a piece is found where an encoder the decoders do not undo
- * exactly (WHATWG URL leaves a '%25' of the secret as it is, which a percent-decoder then reads as '%') still leaves
- * most of the secret readable.
+ * with '+' kept), and in each of its own decoded views (a secret may hold what looks like an escape, '%25', '&amp;',
+ * '\\u0041', which an encoder such as WHATWG URL leaves while it escapes the rest, so that a view of the text decodes
+ * that part of the secret too); and each of its PIECE-character pieces, for an encoder that drops a character (WHATWG
+ * URL strips tabs and newlines) and leaves the rest readable.
  */
 interface Pattern {
   text: string
@@ -34,10 +35,17 @@ interface Pattern {
   whole: boolean
 }
 
-/** The length of a piece of a secret that is searched for on its own: no text holds one of a real key or receipt by chance. */
+/** The length of a piece of a secret that is searched for on its own. */
 export const PIECE = 8
-/** A piece of fewer distinct characters ('00000000', 'RRRRRRRR', a garbage receipt's filler) is ordinary text, not a sign of a secret. */
-const MIN_DISTINCT_IN_PIECE = 3
+
+/**
+ * Whether a piece is a sign of its secret: not a run of ASCII letters (a word: the reference's 'ipts_restricted_…'
+ * would otherwise take 'restrict' out of 'auth/restricted-key-scope') and not of fewer than three distinct characters
+ * ('00000000', a garbage receipt's filler).
+ */
+function telling(piece: string): boolean {
+  return !/^[A-Za-z]+$/.test(piece) && new Set(piece).size >= 3
+}
 
 function patternsOf(secrets: readonly Secret[]): Pattern[] {
   const patterns: Pattern[] = []
@@ -51,9 +59,11 @@ function patternsOf(secrets: readonly Secret[]): Pattern[] {
   for (const { value, placeholder } of ordered) for (const text of [value, value.replace(/ /g, '+')]) add(text, placeholder, true)
   for (const { value, placeholder } of ordered) {
     for (const text of new Set([value, value.replace(/ /g, '+')])) {
+      // A view much shorter than the secret would be found by chance: a secret's own views are kept at 8 characters or more.
+      for (const view of decodedViews(text).slice(1)) if (view.text.length >= Math.min(PIECE, value.length)) add(view.text, placeholder, true)
       for (let i = 0; i + PIECE <= text.length; i++) {
         const piece = text.slice(i, i + PIECE)
-        if (new Set(piece).size >= MIN_DISTINCT_IN_PIECE) add(piece, placeholder, false)
+        if (telling(piece)) add(piece, placeholder, false)
       }
     }
   }
@@ -64,8 +74,8 @@ function patternsOf(secrets: readonly Secret[]): Pattern[] {
 const SCAN_ABOVE_PATTERNS = 32
 /** The shortest beginning of a secret that is cut off the end of a text whose rest was not kept. */
 export const MIN_SECRET_TAIL = 2
-/** Trailing characters dropped in turn when looking for a secret's beginning at a cut: a cut may split an escape (%C3%A, \\u00, &#x). */
-const MAX_SPLIT_ESCAPE = 16
+/** How far before a cut an escape it split may begin (%C3%A, \\u00, &#x, and those escaped again: \\u0025F3\\u00259). */
+const MAX_SPLIT_ESCAPE = 48
 
 /** Texts up to this long are remembered with their redaction, this many at a time. */
 const RECENT_MAX_CHARS = 512
@@ -186,17 +196,23 @@ class Detector {
    */
   tailStart(text: string): number | undefined {
     if (this.empty) return undefined
-    const base = Math.max(0, text.length - (24 * this.longest + 32))
+    const base = Math.max(0, text.length - (24 * this.longest + 2 * MAX_SPLIT_ESCAPE))
     const tail = text.slice(base)
     let earliest: number | undefined
-    for (let drop = 0; drop <= MAX_SPLIT_ESCAPE && drop < tail.length; drop++) {
-      for (const view of decodedViews(tail.slice(0, tail.length - drop))) {
-        const v = view.text
-        for (let at = Math.max(0, v.length - this.longest); at <= v.length - MIN_SECRET_TAIL; at++) {
+    for (const view of decodedViews(tail)) {
+      const v = view.text
+      // Where the secret's beginning may end in this view: before any unit that came from the last MAX_SPLIT_ESCAPE
+      // characters (an escape the cut split, which the lenient decoders leave as it is, or a base64 reading's end).
+      for (let end = v.length; end >= MIN_SECRET_TAIL; end--) {
+        const unitEnd = view.ends ? view.ends[end - 1]! : end
+        if (unitEnd < tail.length - MAX_SPLIT_ESCAPE) {
+          if (view.ends) continue // a base64 view's readings are not in order: a later one may reach the end again
+          break
+        }
+        for (let at = Math.max(0, end - this.longest); at <= end - MIN_SECRET_TAIL; at++) {
           const candidates = this.byFirst.get(v.charCodeAt(at))
-          if (!candidates?.some(({ text: secret }) => secret.length > v.length - at && secret.startsWith(v.slice(at)))) continue
-          const { start } = originalSpan(view, at, v.length)
-          earliest = Math.min(earliest ?? Infinity, base + start)
+          if (!candidates?.some(({ text: secret }) => secret.length > end - at && secret.startsWith(v.slice(at, end)))) continue
+          earliest = Math.min(earliest ?? Infinity, base + originalSpan(view, at, end).start)
           break
         }
       }
@@ -220,7 +236,8 @@ function startOf(text: string, at: number): number {
 
 /**
  * The text with the secrets found replaced: overlapping spans joined, each joined span replaced by the placeholders of
- * the whole secrets in it (outermost first), or, where only pieces of a secret were found, by "[part of $PLACEHOLDER]".
+ * the whole secrets in it, outermost first (a secret that contains another is named once, as itself), or, where only
+ * pieces of a secret were found, by "[part of $PLACEHOLDER]".
  */
 function replaced(text: string, found: readonly Found[]): string {
   const spans = [...found].sort((a, b) => a.start - b.start || b.end - a.end)
@@ -231,12 +248,13 @@ function replaced(text: string, found: readonly Found[]): string {
     let end = spans[i]!.end
     const joined: Found[] = []
     for (; i < spans.length && spans[i]!.start < end; i++) {
-      end = Math.max(end, spans[i]!.end)
       joined.push(spans[i]!)
+      end = Math.max(end, spans[i]!.end)
     }
     const wholes: Found[] = []
     for (const f of joined) if (f.whole && !wholes.some((w) => f.start >= w.start && f.end <= w.end)) wholes.push(f)
-    out += text.slice(copied, start) + (wholes.length > 0 ? wholes.map((w) => w.placeholder).join('') : `[part of ${joined[0]!.placeholder}]`)
+    const names = wholes.length > 0 ? [...new Set(wholes.map((w) => w.placeholder))].join('') : `[part of ${joined[0]!.placeholder}]`
+    out += text.slice(copied, start) + names
     copied = end
   }
   return out + text.slice(copied)
