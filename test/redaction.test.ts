@@ -74,6 +74,8 @@ describe.each([
   test('does not take a word out of ordinary text for a piece of a key that holds it', () => {
     const key: Secret[] = [{ value: 'ipts_restricted_0123456789abcdef', placeholder: '$IPTS_RESTRICTED_API_KEY' }]
     expect(redact('auth/restricted-key-scope', key)).toBe('auth/restricted-key-scope')
+    const filler: Secret[] = [{ value: 'not-the-receipt.not-the-receipt.', placeholder: '$IPTS_INTENT_RECEIPT_2' }]
+    expect(redact('intents/missing-receipt-refused', filler)).toBe('intents/missing-receipt-refused')
   })
 })
 

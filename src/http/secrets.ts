@@ -39,12 +39,13 @@ interface Pattern {
 export const PIECE = 8
 
 /**
- * Whether a piece is a sign of its secret: not a run of ASCII letters (a word: the reference's 'ipts_restricted_…'
- * would otherwise take 'restrict' out of 'auth/restricted-key-scope') and not of fewer than three distinct characters
- * ('00000000', a garbage receipt's filler).
+ * Whether a piece is a sign of its secret: not made of ASCII letters and word separators alone (words: the reference's
+ * 'ipts_restricted_…' would take 'restrict' out of the check id auth/restricted-key-scope, a garbage receipt
+ * 'not-the-receipt.' learned by check-har '-receipt' out of intents/missing-receipt-refused), and not of fewer than
+ * three distinct characters ('00000000', a garbage receipt's filler).
  */
 function telling(piece: string): boolean {
-  return !/^[A-Za-z]+$/.test(piece) && new Set(piece).size >= 3
+  return !/^[A-Za-z _./-]+$/.test(piece) && new Set(piece).size >= 3
 }
 
 function patternsOf(secrets: readonly Secret[]): Pattern[] {
