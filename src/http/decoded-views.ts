@@ -26,9 +26,9 @@ interface Decoded {
 
 const EMPTY = new Int32Array(0)
 
-/** Collects decoded units with the span of the input each came from. */
+/** Collects decoded UTF-16 units with the span of the input each came from. */
 class Output {
-  private readonly parts: string[] = []
+  private units = new Uint16Array(0)
   private starts = EMPTY
   private ends = EMPTY
   private length = 0
@@ -36,59 +36,61 @@ class Output {
 
   /** `expected`: about how many units will be collected (the input's length), so that they are not copied as they grow. */
   constructor(expected = 0) {
-    if (expected > 0) {
-      this.starts = new Int32Array(expected + 16)
-      this.ends = new Int32Array(expected + 16)
-    }
+    if (expected > 0) this.grow(expected + 16)
+  }
+
+  /** Appends one UTF-16 unit that came from [start, end) of the input. */
+  unit(code: number, start: number, end: number): void {
+    if (this.length === this.units.length) this.grow(this.length + 1)
+    this.units[this.length] = code
+    this.starts[this.length] = start
+    this.ends[this.length++] = end
   }
 
   /** Appends text whose every unit came from [start, end) of the input. */
   push(text: string, start: number, end: number): void {
-    if (this.length + text.length > this.starts.length) this.grow(this.length + text.length)
-    for (let i = 0; i < text.length; i++) {
-      this.starts[this.length] = start
-      this.ends[this.length++] = end
+    for (let i = 0; i < text.length; i++) this.unit(text.charCodeAt(i), start, end)
+  }
+
+  /** Appends a code point that came from [start, end) of the input. */
+  codePoint(code: number, start: number, end: number): void {
+    if (code < 0x10000) this.unit(code, start, end)
+    else {
+      this.unit(0xd800 + ((code - 0x10000) >> 10), start, end)
+      this.unit(0xdc00 + ((code - 0x10000) & 0x3ff), start, end)
     }
-    this.parts.push(text)
   }
 
   /** Appends input[start, end) unchanged, each unit from itself. */
   copy(input: string, start: number, end: number): void {
     if (end <= start) return
-    if (this.length + end - start > this.starts.length) this.grow(this.length + end - start)
+    if (this.length + end - start > this.units.length) this.grow(this.length + end - start)
     for (let i = start; i < end; i++) {
+      this.units[this.length] = input.charCodeAt(i)
       this.starts[this.length] = i
       this.ends[this.length++] = i + 1
     }
-    this.parts.push(input.slice(start, end))
-  }
-
-  /** Appends what another Output collected from the same input. */
-  append(other: Output): void {
-    const decoded = other.collected()
-    if (this.length + decoded.text.length > this.starts.length) this.grow(this.length + decoded.text.length)
-    this.starts.set(decoded.starts, this.length)
-    this.ends.set(decoded.ends, this.length)
-    this.length += decoded.text.length
-    this.parts.push(decoded.text)
   }
 
   private grow(atLeast: number): void {
-    const size = Math.max(atLeast, this.starts.length * 2, 64)
+    const size = Math.max(atLeast, this.units.length * 2, 64)
+    const units = new Uint16Array(size)
     const starts = new Int32Array(size)
     const ends = new Int32Array(size)
+    units.set(this.units.subarray(0, this.length))
     starts.set(this.starts.subarray(0, this.length))
     ends.set(this.ends.subarray(0, this.length))
+    this.units = units
     this.starts = starts
     this.ends = ends
   }
 
   result(): Decoded | undefined {
-    return this.changed ? this.collected() : undefined
-  }
-
-  private collected(): Decoded {
-    return { text: this.parts.join(''), starts: this.starts.slice(0, this.length), ends: this.ends.slice(0, this.length) }
+    if (!this.changed) return undefined
+    // In slices: String.fromCharCode takes its units as arguments. Lone surrogates are kept, as the decoders made them.
+    let text = ''
+    for (let at = 0; at < this.length; at += 8192) text += String.fromCharCode.apply(null, this.units.subarray(at, Math.min(this.length, at + 8192)) as unknown as number[])
+    return { text, starts: this.starts.slice(0, this.length), ends: this.ends.slice(0, this.length) }
   }
 }
 
@@ -180,11 +182,11 @@ function pushUtf8(out: Output, spanned: SpannedBytes, invalidAs: 'latin1' | 'rep
   for (let i = 0; i < length; ) {
     const size = utf8At(bytes, length, i, code)
     if (size > 0) {
-      out.push(size === 1 ? String.fromCharCode(code.value) : String.fromCodePoint(code.value), starts[i]!, ends[i + size - 1]!)
+      out.codePoint(code.value, starts[i]!, ends[i + size - 1]!)
       i += size
     } else {
       invalid++
-      out.push(invalidAs === 'latin1' ? String.fromCharCode(bytes[i]!) : '\ufffd', starts[i]!, ends[i]!)
+      out.unit(invalidAs === 'latin1' ? bytes[i]! : 0xfffd, starts[i]!, ends[i]!)
       i++
     }
   }
@@ -336,10 +338,11 @@ const base64Decoded: Decoder = (text) => {
     const token = match[0]
     // Hex (hashes, ids) is not read as base64: the base64 of a secret is hex digits alone only by a rare accident.
     if (HEX.test(token)) continue
-    const readings: Output[] = []
+    let readings = 0
+    const bytes = new SpannedBytes(Math.ceil((token.length * 3) / 4))
     for (let skip = 0; skip < 4 && token.length - skip >= 8; skip++) {
       if (!plausibleBase64(token, skip)) continue
-      const bytes = new SpannedBytes(Math.ceil(((token.length - skip) * 3) / 4))
+      bytes.length = 0
       for (let g = skip; g + 1 < token.length; g += 4) {
         const end = Math.min(g + 4, token.length)
         const start = match.index + g
@@ -352,18 +355,13 @@ const base64Decoded: Decoder = (text) => {
           if (end - g > 3) bytes.add(((v2 & 3) << 6) | BASE64_VALUE[token.charCodeAt(g + 3)]!, start, match.index + end)
         }
       }
-      const reading = new Output(bytes.length)
-      pushUtf8(reading, bytes, 'replacement')
-      readings.push(reading)
+      const into = (out ??= new Output(text.length))
+      if (readings++ === 0) into.copy(text, copied, match.index)
+      else into.push(ALIGNMENT_SEPARATOR, match.index, match.index + token.length)
+      pushUtf8(into, bytes, 'replacement')
     }
-    if (readings.length === 0) continue
-    const into = (out ??= new Output(text.length))
-    into.copy(text, copied, match.index)
-    readings.forEach((reading, k) => {
-      if (k > 0) into.push(ALIGNMENT_SEPARATOR, match.index, match.index + token.length)
-      into.append(reading)
-    })
-    into.changed = true
+    if (readings === 0) continue
+    out!.changed = true
     copied = match.index + token.length
   }
   if (!out) return undefined
