@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { buildEvidence, curlCommand } from '../src/engine/evidence.js'
 import type { Exchange } from '../src/http/exchange.js'
-import { excerpt, mentionsSecret, redact, redactDeep, type Secret } from '../src/http/secrets.js'
+import { excerpt, mentionsSecret, redact, redactDeep, withoutSecretTail, type Secret } from '../src/http/secrets.js'
 
 const receipt = "rcpt 1a2b~!'(x)/+=é"
 const secrets: Secret[] = [{ value: receipt, placeholder: '$IPTS_INTENT_RECEIPT' }]
@@ -23,6 +23,12 @@ const encoded: Record<string, string> = {
   base64: Buffer.from(receipt).toString('base64'),
   'base64 one byte in': Buffer.from(`x${receipt}y`).toString('base64'),
   'base64url two bytes in': Buffer.from(`xy${receipt}`).toString('base64url'),
+  'WHATWG URL serialisation': new URL(`http://h/?receipt=${receipt}`).search.slice('?receipt='.length),
+  'JSON escaping every non-alphanumeric character, upper-case hex (.NET)': [...receipt].map((c) => (/[A-Za-z0-9]/.test(c) ? c : `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)).join(''),
+  'escape()': escape(receipt),
+  'HTML references, named and numeric': receipt.replace(/[^A-Za-z0-9]/g, (c) => (c === '&' ? '&amp;' : c === '/' ? '&sol;' : `&#x${c.charCodeAt(0).toString(16)};`)),
+  'percent-encoded twice': encodeURIComponent(encodeURIComponent(receipt)),
+  'percent-encoded inside a JSON string inside a JSON string': JSON.stringify(JSON.stringify({ u: `/x?r=${encodeURIComponent(receipt)}` })),
 }
 
 /** Keys a proxy learns from a client that sends many (the suite's own traffic does): enough for redact() to scan once for all forms. */
@@ -56,8 +62,20 @@ describe.each([
     expect(JSON.stringify(evidence)).not.toContain('1a2b')
   })
 
-  test('leaves text without the secret as it is', () => {
-    expect(redact('rcpt 1a2c and %7E%21 and cnNwdCAx', secrets)).toBe('rcpt 1a2c and %7E%21 and cnNwdCAx')
+  test('leaves text without the secret, or a piece of it of 8 characters, as it is', () => {
+    expect(redact('rcpt 1x2b and %7E%21 and cnNwdCAx', secrets)).toBe('rcpt 1x2b and %7E%21 and cnNwdCAx')
+  })
+
+  test('replaces a piece of 8 characters of the secret, found where the whole is not (an encoder dropped a character)', () => {
+    // What follows the dropped character is shorter than a piece, and stays.
+    expect(redact(`receipt=${encodeURIComponent(receipt.replace('(', ''))}`, secrets)).toBe('receipt=[part of $IPTS_INTENT_RECEIPT]x)%2F%2B%3D%C3%A9')
+  })
+
+  test('does not take a word out of ordinary text for a piece of a key that holds it', () => {
+    const key: Secret[] = [{ value: 'ipts_restricted_0123456789abcdef', placeholder: '$IPTS_RESTRICTED_API_KEY' }]
+    expect(redact('auth/restricted-key-scope', key)).toBe('auth/restricted-key-scope')
+    const filler: Secret[] = [{ value: 'not-the-receipt.not-the-receipt.', placeholder: '$IPTS_INTENT_RECEIPT_2' }]
+    expect(redact('intents/missing-receipt-refused', filler)).toBe('intents/missing-receipt-refused')
   })
 })
 
@@ -66,6 +84,58 @@ test.each([
   ['300 keys (one pass for every form)', learnedKeys],
 ])('replaces a secret that contains another whole, among %s', (_, keys) => {
   expect(redact('garbage-key-12, garbage-key-1; garbage-key-1garbage-key-12', keys)).toBe('$IPTS_API_KEY_14, $IPTS_API_KEY_3; $IPTS_API_KEY_3$IPTS_API_KEY_14')
+})
+
+describe('the three leaks of issue 19', () => {
+  const key = 'K~!(x) é+/='
+  const issueReceipt = 'R~!(x)é+/=zz'
+  const both: Secret[] = [{ value: key, placeholder: '$IPTS_API_KEY' }, { value: issueReceipt, placeholder: '$IPTS_INTENT_RECEIPT' }]
+
+  test('a WHATWG-serialised URL in a Link header', () => {
+    const link = '</v1/intents/x?receipt=R~!(x)%C3%A9+/=zz>; rel="related"'
+    expect(link).toContain(new URL(`http://h/?r=${issueReceipt}`).search.slice(3))
+    expect(mentionsSecret(link, issueReceipt)).toBe(true)
+    expect(redact(link, both)).toBe('</v1/intents/x?receipt=$IPTS_INTENT_RECEIPT>; rel="related"')
+  })
+
+  test('JSON escaping every non-alphanumeric character in upper-case hex', () => {
+    const body = '{"receipt":"R\\u007E\\u0021\\u0028x\\u0029\\u00E9\\u002B\\u002F\\u003Dzz","key":"K\\u007E!(x)\\u0020\\u00E9+/="}'
+    expect(mentionsSecret(body, issueReceipt)).toBe(true)
+    expect(mentionsSecret(body, key)).toBe(true)
+    expect(redact(body, both)).toBe('{"receipt":"$IPTS_INTENT_RECEIPT","key":"$IPTS_API_KEY"}')
+  })
+
+  test('a body cut at the capture cap through a receipt loses the beginning of the receipt, raw or encoded', () => {
+    expect(withoutSecretTail(`${'a'.repeat(100)}R~!(`, both)).toBe('a'.repeat(100))
+    expect(withoutSecretTail(`${'a'.repeat(100)}R~!(x)%C3%A`, both)).toBe('a'.repeat(100))
+    expect(withoutSecretTail(`${'a'.repeat(100)}R\\u007E\\u00`, both)).toBe('a'.repeat(100))
+    expect(withoutSecretTail(`${'a'.repeat(100)}${Buffer.from(`xyR~!(x)é+`).toString('base64')}`, both)).not.toContain('Un4hKHgpw6kr')
+    expect(withoutSecretTail(`${'a'.repeat(100)}R`, both), 'one character is not recognisably a secret').toBe(`${'a'.repeat(100)}R`)
+  })
+
+  test('withholds a string whole when the span of a secret cannot be cut out without leaving it', () => {
+    // The receipt's base64 overlaps the key's in one token: the cut of the first leaves the second's groups in pieces.
+    const redacted = redact(Buffer.from(`${issueReceipt}${key}`).toString('base64'), both)
+    expect(redacted).not.toMatch(/Un4hKHgp|S34hKHgp/)
+    expect(redacted).toContain('$IPTS_')
+  })
+})
+
+test('finds a secret holding what looks like an escape, written by an encoder that leaves it and escapes the rest', () => {
+  const tricky = 'k3y-é-%25-&amp;-\\u0041-z'
+  const url = new URL('http://h/x')
+  url.search = `k=${tricky}`
+  expect(url.search, 'WHATWG URL keeps % and escapes é').toBe('?k=k3y-%C3%A9-%25-&amp;-\\u0041-z')
+  expect(redact(url.href, [{ value: tricky, placeholder: '$IPTS_API_KEY' }])).toBe('http://h/x?k=$IPTS_API_KEY')
+})
+
+test('withholds a string whole, naming its secrets, when cutting out what was found leaves a secret in it', () => {
+  // Contrived: one secret's placeholder is another secret, so the cut brings a secret back; the string goes whole.
+  const tangled: Secret[] = [
+    { value: 'IPTS_RECEIPT_TWO', placeholder: '$IPTS_INTENT_RECEIPT' },
+    { value: 'k3y-0f-the-run-42', placeholder: '$IPTS_RECEIPT_TWO' },
+  ]
+  expect(redact('sent k3y-0f-the-run-42 and more', tangled)).toBe('[withheld: holds $IPTS_RECEIPT_TWO and $IPTS_INTENT_RECEIPT, encoded]')
 })
 
 describe('the curl command', () => {

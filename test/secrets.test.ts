@@ -8,6 +8,7 @@ import { bodyOf } from '../src/reference/response-edits.js'
 import { startReferenceServer } from '../src/reference/server.js'
 import type { Behaviour, RefResponse } from '../src/reference/types.js'
 import { captureOutput } from './support/output.js'
+import { piecesOf, readerViews } from './support/secret-encoders.js'
 
 /** Any piece of any form of a canary this long found in the output is a leak. */
 const PIECE = 8
@@ -156,5 +157,67 @@ describe('secrets', () => {
     for (const placeholder of ['$IPTS_API_KEY', '$IPTS_RESTRICTED_API_KEY', '$IPTS_INTENT_RECEIPT', '$IPTS_SECOND_INTENT_RECEIPT']) {
       expect(json, `the echoed secrets reached the evidence as ${placeholder}`).toContain(placeholder)
     }
+  })
+
+  test('the three leaks of issue 19 are gone: a WHATWG-serialised Link, .NET-escaped JSON, a 5 MiB body with the receipt across the capture cap', async () => {
+    const key = 'K~!(x) é+/='
+    const receipt = 'R~!(x)é+/=zz'
+    /** The receipt as WHATWG URL serialises a query (new URL(), browsers), and JSON as .NET writes it, every non-alphanumeric as upper-case \uXXXX. */
+    const whatwg = (text: string) => Object.assign(new URL('http://h/x'), { search: `r=${text}` }).search.slice(3)
+    const dotnet = (text: string) => text.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)
+    expect(whatwg(receipt)).toBe('R~!(x)%C3%A9+/=zz')
+    const CAP_KEPT = 64 * 1024
+    let bigBodies = 0
+    const echo: Behaviour = {
+      name: 'echo-unlisted-encodings (test only)',
+      description: 'repeats the key and the receipt in encodings no list had',
+      onResponse(response: RefResponse) {
+        response.headers.link = [receipt, key].map((s) => `</v1/intents/x?receipt=${whatwg(s)}>; rel="related"`).join(', ')
+        if (response.status === 200 && bigBodies < 3) {
+          bigBodies++
+          response.raw = `${'a'.repeat(CAP_KEPT - 4)}${receipt}${'a'.repeat(5 * 1024 * 1024)}`
+          return
+        }
+        const serialized = response.raw ?? (response.body === undefined ? '{}' : JSON.stringify(response.body))
+        const rest = serialized.startsWith('{') && serialized !== '{}' ? `,${serialized.slice(1)}` : '}'
+        response.raw = `{"echo":"${dotnet(receipt)}","${dotnet(key)}":"${dotnet(key)}"${rest}`
+      },
+    }
+    const server = await startReferenceServer({ apiKey: key, restrictedApiKey: canaries.restrictedApiKey, receipts: [receipt, canaries.receiptB], behaviours: [echo] })
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-secrets-19-'))
+    const { out, err } = captureOutput()
+    let code: number
+    try {
+      const [a, b] = server.data.intents
+      code = await main(
+        ['--base-url', server.baseUrl, '--report-dir', join(dir, 'report'), '--seed', '5', '--runs', '5', '--trader', server.data.trader,
+          '--intent-hash', a!.hash, '--intent-receipt', a!.receipt, '--second-intent-hash', b!.hash, '--second-intent-receipt', b!.receipt],
+        { IPTS_API_KEY: key, IPTS_RESTRICTED_API_KEY: canaries.restrictedApiKey },
+      )
+    } finally {
+      vi.restoreAllMocks()
+      await server.close()
+    }
+    expect(code, err.join('')).toBe(1)
+    expect(bigBodies, 'responses of 5 MiB').toBe(3)
+    const written = [...filesUnder(dir).map((path) => ({ where: path, text: readFileSync(path, 'utf8') })), { where: 'stdout', text: out.join('') }, { where: 'stderr', text: err.join('') }]
+    expect(written.map((w) => w.where).join('\n')).toMatch(/exchanges\.har/)
+    const leaks: string[] = []
+    for (const { where, text } of written) {
+      for (const form of ['R~!(x)%C3%A9+/=zz', dotnet(receipt), dotnet(key), 'aaaaR~!(']) if (text.includes(form) || text.includes(JSON.stringify(form).slice(1, -1))) leaks.push(`${form} in ${where}`)
+      for (const view of readerViews(text, 3, 40)) {
+        const piece = [...piecesOf(key), ...piecesOf(receipt)].find((p) => view.includes(p))
+        if (piece) {
+          leaks.push(`piece ${JSON.stringify(piece)} in a view of ${where}`)
+          break
+        }
+      }
+    }
+    expect(leaks, 'the key or receipt in the output').toEqual([])
+    const json = readFileSync(join(dir, 'report', 'report.json'), 'utf8')
+    expect(json, 'the disclosed receipt is a finding').toMatch(/"id": "every-response\/receipt-not-disclosed",[^}]*"status": "failed"/)
+    const har = readFileSync(join(dir, 'report', 'exchanges.har'), 'utf8')
+    expect(har, 'the Link header with its receipt replaced').toContain('receipt=$IPTS_INTENT_RECEIPT>')
+    expect(har, 'the cut body, without the beginning of the receipt').toMatch(/a{1000}","comment":"body truncated/)
   })
 })

@@ -171,10 +171,9 @@ const contractRules: readonly ExchangeJudge[] = [
     applies: (_, exchange) => sentReceipt(exchange) !== undefined,
     violation(response, exchange, settings) {
       const receipts = [sentReceipt(exchange), settings.intent?.receipt, settings.secondIntent?.receipt].filter((r): r is string => !!r && r.length >= 8)
-      // In any encoding a server may write it (form- or percent-encoded, JSON-escaped, ...), in the body and in every header, names included.
+      // In any encoding a server may write it (found as redaction finds it, in every decoded view), in the body and in every header, names included.
       const texts = [response.body, ...Object.entries(response.headers).flat(2)]
-      const disclosed = receipts.find((receipt) => texts.some((text) => mentionsSecret(text, receipt)))
-      return disclosed === undefined ? undefined : 'the response repeats a receipt that was sent'
+      return texts.some((text) => mentionsSecret(text, receipts)) ? 'the response repeats a receipt that was sent' : undefined
     },
   },
 ]

@@ -1,5 +1,5 @@
 import type { Exchange } from '../http/exchange.js'
-import { excerpt, redact, redactDeep, type Secret } from '../http/secrets.js'
+import { excerpt, redact, redactDeep, withoutSecretTail, type Secret } from '../http/secrets.js'
 import type { FailureDetails } from '../checks/types.js'
 import type { Evidence } from '../core/report.js'
 
@@ -11,7 +11,9 @@ export function exchangeEvidence(exchange: Exchange, secrets: readonly Secret[])
   const evidence: ReturnType<typeof exchangeEvidence> = { request: exchange.request, reproduce: curlCommand(exchange, secrets) }
   if (exchange.response) {
     const { status, headers, body, truncated } = exchange.response
-    evidence.response = { status, headers, bodyExcerpt: excerpt(body, BODY_EXCERPT_CHARS, secrets), bodyBytes: Buffer.byteLength(body), truncated }
+    // A body cut at the capture cap may end in the beginning of a secret, which no decoding can recognise: that tail goes first.
+    const kept = truncated ? withoutSecretTail(body, secrets) : body
+    evidence.response = { status, headers, bodyExcerpt: excerpt(kept, BODY_EXCERPT_CHARS, secrets), bodyBytes: Buffer.byteLength(body), truncated }
   }
   if (exchange.error) evidence.transportError = exchange.error
   if (exchange.retries.length > 0) evidence.retries = exchange.retries.map(({ status, waitedMs }) => ({ status, waitedMs }))
@@ -43,7 +45,7 @@ function valueExcerpt(value: unknown, secrets: readonly Secret[]): unknown {
 export function curlCommand(exchange: Exchange, secrets: readonly Secret[]): string {
   // ${IPTS_API_KEY}, braced: a garbage key is the real one with characters added, which would otherwise lengthen the variable's name.
   // A near miss of a secret has no variable of its own: its placeholder stays as text.
-  const asShellVariables = secrets.map((secret) => (secret.placeholder.startsWith('$') ? { ...secret, placeholder: `\${${secret.placeholder.slice(1)}}` } : secret))
+  const asShellVariables = secrets.map((secret) => (/^\$[A-Z0-9_]+$/.test(secret.placeholder) ? { ...secret, placeholder: `\${${secret.placeholder.slice(1)}}` } : secret))
   const quote = (text: string) => `"${redact(text, asShellVariables).replace(/["\\`]/g, '\\$&').replace(/\$(?!\{IPTS_[A-Z_]+\})/g, '\\$')}"`
   const headers = Object.entries(exchange.request.headers).map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`)
   const [address, query] = exchange.request.url.split(/\?(.*)/s) as [string, string | undefined]

@@ -1,4 +1,4 @@
-import type { ExchangeJudge } from '../checks/exchange-judge.js'
+import type { NamedJudge } from './judges.js'
 import { requirementById } from '../contract/requirements.js'
 import type { Observations, RuleObservation } from './observations.js'
 import type { CheckOutcome } from '../core/report.js'
@@ -17,8 +17,6 @@ export function levelOf(requirement: string): Pick<CheckOutcome, 'level' | 'infe
   return { level, inferred: inferred === true }
 }
 
-/** A judge as a report names it: the every-response rules are their own concern, a check's judgement belongs to the check's. */
-export type NamedJudge = Pick<ExchangeJudge, 'id' | 'title' | 'requirement' | 'notApplicable'> & { concern: string }
 
 /**
  * What the judgements of single exchanges found, added up as observations arrive: counts, and the first few violations

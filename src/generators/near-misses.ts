@@ -45,7 +45,10 @@ export function nearMissCoverage(secret: string, name: string, where: 'header' |
   return nearMisses(secret, where).map(({ kind, value }) => ({ label: `${name} ${described[kind]}`, value }))
 }
 
-/** The placeholder a near miss of a secret gets in everything the suite writes: it is nearly the secret. */
+/**
+ * The placeholder a near miss of a secret gets in everything the suite writes: the secret's, with what was done to it
+ * (`$IPTS_API_KEY~case-swapped`), written with characters a URL may carry as they are.
+ */
 export function nearMissPlaceholder(placeholder: string, kind: NearMissKind): string {
-  return `[${placeholder} ${described[kind]}]`
+  return `${placeholder}~${kind}`
 }

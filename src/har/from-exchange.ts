@@ -1,5 +1,5 @@
 import type { Exchange, ExchangeResponse, ExchangeTimings } from '../http/exchange.js'
-import { redactDeep, type Secret } from '../http/secrets.js'
+import { redactDeep, withoutSecretTail, type Secret } from '../http/secrets.js'
 import type { HarEntry, HarNameValue } from './types.js'
 
 const HTTP_VERSION = 'HTTP/1.1'
@@ -16,14 +16,16 @@ function harTimings(durationMs: number, timings: ExchangeTimings | undefined): {
   return { time: round(wait + receive), timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait, receive } }
 }
 
-function harResponse(response: ExchangeResponse | undefined, error: Exchange['error']): HarEntry['response'] {
+function harResponse(response: ExchangeResponse | undefined, error: Exchange['error'], secrets: readonly Secret[]): HarEntry['response'] {
   if (!response) {
     return { status: 0, statusText: '', httpVersion: '', cookies: [], headers: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: -1, _error: error?.message }
   }
   const bytes = Buffer.byteLength(response.body)
   const contentType = response.headers['content-type']
   const location = response.headers.location
-  const content: HarEntry['response']['content'] = { size: bytes, mimeType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? 'x-unknown', text: response.body }
+  // A body cut at the cap ends where the cap fell: the beginning of a secret there is all of it that is left, which redaction cannot recognise.
+  const text = response.truncated ? withoutSecretTail(response.body, secrets) : response.body
+  const content: HarEntry['response']['content'] = { size: bytes, mimeType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? 'x-unknown', text }
   if (response.truncated) content.comment = `body truncated at the size cap: the first ${bytes} bytes`
   return {
     status: response.status,
@@ -46,7 +48,7 @@ interface Attempt {
   error?: Exchange['error']
 }
 
-function harEntry(exchange: Exchange, attempt: Attempt, checks: readonly string[]): HarEntry {
+function harEntry(exchange: Exchange, attempt: Attempt, checks: readonly string[], secrets: readonly Secret[]): HarEntry {
   const url = new URL(exchange.request.url)
   const entry: HarEntry = {
     startedDateTime: attempt.startedAt ?? new Date().toISOString(),
@@ -61,7 +63,7 @@ function harEntry(exchange: Exchange, attempt: Attempt, checks: readonly string[
       headersSize: -1,
       bodySize: 0,
     },
-    response: harResponse(attempt.response, attempt.error),
+    response: harResponse(attempt.response, attempt.error, secrets),
     cache: {},
   }
   if (checks.length > 0) entry._checks = [...checks]
@@ -71,6 +73,6 @@ function harEntry(exchange: Exchange, attempt: Attempt, checks: readonly string[
 
 /** The HAR entries of an exchange: each retried attempt its own entry, oldest first, then the last; secrets as the reports' placeholders. */
 export function harEntries(exchange: Exchange, checks: readonly string[], secrets: readonly Secret[]): HarEntry[] {
-  const entries = [...exchange.retries.map((retry) => harEntry(exchange, retry, checks)), harEntry(exchange, exchange, checks)]
+  const entries = [...exchange.retries.map((retry) => harEntry(exchange, retry, checks, secrets)), harEntry(exchange, exchange, checks, secrets)]
   return redactDeep(entries, secrets)
 }

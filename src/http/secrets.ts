@@ -1,7 +1,10 @@
+import { decodedViews, originalSpan, type DecodedView } from './decoded-views.js'
+
 /**
- * What a secret looks like in output, and how it is kept out: the one place that decides. Everything the suite writes
- * or prints (reports, console lines, error messages, reproduction commands, exports) goes through redact() for text
- * or redactDeep() for plain data.
+ * How a secret is kept out of what the suite writes: the one place that decides. Everything the suite writes or prints
+ * (reports, console lines, error messages, reproduction commands, exports) goes through redact() for text or
+ * redactDeep() for plain data. A secret is found by decoding the text (decoded-views.ts), not by a list of the forms
+ * an encoder might give it: whatever encoder a target used, the secret is there in one of the text's decoded views.
  */
 
 import { nearMisses, nearMissPlaceholder } from '../generators/near-misses.js'
@@ -29,173 +32,315 @@ export function secretsOf(settings: { apiKey?: string; restrictedApiKey?: string
   return secrets
 }
 
-/** Characters that some percent-encoders leave as they are and others escape, as each encoder does. */
-const KEPT_BY_ENCODER = [
-  "!'()*~", // encodeURIComponent
-  '*', // URLSearchParams, Java's URLEncoder
-  '', // PHP's urlencode
-  '~', // RFC 3986 (PHP's rawurlencode)
-  '~/', // Python's quote
-]
-
-/** Each character with its UTF-8 percent-escape (upper-case hex), or without one when no encoder escapes it. */
-function escapesOf(value: string): { char: string; escape?: string }[] {
-  return [...value].map((char) => {
-    if (/^[A-Za-z0-9._-]$/.test(char)) return { char }
-    const escape = [...Buffer.from(char, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('')
-    return { char, escape }
-  })
-}
-
-function percentEncoded(escapes: readonly { char: string; escape?: string }[], kept: string, space: '+' | '%20', upperHex: boolean): string {
-  const text = escapes.map(({ char, escape }) => (escape === undefined || kept.includes(char) ? char : char === ' ' ? space : escape)).join('')
-  return upperHex ? text : text.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())
-}
-
-function jsonEscaped(value: string, { slash, unicode }: { slash: boolean; unicode?: 'lower' | 'upper' }): string {
-  let text = JSON.stringify(value).slice(1, -1)
-  if (slash) text = text.replace(/\//g, '\\/')
-  if (unicode) text = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-  return unicode === 'upper' ? text.replace(/\\u([0-9a-f]{4})/g, (_, hex: string) => `\\u${hex.toUpperCase()}`) : text
-}
-
 /**
- * The secret's base64 and base64url text wherever it starts in an encoded stream: for each of the three alignments,
- * the characters that only the secret's bytes determine. Shorter than 8 characters, they would match by chance.
+ * A secret as it is searched for in a decoded view: whole, as it is and with its spaces as '+' (form encoding, read
+ * with '+' kept), and in each of its own decoded views (a secret may hold what looks like an escape, '%25', '&amp;',
+ * '\\u0041', which an encoder such as WHATWG URL leaves while it escapes the rest, so that a view of the text decodes
+ * that part of the secret too); and each of its PIECE-character pieces, for an encoder that drops a character (WHATWG
+ * URL strips tabs and newlines) and leaves the rest readable.
  */
-function base64Forms(value: string): string[] {
-  const bytes = Buffer.from(value, 'utf8')
-  const forms: string[] = []
-  for (let offset = 0; offset < 3; offset++) {
-    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64')
-    const inner = encoded.slice(offset === 0 ? 0 : 4, 4 * Math.floor((offset + bytes.length) / 3))
-    if (inner.length >= 8) forms.push(inner, inner.replace(/\+/g, '-').replace(/\//g, '_'))
-  }
-  return forms
-}
-
-/**
- * What a secret looks like in output, longest first: as it is; percent-encoded by each common encoder (space as + and
- * as %20, hex in either case); JSON-escaped (with and without \/, non-ASCII as it is or \u-escaped in either case);
- * escaped in a JSON pointer (~0, ~1, as ajv's instancePath writes member names); its UTF-8 bytes read as Latin-1 (how
- * an HTTP client decodes a header value a server wrote as UTF-8); and in base64 and base64url.
- */
-export function secretForms(value: string): string[] {
-  const forms = [value, Buffer.from(value, 'utf8').toString('latin1'), value.replace(/~/g, '~0').replace(/\//g, '~1')]
-  const escapes = escapesOf(value)
-  for (const kept of KEPT_BY_ENCODER) {
-    for (const space of ['+', '%20'] as const) forms.push(percentEncoded(escapes, kept, space, true), percentEncoded(escapes, kept, space, false))
-  }
-  for (const slash of [false, true]) for (const unicode of [undefined, 'lower', 'upper'] as const) forms.push(jsonEscaped(value, { slash, unicode }))
-  forms.push(...base64Forms(value))
-  return [...new Set(forms)].sort((a, b) => b.length - a.length)
-}
-
-/** The forms of the secrets seen lately: a run has a handful, a proxy learns every key its clients send. */
-const formsCache = new Map<string, string[]>()
-const FORMS_KEPT = 4096
-
-function formsOf(value: string): string[] {
-  let forms = formsCache.get(value)
-  if (!forms) {
-    forms = secretForms(value)
-    if (formsCache.size >= FORMS_KEPT) formsCache.clear()
-    formsCache.set(value, forms)
-  }
-  return forms
-}
-
-/** Whether the text holds the secret in any form redact() knows. */
-export function mentionsSecret(text: string, value: string): boolean {
-  return value.length > 0 && formsOf(value).some((form) => text.includes(form))
-}
-
-interface Form {
-  form: string
+interface Pattern {
+  text: string
   placeholder: string
+  whole: boolean
 }
 
-/** Above this many forms a text is scanned once for all of them, rather than searched once for each. */
-const SCAN_ABOVE_FORMS = 256
+/** The length of a piece of a secret that is searched for on its own. */
+export const PIECE = 8
 
-/** The forms of a list of secrets with their placeholders: secrets longest first, so that one containing another is replaced whole. */
-class Redactor {
-  private readonly forms: Form[]
-  /** For a scan: the forms by their first two characters, each list longest first. */
-  private readonly byStart = new Map<number, Form[]>()
+/**
+ * Whether a piece is a sign of its secret: not made of ASCII letters and word separators alone (words: the reference's
+ * 'ipts_restricted_…' would take 'restrict' out of the check id auth/restricted-key-scope, a garbage receipt
+ * 'not-the-receipt.' learned by check-har '-receipt' out of intents/missing-receipt-refused), and not of fewer than
+ * three distinct characters ('00000000', a garbage receipt's filler).
+ */
+function telling(piece: string): boolean {
+  return !/^[A-Za-z _./-]+$/.test(piece) && new Set(piece).size >= 3
+}
+
+function patternsOf(secrets: readonly Secret[]): Pattern[] {
+  const patterns: Pattern[] = []
+  const seen = new Set<string>()
+  const add = (text: string, placeholder: string, whole: boolean) => {
+    if (text.length === 0 || seen.has(text)) return
+    seen.add(text)
+    patterns.push({ text, placeholder, whole })
+  }
+  const ordered = [...secrets].sort((a, b) => b.value.length - a.value.length)
+  for (const { value, placeholder } of ordered) for (const text of [value, value.replace(/ /g, '+')]) add(text, placeholder, true)
+  for (const { value, placeholder } of ordered) {
+    for (const text of new Set([value, value.replace(/ /g, '+')])) {
+      // A view much shorter than the secret would be found by chance: a secret's own views are kept at 8 characters or more.
+      for (const view of decodedViews(text).slice(1)) if (view.text.length >= Math.min(PIECE, value.length)) add(view.text, placeholder, true)
+      for (let i = 0; i + PIECE <= text.length; i++) {
+        const piece = text.slice(i, i + PIECE)
+        if (telling(piece)) add(piece, placeholder, false)
+      }
+    }
+  }
+  return patterns.sort((a, b) => b.text.length - a.text.length)
+}
+
+/** Above this many patterns a view is scanned once for all of them, rather than searched once for each. */
+const SCAN_ABOVE_PATTERNS = 32
+/** The shortest beginning of a secret that is cut off the end of a text whose rest was not kept. */
+export const MIN_SECRET_TAIL = 2
+/** How far before a cut an escape it split may begin (%C3%A, \\u00, &#x, and those escaped again: \\u0025F3\\u00259). */
+const MAX_SPLIT_ESCAPE = 48
+
+/** Texts up to this long are remembered with their redaction, this many at a time. */
+const RECENT_MAX_CHARS = 512
+const RECENT_KEPT = 4096
+
+/** Where a secret was found: its span in the original text and which secret it is. */
+interface Found {
+  start: number
+  end: number
+  placeholder: string
+  whole: boolean
+}
+
+/** The patterns of a list of secrets, found in every decoded view of a text. */
+class Detector {
+  private readonly patterns: Pattern[]
+  /** For a scan: patterns of START_CHARS characters or more by a hash of their first START_CHARS; shorter ones searched each. */
+  private readonly byStart = new Map<number, Pattern[]>()
+  private readonly short: Pattern[] = []
+  /** A bit for each pair of first two characters of a pattern in byStart (hashed): most positions of a text are passed over on it. */
+  private readonly pairs = new Uint8Array(PAIR_BITS / 8)
+  /** Patterns by their first unit, for the beginnings of secrets at the end of a text. */
+  private readonly byFirst = new Map<number, Pattern[]>()
+  readonly longest: number
 
   constructor(secrets: readonly Secret[]) {
-    const ordered = [...secrets].filter((s) => s.value.length > 0).sort((a, b) => b.value.length - a.value.length)
-    this.forms = ordered.flatMap(({ value, placeholder }) => formsOf(value).map((form) => ({ form, placeholder })))
-    if (this.forms.length <= SCAN_ABOVE_FORMS || this.forms.some(({ form }) => form.length < 2)) return
-    for (const form of this.forms) {
-      const start = startOf(form.form, 0)
-      const list = this.byStart.get(start)
-      if (list) list.push(form)
-      else this.byStart.set(start, [form])
+    this.patterns = patternsOf(secrets)
+    this.longest = this.patterns[0]?.text.length ?? 0
+    for (const pattern of this.patterns) {
+      if (!pattern.whole) continue
+      const first = pattern.text.charCodeAt(0)
+      const list = this.byFirst.get(first)
+      if (list) list.push(pattern)
+      else this.byFirst.set(first, [pattern])
     }
-    for (const list of this.byStart.values()) list.sort((a, b) => b.form.length - a.form.length)
-  }
-
-  apply(text: string): string {
-    if (this.byStart.size > 0) return this.scan(text)
-    let out = text
-    for (const { form, placeholder } of this.forms) if (out.includes(form)) out = out.split(form).join(placeholder)
-    return out
-  }
-
-  /** One pass, replacing at each position the longest form that starts there. */
-  private scan(text: string): string {
-    let out = ''
-    let copied = 0
-    for (let at = 0; at < text.length - 1; ) {
-      const found = this.byStart.get(startOf(text, at))?.find(({ form }) => text.startsWith(form, at))
-      if (!found) {
-        at++
+    if (this.patterns.length <= SCAN_ABOVE_PATTERNS) return
+    for (const pattern of this.patterns) {
+      if (pattern.text.length < START_CHARS) {
+        this.short.push(pattern)
         continue
       }
-      out += text.slice(copied, at) + found.placeholder
-      at += found.form.length
-      copied = at
+      const pair = pairOf(pattern.text, 0)
+      this.pairs[pair >> 3]! |= 1 << (pair & 7)
+      const start = startOf(pattern.text, 0)
+      const list = this.byStart.get(start)
+      if (list) list.push(pattern)
+      else this.byStart.set(start, [pattern])
     }
-    return copied === 0 ? text : out + text.slice(copied)
   }
+
+  get empty(): boolean {
+    return this.patterns.length === 0
+  }
+
+  /** Every secret in every view of the text, as spans of the text. */
+  find(text: string, views: readonly DecodedView[] = decodedViews(text)): Found[] {
+    const found: Found[] = []
+    for (const view of views) {
+      this.search(view.text, (at, pattern) => {
+        const { start, end } = originalSpan(view, at, at + pattern.text.length)
+        found.push({ start, end, placeholder: pattern.placeholder, whole: pattern.whole })
+      })
+    }
+    return found
+  }
+
+  /** Whether any view of the text holds a secret. */
+  holds(text: string): boolean {
+    for (const view of decodedViews(text)) {
+      let hit = false
+      this.search(view.text, () => (hit = true))
+      if (hit) return true
+    }
+    return false
+  }
+
+  private search(text: string, onMatch: (at: number, pattern: Pattern) => void): void {
+    if (this.byStart.size === 0) {
+      for (const pattern of this.patterns) for (let at = text.indexOf(pattern.text); at !== -1; at = text.indexOf(pattern.text, at + 1)) onMatch(at, pattern)
+      return
+    }
+    for (const pattern of this.short) for (let at = text.indexOf(pattern.text); at !== -1; at = text.indexOf(pattern.text, at + 1)) onMatch(at, pattern)
+    for (let at = 0; at <= text.length - START_CHARS; at++) {
+      const pair = pairOf(text, at)
+      if ((this.pairs[pair >> 3]! & (1 << (pair & 7))) === 0) continue
+      const list = this.byStart.get(startOf(text, at))
+      if (list) for (const pattern of list) if (text.startsWith(pattern.text, at)) onMatch(at, pattern)
+    }
+  }
+
+  /** Short texts redacted lately (header names and values, URLs recur in every exchange), with what they became. */
+  private readonly recent = new Map<string, string>()
+
+  /** Replaces the span of every secret found by its placeholder; the whole text is withheld when that does not leave it free of secrets. */
+  apply(text: string): string {
+    if (this.empty || text.length === 0) return text
+    if (text.length > RECENT_MAX_CHARS) return this.redacted(text)
+    let redacted = this.recent.get(text)
+    if (redacted === undefined) {
+      redacted = this.redacted(text)
+      if (this.recent.size >= RECENT_KEPT) this.recent.clear()
+      this.recent.set(text, redacted)
+    }
+    return redacted
+  }
+
+  private redacted(text: string): string {
+    const found = this.find(text)
+    if (found.length === 0) return text
+    const redacted = replaced(text, found)
+    const left = this.find(redacted)
+    return left.length === 0 ? redacted : withheld([...found, ...left], 'encoded')
+  }
+
+  /**
+   * Where the end of a text begins a secret (MIN_SECRET_TAIL characters of it or more: one is any text's) in any view: the text was cut
+   * there, so the rest of the secret is not there to be found. Undefined when it does not.
+   */
+  tailStart(text: string): number | undefined {
+    if (this.empty) return undefined
+    const base = Math.max(0, text.length - (24 * this.longest + 2 * MAX_SPLIT_ESCAPE))
+    const tail = text.slice(base)
+    let earliest: number | undefined
+    for (const view of decodedViews(tail)) {
+      const v = view.text
+      // Where the secret's beginning may end in this view: before any unit that came from the last MAX_SPLIT_ESCAPE
+      // characters (an escape the cut split, which the lenient decoders leave as it is, or a base64 reading's end).
+      for (let end = v.length; end >= MIN_SECRET_TAIL; end--) {
+        const unitEnd = view.ends ? view.ends[end - 1]! : end
+        if (unitEnd < tail.length - MAX_SPLIT_ESCAPE) {
+          if (view.ends) continue // a base64 view's readings are not in order: a later one may reach the end again
+          break
+        }
+        for (let at = Math.max(0, end - this.longest); at <= end - MIN_SECRET_TAIL; at++) {
+          const candidates = this.byFirst.get(v.charCodeAt(at))
+          if (!candidates?.some(({ text: secret }) => secret.length > end - at && secret.startsWith(v.slice(at, end)))) continue
+          earliest = Math.min(earliest ?? Infinity, base + originalSpan(view, at, end).start)
+          break
+        }
+      }
+    }
+    return earliest
+  }
+}
+
+/** The characters a scan looks up at each position: four, so that hex and base64 text (which share their first two with many pieces) is passed over. */
+const START_CHARS = 4
+
+const PAIR_BITS = 1 << 16
+
+function pairOf(text: string, at: number): number {
+  return (text.charCodeAt(at) * 31 + text.charCodeAt(at + 1)) & (PAIR_BITS - 1)
 }
 
 function startOf(text: string, at: number): number {
-  return text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1)
+  return (((text.charCodeAt(at) * 0x10001 + text.charCodeAt(at + 1)) * 0x3ff + text.charCodeAt(at + 2)) * 0x3ff + text.charCodeAt(at + 3)) % 0x7fffffff
 }
 
-/** A list of secrets is redacted with the same Redactor as long as the list itself is the same (a run's, a proxy's learned list). */
-const redactors = new WeakMap<readonly Secret[], Redactor>()
-
-function redactorOf(secrets: readonly Secret[]): Redactor {
-  let redactor = redactors.get(secrets)
-  if (!redactor) {
-    redactor = new Redactor(secrets)
-    redactors.set(secrets, redactor)
+/**
+ * The text with the secrets found replaced: overlapping spans joined, each joined span replaced by the placeholders of
+ * the whole secrets in it, outermost first (a secret that contains another is named once, as itself), or, where only
+ * pieces of a secret were found, by "[part of $PLACEHOLDER]".
+ */
+function replaced(text: string, found: readonly Found[]): string {
+  const spans = [...found].sort((a, b) => a.start - b.start || b.end - a.end)
+  let out = ''
+  let copied = 0
+  for (let i = 0; i < spans.length; ) {
+    const start = spans[i]!.start
+    let end = spans[i]!.end
+    const joined: Found[] = []
+    for (; i < spans.length && spans[i]!.start < end; i++) {
+      joined.push(spans[i]!)
+      end = Math.max(end, spans[i]!.end)
+    }
+    const wholes: Found[] = []
+    for (const f of joined) if (f.whole && !wholes.some((w) => f.start >= w.start && f.end <= w.end)) wholes.push(f)
+    const names = wholes.length > 0 ? [...new Set(wholes.map((w) => w.placeholder))].join('') : `[part of ${joined[0]!.placeholder}]`
+    out += text.slice(copied, start) + names
+    copied = end
   }
-  return redactor
+  return out + text.slice(copied)
 }
 
-/** Replaces every secret, in every form, by its placeholder. */
+/** What stands for a whole string that held a secret where it could not be cut out: which secret, and why. */
+function withheld(found: readonly Found[], why: string): string {
+  return `[withheld: holds ${[...new Set(found.map((f) => f.placeholder))].join(' and ')}, ${why}]`
+}
+
+/** A list of secrets is searched with the same Detector as long as the list itself is the same (a run's, a proxy's learned list). */
+const detectors = new WeakMap<readonly Secret[], Detector>()
+
+function detectorOf(secrets: readonly Secret[]): Detector {
+  let detector = detectors.get(secrets)
+  if (!detector) {
+    detector = new Detector(secrets)
+    detectors.set(secrets, detector)
+  }
+  return detector
+}
+
+/** Whether the text holds the secret (or any of them) in any decoded view: as it is, percent-encoded, JSON-escaped, in base64, ... */
+export function mentionsSecret(text: string, value: string | readonly string[]): boolean {
+  const values = (typeof value === 'string' ? [value] : value).filter((v) => v.length > 0)
+  if (values.length === 0) return false
+  const key = JSON.stringify(values)
+  let detector = mentionDetectors.get(key)
+  if (!detector) {
+    detector = new Detector(values.map((v) => ({ value: v, placeholder: '' })))
+    if (mentionDetectors.size >= 64) mentionDetectors.clear()
+    mentionDetectors.set(key, detector)
+  }
+  return detector.holds(text)
+}
+
+/** The detectors of the receipts a rule asked about lately: a run asks about the same two or three on every exchange. */
+const mentionDetectors = new Map<string, Detector>()
+
+/** Replaces every secret, in every decoded view, by its placeholder; see Detector.apply. */
 export function redact(text: string, secrets: readonly Secret[]): string {
-  return redactorOf(secrets).apply(text)
+  return detectorOf(secrets).apply(text)
 }
 
 /** Redacts every string of plain data, member names as well as values, one by one, so that a short secret cannot break the structure. */
 export function redactDeep<T>(value: T, secrets: readonly Secret[]): T {
-  return redactedWith(value, redactorOf(secrets))
+  return redactedWith(value, detectorOf(secrets))
 }
 
-function redactedWith<T>(value: T, redactor: Redactor): T {
-  if (typeof value === 'string') return redactor.apply(value) as T
-  if (Array.isArray(value)) return value.map((item: unknown) => redactedWith(item, redactor)) as T
+function redactedWith<T>(value: T, detector: Detector): T {
+  if (typeof value === 'string') return detector.apply(value) as T
+  if (Array.isArray(value)) return value.map((item: unknown) => redactedWith(item, detector)) as T
   if (value === null || typeof value !== 'object') return value
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [redactor.apply(key), redactedWith(item, redactor)])) as T
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [detector.apply(key), redactedWith(item, detector)])) as T
 }
 
-/** At most `maxChars` of the text, redacted before it is cut: a cut through a secret would leave a piece that redaction no longer recognises. */
+/**
+ * A text whose rest was not kept (a body cut at the capture cap), without a tail that begins a secret in any view: the
+ * rest of the secret is gone, so redaction could not recognise it. Redact the result as any other text.
+ */
+export function withoutSecretTail(text: string, secrets: readonly Secret[]): string {
+  const detector = detectorOf(secrets)
+  for (let round = 0; round < 8; round++) {
+    const start = detector.tailStart(text)
+    if (start === undefined) return text
+    text = text.slice(0, start)
+  }
+  return text
+}
+
+/**
+ * At most `maxChars` of the text, redacted before it is cut (a cut through a secret would leave a piece that redaction
+ * no longer recognises), and without a tail that begins a secret after the cut.
+ */
 export function excerpt(text: string, maxChars: number, secrets: readonly Secret[]): string {
-  return redact(text, secrets).slice(0, maxChars)
+  const redacted = redact(text, secrets)
+  return redacted.length <= maxChars ? redacted : withoutSecretTail(redacted.slice(0, maxChars), secrets)
 }

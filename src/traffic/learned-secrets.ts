@@ -1,8 +1,11 @@
 import type { Exchange } from '../http/exchange.js'
 import type { Secret } from '../http/secrets.js'
 
-/** A value that is already a placeholder of the reports (a HAR the suite wrote): nothing to hide. */
-const PLACEHOLDER = /^\$IPTS_[A-Z0-9_]+$/
+/**
+ * A value that holds a placeholder of the reports (a HAR the suite wrote: '$IPTS_API_KEY', '${IPTS_API_KEY}AB_1',
+ * '[part of $IPTS_INTENT_RECEIPT]x', '[withheld: holds $IPTS_API_KEY, encoded]'): what it hid is not there to hide.
+ */
+const PLACEHOLDER = /\$\{?IPTS_[A-Z0-9_]+/
 /**
  * Shorter values are not learned: replacing every occurrence of a few characters would rewrite the report's own text,
  * and traffic carries such values only as garbage a client sent on purpose (the suite's own property checks do).
