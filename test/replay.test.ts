@@ -17,10 +17,11 @@ function replayArguments(command: string): string[] {
   return args
 }
 
-async function replayThroughCli(fault: string, command: string): Promise<CheckOutcome[]> {
+/** Runs the printed command as it is (its flags switch the fault on), with only the report folder added. */
+async function replayThroughCli(command: string): Promise<CheckOutcome[]> {
   const dir = mkdtempSync(join(tmpdir(), 'ipts-replay-'))
   vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
-  const code = await main([...replayArguments(command), '--fault', fault, '--report-dir', dir], {})
+  const code = await main([...replayArguments(command), '--report-dir', dir], {})
   vi.restoreAllMocks()
   expect(code, 'exit 0 or 1 (a failed SHOULD check fails the run only under --strict)').toBeLessThanOrEqual(1)
   return JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).checks
@@ -36,9 +37,9 @@ describe('a failing property', () => {
     const failed = report.checks.find((c) => c.id === checkId)!
     const counterexample = failed.evidence?.counterexample
     expect(counterexample, `${checkId} failed without a counterexample: ${failed.reason}`).toBeDefined()
-    expect(counterexample!.replay).toBe(`npx ipts-conformance --check ${checkId} --seed ${counterexample!.seed} --replay-path ${counterexample!.path}`)
+    expect(counterexample!.replay, 'the command carries the fault that shaped the run').toBe(`npx ipts-conformance --fault ${fault} --check ${checkId} --seed ${counterexample!.seed} --replay-path ${counterexample!.path}`)
 
-    const checks = await replayThroughCli(fault, counterexample!.replay!)
+    const checks = await replayThroughCli(counterexample!.replay!)
     expect(checks.filter((c) => c.status !== 'skipped' && !c.id.startsWith('every-response/')).map((c) => c.id), 'only the replayed check ran').toEqual([checkId])
     const replayed = checks.find((c) => c.id === checkId)!
     expect(replayed.status).toBe('failed')

@@ -10,7 +10,11 @@ export const PROBE_MAX_MS = 30_000
 export const PROBE_MAX_WAIT_S = 60
 const RETRY_AFTER_SECONDS = schemaPattern('RetryAfterSeconds')
 
-/** Sends the cheapest read with the full key, `concurrency` at a time and never retried, until a 429 or a bound. */
+/**
+ * Sends the cheapest read with the full key, `concurrency` at a time and never retried, until a 429 or a bound. A 429
+ * that another request of the run got meanwhile is the quota met as well: the burst's own requests then wait at the
+ * quota gate with the rest, and may not be the ones refused.
+ */
 async function burstUntil429(ctx: CheckContext): Promise<Exchange | undefined> {
   const started = Date.now()
   let sent = 0
@@ -18,7 +22,7 @@ async function burstUntil429(ctx: CheckContext): Promise<Exchange | undefined> {
     const wave = Math.min(ctx.settings.concurrency, PROBE_MAX_REQUESTS - sent)
     sent += wave
     const answers = await Promise.all(Array.from({ length: wave }, () => ctx.call('getConfig', { retry: false })))
-    const limited = answers.find((exchange) => exchange.response?.status === 429)
+    const limited = answers.find((exchange) => exchange.response?.status === 429) ?? ctx.quotaRefusalSince(started)
     if (limited) return limited
     const broken = answers.find((exchange) => !exchange.response)
     if (broken) ctx.fail(`no response during the burst: ${broken.error?.message}`, { exchange: broken })

@@ -72,6 +72,8 @@ export interface CheckContext {
    * itself to compare it with another.
    */
   once<T>(key: string, compute: () => Promise<T>): Promise<T>
+  /** The latest 429 any request of the run received since the given time (epoch ms): the run met its quota. */
+  quotaRefusalSince(since: number): Exchange | undefined
   fail(message: string, details?: FailureDetails): never
   skip(reason: string): never
   /** Fails unless the exchange has a JSON body valid against the named component schema. */

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
+import { distance } from 'fastest-levenshtein'
 import { parse as parseYaml } from 'yaml'
+import { allCheckIds } from '../checks/index.js'
 import { connectTimeoutFor, randomSeed, settingDefaults, type FilledSettings } from '../core/defaults.js'
 import { profileValues, readProfileFile, type ProfileSource } from '../profile/load.js'
 import type { RunOptions, Waiver } from '../runner/options.js'
@@ -72,6 +74,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
   const faults = checked('fault') as string[] | undefined
   const allowances = checked('allowance') as string[] | undefined
   if (baseUrl && (faults || allowances)) throw new UsageError(`--${faults ? 'fault' : 'allowance'} applies only to the embedded reference server, not with --base-url`)
+  const only = checked('check') as string[] | undefined
+  const unknown = only?.find((id) => !allCheckIds().includes(id))
+  if (unknown !== undefined) throw new UsageError(`--check: no check has the ID ${JSON.stringify(unknown)} (closest: ${closestIds(unknown).join(', ')}; the README's check table lists them all)`)
   const replayPath = checked('replay-path') as string | undefined
   if (replayPath && ((checked('check') as string[] | undefined)?.length !== 1 || value('seed') === undefined)) throw new UsageError('--replay-path needs --seed and exactly one --check (the replay command in the report has them)')
   const run: CliOptions['run'] = {
@@ -95,8 +100,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
       replayPath,
       probeRateLimit: checked('probe-rate-limit') === true,
       maxDurationMs: (checked('max-duration') as number) * 1000,
+      shapingFlags: [configPath && `--config ${shellWord(configPath)}`, checked('profile') && `--profile ${shellWord(checked('profile') as string)}`].filter((flag): flag is string => !!flag),
     },
-    only: checked('check') as string[] | undefined,
+    only,
     strict: checked('strict') === true,
     waivers: file.waivers,
   }
@@ -157,6 +163,18 @@ function readWaivers(path: string, value: unknown): Waiver[] {
     }
     return { check, reason }
   })
+}
+
+/** A path as one word of a shell command. */
+const shellWord = (text: string) => (/^[\w./:@-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`)
+
+/** The three check IDs nearest to a misspelt one. */
+function closestIds(id: string): string[] {
+  return allCheckIds()
+    .map((known) => ({ known, distance: distance(id, known) }))
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, 3)
+    .map(({ known }) => known)
 }
 
 function validate(name: string, value: string | string[] | boolean | undefined): unknown {

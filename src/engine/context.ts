@@ -109,6 +109,9 @@ export function createCheckContext(settings: RunSettings, client: HttpClient, sh
       const headers = headersFor(options.auth, options.headers, options.withoutAccept)
       return options.shared && options.retry !== false ? sendShared(target, headers, id) : send(target, headers, options.retry, id)
     },
+    quotaRefusalSince(since) {
+      return client.quotaRefusalSince(since)
+    },
     once(key, compute) {
       return sharing ? sharing.reads.once(key, compute) : compute()
     },

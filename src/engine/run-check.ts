@@ -35,7 +35,8 @@ export interface CheckResult {
 /** The command that runs this check again with the same seed, for a failing property. */
 export function replayCommand(settings: RunSettings, checkId: string, seed: number, path: string): string {
   const target = settings.embedded ? '' : ` --base-url ${settings.baseUrl}`
-  return `npx ipts-conformance${target} --check ${checkId} --seed ${seed} --replay-path ${path}`
+  const shaping = settings.shapingFlags?.length ? ` ${settings.shapingFlags.join(' ')}` : ''
+  return `npx ipts-conformance${target}${shaping} --check ${checkId} --seed ${seed} --replay-path ${path}`
 }
 
 /**

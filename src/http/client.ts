@@ -55,6 +55,8 @@ export class HttpClient {
   private readonly deadlineAt: number
   private readonly basePath: string
   private readonly origin: string
+  /** The latest 429 this client received, whichever request got it: the run met its quota. */
+  private latestQuotaRefusal: { exchange: Exchange; at: number } | undefined
 
   constructor(private readonly options: ClientOptions) {
     const base = new URL(options.baseUrl)
@@ -105,7 +107,10 @@ export class HttpClient {
       exchange.retries = retries
       const { response } = exchange
       if (!response) return exchange
-      if (response.status === 429) this.gate.close(quotaIsPerKey(response) ? key : EVERY_REQUEST, Date.now() + rateLimitWaitMs(response, this.policy))
+      if (response.status === 429) {
+        this.gate.close(quotaIsPerKey(response) ? key : EVERY_REQUEST, Date.now() + rateLimitWaitMs(response, this.policy))
+        this.latestQuotaRefusal = { exchange: { ...exchange, retries: [...retries] }, at: Date.now() }
+      }
       const wait = request.retry === false ? undefined : retryWaitMs(response, attempt, this.policy)
       if (wait === undefined || Date.now() + wait >= this.deadlineAt) return exchange
       waitingSince = performance.now()
@@ -160,6 +165,11 @@ export class HttpClient {
     }
     exchange.durationMs = Math.round(performance.now() - started)
     return exchange
+  }
+
+  /** The latest 429 any request of this client received since the given time (epoch ms), if any. */
+  quotaRefusalSince(since: number): Exchange | undefined {
+    return this.latestQuotaRefusal && this.latestQuotaRefusal.at >= since ? this.latestQuotaRefusal.exchange : undefined
   }
 
   close(): Promise<void> {

@@ -9,7 +9,7 @@ import { politeFetch, resolveProfile } from './profile-of-run.js'
 import { broughtByFaults, referenceBehaviours } from '../reference/named-behaviours.js'
 import { startReferenceServer, type ReferenceServer } from '../reference/server.js'
 import { TargetUnreachableError } from '../core/errors.js'
-import { withDefaults } from '../core/defaults.js'
+import { settingDefaults, withDefaults } from '../core/defaults.js'
 import type { RunOptions } from './options.js'
 import type { RunSettings } from '../core/settings.js'
 
@@ -39,6 +39,7 @@ export async function openTarget(options: RunOptions): Promise<Target> {
   const server = given.baseUrl ? undefined : await startReferenceServer({ ...options.reference, quota, receipts, behaviours })
   const targetSettings = server ? embeddedSettings(given, server) : { ...given, baseUrl: given.baseUrl!, embedded: false }
   const settings: RunSettings = { ...targetSettings, deadlineAt: targetSettings.maxDurationMs === undefined ? undefined : startedAt.getTime() + targetSettings.maxDurationMs }
+  settings.shapingFlags = shapingFlags(options, settings)
   let exchangeLog: string | undefined
   const close = async () => {
     await server?.close()
@@ -60,6 +61,14 @@ export async function openTarget(options: RunOptions): Promise<Target> {
     return harPath
   }
   return { settings, shared, server, startedAt, exchangeLog, writeHar: writeExchanges, close }
+}
+
+/** The flags a replay needs besides the target, the check and the seed: the files the caller read its settings from, what switched the run's reference behaviours on, and parameter names that are not the defaults. */
+function shapingFlags(options: RunOptions, settings: Pick<RunSettings, 'cursorParam' | 'limitParam'>): string[] {
+  const flags = [...(options.settings?.shapingFlags ?? []), ...(options.reference?.faults ?? []).map((name) => `--fault ${name}`), ...(options.reference?.allowances ?? []).map((name) => `--allowance ${name}`)]
+  if (settings.cursorParam !== settingDefaults.cursorParam) flags.push(`--cursor-param ${settings.cursorParam}`)
+  if (settings.limitParam !== settingDefaults.limitParam) flags.push(`--limit-param ${settings.limitParam}`)
+  return flags
 }
 
 function embeddedSettings(given: ReturnType<typeof withDefaults>, server: ReferenceServer): RunSettings {
