@@ -28,3 +28,12 @@ describe('each fault of the reference server', () => {
     }
   })
 })
+
+describe('a run without a profile', () => {
+  test('reports each every-response rule that holds responses to a profile fact as not assessable, naming the key, though such responses were received', async () => {
+    const report = await runAgainstReference({}, {}, { profile: null })
+    const profileRules = report.checks.filter((c) => c.id.startsWith('every-response/') && /listed|mapped/.test(c.id))
+    expect(profileRules.length, 'the profile rules are in the report').toBeGreaterThan(0)
+    for (const rule of profileRules) expect(`${rule.id}: ${rule.status} ${rule.reason}`).toMatch(/: skipped not assessable without a deployment profile that states \w+ \(--profile\)$/)
+  })
+})

@@ -71,7 +71,7 @@ describe('the engine', () => {
     const exchange = { operation: 'getConfig', request: { method: 'GET', url: 'http://127.0.0.1:9/v1/config', headers: {} }, response: { status: 200, headers: {}, body: '{}', json: {}, truncated: false }, retries: [] } as unknown as Exchange
     const tally = new ObservationTally()
     tally.add(observe([exchange], settings, [], [throwing]))
-    const [outcome] = tally.outcomes([{ ...throwing, concern: 'every-response' }])
+    const [outcome] = tally.outcomes([{ ...throwing, concern: 'every-response' }], undefined)
     expect(outcome).toMatchObject({ id: 'harness/throwing-rule', status: 'failed', crashed: true })
     expect(outcome!.reason).toMatch(/^the check itself failed: TypeError: cannot read the rule's own state/)
   })

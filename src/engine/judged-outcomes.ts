@@ -1,4 +1,5 @@
 import type { NamedJudge } from './judges.js'
+import { notAssessableWithout, stated, type Profile } from '../profile/profile.js'
 import { requirementById } from '../contract/requirements.js'
 import type { Observations, RuleObservation } from './observations.js'
 import type { CheckOutcome } from '../core/report.js'
@@ -40,7 +41,7 @@ export class ObservationTally {
    * One outcome per judge: crashed where the judge itself threw, failed with the first violation as evidence, passed
    * where it applied, skipped with its reason where it never did.
    */
-  outcomes(judges: readonly NamedJudge[]): CheckOutcome[] {
+  outcomes(judges: readonly NamedJudge[], profile: Profile | undefined): CheckOutcome[] {
     return judges.map((judge) => {
       const { applied, violated, violations, crash } = this.tally.get(judge.id) ?? { applied: 0, violated: 0, violations: [] }
       const outcome: CheckOutcome = {
@@ -55,7 +56,8 @@ export class ObservationTally {
         const reason = `${CRASH_PREFIX}${crash}`
         return { ...outcome, status: 'failed', crashed: true, reason, evidence: { message: reason } }
       }
-      if (outcome.status === 'skipped') outcome.reason = judge.notApplicable
+      // A judge that holds responses to a profile fact the run was not given judged nothing: that is why it is skipped.
+      if (outcome.status === 'skipped') outcome.reason = judge.profile && !stated(profile, judge.profile) ? notAssessableWithout(judge.profile) : judge.notApplicable
       if (outcome.status === 'failed') {
         outcome.reason = `${violated === 1 ? 'one response' : `${violated} responses`} of ${applied}: ${violations[0]!.message}`
         outcome.evidence = { ...violations[0]!, message: outcome.reason }
@@ -81,8 +83,8 @@ export function withObserved(own: CheckOutcome, observed: CheckOutcome | undefin
 }
 
 /** A run's outcomes: each check's own, with the observer's findings for it, then the every-response rules. */
-export function runOutcomes(checks: readonly CheckOutcome[], tally: ObservationTally, judges: readonly (NamedJudge & { concern: string })[]): CheckOutcome[] {
-  const observed = new Map(tally.outcomes(judges).map((outcome) => [outcome.id, outcome]))
+export function runOutcomes(checks: readonly CheckOutcome[], tally: ObservationTally, judges: readonly NamedJudge[], profile: Profile | undefined): CheckOutcome[] {
+  const observed = new Map(tally.outcomes(judges, profile).map((outcome) => [outcome.id, outcome]))
   const own = new Set(checks.map((check) => check.id))
   return [...checks.map((check) => withObserved(check, observed.get(check.id))), ...judges.filter((judge) => !own.has(judge.id)).map((judge) => observed.get(judge.id)!)]
 }

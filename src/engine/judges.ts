@@ -3,7 +3,7 @@ import type { ExchangeJudge } from '../checks/exchange-judge.js'
 import { checksByConcern } from '../checks/index.js'
 
 /** A judge as a report names it: the every-response rules are their own concern, a check's judgement belongs to the check's. */
-export type NamedJudge = Pick<ExchangeJudge, 'id' | 'title' | 'requirement' | 'notApplicable'> & { concern: string }
+export type NamedJudge = Pick<ExchangeJudge, 'id' | 'title' | 'requirement' | 'notApplicable' | 'profile'> & { concern: string }
 
 /** A judgement of one exchange, named as the report names it. */
 export type Judge = ExchangeJudge & NamedJudge

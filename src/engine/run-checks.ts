@@ -77,5 +77,5 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
     tally.add(observe([exchange], settings, secrets, exchangeJudges(), sentBy))
     if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, secrets)
   }
-  return { outcomes: runOutcomes(outcomes, tally, exchangeJudges()), errors: [] }
+  return { outcomes: runOutcomes(outcomes, tally, exchangeJudges(), settings.profile), errors: [] }
 }

@@ -3,7 +3,7 @@ import { checksByConcern } from '../checks/index.js'
 import { observe } from '../engine/observations.js'
 import type { Exchange } from '../http/exchange.js'
 import { reportOf } from '../engine/report-of.js'
-import { notAssessableWithout, stated, type Profile } from '../profile/profile.js'
+import type { Profile } from '../profile/profile.js'
 import { levelOf, ObservationTally } from '../engine/judged-outcomes.js'
 import { exchangeJudges } from '../engine/judges.js'
 import type { CheckOutcome, Report, TrafficSummary } from '../core/report.js'
@@ -63,8 +63,7 @@ export class TrafficJudgement {
   }
 
   report(strict: boolean): Report {
-    const judged = new Map(this.tally.outcomes(this.judges).map((outcome) => [outcome.id, outcome]))
-    for (const { id, profile } of this.judges) if (profile && !stated(this.profile, profile)) judged.get(id)!.reason = notAssessableWithout(profile)
+    const judged = new Map(this.tally.outcomes(this.judges, this.profile).map((outcome) => [outcome.id, outcome]))
     const checks: CheckOutcome[] = [
       ...Object.entries(checksByConcern).flatMap(([concern, list]) => list.map((check) => judged.get(check.id) ?? notAssessed(check, concern))),
       ...exchangeRules.map((rule) => judged.get(rule.id)!),

@@ -1,6 +1,7 @@
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node'
 import { checksByConcern } from '../checks/index.js'
 import type { CheckOutcome } from '../core/report.js'
+import type { Profile } from '../profile/profile.js'
 import { levelOf, NOT_SELECTED, ObservationTally, runOutcomes } from '../engine/judged-outcomes.js'
 import { exchangeJudges } from '../engine/judges.js'
 
@@ -11,7 +12,11 @@ export class CheckCollector implements Reporter {
   readonly outcomes: CheckOutcome[] = []
   readonly errors: string[] = []
 
-  constructor(private readonly onCheck?: (outcome: CheckOutcome) => void) {}
+  constructor(
+    private readonly onCheck?: (outcome: CheckOutcome) => void,
+    /** The run's deployment profile: a rule that holds responses to a fact it does not state is skipped as not assessable. */
+    private readonly profile?: Profile,
+  ) {}
 
   onTestCaseResult(testCase: TestCase): void {
     const outcome = outcomeOf(testCase)
@@ -32,7 +37,7 @@ export class CheckCollector implements Reporter {
       }
     }
     for (const error of unhandledErrors) this.errors.push(`unhandled error: ${error.message}`)
-    this.outcomes.push(...runOutcomes(checks, tally, exchangeJudges()))
+    this.outcomes.push(...runOutcomes(checks, tally, exchangeJudges(), this.profile))
   }
 }
 

@@ -10,13 +10,15 @@ import { publishReport, type Publication } from '../../reporters/publish.js'
  * report files and exchanges.har, prints the summary, and makes the exit code the verdict's: a failed SHOULD check alone does not fail the run.
  */
 export class ReportFiles implements Reporter {
-  private collector = new CheckCollector()
+  private collector: CheckCollector
   private startedAt = new Date()
 
-  constructor(private readonly target: Target, private readonly options: RunOptions, private readonly publication: Publication) {}
+  constructor(private readonly target: Target, private readonly options: RunOptions, private readonly publication: Publication) {
+    this.collector = new CheckCollector(undefined, target.settings.profile)
+  }
 
   onTestRunStart(): void {
-    this.collector = new CheckCollector()
+    this.collector = new CheckCollector(undefined, this.target.settings.profile)
     this.startedAt = new Date()
   }
 
