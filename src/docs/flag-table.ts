@@ -1,0 +1,14 @@
+import { flags } from '../cli/options.js'
+import type { Flag } from '../cli/flags.js'
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+const valueOf = (flag: Flag) => (flag.kind === 'flag' ? '' : flag.kind === 'int' ? ' N' : flag.kind === 'folder' ? ' DIR' : ' VALUE')
+
+/** The README's flag table, from the run's flag table: the same that parses argv, the environment and the config file, and prints --help. */
+export function renderFlagTable(): string {
+  const rows = flags.map((flag) => {
+    const meaning = flag.default === undefined ? flag.help : `${flag.help} (default \`${flag.default}\`)`
+    return `| \`--${flag.name}${valueOf(flag)}\` | ${flag.env ? `\`${flag.env}\`` : ''} | ${cell(meaning)} |`
+  })
+  return ['| flag | environment | meaning |', '|---|---|---|', ...rows, '| `--help`, `--version` | | |'].join('\n')
+}
