@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config'
 import type { VitestPluginContext } from 'vitest/node'
 import { readBaseline } from './reporters/baseline.js'
 import { parseCli } from './src/cli/options.js'
+import { isUserFixable } from './src/core/errors.js'
 import { HAR_FILE } from './src/har/write.js'
 import { openTarget } from './src/runner/target.js'
 import { suiteTestConfig } from './src/vitest/config.js'
@@ -14,10 +15,8 @@ import { ReportFiles } from './src/vitest/report-files.js'
  * (./conformance-report). Each test runs the engine's runCheck, as the CLI and the API do.
  */
 export default defineConfig(async () => {
-  const { run, reportDir, baseline } = parseCli([], process.env)
-  const baselineReport = baseline ? { path: baseline, report: await readBaseline(baseline) } : undefined
+  const { run, reportDir, baselineReport, target } = await openFromEnvironment()
   const runOptions = { ...run, harPath: join(reportDir, HAR_FILE) }
-  const target = await openTarget(runOptions)
   const reportFiles = new ReportFiles(target, runOptions, { reportDir, baseline: baselineReport, env: process.env, stdout: process.stdout })
   return {
     plugins: [
@@ -33,3 +32,20 @@ export default defineConfig(async () => {
     test: suiteTestConfig(target, run.only),
   }
 })
+
+/**
+ * The run's settings from the IPTS_* variables, and its target opened. A mistake the user can fix (a bad value, an
+ * unreachable target) is one line on stderr and exit 2, as with the CLI, not vitest's "failed to load config" trace.
+ */
+async function openFromEnvironment() {
+  try {
+    const { run, reportDir, baseline } = parseCli([], process.env)
+    const baselineReport = baseline ? { path: baseline, report: await readBaseline(baseline) } : undefined
+    const target = await openTarget({ ...run, harPath: join(reportDir, HAR_FILE) })
+    return { run, reportDir, baselineReport, target }
+  } catch (error) {
+    if (!isUserFixable(error)) throw error
+    process.stderr.write(`ipts-conformance: ${error.message}\n`)
+    process.exit(2)
+  }
+}

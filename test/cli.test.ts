@@ -53,10 +53,10 @@ describe('the command line', () => {
     [['--fault', 'no-such-fault'], /unknown reference fault no-such-fault \(ipts-conformance reference --list names them all\)/],
     [['bogus'], /unknown subcommand "bogus"/],
     [['run', 'extra'], /unexpected argument "extra"/],
-    [['--report-dir', REPORT_DIR_FILE], /--report-dir cannot be a folder: .* is a file/],
-    [['--report-dir', join(REPORT_DIR_FILE, 'reports')], /--report-dir cannot be a folder: .* is a file/],
-    [['check-har', REPORT_DIR_FILE, '--report-dir', REPORT_DIR_FILE], /--report-dir cannot be a folder/],
-    [['compare', REPORT_DIR_FILE, REPORT_DIR_FILE, '--report-dir', REPORT_DIR_FILE], /--report-dir cannot be a folder/],
+    [['--report-dir', REPORT_DIR_FILE], /--report-dir must name a folder, but .* is a file/],
+    [['--report-dir', join(REPORT_DIR_FILE, 'reports')], /--report-dir must name a folder, but .* is a file/],
+    [['check-har', REPORT_DIR_FILE, '--report-dir', REPORT_DIR_FILE], /--report-dir must name a folder/],
+    [['compare', REPORT_DIR_FILE, REPORT_DIR_FILE, '--report-dir', REPORT_DIR_FILE], /--report-dir must name a folder/],
   ])('%j exits 2 with one line', async (argv, pattern) => {
     const { out, err } = captured()
     const code = await main(argv as string[], {})
@@ -66,6 +66,18 @@ describe('the command line', () => {
     const lines = err.join('').trimEnd().split('\n')
     expect(lines, 'one line, no stack trace').toHaveLength(1)
     expect(lines[0]).toMatch(pattern)
+  })
+
+  test('a bad value names where it came from: the environment variable, or the config file and its key', async () => {
+    const config = join(mkdtempSync(join(tmpdir(), 'ipts-config-')), 'ipts.yaml')
+    writeFileSync(config, 'runs: lots\n')
+    const { err } = captured()
+    expect(await main([], { IPTS_RUNS: '-1' })).toBe(2)
+    expect(await main(['--config', config], {})).toBe(2)
+    vi.restoreAllMocks()
+    expect(parseCli(['--runs', '3', '--config', config], {}).run.settings.runs, 'a flag wins over the file').toBe(3)
+    const lines = err.join('').trimEnd().split('\n')
+    expect(lines.slice(0, 2)).toEqual(['ipts-conformance: IPTS_RUNS must be from 1 to 10000, got -1', `ipts-conformance: runs in ${config} must be a whole number, got "lots"`])
   })
 
   test('each subcommand has its own --help; the top-level help lists the subcommands', async () => {

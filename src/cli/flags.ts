@@ -41,12 +41,15 @@ export function parseFlags(argv: readonly string[], table: readonly Flag[]): { v
   }
 }
 
-/** Checks one flag's value against its kind and bounds; undefined stays undefined. */
-export function validateFlag(flag: Flag, value: string | string[] | boolean | undefined): unknown {
+/**
+ * Checks one flag's value against its kind and bounds; undefined stays undefined. `source` names where the value came
+ * from (`IPTS_RUNS`, `runs in ipts.yaml`); the flag itself when it came from argv.
+ */
+export function validateFlag(flag: Flag, value: string | string[] | boolean | undefined, source = `--${flag.name}`): unknown {
   if (value === undefined) return undefined
   const text = String(value)
   const bad = (what: string): never => {
-    throw new UsageError(`--${flag.name} ${what}`)
+    throw new UsageError(`${source} ${what}`)
   }
   switch (flag.kind) {
     case 'url': {
@@ -83,7 +86,7 @@ export function validateFlag(flag: Flag, value: string | string[] | boolean | un
     case 'folder': {
       if (text.length === 0) return bad('must not be empty')
       const blocking = blockingFile(resolve(text))
-      return blocking === undefined ? text : bad(`cannot be a folder: ${blocking} is a file`)
+      return blocking === undefined ? text : bad(`must name a folder, but ${blocking} is a file`)
     }
   }
 }

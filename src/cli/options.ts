@@ -63,7 +63,13 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
     const given = merged[name]
     return given === undefined ? flags.find((f) => f.name === name)!.default : given
   }
-  const checked = (name: string) => validate(name, value(name))
+  /** Where a value came from, as a message names it: the flag, the environment variable, or the file and its key. */
+  const sourceOf = (name: string) => {
+    const flag = flags.find((f) => f.name === name)!
+    if (fromFlags[name] !== undefined || merged[name] === undefined) return `--${name}`
+    return fromEnv[name] !== undefined ? flag.env! : `${name} in ${configPath}`
+  }
+  const checked = (name: string) => validateFlag(flags.find((f) => f.name === name)!, value(name), sourceOf(name))
   const intent = (hashFlag: string, receiptFlag: string) => {
     const hash = checked(hashFlag) as string | undefined
     const receipt = checked(receiptFlag) as string | undefined
@@ -175,10 +181,6 @@ function closestIds(id: string): string[] {
     .sort((a, b) => a.distance - b.distance)
     .slice(0, 3)
     .map(({ known }) => known)
-}
-
-function validate(name: string, value: string | string[] | boolean | undefined): unknown {
-  return validateFlag(flags.find((f) => f.name === name)!, value)
 }
 
 /** The run's --help: what it does and its flags. */

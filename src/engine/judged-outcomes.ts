@@ -1,4 +1,4 @@
-import type { NamedJudge } from './judges.js'
+import { EVERY_RESPONSE, type NamedJudge } from './judges.js'
 import { notAssessableWithout, stated, type Profile } from '../profile/profile.js'
 import { requirementById } from '../contract/requirements.js'
 import type { Observations, RuleObservation } from './observations.js'
@@ -86,5 +86,7 @@ export function withObserved(own: CheckOutcome, observed: CheckOutcome | undefin
 export function runOutcomes(checks: readonly CheckOutcome[], tally: ObservationTally, judges: readonly NamedJudge[], profile: Profile | undefined): CheckOutcome[] {
   const observed = new Map(tally.outcomes(judges, profile).map((outcome) => [outcome.id, outcome]))
   const own = new Set(checks.map((check) => check.id))
-  return [...checks.map((check) => withObserved(check, observed.get(check.id))), ...judges.filter((judge) => !own.has(judge.id)).map((judge) => observed.get(judge.id)!)]
+  // A check the run left out altogether (a vitest file path) stays out; the every-response rules are the observer's own.
+  const rules = judges.filter((judge) => judge.concern === EVERY_RESPONSE && !own.has(judge.id))
+  return [...checks.map((check) => withObserved(check, observed.get(check.id))), ...rules.map((judge) => observed.get(judge.id)!)]
 }

@@ -8,7 +8,8 @@ export type NamedJudge = Pick<ExchangeJudge, 'id' | 'title' | 'requirement' | 'n
 /** A judgement of one exchange, named as the report names it. */
 export type Judge = ExchangeJudge & NamedJudge
 
-const EVERY_RESPONSE = 'every-response'
+/** The concern of the rules applied to every exchange, whichever check sent it. */
+export const EVERY_RESPONSE = 'every-response'
 
 let judges: readonly Judge[] | undefined
 
