@@ -20,6 +20,10 @@ export interface BaselineComparison {
   stillFailing: string[]
   /** Same status in both runs, failures included. */
   unchanged: number
+  /** Another status now, neither failing nor fixed (passed to skipped, skipped to not run, ...). */
+  changed: { id: string; was: CheckStatus; now: CheckStatus }[]
+  /** Not in the baseline, and not failing now. */
+  added: string[]
 }
 
 const STATUSES: readonly string[] = ['passed', 'failed', 'skipped', 'waived', 'not run']
@@ -49,15 +53,18 @@ function isCheckEntry(entry: unknown): entry is Baseline['checks'][number] {
   return typeof id === 'string' && typeof status === 'string' && STATUSES.includes(status)
 }
 
+/** Puts each check of the report in exactly one of newly failing, fixed, unchanged, changed and added. */
 export function compareWithBaseline(baseline: Baseline, path: string, report: Report): BaselineComparison {
   const before = new Map(baseline.checks.map((c) => [c.id, c.status]))
-  const comparison: BaselineComparison = { path, startedAt: baseline.startedAt, newlyFailing: [], fixed: [], stillFailing: [], unchanged: 0 }
+  const comparison: BaselineComparison = { path, startedAt: baseline.startedAt, newlyFailing: [], fixed: [], stillFailing: [], unchanged: 0, changed: [], added: [] }
   for (const { id, status } of report.checks) {
     const was = before.get(id)
     if (status === 'failed' && was === 'failed') comparison.stillFailing.push(id)
+    if (status === was) comparison.unchanged++
     else if (status === 'failed') comparison.newlyFailing.push(id)
     else if (was === 'failed') comparison.fixed.push({ id, status })
-    if (status === was) comparison.unchanged++
+    else if (was === undefined) comparison.added.push(id)
+    else comparison.changed.push({ id, was, now: status })
   }
   return comparison
 }
@@ -71,5 +78,7 @@ export function comparisonLines(comparison: BaselineComparison): string[] {
     `newly failing ${comparison.newlyFailing.length}${list(comparison.newlyFailing)}`,
     `fixed ${fixed.length}${list(fixed)}`,
     `unchanged ${comparison.unchanged}, of which still failing ${comparison.stillFailing.length}${list(comparison.stillFailing)}`,
+    `otherwise changed ${comparison.changed.length}${list(comparison.changed.map((c) => `${c.id} (${c.was} → ${c.now})`))}`,
+    `not in the baseline ${comparison.added.length}${list(comparison.added)}`,
   ]
 }
