@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { packageJson } from '../src/core/package-root.js'
 import { UsageError } from '../src/core/errors.js'
+import type { Report } from '../src/core/report.js'
 
 /** What compare reads of each report.json: enough to label its column and give each check and requirement its outcome. */
 export interface ComparedReport {
-  target: { baseUrl: string; embedded: boolean }
+  target: Report['target']
   startedAt: string
   summary: { verdict: 'pass' | 'fail'; failedMust: number; failedShould: number }
   checks: { id: string; title?: string; requirement: string; level: string; status: string }[]
@@ -79,7 +80,7 @@ function missingMember(report: unknown): string | undefined {
 
 /** Lines up the reports: one column each, one row per requirement and per check, the rows that differ first. */
 export function compareReports(inputs: readonly { path: string; report: ComparedReport }[]): Comparison {
-  const labels = inputs.map(({ report }) => `${report.target.baseUrl} @ ${report.startedAt}`)
+  const labels = inputs.map(({ report }) => `${report.target.baseUrl}${report.target.switchedOn?.length ? ` (${report.target.switchedOn.join(', ')})` : ''} @ ${report.startedAt}`)
   const columns = inputs.map(({ path, report }, i) => ({
     label: labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!) ? labels[i]! : `${labels[i]} (${path})`,
     path,

@@ -105,7 +105,8 @@ export interface TrafficSummary {
 
 export interface Report {
   tool: { name: string; version: string }
-  target: { baseUrl: string; embedded: boolean }
+  /** switchedOn: the embedded reference's faults and allowances the run switched on (`fault NAME`, `allowance NAME`). */
+  target: { baseUrl: string; embedded: boolean; switchedOn?: string[] }
   startedAt: string
   durationMs: number
   /** Seed and runs of the generated inputs; absent for recorded traffic, where nothing is generated. */

@@ -6,10 +6,10 @@ import type { RunOptions, Waiver } from './options.js'
 import type { Target } from './target.js'
 
 /** The report of a finished run: what the checks found, with the waivers applied, summarised and traced to the requirements. */
-export function reportOfRun(target: Pick<Target, 'settings' | 'server' | 'startedAt'>, result: EngineResult, options: Pick<RunOptions, 'waivers' | 'strict'>): Report {
+export function reportOfRun(target: Pick<Target, 'settings' | 'server' | 'startedAt'>, result: EngineResult, options: Pick<RunOptions, 'waivers' | 'strict' | 'reference'>): Report {
   const { settings } = target
   return reportOf({
-    target: { baseUrl: target.server ? 'embedded reference server' : settings.baseUrl, embedded: !!target.server },
+    target: { baseUrl: target.server ? 'embedded reference server' : settings.baseUrl, embedded: !!target.server, ...switchedOn(options) },
     startedAt: target.startedAt,
     seed: settings.seed,
     runs: settings.runs,
@@ -19,6 +19,12 @@ export function reportOfRun(target: Pick<Target, 'settings' | 'server' | 'starte
     errors: result.errors,
     secrets: secretsOf(settings),
   })
+}
+
+/** The embedded reference's faults and allowances the run switched on, so that a fault run and a clean run do not look alike. */
+function switchedOn(options: Pick<RunOptions, 'reference'>): { switchedOn?: string[] } {
+  const named = [...(options.reference?.faults ?? []).map((name) => `fault ${name}`), ...(options.reference?.allowances ?? []).map((name) => `allowance ${name}`)]
+  return named.length > 0 ? { switchedOn: named } : {}
 }
 
 function applyWaivers(outcomes: CheckOutcome[], waivers: readonly Waiver[]): CheckOutcome[] {
