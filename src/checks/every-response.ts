@@ -154,7 +154,7 @@ const contractRules: readonly ExchangeRule[] = [
   },
   {
     id: 'every-response/rate-limit-scope',
-    requirement: 'LIM-QUOTA-429',
+    requirement: 'LIM-QUOTA-SCOPE',
     title: 'every 429 carries x-ratelimit-scope, naming the scope',
     notApplicable: 'no response in this run was a 429',
     applies: (response) => response.status === 429,

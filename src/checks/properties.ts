@@ -124,7 +124,7 @@ export const propertiesChecks: readonly Check[] = [
   {
     id: 'properties/well-formed-address-answered',
     requirement: 'EP-ADDRESS-PARAM',
-    title: "every generated trader address matching the Address pattern (the suite's assumption: the contract does not show the format) gets 200 with a valid body or 404",
+    title: "every generated trader address matching the Address pattern (the suite's assumption: the contract does not show the format) gets 200 with a valid body, 404, or 403 (a key restricted to some traders)",
     needs: ['apiKey', 'trader'],
     run: (ctx) =>
       checkProperty(

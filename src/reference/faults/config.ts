@@ -20,6 +20,7 @@ export const configFaults: readonly Fault[] = [
       'shapes/operations-answer-200',
       'auth/restricted-key-scope',
       'headers/optional-request-headers',
+      'headers/request-without-accept-served',
       'profile/restricted-key-granted',
       'profile/vault-required-members',
     ],

@@ -4,8 +4,8 @@ import type { Fault } from '../types.js'
 export const headersFaults: readonly Fault[] = [
   {
     name: 'accept-header-required',
-    description: 'A request without an Accept header is refused with 406, though the contract only says a request may send it.',
-    breaks: ['headers/optional-request-headers'],
+    description: 'A request without an Accept header is refused with 406: it follows "every authenticated request sends Accept" over "may send Accept", which the reading EP-ACCEPT-OPTIONAL (SHOULD) takes.',
+    breaks: ['headers/request-without-accept-served'],
     onResponse(response, request) {
       if (request.headers.accept !== undefined) return
       response.status = 406

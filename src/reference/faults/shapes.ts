@@ -67,7 +67,7 @@ export const shapeFaults: readonly Fault[] = [
   {
     name: 'vault-internal-error',
     description: 'GET /v1/vault answers 500 with an error body to a valid request.',
-    breaks: ['shapes/operations-answer-200', 'headers/optional-request-headers', 'profile/restricted-key-granted', 'profile/vault-required-members'],
+    breaks: ['shapes/operations-answer-200', 'headers/optional-request-headers', 'headers/request-without-accept-served', 'profile/restricted-key-granted', 'profile/vault-required-members'],
     onResponse(response, request) {
       if (request.route?.operation !== 'getVault' || response.status !== 200) return
       response.status = 500
