@@ -36,6 +36,16 @@ export function foundOrNotFound(exchange: Exchange): Breach | undefined {
   return problem ? { problem: `status ${status} with an invalid body: ${problem}`, exchange } : undefined
 }
 
+/**
+ * No access granted: any answer but a 2xx. Which refusal (a declared 4xx, not a 5xx) is a reading the fixed-input
+ * check intents/refusals-declared-4xx holds; the error body is every-response/error-body's.
+ */
+export function grantsNoAccess(exchange: Exchange): Breach | undefined {
+  const status = exchange.response?.status
+  if (status === undefined) return { problem: `no response: ${exchange.error?.message}`, exchange }
+  return status >= 200 && status <= 299 ? { problem: `status ${status}: access was granted`, exchange } : undefined
+}
+
 /** A status with an error body, exactly this status. */
 export function answeredWithError(exchange: Exchange, expected: number): Breach | undefined {
   const status = exchange.response?.status

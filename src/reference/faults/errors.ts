@@ -66,16 +66,8 @@ export const errorsFaults: readonly Fault[] = [
   {
     name: 'intent-validation-as-400',
     description: 'The intent operation answers validation failures with 400, which it does not declare, instead of 422.',
-    breaks: [
-      'errors/intent-validation-unprocessable',
-      'every-response/declared-status',
-      'intents/empty-receipt-refused',
-      'intents/malformed-hash-refused',
-      'intents/missing-receipt-refused',
-      'intents/oversized-receipt-refused',
-      'properties/malformed-hash-rejected',
-      'properties/out-of-bounds-receipt-refused',
-    ],
+    // A 400 grants no access, so the refusal checks pass; the status is undeclared, and no declared 4xx.
+    breaks: ['errors/intent-validation-unprocessable', 'every-response/declared-status', 'intents/refusals-declared-4xx'],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && response.status === 422) response.status = 400
     },
