@@ -33,18 +33,29 @@ function sentReceipt(exchange: Exchange): string | undefined {
   return new URL(exchange.request.url).searchParams.get('receipt') ?? undefined
 }
 
+/** What is wrong with a response's content type, or undefined for one JSON media type. */
+function contentTypeViolation(response: ExchangeResponse): string | undefined {
+  const types = headerValues(response, 'content-type')
+  if (types.length !== 1) return types.length === 0 ? 'content-type is missing' : `content-type is repeated: ${types.join(' | ')}`
+  return JSON_MEDIA_TYPE.test(types[0]!) ? undefined : `content-type is ${types[0]}, not application/json`
+}
+
 const contractRules: readonly ExchangeRule[] = [
   {
     id: 'every-response/json-content-type',
     requirement: 'HDR-CONTENT-TYPE-JSON',
-    title: 'every response has a JSON content type',
-    notApplicable: 'no response was received',
-    applies: always,
-    violation(response) {
-      const types = headerValues(response, 'content-type')
-      if (types.length !== 1) return types.length === 0 ? 'content-type is missing' : `content-type is repeated: ${types.join(' | ')}`
-      return JSON_MEDIA_TYPE.test(types[0]!) ? undefined : `content-type is ${types[0]}, not application/json`
-    },
+    title: 'every error response has a JSON content type',
+    notApplicable: 'no error response was received',
+    applies: isError,
+    violation: contentTypeViolation,
+  },
+  {
+    id: 'every-response/success-json-content-type',
+    requirement: 'HDR-CONTENT-TYPE-JSON-SUCCESS',
+    title: 'every response that is no error has a JSON content type',
+    notApplicable: 'no response below 400 was received',
+    applies: (response) => !isError(response),
+    violation: contentTypeViolation,
   },
   {
     id: 'every-response/request-id-present',

@@ -31,6 +31,14 @@ export const headersFaults: readonly Fault[] = [
     },
   },
   {
+    name: 'success-content-type-text-plain',
+    description: 'Successful responses carry their JSON body labelled text/plain; errors stay application/json.',
+    breaks: ['every-response/success-json-content-type'],
+    onResponse(response) {
+      if (response.status < 400) response.headers['content-type'] = 'text/plain; charset=utf-8'
+    },
+  },
+  {
     name: 'service-source-cache-on-vault',
     description: 'GET /v1/vault sends x-service-source: cache, a value outside the contract.',
     breaks: ['headers/service-source-values', 'every-response/service-source', 'every-response/service-source-mapped'],
