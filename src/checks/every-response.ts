@@ -20,9 +20,12 @@ function errorBodyObject(response: ExchangeResponse): Record<string, unknown> | 
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
 }
 
-const REFUSALS = [401, 403, 404, 422]
+/** The refusals of a key (401, 403): the quotes say the key is refused the operation. */
+const KEY_REFUSALS = [401, 403]
+/** 404 and 422 of the operations other than the intent one: no sentence says they grant nothing, a reading. */
+const LOOKUP_REFUSALS = [404, 422]
 /** A 404 or 422 of the intent operation refuses status access for the receipt (RCPT-WRONG-NO-ACCESS); the other refusals refuse the operation. */
-const isIntentLookupRefusal = (response: ExchangeResponse, exchange: Exchange) => exchange.operation === 'getIntentStatus' && (response.status === 404 || response.status === 422)
+const isIntentLookupRefusal = (response: ExchangeResponse, exchange: Exchange) => exchange.operation === 'getIntentStatus' && LOOKUP_REFUSALS.includes(response.status)
 
 function payloadViolation(response: ExchangeResponse, exchange: Exchange): string | undefined {
   const payload = carriedPayload(exchange.operation as OperationId, response.json)
@@ -150,9 +153,17 @@ const contractRules: readonly ExchangeRule[] = [
   {
     id: 'every-response/refusal-carries-no-payload',
     requirement: 'ERR-REFUSAL-NO-PAYLOAD',
-    title: "every 401, 403, 404 and 422 carries none of the operation's payload",
-    notApplicable: 'no request to an operation of the contract was refused with 401, 403, 404 or 422',
-    applies: (response, exchange) => exchange.operation !== undefined && REFUSALS.includes(response.status) && !isIntentLookupRefusal(response, exchange),
+    title: "every 401 and 403 carries none of the operation's payload",
+    notApplicable: 'no request to an operation of the contract was refused with 401 or 403',
+    applies: (response, exchange) => exchange.operation !== undefined && KEY_REFUSALS.includes(response.status),
+    violation: payloadViolation,
+  },
+  {
+    id: 'every-response/not-found-carries-no-payload',
+    requirement: 'ERR-NOT-FOUND-NO-PAYLOAD',
+    title: "every 404 and 422 of an operation other than the intent one carries none of the operation's payload",
+    notApplicable: 'no request to an operation of the contract other than the intent one was refused with 404 or 422',
+    applies: (response, exchange) => exchange.operation !== undefined && LOOKUP_REFUSALS.includes(response.status) && !isIntentLookupRefusal(response, exchange),
     violation: payloadViolation,
   },
   {

@@ -37,6 +37,15 @@ export const errorsFaults: readonly Fault[] = [
     },
   },
   {
+    name: 'unknown-trader-balances-leak-configured-trader',
+    description: "A 404 for the balances of an unknown trader carries the configured trader's balances as its data, next to its error.",
+    breaks: ['every-response/not-found-carries-no-payload'],
+    onResponse(response, request, data) {
+      if (request.route?.operation !== 'listTraderBalances' || response.status !== 404) return
+      Object.assign(response.body as object, { data: structuredClone(data.balances.get(data.trader.toLowerCase()) ?? []) })
+    },
+  },
+  {
     name: 'unknown-trader-answers-400',
     description: 'The trader operations answer 400, as for invalid input, for a well-formed address they do not know.',
     breaks: ['errors/unknown-trader-not-found', 'properties/well-formed-address-answered'],
