@@ -67,6 +67,7 @@ export function membersCheck(
   check: Pick<Check, 'id' | 'requirement' | 'title' | 'profile'>,
   membersOf: (profile: Profile | undefined) => readonly string[] | undefined,
   because: string,
+  unjudged = (_profile: Profile | undefined) => `the profile lists no required member of ${component} (requiredMembers.${component})`,
 ): Check {
   const { operation, list } = RECORDS[component]
   const missingMembers = (records: readonly Record<string, unknown>[], members: readonly string[]) => missingMembersOf(component, records, members, because)
@@ -76,7 +77,7 @@ export function membersCheck(
     recorded: recordedSuccessOf(operation, (profile) => membersOf(profile) !== undefined, (response, _, settings) => missingMembers(recordsOf(response.json, list), membersOf(settings.profile)!)),
     async run(ctx) {
       const members = membersOf(ctx.settings.profile)
-      if (!members) ctx.skip(`the profile lists no required member of ${component} (requiredMembers.${component})`)
+      if (!members) ctx.skip(unjudged(ctx.settings.profile))
       const exchange = await ctx.call(operation)
       const records = recordsOf(await successJson(ctx, exchange), list)
       if (records.length === 0) ctx.skip(`${operation} answered no ${list ? RECORDS[component].noun : `${component} object`} to judge (envelope/data and the shapes checks judge the body itself)`)

@@ -1,4 +1,5 @@
 import type { OperationId } from '../contract/operations.js'
+import type { Profile } from '../profile/profile.js'
 import { membersCheck } from './profile-shapes.js'
 import { answersOf, bodyRuleCheck, failureOf, isSuccessBody, pathsOf } from './success-bodies.js'
 import type { Check } from './types.js'
@@ -49,11 +50,16 @@ const PNL_MEMBERS = [
 ]
 const LISTED = 'every member the contract lists (a reading; a profile states which are required: requiredMembers)'
 
+/** The members the reading holds a record to: all those listed, unless the profile states which are required (then its check holds them). */
+const allListed = (component: 'Balance' | 'PnL', members: readonly string[]) => (profile: Profile | undefined) => (profile?.values.requiredMembers?.[component] ? undefined : members)
+const statedInstead = (component: 'Balance' | 'PnL') => () =>
+  `the profile states which ${component} members are always sent (requiredMembers.${component}), and profile/${component.toLowerCase()}-required-members holds them; the reading that every listed member is sent gives way to it`
+
 export const shapeChecks: readonly Check[] = [
   ...shapeRules.map(([slug, operation, requirement, answers]) =>
     bodyRuleCheck({ id: `shapes/${slug}`, requirement, title: `${pathsOf([operation])} answers ${answers}`, operations: [operation] }),
   ),
-  membersCheck('PnL', { id: 'shapes/pnl-all-members', requirement: 'SHAPE-PNL-ALL-MEMBERS', title: `GET /v1/traders/{address}/pnl answers PnL data with ${LISTED}` }, () => PNL_MEMBERS, 'a member the contract lists'),
-  membersCheck('Balance', { id: 'shapes/balance-all-members', requirement: 'SHAPE-BALANCE-ALL-MEMBERS', title: `GET /v1/traders/{address}/balances answers balances with ${LISTED}` }, () => BALANCE_MEMBERS, 'a member the contract lists'),
+  membersCheck('PnL', { id: 'shapes/pnl-all-members', requirement: 'SHAPE-PNL-ALL-MEMBERS', title: `GET /v1/traders/{address}/pnl answers PnL data with ${LISTED}` }, allListed('PnL', PNL_MEMBERS), 'a member the contract lists', statedInstead('PnL')),
+  membersCheck('Balance', { id: 'shapes/balance-all-members', requirement: 'SHAPE-BALANCE-ALL-MEMBERS', title: `GET /v1/traders/{address}/balances answers balances with ${LISTED}` }, allListed('Balance', BALANCE_MEMBERS), 'a member the contract lists', statedInstead('Balance')),
   answers200,
 ]
