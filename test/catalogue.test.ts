@@ -82,6 +82,14 @@ describe('faults and allowances', () => {
     for (const allowance of allowances) for (const id of allowance.skips ?? []) expect(ids.has(id), `${allowance.name} names unknown check ${id}`).toBe(true)
   })
 
+  test('allowances name as readings they fail only SHOULD checks that exist', () => {
+    const levelOf = new Map(loadRequirements().map((r) => [r.id, r.level]))
+    const levels = new Map([...allChecks, ...exchangeRules].map((check) => [check.id, levelOf.get(check.requirement)]))
+    for (const allowance of allowances) {
+      for (const id of allowance.readings ?? []) expect(levels.get(id), `${allowance.name} names ${id} as a reading it fails`).toBe('SHOULD')
+    }
+  })
+
   test('allowances cite requirements that exist', () => {
     for (const allowance of allowances) expect(requirementIds.has(allowance.permittedBy), `${allowance.name} cites ${allowance.permittedBy}`).toBe(true)
   })

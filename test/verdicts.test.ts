@@ -18,14 +18,14 @@ const CONCURRENCY = 4
 const quotaProbe: Check = limitsChecks.find((check) => check.id === 'limits/quota-429')!
 
 /** A target whose first wave of requests (as many as the probe sends at once) gets a 429 for one second, and every later request `afterWait`. */
-async function quotaTarget(afterWait: 200 | 429) {
+async function quotaTarget(afterWait: 200 | 204 | 429) {
   const statuses: number[] = []
   const target = await httpTarget((_, res) => {
     const status = statuses.length < CONCURRENCY ? 429 : afterWait
     statuses.push(status)
     const quota = status === 429 ? { 'retry-after': '1', 'x-ratelimit-scope': 'api-key' } : {}
     res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `scripted-${statuses.length}`.padEnd(8, '0'), ...quota })
-    res.end(status === 429 ? '{"error":"request quota exceeded"}' : '{"data":{}}')
+    res.end(status === 429 ? '{"error":"request quota exceeded"}' : status === 204 ? '' : '{"data":{}}')
   })
   return { ...target, statuses }
 }
@@ -72,10 +72,20 @@ describe('limits/quota-429 after the wait', () => {
     }
   })
 
+  test('passes when the request after Retry-After gets another 2xx (the configuration\'s status is not shown)', async () => {
+    const target = await quotaTarget(204)
+    try {
+      expect(await probe(target.baseUrl)).toBeUndefined()
+      expect(target.statuses).toEqual([...Array(CONCURRENCY).fill(429), 204])
+    } finally {
+      await target.close()
+    }
+  })
+
   test('fails with a finding when requests still get 429 after the wait', async () => {
     const target = await quotaTarget(429)
     try {
-      expect(await probe(target.baseUrl)).toMatchObject({ code: 'IPTS_CHECK_FAILED', message: 'after waiting Retry-After (1 s) the next request got 429, not 200' })
+      expect(await probe(target.baseUrl)).toMatchObject({ code: 'IPTS_CHECK_FAILED', message: 'after waiting Retry-After (1 s) the next request got 429, not a 2xx' })
       expect(target.statuses, 'the first wave, then the request after the wait and its retry').toEqual(Array(CONCURRENCY + 2).fill(429))
     } finally {
       await target.close()

@@ -25,7 +25,7 @@ interface Page {
   cursor: unknown
 }
 
-type WalkEnd = 'last-page' | 'repeated-cursor' | 'cursor-not-string' | 'page-bound'
+type WalkEnd = 'last-page' | 'repeated-page' | 'cursor-not-string' | 'page-bound'
 
 interface Walk {
   list: ListOperation
@@ -33,6 +33,8 @@ interface Walk {
   end: WalkEnd
   /** The first item that came twice: its identity and the page it came again on (1-based). */
   repeated?: { identity: string; page: number }
+  /** For a walk that ended on a page served before: the earlier page it repeats (1-based). */
+  repeatsPage?: number
 }
 
 type Unusable = { list: ListOperation; unusable: string }
@@ -102,7 +104,12 @@ async function pagingOf(ctx: CheckContext, list: ListOperation): Promise<Paging>
   return { list, query, first, second }
 }
 
-/** Follows the cursor from the first page until a page has none, a cursor comes back, or --max-pages; notes the first item that came twice. */
+/**
+ * Follows the cursor from the first page until a page has none, a page served before comes again, or --max-pages; notes
+ * the first item that came twice. Cursors are never compared ("Never compare cursors"): a server may keep the position
+ * and hand out the same opaque token on every page. A walk is endless when a page holds exactly the items of a page
+ * already served, in the same order, and still carries a cursor: the list has come round to where it was.
+ */
 async function walk(ctx: CheckContext, list: ListOperation): Promise<Walk | Unusable> {
   // One walk of each list serves every cursor check of the run: a walk can take --max-pages requests.
   return ctx.once(`walk ${list.operation}`, async () => {
@@ -116,7 +123,6 @@ async function walk(ctx: CheckContext, list: ListOperation): Promise<Walk | Unus
 async function follow(ctx: CheckContext, list: ListOperation, paged: { query: Record<string, string>; first: Page; second?: PageAnswer }): Promise<Walk> {
   const pages: Page[] = [paged.first]
   const seen = new Set<string>()
-  const followed = new Set<string>()
   let repeated: Walk['repeated']
   for (;;) {
     const page = pages.at(-1)!
@@ -124,12 +130,12 @@ async function follow(ctx: CheckContext, list: ListOperation, paged: { query: Re
       if (seen.has(identity)) repeated ??= { identity, page: pages.length }
       seen.add(identity)
     }
-    const end = (why: WalkEnd): Walk => ({ list, pages, end: why, repeated })
+    const end = (why: WalkEnd, repeatsPage?: number): Walk => ({ list, pages, end: why, repeated, repeatsPage })
     if (!hasCursor(page)) return end('last-page')
     if (typeof page.cursor !== 'string') return end('cursor-not-string')
-    if (followed.has(page.cursor)) return end('repeated-cursor')
+    const earlier = pages.slice(0, -1).findIndex((before) => samePage(before, page))
+    if (earlier >= 0) return end('repeated-page', earlier + 1)
     if (pages.length >= ctx.settings.maxPages) return end('page-bound')
-    followed.add(page.cursor)
     const next = pages.length === 1 && paged.second ? paged.second : await requestPage(ctx, list, { ...paged.query, [ctx.settings.cursorParam]: page.cursor })
     if (next.problem) ctx.fail(`page ${pages.length + 1} of ${list.operation}, following the cursor of page ${pages.length}, came with ${next.problem}`, { exchange: next.exchange })
     pages.push(next)
@@ -171,15 +177,15 @@ function sendCursor(ctx: CheckContext, issued: IssuedCursor, cursor: string, par
   return ctx.call(issued.list.operation, { params, query: { ...issued.query, [ctx.settings.cursorParam]: cursor } })
 }
 
-/** Fails when the walk cycled (a cursor came back); a walk beyond --max-pages is not judged. A repeated item is cursors/items-unique's. */
-function expectWalkEnded(ctx: CheckContext, { pages, end }: Walk): void {
+/** Fails when the walk cycled (a page came again, with a cursor); a walk beyond --max-pages is not judged. A repeated item is cursors/items-unique's. */
+function expectWalkEnded(ctx: CheckContext, { pages, end, repeatsPage }: Walk): void {
   const last = pages.at(-1)!
   const where = `page ${pages.length}`
   const verdicts: Record<WalkEnd, () => void> = {
     'last-page': () => undefined,
-    'repeated-cursor': () => ctx.fail(`${where} carries a cursor that was already followed: the walk cycles and never reaches a last page`, { exchange: last.exchange }),
+    'repeated-page': () => ctx.fail(`${where} holds the same items as page ${repeatsPage} and carries a cursor again: the walk has come round and never reaches a last page`, { exchange: last.exchange }),
     'cursor-not-string': () => ctx.skip(`${where} carries a cursor that is not a string, so the walk cannot go on (cursors/cursor-is-string reports it)`),
-    'page-bound': () => ctx.skip(`no last page within ${ctx.settings.maxPages} pages (--max-pages) and no cursor came back: the list may be longer, so the walk is not judged`),
+    'page-bound': () => ctx.skip(`no last page within ${ctx.settings.maxPages} pages (--max-pages) and no page came again: the list may be longer, so the walk is not judged`),
   }
   verdicts[end]()
 }
@@ -197,7 +203,7 @@ function walkEndsCheck(list: ListOperation, needs: Check['needs']): Check {
   return {
     id: `cursors/${list.items}s-walk-ends`,
     requirement: 'ENV-CURSOR-END',
-    title: `following the ${list.operation} cursor never comes back to a cursor already followed and reaches a last page without one (within --max-pages)`,
+    title: `following the ${list.operation} cursor reaches a last page without one (within --max-pages), never coming round to a page already served`,
     needs,
     async run(ctx) {
       const result = await walk(ctx, list)

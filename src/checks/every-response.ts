@@ -19,9 +19,12 @@ function errorBodyObject(response: ExchangeResponse): Record<string, unknown> | 
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
 }
 
-const REFUSALS = [401, 403, 404, 422]
+/** The refusals of a key (401, 403): the quotes say the key is refused the operation. */
+const KEY_REFUSALS = [401, 403]
+/** 404 and 422 of the operations other than the intent one: no sentence says they grant nothing, a reading. */
+const LOOKUP_REFUSALS = [404, 422]
 /** A 404 or 422 of the intent operation refuses status access for the receipt (RCPT-WRONG-NO-ACCESS); the other refusals refuse the operation. */
-const isIntentLookupRefusal = (response: ExchangeResponse, exchange: Exchange) => exchange.operation === 'getIntentStatus' && (response.status === 404 || response.status === 422)
+const isIntentLookupRefusal = (response: ExchangeResponse, exchange: Exchange) => exchange.operation === 'getIntentStatus' && LOOKUP_REFUSALS.includes(response.status)
 
 function payloadViolation(response: ExchangeResponse, exchange: Exchange): string | undefined {
   const payload = carriedPayload(exchange.operation as OperationId, response.json)
@@ -32,18 +35,29 @@ function sentReceipt(exchange: Exchange): string | undefined {
   return new URL(exchange.request.url).searchParams.get('receipt') ?? undefined
 }
 
+/** What is wrong with a response's content type, or undefined for one JSON media type. */
+function contentTypeViolation(response: ExchangeResponse): string | undefined {
+  const types = headerValues(response, 'content-type')
+  if (types.length !== 1) return types.length === 0 ? 'content-type is missing' : `content-type is repeated: ${types.join(' | ')}`
+  return JSON_MEDIA_TYPE.test(types[0]!) ? undefined : `content-type is ${types[0]}, not application/json`
+}
+
 const contractRules: readonly ExchangeJudge[] = [
   {
     id: 'every-response/json-content-type',
     requirement: 'HDR-CONTENT-TYPE-JSON',
-    title: 'every response has a JSON content type',
-    notApplicable: 'no response was received',
-    applies: always,
-    violation(response) {
-      const types = headerValues(response, 'content-type')
-      if (types.length !== 1) return types.length === 0 ? 'content-type is missing' : `content-type is repeated: ${types.join(' | ')}`
-      return JSON_MEDIA_TYPE.test(types[0]!) ? undefined : `content-type is ${types[0]}, not application/json`
-    },
+    title: 'every error response has a JSON content type',
+    notApplicable: 'no error response was received',
+    applies: isError,
+    violation: contentTypeViolation,
+  },
+  {
+    id: 'every-response/success-json-content-type',
+    requirement: 'HDR-CONTENT-TYPE-JSON-SUCCESS',
+    title: 'every response that is no error has a JSON content type',
+    notApplicable: 'no response below 400 was received',
+    applies: (response) => !isError(response),
+    violation: contentTypeViolation,
   },
   {
     id: 'every-response/request-id-present',
@@ -104,9 +118,10 @@ const contractRules: readonly ExchangeJudge[] = [
   {
     id: 'every-response/declared-status',
     requirement: 'EP-INTENT-STATUSES',
-    title: 'every status is one the operation declares',
+    title: 'every status is one the operation declares, to a request that sends Accept as every authenticated request does',
     notApplicable: 'no request went to an operation that declares its statuses',
-    applies: (_, exchange) => declaredStatuses(exchange) !== undefined,
+    // A request without Accept breaks "every authenticated request sends Accept": what it is answered is the reading EP-ACCEPT-OPTIONAL's.
+    applies: (_, exchange) => declaredStatuses(exchange) !== undefined && exchange.request.headers.accept !== undefined,
     violation(response, exchange) {
       const declared = declaredStatuses(exchange)!
       return declared.includes(response.status) ? undefined : `status ${response.status} is not declared by ${exchange.operation} (${declared.join(', ')})`
@@ -138,9 +153,17 @@ const contractRules: readonly ExchangeJudge[] = [
   {
     id: 'every-response/refusal-carries-no-payload',
     requirement: 'ERR-REFUSAL-NO-PAYLOAD',
-    title: "every 401, 403, 404 and 422 carries none of the operation's payload",
-    notApplicable: 'no request to an operation of the contract was refused with 401, 403, 404 or 422',
-    applies: (response, exchange) => exchange.operation !== undefined && REFUSALS.includes(response.status) && !isIntentLookupRefusal(response, exchange),
+    title: "every 401 and 403 carries none of the operation's payload",
+    notApplicable: 'no request to an operation of the contract was refused with 401 or 403',
+    applies: (response, exchange) => exchange.operation !== undefined && KEY_REFUSALS.includes(response.status),
+    violation: payloadViolation,
+  },
+  {
+    id: 'every-response/not-found-carries-no-payload',
+    requirement: 'ERR-NOT-FOUND-NO-PAYLOAD',
+    title: "every 404 and 422 of an operation other than the intent one carries none of the operation's payload",
+    notApplicable: 'no request to an operation of the contract other than the intent one was refused with 404 or 422',
+    applies: (response, exchange) => exchange.operation !== undefined && LOOKUP_REFUSALS.includes(response.status) && !isIntentLookupRefusal(response, exchange),
     violation: payloadViolation,
   },
   {
@@ -153,7 +176,7 @@ const contractRules: readonly ExchangeJudge[] = [
   },
   {
     id: 'every-response/rate-limit-scope',
-    requirement: 'LIM-QUOTA-429',
+    requirement: 'LIM-QUOTA-SCOPE',
     title: 'every 429 carries x-ratelimit-scope, naming the scope',
     notApplicable: 'no response in this run was a 429',
     applies: (response) => response.status === 429,

@@ -23,14 +23,27 @@ export function refusedWithErrorBody(exchange: Exchange): Breach | undefined {
   return problem ? { problem: `status ${status} without an error body: ${problem}`, exchange } : undefined
 }
 
-/** 200 with a body valid against the operation's success schema, or 404 with an error body. */
+/**
+ * 200 with a body valid against the operation's success schema, or 404 with an error body; or 403 with an error body,
+ * the answer of a key restricted to some of the resources (key policy and restrictions are not shown).
+ */
 export function foundOrNotFound(exchange: Exchange): Breach | undefined {
   const status = exchange.response?.status
   if (status === undefined) return { problem: `no response: ${exchange.error?.message}`, exchange }
-  if (status !== 200 && status !== 404) return { problem: `status ${status}, expected 200 or 404`, exchange }
+  if (status !== 200 && status !== 404 && status !== 403) return { problem: `status ${status}, expected 200, 404 or 403 (a restricted key)`, exchange }
   const schema = status === 200 ? operation(exchange.operation as OperationId).successSchema : 'ErrorBody'
   const problem = bodyProblem(schema, exchange)
   return problem ? { problem: `status ${status} with an invalid body: ${problem}`, exchange } : undefined
+}
+
+/**
+ * No access granted: any answer but a 2xx. Which refusal (a declared 4xx, not a 5xx) is a reading the fixed-input
+ * check intents/refusals-declared-4xx holds; the error body is every-response/error-body's.
+ */
+export function grantsNoAccess(exchange: Exchange): Breach | undefined {
+  const status = exchange.response?.status
+  if (status === undefined) return { problem: `no response: ${exchange.error?.message}`, exchange }
+  return status >= 200 && status <= 299 ? { problem: `status ${status}: access was granted`, exchange } : undefined
 }
 
 /** A status with an error body, exactly this status. */

@@ -6,20 +6,27 @@ import type { Check, CheckContext, Need } from './types.js'
 
 const RECEIPT_MAX_LENGTH = 512
 
-/** What is wrong with a status that should refuse access: a 2xx grants access, a 5xx or an undeclared status is no answer. */
-function refusalProblem(status: number, what: string): string | undefined {
-  const refusals = intentRefusalStatuses()
-  if (refusals.includes(status)) return undefined
-  const verdict = status < 300 ? 'access was granted' : 'not a declared refusal'
-  return `${what} answered ${status}: ${verdict} (expected one of ${refusals.join(', ')})`
+/**
+ * What is wrong with the answer to a request that must get no status access: a 2xx grants it. The quotes forbid
+ * access, and 500, 502, 503 and 504 are declared for the operation too, so any other answer grants none; that the
+ * refusal is a declared 4xx is the reading intents/refusals-declared-4xx holds (SHOULD).
+ */
+function accessProblem(status: number, what: string): string | undefined {
+  return status >= 200 && status <= 299 ? `${what} answered ${status}: access was granted` : undefined
 }
 
-/** Fails unless the exchange refused access with a declared 4xx. */
+/** What is wrong with a refusal that is not a declared 4xx (a 5xx, or a 4xx the operation does not declare). */
+function refusalStatusProblem(status: number, what: string): string | undefined {
+  const refusals = intentRefusalStatuses()
+  return refusals.includes(status) ? undefined : `${what} answered ${status}, not a declared 4xx (one of ${refusals.join(', ')})`
+}
+
+/** Fails unless the exchange granted no access; a 429 says nothing either way. */
 function expectRefusal(ctx: CheckContext, exchange: Exchange, what: string): void {
   const status = exchange.response?.status
   if (status === undefined) ctx.fail(`no response to ${what}: ${exchange.error?.message}`, { exchange })
   if (status === 429) ctx.skip(`${what} was answered 429 (quota exceeded), so whether access is refused was not observed`)
-  const problem = refusalProblem(status!, what)
+  const problem = accessProblem(status!, what)
   if (problem) ctx.fail(problem, { exchange })
 }
 
@@ -27,7 +34,7 @@ function expectRefusal(ctx: CheckContext, exchange: Exchange, what: string): voi
 const missingReceiptRefused: RecordedJudgement = {
   notApplicable: 'no exchange was a request for an intent status without a receipt',
   applies: (response, exchange) => exchange.operation === 'getIntentStatus' && !new URL(exchange.request.url).searchParams.has('receipt') && response.status !== 429,
-  violation: (response) => refusalProblem(response.status, 'the intent without a receipt'),
+  violation: (response) => accessProblem(response.status, 'the intent without a receipt'),
 }
 
 function readIntent(ctx: CheckContext, intent: IntentInput): Promise<Exchange> {
@@ -39,11 +46,30 @@ function intentBody(exchange: Exchange): Record<string, unknown> | undefined {
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
 }
 
-/** A receipt of the same length as the real one that is not it; built from filler so that no part of the real receipt leaks into a report. */
+/** A receipt of the same length as the real one; built from filler so that no part of the real receipt leaks into a report. */
+function fillerReceipt(real: string): string {
+  return 'not-the-receipt.'.repeat(Math.ceil(real.length / 16)).slice(0, real.length)
+}
+
+/** A receipt of the same length as the real one that is not it. */
 function wrongReceipt(ctx: CheckContext, real: string): string {
-  const wrong = 'not-the-receipt.'.repeat(Math.ceil(real.length / 16)).slice(0, real.length)
+  const wrong = fillerReceipt(real)
   if (wrong === real) ctx.skip('the configured receipt is the filler this check sends as a wrong receipt')
   return wrong
+}
+
+/** Every request of the refusal checks that the configured intents allow, each named for a failure message. */
+function refusalProbes({ intent, secondIntent }: RunSettings): { what: string; hash: string; receipt: string | undefined }[] {
+  const { hash, receipt } = intent!
+  const otherReceipt = secondIntent && secondIntent.hash.toLowerCase() !== hash.toLowerCase() && secondIntent.receipt !== receipt ? secondIntent.receipt : undefined
+  return [
+    ...MALFORMED_HASHES.map((malformed) => ({ what: malformed.what, hash: malformed.from(hash), receipt })),
+    { what: 'the intent without a receipt', hash, receipt: undefined },
+    { what: 'the intent with an empty receipt', hash, receipt: '' },
+    ...(receipt.length <= RECEIPT_MAX_LENGTH ? [{ what: 'the intent with its receipt padded to 513 characters', hash, receipt: receipt.padEnd(RECEIPT_MAX_LENGTH + 1, 'x') }] : []),
+    ...(fillerReceipt(receipt) !== receipt ? [{ what: 'the intent with a wrong receipt', hash, receipt: fillerReceipt(receipt) }] : []),
+    ...(otherReceipt !== undefined ? [{ what: "the first intent with the second intent's receipt", hash, receipt: otherReceipt }] : []),
+  ]
 }
 
 const REFUSAL_NEEDS: readonly Need[] = ['apiKey', 'intent']
@@ -77,7 +103,11 @@ const MALFORMED_HASHES: readonly { what: string; from(hash: string): string }[] 
   { what: 'a hash without the 0x prefix', from: (hash) => hash.slice(2) },
 ]
 
-/** A check that the given intent's own receipt reads that intent's status. */
+/**
+ * A check that the given intent's own receipt reads that intent's status: 200 with a status. The contract never says
+ * that the path's {hash} is the status's orderHash, so an orderHash that differs from it is no finding; but two
+ * intents, each read with its own receipt, cannot both be answered with the status of one of them.
+ */
 function grantCheck(check: Pick<Check, 'id' | 'title'>, which: 'intent' | 'secondIntent'): Check {
   return {
     ...check,
@@ -88,8 +118,14 @@ function grantCheck(check: Pick<Check, 'id' | 'title'>, which: 'intent' | 'secon
       const exchange = await readIntent(ctx, intent)
       if (exchange.response?.status !== 200) ctx.fail(`the intent's own receipt answered ${exchange.response?.status ?? exchange.error?.message}, expected 200`, { exchange })
       const orderHash = intentBody(exchange)?.orderHash
-      if (typeof orderHash !== 'string' || orderHash.toLowerCase() !== intent.hash.toLowerCase()) {
-        ctx.fail(`the status answered has orderHash ${JSON.stringify(orderHash)}, not the hash asked for`, { exchange })
+      if (typeof orderHash !== 'string') return ctx.fail(`the status answered has orderHash ${JSON.stringify(orderHash)}, not a string`, { exchange })
+      if (orderHash.toLowerCase() === intent.hash.toLowerCase()) return
+      const other = ctx.settings[which === 'intent' ? 'secondIntent' : 'intent']
+      if (!other || other.hash.toLowerCase() === intent.hash.toLowerCase()) return
+      const otherStatus = intentBody(await readIntent(ctx, other))
+      const otherHash = otherStatus?.orderHash
+      if (typeof otherHash === 'string' && otherHash.toLowerCase() === orderHash.toLowerCase()) {
+        ctx.fail(`the status answered has orderHash ${orderHash}, not the hash asked for, and the other intent given, read with its own receipt, answers the same orderHash: one of them was answered with a status not its own`, { exchange })
       }
     },
   }
@@ -104,7 +140,7 @@ export const intentsChecks: readonly Check[] = [
   {
     id: 'intents/malformed-hash-refused',
     requirement: 'EP-INTENT-HASH-FORMAT',
-    title: 'GET /v1/intents/{hash} with a malformed hash answers a declared 4xx',
+    title: 'GET /v1/intents/{hash} with a malformed hash answers no status (no 2xx)',
     needs: REFUSAL_NEEDS,
     async run(ctx) {
       const { hash, receipt } = ctx.settings.intent!
@@ -168,6 +204,26 @@ export const intentsChecks: readonly Check[] = [
       },
     },
   ),
+  {
+    id: 'intents/refusals-declared-4xx',
+    requirement: 'RCPT-REFUSAL-4XX',
+    title: "GET /v1/intents/{hash} refuses a malformed hash and a receipt that is missing, empty, too long, wrong or another intent's with a declared 4xx, not a 5xx",
+    needs: REFUSAL_NEEDS,
+    async run(ctx) {
+      const probes = refusalProbes(ctx.settings)
+      const exchanges = await Promise.all(probes.map(({ hash, receipt }) => ctx.call('getIntentStatus', { params: { hash }, query: { receipt } })))
+      // A grant of access is the finding of the MUST checks above; a 429 answers the quota, not the request.
+      const refused = exchanges.flatMap((exchange, i) => {
+        const status = exchange.response?.status
+        return status === undefined || status === 429 || (status >= 200 && status <= 299) ? [] : [{ exchange, status, what: probes[i]!.what }]
+      })
+      if (refused.length === 0) ctx.skip('no request was refused: a grant of access is the finding of the intents/ refusal checks, and a 429 says nothing of the refusal')
+      for (const { exchange, status, what } of refused) {
+        const problem = refusalStatusProblem(status, what)
+        if (problem) ctx.fail(problem, { exchange })
+      }
+    },
+  },
   {
     id: 'intents/failure-not-retryable',
     requirement: 'STATE-FAILURE-NOT-RETRYABLE',

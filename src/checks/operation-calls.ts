@@ -45,23 +45,36 @@ export interface CursorPage {
   query: Record<string, string>
 }
 
+/** The list operations, each able to give a cursor page of its own (a fresh cursor each time it is asked). */
+export interface CursorPageSource {
+  operation: OperationId
+  fresh(): Promise<CursorPage | undefined>
+}
+
 /**
- * The second page of each list whose inputs were given, as asked for with the full key: the first page, asked again for
- * one item through the page-size parameter when it carries no cursor, and the string cursor it gave. A list that gives
- * no cursor has no cursor page here; the cursor checks judge its pagination.
+ * For each list whose inputs were given, a source of its second page: each call asks the first page anew with the full
+ * key (again for one item through the page-size parameter when it carries no cursor) and returns the string cursor it
+ * gave. A cursor is used once, as a client pages: a server may keep the position itself and take each cursor once.
  */
-export async function cursorPages(ctx: CheckContext): Promise<CursorPage[]> {
-  const lists = servableOperations(ctx.settings).filter((op) => LIST_OPERATIONS.includes(op.id))
-  const pages = await Promise.all(
-    lists.map(async (op): Promise<CursorPage | undefined> => {
-      for (const query of [{}, { [ctx.settings.limitParam]: '1' }]) {
-        const cursor = (await ctx.call(op.id, { query, shared: true })).response?.json as { cursor?: unknown } | undefined
-        if (typeof cursor?.cursor === 'string') return { operation: op.id, query: { ...query, [ctx.settings.cursorParam]: cursor.cursor } }
-      }
-      return undefined
-    }),
-  )
-  return pages.filter((page) => page !== undefined)
+export function cursorPageSources(ctx: CheckContext): CursorPageSource[] {
+  return servableOperations(ctx.settings)
+    .filter((op) => LIST_OPERATIONS.includes(op.id))
+    .map((op) => ({
+      operation: op.id,
+      async fresh() {
+        for (const query of [{}, { [ctx.settings.limitParam]: '1' }]) {
+          const cursor = (await ctx.call(op.id, { query })).response?.json as { cursor?: unknown } | undefined
+          if (typeof cursor?.cursor === 'string') return { operation: op.id, query: { ...query, [ctx.settings.cursorParam]: cursor.cursor } }
+        }
+        return undefined
+      },
+    }))
+}
+
+/** Asks each list's cursor page with the given key, a fresh cursor for each; lists that give no cursor are left out. */
+export async function callCursorPages(ctx: CheckContext, auth: Auth): Promise<Exchange[]> {
+  const pages = await Promise.all(cursorPageSources(ctx).map((source) => source.fresh()))
+  return Promise.all(pages.filter((page) => page !== undefined).map((page) => ctx.call(page.operation, { query: page.query, auth })))
 }
 
 /** Calls each operation whose inputs were given with the given key. */

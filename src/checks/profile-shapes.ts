@@ -30,35 +30,75 @@ function recordedSuccessOf(op: OperationId, stated: (profile: Profile | undefine
   }
 }
 
-function requiredMembersCheck(component: 'Vault' | 'Market', requirement: string): Check {
-  const list = component === 'Market'
-  const operation = list ? 'listMarkets' : 'getVault'
-  const membersOf = (profile: Profile | undefined) => profile?.values.requiredMembers?.[component]
-  /** The first record without a member the profile requires, as a finding. */
-  const missingMembers = (records: readonly Record<string, unknown>[], members: readonly string[]): string | undefined => {
-    for (const [index, record] of records.entries()) {
-      const missing = members.filter((member) => !(member in record))
-      if (missing.length > 0) return `${list ? `market ${index} (id ${JSON.stringify(record.id)})` : 'the vault'} has no ${missing.join(', ')}, which the profile says is required`
-    }
-    return undefined
+type RecordComponent = 'Vault' | 'Market' | 'Balance' | 'PnL'
+
+/** How each component's records are read and named: the operation, whether data is a list, what one record is called. */
+const RECORDS: Readonly<Record<RecordComponent, { operation: OperationId; list: boolean; noun: string; title: string }>> = {
+  Vault: { operation: 'getVault', list: false, noun: 'the vault', title: 'the vault of GET /v1/vault' },
+  Market: { operation: 'listMarkets', list: true, noun: 'market', title: 'every market of GET /v1/markets' },
+  Balance: { operation: 'listTraderBalances', list: true, noun: 'balance', title: "every balance of the first page of GET /v1/traders/{address}/balances" },
+  PnL: { operation: 'getTraderPnl', list: false, noun: 'the PnL', title: 'the PnL of GET /v1/traders/{address}/pnl' },
+}
+
+/** Whether a record has a member, given as a name or as group.member (PnL). */
+export function hasMember(record: Record<string, unknown>, path: string): boolean {
+  let holder: unknown = record
+  for (const name of path.split('.')) {
+    if (holder === null || typeof holder !== 'object' || !(name in holder)) return false
+    holder = (holder as Record<string, unknown>)[name]
   }
+  return true
+}
+
+/** The first record without one of the members, as a finding that says whose rule requires them. */
+export function missingMembersOf(component: RecordComponent, records: readonly Record<string, unknown>[], members: readonly string[], because: string): string | undefined {
+  const { list, noun } = RECORDS[component]
+  for (const [index, record] of records.entries()) {
+    const missing = members.filter((member) => !hasMember(record, member))
+    const name = component === 'Market' ? `market ${index} (id ${JSON.stringify(record.id)})` : component === 'Balance' ? `balance ${index} (token ${JSON.stringify(record.token)})` : noun
+    if (missing.length > 0) return `${list ? name : noun} has no ${missing.join(', ')}, ${because}`
+  }
+  return undefined
+}
+
+/** A check that every record of a component carries the given members: those a profile states, or all those listed. */
+export function membersCheck(
+  component: RecordComponent,
+  check: Pick<Check, 'id' | 'requirement' | 'title' | 'profile'>,
+  membersOf: (profile: Profile | undefined) => readonly string[] | undefined,
+  because: string,
+  unjudged = (_profile: Profile | undefined) => `the profile lists no required member of ${component} (requiredMembers.${component})`,
+): Check {
+  const { operation, list } = RECORDS[component]
+  const missingMembers = (records: readonly Record<string, unknown>[], members: readonly string[]) => missingMembersOf(component, records, members, because)
   return {
-    id: `profile/${component.toLowerCase()}-required-members`,
-    requirement,
-    title: `${list ? 'every market of GET /v1/markets' : 'the vault of GET /v1/vault'} carries the members the profile's requiredMembers.${component} lists`,
-    needs: ['apiKey'],
-    profile: 'requiredMembers',
+    ...check,
+    needs: component === 'Balance' || component === 'PnL' ? ['apiKey', 'trader'] : ['apiKey'],
     recorded: recordedSuccessOf(operation, (profile) => membersOf(profile) !== undefined, (response, _, settings) => missingMembers(recordsOf(response.json, list), membersOf(settings.profile)!)),
     async run(ctx) {
       const members = membersOf(ctx.settings.profile)
-      if (!members) ctx.skip(`the profile lists no required member of ${component} (requiredMembers.${component})`)
+      if (!members) ctx.skip(unjudged(ctx.settings.profile))
       const exchange = await ctx.call(operation)
       const records = recordsOf(await successJson(ctx, exchange), list)
-      if (records.length === 0) ctx.skip(`${operation} answered no ${list ? 'market' : 'vault object'} to judge (envelope/data and the shapes checks judge the body itself)`)
+      if (records.length === 0) ctx.skip(`${operation} answered no ${list ? RECORDS[component].noun : `${component} object`} to judge (envelope/data and the shapes checks judge the body itself)`)
       const finding = missingMembers(records, members!)
       if (finding !== undefined) ctx.fail(finding, { exchange })
     },
   }
+}
+
+function requiredMembersCheck(component: RecordComponent, requirement: string): Check {
+  return membersCheck(
+    component,
+    {
+      id: `profile/${component.toLowerCase()}-required-members`,
+      requirement,
+      title: `${RECORDS[component].title} carries the members the profile's requiredMembers.${component} lists`,
+      profile: 'requiredMembers',
+    },
+    (profile) => profile?.values.requiredMembers?.[component],
+    'which the profile says is required',
+  )
 }
 
 /** What the profile's configSchema finds wrong with a config body. */
@@ -73,6 +113,8 @@ function configSchemaFinding(body: unknown, profile: Profile): Finding | undefin
 export const profileShapeChecks: readonly Check[] = [
   requiredMembersCheck('Vault', 'SHAPE-VAULT-OPTIONAL'),
   requiredMembersCheck('Market', 'SHAPE-MARKET-OPTIONAL'),
+  requiredMembersCheck('Balance', 'SHAPE-BALANCE-REQUIRED'),
+  requiredMembersCheck('PnL', 'SHAPE-PNL-REQUIRED'),
   {
     id: 'profile/config-schema',
     requirement: 'EP-CONFIG-SHAPE',

@@ -1,4 +1,6 @@
 import type { OperationId } from '../contract/operations.js'
+import type { Profile } from '../profile/profile.js'
+import { membersCheck } from './profile-shapes.js'
 import { answersOf, bodyRuleCheck, failureOf, isSuccessBody, pathsOf } from './success-bodies.js'
 import type { Check } from './types.js'
 
@@ -14,14 +16,14 @@ const shapeRules: readonly (readonly [slug: string, operation: OperationId, requ
   ['intent-wad-uints', 'getIntentStatus', 'CONV-WAD-UINT', 'its Wad fields as UnsignedIntegerString'],
   ['intent-hashes', 'getIntentStatus', 'CONV-HASH-FORMAT', 'hashes of 0x and 64 hex digits'],
   ['intent-addresses', 'getIntentStatus', 'CONV-ADDRESS-FORMAT', 'addresses of 0x and 40 hex digits'],
-  ['pnl-members', 'getTraderPnl', 'SHAPE-PNL', 'PnL data with every member of funding, positions and settlements'],
+  ['pnl-members', 'getTraderPnl', 'SHAPE-PNL', 'PnL data whose groups are objects and whose members are strings'],
   ['pnl-wad-strings', 'getTraderPnl', 'CONV-PNL-WAD-STRING', 'PnL Wad members as strings'],
   ['vault-members', 'getVault', 'SHAPE-VAULT', 'vault data with its required members, all strings'],
   ['vault-checkpoint', 'getVault', 'SHAPE-VAULT-CHECKPOINT', 'a checkpoint, a string or null'],
   ['vault-wad-uints', 'getVault', 'CONV-WAD-UINT', 'vault Wad members as UnsignedIntegerString'],
   ['market-members', 'listMarkets', 'SHAPE-MARKET', 'markets with their required members, paused a boolean and the others strings'],
   ['market-wad-uints', 'listMarkets', 'CONV-WAD-UINT', 'market Wad members as UnsignedIntegerString'],
-  ['balance-members', 'listTraderBalances', 'SHAPE-BALANCE', 'balances with every member, all strings'],
+  ['balance-members', 'listTraderBalances', 'SHAPE-BALANCE', 'balances whose members are strings'],
 ]
 
 // The intent operation's 200 is the intents concern's (RCPT-VALID-GRANTS), the config's is EP-CONFIG's.
@@ -39,9 +41,25 @@ const answers200: Check = {
   },
 }
 
+/** Every member the contract lists for Balance and PnL: it says all are strings, not that each is always sent. */
+const BALANCE_MEMBERS = ['account', 'balance', 'token', 'updatedAt', 'updatedBlock']
+const PNL_MEMBERS = [
+  ...['appliedPayerWad', 'receiverWad', 'requestedPayerWad'].map((m) => `funding.${m}`),
+  ...['cumulativeFundingPaidWad', 'cumulativeFundingReceivedWad', 'cumulativePnlWad'].map((m) => `positions.${m}`),
+  ...['haircutWad', 'paidWad', 'realizedPnlWad'].map((m) => `settlements.${m}`),
+]
+const LISTED = 'every member the contract lists (a reading; a profile states which are required: requiredMembers)'
+
+/** The members the reading holds a record to: all those listed, unless the profile states which are required (then its check holds them). */
+const allListed = (component: 'Balance' | 'PnL', members: readonly string[]) => (profile: Profile | undefined) => (profile?.values.requiredMembers?.[component] ? undefined : members)
+const statedInstead = (component: 'Balance' | 'PnL') => () =>
+  `the profile states which ${component} members are always sent (requiredMembers.${component}), and profile/${component.toLowerCase()}-required-members holds them; the reading that every listed member is sent gives way to it`
+
 export const shapeChecks: readonly Check[] = [
   ...shapeRules.map(([slug, operation, requirement, answers]) =>
     bodyRuleCheck({ id: `shapes/${slug}`, requirement, title: `${pathsOf([operation])} answers ${answers}`, operations: [operation] }),
   ),
+  membersCheck('PnL', { id: 'shapes/pnl-all-members', requirement: 'SHAPE-PNL-ALL-MEMBERS', title: `GET /v1/traders/{address}/pnl answers PnL data with ${LISTED}` }, allListed('PnL', PNL_MEMBERS), 'a member the contract lists', statedInstead('PnL')),
+  membersCheck('Balance', { id: 'shapes/balance-all-members', requirement: 'SHAPE-BALANCE-ALL-MEMBERS', title: `GET /v1/traders/{address}/balances answers balances with ${LISTED}` }, allListed('Balance', BALANCE_MEMBERS), 'a member the contract lists', statedInstead('Balance')),
   answers200,
 ]

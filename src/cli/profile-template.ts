@@ -21,8 +21,8 @@ const KEYS: Record<ProfileKey, { states: string; example: string[] }> = {
   },
   errorCodes: { states: 'every error code the deployment sends (code stays optional)', example: ['errorCodes: [missing_api_key, invalid_api_key, insufficient_scope]'] },
   requiredMembers: {
-    states: 'which trailing Vault and Market members are always sent',
-    example: ['requiredMembers: { Vault: [cumulativeDepositedTokens], Market: [activationDepthWad] }'],
+    states: 'which trailing Vault and Market members, and which Balance and PnL members (PnL as group.member), are always sent',
+    example: ['requiredMembers: { Vault: [cumulativeDepositedTokens], Market: [activationDepthWad], Balance: [account, balance, token], PnL: [positions.cumulativePnlWad] }'],
   },
   configSchema: { states: 'a JSON Schema 2020-12 file for the body of GET /v1/config, relative to this file', example: ['configSchema: config.schema.json'] },
   quota: { states: 'the x-ratelimit-limit and x-ratelimit-scope values of a 429 (checked on every 429 the run meets; --probe-rate-limit provokes one)', example: ['quota: { limit: 600, scope: api-key }'] },

@@ -16,6 +16,8 @@ export interface Requirement {
   inferred?: true
   observable: boolean
   reason?: string
+  /** Why the rule is no wider than its quote: the sentence that makes a MUST unavoidable, or what was cut back to a reading. */
+  note?: string
   /** The profile key that makes a requirement the contract leaves "not shown" assessable (specs/profile.schema.json). */
   profile?: ProfileKey
 }

@@ -24,7 +24,7 @@ export interface ProfileValues {
   marketStatuses?: string[]
   serviceSource?: Partial<Record<OperationId, ServiceSource>>
   errorCodes?: string[]
-  requiredMembers?: { Vault?: string[]; Market?: string[] }
+  requiredMembers?: { Vault?: string[]; Market?: string[]; Balance?: string[]; PnL?: string[] }
   configSchema?: string
   quota?: { limit?: number; scope?: string }
   openapi?: string

@@ -46,8 +46,13 @@ export interface Fault extends Behaviour {
 export interface Allowance extends Behaviour {
   /** The requirement whose rule permits this behaviour. */
   permittedBy: string
-  /** Settings the run needs for the behaviour to show (a page bound the list exceeds). */
-  run?: { maxPages?: number }
+  /** Settings the run needs for the behaviour to show (a page bound the list exceeds, a quota and the rate-limit probe). */
+  run?: { maxPages?: number; probeRateLimit?: boolean; quota?: { limit: number; windowMs: number } }
   /** Exactly the checks that pass against the plain reference and are skipped under this allowance (it leaves them nothing to judge). */
   skips?: readonly string[]
+  /**
+   * Exactly the SHOULD checks this allowance fails: each rests on a reading of the contract (inferred) that the behaviour
+   * does not follow, while no sentence of the contract forbids it. A MUST check never fails under an allowance.
+   */
+  readings?: readonly string[]
 }

@@ -8,7 +8,9 @@ export const HOSTILE_BODY = '{"error":"</pre></script><script>window.__pwned=1</
 /** A real run against the reference with every fault switched on, one failing check waived. */
 export async function provokedReport(): Promise<{ report: Report; waived: string }> {
   const waived = faults[0]!.breaks[0]!
-  const report = await runAgainstReference({ faults: faults.map((f) => f.name) }, {}, { waivers: [{ check: waived, reason: 'vendor ticket <b>42</b> & "soon"' }] })
+  // A fault that takes a key out of the reference's profile would take it out for every fault of the run, so those stay out.
+  const together = faults.filter((f) => !f.profileWithout).map((f) => f.name)
+  const report = await runAgainstReference({ faults: together }, {}, { waivers: [{ check: waived, reason: 'vendor ticket <b>42</b> & "soon"' }] })
   return { report, waived }
 }
 

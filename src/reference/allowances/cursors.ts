@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto'
 import { bodyOf, isOperation } from '../response-edits.js'
 import type { ReferenceData } from '../data.js'
-import type { Allowance, RefRequest } from '../types.js'
+import type { Allowance, RefRequest, RefResponse } from '../types.js'
 
 const isList = (request: RefRequest) => /^\/v1\/(?:markets|traders\/[^/]+\/balances)$/.test(request.path)
 
@@ -37,6 +38,61 @@ const OTHER_PARAMETER_NAME_SKIPS = [
   ...PAGE_SIZE_PROFILE_CHECKS,
 ]
 
+/** Lists serving every item unless asked for fewer with ?page_size=; ?limit= is ignored. */
+const limitParamPageSize: Allowance = {
+  name: 'cursors-limit-param-page-size',
+  description: 'Lists serve every item on one page unless asked for fewer with ?page_size=, and ignore ?limit= (the page-size parameter name is not shown).',
+  permittedBy: 'EP-LIST-QUERY',
+  skips: OTHER_PARAMETER_NAME_SKIPS,
+  profileWithout: ['pagination'],
+  onRequest: (request) => takeListParameterAs(request, 'page_size', 'limit'),
+  onResponse(response, request, data) {
+    const body = response.status === 200 ? bodyOf(response) : undefined
+    const list = listRead(request, data)
+    if (!list || !body || request.query.has('limit') || request.query.has('cursor')) return
+    body.data = list.items
+    delete body.cursor
+  },
+}
+
+/** The page a stateful cursor stands for, per reference server: token to the signed cursor of its next page. */
+const sessions = new WeakMap<ReferenceData, Map<string, string>>()
+/** The token a request sent, between its onRequest and its onResponse. */
+const tokensSent = new WeakMap<RefRequest, string>()
+
+function sessionsOf(data: ReferenceData): Map<string, string> {
+  let map = sessions.get(data)
+  if (!map) sessions.set(data, (map = new Map()))
+  return map
+}
+
+/** One opaque token per walk, the same on every page; the server keeps where the walk is. */
+const statefulCursor: Allowance = {
+  name: 'cursors-stateful-token',
+  description: 'A list walk has one opaque cursor: the first page issues a token, every later page carries the same token, and the server keeps the position (cursors are opaque, "never compare cursors", and a walk ends where the cursor is missing or null).',
+  permittedBy: 'ENV-CURSOR-END',
+  onRequest(request, data) {
+    const token = isList(request) ? request.query.get('cursor') : null
+    const position = token === null ? undefined : sessionsOf(data).get(token)
+    if (token === null || position === undefined) return
+    tokensSent.set(request, token)
+    request.query.set('cursor', position)
+  },
+  onResponse(response: RefResponse, request, data) {
+    const body = isList(request) && response.status === 200 ? bodyOf(response) : undefined
+    if (!body) return
+    const map = sessionsOf(data)
+    const sent = tokensSent.get(request)
+    if (typeof body.cursor !== 'string') {
+      if (sent !== undefined) map.delete(sent)
+      return
+    }
+    const token = sent ?? `walk_${randomBytes(16).toString('base64url')}`
+    map.set(token, body.cursor)
+    body.cursor = token
+  },
+}
+
 export const cursorsAllowances: readonly Allowance[] = [
   {
     name: 'cursors-empty-last-page',
@@ -59,21 +115,16 @@ export const cursorsAllowances: readonly Allowance[] = [
     profileWithout: ['pagination'],
     onRequest: (request) => takeListParameterAs(request, 'page_token', 'cursor'),
   },
+  limitParamPageSize,
   {
-    name: 'cursors-limit-param-page-size',
-    description: 'Lists serve every item on one page unless asked for fewer with ?page_size=, and ignore ?limit= (the page-size parameter name is not shown).',
-    permittedBy: 'EP-LIST-QUERY',
-    skips: OTHER_PARAMETER_NAME_SKIPS,
-    profileWithout: ['pagination'],
-    onRequest: (request) => takeListParameterAs(request, 'page_size', 'limit'),
-    onResponse(response, request, data) {
-      const body = response.status === 200 ? bodyOf(response) : undefined
-      const list = listRead(request, data)
-      if (!list || !body || request.query.has('limit') || request.query.has('cursor')) return
-      body.data = list.items
-      delete body.cursor
-    },
+    ...limitParamPageSize,
+    name: 'page-size-param-named-otherwise-profile-stated',
+    description: `${limitParamPageSize.description} The profile states the page-size bounds all the same (for the deployment's own parameter), and the run is not told its name (no --limit-param).`,
+    // The page-size checks show first that the list reads the run's page-size parameter; this one does not, so they have nothing to judge.
+    profileWithout: undefined,
+    skips: [...OTHER_PARAMETER_NAME_SKIPS.filter((id) => !PAGE_SIZE_PROFILE_CHECKS.includes(id)), 'profile/page-size-honoured', 'profile/page-size-out-of-range'],
   },
+  statefulCursor,
   {
     name: 'cursors-long-list',
     description: 'Lists serve one item a page, so a walk is longer than the run\'s --max-pages (20): the walk is reported skipped, not failed.',

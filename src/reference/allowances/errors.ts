@@ -1,4 +1,11 @@
 import { errorBodyOf } from '../response-edits.js'
+import type { RefResponse } from '../types.js'
+
+/** The error answer of a key that may read only some traders. */
+function traderNotGranted(response: RefResponse): void {
+  response.status = 403
+  response.body = { error: 'this API key is restricted to its own traders; the address is not one of them', code: 'insufficient_scope', requestId: response.headers['x-request-id'] }
+}
 import type { Allowance } from '../types.js'
 
 export const errorsAllowances: readonly Allowance[] = [
@@ -29,6 +36,29 @@ export const errorsAllowances: readonly Allowance[] = [
       const body = errorBodyOf(response)
       delete body?.code
       delete body?.requestId
+    },
+  },
+  {
+    name: 'key-restricted-to-traders',
+    description: "The API key is restricted to the traders it was issued for: the trader operations answer 403 for any other address, malformed ones included, before looking it up (key policy and restrictions are not shown; 403 is a key's refusal).",
+    permittedBy: 'AUTH-403-SCOPE',
+    skips: ['errors/unknown-trader-not-found', 'errors/malformed-address-validation'],
+    onResponse(response, request, data) {
+      const address = request.route?.params.address
+      if (address === undefined || response.status === 401 || response.status === 403) return
+      if (!data.balances.has(address.toLowerCase())) traderNotGranted(response)
+    },
+  },
+  {
+    name: 'unknown-path-served-empty-list',
+    description: 'A path under /v1 that is no operation is answered 200 {"data":[]} by a catch-all (the contract governs its operations and says nothing of other paths).',
+    permittedBy: 'VER-V1-PREFIX',
+    readings: ['errors/unknown-route-not-found', 'errors/unknown-route-serves-no-operation'],
+    onResponse(response, request) {
+      if (request.route || !request.path.startsWith('/v1/') || response.status !== 404) return
+      response.status = 200
+      response.headers['content-type'] = 'application/json'
+      response.body = { data: [] }
     },
   },
 ]

@@ -47,4 +47,15 @@ export const headersAllowances: readonly Allowance[] = [
       }
     },
   },
+  {
+    name: 'accept-omitted-answered-406',
+    description: 'A request to an operation without an Accept header is refused with 406: "Every authenticated request sends X-API-Key and Accept" stands beside "Every request may send Accept", so a server may take Accept as required.',
+    permittedBy: 'EP-ACCEPT-HEADERS',
+    readings: ['headers/request-without-accept-served'],
+    onResponse(response, request) {
+      if (!request.route || request.headers.accept !== undefined) return
+      response.status = 406
+      response.body = { error: 'send Accept: application/json', code: 'not_acceptable', requestId: response.headers['x-request-id'] }
+    },
+  },
 ]

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { bodyOf, isOperation } from '../response-edits.js'
 import type { ReferenceData } from '../data.js'
 import type { Allowance, RefRequest, RefResponse } from '../types.js'
@@ -57,6 +58,17 @@ export const intentsAllowances: readonly Allowance[] = [
     permittedBy: 'EP-INTENT-HASH-FORMAT',
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus')) refuseAs(response, ['invalid_hash'], 404, 'intent_not_found')
+    },
+  },
+  {
+    name: 'order-hash-not-path-hash',
+    description: "The intent status's orderHash is the hash of its order, not the {hash} of the path (the contract never says the two are the same).",
+    permittedBy: 'RCPT-VALID-GRANTS',
+    onResponse(response, request) {
+      if (!isOperation(request, 'getIntentStatus') || response.status !== 200 || !bodyOf(response)) return
+      const status = structuredClone(bodyOf(response)!)
+      status.orderHash = `0x${createHash('sha256').update(`order of ${request.route!.params.hash!.toLowerCase()}`).digest('hex')}`
+      response.body = status
     },
   },
 ]

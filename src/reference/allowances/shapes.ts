@@ -21,7 +21,15 @@ function withoutOptional(operation: OperationId, component: string, permittedBy:
     for (const record of recordsOf[operation](body)) for (const member of members) delete record[member]
   })
   // The reference's profile requires some of these members; a deployment that leaves them out would not.
-  return component === 'IntentStatus' ? allowance : { ...allowance, profileWithout: ['requiredMembers'], skips: ['profile/market-required-members', 'profile/vault-required-members'] }
+  return component === 'IntentStatus' ? allowance : { ...allowance, profileWithout: ['requiredMembers'], skips: REQUIRED_MEMBERS_CHECKS }
+}
+
+/** The profile's required-members checks: a deployment that leaves members out would not state the reference's requiredMembers. */
+const REQUIRED_MEMBERS_CHECKS = ['profile/balance-required-members', 'profile/market-required-members', 'profile/pnl-required-members', 'profile/vault-required-members']
+
+/** Records without members the contract lists and types but does not say are always sent: only the reading that they are fails. */
+function withoutListed(name: string, description: string, operation: OperationId, reading: string, edit: Parameters<typeof bodyAllowance>[4]): Allowance {
+  return { ...bodyAllowance(name, description, operation === 'getTraderPnl' ? 'SHAPE-PNL' : 'SHAPE-BALANCE', [operation], edit), profileWithout: ['requiredMembers'], skips: REQUIRED_MEMBERS_CHECKS, readings: [reading] }
 }
 
 const negative = (value: string) => (value.startsWith('-') ? value : `-${value === '0' ? '1' : value}`)
@@ -31,6 +39,15 @@ export const shapeAllowances: readonly Allowance[] = [
   extraMembers('getVault', 'vault', 'SHAPE-VAULT'),
   extraMembers('listTraderBalances', 'balance', 'SHAPE-BALANCE'),
   extraMembers('getTraderPnl', 'pnl-group', 'SHAPE-PNL'),
+  withoutListed('balances-without-updated-members', 'Balances carry account, balance and token only: "All members are strings" lists updatedAt and updatedBlock, it does not say they are always sent.', 'listTraderBalances', 'shapes/balance-all-members', (body) => {
+    for (const balance of body.data) {
+      delete balance.updatedAt
+      delete balance.updatedBlock
+    }
+  }),
+  withoutListed('pnl-without-settlements', 'The PnL carries funding and positions but no settlements group (a trader that never settled): the contract lists the groups without saying each is always sent.', 'getTraderPnl', 'shapes/pnl-all-members', (body) => {
+    delete body.data.settlements
+  }),
   withoutOptional('listMarkets', 'Market', 'SHAPE-MARKET-OPTIONAL', 'market-without-last-three-fields'),
   withoutOptional('getVault', 'Vault', 'SHAPE-VAULT-OPTIONAL', 'vault-without-last-two-fields'),
   // The configured intent is the one with every optional member; without failure no intent reports one to judge.

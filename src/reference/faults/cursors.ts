@@ -52,8 +52,8 @@ export const cursorsFaults: readonly Fault[] = [
   },
   {
     name: 'cursors-markets-cursor-back-to-page-2',
-    description: 'The third page of markets carries the cursor that led to the second page: the walk cycles without repeating a market first.',
-    breaks: ['cursors/markets-walk-ends'],
+    description: 'The third page of markets carries the cursor that led to the second page: the fourth page is the second again, and the walk cycles.',
+    breaks: ['cursors/markets-walk-ends', 'cursors/items-unique'],
     onResponse(response, request, data) {
       const body = isOperation(request, 'listMarkets') && response.status === 200 ? bodyOf(response) : undefined
       const position = data.cursors.read(request.query.get('cursor') ?? '')

@@ -37,6 +37,15 @@ export const errorsFaults: readonly Fault[] = [
     },
   },
   {
+    name: 'unknown-trader-balances-leak-configured-trader',
+    description: "A 404 for the balances of an unknown trader carries the configured trader's balances as its data, next to its error.",
+    breaks: ['every-response/not-found-carries-no-payload'],
+    onResponse(response, request, data) {
+      if (request.route?.operation !== 'listTraderBalances' || response.status !== 404) return
+      Object.assign(response.body as object, { data: structuredClone(data.balances.get(data.trader.toLowerCase()) ?? []) })
+    },
+  },
+  {
     name: 'unknown-trader-answers-400',
     description: 'The trader operations answer 400, as for invalid input, for a well-formed address they do not know.',
     breaks: ['errors/unknown-trader-not-found', 'properties/well-formed-address-answered'],
@@ -66,16 +75,8 @@ export const errorsFaults: readonly Fault[] = [
   {
     name: 'intent-validation-as-400',
     description: 'The intent operation answers validation failures with 400, which it does not declare, instead of 422.',
-    breaks: [
-      'errors/intent-validation-unprocessable',
-      'every-response/declared-status',
-      'intents/empty-receipt-refused',
-      'intents/malformed-hash-refused',
-      'intents/missing-receipt-refused',
-      'intents/oversized-receipt-refused',
-      'properties/malformed-hash-rejected',
-      'properties/out-of-bounds-receipt-refused',
-    ],
+    // A 400 grants no access, so the refusal checks pass; the status is undeclared, and no declared 4xx.
+    breaks: ['errors/intent-validation-unprocessable', 'every-response/declared-status', 'intents/refusals-declared-4xx'],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && response.status === 422) response.status = 400
     },

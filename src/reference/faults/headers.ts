@@ -4,9 +4,8 @@ import type { Fault } from '../types.js'
 export const headersFaults: readonly Fault[] = [
   {
     name: 'accept-header-required',
-    description: 'A request without an Accept header is refused with 406, though the contract only says a request may send it.',
-    // 406 is a status the intent operation does not declare: the run asks every operation without Accept.
-    breaks: ['headers/optional-request-headers', 'every-response/declared-status'],
+    description: 'A request without an Accept header is refused with 406: it follows "every authenticated request sends Accept" over "may send Accept", which the reading EP-ACCEPT-OPTIONAL (SHOULD) takes.',
+    breaks: ['headers/request-without-accept-served'],
     onResponse(response, request) {
       if (request.headers.accept !== undefined) return
       response.status = 406
@@ -29,6 +28,14 @@ export const headersFaults: readonly Fault[] = [
     breaks: ['headers/content-type-json', 'every-response/json-content-type'],
     onResponse(response) {
       if (response.status >= 400) response.headers['content-type'] = 'text/plain; charset=utf-8'
+    },
+  },
+  {
+    name: 'success-content-type-text-plain',
+    description: 'Successful responses carry their JSON body labelled text/plain; errors stay application/json.',
+    breaks: ['every-response/success-json-content-type'],
+    onResponse(response) {
+      if (response.status < 400) response.headers['content-type'] = 'text/plain; charset=utf-8'
     },
   },
   {

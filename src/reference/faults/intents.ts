@@ -110,7 +110,8 @@ export const intentsFaults: readonly Fault[] = [
   {
     name: 'malformed-hash-500',
     description: 'A malformed hash reaches the database query, which throws: 500 instead of a 4xx.',
-    breaks: ['intents/malformed-hash-refused', 'properties/malformed-hash-rejected'],
+    // No access is granted, so the MUST checks pass; that a validation failure is a 4xx is the reading RCPT-REFUSAL-4XX.
+    breaks: ['intents/refusals-declared-4xx'],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') crash(response, 'invalid input syntax for type bytea')
     },
@@ -118,7 +119,7 @@ export const intentsFaults: readonly Fault[] = [
   {
     name: 'malformed-hash-400',
     description: 'A malformed hash gets 400, a status the intent operation does not declare (its validation failures are 422).',
-    breaks: ['intents/malformed-hash-refused', 'every-response/declared-status', 'properties/malformed-hash-rejected'],
+    breaks: ['every-response/declared-status', 'intents/refusals-declared-4xx'],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') response.status = 400
     },

@@ -40,8 +40,18 @@ export const shapeFaults: readonly Fault[] = [
   bodyFault('order-session-key-short', 'The order sessionKey has 38 hex digits.', ['shapes/intent-addresses'], 'getIntentStatus', (body) => {
     body.order.sessionKey = body.order.sessionKey.slice(0, 40)
   }),
-  bodyFault('pnl-without-cumulative-pnl', 'The PnL positions group has no cumulativePnlWad.', ['shapes/pnl-members', 'properties/well-formed-address-answered'], 'getTraderPnl', (body) => {
+  // Presence is a fact of the reference's profile (requiredMembers.PnL), and without it a reading.
+  bodyFault('pnl-without-cumulative-pnl', 'The PnL positions group has no cumulativePnlWad.', ['profile/pnl-required-members'], 'getTraderPnl', (body) => {
     delete body.data.positions.cumulativePnlWad
+  }),
+  {
+    ...bodyFault('pnl-without-cumulative-pnl-unstated', 'The PnL positions group has no cumulativePnlWad, and the profile does not state which PnL members are required.', ['shapes/pnl-all-members'], 'getTraderPnl', (body) => {
+      delete body.data.positions.cumulativePnlWad
+    }),
+    profileWithout: ['requiredMembers'],
+  },
+  bodyFault('pnl-funding-as-list', "The PnL funding group is a list of its members' values instead of an object.", ['shapes/pnl-members', 'profile/pnl-required-members', 'properties/well-formed-address-answered'], 'getTraderPnl', (body) => {
+    body.data.funding = Object.values(body.data.funding)
   }),
   bodyFault('pnl-wad-as-number', 'The PnL settlements paidWad is a JSON number.', ['shapes/pnl-wad-strings', 'properties/well-formed-address-answered'], 'getTraderPnl', (body) => {
     body.data.settlements.paidWad = Number(body.data.settlements.paidWad)
@@ -61,6 +71,15 @@ export const shapeFaults: readonly Fault[] = [
   bodyFault('market-twap-wad-decimal', 'The first market of each page carries lastTwapMidWad as a decimal fraction.', ['shapes/market-wad-uints'], 'listMarkets', (body) => {
     firstItem(body).lastTwapMidWad = '1.5'
   }),
+  bodyFault('balance-without-updated-block', 'The first balance of each page has no updatedBlock, which the profile says is required.', ['profile/balance-required-members'], 'listTraderBalances', (body) => {
+    delete firstItem(body).updatedBlock
+  }),
+  {
+    ...bodyFault('balance-without-updated-block-unstated', 'The first balance of each page has no updatedBlock, and the profile does not state which Balance members are required.', ['shapes/balance-all-members'], 'listTraderBalances', (body) => {
+      delete firstItem(body).updatedBlock
+    }),
+    profileWithout: ['requiredMembers'],
+  },
   bodyFault('balance-as-number', 'The first balance of each page carries balance as a JSON number.', ['shapes/balance-members', 'properties/well-formed-address-answered'], 'listTraderBalances', (body) => {
     firstItem(body).balance = Number(firstItem(body).balance)
   }),
