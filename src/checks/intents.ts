@@ -38,7 +38,7 @@ const missingReceiptRefused: RecordedJudgement = {
 }
 
 function readIntent(ctx: CheckContext, intent: IntentInput): Promise<Exchange> {
-  return ctx.call('getIntentStatus', { params: { hash: intent.hash }, query: { receipt: intent.receipt } })
+  return ctx.call('getIntentStatus', { params: { hash: intent.hash }, query: { receipt: intent.receipt }, shared: true })
 }
 
 function intentBody(exchange: Exchange): Record<string, unknown> | undefined {
@@ -88,7 +88,7 @@ function refusalCheck(check: Pick<Check, 'id' | 'requirement' | 'title' | 'recor
     ...check,
     async run(ctx) {
       const { hash, receipt } = probe.build(ctx.settings, ctx)
-      const exchange = await ctx.call('getIntentStatus', { params: { hash }, query: { receipt } })
+      const exchange = await ctx.call('getIntentStatus', { params: { hash }, query: { receipt }, shared: true })
       expectRefusal(ctx, exchange, probe.what)
     },
   }
@@ -144,7 +144,7 @@ export const intentsChecks: readonly Check[] = [
     needs: REFUSAL_NEEDS,
     async run(ctx) {
       const { hash, receipt } = ctx.settings.intent!
-      const exchanges = await Promise.all(MALFORMED_HASHES.map((malformed) => ctx.call('getIntentStatus', { params: { hash: malformed.from(hash) }, query: { receipt } })))
+      const exchanges = await Promise.all(MALFORMED_HASHES.map((malformed) => ctx.call('getIntentStatus', { params: { hash: malformed.from(hash) }, query: { receipt }, shared: true })))
       MALFORMED_HASHES.forEach(({ what }, i) => expectRefusal(ctx, exchanges[i]!, what))
     },
   },
@@ -211,7 +211,7 @@ export const intentsChecks: readonly Check[] = [
     needs: REFUSAL_NEEDS,
     async run(ctx) {
       const probes = refusalProbes(ctx.settings)
-      const exchanges = await Promise.all(probes.map(({ hash, receipt }) => ctx.call('getIntentStatus', { params: { hash }, query: { receipt } })))
+      const exchanges = await Promise.all(probes.map(({ hash, receipt }) => ctx.call('getIntentStatus', { params: { hash }, query: { receipt }, shared: true })))
       // A grant of access is the finding of the MUST checks above; a 429 answers the quota, not the request.
       const refused = exchanges.flatMap((exchange, i) => {
         const status = exchange.response?.status
