@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import { parseCheckHarArgs } from '../src/cli/check-har.js'
 import { main } from '../src/cli/main.js'
+import { parseProxyArgs } from '../src/cli/proxy.js'
 import { allChecks } from '../src/checks/index.js'
 import { exchangeRules } from '../src/checks/every-response.js'
 import { operations } from '../src/contract/operations.js'
@@ -193,5 +195,12 @@ describe('check-har usage', () => {
     const run = await checkHar([])
     expect(run.code).toBe(2)
     expect(run.err).toMatch(/missing argument/)
+  })
+
+  test('takes its report folder and --strict from IPTS_REPORT_DIR and IPTS_STRICT, as a run does; a flag wins', () => {
+    const fromEnv = mkdtempSync(join(tmpdir(), 'ipts-env-report-dir-'))
+    expect(parseCheckHarArgs(['traffic.har'], { IPTS_REPORT_DIR: fromEnv, IPTS_STRICT: '1' })).toMatchObject({ reportDir: fromEnv, strict: true })
+    expect(parseCheckHarArgs(['traffic.har', '--report-dir', 'elsewhere'], { IPTS_REPORT_DIR: fromEnv }).reportDir).toBe('elsewhere')
+    expect(parseProxyArgs(['--upstream', 'http://127.0.0.1:9'], { IPTS_REPORT_DIR: fromEnv }).reportDir).toBe(fromEnv)
   })
 })

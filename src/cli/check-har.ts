@@ -22,8 +22,8 @@ export interface CheckHarOptions {
   profile?: string
 }
 
-export function parseCheckHarArgs(argv: readonly string[]): CheckHarOptions {
-  const { values, positionals } = parseSubcommandArgs(argv, flags, 1)
+export function parseCheckHarArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CheckHarOptions {
+  const { values, positionals } = parseSubcommandArgs(argv, flags, 1, env)
   return { file: positionals[0]!, reportDir: values['report-dir'] as string, strict: values.strict === true, profile: values.profile as string | undefined }
 }
 

@@ -39,7 +39,7 @@ export const subcommands: readonly Subcommand[] = [
     summary: 'judge recorded traffic (a HAR file) offline',
     load: async () => {
       const { checkHar, checkHarHelp, parseCheckHarArgs } = await import('./check-har.js')
-      return { help: checkHarHelp, run: (argv, env) => checkHar(parseCheckHarArgs(argv), env) }
+      return { help: checkHarHelp, run: (argv, env) => checkHar(parseCheckHarArgs(argv, env), env) }
     },
   },
   {
@@ -47,7 +47,7 @@ export const subcommands: readonly Subcommand[] = [
     summary: 'a validating reverse proxy: forwards traffic unchanged and judges each exchange',
     load: async () => {
       const { parseProxyArgs, proxyHelp, proxyUntilSignalled } = await import('./proxy.js')
-      return { help: proxyHelp, run: (argv, env) => proxyUntilSignalled(parseProxyArgs(argv), env) }
+      return { help: proxyHelp, run: (argv, env) => proxyUntilSignalled(parseProxyArgs(argv, env), env) }
     },
   },
   {

@@ -37,8 +37,8 @@ export interface ProxyOptions {
   profile?: string
 }
 
-export function parseProxyArgs(argv: readonly string[]): ProxyOptions {
-  const { values } = parseSubcommandArgs(argv, flags, 0)
+export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): ProxyOptions {
+  const { values } = parseSubcommandArgs(argv, flags, 0, env)
   if (values.upstream === undefined) throw new UsageError('--upstream is required (the base URL to forward to)')
   return {
     upstream: values.upstream as string,

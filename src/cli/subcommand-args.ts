@@ -5,8 +5,8 @@ import { flagsHelp, parseFlags, validateFlag, type Flag } from './flags.js'
 
 /** Flags every subcommand that writes reports has, as a run has them. */
 export const reportFlags: readonly Flag[] = [
-  { name: 'report-dir', kind: 'folder', default: './conformance-report', help: 'where the report files are written' },
-  { name: 'strict', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
+  { name: 'report-dir', env: 'IPTS_REPORT_DIR', kind: 'folder', default: './conformance-report', help: 'where the report files are written' },
+  { name: 'strict', env: 'IPTS_STRICT', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
 ]
 
 /** The flag of the subcommands that judge traffic (check-har, proxy): the deployment's facts, held to each exchange. */
@@ -22,10 +22,15 @@ export function trafficProfile(path: string | undefined): Promise<Profile | unde
 }
 
 /** Parses and checks a subcommand's flags and its positional arguments; every mistake is a UsageError naming the flag. */
-export function parseSubcommandArgs(argv: readonly string[], table: readonly Flag[], positionals: number): { values: Record<string, unknown>; positionals: string[] } {
+export function parseSubcommandArgs(argv: readonly string[], table: readonly Flag[], positionals: number, env: NodeJS.ProcessEnv = {}): { values: Record<string, unknown>; positionals: string[] } {
   const parsed = parseFlags(argv, table)
   const values: Record<string, unknown> = {}
-  for (const flag of table) values[flag.name] = validateFlag(flag, parsed.values[flag.name] ?? flag.default)
+  for (const flag of table) {
+    // A flag wins over its environment variable, as in a run.
+    const fromEnv = flag.env ? env[flag.env] || undefined : undefined
+    const given = parsed.values[flag.name] ?? (fromEnv !== undefined && flag.kind === 'flag' ? fromEnv !== '0' && fromEnv !== 'false' : fromEnv)
+    values[flag.name] = validateFlag(flag, given ?? flag.default, parsed.values[flag.name] === undefined && fromEnv !== undefined ? flag.env : undefined)
+  }
   if (parsed.positionals.length !== positionals) {
     throw new UsageError(parsed.positionals.length < positionals ? 'missing argument (see --help)' : `unexpected argument ${JSON.stringify(parsed.positionals[positionals])} (see --help)`)
   }
