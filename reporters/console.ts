@@ -7,12 +7,18 @@ import { provenance, type CheckOutcome, type Report } from '../src/core/report.j
 const FAILURES_LISTED = 20
 const plain = (_: Colour, text: string) => text
 
+/** "90 checks and 20 every-response rules": what the counts are counts of, as the progress counts the checks. */
+function checksAndRules(checks: readonly CheckOutcome[]): string {
+  const rules = checks.filter((c) => c.concern === 'every-response').length
+  return `${checks.length - rules} checks and ${rules} every-response rules`
+}
+
 /** The closing lines of a run: verdict, counts, failures with their requirement and level, the baseline comparison, and where the reports are. */
 export function summaryLines(report: Report, reportPaths: readonly string[], comparison?: BaselineComparison, paint: (colour: Colour, text: string) => string = plain): string[] {
   const { summary } = report
   const verdict = summary.verdict === 'pass' ? paint('green', 'PASS') : paint('red', 'FAIL')
   const lines = [
-    `${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.notRun > 0 ? `${summary.notRun} not run, ` : ''}${summary.skipped} skipped, ${summary.waived} waived (${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures) against ${report.target.baseUrl} in ${report.durationMs} ms, ${provenance(report)}`,
+    `${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.notRun > 0 ? `${summary.notRun} not run, ` : ''}${summary.skipped} skipped, ${summary.waived} waived (${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures) of ${checksAndRules(report.checks)} against ${report.target.baseUrl} in ${report.durationMs} ms, ${provenance(report)}`,
   ]
   const failed = report.checks.filter((c) => c.status === 'failed')
   for (const check of failed.slice(0, FAILURES_LISTED)) lines.push(`  ${check.crashed ? 'crashed' : 'failed'} ${describe(check)}: ${oneLine(check.reason)}`)

@@ -23,22 +23,25 @@ export function colourFor(output: ProgressOutput, env: NodeJS.ProcessEnv): (colo
 }
 
 /**
- * Progress while the checks run. On a terminal: one status line rewritten in place (concern, checks done,
- * failures). Elsewhere (CI logs): one line per finished concern. A failed check gets a line of its own in both.
+ * Progress while the checks run. On a terminal: one status line rewritten in place (concern, checks done of all,
+ * failures). Elsewhere (CI logs): one line per concern once all its checks are done, with the running total, however
+ * the concerns' checks interleave. A failed check gets a line of its own in both.
  */
-export function createProgress(output: ProgressOutput, env: NodeJS.ProcessEnv, expected: number): Progress {
+export function createProgress(output: ProgressOutput, env: NodeJS.ProcessEnv, checksPerConcern: Readonly<Record<string, number>>): Progress {
   const paint = colourFor(output, env)
   const live = output.isTTY === true
+  const expected = Object.values(checksPerConcern).reduce((sum, n) => sum + n, 0)
+  const perConcern = new Map<string, { done: number; failed: number }>()
   let done = 0
   let failed = 0
-  let concern: { name: string; done: number; failed: number } | undefined
-  const status = () => `\r\x1b[K${paint('dim', `${concern?.name ?? ''} · ${done}/${expected} checks done · ${failed} failed`)}`
-  const concernLine = () => concern && `${concern.name}: ${checksDone(concern.done)}${concern.failed > 0 ? `, ${concern.failed} failed` : ''}\n`
+  let latest = ''
+  const status = () => `\r\x1b[K${paint('dim', `${latest} · ${done}/${expected} checks done · ${failed} failed`)}`
 
   return {
     onCheck(outcome) {
-      if (!live && concern && concern.name !== outcome.concern) output.write(concernLine()!)
-      if (concern?.name !== outcome.concern) concern = { name: outcome.concern, done: 0, failed: 0 }
+      const concern = perConcern.get(outcome.concern) ?? { done: 0, failed: 0 }
+      perConcern.set(outcome.concern, concern)
+      latest = outcome.concern
       done++
       concern.done++
       if (outcome.status === 'failed') {
@@ -47,10 +50,12 @@ export function createProgress(output: ProgressOutput, env: NodeJS.ProcessEnv, e
         output.write(`${live ? '\r\x1b[K' : ''}${paint('red', 'failed')} ${outcome.id} [${outcome.requirement}, ${levelLabel(outcome)}]\n`)
       }
       if (live) output.write(status())
+      else if (concern.done === checksPerConcern[outcome.concern]) {
+        output.write(`${outcome.concern}: ${checksDone(concern.done)}${concern.failed > 0 ? `, ${concern.failed} failed` : ''} (${done} of ${expected} in all)\n`)
+      }
     },
     end() {
       if (live) output.write('\r\x1b[K')
-      else if (concern) output.write(concernLine()!)
     },
   }
 }

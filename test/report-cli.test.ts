@@ -98,7 +98,7 @@ describe('terminal output', () => {
     expect(out).not.toContain('\r')
     const report = JSON.parse(readFileSync(out.match(/report: (.*report\.json)/)![1]!, 'utf8'))
     const concerns = new Set(report.checks.filter((c: CheckOutcome) => c.concern !== 'every-response').map((c: CheckOutcome) => c.concern))
-    for (const concern of concerns) expect(out).toMatch(new RegExp(`^${concern}: \\d+ checks? done`, 'm'))
+    for (const concern of concerns) expect(out.match(new RegExp(`^${concern}: \\d+ checks? done.* \\(\\d+ of \\d+ in all\\)$`, 'gm')), `one line for ${concern}`).toHaveLength(1)
     for (const id of fault.breaks.filter((b) => !b.startsWith('every-response/'))) expect(out).toMatch(new RegExp(`^failed ${id} \\[`, 'm'))
   })
 
@@ -106,7 +106,7 @@ describe('terminal output', () => {
 
   function drive(isTTY: boolean, env: NodeJS.ProcessEnv): string {
     const written: string[] = []
-    const progress = createProgress({ isTTY, write: (text: string) => written.push(text) }, env, 3)
+    const progress = createProgress({ isTTY, write: (text: string) => written.push(text) }, env, { envelope: 2, shapes: 1 })
     progress.onCheck(outcome('envelope', 'passed'))
     progress.onCheck(outcome('envelope', 'failed'))
     progress.onCheck(outcome('shapes', 'passed'))
@@ -119,6 +119,14 @@ describe('terminal output', () => {
     expect(text).toContain('shapes · 3/3 checks done · 1 failed')
     expect(text).toContain('\x1b[31mfailed\x1b[0m envelope/x-failed')
     expect(text.split('\n'), 'only the failure gets a line of its own').toHaveLength(2)
+  })
+
+  test('off a terminal: one line per concern once its checks are done, with the running total, whichever order they end in', () => {
+    const written: string[] = []
+    const progress = createProgress({ isTTY: false, write: (text: string) => written.push(text) }, {}, { envelope: 2, shapes: 2 })
+    for (const [concern, status] of [['envelope', 'passed'], ['shapes', 'passed'], ['envelope', 'failed'], ['shapes', 'passed']] as const) progress.onCheck(outcome(concern, status))
+    progress.end()
+    expect(written.join('')).toBe(['failed envelope/x-failed [ENV-DATA, MUST]', 'envelope: 2 checks done, 1 failed (3 of 4 in all)', 'shapes: 2 checks done (4 of 4 in all)', ''].join('\n'))
   })
 
   test('on a terminal with NO_COLOR set: no colour', () => {

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { readBaseline } from '../../reporters/baseline.js'
 import { createProgress } from '../../reporters/progress.js'
 import { publishReport } from '../../reporters/publish.js'
-import { allChecks } from '../checks/index.js'
+import { checksByConcern } from '../checks/index.js'
 import { HAR_FILE } from '../har/write.js'
 import { redact, secretsOf } from '../http/secrets.js'
 import { runConformance } from '../runner/run.js'
@@ -21,7 +21,7 @@ export async function run(options: CliOptions, env: NodeJS.ProcessEnv): Promise<
 
 async function runAndReport(options: CliOptions, env: NodeJS.ProcessEnv): Promise<number> {
   const baseline = options.baseline ? { path: options.baseline, report: await readBaseline(options.baseline) } : undefined
-  const progress = createProgress(process.stdout, env, allChecks.length)
+  const progress = createProgress(process.stdout, env, Object.fromEntries(Object.entries(checksByConcern).map(([concern, checks]) => [concern, checks.length])))
   const harPath = join(options.reportDir, HAR_FILE)
   let report
   try {
