@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { allCheckIds } from '../src/checks/index.js'
-import type { Har } from '../src/har/types.js'
+import type { Har, HarEntry } from '../src/har/types.js'
+import { HAR_FILE, writeHar } from '../src/har/write.js'
 import { startReferenceServer } from '../src/reference/server.js'
 import type { RefRequest, RefResponse } from '../src/reference/types.js'
 import { referenceInputs } from './hostile/servers.js'
@@ -67,5 +68,37 @@ describe('exchanges.har', () => {
     }
     expect(entries.some((e) => e.request.headers.some((h) => h.name === 'x-api-key' && h.value === '$IPTS_API_KEY')), 'the key header as its placeholder').toBe(true)
     expect(entries.some((e) => e.request.url.includes('receipt=$IPTS_INTENT_RECEIPT')), 'the receipt in the URL as its placeholder').toBe(true)
+  })
+})
+
+describe("a run's HAR against a target whose every body is large", () => {
+  /** 470 exchanges (a default run's order of magnitude), each answered with the body `bodyOf(i)`. */
+  async function* entries(bodyOf: (index: number) => string): AsyncGenerator<HarEntry> {
+    for (let index = 0; index < 470; index++) {
+      const text = bodyOf(index)
+      yield {
+        startedDateTime: new Date(0).toISOString(),
+        time: 1,
+        request: { method: 'GET', url: 'http://127.0.0.1:9/v1/markets', httpVersion: 'HTTP/1.1', cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0 },
+        response: { status: 200, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], headers: [], content: { size: text.length, mimeType: 'application/json', text, comment: 'body truncated at the size cap: the first 4194304 bytes' }, redirectURL: '', headersSize: -1, bodySize: text.length },
+        cache: {},
+        timings: { send: 0, wait: 1, receive: 0 },
+      } as unknown as HarEntry
+    }
+  }
+
+  test.each([
+    ['the same 4 MiB body (a 50 MB body cut at the capture cap)', () => 'x'.repeat(4 * 1024 * 1024)],
+    ['a different 200 KB body each time (JSON nested 100,000 deep, with a counter)', (index: number) => `${'['.repeat(100_000)}${index}${']'.repeat(100_000)}`],
+  ])('with %s stays under 10 MiB: bodies in full up to the budget, then each kept once or cut, saying so', async (_, body) => {
+    const shared = body(0)
+    const path = join(mkdtempSync(join(tmpdir(), 'ipts-har-budget-')), HAR_FILE)
+    await writeHar(path, entries((index) => (body.length === 0 ? shared : body(index))))
+    expect(statSync(path).size).toBeLessThan(10 * 1024 * 1024)
+    const written = (JSON.parse(readFileSync(path, 'utf8')) as Har).log.entries
+    expect(written).toHaveLength(470)
+    const full = written.filter((entry) => entry.response.content.text!.length === entry.response.content.size)
+    expect(full.length, 'bodies are kept whole up to the budget').toBeGreaterThan(0)
+    for (const entry of written.slice(full.length)) expect(entry.response.content.comment).toMatch(/left out|cut to its first/)
   })
 })

@@ -1,4 +1,9 @@
+import { mkdtempSync, readdirSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { writeReports } from '../reporters/write.js'
+import { HAR_FILE } from '../src/har/write.js'
 import { parseCli } from '../src/cli/options.js'
 import { runConformance, type RunOptions } from '../src/runner/run.js'
 import { hostileCases, LARGE_BODY_BYTES, type HostileTarget } from './hostile/servers.js'
@@ -12,6 +17,8 @@ const HANGING_RUN_MS = 8000
  * (under load, vitest's start-up alone has taken most of 8 s). How long a run takes is the benchmark's business.
  */
 const GUARD_MS = 120_000
+/** What the four report files and exchanges.har may take together, whatever the target answers. */
+const REPORT_FILES_BOUND_BYTES = 10 * 1024 * 1024
 
 function settingsFor(target: HostileTarget, overrides: Partial<RunOptions['settings']> = {}): RunOptions['settings'] {
   return {
@@ -41,7 +48,11 @@ describe('a hostile or broken target', () => {
   test.each(hostileCases.map((c) => [c.name, c] as const))('with %s gives failed checks with evidence and a finished run', { timeout: GUARD_MS + 60_000 }, async (_, hostile) => {
     const target = await hostile.start()
     try {
-      const report = await runConformance({ settings: settingsFor(target, { maxDurationMs: hostile.hangs ? HANGING_RUN_MS : GUARD_MS }) })
+      const dir = mkdtempSync(join(tmpdir(), 'ipts-hostile-'))
+      const report = await runConformance({ settings: settingsFor(target, { maxDurationMs: hostile.hangs ? HANGING_RUN_MS : GUARD_MS }), harPath: join(dir, HAR_FILE) })
+      await writeReports(report, dir)
+      const bytes = readdirSync(dir).reduce((sum, file) => sum + statSync(join(dir, file)).size, 0)
+      expect(bytes, `the report files of the run, ${readdirSync(dir).join(', ')}, fit a CI artefact`).toBeLessThan(REPORT_FILES_BOUND_BYTES)
       expect(report.errors, 'the run itself went wrong').toEqual([])
       // A target that stops answering every request trips the circuit breaker: the checks left are 'not run', with evidence.
       expect(report.summary.failed + report.summary.notRun, failureSummary(report)).toBeGreaterThan(0)
