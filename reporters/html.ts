@@ -45,6 +45,13 @@ ${checksSection(report.checks)}
 `
 }
 
+/** Every skipped check with its reason, on the first screen: a skip is what the run could not judge, and why. */
+function skippedSummary(report: Report): string {
+  const skipped = report.checks.filter((c) => c.status === 'skipped')
+  if (skipped.length === 0) return ''
+  return `<details id="skipped" open><summary>Skipped (${skipped.length}): what the run could not judge, and why</summary><ul>${skipped.map((c) => `<li><a href="#${anchor(c.id)}"><code>${escapeHtml(c.id)}</code></a>: ${escapeHtml(c.reason ?? '')}</li>`).join('')}</ul></details>`
+}
+
 function headerSection(report: Report): string {
   const { summary } = report
   const levels = (['MUST', 'SHOULD'] as const).map((level) => {
@@ -58,6 +65,8 @@ function headerSection(report: Report): string {
 <p>${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures. ${summary.verdict === 'pass' ? 'No MUST check failed' : 'The run fails'}${report.strict ? ' (strict: SHOULD failures count)' : ''}.</p>
 <table class="counts"><thead><tr><th>level</th><th>passed</th><th>failed</th><th>not run</th><th>skipped</th><th>waived</th></tr></thead><tbody>${levels.join('')}</tbody></table>
 <p>Requirements: ${requirements.join(' ')}</p>
+${skippedSummary(report)}
+${report.target.restart ? `<p class="restart">The embedded reference server was gone when the run ended; the reproduction commands address it. <code>${escapeHtml(report.target.restart)}</code> serves one at the same address (it prints its keys and receipts for the commands' variables).</p>` : ''}
 ${report.profile ? `<p class="profile">Deployment profile: ${escapeHtml(report.profile.source)}; ${report.requirements.filter((r) => r.profile).length} requirements assessed against it.</p>` : '<p class="profile">No deployment profile (--profile): requirements whose facts the contract leaves "not shown" are not assessable.</p>'}
 </header>`
 }

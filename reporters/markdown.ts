@@ -25,6 +25,7 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
     ...LEVELS.map((level) => `| ${level} | ${STATUSES.map((s) => report.checks.filter((c) => c.level === level && c.status === s).length).join(' | ')} |`),
     '',
     `Requirements: ${Object.entries(requirementCounts(report.requirements)).map(([status, n]) => `${n} ${status}`).join(', ')}.`,
+    ...(report.target.restart ? ['', `The embedded reference server was gone when the run ended; the reproduction commands address it. \`${report.target.restart}\` serves one at the same address.`] : []),
   ]
   const profiled = report.requirements.filter((r) => r.profile)
   if (report.profile) {

@@ -188,3 +188,18 @@ describe('report.md', () => {
     expect(markdown).toContain('&lt;script&gt;window.\\_\\_pwned=3&lt;/script&gt;')
   })
 })
+
+describe('a run against the embedded reference', () => {
+  test('records what it switched on and how to bring the reference back; report.html lists every skip with its reason on the first screen', async () => {
+    const report = await runAgainstReference({ faults: ['receipt-not-checked'] })
+    expect(reportValidator()(report), 'valid against specs/report.schema.json').toBe(true)
+    expect(report.target.switchedOn).toEqual(['fault receipt-not-checked'])
+    expect(report.target.restart).toMatch(/^npx ipts-conformance reference --port \d+ --fault receipt-not-checked$/)
+    const html = renderHtml(report)
+    const skipped = report.checks.filter((c) => c.status === 'skipped')
+    expect(skipped.length, 'the run skips some checks').toBeGreaterThan(0)
+    const firstScreen = html.slice(0, html.indexOf('<section id="failures">'))
+    for (const check of skipped) expect(firstScreen, `${check.id} and its reason before the failures`).toContain(`<code>${check.id}</code></a>: `)
+    expect(renderMarkdown(report)).toContain(report.target.restart!)
+  })
+})

@@ -105,8 +105,11 @@ export interface TrafficSummary {
 
 export interface Report {
   tool: { name: string; version: string }
-  /** switchedOn: the embedded reference's faults and allowances the run switched on (`fault NAME`, `allowance NAME`). */
-  target: { baseUrl: string; embedded: boolean; switchedOn?: string[] }
+  /**
+   * switchedOn: the embedded reference's faults and allowances the run switched on (`fault NAME`, `allowance NAME`);
+   * restart: for the embedded reference, gone when the run ended, the command that serves one at the same address.
+   */
+  target: { baseUrl: string; embedded: boolean; switchedOn?: string[]; restart?: string }
   startedAt: string
   durationMs: number
   /** Seed and runs of the generated inputs; absent for recorded traffic, where nothing is generated. */

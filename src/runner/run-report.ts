@@ -9,7 +9,7 @@ import type { Target } from './target.js'
 export function reportOfRun(target: Pick<Target, 'settings' | 'server' | 'startedAt'>, result: EngineResult, options: Pick<RunOptions, 'waivers' | 'strict' | 'reference'>): Report {
   const { settings } = target
   return reportOf({
-    target: { baseUrl: target.server ? 'embedded reference server' : settings.baseUrl, embedded: !!target.server, ...switchedOn(options) },
+    target: { baseUrl: target.server ? 'embedded reference server' : settings.baseUrl, embedded: !!target.server, ...switchedOn(options), ...(target.server ? { restart: restartCommand(settings.baseUrl, options) } : {}) },
     startedAt: target.startedAt,
     seed: settings.seed,
     runs: settings.runs,
@@ -25,6 +25,12 @@ export function reportOfRun(target: Pick<Target, 'settings' | 'server' | 'starte
 function switchedOn(options: Pick<RunOptions, 'reference'>): { switchedOn?: string[] } {
   const named = [...(options.reference?.faults ?? []).map((name) => `fault ${name}`), ...(options.reference?.allowances ?? []).map((name) => `allowance ${name}`)]
   return named.length > 0 ? { switchedOn: named } : {}
+}
+
+/** The embedded reference is gone when the run ends, and its port with it: this serves one at the same address, with the same behaviours, for the reproduction commands. */
+function restartCommand(baseUrl: string, options: Pick<RunOptions, 'reference'>): string {
+  const behaviours = [...(options.reference?.faults ?? []).map((name) => ` --fault ${name}`), ...(options.reference?.allowances ?? []).map((name) => ` --allowance ${name}`)]
+  return `npx ipts-conformance reference --port ${new URL(baseUrl).port}${behaviours.join('')}`
 }
 
 function applyWaivers(outcomes: CheckOutcome[], waivers: readonly Waiver[]): CheckOutcome[] {
