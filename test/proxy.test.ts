@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -159,6 +159,30 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
       release()
       echo.server.close()
       streaming.close()
+    }
+  })
+
+  test('answers a request it cannot parse with 400, forwards nothing, and counts it in the report', async () => {
+    const seen: string[] = []
+    const recording = await startReferenceServer({ behaviours: [{ name: 'record', description: 'records', onResponse: (_, request) => void seen.push(request.path) }] })
+    try {
+      const proxy = await startProxy(['--upstream', recording.baseUrl])
+      const { port } = new URL(proxy.url)
+      for (const raw of ['GARBAGE REQUEST LINE\r\n\r\n', 'GET /v1/config HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n']) {
+        const answer = await new Promise<string>((resolve) => {
+          const socket = connect(Number(port), '127.0.0.1', () => socket.write(raw))
+          let text = ''
+          socket.on('data', (chunk) => (text += chunk))
+          socket.on('close', () => resolve(text))
+        })
+        expect(answer).toMatch(/^HTTP\/1\.1 400 /)
+      }
+      const { report } = await proxy.stop()
+      expect(seen, 'nothing was forwarded').toEqual([])
+      expect(report.traffic?.malformedRequests).toBe(2)
+      expect(reportValidator()(report), 'valid against specs/report.schema.json').toBe(true)
+    } finally {
+      await recording.close()
     }
   })
 

@@ -85,6 +85,7 @@ export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop:
       spool.add(exchange, judgement.secrets.list())
       if (options.maxRequests !== undefined && ++exchanges >= options.maxRequests) enough.abort()
     },
+    onMalformedRequest: () => judgement.malformedRequest(),
   })
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
   const done = AbortSignal.any([stop, enough.signal])

@@ -101,6 +101,8 @@ export interface TrafficSummary {
   withoutResponse: number
   /** Responses whose body the recording left out: not judged. */
   withoutBody: number
+  /** Requests the proxy could not parse (a garbage request line, a bad Content-Length): answered 400 by the proxy, not forwarded. */
+  malformedRequests?: number
 }
 
 export interface Report {
@@ -155,6 +157,7 @@ export function provenance(report: Report): string {
     traffic.otherV1 ? `${traffic.otherV1} under /v1 but no operation` : '',
     traffic.withoutResponse ? `${traffic.withoutResponse} without a response` : '',
     traffic.withoutBody ? `${traffic.withoutBody} without a recorded body` : '',
+    traffic.malformedRequests ? `${traffic.malformedRequests} malformed requests the proxy answered 400 and did not forward` : '',
   ].filter(Boolean)
   return `recorded traffic (${traffic.source === 'har' ? 'HAR' : 'proxy'}): ${traffic.exchanges} exchanges, ${traffic.judged} judged${left.length ? `; not judged: ${left.join(', ')}` : ''}`
 }

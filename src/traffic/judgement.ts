@@ -53,6 +53,11 @@ export class TrafficJudgement {
     }
   }
 
+  /** A request the proxy could not parse: answered 400 by the proxy, never forwarded, counted so that the report says so. */
+  malformedRequest(): void {
+    this.counts.malformedRequests = (this.counts.malformedRequests ?? 0) + 1
+  }
+
   /** An upstream that did not answer the proxy: the client got a 502 from the proxy, and the report says so. */
   upstreamFailed(exchange: Exchange): void {
     this.learn(exchange)

@@ -18,6 +18,8 @@ export interface ProxyServerOptions {
   maxBodyBytes: number
   /** Told of every exchange once its response has been forwarded whole, or the upstream failed. */
   onExchange(exchange: Exchange, upstreamFailed: boolean): void
+  /** Told of a request that could not be parsed (answered 400 by the proxy, not forwarded). */
+  onMalformedRequest(): void
 }
 
 export interface ProxyServer {
@@ -93,6 +95,12 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     forward(incoming, outgoing).catch((error: unknown) => {
       outgoing.destroy(error as Error)
     })
+  })
+  // Node answers an unparsable request with a bare 400 and closes; the proxy does the same, and the report counts it.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code !== 'ECONNRESET') options.onMalformedRequest()
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+    else socket.destroy()
   })
   server.listen(options.port, options.host)
   await once(server, 'listening')
