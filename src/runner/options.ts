@@ -32,3 +32,13 @@ export interface RunOptions {
   /** Where to write the run's exchanges as HAR 1.2 (every attempt an entry, secrets as placeholders); none when undefined. */
   harPath?: string
 }
+
+/** The embedded reference's faults and allowances a run switches on, as the report names them: `fault NAME`, `allowance NAME`. */
+export function switchedOnBehaviours(options: Pick<RunOptions, 'reference'>): string[] {
+  return [...(options.reference?.faults ?? []).map((name) => `fault ${name}`), ...(options.reference?.allowances ?? []).map((name) => `allowance ${name}`)]
+}
+
+/** The same as flags of the CLI and the `reference` subcommand: `--fault NAME`, `--allowance NAME`. */
+export function behaviourFlags(options: Pick<RunOptions, 'reference'>): string[] {
+  return switchedOnBehaviours(options).map((named) => `--${named}`)
+}

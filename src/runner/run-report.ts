@@ -2,7 +2,7 @@ import type { CheckOutcome, Report } from '../core/report.js'
 import type { EngineResult } from '../engine/run-checks.js'
 import { reportOf } from '../engine/report-of.js'
 import { secretsOf } from '../http/secrets.js'
-import type { RunOptions, Waiver } from './options.js'
+import { behaviourFlags, switchedOnBehaviours, type RunOptions, type Waiver } from './options.js'
 import type { Target } from './target.js'
 
 /** The report of a finished run: what the checks found, with the waivers applied, summarised and traced to the requirements. */
@@ -23,14 +23,13 @@ export function reportOfRun(target: Pick<Target, 'settings' | 'server' | 'starte
 
 /** The embedded reference's faults and allowances the run switched on, so that a fault run and a clean run do not look alike. */
 function switchedOn(options: Pick<RunOptions, 'reference'>): { switchedOn?: string[] } {
-  const named = [...(options.reference?.faults ?? []).map((name) => `fault ${name}`), ...(options.reference?.allowances ?? []).map((name) => `allowance ${name}`)]
+  const named = switchedOnBehaviours(options)
   return named.length > 0 ? { switchedOn: named } : {}
 }
 
 /** The embedded reference is gone when the run ends, and its port with it: this serves one at the same address, with the same behaviours, for the reproduction commands. */
 function restartCommand(baseUrl: string, options: Pick<RunOptions, 'reference'>): string {
-  const behaviours = [...(options.reference?.faults ?? []).map((name) => ` --fault ${name}`), ...(options.reference?.allowances ?? []).map((name) => ` --allowance ${name}`)]
-  return `npx ipts-conformance reference --port ${new URL(baseUrl).port}${behaviours.join('')}`
+  return ['npx ipts-conformance reference --port', new URL(baseUrl).port, ...behaviourFlags(options)].join(' ')
 }
 
 function applyWaivers(outcomes: CheckOutcome[], waivers: readonly Waiver[]): CheckOutcome[] {

@@ -10,7 +10,7 @@ import { broughtByFaults, referenceBehaviours } from '../reference/named-behavio
 import { startReferenceServer, type ReferenceServer } from '../reference/server.js'
 import { TargetUnreachableError } from '../core/errors.js'
 import { settingDefaults, withDefaults } from '../core/defaults.js'
-import type { RunOptions } from './options.js'
+import { behaviourFlags, type RunOptions } from './options.js'
 import type { RunSettings } from '../core/settings.js'
 
 /** What a run is pointed at: its settings, and the embedded reference server when that is the target. */
@@ -65,7 +65,7 @@ export async function openTarget(options: RunOptions): Promise<Target> {
 
 /** The flags a replay needs besides the target, the check and the seed: the files the caller read its settings from, what switched the run's reference behaviours on, and parameter names that are not the defaults. */
 function shapingFlags(options: RunOptions, settings: Pick<RunSettings, 'cursorParam' | 'limitParam'>): string[] {
-  const flags = [...(options.settings?.shapingFlags ?? []), ...(options.reference?.faults ?? []).map((name) => `--fault ${name}`), ...(options.reference?.allowances ?? []).map((name) => `--allowance ${name}`)]
+  const flags = [...(options.settings?.shapingFlags ?? []), ...behaviourFlags(options)]
   if (settings.cursorParam !== settingDefaults.cursorParam) flags.push(`--cursor-param ${settings.cursorParam}`)
   if (settings.limitParam !== settingDefaults.limitParam) flags.push(`--limit-param ${settings.limitParam}`)
   return flags
