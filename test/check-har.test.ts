@@ -113,11 +113,38 @@ describe.skipIf(chromiumSkipReason)(`check-har on traffic Chromium recorded${chr
   )
 })
 
-async function runWithHar(faults: string[]): Promise<{ report: Report; harPath: string }> {
-  const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-run-har-')), 'exchanges.har')
-  const report = await runAgainstReference({ faults }, {}, { harPath })
-  return { report, harPath }
+const harRuns = new Map<string, Promise<{ report: Report; harPath: string }>>()
+
+/** A run against the reference with the faults, and its exchanges.har; each set of faults is run once for the file. */
+function runWithHar(faults: string[]): Promise<{ report: Report; harPath: string }> {
+  const key = faults.join(',')
+  let running = harRuns.get(key)
+  if (!running) {
+    const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-run-har-')), 'exchanges.har')
+    running = runAgainstReference({ faults }, {}, { harPath }).then((report) => ({ report, harPath }))
+    harRuns.set(key, running)
+  }
+  return running
 }
+
+// The body rules' recorded judgement is what their checks run on each answer (faults.test proves each); each other
+// check with a recorded judgement is shown failing on the HAR of a run with the first fault that breaks it (those
+// that hold the target to a profile key, under --profile below).
+const judgedApart = allChecks.filter((c) => c.recorded && !c.profile && !c.id.startsWith('shapes/') && !c.id.startsWith('envelope/')).map((c) => c.id)
+const faultBreaking = (id: string) => faults.find((f) => f.breaks.includes(id))!.name
+// Every judgement of one exchange that a profile key decides; the quota's needs a 429, which quota.test judges in a run.
+const profiled = [...allChecks.filter((c) => c.recorded), ...exchangeRules].filter((j) => j.profile && j.id !== 'every-response/quota-values')
+const faultBreakingOnly = (id: string) => faults.find((f) => f.breaks.length === 1 && f.breaks[0] === id)!.name
+
+/** The runs whose HARs the tests below judge, four at a time up front: a run is CPU and waiting, check-har is quick. */
+const HAR_RUNS_AT_ONCE = 4
+beforeAll(async () => {
+  const pending = [[], ...judgedApart.map((id) => [faultBreaking(id)]), ...profiled.map((j) => [faultBreakingOnly(j.id)])]
+  const worker = async () => {
+    for (let next = pending.shift(); next; next = pending.shift()) await runWithHar(next)
+  }
+  await Promise.all(Array.from({ length: HAR_RUNS_AT_ONCE }, worker))
+}, 600_000)
 
 describe("check-har on the suite's own exchanges.har", () => {
   test('passes the HAR of a run against the reference', async () => {
@@ -126,11 +153,7 @@ describe("check-har on the suite's own exchanges.har", () => {
     expect(run.code, run.out + run.err).toBe(0)
   })
 
-  // The body rules' recorded judgement is what their checks run on each answer (faults.test proves each); each other
-  // check with a recorded judgement is shown failing on the HAR of a run with the first fault that breaks it (those
-  // that hold the target to a profile key, under --profile below).
-  const judgedApart = allChecks.filter((c) => c.recorded && !c.profile && !c.id.startsWith('shapes/') && !c.id.startsWith('envelope/')).map((c) => c.id)
-  test.each(judgedApart.map((id) => [id, faults.find((f) => f.breaks.includes(id))!.name]))('fails %s on the HAR of a run with the fault %s, as the run did', async (id, fault) => {
+  test.each(judgedApart.map((id) => [id, faultBreaking(id)]))('fails %s on the HAR of a run with the fault %s, as the run did', async (id, fault) => {
     const { report, harPath } = await runWithHar([fault])
     expect(idsWithStatus(report, 'failed'), 'the run failed it').toContain(id)
     const run = await checkHar([harPath])
@@ -140,8 +163,6 @@ describe("check-har on the suite's own exchanges.har", () => {
 
 describe('check-har --profile', () => {
   const referenceProfile = specPath(REFERENCE_PROFILE_FILE)
-  // Every judgement of one exchange that a profile key decides; the quota's needs a 429, which quota.test judges in a run.
-  const profiled = [...allChecks.filter((c) => c.recorded), ...exchangeRules].filter((j) => j.profile && j.id !== 'every-response/quota-values')
 
   test("passes the HAR of a run against the reference under the reference's own profile, and names the profile", async () => {
     const { harPath } = await runWithHar([])
@@ -151,7 +172,7 @@ describe('check-har --profile', () => {
     for (const { id } of profiled) expect(run.report!.checks.find((c) => c.id === id)?.status, id).toBe('passed')
   })
 
-  test.each(profiled.map((j) => [j.id, j.profile!, faults.find((f) => f.breaks.length === 1 && f.breaks[0] === j.id)!.name] as const))(
+  test.each(profiled.map((j) => [j.id, j.profile!, faultBreakingOnly(j.id)] as const))(
     '%s is not assessable without a profile stating %s, and fails with it, on the HAR of a run with the fault %s',
     async (id, key, fault) => {
       const { harPath } = await runWithHar([fault])
