@@ -1,13 +1,14 @@
 import { defineConfig } from 'vitest/config'
 
 /**
- * The self-tests a mutant is judged by (npm run mutation, stryker.config.mjs): each check run by itself against the
- * reference, its faults and allowances, and the unit tests of the verdict and of redaction. Stryker runs them in one
- * thread, one test at a time, and per mutant only the tests that reach it. No build: none of them runs the bin.
+ * The self-tests a mutant of a check is judged by (npm run mutation, stryker.config.mjs): each check run by itself
+ * against the reference, its faults and its concern's allowances, and the unit tests of the property runner. Stryker
+ * runs them in one thread, one test at a time, and per mutant only the tests that reach it. No build: none of them runs
+ * the bin.
  */
 export default defineConfig({
   test: {
-    include: ['test/each-check.test.ts', 'test/verdict-units.test.ts', 'test/redaction.test.ts', 'test/property-runner.test.ts'],
+    include: ['test/each-check.test.ts', 'test/property-runner.test.ts'],
     // One module graph for every run of the tests: Stryker switches mutants on at run time, so nothing needs a fresh import.
     isolate: false,
     testTimeout: 300_000,

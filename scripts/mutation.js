@@ -1,8 +1,10 @@
-// npm run mutation: runs StrykerJS (stryker.config.mjs, or the config file given) and writes docs/mutation.md from its
-// JSON report: the score, the time it took, the mutants by status and file, the survivors and the mutants disabled as
-// equivalent with their reasons. Arguments after the config file go to `stryker run` as they are.
-//   node scripts/mutation.js [config] [stryker options]      runs, then writes the document
-//   node scripts/mutation.js --report-only [config]          writes the document from the last report
+// npm run mutation: runs StrykerJS in two parts, the verdict code with the every-response rules and the redaction of
+// secrets (stryker.judges.config.mjs), then the checks (stryker.config.mjs), and writes docs/mutation.md from their JSON
+// reports: the score, the time it took, the mutants by status and file, the survivors and the mutants disabled as
+// equivalent with their reasons.
+//   node scripts/mutation.js [config…] [-- stryker options]   runs each config, then writes the document
+//   node scripts/mutation.js --report-only [config…]           writes the document from the last reports
+// With configs other than the two, the document goes beside the first one's JSON report, not to docs/.
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
@@ -10,33 +12,39 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const DEFAULT_CONFIGS = ['stryker.judges.config.mjs', 'stryker.config.mjs']
 const args = process.argv.slice(2)
 const reportOnly = args[0] === '--report-only'
 if (reportOnly) args.shift()
-const configFile = args[0] && !args[0].startsWith('-') ? args.shift() : 'stryker.config.mjs'
-const config = (await import(pathToFileURL(join(root, configFile)).href)).default
-const jsonReport = join(root, config.jsonReporter?.fileName ?? 'reports/mutation/mutation.json')
-// The full run's document is docs/mutation.md; another config's (npm run mutation:ci) goes beside its JSON report.
-const documentPath = configFile === 'stryker.config.mjs' ? join(root, 'docs/mutation.md') : join(dirname(jsonReport), 'mutation.md')
+const dashes = args.indexOf('--')
+const strykerArgs = dashes === -1 ? [] : args.slice(dashes + 1)
+const named = dashes === -1 ? args : args.slice(0, dashes)
+const configFiles = named.length > 0 ? named : DEFAULT_CONFIGS
+const configs = await Promise.all(configFiles.map(async (file) => ({ file, config: (await import(pathToFileURL(join(root, file)).href)).default })))
+const jsonReports = configs.map(({ config }) => join(root, config.jsonReporter?.fileName ?? 'reports/mutation/mutation.json'))
+const isFullRun = configFiles.join() === DEFAULT_CONFIGS.join()
+const documentPath = isFullRun ? join(root, 'docs/mutation.md') : join(dirname(jsonReports[0]), 'mutation.md')
 
 const DETECTED = ['Killed', 'Timeout']
 const UNDETECTED = ['Survived', 'NoCoverage']
 const STATUSES = ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'Ignored', 'CompileError', 'RuntimeError']
 
-let run = { seconds: undefined, concurrency: config.concurrency, when: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' }
+const concurrency = strykerArgs.includes('--concurrency') ? Number(strykerArgs[strykerArgs.indexOf('--concurrency') + 1]) : configs[0].config.concurrency
+let run = { seconds: undefined, parts: [], concurrency, when: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' }
 if (!reportOnly) {
-  const started = Date.now()
-  const stryker = spawnSync(process.execPath, [join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', configFile, ...args], { cwd: root, stdio: 'inherit' })
-  const concurrency = args.includes('--concurrency') ? Number(args[args.indexOf('--concurrency') + 1]) : config.concurrency
-  run = { seconds: Math.round((Date.now() - started) / 1000), concurrency, when: run.when }
-  if (stryker.status !== 0) {
-    console.error(`stryker run exited with ${stryker.status}; docs/mutation.md is left as it was`)
-    process.exit(stryker.status ?? 1)
+  for (const { file } of configs) {
+    const started = Date.now()
+    const stryker = spawnSync(process.execPath, [join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', file, ...strykerArgs], { cwd: root, stdio: 'inherit' })
+    run.parts.push(`${file} ${Math.round((Date.now() - started) / 1000)} s`)
+    if (stryker.status !== 0) {
+      console.error(`stryker run ${file} exited with ${stryker.status}; ${documentPath} is left as it was`)
+      process.exit(stryker.status ?? 1)
+    }
   }
+  run.seconds = Math.round((Date.now() - Date.parse(run.when.replace(' UTC', 'Z'))) / 1000)
 }
 
-const report = JSON.parse(readFileSync(jsonReport, 'utf8'))
-const rows = Object.entries(report.files).map(([file, { source, mutants }]) => ({ file, source, mutants }))
+const rows = jsonReports.flatMap((path) => Object.entries(JSON.parse(readFileSync(path, 'utf8')).files).map(([file, { source, mutants }]) => ({ file, source, mutants })))
 const count = (mutants, statuses) => mutants.filter((m) => statuses.includes(m.status)).length
 const score = (mutants) => {
   const valid = count(mutants, [...DETECTED, ...UNDETECTED])
@@ -55,18 +63,24 @@ const survivors = rows.flatMap((row) => row.mutants.filter((m) => UNDETECTED.inc
 const lines = [
   '# Mutation testing',
   '',
-  'Generated by `npm run mutation` (scripts/mutation.js over stryker.config.mjs); do not edit by hand. StrykerJS mutates the',
-  'checks (`src/checks/`, the every-response rules among them), the redaction of secrets (`src/http/secrets.ts`) and the code',
-  'that decides pass, fail and skip (`src/engine/run-check.ts`, `src/engine/judged-outcomes.ts`, `summarize` in',
-  '`src/core/report.ts`), and runs for each mutant only the self-tests that reach it (per-test coverage) from',
-  '`vitest.mutation.config.ts`: each check run by itself against the reference, each fault that names it and the allowances',
-  'of its concern (`test/each-check.test.ts`), each every-response rule under each fault that names it, and unit tests of',
-  'the verdict and of redaction. A mutant no test kills is a branch no self-test proves. The HTML report is',
-  '`reports/mutation/mutation.html` (not committed).',
+  `Generated by \`npm run mutation\` (scripts/mutation.js over ${configFiles.map((f) => `\`${f}\``).join(' and ')}); do not edit by hand.`,
+  'StrykerJS mutates the code and runs, for each mutant, only the self-tests that reach it (per-test coverage); a mutant no',
+  'test kills is a branch no self-test proves. Two parts:',
+  '',
+  '- the checks (`src/checks/`), judged by `vitest.mutation.config.ts`: each check run by itself against the plain reference,',
+  '  each fault that names it and the allowances of its concern or that name it (`test/each-check.test.ts`, which also pins',
+  "  each failure's reason in a snapshot), and the unit tests of the property runner;",
+  '- the every-response rules (`src/checks/every-response.ts`, `profile-rules.ts`, `exchange-judge.ts`), the redaction of',
+  '  secrets (`src/http/secrets.ts`) and the code that decides pass, fail and skip (`src/engine/run-check.ts`,',
+  '  `src/engine/judged-outcomes.ts`, `summarize` in `src/core/report.ts`), judged by `vitest.mutation-judges.config.ts`:',
+  '  each rule under each fault that names it (through the traffic of one witness check), the rules on the plain',
+  '  reference, and unit tests (`test/verdict-units.test.ts`, `test/redaction.test.ts`, `test/secret-forms.test.ts`).',
+  '',
+  'The HTML reports are `reports/mutation/*.html` (not committed).',
   '',
   `**Mutation score: ${score(all).toFixed(2)}%** (${count(all, DETECTED)} detected of ${count(all, [...DETECTED, ...UNDETECTED])}; ignored mutants do not count).`,
   '',
-  `- Run: ${run.when}, ${minutes(run.seconds)}, concurrency ${run.concurrency ?? 'default'}, on a machine with ${availableParallelism()} cores${process.env.MUTATION_CONDITIONS ? ` (${process.env.MUTATION_CONDITIONS})` : ''}.`,
+  `- Run: ${run.when}, ${minutes(run.seconds)}${run.parts.length > 0 ? ` (${run.parts.join(', ')})` : ''}, concurrency ${run.concurrency ?? 'default'}, on a machine with ${availableParallelism()} cores${process.env.MUTATION_CONDITIONS ? ` (${process.env.MUTATION_CONDITIONS})` : ''}.`,
   `- Mutants: ${all.length} in ${rows.length} files: ${STATUSES.map((s) => `${count(all, [s])} ${s}`).join(', ')}.`,
   `- Ignored: ${staticIgnored.length} static (module top-level code, such as a check's ID or title: \`ignoreStatic\`), ${disabled.length} disabled in the code as equivalent (listed below).`,
   '',

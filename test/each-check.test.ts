@@ -120,10 +120,17 @@ describe.runIf(selected('every-response'))('each every-response rule', () => {
     expect(missing, 'add the fault to RULE_WITNESSES with a check whose traffic shows it').toEqual([])
   })
 
+  test('pass on the plain reference, through the traffic of every witness', async () => {
+    const report = await runAgainstReference({}, {}, { only: [...new Set(Object.values(RULE_WITNESSES).flat())] })
+    expect(failedRules(report)).toEqual([])
+  })
+
   test.each(ruleCases.filter(([, name]) => RULE_WITNESSES[name] !== undefined))('%s fails under the fault %s, with evidence', async (rule, name, fault) => {
     const witnesses = RULE_WITNESSES[name]!
     const report = await runAgainstReference({ faults: [name] }, { probeRateLimit: fault.run?.probeRateLimit ?? false }, { only: [...witnesses] })
     const outcome = outcomeOf(report, rule)
+    const otherRules = failedRules(report).filter((failed) => !fault.breaks.some((id) => failed.startsWith(`${id}: `)))
+    expect(otherRules, `rules the fault ${name} does not name failed`).toEqual([])
     expect(outcome.status, `${rule} under ${name} through ${witnesses.join(', ')}: ${outcome.reason}`).toBe('failed')
     expect(outcome.crashed, `${rule} crashed: ${outcome.reason}`).toBeFalsy()
     expect(outcome.evidence?.message, `${rule} failed without evidence`).toBeTruthy()
