@@ -92,6 +92,7 @@ const RULE_WITNESSES: Readonly<Record<string, readonly string[]>> = {
   'request-id-echoed-unvalidated': ['properties/invalid-request-id-not-echoed'],
   'malformed-hash-400': ['intents/malformed-hash-refused'],
   'malformed-hash-500-code-unlisted': ['intents/malformed-hash-refused'],
+  'invalid-cursor-code-unlisted': ['cursors/tampered-cursor-rejected'],
   'receipt-form-encoded-in-link': ['shapes/intent-trigger'],
   'receipt-lower-case-escapes-in-content-location': ['shapes/intent-trigger'],
   'receipt-in-failure-with-escaped-slashes': ['shapes/intent-strict'],

@@ -125,6 +125,15 @@ export const profileFaults: readonly Fault[] = [
     },
   },
   {
+    name: 'invalid-cursor-code-unlisted',
+    description: 'A cursor that does not verify gets 400 with the code "bad_cursor", which the profile does not list.',
+    breaks: ['every-response/error-code-listed'],
+    onResponse(response) {
+      const body = response.status === 400 ? errorBodyOf(response) : undefined
+      if (body?.code === 'invalid_cursor') body.code = 'bad_cursor'
+    },
+  },
+  {
     name: 'vault-service-source-live',
     description: 'GET /v1/vault sends x-service-source: live (a value of the contract), where the profile gives indexed.',
     breaks: ['every-response/service-source-mapped'],
