@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import UnitTestsFirst from './test/support/unit-tests-first.js'
 
 /**
  * The self-tests the every-response rules, the redaction and the verdict code are judged by under mutation
@@ -10,6 +11,7 @@ export default defineConfig({
     include: ['test/each-check.test.ts', 'test/verdict-units.test.ts', 'test/redaction.test.ts', 'test/secret-forms.test.ts'],
     env: { IPTS_EACH_CHECK_CONCERNS: 'every-response' },
     isolate: false,
+    sequence: { sequencer: UnitTestsFirst },
     testTimeout: 300_000,
     hookTimeout: 300_000,
   },

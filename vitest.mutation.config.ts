@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import UnitTestsFirst from './test/support/unit-tests-first.js'
 
 /**
  * The self-tests a mutant of a check is judged by (npm run mutation, stryker.config.mjs): each check run by itself
@@ -11,6 +12,7 @@ export default defineConfig({
     include: ['test/each-check.test.ts', 'test/property-runner.test.ts'],
     // One module graph for every run of the tests: Stryker switches mutants on at run time, so nothing needs a fresh import.
     isolate: false,
+    sequence: { sequencer: UnitTestsFirst },
     testTimeout: 300_000,
     hookTimeout: 300_000,
   },
