@@ -10,7 +10,9 @@ export default defineConfig({
   test: {
     include: ['test/each-check.test.ts', 'test/verdict-units.test.ts', 'test/redaction.test.ts', 'test/secret-forms.test.ts'],
     env: { IPTS_EACH_CHECK_CONCERNS: 'every-response' },
-    isolate: false,
+    // A fresh module graph for every run: the redaction caches the forms of each secret by value, which one graph
+    // would carry from the run of one mutant to the next.
+    isolate: true,
     sequence: { sequencer: UnitTestsFirst },
     testTimeout: 300_000,
     hookTimeout: 300_000,
