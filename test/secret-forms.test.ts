@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { excerpt, mentionsSecret, redact, redactDeep, secretForms, type Secret } from '../src/http/secrets.js'
+import { excerpt, mentionsSecret, redact, redactDeep, secretForms, secretsOf, type Secret } from '../src/http/secrets.js'
 
 /**
  * The forms of a secret that redaction knows, each checked against an encoder other than the one in src/http/secrets.ts
@@ -131,5 +131,19 @@ describe('excerpt', () => {
     const secret = fresh('abc-secret')
     expect(excerpt(`1234${secret}5678`, 8, [{ value: secret, placeholder: '$S' }])).toBe('1234$S56')
     expect(excerpt('short', 100, [])).toBe('short')
+  })
+})
+
+describe('secretsOf', () => {
+  test('names each key and receipt of the settings by its placeholder, and nothing that is not given', () => {
+    const settings = { apiKey: 'k1', restrictedApiKey: 'k2', intent: { receipt: 'r1' }, secondIntent: { receipt: 'r2' } }
+    expect(secretsOf(settings)).toEqual([
+      { value: 'k1', placeholder: '$IPTS_API_KEY' },
+      { value: 'k2', placeholder: '$IPTS_RESTRICTED_API_KEY' },
+      { value: 'r1', placeholder: '$IPTS_INTENT_RECEIPT' },
+      { value: 'r2', placeholder: '$IPTS_SECOND_INTENT_RECEIPT' },
+    ])
+    expect(secretsOf({})).toEqual([])
+    expect(secretsOf({ restrictedApiKey: 'k2' }).map((s) => s.placeholder)).toEqual(['$IPTS_RESTRICTED_API_KEY'])
   })
 })
