@@ -4,7 +4,8 @@
 // equivalent with their reasons.
 //   node scripts/mutation.js [config…] [-- stryker options]   runs each config, then writes the document
 //   node scripts/mutation.js --report-only [config…]           writes the document from the last reports
-// With configs other than the two, the document goes beside the first one's JSON report, not to docs/.
+// With configs other than the two, the document goes beside the first one's JSON report, not to docs/ (or to
+// MUTATION_DOC); MUTATION_CONDITIONS adds a note on how the run was made.
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
@@ -23,7 +24,7 @@ const configFiles = named.length > 0 ? named : DEFAULT_CONFIGS
 const configs = await Promise.all(configFiles.map(async (file) => ({ file, config: (await import(pathToFileURL(join(root, file)).href)).default })))
 const jsonReports = configs.map(({ config }) => join(root, config.jsonReporter?.fileName ?? 'reports/mutation/mutation.json'))
 const isFullRun = configFiles.join() === DEFAULT_CONFIGS.join()
-const documentPath = isFullRun ? join(root, 'docs/mutation.md') : join(dirname(jsonReports[0]), 'mutation.md')
+const documentPath = process.env.MUTATION_DOC ? join(root, process.env.MUTATION_DOC) : isFullRun ? join(root, 'docs/mutation.md') : join(dirname(jsonReports[0]), 'mutation.md')
 
 const DETECTED = ['Killed', 'Timeout']
 const UNDETECTED = ['Survived', 'NoCoverage']
