@@ -7,7 +7,7 @@
 // With configs other than the two, the document goes beside the first one's JSON report, not to docs/ (or to
 // MUTATION_DOC); MUTATION_CONDITIONS adds a note on how the run was made.
 import { spawnSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -59,6 +59,9 @@ const minutes = (seconds) => (seconds === undefined ? 'not measured (document wr
 // Mutants of top-level code (ignoreStatic) are ignored by Stryker itself; the others were disabled in the code, with a reason.
 const staticIgnored = all.filter((m) => m.status === 'Ignored' && /static/i.test(m.statusReason ?? ''))
 const disabled = rows.flatMap((row) => row.mutants.filter((m) => m.status === 'Ignored' && !/static/i.test(m.statusReason ?? '')).map((m) => ({ row, m })))
+// Every file the two parts of npm run mutation mutate, to name those a partial run left out.
+const fullScope = [...readdirSync(join(root, 'src/checks')).filter((f) => f.endsWith('.ts')).map((f) => `src/checks/${f}`), 'src/http/secrets.ts', 'src/engine/run-check.ts', 'src/engine/judged-outcomes.ts', 'src/core/report.ts']
+const notMutated = fullScope.filter((file) => !rows.some((row) => row.file === file)).sort()
 const survivors = rows.flatMap((row) => row.mutants.filter((m) => UNDETECTED.includes(m.status)).map((m) => ({ row, m })))
 
 const lines = [
@@ -98,6 +101,9 @@ const lines = [
   '  a key with a real key inside it with 403 and an error body.',
   '- The 5xx branch of the receipt refusals: `receipt-mismatch-500` answers a receipt that is not the intent\'s with 500.',
   '',
+  ...(notMutated.length === 0
+    ? []
+    : ['## Not mutated in this run', '', `Files of \`npm run mutation\` that this document's reports do not cover: ${notMutated.map((f) => `\`${f}\``).join(', ')}.`, '']),
   '## By file',
   '',
   '| file | mutants | killed | timeout | survived | no coverage | ignored | score |',
