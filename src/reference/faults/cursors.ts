@@ -28,6 +28,9 @@ function acceptBareOffsets(request: RefRequest, data: ReferenceData): void {
   }
 }
 
+/** Added to an offset by cursors-bare-integer-cursor-beyond-ids: beyond every market ID ("1".."42"). */
+const CURSOR_INTEGER_BASE = 1000
+
 export const cursorsFaults: readonly Fault[] = [
   {
     name: 'cursors-page-repeats-item',
@@ -95,6 +98,22 @@ export const cursorsFaults: readonly Fault[] = [
       const body = isOperation(request, 'listMarkets') ? bodyOf(response) : undefined
       const position = typeof body?.cursor === 'string' ? data.cursors.read(body.cursor) : undefined
       if (position) body!.cursor = String(position.offset)
+    },
+  },
+  {
+    name: 'cursors-bare-integer-cursor-beyond-ids',
+    description: 'Markets cursors are bare integers (the offset plus 1000, so no market ID), and such an integer is accepted as a cursor.',
+    breaks: ['cursors/issued-cursor-opaque', 'cursors/hand-built-cursor-refused', 'cursors/tampered-cursor-rejected'],
+    onRequest(request, data) {
+      const cursor = request.query.get('cursor')
+      if (cursor !== null && /^[0-9]+$/.test(cursor) && Number(cursor) >= CURSOR_INTEGER_BASE && request.path === '/v1/markets') {
+        request.query.set('cursor', data.cursors.encode({ operation: 'listMarkets', filter: '', offset: Number(cursor) - CURSOR_INTEGER_BASE }))
+      }
+    },
+    onResponse(response, request, data) {
+      const body = isOperation(request, 'listMarkets') ? bodyOf(response) : undefined
+      const position = typeof body?.cursor === 'string' ? data.cursors.read(body.cursor) : undefined
+      if (position) body!.cursor = String(position.offset + CURSOR_INTEGER_BASE)
     },
   },
   {

@@ -117,6 +117,15 @@ export const intentsFaults: readonly Fault[] = [
     },
   },
   {
+    name: 'receipt-mismatch-500',
+    description: 'A receipt of the right length that is not the intent\'s makes the comparison throw: 500 instead of a 4xx.',
+    breaks: ['intents/refusals-declared-4xx'],
+    onResponse(response, request, data) {
+      const receipt = request.query.get('receipt')
+      if (askedIntent(request, data) && receipt !== null && receipt.length >= 1 && receipt.length <= 512 && bodyOf(response)?.code === 'intent_not_found') crash(response, 'receipt comparison failed')
+    },
+  },
+  {
     name: 'malformed-hash-400',
     description: 'A malformed hash gets 400, a status the intent operation does not declare (its validation failures are 422).',
     breaks: ['every-response/declared-status', 'intents/refusals-declared-4xx'],

@@ -114,6 +114,26 @@ export const profileFaults: readonly Fault[] = [
     },
   },
   {
+    name: 'malformed-hash-500-code-unlisted',
+    description: 'A malformed hash gets 500 with the code "database_error", which the profile does not list.',
+    breaks: ['every-response/error-code-listed', 'intents/refusals-declared-4xx'],
+    onResponse(response, request) {
+      if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') {
+        response.status = 500
+        response.body = { error: 'invalid input syntax for type bytea', code: 'database_error', requestId: response.headers['x-request-id'] }
+      }
+    },
+  },
+  {
+    name: 'invalid-cursor-code-unlisted',
+    description: 'A cursor that does not verify gets 400 with the code "bad_cursor", which the profile does not list.',
+    breaks: ['every-response/error-code-listed'],
+    onResponse(response) {
+      const body = response.status === 400 ? errorBodyOf(response) : undefined
+      if (body?.code === 'invalid_cursor') body.code = 'bad_cursor'
+    },
+  },
+  {
     name: 'vault-service-source-live',
     description: 'GET /v1/vault sends x-service-source: live (a value of the contract), where the profile gives indexed.',
     breaks: ['every-response/service-source-mapped'],

@@ -49,6 +49,16 @@ export const propertiesFaults: readonly Fault[] = [
     },
   },
   {
+    name: 'properties-key-around-real-key-forbidden',
+    description: 'An unknown API key with a real key inside it is taken for that key without its scopes: 403 with an error body instead of 401.',
+    breaks: ['properties/garbage-key-refused'],
+    onResponse(response, request, data) {
+      const key = request.headers['x-api-key']
+      const inside = key !== undefined && [data.apiKey, data.restrictedApiKey].some((real) => key !== real && key.includes(real))
+      if (inside && response.status === 401) answerError(response, 403, 'insufficient_scope', 'the key lacks the scope of this operation')
+    },
+  },
+  {
     name: 'properties-key-prefix-accepted',
     description: 'An API key is compared by prefix: a real key with characters added after it is accepted.',
     breaks: ['properties/garbage-key-refused'],

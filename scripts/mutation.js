@@ -1,0 +1,133 @@
+// npm run mutation: runs StrykerJS in two parts, the verdict code with the every-response rules and the redaction of
+// secrets (stryker.judges.config.mjs), then the checks (stryker.config.mjs), and writes docs/mutation.md from their JSON
+// reports: the score, the time it took, the mutants by status and file, the survivors and the mutants disabled as
+// equivalent with their reasons.
+//   node scripts/mutation.js [config…] [-- stryker options]   runs each config, then writes the document
+//   node scripts/mutation.js --report-only [config…]           writes the document from the last reports
+// With configs other than the two, the document goes beside the first one's JSON report, not to docs/ (or to
+// MUTATION_DOC); MUTATION_CONDITIONS adds a note on how the run was made.
+import { spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const DEFAULT_CONFIGS = ['stryker.judges.config.mjs', 'stryker.config.mjs']
+const args = process.argv.slice(2)
+const reportOnly = args[0] === '--report-only'
+if (reportOnly) args.shift()
+const dashes = args.indexOf('--')
+const strykerArgs = dashes === -1 ? [] : args.slice(dashes + 1)
+const named = dashes === -1 ? args : args.slice(0, dashes)
+const configFiles = named.length > 0 ? named : DEFAULT_CONFIGS
+const configs = await Promise.all(configFiles.map(async (file) => ({ file, config: (await import(pathToFileURL(join(root, file)).href)).default })))
+const jsonReports = configs.map(({ config }) => join(root, config.jsonReporter?.fileName ?? 'reports/mutation/mutation.json'))
+const isFullRun = configFiles.join() === DEFAULT_CONFIGS.join()
+const documentPath = process.env.MUTATION_DOC ? join(root, process.env.MUTATION_DOC) : isFullRun ? join(root, 'docs/mutation.md') : join(dirname(jsonReports[0]), 'mutation.md')
+
+const DETECTED = ['Killed', 'Timeout']
+const UNDETECTED = ['Survived', 'NoCoverage']
+const STATUSES = ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'Ignored', 'CompileError', 'RuntimeError']
+
+const concurrency = strykerArgs.includes('--concurrency') ? Number(strykerArgs[strykerArgs.indexOf('--concurrency') + 1]) : configs[0].config.concurrency
+let run = { seconds: undefined, parts: [], concurrency, when: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' }
+if (!reportOnly) {
+  for (const { file } of configs) {
+    const started = Date.now()
+    const stryker = spawnSync(process.execPath, [join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', file, ...strykerArgs], { cwd: root, stdio: 'inherit' })
+    run.parts.push(`${file} ${Math.round((Date.now() - started) / 1000)} s`)
+    if (stryker.status !== 0) {
+      console.error(`stryker run ${file} exited with ${stryker.status}; ${documentPath} is left as it was`)
+      process.exit(stryker.status ?? 1)
+    }
+  }
+  run.seconds = Math.round((Date.now() - Date.parse(run.when.replace(' UTC', 'Z'))) / 1000)
+}
+
+const rows = jsonReports.flatMap((path) => Object.entries(JSON.parse(readFileSync(path, 'utf8')).files).map(([file, { source, mutants }]) => ({ file, source, mutants })))
+const count = (mutants, statuses) => mutants.filter((m) => statuses.includes(m.status)).length
+const score = (mutants) => {
+  const valid = count(mutants, [...DETECTED, ...UNDETECTED])
+  return valid === 0 ? 100 : (100 * count(mutants, DETECTED)) / valid
+}
+const all = rows.flatMap((row) => row.mutants)
+const lineOf = (row, mutant) => row.source.split('\n')[mutant.location.start.line - 1]?.trim() ?? ''
+const where = (row, mutant) => `${row.file}:${mutant.location.start.line}`
+const cell = (text) => text.replaceAll('|', '\\|').replaceAll('`', "'")
+const minutes = (seconds) => (seconds === undefined ? 'not measured (document written from an existing report)' : `${Math.floor(seconds / 60)} min ${seconds % 60} s`)
+// Mutants of top-level code (ignoreStatic) are ignored by Stryker itself; the others were disabled in the code, with a reason.
+const staticIgnored = all.filter((m) => m.status === 'Ignored' && /static/i.test(m.statusReason ?? ''))
+const disabled = rows.flatMap((row) => row.mutants.filter((m) => m.status === 'Ignored' && !/static/i.test(m.statusReason ?? '')).map((m) => ({ row, m })))
+// Every file the two parts of npm run mutation mutate, to name those a partial run left out.
+const fullScope = [...readdirSync(join(root, 'src/checks')).filter((f) => f.endsWith('.ts')).map((f) => `src/checks/${f}`), 'src/http/secrets.ts', 'src/engine/run-check.ts', 'src/engine/judged-outcomes.ts', 'src/core/report.ts']
+const notMutated = fullScope.filter((file) => !rows.some((row) => row.file === file)).sort()
+const survivors = rows.flatMap((row) => row.mutants.filter((m) => UNDETECTED.includes(m.status)).map((m) => ({ row, m })))
+
+const lines = [
+  '# Mutation testing',
+  '',
+  `Generated by \`npm run mutation\` (scripts/mutation.js over ${configFiles.map((f) => `\`${f}\``).join(' and ')}); do not edit by hand.`,
+  'StrykerJS mutates the code and runs, for each mutant, only the self-tests that reach it (per-test coverage); a mutant no',
+  'test kills is a branch no self-test proves. Two parts:',
+  '',
+  '- the checks (`src/checks/`), judged by `vitest.mutation.config.ts`: each check run by itself against the plain reference,',
+  '  each fault that names it and the allowances of its concern or that name it (`test/each-check.test.ts`, which also pins',
+  "  each failure's reason in a snapshot), and the unit tests of the property runner;",
+  '- the every-response rules (`src/checks/every-response.ts`, `profile-rules.ts`, `exchange-judge.ts`), the redaction of',
+  '  secrets (`src/http/secrets.ts`) and the code that decides pass, fail and skip (`src/engine/run-check.ts`,',
+  '  `src/engine/judged-outcomes.ts`, `summarize` in `src/core/report.ts`), judged by `vitest.mutation-judges.config.ts`:',
+  '  each rule under each fault that names it (through the traffic of one witness check), the rules on the plain',
+  '  reference, and unit tests (`test/verdict-units.test.ts`, `test/redaction.test.ts`, `test/secrecy.property.test.ts`).',
+  '',
+  'The HTML reports are `reports/mutation/*.html` (not committed).',
+  '',
+  `**Mutation score: ${score(all).toFixed(2)}%** (${count(all, DETECTED)} detected of ${count(all, [...DETECTED, ...UNDETECTED])}; ignored mutants do not count).`,
+  '',
+  `- Run: ${run.when}, ${minutes(run.seconds)}${run.parts.length > 0 ? ` (${run.parts.join(', ')})` : ''}, concurrency ${run.concurrency ?? 'default'}, on a machine with ${availableParallelism()} cores${process.env.MUTATION_CONDITIONS ? ` (${process.env.MUTATION_CONDITIONS})` : ''}.`,
+  `- Mutants: ${all.length} in ${rows.length} files: ${STATUSES.map((s) => `${count(all, [s])} ${s}`).join(', ')}.`,
+  `- Ignored: ${staticIgnored.length} static (module top-level code, such as a check's ID or title: \`ignoreStatic\`), ${disabled.length} disabled in the code as equivalent (listed below).`,
+  '',
+  '## The survivors of the review by hand',
+  '',
+  'A review by hand mutation (issue 21) found three mutants that every self-test let through, and one branch reached by one',
+  'fault alone; each now has a fault of the reference server that only that branch catches:',
+  '',
+  "- `cursors/issued-cursor-opaque`, its bare-integer test made to require a sign: `cursors-bare-integer-cursor-beyond-ids`",
+  "  issues markets cursors that are bare integers but no market's ID (the offset plus 1000).",
+  '- `every-response/error-code-listed` judging 4xx codes only: `malformed-hash-500-code-unlisted` sends a 500 with a code the',
+  '  profile does not list (and `invalid-cursor-code-unlisted` a 400, for the edge at 400).',
+  '- `properties/garbage-key-refused` accepting any 4xx with an error body: `properties-key-around-real-key-forbidden` answers',
+  '  a key with a real key inside it with 403 and an error body.',
+  '- The 5xx branch of the receipt refusals: `receipt-mismatch-500` answers a receipt that is not the intent\'s with 500.',
+  '',
+  ...(notMutated.length === 0
+    ? []
+    : ['## Not mutated in this run', '', `Files of \`npm run mutation\` that this document's reports do not cover: ${notMutated.map((f) => `\`${f}\``).join(', ')}.`, '']),
+  '## By file',
+  '',
+  '| file | mutants | killed | timeout | survived | no coverage | ignored | score |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...rows
+    .sort((a, b) => a.file.localeCompare(b.file))
+    .map(({ file, mutants }) => `| ${file} | ${mutants.length} | ${count(mutants, ['Killed'])} | ${count(mutants, ['Timeout'])} | ${count(mutants, ['Survived'])} | ${count(mutants, ['NoCoverage'])} | ${count(mutants, ['Ignored'])} | ${score(mutants).toFixed(1)}% |`),
+  '',
+  '## Surviving mutants',
+  '',
+  survivors.length === 0 ? 'None.' : 'Each is a branch no self-test proves yet: a fault (or a unit test) that kills it, or a `// Stryker disable` comment with the reason it is equivalent, removes it from this list.',
+  '',
+  ...(survivors.length === 0
+    ? []
+    : ['| where | status | mutator | replacement | line |', '| --- | --- | --- | --- | --- |', ...survivors.map(({ row, m }) => `| ${where(row, m)} | ${m.status} | ${m.mutatorName} | \`${cell(m.replacement ?? '')}\` | \`${cell(lineOf(row, m))}\` |`)]),
+  '',
+  '## Equivalent mutants (disabled in the code)',
+  '',
+  disabled.length === 0 ? 'None.' : 'A mutant that cannot change any verdict, disabled by a `// Stryker disable next-line` comment that gives the reason.',
+  '',
+  ...(disabled.length === 0
+    ? []
+    : ['| where | mutator | reason |', '| --- | --- | --- |', ...disabled.map(({ row, m }) => `| ${where(row, m)} | ${m.mutatorName} | ${cell(m.statusReason ?? '')} |`)]),
+  '',
+]
+writeFileSync(documentPath, lines.join('\n'))
+console.log(`mutation score ${score(all).toFixed(2)}%, ${all.length} mutants, ${survivors.length} surviving; written to ${documentPath}`)

@@ -1,0 +1,26 @@
+// @ts-check
+/**
+ * npm run mutation, first part: StrykerJS over the checks, judged by test/each-check.test.ts (each check run by itself
+ * against the reference, its faults and its concern's allowances) and the unit tests of the property runner. The
+ * every-response rules, the redaction of secrets and the verdict code are the second part (stryker.judges.config.mjs):
+ * every check's run goes through them, so they are judged by tests of their own. See docs/mutation.md.
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutation.config.ts', related: false },
+  coverageAnalysis: 'perTest',
+  mutate: ['src/checks/**/*.ts', '!src/checks/every-response.ts', '!src/checks/profile-rules.ts', '!src/checks/exchange-judge.ts'],
+  // A mutant in a module's top-level code (a check's ID or title, a constant) would need every test; those are not branches of a check.
+  ignoreStatic: true,
+  concurrency: 2,
+  incremental: true,
+  incrementalFile: 'reports/mutation/checks-incremental.json',
+  tempDirName: '.stryker-tmp',
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/checks.html' },
+  jsonReporter: { fileName: 'reports/mutation/checks.json' },
+  thresholds: { high: 90, low: 80, break: null },
+  timeoutMS: 30_000,
+  cleanTempDir: 'always',
+}

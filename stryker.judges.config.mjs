@@ -1,0 +1,28 @@
+// @ts-check
+import checks from './stryker.config.mjs'
+
+/**
+ * npm run mutation, second part: the every-response rules, the redaction of secrets and the code that decides pass,
+ * fail and skip. Every check's run goes through them, so the tests of the checks would all cover each of their mutants;
+ * they are judged instead by their own tests (vitest.mutation-judges.config.ts): each rule under each fault that names
+ * it, the rules on the plain reference, and the unit tests of the verdict and of redaction.
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  ...checks,
+  vitest: { configFile: 'vitest.mutation-judges.config.ts', related: false },
+  mutate: [
+    'src/checks/every-response.ts',
+    'src/checks/profile-rules.ts',
+    'src/checks/exchange-judge.ts',
+    'src/http/secrets.ts',
+    'src/engine/run-check.ts',
+    'src/engine/judged-outcomes.ts',
+    // summarize(): what turns the outcomes into the run's verdict.
+    'src/core/report.ts:124-142',
+  ],
+  incrementalFile: 'reports/mutation/judges-incremental.json',
+  tempDirName: '.stryker-tmp-judges',
+  htmlReporter: { fileName: 'reports/mutation/judges.html' },
+  jsonReporter: { fileName: 'reports/mutation/judges.json' },
+}

@@ -1,0 +1,173 @@
+import { describe, expect, test } from 'vitest'
+import { checksByConcern } from '../src/checks/index.js'
+import { exchangeRules } from '../src/checks/every-response.js'
+import type { CheckOutcome, Report } from '../src/core/report.js'
+import { allowances } from '../src/reference/allowances/index.js'
+import { authAllowances } from '../src/reference/allowances/auth.js'
+import { configAllowances } from '../src/reference/allowances/config.js'
+import { cursorsAllowances } from '../src/reference/allowances/cursors.js'
+import { envelopeAllowances } from '../src/reference/allowances/envelope.js'
+import { errorsAllowances } from '../src/reference/allowances/errors.js'
+import { headersAllowances } from '../src/reference/allowances/headers.js'
+import { intentsAllowances } from '../src/reference/allowances/intents.js'
+import { limitsAllowances } from '../src/reference/allowances/limits.js'
+import { profileAllowances } from '../src/reference/allowances/profile.js'
+import { propertiesAllowances } from '../src/reference/allowances/properties.js'
+import { requestIdAllowances } from '../src/reference/allowances/request-ids.js'
+import { shapeAllowances } from '../src/reference/allowances/shapes.js'
+import type { Allowance } from '../src/reference/types.js'
+import { faults } from '../src/reference/faults/index.js'
+import { failureSummary, runAgainstReference } from './support/run.js'
+
+/**
+ * Each check run by itself (`only: [id]`) against the plain reference, each fault that names it, the allowances of its
+ * concern and those that name it, in this process; each every-response rule under each fault that names it, seen
+ * through the traffic of one check (RULE_WITNESSES). The whole-run tests (faults.test.ts, allowances.test.ts) stay the proof that a fault fails exactly its
+ * `breaks`; these tests are the ones a mutant of one check is judged by (npm run mutation, per-test coverage): a run of
+ * one check reaches that check's code and the engine's, and no other check's. The tests go one after another, as
+ * Stryker's per-test coverage needs.
+ */
+
+const ruleIds = new Set(exchangeRules.map((rule) => rule.id))
+
+/**
+ * IPTS_EACH_CHECK_CONCERNS=cursors,every-response limits these tests to the checks of those concerns (every-response:
+ * the rules), for a mutation run over a few files (npm run mutation:ci), whose initial run then runs only their tests.
+ */
+const concerns = process.env.IPTS_EACH_CHECK_CONCERNS?.split(',').filter(Boolean)
+const selected = (concern: string) => concerns === undefined || concerns.includes(concern)
+
+function outcomeOf(report: Report, id: string): CheckOutcome {
+  const outcome = report.checks.find((c) => c.id === id)
+  if (!outcome) throw new Error(`${id} is not in the report`)
+  return outcome
+}
+
+/**
+ * A failure's reason without what changes from run to run: the embedded server's port, the request IDs it makes up,
+ * the signature of its cursors (keyed afresh by each server).
+ */
+function stable(reason: string | undefined): string | undefined {
+  return reason
+    ?.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')
+    .replace(/\b(gen|ref)-[0-9a-f]{16}\b/g, '$1-<random>')
+    .replace(/\.[A-Za-z0-9_-]{22}(?=["\\])/g, '.<signature>')
+}
+
+/** The every-response rules that failed in a run: the traffic of one check on a conforming target violates none. */
+function failedRules(report: Report): string[] {
+  return report.checks.filter((c) => ruleIds.has(c.id) && c.status === 'failed').map((c) => `${c.id}: ${c.reason}`)
+}
+
+/** The allowances of each concern: those most likely to meet a check's edge cases. */
+const allowancesByConcern: Readonly<Record<string, readonly Allowance[]>> = {
+  envelope: envelopeAllowances,
+  shapes: shapeAllowances,
+  errors: errorsAllowances,
+  auth: authAllowances,
+  'request-ids': requestIdAllowances,
+  intents: intentsAllowances,
+  cursors: cursorsAllowances,
+  headers: headersAllowances,
+  limits: limitsAllowances,
+  config: configAllowances,
+  properties: propertiesAllowances,
+  profile: profileAllowances,
+}
+
+/**
+ * For each fault that breaks an every-response rule, the check whose traffic shows it to the rule when that check runs
+ * alone (found by running every check under the fault; faults.test.ts proves it over the whole run). A rule is judged
+ * over the exchanges of the checks that ran, so its test needs some check's traffic, and one check keeps it short.
+ */
+const RULE_WITNESSES: Readonly<Record<string, readonly string[]>> = {
+  'unauthorized-body-without-error': ['request-ids/present-on-error'],
+  'forbidden-code-uppercase': ['errors/forbidden-error-body'],
+  'intent-validation-as-400': ['errors/intent-validation-unprocessable'],
+  'unauthorized-with-data': ['errors/unauthorized-error-body'],
+  'unauthorized-with-payload': ['auth/missing-key'],
+  'no-request-id-header': ['request-ids/error-body-id-matches-header'],
+  'no-request-id-on-errors': ['errors/unknown-intent-not-found'],
+  'error-body-request-id-differs': ['errors/unknown-intent-not-found'],
+  'request-id-echoed-unvalidated': ['properties/invalid-request-id-not-echoed'],
+  'malformed-hash-400': ['intents/malformed-hash-refused'],
+  'malformed-hash-500-code-unlisted': ['intents/malformed-hash-refused'],
+  'invalid-cursor-code-unlisted': ['cursors/tampered-cursor-rejected'],
+  'receipt-form-encoded-in-link': ['shapes/intent-trigger'],
+  'receipt-lower-case-escapes-in-content-location': ['shapes/intent-trigger'],
+  'receipt-in-failure-with-escaped-slashes': ['shapes/intent-strict'],
+  'receipt-in-content-location': ['intents/receipt-grants-status'],
+  'refused-intent-carries-status': ['intents/wrong-receipt-refused'],
+  'error-content-type-text-plain': ['errors/unauthorized-error-body'],
+  'service-source-cache-on-vault': ['shapes/vault-members'],
+  'markets-unavailable-without-retry-after': ['envelope/checkpoint-type'],
+  'request-id-too-short-on-success': ['shapes/vault-members'],
+  'receipt-echoed-in-error': ['errors/intent-validation-unprocessable'],
+  'quota-429-without-scope': ['limits/quota-429'],
+  'quota-retry-after-zero': ['limits/quota-429'],
+  'quota-429-without-scope-met-in-run': ['properties/invalid-request-id-not-echoed'],
+  'intent-state-expired': ['intents/second-receipt-grants-status'],
+  'market-status-halted': ['profile/market-required-members'],
+  'unauthorized-code-renamed': ['errors/unauthorized-error-body'],
+  'vault-service-source-live': ['shapes/vault-checkpoint'],
+  'quota-scope-per-ip': ['limits/quota-429'],
+}
+
+const ruleCases = !selected('every-response') ? [] : faults.flatMap((fault) => fault.breaks.filter((id) => ruleIds.has(id)).map((rule) => [rule, fault.name, fault] as const))
+
+describe.runIf(selected('every-response'))('each every-response rule', () => {
+  test('has a witness for each fault that names it', () => {
+    const missing = ruleCases.filter(([, name]) => RULE_WITNESSES[name] === undefined).map(([rule, name]) => `${rule} under ${name}`)
+    expect(missing, 'add the fault to RULE_WITNESSES with a check whose traffic shows it').toEqual([])
+  })
+
+  test('pass on the plain reference, through the traffic of every witness', async () => {
+    const report = await runAgainstReference({}, {}, { only: [...new Set(Object.values(RULE_WITNESSES).flat())] })
+    expect(failedRules(report)).toEqual([])
+  })
+
+  test.each(ruleCases.filter(([, name]) => RULE_WITNESSES[name] !== undefined))('%s fails under the fault %s, with evidence', async (rule, name, fault) => {
+    const witnesses = RULE_WITNESSES[name]!
+    const report = await runAgainstReference({ faults: [name] }, { probeRateLimit: fault.run?.probeRateLimit ?? false }, { only: [...witnesses] })
+    const outcome = outcomeOf(report, rule)
+    const otherRules = failedRules(report).filter((failed) => !fault.breaks.some((id) => failed.startsWith(`${id}: `)))
+    expect(otherRules, `rules the fault ${name} does not name failed`).toEqual([])
+    expect(outcome.status, `${rule} under ${name} through ${witnesses.join(', ')}: ${outcome.reason}`).toBe('failed')
+    expect(outcome.crashed, `${rule} crashed: ${outcome.reason}`).toBeFalsy()
+    expect(outcome.evidence?.message, `${rule} failed without evidence`).toBeTruthy()
+    expect(stable(outcome.reason)).toMatchSnapshot()
+  })
+})
+
+const catalogue = Object.entries(checksByConcern).filter(([concern]) => selected(concern)).flatMap(([concern, checks]) => checks.map((check) => [check.id, concern] as const))
+
+describe.each(catalogue)('%s run by itself', (id, concern) => {
+  test('passes against the plain reference, or skips with a reason of its own', async () => {
+    const report = await runAgainstReference({}, {}, { only: [id] })
+    const outcome = outcomeOf(report, id)
+    expect(outcome.status, failureSummary(report)).toMatch(/^(passed|skipped)$/)
+    if (outcome.status === 'skipped') expect(outcome.reason, `${id} is skipped without a reason`).toBeTruthy()
+    expect(failedRules(report), 'an every-response rule failed on the plain reference').toEqual([])
+  })
+
+  const naming = faults.filter((fault) => fault.breaks.includes(id))
+  test.each(naming.map((fault) => [fault.name, fault] as const))('fails under the fault %s, with evidence', async (_, fault) => {
+    const report = await runAgainstReference({ faults: [fault.name] }, { probeRateLimit: fault.run?.probeRateLimit ?? false }, { only: [id] })
+    const outcome = outcomeOf(report, id)
+    expect(outcome.status, `${id} under ${fault.name}: ${outcome.reason}`).toBe('failed')
+    expect(outcome.crashed, `${id} crashed: ${outcome.reason}`).toBeFalsy()
+    expect(outcome.evidence?.message, `${id} failed without evidence`).toBeTruthy()
+    // What the failure says is its evidence: the same seed finds the same thing and says it in the same words.
+    expect(stable(outcome.reason)).toMatchSnapshot()
+  })
+
+  const relevant = allowances.filter((allowance) => allowancesByConcern[concern]!.includes(allowance) || allowance.skips?.includes(id))
+  test.each(relevant.map((allowance) => [allowance.name, allowance] as const))('passes under the allowance %s, skipping only where it names the check', async (_, allowance) => {
+    const report = await runAgainstReference({ allowances: [allowance.name] }, allowance.run ?? {}, { only: [id] })
+    const outcome = outcomeOf(report, id)
+    const skips = allowance.skips?.includes(id) === true
+    if (skips) expect(outcome.status, `${id} under ${allowance.name}: ${outcome.reason}`).toBe('skipped')
+    else expect(outcome.status, `${id} under ${allowance.name}: ${outcome.reason}`).toMatch(/^(passed|skipped)$/)
+    expect(failedRules(report), `an every-response rule failed under ${allowance.name}`).toEqual([])
+  })
+})

@@ -1,0 +1,265 @@
+import { describe, expect, test } from 'vitest'
+import { CheckFailure, CheckNotRun, CheckSkipped, type Check } from '../src/checks/types.js'
+import { summarize, type CheckOutcome } from '../src/core/report.js'
+import type { RunSettings } from '../src/core/settings.js'
+import { CRASH_PREFIX, ObservationTally, levelOf } from '../src/engine/judged-outcomes.js'
+import type { RuleObservation } from '../src/engine/observations.js'
+import { replayCommand, runCheck, type CheckEnvironment } from '../src/engine/run-check.js'
+import type { Exchange } from '../src/http/exchange.js'
+import { HttpClient } from '../src/http/client.js'
+import { httpTarget } from './hostile/servers.js'
+import { FIXED_SEED } from './support/run.js'
+
+/**
+ * The code that decides pass, fail, skip and the run's verdict, judged by itself: it judges no target, so each of its
+ * branches is proven here on outcomes made by hand (npm run mutation, docs/mutation.md).
+ */
+
+const MUST = 'CONV-JSON-REQUEST-BODY'
+const SHOULD = 'ENV-CURSOR-NO-REPEAT'
+
+const settings: RunSettings = {
+  // Nothing listens here: the checks below send no request.
+  baseUrl: 'http://127.0.0.1:9',
+  embedded: false,
+  apiKey: 'secret-key-0123456789',
+  seed: FIXED_SEED,
+  runs: 1,
+  concurrency: 1,
+  cursorParam: 'cursor',
+  limitParam: 'limit',
+  maxPages: 10,
+  connectTimeoutMs: 1000,
+  requestTimeoutMs: 1000,
+  maxBodyBytes: 1024,
+  probeRateLimit: false,
+}
+
+const secrets = [{ value: 'secret-key-0123456789', placeholder: '$IPTS_API_KEY' }]
+
+function exchange(retried = false): Exchange {
+  return {
+    request: { method: 'GET', url: 'http://127.0.0.1:9/v1/markets', headers: {} },
+    response: { status: 200, headers: {}, body: '{}', truncated: false },
+    retries: retried ? [{ status: 503, waitedMs: 1, response: { status: 503, headers: {}, body: '', truncated: false } }] : [],
+  } as unknown as Exchange
+}
+
+function checkThat(run: Check['run'], extra: Partial<Check> = {}): Check {
+  return { id: 'unit/check', requirement: MUST, title: 'a check made for the test', run, ...extra }
+}
+
+async function outcomeOf(check: Check, given: Partial<RunSettings> = {}): Promise<CheckOutcome> {
+  const client = new HttpClient({ ...settings, ...given })
+  const env: CheckEnvironment = { settings: { ...settings, ...given }, client, secrets }
+  try {
+    return (await runCheck(check, 'unit', env)).outcome
+  } finally {
+    await client.close()
+  }
+}
+
+describe('runCheck decides a check outcome', () => {
+  test('a check that throws nothing passes, with its identity, level and duration', async () => {
+    const outcome = await outcomeOf(checkThat(async () => {}))
+    expect(outcome).toMatchObject({ id: 'unit/check', title: 'a check made for the test', requirement: MUST, level: 'MUST', inferred: false, concern: 'unit', status: 'passed' })
+    expect(outcome.durationMs).toBeTypeOf('number')
+    expect(outcome.durationMs, 'the time the check took, not a clock reading').toBeLessThan(60_000)
+    expect(outcome.reason).toBeUndefined()
+    expect(outcome.retried, 'no exchange was retried').toBeUndefined()
+    expect(outcome.inputs, 'no inputs were counted').toBeUndefined()
+  })
+
+  test('a finding fails it with the message and evidence, secrets replaced', async () => {
+    const outcome = await outcomeOf(checkThat(async () => {
+      throw new CheckFailure('got secret-key-0123456789 back', { exchange: exchange() })
+    }))
+    expect(outcome.status).toBe('failed')
+    expect(outcome.crashed).toBeUndefined()
+    expect(outcome.reason).toBe('got $IPTS_API_KEY back')
+    expect(outcome.evidence?.message).toBe('got $IPTS_API_KEY back')
+    expect(outcome.evidence?.response?.status).toBe(200)
+    expect(outcome.evidence?.profile, 'a check without a profile key shows no profile').toBeUndefined()
+  })
+
+  test('a finding with a counterexample carries the command that replays it', async () => {
+    const outcome = await outcomeOf(checkThat(async () => {
+      throw new CheckFailure('a property failed', { counterexample: { seed: 7, path: '3:1', value: 'x' } as never })
+    }))
+    expect(outcome.evidence?.counterexample?.replay).toBe('npx ipts-conformance --base-url http://127.0.0.1:9 --check unit/check --seed 7 --replay-path 3:1')
+  })
+
+  test('the replay command names no base URL for the embedded reference', () => {
+    expect(replayCommand({ ...settings, embedded: true }, 'a/b', 1, '0')).toBe('npx ipts-conformance --check a/b --seed 1 --replay-path 0')
+  })
+
+  test('a finding of a profile check carries the profile value it was held to', async () => {
+    const profile = { source: 'unit.json', values: { errorCodes: ['unauthorized'] } }
+    const outcome = await outcomeOf(checkThat(async (ctx) => ctx.fail('not listed'), { profile: 'errorCodes' }), { profile })
+    expect(outcome.status).toBe('failed')
+    expect(outcome.evidence?.profile).toEqual({ key: 'errorCodes', value: ['unauthorized'], source: 'unit.json' })
+  })
+
+  test('a skip skips it with the reason, secrets replaced', async () => {
+    const outcome = await outcomeOf(checkThat(async () => {
+      throw new CheckSkipped('cannot judge secret-key-0123456789')
+    }))
+    expect(outcome).toMatchObject({ status: 'skipped', reason: 'cannot judge $IPTS_API_KEY' })
+  })
+
+  test("a request the circuit breaker held back leaves it 'not run' with the exchange as evidence", async () => {
+    const outcome = await outcomeOf(checkThat(async () => {
+      throw new CheckNotRun('the target stopped answering secret-key-0123456789', exchange())
+    }))
+    expect(outcome).toMatchObject({ status: 'not run', reason: 'the target stopped answering $IPTS_API_KEY' })
+    expect(outcome.evidence?.message).toBe('the target stopped answering $IPTS_API_KEY')
+    expect(outcome.evidence?.request).toBeDefined()
+  })
+
+  test('anything else thrown fails it as crashed, never as a finding', async () => {
+    const outcome = await outcomeOf(checkThat(async () => {
+      throw new TypeError('undefined has no secret-key-0123456789')
+    }))
+    expect(outcome).toMatchObject({ status: 'failed', crashed: true, reason: `${CRASH_PREFIX}TypeError: undefined has no $IPTS_API_KEY` })
+    expect(outcome.evidence?.message).toBe(outcome.reason)
+  })
+
+  test('a missing input skips it before it runs, with the input to give', async () => {
+    let ran = false
+    const outcome = await outcomeOf(checkThat(async () => { ran = true }, { needs: ['apiKey', 'trader'] }))
+    expect(ran).toBe(false)
+    expect(outcome).toMatchObject({ status: 'skipped', reason: 'no trader address given (--trader)' })
+  })
+
+  test('a profile check is skipped as not assessable when the profile does not state its key, and runs when it does', async () => {
+    let runs = 0
+    const check = checkThat(async () => { runs++ }, { profile: 'errorCodes' })
+    expect(await outcomeOf(check)).toMatchObject({ status: 'skipped', reason: 'not assessable without a deployment profile that states errorCodes (--profile)' })
+    expect(await outcomeOf(check, { profile: { source: 'unit.json', values: { quota: { limit: 1 } } } })).toMatchObject({ status: 'skipped' })
+    expect(runs).toBe(0)
+    expect(await outcomeOf(check, { profile: { source: 'unit.json', values: { errorCodes: [] } } })).toMatchObject({ status: 'passed' })
+    expect(runs).toBe(1)
+  })
+
+  test('notes retried exchanges and the generated inputs', async () => {
+    let answered = 0
+    // The first request gets a 503 to retry at once, every later one a 200.
+    const target = await httpTarget((_, res) => {
+      const status = answered++ === 0 ? 503 : 200
+      res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '0', 'x-request-id': 'unit-0000-request' })
+      res.end('{"data":[]}')
+    })
+    try {
+      const retried = await outcomeOf(checkThat(async (ctx) => {
+        await ctx.get('/v1/markets')
+        ctx.countInputs('random', 5)
+      }), { baseUrl: target.baseUrl })
+      expect(retried.retried, 'the 503 was retried').toBe(true)
+      expect(retried.inputs).toEqual({ coverage: 0, random: 5 })
+      const plain = await outcomeOf(checkThat(async (ctx) => {
+        await ctx.get('/v1/markets')
+        ctx.countInputs('coverage', 2)
+      }), { baseUrl: target.baseUrl })
+      expect(plain.retried).toBeUndefined()
+      expect(plain.inputs).toEqual({ coverage: 2, random: 0 })
+    } finally {
+      await target.close()
+    }
+  })
+})
+
+describe('levelOf', () => {
+  test('gives the requirement level and whether it is a reading', () => {
+    expect(levelOf(MUST)).toEqual({ level: 'MUST', inferred: false })
+    expect(levelOf(SHOULD)).toEqual({ level: 'SHOULD', inferred: true })
+  })
+})
+
+function observation(applied: number, messages: string[] = [], crash?: string): RuleObservation {
+  return { applied, violated: messages.length, violations: messages.map((message) => ({ message })), ...(crash === undefined ? {} : { crash }) }
+}
+
+describe('the tally of every-response observations', () => {
+  const judge = { id: 'every-response/unit', title: 'a rule made for the test', requirement: MUST, notApplicable: 'no response it applies to', concern: 'every-response' }
+
+  test('a rule that never applied is skipped with its reason', () => {
+    const [outcome] = new ObservationTally().outcomes([judge], undefined)
+    expect(outcome).toMatchObject({ id: judge.id, title: judge.title, requirement: MUST, level: 'MUST', concern: 'every-response', status: 'skipped', reason: 'no response it applies to' })
+  })
+
+  test('a rule that applied without a violation passes, without a reason', () => {
+    const tally = new ObservationTally()
+    tally.add({ [judge.id]: observation(2) })
+    const [outcome] = tally.outcomes([judge], undefined)
+    expect(outcome!.status).toBe('passed')
+    expect(outcome!.reason).toBeUndefined()
+    expect(outcome!.evidence).toBeUndefined()
+  })
+
+  test('one violation fails it, counted over every check, with its evidence', () => {
+    const tally = new ObservationTally()
+    tally.add({ [judge.id]: observation(2) })
+    tally.add({ [judge.id]: observation(1, ['no header']) })
+    const [outcome] = tally.outcomes([judge], undefined)
+    expect(outcome).toMatchObject({ status: 'failed', reason: 'one response of 3: no header', evidence: { message: 'one response of 3: no header' } })
+    expect(outcome!.evidence?.others).toBeUndefined()
+    expect(outcome!.crashed).toBeUndefined()
+  })
+
+  test('several violations are counted and the first few kept as evidence', () => {
+    const tally = new ObservationTally()
+    tally.add({ [judge.id]: observation(3, ['first', 'second', 'third']) })
+    tally.add({ [judge.id]: observation(4, ['fourth', 'fifth', 'sixth']) })
+    const [outcome] = tally.outcomes([judge], undefined)
+    expect(outcome!.reason).toBe('6 responses of 7: first')
+    expect(outcome!.evidence?.others?.map((e) => e.message)).toEqual(['second', 'third', 'fourth', 'fifth'])
+  })
+
+  test('a rule that threw is crashed, whatever it found, with the first error', () => {
+    const tally = new ObservationTally()
+    tally.add({ [judge.id]: observation(1, ['found'], 'TypeError: x') })
+    tally.add({ [judge.id]: observation(1, [], 'RangeError: y') })
+    const [outcome] = tally.outcomes([judge], undefined)
+    expect(outcome).toEqual(expect.objectContaining({ status: 'failed', crashed: true, reason: `${CRASH_PREFIX}TypeError: x`, evidence: { message: `${CRASH_PREFIX}TypeError: x` } }))
+  })
+
+  test('each rule is tallied by itself', () => {
+    const other = { ...judge, id: 'every-response/other' }
+    const tally = new ObservationTally()
+    tally.add({ [other.id]: observation(1, ['bad']) })
+    expect(tally.outcomes([judge, other], undefined).map((o) => o.status)).toEqual(['skipped', 'failed'])
+  })
+})
+
+function outcome(status: CheckOutcome['status'], level: CheckOutcome['level'] = 'MUST'): CheckOutcome {
+  return { id: `unit/${status}`, title: '', requirement: MUST, level, inferred: false, concern: 'unit', status }
+}
+
+describe('summarize decides the verdict of a run', () => {
+  test('counts each status', () => {
+    const summary = summarize([outcome('passed', 'SHOULD'), outcome('passed'), outcome('failed', 'SHOULD'), outcome('skipped'), outcome('waived')], false, [])
+    expect(summary).toEqual({ passed: 2, failed: 1, skipped: 1, waived: 1, notRun: 0, total: 5, failedMust: 0, failedShould: 1, verdict: 'pass' })
+  })
+
+  test('a failed MUST fails the run', () => {
+    expect(summarize([outcome('passed'), outcome('failed', 'MUST')], false, [])).toMatchObject({ failedMust: 1, failedShould: 0, verdict: 'fail' })
+  })
+
+  test('a failed SHOULD fails the run only when strict', () => {
+    expect(summarize([outcome('failed', 'SHOULD')], false, []).verdict).toBe('pass')
+    expect(summarize([outcome('failed', 'SHOULD')], true, []).verdict).toBe('fail')
+    expect(summarize([outcome('passed')], true, []).verdict).toBe('pass')
+  })
+
+  test("a check 'not run' fails the run", () => {
+    expect(summarize([outcome('passed'), outcome('not run')], false, [])).toMatchObject({ notRun: 1, verdict: 'fail' })
+  })
+
+  test('an error of the run itself fails it', () => {
+    expect(summarize([outcome('passed')], false, ['a suite file did not load']).verdict).toBe('fail')
+  })
+
+  test('skipped and waived checks alone pass', () => {
+    expect(summarize([outcome('skipped'), outcome('waived')], false, []).verdict).toBe('pass')
+  })
+})
