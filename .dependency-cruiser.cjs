@@ -47,6 +47,13 @@ module.exports = {
       to: { path: '^(src/(checks|engine|runner|traffic|vitest|docs|cli)/|reporters/)' },
     },
     {
+      name: 'faults-loaded-on-demand',
+      comment: "the reference's faults and allowances are loaded only when a run names one (a dynamic import): a run against a deployment, or the plain reference, runs no fault's code",
+      severity: 'error',
+      from: { path: '^src/(runner|cli/(run|options|main))' },
+      to: { path: '^src/reference/(named-behaviours|faults/|allowances/)', dependencyTypesNot: ['dynamic-import'] },
+    },
+    {
       name: 'no-circular',
       comment: 'modules import one way',
       severity: 'error',

@@ -6,8 +6,8 @@ import { gatherExchangeLog } from '../har/exchange-log.js'
 import { writeHar } from '../har/write.js'
 import { createSharedState } from '../http/shared-state.js'
 import { politeFetch, resolveProfile } from './profile-of-run.js'
-import { broughtByFaults, referenceBehaviours } from '../reference/named-behaviours.js'
-import { startReferenceServer, type ReferenceServer } from '../reference/server.js'
+import { startReferenceServer, type Quota, type ReferenceServer } from '../reference/server.js'
+import type { Behaviour } from '../reference/types.js'
 import { TargetUnreachableError } from '../core/errors.js'
 import { settingDefaults, withDefaults } from '../core/defaults.js'
 import { behaviourFlags, type RunOptions } from './options.js'
@@ -28,14 +28,25 @@ export interface Target {
   close(): Promise<void>
 }
 
+/**
+ * The embedded reference's faults and allowances the run names, with the quota and receipts they bring. Their modules
+ * are loaded only when the run names one: a run against a deployment, or the plain reference, runs no fault's code.
+ */
+async function namedBehaviours(options: RunOptions): Promise<{ behaviours: Behaviour[]; quota?: Quota; receipts?: [string, string] }> {
+  const { faults, allowances, quota, receipts } = options.reference ?? {}
+  if (!faults?.length && !allowances?.length) return { behaviours: [], quota, receipts }
+  const { broughtByFaults, referenceBehaviours } = await import('../reference/named-behaviours.js')
+  const behaviours = referenceBehaviours(faults, allowances)
+  return { behaviours, ...broughtByFaults(behaviours, { quota, receipts }) }
+}
+
 /** Fills in the defaults, starts the embedded reference server when no base URL is given, makes sure the target can be connected to, and loads the deployment profile. */
 export async function openTarget(options: RunOptions): Promise<Target> {
   const startedAt = new Date()
   const given = withDefaults(options.settings)
-  const behaviours = referenceBehaviours(options.reference?.faults, options.reference?.allowances)
+  const { behaviours, quota, receipts } = await namedBehaviours(options)
   const record = options.reference?.record
   if (record) behaviours.push({ name: 'record', description: 'records every exchange', onResponse: (response, request) => record(request, response) })
-  const { quota, receipts } = broughtByFaults(behaviours, options.reference ?? {})
   const server = given.baseUrl ? undefined : await startReferenceServer({ ...options.reference, quota, receipts, behaviours })
   const targetSettings = server ? embeddedSettings(given, server) : { ...given, baseUrl: given.baseUrl!, embedded: false }
   const settings: RunSettings = { ...targetSettings, deadlineAt: targetSettings.maxDurationMs === undefined ? undefined : startedAt.getTime() + targetSettings.maxDurationMs }
