@@ -9,6 +9,17 @@ const VIOLATIONS_KEPT_PER_JUDGE = 5
 /** The reason of a check left out of a run by --check. */
 export const NOT_SELECTED = 'not selected by --check'
 
+/** An outcome of a check or rule with the given status: named, with its requirement's level, in its concern. */
+export function outcomeOf(named: { id: string; title: string; requirement: string }, concern: string, status: CheckOutcome['status'], reason?: string): CheckOutcome {
+  const { id, title, requirement } = named
+  return { id, title, requirement, ...levelOf(requirement), concern, status, ...(reason === undefined ? {} : { reason }) }
+}
+
+/** The outcome of a check a run left out (--check, a vitest name pattern). */
+export function notSelected(check: { id: string; title: string; requirement: string }, concern: string): CheckOutcome {
+  return { ...outcomeOf(check, concern, 'skipped', NOT_SELECTED), durationMs: 0 }
+}
+
 /** How the message of a check (or every-response rule) that crashed begins; the outcome also carries `crashed: true`. */
 export const CRASH_PREFIX = 'the check itself failed: '
 
@@ -44,14 +55,7 @@ export class ObservationTally {
   outcomes(judges: readonly NamedJudge[], profile: Profile | undefined): CheckOutcome[] {
     return judges.map((judge) => {
       const { applied, violated, violations, crash } = this.tally.get(judge.id) ?? { applied: 0, violated: 0, violations: [] }
-      const outcome: CheckOutcome = {
-        id: judge.id,
-        title: judge.title,
-        requirement: judge.requirement,
-        ...levelOf(judge.requirement),
-        concern: judge.concern,
-        status: violations.length > 0 ? 'failed' : applied > 0 ? 'passed' : 'skipped',
-      }
+      const outcome = outcomeOf(judge, judge.concern, violations.length > 0 ? 'failed' : applied > 0 ? 'passed' : 'skipped')
       if (crash !== undefined) {
         const reason = `${CRASH_PREFIX}${crash}`
         return { ...outcome, status: 'failed', crashed: true, reason, evidence: { message: reason } }

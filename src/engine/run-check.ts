@@ -10,7 +10,7 @@ import type { RunSettings } from '../core/settings.js'
 import { missingInputReasons, missingNeed } from '../checks/needs.js'
 import { createCheckContext } from './context.js'
 import { buildEvidence } from './evidence.js'
-import { CRASH_PREFIX, levelOf } from './judged-outcomes.js'
+import { CRASH_PREFIX, outcomeOf } from './judged-outcomes.js'
 import { exchangeJudges } from './judges.js'
 import type { SharedReads } from './shared-reads.js'
 import { observe, type Observations } from './observations.js'
@@ -47,7 +47,7 @@ export function replayCommand(settings: RunSettings, checkId: string, seed: numb
 export async function runCheck(check: Check, concern: string, env: CheckEnvironment): Promise<CheckResult> {
   const started = performance.now()
   const { settings, secrets } = env
-  const base: CheckOutcome = { id: check.id, title: check.title, requirement: check.requirement, ...levelOf(check.requirement), concern, status: 'passed' }
+  const base = outcomeOf(check, concern, 'passed')
   const finish = (outcome: CheckOutcome, observations: Observations = {}): CheckResult => ({
     outcome: { ...outcome, durationMs: Math.round(performance.now() - started) },
     observations,

@@ -3,7 +3,7 @@ import { HttpClient } from '../http/client.js'
 import { redactDeep, secretsOf } from '../http/secrets.js'
 import type { CheckOutcome } from '../core/report.js'
 import type { RunSettings } from '../core/settings.js'
-import { levelOf, NOT_SELECTED, ObservationTally, runOutcomes } from './judged-outcomes.js'
+import { notSelected, ObservationTally, runOutcomes } from './judged-outcomes.js'
 import { exchangeJudges } from './judges.js'
 import { observe } from './observations.js'
 import { SharedReads } from './shared-reads.js'
@@ -58,7 +58,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
     for (let index = next++; index < catalogue.length; index = next++) {
       const { check, concern } = catalogue[index]!
       if (options.only && !options.only.includes(check.id)) {
-        outcomes[index] = { id: check.id, title: check.title, requirement: check.requirement, ...levelOf(check.requirement), concern, status: 'skipped', reason: NOT_SELECTED, durationMs: 0 }
+        outcomes[index] = notSelected(check, concern)
       } else {
         const result = await runCheck(check, concern, env)
         outcomes[index] = result.outcome

@@ -4,7 +4,7 @@ import { observe } from '../engine/observations.js'
 import type { Exchange } from '../http/exchange.js'
 import { reportOf } from '../engine/report-of.js'
 import type { Profile } from '../profile/profile.js'
-import { levelOf, ObservationTally } from '../engine/judged-outcomes.js'
+import { ObservationTally, outcomeOf } from '../engine/judged-outcomes.js'
 import { exchangeJudges } from '../engine/judges.js'
 import type { CheckOutcome, Report, TrafficSummary } from '../core/report.js'
 import { LearnedSecrets } from './learned-secrets.js'
@@ -83,6 +83,5 @@ export class TrafficJudgement {
 }
 
 function notAssessed(check: { id: string; title: string; requirement: string }, concern: string): CheckOutcome {
-  const { id, title, requirement } = check
-  return { id, title, requirement, ...levelOf(requirement), concern, status: 'skipped', reason: NOT_ASSESSED }
+  return outcomeOf(check, concern, 'skipped', NOT_ASSESSED)
 }

@@ -2,7 +2,7 @@ import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/nod
 import { checksByConcern } from '../checks/index.js'
 import type { CheckOutcome } from '../core/report.js'
 import type { Profile } from '../profile/profile.js'
-import { levelOf, NOT_SELECTED, ObservationTally, runOutcomes } from '../engine/judged-outcomes.js'
+import { notSelected, ObservationTally, runOutcomes } from '../engine/judged-outcomes.js'
 import { exchangeJudges } from '../engine/judges.js'
 
 const checkById = new Map(Object.entries(checksByConcern).flatMap(([concern, checks]) => checks.map((check) => [check.id, { check, concern }] as const)))
@@ -49,6 +49,5 @@ function outcomeOf(testCase: TestCase): CheckOutcome | undefined {
   if (outcome) return outcome
   const listed = checkById.get(checkId ?? '')
   if (!listed || result.state !== 'skipped') return undefined
-  const { check, concern } = listed
-  return { id: check.id, title: check.title, requirement: check.requirement, ...levelOf(check.requirement), concern, status: 'skipped', reason: NOT_SELECTED, durationMs: 0 }
+  return notSelected(listed.check, listed.concern)
 }
