@@ -12,6 +12,7 @@ import { shapeChecks } from './shapes.js'
 import { profileChecks } from './profile.js'
 import { propertiesChecks } from './properties.js'
 import type { Check } from './types.js'
+import { writesChecks } from './writes.js'
 
 /** Every check of the suite by concern; each concern is one file under suites/. */
 export const checksByConcern: Readonly<Record<string, readonly Check[]>> = {
@@ -27,6 +28,7 @@ export const checksByConcern: Readonly<Record<string, readonly Check[]>> = {
   config: configChecks,
   properties: propertiesChecks,
   profile: profileChecks,
+  writes: writesChecks,
 }
 
 export const allChecks: readonly Check[] = Object.values(checksByConcern).flat()

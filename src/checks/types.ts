@@ -3,7 +3,7 @@ import type { SchemaViolation } from '../contract/schemas.js'
 import { ERROR_CODES } from '../core/errors.js'
 import type { Counterexample } from '../core/report.js'
 import type { Exchange } from '../http/exchange.js'
-import type { ProfileKey } from '../profile/profile.js'
+import type { ProfileKey, WriteOperation } from '../profile/profile.js'
 import type { RunSettings } from '../core/settings.js'
 import type { RecordedJudgement } from './exchange-judge.js'
 
@@ -20,6 +20,11 @@ export interface Check {
   needs?: readonly Need[]
   /** The profile key the check holds the target to; without it in the run's profile the check is skipped as not assessable. */
   profile?: ProfileKey
+  /**
+   * For a check that sends relayed writes (profile writes, --allow-writes): the most submissions it sends against these
+   * operations. The run's plan adds them up before the first write, and --max-writes holds the run to them.
+   */
+  writes?(operations: Readonly<Record<string, WriteOperation>>): number
   run(ctx: CheckContext): Promise<void>
   /** How one recorded exchange decides this check (check-har, the proxy); absent where the check needs requests of its own. */
   recorded?: RecordedJudgement
@@ -43,6 +48,15 @@ export interface CallOptions {
    * run and its answer shared. Never for a request a check sends to compare with an earlier answer of the same request.
    */
   shared?: boolean
+}
+
+/** What a write's answer said, read at the profile's pointers where it was accepted (2xx). */
+export interface WriteAnswer {
+  exchange: Exchange
+  accepted: boolean
+  statusIdentifier?: string
+  receipt?: string
+  duplicate?: unknown
 }
 
 export interface FailureDetails {
@@ -76,6 +90,13 @@ export interface CheckContext {
   quotaRefusalSince(since: number): Exchange | undefined
   fail(message: string, details?: FailureDetails): never
   skip(reason: string): never
+  /** A fresh signed body for the profile's write operation of this name; the check is skipped when none can be had. */
+  signedBody(operation: string): Promise<string>
+  /**
+   * Sends the profile's write operation of this name with the body and Idempotency-Key given (null: none), and reads its
+   * answer at the profile's pointers. The receipt returned is kept out of everything the run writes from then on.
+   */
+  write(operation: string, body: string, idempotencyKey: string | null): Promise<WriteAnswer>
   /** Fails unless the exchange has a JSON body valid against the named component schema. */
   expectSchema(schema: string, exchange: Exchange): void
 }

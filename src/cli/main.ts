@@ -55,7 +55,8 @@ export const subcommands: readonly Subcommand[] = [
     summary: 'serve the reference server standalone, with switchable faults and allowances',
     load: async () => {
       const { parseReferenceArgs, referenceHelp, reference } = await import('./reference.js')
-      return { help: referenceHelp, run: (argv) => reference(parseReferenceArgs(argv)) }
+      const sign = async (argv: readonly string[]) => (await import('./reference-sign.js')).referenceSign(argv, process.stdout)
+      return { help: referenceHelp, run: (argv) => (argv[0] === 'sign' ? sign(argv.slice(1)) : reference(parseReferenceArgs(argv))) }
     },
   },
   {

@@ -10,7 +10,7 @@ import { UsageError } from '../core/errors.js'
 import { flagsHelp, parseFlags, validateFlag, type Flag, type RawFlags } from './flags.js'
 
 
-/** Every flag of the CLI; each has an environment variable and a config file key of the same name. */
+/** Every flag of the CLI; each has an environment variable and a config file key of the same name, but --allow-writes, which only the command line gives. */
 export const flags: readonly Flag[] = [
   { name: 'base-url', env: 'IPTS_BASE_URL', kind: 'url', help: 'base URL of the deployment under test; without it the embedded reference server is the target' },
   { name: 'api-key', env: 'IPTS_API_KEY', kind: 'secret', help: 'a project API key that grants every operation' },
@@ -33,6 +33,8 @@ export const flags: readonly Flag[] = [
   { name: 'check', env: 'IPTS_CHECK', kind: 'list', help: 'run only this check ID (repeatable, or comma-separated)' },
   { name: 'replay-path', env: 'IPTS_REPLAY_PATH', kind: 'text', help: 'with --seed and --check: replay one failing generated input (the report prints the command)' },
   { name: 'probe-rate-limit', env: 'IPTS_PROBE_RATE_LIMIT', kind: 'flag', help: 'opt in: send a bounded burst until a 429 arrives, and check the quota headers' },
+  { name: 'allow-writes', kind: 'flag', help: "opt in, on the command line only: send the profile's relayed writes (signed submissions that create orders on the target); the run prints its plan first" },
+  { name: 'max-writes', env: 'IPTS_MAX_WRITES', kind: 'int', min: 0, max: 100000, help: 'with --allow-writes: submissions the run sends at most; a write check that would pass the bound is skipped with that reason' },
   { name: 'baseline', env: 'IPTS_BASELINE', kind: 'text', help: "a previous run's report.json: say which checks newly fail, were fixed, or are unchanged" },
   { name: 'strict', env: 'IPTS_STRICT', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
   { name: 'fault', env: 'IPTS_FAULT', kind: 'list', help: 'embedded reference only: switch on a named fault (repeatable)' },
@@ -105,6 +107,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
       maxBodyBytes: settingDefaults.maxBodyBytes,
       replayPath,
       probeRateLimit: checked('probe-rate-limit') === true,
+      // Never from the environment or a file: a write creates orders, so only this command line may ask for it.
+      allowWrites: fromFlags['allow-writes'] === true,
+      maxWrites: checked('max-writes') as number | undefined,
       maxDurationMs: (checked('max-duration') as number) * 1000,
       shapingFlags: [configPath && `--config ${shellWord(configPath)}`, checked('profile') && `--profile ${shellWord(checked('profile') as string)}`].filter((flag): flag is string => !!flag),
     },
@@ -153,6 +158,7 @@ function readConfigFile(path: string): ConfigFile {
       profile = { values: profileValues({ profile: value }), baseDir: dirname(resolve(path)), source: `the profile of ${path}` }
       continue
     }
+    if (key === 'allow-writes') throw new UsageError(`--config: allow-writes in ${path} is not read: writes are sent only with --allow-writes on the command line`)
     const flag = flags.find((f) => f.name === key)
     if (!flag || key === 'config') throw new UsageError(`--config: unknown setting ${JSON.stringify(key)} in ${path}`)
     values[key] = flag.kind === 'flag' ? value === true : flag.kind === 'list' ? (Array.isArray(value) ? value.map(String) : String(value).split(',')) : String(value)

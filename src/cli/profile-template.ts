@@ -27,6 +27,29 @@ const KEYS: Record<ProfileKey, { states: string; example: string[] }> = {
   configSchema: { states: 'a JSON Schema 2020-12 file for the body of GET /v1/config, relative to this file', example: ['configSchema: config.schema.json'] },
   quota: { states: 'the x-ratelimit-limit and x-ratelimit-scope values of a 429 (checked on every 429 the run meets; --probe-rate-limit provokes one)', example: ['quota: { limit: 600, scope: api-key }'] },
   openapi: { states: 'where the deployment publishes its OpenAPI description: an http(s) URL (fetched with one GET) or a file relative to this file', example: ['openapi: https://dev.example/openapi.json'] },
+  writes: {
+    states:
+      'the relayed write operations (any name each), sent only with --allow-writes, at most --max-writes submissions: where an accepted answer holds the status identifier, the receipt and duplicate (JSON Pointers), the status operation of an intake ({id}, {receipt}), and the signed bodies: files of pre-signed bodies, each used once, or a command of your own signing tool that prints one fresh signed body per call (run without a shell in this folder; the suite holds no signing key and never shows its stderr)',
+    example: [
+      'writes:',
+      '  operations:',
+      '    submitIntent:',
+      '      kind: intent            # action, intent, batch-intent or cancellation',
+      '      method: POST',
+      '      path: /v1/intents',
+      '      statusIdentifier: /data/hash',
+      '      receipt: /data/receipt',
+      '      duplicate: /data/duplicate',
+      '      statusPath: /v1/intents/{id}?receipt={receipt}',
+      '      bodies: { command: [./sign-intent, --staging] }',
+      '    cancelIntent:',
+      '      kind: cancellation',
+      '      method: POST',
+      '      path: /v1/cancellations',
+      '      statusIdentifier: /data/id',
+      '      bodies: { files: [bodies/cancel-1.json, bodies/cancel-2.json] }',
+    ],
+  },
 }
 
 /** What stating a key unlocks: the requirements it makes assessable and the checks that then run. */

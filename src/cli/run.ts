@@ -6,6 +6,7 @@ import { checksByConcern } from '../checks/index.js'
 import { HAR_FILE } from '../har/write.js'
 import { redact, secretsOf } from '../http/secrets.js'
 import { runConformance } from '../runner/run.js'
+import { writePlanLines } from '../engine/write-plan.js'
 import type { CliOptions } from './options.js'
 
 /** `ipts-conformance [run]`: runs the suite, writes the reports, prints the summary; 0 when the verdict is pass, else 1. */
@@ -25,7 +26,7 @@ async function runAndReport(options: CliOptions, env: NodeJS.ProcessEnv): Promis
   const harPath = join(options.reportDir, HAR_FILE)
   let report
   try {
-    report = await runConformance({ ...options.run, onCheck: progress.onCheck, harPath })
+    report = await runConformance({ ...options.run, onCheck: progress.onCheck, onWritePlan: (plan) => process.stdout.write(`${writePlanLines(plan).join('\n')}\n`), harPath })
   } finally {
     progress.end()
   }

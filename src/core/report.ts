@@ -53,6 +53,26 @@ export interface CheckOutcome {
   crashed?: boolean
   /** For a property check: the generated inputs it examined in the fixed coverage phase and in the random phase. */
   inputs?: { coverage: number; random: number }
+  /** For a write check: every submission it sent, in order. */
+  writes?: SentWrite[]
+}
+
+/** One submission a write check sent: what it was sent with and what came back; a receipt only as its placeholder. */
+export interface SentWrite {
+  /** The operation's name in the profile's writes section. */
+  operation: string
+  method: string
+  url: string
+  /** The Idempotency-Key sent; null when the check sent none. */
+  idempotencyKey: string | null
+  /** The HTTP status of the last attempt; null when no response came. */
+  status: number | null
+  /** Attempts in all: more than 1 when the same body and key were sent again (a 429, a 503, an ambiguous transport failure). */
+  attempts: number
+  statusIdentifier?: string
+  /** The receipt returned, as its placeholder ($IPTS_WRITE_RECEIPT_n). */
+  receipt?: string
+  duplicate?: boolean
 }
 
 export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not-assessable' | 'uncovered' | 'waived' | 'not run'

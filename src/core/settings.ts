@@ -26,6 +26,10 @@ export interface RunSettings {
   replayPath?: string
   /** Opt-in: provoke a 429 on purpose to check the quota headers. */
   probeRateLimit: boolean
+  /** Opt-in (--allow-writes, never the environment alone): send the profile's relayed writes, which create orders. */
+  allowWrites?: boolean
+  /** Bound on the submissions a run may send; a write check that would pass it is skipped with that reason. */
+  maxWrites?: number
   /** Bound on the whole run: after it, requests are not sent and fail with that reason, so the run finishes. */
   maxDurationMs?: number
   /** Epoch ms at which maxDurationMs runs out; set by the runner when the run starts. */

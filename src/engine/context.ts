@@ -7,14 +7,34 @@ import type { RunSettings } from '../core/settings.js'
 import { NOT_ANSWERING } from '../http/circuit-breaker.js'
 import { missingInputReasons, missingNeed } from '../checks/needs.js'
 import type { SharedReads } from './shared-reads.js'
-import { CheckFailure, CheckNotRun, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need } from '../checks/types.js'
+import { CheckFailure, CheckNotRun, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need, type WriteAnswer } from '../checks/types.js'
+import type { SentWrite } from '../core/report.js'
+import { valueAt } from '../core/json-pointer.js'
+import type { SignedBodySource } from '../generators/signed-bodies.js'
+import type { Secret } from '../http/secrets.js'
+import { notAssessableWithout, type WriteOperation } from '../profile/profile.js'
+
+/** The placeholder of the nth receipt a write returned, in everything the run writes. */
+export const WRITE_RECEIPT_PLACEHOLDER = '$IPTS_WRITE_RECEIPT_'
+
+/** What a write check's context needs: where signed bodies come from, the run's secrets (receipts are added), its declared submissions. */
+export interface WriteSupport {
+  bodies: SignedBodySource
+  secrets: Secret[]
+  allowance: number
+}
 
 /**
  * A check's context, and end(): called once the check has ended, it stops the check's requests (those not yet sent are
  * not sent, those in flight are cut off, a property's prefetched inputs among them) and resolves when every one has
  * settled, so that no request outlives its check.
  */
-export function createCheckContext(settings: RunSettings, client: HttpClient, sharing?: { reads: SharedReads; checkId: string }): { ctx: CheckContext; end(): Promise<void> } {
+export function createCheckContext(
+  settings: RunSettings,
+  client: HttpClient,
+  sharing?: { reads: SharedReads; checkId: string },
+  writing?: WriteSupport,
+): { ctx: CheckContext; end(): Promise<void>; writes: SentWrite[] } {
   // In the order the requests were sent, not answered, so that what the report shows does not depend on timing.
   const sent: (Exchange | undefined)[] = []
   const ended = new AbortController()
@@ -38,10 +58,10 @@ export function createCheckContext(settings: RunSettings, client: HttpClient, sh
     return { ...headers, ...extra }
   }
 
-  const send = async (path: string, headers: Record<string, string>, retry: boolean | undefined, operationId?: OperationId) => {
+  const send = async (path: string, headers: Record<string, string>, retry: boolean | undefined, operationId?: OperationId, write?: { method: string; body: string }) => {
     const order = sent.push(undefined) - 1
     // A path sent as it is still counts against its operation's circuit breaker, though the exchange names no operation.
-    const sending = client.get({ path, headers, retry, operation: operationId ?? operationAt(path), signal: ended.signal })
+    const sending = client.request({ ...write, path, headers, retry, operation: operationId ?? operationAt(path), signal: ended.signal })
     pending.add(sending)
     const exchange = await sending.finally(() => pending.delete(sending))
     if (operationId) exchange.operation = operationId
@@ -93,6 +113,22 @@ export function createCheckContext(settings: RunSettings, client: HttpClient, sh
 
   const inputs: CheckContext['inputs'] = {}
 
+  const writeOperations = settings.profile?.values.writes?.operations ?? {}
+  const writes: SentWrite[] = []
+  /** No write is sent without the opt-in and the profile's writes, whatever a check asks. */
+  const writeOperation = (name: string): WriteOperation => {
+    if (!settings.allowWrites || !writing || !writeOperations[name]) throw new CheckSkipped(notAssessableWithout('writes'))
+    return writeOperations[name]
+  }
+  const learnReceipt = (receipt: unknown): string | undefined => {
+    if (typeof receipt !== 'string' || receipt === '') return undefined
+    const known = writing!.secrets.find((secret) => secret.value === receipt)
+    if (known) return known.placeholder
+    const placeholder = `${WRITE_RECEIPT_PLACEHOLDER}${writing!.secrets.filter((secret) => secret.placeholder.startsWith(WRITE_RECEIPT_PLACEHOLDER)).length + 1}`
+    writing!.secrets.push({ value: receipt, placeholder })
+    return placeholder
+  }
+
   const ctx: CheckContext = {
     settings,
     get exchanges() {
@@ -118,6 +154,35 @@ export function createCheckContext(settings: RunSettings, client: HttpClient, sh
     get(path, options = {}) {
       return send(path, headersFor(options.auth, options.headers), options.retry)
     },
+    async signedBody(name) {
+      const result = await writing!.bodies.next(writeOperation(name).bodies, `writes.operations.${name}.bodies`)
+      if ('problem' in result) throw new CheckSkipped(`no signed body: ${result.problem}`)
+      return result.body
+    },
+    async write(name, body, idempotencyKey) {
+      const { method, path, statusIdentifier, receipt, duplicate } = writeOperation(name)
+      if (writes.length >= writing!.allowance) throw new Error(`a write check sent more than the ${writing!.allowance} submissions it declares`)
+      const headers = headersFor('full', { 'content-type': 'application/json', ...(idempotencyKey === null ? {} : { 'idempotency-key': idempotencyKey }) })
+      const record: SentWrite = { operation: name, method, url: client.urlFor(path), idempotencyKey, status: null, attempts: 1 }
+      writes.push(record)
+      const exchange = await send(path, headers, undefined, undefined, { method, body })
+      const { response } = exchange
+      Object.assign(record, { status: response?.status ?? null, attempts: exchange.retries.length + 1 })
+      const json = response?.json
+      // A receipt is kept out of what is written even in an answer that was not accepted.
+      const receiptPlaceholder = receipt === undefined ? undefined : learnReceipt(valueAt(json, receipt))
+      const accepted = response !== undefined && response.status >= 200 && response.status < 300
+      if (!accepted) return { exchange, accepted }
+      const answer: WriteAnswer = { exchange, accepted, duplicate: duplicate === undefined ? undefined : valueAt(json, duplicate) }
+      const identifier = valueAt(json, statusIdentifier)
+      if (typeof identifier === 'string' || typeof identifier === 'number') record.statusIdentifier = answer.statusIdentifier = String(identifier)
+      if (receiptPlaceholder) {
+        answer.receipt = valueAt(json, receipt!) as string
+        record.receipt = receiptPlaceholder
+      }
+      if (typeof answer.duplicate === 'boolean') record.duplicate = answer.duplicate
+      return answer
+    },
     fail,
     skip(reason) {
       throw new CheckSkipped(reason)
@@ -135,6 +200,7 @@ export function createCheckContext(settings: RunSettings, client: HttpClient, sh
   }
   return {
     ctx,
+    writes,
     async end() {
       ended.abort()
       await Promise.allSettled([...pending])

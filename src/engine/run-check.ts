@@ -1,6 +1,8 @@
 import { logExchanges } from '../har/exchange-log.js'
 import type { HttpClient } from '../http/client.js'
-import { redact, type Secret } from '../http/secrets.js'
+import { redact, redactDeep, type Secret } from '../http/secrets.js'
+import type { SignedBodySource } from '../generators/signed-bodies.js'
+import { declaredWrites, type WriteBudget } from './write-plan.js'
 import { notAssessableWithout, profileEvidence, stated } from '../profile/profile.js'
 import type { Check, CheckContext } from '../checks/types.js'
 import type { CheckFailure, CheckNotRun, CheckSkipped } from '../checks/types.js'
@@ -19,11 +21,14 @@ import { observe, type Observations } from './observations.js'
 export interface CheckEnvironment {
   settings: RunSettings
   client: HttpClient
-  secrets: readonly Secret[]
+  /** The run's secrets; a write check adds the receipts its submissions return. */
+  secrets: Secret[]
   /** The reads the checks of the run share (src/engine/shared-reads.ts); none where checks run apart (vitest workers). */
   sharedReads?: SharedReads
   /** The folder the run's exchanges are logged to for the HAR (src/har/exchange-log.ts), when the run writes one. */
   exchangeLog?: string
+  /** Where write checks get their signed bodies, and the run's --max-writes; a run without them sends no write. */
+  writing?: { bodies: SignedBodySource; budget: WriteBudget }
 }
 
 /** A check's outcome, and what the every-response rules saw in its exchanges (added up over the run). */
@@ -55,8 +60,12 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   const missing = missingNeed(settings, check.needs)
   if (missing) return finish({ ...base, status: 'skipped', reason: missingInputReasons[missing] })
   if (check.profile && !stated(settings.profile, check.profile)) return finish({ ...base, status: 'skipped', reason: notAssessableWithout(check.profile) })
+  const submissions = declaredWrites(check, settings)
+  if (check.writes && (submissions === 0 || !env.writing)) return finish({ ...base, status: 'skipped', reason: notAssessableWithout('writes') })
+  if (submissions > 0 && !env.writing!.budget.take(submissions)) return finish({ ...base, status: 'skipped', reason: env.writing!.budget.refusal(submissions) })
 
-  const { ctx, end } = createCheckContext(settings, env.client, env.sharedReads && { reads: env.sharedReads, checkId: check.id })
+  const writing = submissions > 0 ? { bodies: env.writing!.bodies, secrets, allowance: submissions } : undefined
+  const { ctx, end, writes } = createCheckContext(settings, env.client, env.sharedReads && { reads: env.sharedReads, checkId: check.id }, writing)
   let thrown: unknown
   try {
     await check.run(ctx)
@@ -66,7 +75,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   await end()
   const observations = observe(ctx.exchanges, settings, secrets, exchangeJudges(), check.id)
   if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets)
-  const outcome = { ...base, ...annotations(ctx), ...verdictOf(check, thrown, env) }
+  const outcome = { ...base, ...annotations(ctx), ...verdictOf(check, thrown, env), ...(writes.length > 0 ? { writes: redactDeep(writes, secrets) } : {}) }
   return finish(outcome, observations)
 }
 

@@ -9,6 +9,8 @@ import { observe } from './observations.js'
 import { SharedReads } from './shared-reads.js'
 import { logExchanges } from '../har/exchange-log.js'
 import { runCheck, type CheckEnvironment } from './run-check.js'
+import { SignedBodySource } from '../generators/signed-bodies.js'
+import { WriteBudget } from './write-plan.js'
 
 /** Checks run at once: twice the request bound, so that a check waiting on its next request does not idle the connections. */
 const CHECKS_PER_REQUEST_SLOT = 2
@@ -39,6 +41,12 @@ export function clientOf(settings: RunSettings, shared: SharedArrayBuffer): Http
   return new HttpClient({ baseUrl, concurrency, connectTimeoutMs, requestTimeoutMs, maxBodyBytes, deadlineAt, shared })
 }
 
+/** Signed bodies and --max-writes for a run that may write; none for one that may not. */
+export function writingOf(settings: RunSettings): CheckEnvironment['writing'] {
+  if (!settings.allowWrites || !settings.profile?.values.writes) return undefined
+  return { bodies: new SignedBodySource(settings.profile.baseDir ?? process.cwd(), settings.requestTimeoutMs), budget: new WriteBudget(settings.maxWrites) }
+}
+
 /**
  * Runs every check of the catalogue (or those selected) in this process, a bounded number at once, and adds up what the
  * every-response rules saw in all their exchanges. The CLI and the API run through here; `npx vitest run` runs the
@@ -49,7 +57,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   const secrets = secretsOf(settings)
   const client = clientOf(settings, target.shared)
   const sharedReads = new SharedReads()
-  const env: CheckEnvironment = { settings, client, secrets, sharedReads, exchangeLog: target.exchangeLog }
+  const env: CheckEnvironment = { settings, client, secrets, sharedReads, exchangeLog: target.exchangeLog, writing: writingOf(settings) }
   const catalogue = Object.entries(checksByConcern).flatMap(([concern, checks]) => checks.map((check) => ({ check, concern })))
   const outcomes: CheckOutcome[] = new Array(catalogue.length)
   const tally = new ObservationTally()

@@ -23,7 +23,7 @@ export function exchangeOf(entry: HarEntry): RecordedExchange {
   const requestHeaders: Record<string, string> = {}
   for (const [name, value] of Object.entries(headerRecord(entry.request.headers))) requestHeaders[name] = Array.isArray(value) ? value.join(', ') : value
   const exchange: Exchange = {
-    request: { method: entry.request.method, url: entry.request.url, headers: requestHeaders },
+    request: { method: entry.request.method, url: entry.request.url, headers: requestHeaders, ...(entry.request.postData?.text === undefined ? {} : { body: entry.request.postData.text }) },
     startedAt: entry.startedDateTime,
     durationMs: entry.time,
     retries: [],

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises'
-import { Pool } from 'undici'
+import { Pool, type Dispatcher } from 'undici'
 import { operations } from '../contract/operations.js'
-import { CircuitBreaker } from './circuit-breaker.js'
+import { CircuitBreaker, NOT_ANSWERING } from './circuit-breaker.js'
 import type { Exchange, ExchangeResponse } from './exchange.js'
 import { Limiter } from './limiter.js'
 import { BodyCollector, decodeUtf8, parsedResponse } from './response-body.js'
@@ -24,8 +24,12 @@ export interface ClientOptions {
 }
 
 export interface OutgoingRequest {
+  /** GET unless given: a write's method. */
+  method?: string
   /** Path below the base URL, already encoded, with its query string. */
   path: string
+  /** A write's body, sent unchanged with every attempt. */
+  body?: string
   headers?: Record<string, string>
   /** False: a 429, 502 or 503 is returned as it is, for a check that tests those responses. The key's 429 gate still holds. */
   retry?: boolean
@@ -81,11 +85,22 @@ export class HttpClient {
   }
 
   /** Sends a GET, retried as the policy allows; earlier attempts are kept in exchange.retries. */
-  async get(request: OutgoingRequest): Promise<Exchange> {
+  get(request: OutgoingRequest): Promise<Exchange> {
+    return this.request({ ...request, method: 'GET' })
+  }
+
+  /**
+   * Sends a GET or a write. A write is sent again only as it was (the same object: the same body, the same
+   * Idempotency-Key): after a 429 or a 503 once its wait is over, and after an ambiguous transport failure (no
+   * response: it may have been received), at most ambiguousWriteRetries times. Earlier attempts are kept in exchange.retries.
+   */
+  async request(request: OutgoingRequest): Promise<Exchange> {
     const key = request.headers?.['x-api-key'] ?? ''
     const target = request.operation ?? request.path.replace(/\?.*$/, '')
+    const write = (request.method ?? 'GET') !== 'GET'
     const retries: Exchange['retries'] = []
     let waitingSince = 0
+    let ambiguousLeft = write ? this.policy.ambiguousWriteRetries : 0
     for (let attempt = 0; ; attempt++) {
       const held = await this.passGate(key, request.signal)
       if (held) return { request: this.describe(request), durationMs: 0, retries, error: held }
@@ -106,12 +121,18 @@ export class HttpClient {
       }
       exchange.retries = retries
       const { response } = exchange
-      if (!response) return exchange
+      if (!response) {
+        if (ambiguousLeft === 0 || !isAmbiguous(exchange.error) || Date.now() >= this.deadlineAt) return exchange
+        ambiguousLeft--
+        retries.push({ status: 0, waitedMs: 0, error: exchange.error, startedAt: exchange.startedAt, durationMs: exchange.durationMs, timings: exchange.timings })
+        waitingSince = performance.now()
+        continue
+      }
       if (response.status === 429) {
         this.gate.close(quotaIsPerKey(response) ? key : EVERY_REQUEST, Date.now() + rateLimitWaitMs(response, this.policy))
         this.latestQuotaRefusal = { exchange: { ...exchange, retries: [...retries] }, at: Date.now() }
       }
-      const wait = request.retry === false ? undefined : retryWaitMs(response, attempt, this.policy)
+      const wait = request.retry === false ? undefined : retryWaitMs(response, attempt, this.policy, write)
       if (wait === undefined || Date.now() + wait >= this.deadlineAt) return exchange
       waitingSince = performance.now()
       // The check ended during the wait: its answer is this response, not retried.
@@ -133,8 +154,8 @@ export class HttpClient {
     }
   }
 
-  private describe({ path, headers = {} }: OutgoingRequest): Exchange['request'] {
-    return { method: 'GET', url: this.urlFor(path), headers }
+  private describe({ method = 'GET', path, headers = {}, body }: OutgoingRequest): Exchange['request'] {
+    return { method, url: this.urlFor(path), headers, ...(body === undefined ? {} : { body }) }
   }
 
   private async send(request: OutgoingRequest): Promise<Exchange> {
@@ -145,9 +166,10 @@ export class HttpClient {
     const signals = [timeout, this.breaker.signal, deadline, request.signal].filter((signal): signal is AbortSignal => signal !== undefined)
     try {
       const answer = await this.pool.request({
-        method: 'GET',
+        method: exchange.request.method as Dispatcher.HttpMethod,
         path: `${this.basePath}${request.path}`,
         headers: exchange.request.headers,
+        body: request.body,
         signal: AbortSignal.any(signals),
       })
       const headersAt = performance.now()
@@ -207,6 +229,14 @@ async function waitUntil(at: number, signal: AbortSignal | undefined): Promise<b
     }
   }
   return !signal?.aborted
+}
+
+/** The suite's own reasons for cutting a request off: the request is not sent again after them. */
+const OWN_ABORTS = new Set(['CHECK_ENDED', 'RUN_TIME_BOUND', 'RATE_LIMITED', NOT_ANSWERING])
+
+/** A transport failure after which a write may have been received: sending it again, as it was, is the contract's retry. */
+function isAmbiguous(error: ExchangeError | undefined): boolean {
+  return error !== undefined && !OWN_ABORTS.has(error.code)
 }
 
 function checkEndedError(what: string): ExchangeError {

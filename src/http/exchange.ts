@@ -20,7 +20,8 @@ export interface ExchangeTimings {
   receiveMs: number
 }
 
-export interface RetriedAttempt extends Pick<Exchange, 'startedAt' | 'timings'> {
+export interface RetriedAttempt extends Pick<Exchange, 'startedAt' | 'timings' | 'error'> {
+  /** The attempt's status; 0 for a write whose attempt got no response (an ambiguous transport failure, sent again as it was). */
   status: number
   waitedMs: number
   response?: ExchangeResponse
@@ -31,6 +32,8 @@ export interface ExchangeRequest {
   method: string
   url: string
   headers: Record<string, string>
+  /** The body sent, for a write: every attempt of the exchange sent exactly these bytes. */
+  body?: string
 }
 
 export interface ExchangeResponse {

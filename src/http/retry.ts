@@ -11,6 +11,8 @@ export interface RetryPolicy {
   maxWaitMs: number
   /** The wait after a 429 whose Retry-After is missing or not an integer. */
   defaultRateLimitWaitMs: number
+  /** Times a write is sent again, as it was, after an ambiguous transport failure (a timeout, a connection reset after sending). */
+  ambiguousWriteRetries: number
 }
 
 export const defaultRetryPolicy: RetryPolicy = {
@@ -19,6 +21,7 @@ export const defaultRetryPolicy: RetryPolicy = {
   backoffCapMs: 4000,
   maxWaitMs: 60_000,
   defaultRateLimitWaitMs: 2000,
+  ambiguousWriteRetries: 1,
 }
 
 const RETRY_AFTER_SECONDS = /^\s*[1-9][0-9]{0,8}\s*$/
@@ -49,14 +52,15 @@ export function backoffMs(retry: number, policy: RetryPolicy, random: () => numb
 
 /**
  * Whether to send the request again after this response, and the least wait before doing so; undefined means return the response as it is.
- * A 429's wait is enforced by the client's per-key gate; a 502 or 503 waits here.
+ * A 429's wait is enforced by the client's per-key gate; a 502 or 503 waits here. A write is sent again after a 429 or a
+ * 503, whose Retry-After says the request was refused, not after a 502: only safe reads are retried with backoff.
  */
-export function retryWaitMs(response: ExchangeResponse, attempt: number, policy: RetryPolicy): number | undefined {
+export function retryWaitMs(response: ExchangeResponse, attempt: number, policy: RetryPolicy, write = false): number | undefined {
   if (attempt + 1 >= policy.maxAttempts) return undefined
   let wait: number
   if (response.status === 429) wait = rateLimitWaitMs(response, policy)
   else if (response.status === 503) wait = retryAfterMs(response) ?? backoffMs(attempt, policy)
-  else if (response.status === 502) wait = backoffMs(attempt, policy)
+  else if (response.status === 502 && !write) wait = backoffMs(attempt, policy)
   else return undefined
   return wait <= policy.maxWaitMs ? wait : undefined
 }

@@ -72,7 +72,7 @@ export type ProfileSource = { file: string } | { values: ProfileValues; baseDir:
 export async function loadProfile(given: ProfileSource, fetchDescription?: DescriptionFetch): Promise<Profile> {
   const values = 'file' in given ? readProfileFile(given.file) : given.values
   const baseDir = 'file' in given ? dirname(resolve(given.file)) : given.baseDir
-  const profile: Profile = { source: 'file' in given ? given.file : given.source, values }
+  const profile: Profile = { source: 'file' in given ? given.file : given.source, baseDir, values }
   if (values.configSchema) profile.configSchema = readConfigSchema(resolve(baseDir, values.configSchema))
   if (values.openapi && fetchDescription) {
     const { source, document } = await readPublishedDescription(values.openapi, baseDir, fetchDescription)

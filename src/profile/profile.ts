@@ -2,7 +2,7 @@ import type { OperationId } from '../contract/operations.js'
 import type { DescriptionFindings } from './judge-description.js'
 
 /** The keys of a deployment profile (specs/profile.schema.json); each one stated assesses requirements the contract leaves "not shown". */
-export const PROFILE_KEYS = ['restrictedKey', 'pagination', 'intentStates', 'marketStatuses', 'serviceSource', 'errorCodes', 'requiredMembers', 'configSchema', 'quota', 'openapi'] as const
+export const PROFILE_KEYS = ['restrictedKey', 'pagination', 'intentStates', 'marketStatuses', 'serviceSource', 'errorCodes', 'requiredMembers', 'configSchema', 'quota', 'openapi', 'writes'] as const
 
 export type ProfileKey = (typeof PROFILE_KEYS)[number]
 
@@ -14,6 +14,25 @@ export interface PageSizeRule {
   maxPageSize: number
   /** reject: 400 or 422 with an error body; clamp: served with at most maxPageSize items. */
   outOfRange: 'reject' | 'clamp'
+}
+
+export type WriteKind = 'action' | 'intent' | 'batch-intent' | 'cancellation'
+
+/** Where a write operation's signed bodies come from: files of pre-signed bodies, or a command that prints a fresh one per call. */
+export type SignedBodies = { files: string[] } | { command: string[] }
+
+/** A relayed write operation as the profile states it (specs/profile.schema.json, $defs/writeOperation). */
+export interface WriteOperation {
+  kind: WriteKind
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  path: string
+  /** JSON Pointers into an accepted submission's body. */
+  statusIdentifier: string
+  receipt?: string
+  duplicate?: string
+  /** GET path of the status operation, with {id} and {receipt}. */
+  statusPath?: string
+  bodies: SignedBodies
 }
 
 /** The facts of a profile file, as written (paths as given). */
@@ -28,12 +47,15 @@ export interface ProfileValues {
   configSchema?: string
   quota?: { limit?: number; scope?: string }
   openapi?: string
+  writes?: { operations: Record<string, WriteOperation> }
 }
 
 /** A loaded profile as it crosses to the suites: its values, and what was read from the files and URL they name. Plain data. */
 export interface Profile {
   /** Where it came from: a file path, the --config file, or the embedded reference's own profile. */
   source: string
+  /** The folder the profile's relative paths are read from (signed-body files and commands run there); the working folder when undefined. */
+  baseDir?: string
   values: ProfileValues
   /** The parsed JSON Schema of configSchema. */
   configSchema?: Record<string, unknown>
@@ -48,8 +70,12 @@ export function stated(profile: Profile | undefined, key: ProfileKey): boolean {
 
 /** Why a check or rule that holds the target to a profile key is not assessed when the profile does not state it. */
 export function notAssessableWithout(key: ProfileKey): string {
-  return `not assessable without a deployment profile that states ${key} (--profile)`
+  return `not assessable without a deployment profile that states ${key} (--profile)${key === 'writes' ? ` and ${WRITES_FLAG}` : ''}`
 }
+
+/** The opt-in without which no write is sent, whatever the profile states. */
+export const WRITES_FLAG = '--allow-writes'
+
 
 /** A profile value as evidence shows it. */
 export function profileEvidence(profile: Profile, key: ProfileKey): { key: ProfileKey; value: unknown; source: string } {

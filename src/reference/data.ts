@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { CursorCodec } from './cursors.js'
+import type { StoredSubmission } from './writes.js'
 
 /** Deterministic hex of any length, derived from a label: the same fixtures on every run. */
 export function hexOf(label: string, hexDigits: number): string {
@@ -16,6 +17,8 @@ export interface IntentRecord {
   hash: string
   receipt: string
   status: Record<string, unknown>
+  /** Accepted by the intent intake during this run (a write), not a fixture. */
+  written?: boolean
 }
 
 export interface ReferenceData {
@@ -31,6 +34,8 @@ export interface ReferenceData {
   checkpoint: string
   config: Record<string, unknown>
   intents: IntentRecord[]
+  /** Accepted writes by operation path and Idempotency-Key (src/reference/writes.ts). */
+  submissions: Map<string, StoredSubmission>
   /** Signs and reads the list cursors; a fresh secret per server (one derived from the seed when given), so cursors are not predictable from the data. */
   cursors: CursorCodec
 }
@@ -160,6 +165,7 @@ export function buildReferenceData(overrides: FixtureOverrides = {}): ReferenceD
         status: { orderHash: intentB, state: 'pending', createdAt: '1763160000', updatedAt: '1763160000', order: wireOrder('intent/b', trader) },
       },
     ],
+    submissions: new Map(),
     cursors: new CursorCodec(overrides.seed === undefined ? randomBytes(32).toString('hex') : seeded('cursor-secret', 64)),
   }
 }

@@ -5,11 +5,14 @@ import { loadOpenApi } from '../contract/schemas.js'
 import { buildReferenceData, type FixtureOverrides, type ReferenceData } from './data.js'
 import { errorResponse, findRoute, type Scope } from './handlers.js'
 import type { Behaviour, RefRequest, RefResponse } from './types.js'
+import { findWriteRoute, handleWrite } from './writes.js'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
 /** Where the reference publishes its OpenAPI description (specs/openapi.yaml, as JSON). */
 export const DESCRIPTION_PATH = '/openapi.json'
 const RESTRICTED_SCOPES: readonly Scope[] = ['markets:read', 'vault:read', 'config:read']
+/** The scope the relayed writes need, which the restricted key does not grant. */
+const WRITE_SCOPE = 'orders:write'
 
 export interface ReferenceOptions extends FixtureOverrides {
   /** Faults and allowances, applied in order. */
@@ -59,7 +62,8 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
   const respond = (request: RefRequest, clientAddress: string): RefResponse => {
     const key = request.headers['x-api-key']
     const scopes = key === data.apiKey ? 'all' : key === data.restrictedApiKey ? RESTRICTED_SCOPES : undefined
-    if (request.method !== 'GET') return withHeaders(errorResponse(405, 'method_not_allowed', 'only GET is served'), { allow: 'GET' })
+    const write = findWriteRoute(request)
+    if (request.method !== 'GET' && !write) return withHeaders(errorResponse(405, 'method_not_allowed', 'only GET and the relayed writes are served'), { allow: 'GET' })
     // The published description is public, as descriptions commonly are; its own profile points here.
     if (request.path === DESCRIPTION_PATH) return { status: 200, headers: {}, body: structuredClone(loadOpenApi()) }
     // A quota per address is met before anything else of the request is looked at; a quota per key only by a valid key.
@@ -68,6 +72,10 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     if (!scopes) return errorResponse(401, 'unauthorized', key === undefined ? 'X-API-Key is required' : 'X-API-Key is not valid')
     const keyWait = perAddress ? undefined : quota?.take(key!)
     if (keyWait !== undefined) return rateLimited(keyWait)
+    if (write) {
+      if (scopes !== 'all') return errorResponse(403, 'insufficient_scope', `this key does not grant ${WRITE_SCOPE}; it is restricted to ${scopes.join(', ')}`)
+      return handleWrite(write, request, data)
+    }
     const found = findRoute(request.path)
     if (found === 'malformed') return errorResponse(400, 'invalid_path', 'a path segment is not valid percent-encoding')
     if (!found) return errorResponse(404, 'not_found', 'no such route')
@@ -92,6 +100,7 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     const headers: Record<string, string | undefined> = {}
     for (const [name, value] of Object.entries(incoming.headers)) headers[name] = Array.isArray(value) ? value[0] : value
     const request: RefRequest = { method: incoming.method ?? 'GET', path: url.pathname, query: url.searchParams, headers }
+    if (request.method !== 'GET' && request.method !== 'HEAD') request.body = await readBody(incoming)
     for (const behaviour of behaviours) behaviour.onRequest?.(request, data)
 
     const sentId = request.headers['x-request-id']
@@ -118,6 +127,20 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
   })
   const { address, family, port } = server.address() as AddressInfo
   return { baseUrl: `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`, data, close: () => closeServer(server) }
+}
+
+/** The most of a write's body the reference reads. */
+const MAX_WRITE_BODY_BYTES = 64 * 1024
+
+async function readBody(incoming: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > MAX_WRITE_BODY_BYTES) break
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

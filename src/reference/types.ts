@@ -9,6 +9,8 @@ export interface RefRequest {
   query: URLSearchParams
   /** Lower-case names; the first value of a repeated header. */
   headers: Record<string, string | undefined>
+  /** The body of a write, as sent. */
+  body?: string
   /** The operation the path addressed, once routed, with its decoded path parameters. */
   route?: { operation: string; params: Record<string, string> }
 }
@@ -39,15 +41,15 @@ export interface Behaviour {
 export interface Fault extends Behaviour {
   /** Exactly the checks this fault makes fail. */
   breaks: readonly string[]
-  /** What the run needs for the fault to show, when a default run would not (a quota, the opt-in rate-limit probe, receipts of other characters). */
-  run?: { probeRateLimit?: boolean; quota?: { limit: number; windowMs: number }; receipts?: [string, string] }
+  /** What the run needs for the fault to show, when a default run would not (a quota, the opt-in rate-limit probe, receipts of other characters, writes). */
+  run?: { probeRateLimit?: boolean; allowWrites?: boolean; quota?: { limit: number; windowMs: number }; receipts?: [string, string] }
 }
 
 export interface Allowance extends Behaviour {
   /** The requirement whose rule permits this behaviour. */
   permittedBy: string
   /** Settings the run needs for the behaviour to show (a page bound the list exceeds, a quota and the rate-limit probe). */
-  run?: { maxPages?: number; probeRateLimit?: boolean; quota?: { limit: number; windowMs: number } }
+  run?: { maxPages?: number; probeRateLimit?: boolean; allowWrites?: boolean; quota?: { limit: number; windowMs: number } }
   /** Exactly the checks that pass against the plain reference and are skipped under this allowance (it leaves them nothing to judge). */
   skips?: readonly string[]
   /**

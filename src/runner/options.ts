@@ -1,4 +1,5 @@
 import type { CheckOutcome } from '../core/report.js'
+import type { WritePlan } from '../engine/write-plan.js'
 import type { GivenSettings } from '../core/defaults.js'
 import type { ProfileSource } from '../profile/load.js'
 import type { ReferenceOptions } from '../reference/server.js'
@@ -29,6 +30,8 @@ export interface RunOptions {
   waivers?: Waiver[]
   strict?: boolean
   onCheck?: (outcome: CheckOutcome) => void
+  /** Called before the first write of a run that may write (settings.allowWrites and a profile with writes), with what it may send. */
+  onWritePlan?: (plan: WritePlan) => void
   /** Where to write the run's exchanges as HAR 1.2 (every attempt an entry, secrets as placeholders); none when undefined. */
   harPath?: string
 }

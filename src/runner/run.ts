@@ -1,4 +1,6 @@
+import { allChecks } from '../checks/index.js'
 import { runChecks } from '../engine/run-checks.js'
+import { writePlan } from '../engine/write-plan.js'
 import type { Report } from '../core/report.js'
 import type { RunOptions } from './options.js'
 import { reportOfRun } from './run-report.js'
@@ -11,6 +13,8 @@ import { openTarget } from './target.js'
 export async function runConformance(options: RunOptions = {}): Promise<Report> {
   const target = await openTarget(options)
   try {
+    const plan = writePlan(allChecks, target.settings, options.only)
+    if (plan) options.onWritePlan?.(plan)
     const result = await runChecks(target, { only: options.only, onCheck: options.onCheck })
     await target.writeHar()
     return reportOfRun(target, result, options)

@@ -2,8 +2,8 @@ import { afterAll, describe, inject, test } from 'vitest'
 import type { Check } from '../checks/types.js'
 import type { CheckOutcome } from '../core/report.js'
 import type { RunSettings } from '../core/settings.js'
-import { clientOf } from '../engine/run-checks.js'
-import { runCheck } from '../engine/run-check.js'
+import { clientOf, writingOf } from '../engine/run-checks.js'
+import { runCheck, type CheckEnvironment } from '../engine/run-check.js'
 import type { Observations } from '../engine/observations.js'
 import type { HttpClient } from '../http/client.js'
 import { secretsOf } from '../http/secrets.js'
@@ -19,6 +19,8 @@ declare module 'vitest' {
 }
 
 let sharedClient: { baseUrl: string; client: HttpClient } | undefined
+/** The writes of this worker's files: the write checks are one concern, one file, so one worker holds them and --max-writes. */
+let writing: { of: CheckEnvironment['writing'] } | undefined
 
 /**
  * One client per worker and suite file, closed when the file's checks are done, so that no connection outlives the
@@ -43,7 +45,9 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
     for (const check of checks) {
       test(check.title, { meta: { checkId: check.id } }, async ({ task, skip }) => {
         const settings = inject('ipts')
-        const { outcome, observations } = await runCheck(check, concern, { settings, client: clientFor(settings), secrets: secretsOf(settings), exchangeLog: inject('iptsExchangeLog') })
+        writing ??= { of: writingOf(settings) }
+        const env = { settings, client: clientFor(settings), secrets: secretsOf(settings), exchangeLog: inject('iptsExchangeLog'), writing: writing.of }
+        const { outcome, observations } = await runCheck(check, concern, env)
         task.meta.outcome = outcome
         task.meta.observations = observations
         if (outcome.status === 'skipped' || outcome.status === 'not run') return skip(outcome.reason)

@@ -1,0 +1,174 @@
+import { KEY_BOUNDS } from '../contract/idempotency.js'
+import { idempotencyKey, unsafeIdempotencyKey } from '../generators/idempotency-keys.js'
+import { headerValues, type Exchange } from '../http/exchange.js'
+import { mentionsSecret } from '../http/secrets.js'
+import type { WriteKind, WriteOperation } from '../profile/profile.js'
+import type { Check, CheckContext, WriteAnswer } from './types.js'
+
+type Operations = Readonly<Record<string, WriteOperation>>
+
+/** Kinds whose intake returns a status identifier and a receipt (the contract names action and intent intake). */
+const INTAKE_KINDS: readonly WriteKind[] = ['action', 'intent']
+/** Headers through which an answer hands out a URL. */
+const URL_HEADERS = ['location', 'content-location', 'link']
+
+const names = (operations: Operations, keep: (op: WriteOperation) => boolean = () => true) => Object.keys(operations).filter((name) => keep(operations[name]!))
+const intakes = (op: WriteOperation) => INTAKE_KINDS.includes(op.kind) && op.receipt !== undefined
+const withStatus = (op: WriteOperation) => intakes(op) && op.statusPath !== undefined
+
+/** The profile's write operations a check sends to, or a skip naming the profile keys that would give it some. */
+function operationsFor(ctx: CheckContext, keep: (op: WriteOperation) => boolean, keys: string): string[] {
+  const chosen = names(ctx.settings.profile!.values.writes!.operations, keep)
+  if (chosen.length === 0) ctx.skip(`no write operation of the profile states ${keys}`)
+  return chosen
+}
+
+function statusOf(exchange: Exchange): string {
+  return exchange.response ? `${exchange.response.status}` : `no response (${exchange.error?.message})`
+}
+
+/** Sends a fresh signed body with this key (null: none) and fails when it was accepted. */
+async function expectRefused(ctx: CheckContext, operation: string, key: string | null, what: string): Promise<void> {
+  const answer = await ctx.write(operation, await ctx.signedBody(operation), key)
+  if (answer.accepted) ctx.fail(`${operation}: a submission ${what} was accepted (${statusOf(answer.exchange)}): the header is required, 8 to 128 safe characters`, { exchange: answer.exchange })
+}
+
+/** Sends a fresh signed body with a fresh key of safe characters; fails unless it was accepted. */
+async function acceptedSubmission(ctx: CheckContext, operation: string, keyLength = 32): Promise<WriteAnswer & { key: string; body: string }> {
+  const body = await ctx.signedBody(operation)
+  const key = idempotencyKey(keyLength)
+  const answer = await ctx.write(operation, body, key)
+  if (!answer.accepted) ctx.fail(`${operation}: a signed submission with an Idempotency-Key of ${keyLength} letters and digits was not accepted (${statusOf(answer.exchange)})`, { exchange: answer.exchange })
+  return { ...answer, key, body }
+}
+
+/** The identifier and receipt of an accepted intake, or a failure naming the profile key that points at the missing one. */
+function intakeValues(ctx: CheckContext, operation: string, answer: WriteAnswer): { id: string; receipt: string } {
+  const op = ctx.settings.profile!.values.writes!.operations[operation]!
+  if (!answer.statusIdentifier) ctx.fail(`${operation}: the accepted intake has no status identifier at ${op.statusIdentifier} (writes.operations.${operation}.statusIdentifier)`, { exchange: answer.exchange })
+  if (!answer.receipt) ctx.fail(`${operation}: the accepted intake has no receipt capability at ${op.receipt} (writes.operations.${operation}.receipt)`, { exchange: answer.exchange })
+  return { id: answer.statusIdentifier!, receipt: answer.receipt! }
+}
+
+function statusPath(op: WriteOperation, id: string, receipt: string): string {
+  return op.statusPath!.replace('{id}', encodeURIComponent(id)).replace('{receipt}', encodeURIComponent(receipt))
+}
+
+export const writesChecks: readonly Check[] = [
+  {
+    id: 'writes/missing-key-refused',
+    requirement: 'IDEM-KEY-REQUIRED',
+    title: 'a write without Idempotency-Key is not accepted',
+    needs: ['apiKey'],
+    profile: 'writes',
+    writes: (operations) => names(operations).length,
+    async run(ctx) {
+      for (const operation of operationsFor(ctx, () => true, 'an operation')) await expectRefused(ctx, operation, null, 'without Idempotency-Key')
+    },
+  },
+  {
+    id: 'writes/key-length-outside-bounds-refused',
+    requirement: 'IDEM-KEY-REQUIRED',
+    title: `a write whose Idempotency-Key has ${KEY_BOUNDS.min - 1} or ${KEY_BOUNDS.max + 1} characters is not accepted`,
+    needs: ['apiKey'],
+    profile: 'writes',
+    writes: (operations) => 2 * names(operations).length,
+    async run(ctx) {
+      for (const operation of operationsFor(ctx, () => true, 'an operation')) {
+        for (const length of [KEY_BOUNDS.min - 1, KEY_BOUNDS.max + 1]) await expectRefused(ctx, operation, idempotencyKey(length), `with an Idempotency-Key of ${length} characters`)
+      }
+    },
+  },
+  {
+    id: 'writes/key-length-within-bounds-accepted',
+    requirement: 'IDEM-KEY-REQUIRED',
+    title: `a signed write whose Idempotency-Key has ${KEY_BOUNDS.min} or ${KEY_BOUNDS.max} letters, digits and hyphens is accepted`,
+    needs: ['apiKey'],
+    profile: 'writes',
+    writes: (operations) => 2 * names(operations).length,
+    async run(ctx) {
+      for (const operation of operationsFor(ctx, () => true, 'an operation')) {
+        for (const length of [KEY_BOUNDS.min, KEY_BOUNDS.max]) await acceptedSubmission(ctx, operation, length)
+      }
+    },
+  },
+  {
+    id: 'writes/unsafe-key-refused',
+    requirement: 'IDEM-KEY-REQUIRED',
+    title: 'a write whose Idempotency-Key holds a space, quotes, angle brackets or braces is not accepted',
+    needs: ['apiKey'],
+    profile: 'writes',
+    writes: (operations) => names(operations).length,
+    async run(ctx) {
+      for (const operation of operationsFor(ctx, () => true, 'an operation')) await expectRefused(ctx, operation, unsafeIdempotencyKey(), 'with an Idempotency-Key of characters no reading calls safe')
+    },
+  },
+  {
+    id: 'writes/replay-creates-no-second-order',
+    requirement: 'IDEM-DUPLICATE',
+    title: 'the same signed body sent again with the same Idempotency-Key creates no further order (the same status identifier, or duplicate: true)',
+    needs: ['apiKey'],
+    profile: 'writes',
+    writes: (operations) => 2 * names(operations).length,
+    async run(ctx) {
+      for (const operation of operationsFor(ctx, () => true, 'an operation')) {
+        const first = await acceptedSubmission(ctx, operation)
+        if (!first.statusIdentifier) ctx.fail(`${operation}: the accepted submission has no status identifier (writes.operations.${operation}.statusIdentifier)`, { exchange: first.exchange })
+        const again = await ctx.write(operation, first.body, first.key)
+        // Not accepted: no further order either; which answer a replay gets is not shown.
+        if (!again.accepted) continue
+        const sameOrder = again.statusIdentifier === undefined ? again.duplicate === true : again.statusIdentifier === first.statusIdentifier
+        if (!sameOrder) {
+          const said = again.duplicate === true ? 'reports duplicate: true but names' : 'names'
+          ctx.fail(`${operation}: the same body and key sent again were accepted as a further order: the answer ${said} status identifier ${JSON.stringify(again.statusIdentifier ?? null)}, not ${JSON.stringify(first.statusIdentifier)}`, { exchange: again.exchange })
+        }
+      }
+    },
+  },
+  {
+    id: 'writes/intake-returns-identifier-and-receipt',
+    requirement: 'IDEM-INTAKE-RECEIPT',
+    title: 'an accepted action or intent intake returns a status identifier and a receipt capability',
+    needs: ['apiKey'],
+    profile: 'writes',
+    writes: (operations) => names(operations, intakes).length,
+    async run(ctx) {
+      for (const operation of operationsFor(ctx, intakes, 'an action or intent intake with its receipt (writes.operations.*.receipt)')) intakeValues(ctx, operation, await acceptedSubmission(ctx, operation))
+    },
+  },
+  {
+    id: 'writes/receipt-grants-only-its-own-status',
+    requirement: 'IDEM-INTAKE-RECEIPT',
+    title: "the receipt an intake returns, sent unchanged, grants its own submission's status and not another's",
+    needs: ['apiKey'],
+    profile: 'writes',
+    writes: (operations) => 2 * names(operations, withStatus).length,
+    async run(ctx) {
+      for (const operation of operationsFor(ctx, withStatus, 'an intake with its receipt and status operation (writes.operations.*.receipt and statusPath)')) {
+        const op = ctx.settings.profile!.values.writes!.operations[operation]!
+        const own = intakeValues(ctx, operation, await acceptedSubmission(ctx, operation))
+        const other = intakeValues(ctx, operation, await acceptedSubmission(ctx, operation))
+        const granted = await ctx.get(statusPath(op, own.id, own.receipt))
+        if (!granted.response || granted.response.status < 200 || granted.response.status >= 300) ctx.fail(`${operation}: the status of a new submission, asked with its own receipt, is not granted (${statusOf(granted)})`, { exchange: granted })
+        const crossed = await ctx.get(statusPath(op, own.id, other.receipt))
+        if (crossed.response && crossed.response.status >= 200 && crossed.response.status < 300) ctx.fail(`${operation}: the status of a new submission is granted (${crossed.response.status}) with the receipt of another submission`, { exchange: crossed })
+      }
+    },
+  },
+  {
+    id: 'writes/receipt-not-in-response-url',
+    requirement: 'RCPT-NOT-IN-RESPONSE-URL',
+    title: 'no Location, Content-Location or Link of an intake answer carries the receipt it returns',
+    needs: ['apiKey'],
+    profile: 'writes',
+    writes: (operations) => names(operations, intakes).length,
+    async run(ctx) {
+      for (const operation of operationsFor(ctx, intakes, 'an action or intent intake with its receipt (writes.operations.*.receipt)')) {
+        const answer = await acceptedSubmission(ctx, operation)
+        const { receipt } = intakeValues(ctx, operation, answer)
+        const exposing = URL_HEADERS.find((name) => headerValues(answer.exchange.response!, name).some((url) => mentionsSecret(url, receipt)))
+        if (exposing) ctx.fail(`${operation}: the intake answer's ${exposing} header carries the receipt it returns: a URL handed out is kept by proxies, caches and histories`, { exchange: answer.exchange })
+      }
+    },
+  },
+]

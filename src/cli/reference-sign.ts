@@ -1,0 +1,13 @@
+import { UsageError } from '../core/errors.js'
+import { SIGNED_KINDS, signedBody, type SignedKind } from '../reference/signer.js'
+
+/**
+ * `ipts-conformance reference sign KIND`: prints one fresh body of that kind signed by the reference trader. It is the
+ * signing tool the reference's own profile names for its writes: the key stays with the tool, never with the suite.
+ */
+export function referenceSign(argv: readonly string[], stdout: NodeJS.WritableStream): number {
+  const [kind, ...rest] = argv
+  if (rest.length > 0 || !SIGNED_KINDS.includes(kind as SignedKind)) throw new UsageError(`reference sign needs one kind of body: ${SIGNED_KINDS.join(' or ')}`)
+  stdout.write(`${signedBody(kind as SignedKind)}\n`)
+  return 0
+}

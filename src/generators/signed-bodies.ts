@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import type { SignedBodies } from '../profile/profile.js'
+
+/** The most a signing command may print: one body. */
+const MAX_BODY_BYTES = 1024 * 1024
+
+/** A signed body, or why none could be had (never the signing tool's own output: its stderr may hold secrets). */
+export type SignedBodyResult = { body: string } | { problem: string }
+
+/**
+ * The signed bodies of a run's writes, one per submission. The suite holds no signing key: a body is a pre-signed file
+ * (each file used once per run, so that no body is sent under two keys) or what the user's own signing tool prints,
+ * run without a shell in the profile's folder, bounded in time and output.
+ */
+export class SignedBodySource {
+  private readonly usedFiles = new Set<string>()
+
+  constructor(
+    private readonly baseDir: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** One fresh body for the named write operation; `where` names its profile key in a problem. */
+  async next(bodies: SignedBodies, where: string): Promise<SignedBodyResult> {
+    const printed = 'files' in bodies ? await this.nextFile(bodies.files, where) : await this.run(bodies.command, where)
+    if ('problem' in printed) return printed
+    try {
+      JSON.parse(printed.body)
+    } catch {
+      return { problem: `${where} gave a body that is not JSON (request bodies are JSON)` }
+    }
+    return printed
+  }
+
+  private async nextFile(files: readonly string[], where: string): Promise<SignedBodyResult> {
+    const file = files.map((name) => resolve(this.baseDir, name)).find((path) => !this.usedFiles.has(path))
+    if (file === undefined) return { problem: `${where}.files: all ${files.length} pre-signed bodies are used; a body is sent once per run (list more files)` }
+    this.usedFiles.add(file)
+    try {
+      return { body: (await readFile(file, 'utf8')).replace(/\r?\n$/, '') }
+    } catch (error) {
+      return { problem: `${where}.files: ${file} cannot be read (${(error as { code?: string }).code ?? 'error'})` }
+    }
+  }
+
+  private run([program, ...args]: readonly string[], where: string): Promise<SignedBodyResult> {
+    return new Promise((settle) => {
+      execFile(program!, args, { cwd: this.baseDir, timeout: this.timeoutMs, maxBuffer: MAX_BODY_BYTES, shell: false, windowsHide: true }, (error, stdout) => {
+        if (!error) return settle({ body: stdout.replace(/\r?\n$/, '') })
+        const { code, killed, signal } = error as { code?: number | string; killed?: boolean; signal?: string }
+        const why = killed ? `did not finish within ${this.timeoutMs} ms` : typeof code === 'string' ? `could not be started (${code})` : code !== undefined ? `exited with code ${code}` : `ended by ${signal}`
+        settle({ problem: `${where}.command ${why} (its output is not shown)` })
+      })
+    })
+  }
+}

@@ -1,0 +1,41 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hexOf } from './data.js'
+
+/** The relayed writes the reference serves, each a kind of signed body. */
+export const SIGNED_KINDS = ['intent', 'cancellation'] as const
+export type SignedKind = (typeof SIGNED_KINDS)[number]
+
+/** The reference trader's signing key: the trader's, held by its signing tool (`reference sign`), never by the suite. */
+const TRADER_SIGNING_KEY = hexOf('trader/1/signing-key', 64)
+export const SIGNING_TRADER = `0x${hexOf('trader/1', 40)}`
+
+interface UnsignedBody {
+  kind: SignedKind
+  trader: string
+  nonce: string
+}
+
+function signatureOf({ kind, trader, nonce }: UnsignedBody): string {
+  return `0x${createHmac('sha256', TRADER_SIGNING_KEY).update(JSON.stringify([kind, trader, nonce])).digest('hex')}`
+}
+
+/** A fresh signed body of this kind (a new nonce each time), as the trader's signing tool prints it. */
+export function signedBody(kind: SignedKind): string {
+  const body: UnsignedBody = { kind, trader: SIGNING_TRADER, nonce: BigInt(`0x${randomBytes(12).toString('hex')}`).toString() }
+  return JSON.stringify({ ...body, signature: signatureOf(body) })
+}
+
+/** Whether a request body is a body of this kind that the trader signed. */
+export function isSignedBody(text: string | undefined, kind: SignedKind): boolean {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text ?? '')
+  } catch {
+    return false
+  }
+  const body = parsed as Partial<UnsignedBody & { signature: string }> | null
+  if (body?.kind !== kind || typeof body.trader !== 'string' || typeof body.nonce !== 'string' || typeof body.signature !== 'string') return false
+  const expected = Buffer.from(signatureOf(body as UnsignedBody))
+  const given = Buffer.from(body.signature)
+  return given.length === expected.length && timingSafeEqual(given, expected)
+}
