@@ -10,8 +10,8 @@ describe('each allowance of the contract', () => {
   }, 300_000)
 
   test.concurrent.each(allowances.map((allowance) => [allowance.name, allowance] as const))('%s passes, skipping exactly the checks it names', async (_, allowance) => {
-    const { maxPages, probeRateLimit } = allowance.run ?? {}
-    const report = await runAgainstReference({ allowances: [allowance.name] }, { ...(maxPages && { maxPages }), ...(probeRateLimit && { probeRateLimit }) })
+    const { maxPages, probeRateLimit, allowWrites } = allowance.run ?? {}
+    const report = await runAgainstReference({ allowances: [allowance.name] }, { ...(maxPages && { maxPages }), ...(probeRateLimit && { probeRateLimit }), ...(allowWrites && { allowWrites }) })
     // A reading the behaviour does not follow fails its SHOULD check, named by the allowance; no MUST check fails.
     expect(idsWithStatus(report, 'failed'), failureSummary(report)).toEqual([...(allowance.readings ?? [])].sort())
     const failedMust = report.checks.filter((c) => c.status === 'failed' && c.level !== 'SHOULD')

@@ -19,7 +19,7 @@ describe('the plain reference server', () => {
 
 describe('each fault of the reference server', () => {
   test.concurrent.each(faults.map((fault) => [fault.name, fault] as const))('%s fails exactly the checks it names, each with a finding', async (_, fault) => {
-    const report = await runAgainstReference({ faults: [fault.name] }, { probeRateLimit: fault.run?.probeRateLimit ?? false })
+    const report = await runAgainstReference({ faults: [fault.name] }, { probeRateLimit: fault.run?.probeRateLimit ?? false, allowWrites: fault.run?.allowWrites ?? false })
     expect(idsWithStatus(report, 'failed'), failureSummary(report)).toEqual([...fault.breaks].sort())
     // A check that crashed found nothing: its failure is no detection of the fault.
     expect(crashedIds(report), failureSummary(report)).toEqual([])

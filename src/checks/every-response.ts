@@ -26,6 +26,9 @@ const LOOKUP_REFUSALS = [404, 422]
 /** A 404 or 422 of the intent operation refuses status access for the receipt (RCPT-WRONG-NO-ACCESS); the other refusals refuse the operation. */
 const isIntentLookupRefusal = (response: ExchangeResponse, exchange: Exchange) => exchange.operation === 'getIntentStatus' && LOOKUP_REFUSALS.includes(response.status)
 
+/** Whether the exchange addressed one of the contract's read operations (a write is named by the profile instead). */
+const isRead = (exchange: Exchange) => operations().some((op) => op.id === exchange.operation)
+
 function payloadViolation(response: ExchangeResponse, exchange: Exchange): string | undefined {
   const payload = carriedPayload(exchange.operation as OperationId, response.json)
   return payload === undefined ? undefined : `a ${response.status} of ${exchange.operation} carries ${payload}: the refusal grants access`
@@ -155,7 +158,7 @@ const contractRules: readonly ExchangeJudge[] = [
     requirement: 'ERR-REFUSAL-NO-PAYLOAD',
     title: "every 401 and 403 carries none of the operation's payload",
     notApplicable: 'no request to an operation of the contract was refused with 401 or 403',
-    applies: (response, exchange) => exchange.operation !== undefined && KEY_REFUSALS.includes(response.status),
+    applies: (response, exchange) => isRead(exchange) && KEY_REFUSALS.includes(response.status),
     violation: payloadViolation,
   },
   {
@@ -163,7 +166,7 @@ const contractRules: readonly ExchangeJudge[] = [
     requirement: 'ERR-NOT-FOUND-NO-PAYLOAD',
     title: "every 404 and 422 of an operation other than the intent one carries none of the operation's payload",
     notApplicable: 'no request to an operation of the contract other than the intent one was refused with 404 or 422',
-    applies: (response, exchange) => exchange.operation !== undefined && LOOKUP_REFUSALS.includes(response.status) && !isIntentLookupRefusal(response, exchange),
+    applies: (response, exchange) => isRead(exchange) && LOOKUP_REFUSALS.includes(response.status) && !isIntentLookupRefusal(response, exchange),
     violation: payloadViolation,
   },
   {

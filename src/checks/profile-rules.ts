@@ -1,5 +1,7 @@
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
-import type { ProfileValues } from '../profile/profile.js'
+import { KEY_BOUNDS } from '../contract/idempotency.js'
+import { UNSAFE_KEY_CHARACTERS } from '../generators/idempotency-keys.js'
+import { writeOperationAt, type ProfileValues } from '../profile/profile.js'
 import type { RunSettings } from '../core/settings.js'
 import type { ExchangeJudge } from './exchange-judge.js'
 
@@ -44,7 +46,31 @@ const stringMember = (response: ExchangeResponse, member: string): string[] => {
   return typeof value === 'string' ? [value] : []
 }
 
+/** What is wrong with the Idempotency-Key a write was sent with, as IDEM-KEY-REQUIRED reads it. */
+export function idempotencyKeyProblem(key: string | undefined): string | undefined {
+  if (key === undefined) return 'without Idempotency-Key'
+  if (key.length < KEY_BOUNDS.min || key.length > KEY_BOUNDS.max) return `with an Idempotency-Key of ${key.length} characters, outside ${KEY_BOUNDS.min} to ${KEY_BOUNDS.max}`
+  const unsafe = [...key].find((c) => UNSAFE_KEY_CHARACTERS.includes(c) || c < ' ' || c === '\x7f')
+  return unsafe === undefined ? undefined : `with an Idempotency-Key holding ${JSON.stringify(unsafe)}, which no reading calls safe`
+}
+
+const acceptedWrite = (response: ExchangeResponse, exchange: Exchange, settings: Pick<RunSettings, 'profile'>) =>
+  response.status >= 200 && response.status < 300 && writeOperationAt(settings.profile?.values, exchange.request.method, exchange.request.url) !== undefined
+
 export const profileRules: readonly ExchangeJudge[] = [
+  {
+    id: 'every-response/accepted-write-carries-key',
+    requirement: 'IDEM-KEY-REQUIRED',
+    title: 'every write accepted (2xx) was sent with an Idempotency-Key of 8 to 128 safe characters',
+    notApplicable: "no write of the profile's writes was accepted",
+    profile: 'writes',
+    applies: acceptedWrite,
+    violation(response, exchange, settings) {
+      const problem = idempotencyKeyProblem(exchange.request.headers['idempotency-key'])
+      const name = writeOperationAt(settings.profile?.values, exchange.request.method, exchange.request.url)
+      return problem && `a write of ${name} sent ${problem} was accepted (${response.status})`
+    },
+  },
   listedValuesRule({
     id: 'every-response/intent-state-listed',
     requirement: 'STATE-INTENT-VALUES',

@@ -12,7 +12,7 @@ import type { SentWrite } from '../core/report.js'
 import { valueAt } from '../core/json-pointer.js'
 import type { SignedBodySource } from '../generators/signed-bodies.js'
 import type { Secret } from '../http/secrets.js'
-import { notAssessableWithout, type WriteOperation } from '../profile/profile.js'
+import { WRITES_NOT_ASSESSABLE, type WriteOperation } from '../profile/profile.js'
 
 /** The placeholder of the nth receipt a write returned, in everything the run writes. */
 export const WRITE_RECEIPT_PLACEHOLDER = '$IPTS_WRITE_RECEIPT_'
@@ -117,7 +117,7 @@ export function createCheckContext(
   const writes: SentWrite[] = []
   /** No write is sent without the opt-in and the profile's writes, whatever a check asks. */
   const writeOperation = (name: string): WriteOperation => {
-    if (!settings.allowWrites || !writing || !writeOperations[name]) throw new CheckSkipped(notAssessableWithout('writes'))
+    if (!settings.allowWrites || !writing || !writeOperations[name]) throw new CheckSkipped(WRITES_NOT_ASSESSABLE)
     return writeOperations[name]
   }
   const learnReceipt = (receipt: unknown): string | undefined => {
@@ -166,6 +166,8 @@ export function createCheckContext(
       const record: SentWrite = { operation: name, method, url: client.urlFor(path), idempotencyKey, status: null, attempts: 1 }
       writes.push(record)
       const exchange = await send(path, headers, undefined, undefined, { method, body })
+      // The write is an operation of the contract (relayed), named by the profile: every-response rules judge it.
+      exchange.operation = name
       const { response } = exchange
       Object.assign(record, { status: response?.status ?? null, attempts: exchange.retries.length + 1 })
       const json = response?.json

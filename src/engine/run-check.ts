@@ -3,7 +3,7 @@ import type { HttpClient } from '../http/client.js'
 import { redact, redactDeep, type Secret } from '../http/secrets.js'
 import type { SignedBodySource } from '../generators/signed-bodies.js'
 import { declaredWrites, type WriteBudget } from './write-plan.js'
-import { notAssessableWithout, profileEvidence, stated } from '../profile/profile.js'
+import { notAssessableWithout, profileEvidence, stated, WRITES_NOT_ASSESSABLE } from '../profile/profile.js'
 import type { Check, CheckContext } from '../checks/types.js'
 import type { CheckFailure, CheckNotRun, CheckSkipped } from '../checks/types.js'
 import { ERROR_CODES } from '../core/errors.js'
@@ -59,9 +59,9 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   })
   const missing = missingNeed(settings, check.needs)
   if (missing) return finish({ ...base, status: 'skipped', reason: missingInputReasons[missing] })
-  if (check.profile && !stated(settings.profile, check.profile)) return finish({ ...base, status: 'skipped', reason: notAssessableWithout(check.profile) })
   const submissions = declaredWrites(check, settings)
-  if (check.writes && (submissions === 0 || !env.writing)) return finish({ ...base, status: 'skipped', reason: notAssessableWithout('writes') })
+  if (check.writes && (submissions === 0 || !env.writing)) return finish({ ...base, status: 'skipped', reason: WRITES_NOT_ASSESSABLE })
+  if (check.profile && !stated(settings.profile, check.profile)) return finish({ ...base, status: 'skipped', reason: notAssessableWithout(check.profile) })
   if (submissions > 0 && !env.writing!.budget.take(submissions)) return finish({ ...base, status: 'skipped', reason: env.writing!.budget.refusal(submissions) })
 
   const writing = submissions > 0 ? { bodies: env.writing!.bodies, secrets, allowance: submissions } : undefined

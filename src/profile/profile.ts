@@ -70,14 +70,20 @@ export function stated(profile: Profile | undefined, key: ProfileKey): boolean {
 
 /** Why a check or rule that holds the target to a profile key is not assessed when the profile does not state it. */
 export function notAssessableWithout(key: ProfileKey): string {
-  return `not assessable without a deployment profile that states ${key} (--profile)${key === 'writes' ? ` and ${WRITES_FLAG}` : ''}`
+  return `not assessable without a deployment profile that states ${key} (--profile)`
 }
 
-/** The opt-in without which no write is sent, whatever the profile states. */
-export const WRITES_FLAG = '--allow-writes'
+/** Why a check that sends writes is not assessed: it needs the profile's writes and the opt-in, without which no write is sent. */
+export const WRITES_NOT_ASSESSABLE = `${notAssessableWithout('writes')} and --allow-writes`
 
 
 /** A profile value as evidence shows it. */
 export function profileEvidence(profile: Profile, key: ProfileKey): { key: ProfileKey; value: unknown; source: string } {
   return { key, value: profile.values[key], source: profile.source }
+}
+
+/** The name of the profile's write operation a request addressed (its method, and a path ending in the operation's), if any. */
+export function writeOperationAt(values: ProfileValues | undefined, method: string, url: string): string | undefined {
+  const path = new URL(url).pathname
+  return Object.entries(values?.writes?.operations ?? {}).find(([, op]) => op.method === method.toUpperCase() && path.endsWith(op.path))?.[0]
 }

@@ -20,7 +20,7 @@ const UPSTREAM_ERRORS_NAMED = 3
  * the report needs: counts, and the first few violations of each check with their evidence.
  */
 export class TrafficJudgement {
-  readonly secrets = new LearnedSecrets()
+  readonly secrets: LearnedSecrets
   private readonly judges = exchangeJudges()
   private readonly tally = new ObservationTally()
   private readonly started = new Date()
@@ -31,6 +31,7 @@ export class TrafficJudgement {
   /** profile: the deployment's facts (--profile), held to each exchange as a run holds its own. */
   constructor(source: TrafficSummary['source'], private readonly target: string, private readonly profile?: Profile) {
     this.counts = { source, exchanges: 0, judged: 0, outsideV1: 0, otherV1: 0, withoutResponse: 0, withoutBody: 0 }
+    this.secrets = new LearnedSecrets(profile?.values)
   }
 
   /** Learns the exchange's keys and receipts; check-har learns every entry's before judging any, so that all are redacted everywhere. */
@@ -42,7 +43,7 @@ export class TrafficJudgement {
   judge(exchange: Exchange, bodyRecorded = true): void {
     this.learn(exchange)
     this.counts.exchanges++
-    const destination = destinationOf(exchange.request.method, exchange.request.url)
+    const destination = destinationOf(exchange.request.method, exchange.request.url, this.profile?.values)
     if (destination === 'outside-v1') this.counts.outsideV1++
     else if (destination === 'other-v1') this.counts.otherV1++
     else if (!exchange.response) this.counts.withoutResponse++

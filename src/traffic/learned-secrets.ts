@@ -1,5 +1,7 @@
 import type { Exchange } from '../http/exchange.js'
 import type { Secret } from '../http/secrets.js'
+import { valueAt } from '../core/json-pointer.js'
+import { writeOperationAt, type ProfileValues } from '../profile/profile.js'
 
 /**
  * A value that holds a placeholder of the reports (a HAR the suite wrote: '$IPTS_API_KEY', '${IPTS_API_KEY}AB_1',
@@ -19,16 +21,24 @@ const MIN_SECRET_LENGTH = 8
 export class LearnedSecrets {
   private readonly keys = new Map<string, string>()
   private readonly receipts = new Map<string, string>()
+  private readonly writeReceipts = new Map<string, string>()
   private cached: Secret[] | undefined
 
-  learn(exchange: Pick<Exchange, 'request'>): void {
+  /** profile: the deployment's writes, whose answers hand out receipts (at the profile's receipt pointer). */
+  constructor(private readonly profile?: ProfileValues) {}
+
+  learn(exchange: Pick<Exchange, 'request' | 'response'>): void {
     const key = exchange.request.headers['x-api-key']
     if (key) this.add(this.keys, key, 'IPTS_API_KEY')
     for (const receipt of new URL(exchange.request.url).searchParams.getAll('receipt')) if (receipt) this.add(this.receipts, receipt, 'IPTS_INTENT_RECEIPT')
+    const write = writeOperationAt(this.profile, exchange.request.method, exchange.request.url)
+    const pointer = write && this.profile!.writes!.operations[write]!.receipt
+    const receipt = pointer && exchange.response ? valueAt(exchange.response.json, pointer) : undefined
+    if (typeof receipt === 'string') this.add(this.writeReceipts, receipt, 'IPTS_WRITE_RECEIPT')
   }
 
   list(): Secret[] {
-    this.cached ??= [...this.keys, ...this.receipts].map(([value, placeholder]) => ({ value, placeholder }))
+    this.cached ??= [...this.keys, ...this.receipts, ...this.writeReceipts].map(([value, placeholder]) => ({ value, placeholder }))
     return this.cached
   }
 

@@ -11,6 +11,7 @@ import { requestIdAllowances } from './request-ids.js'
 import { shapeAllowances } from './shapes.js'
 import { profileAllowances } from './profile.js'
 import { propertiesAllowances } from './properties.js'
+import { writesAllowances } from './writes.js'
 
 /** Behaviour the contract permits; a server doing any of it passes the suite. */
 export const allowances: readonly Allowance[] = [
@@ -26,6 +27,7 @@ export const allowances: readonly Allowance[] = [
   ...configAllowances,
   ...propertiesAllowances,
   ...profileAllowances,
+  ...writesAllowances,
 ]
 
 export function allowanceByName(name: string): Allowance | undefined {

@@ -12,6 +12,7 @@ import { shapeFaults } from './shapes.js'
 import { profileFaults } from './profile.js'
 import { propertiesFaults } from './properties.js'
 import { unsampledFaults } from './unsampled.js'
+import { writesFaults } from './writes.js'
 
 /** Every named fault of the reference server: each one precise violation of the contract. */
 export const faults: readonly Fault[] = [
@@ -28,6 +29,7 @@ export const faults: readonly Fault[] = [
   ...propertiesFaults,
   ...profileFaults,
   ...unsampledFaults,
+  ...writesFaults,
 ]
 
 export function faultByName(name: string): Fault | undefined {
