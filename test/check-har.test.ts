@@ -132,8 +132,9 @@ function runWithHar(faults: string[]): Promise<{ report: Report; harPath: string
 // that hold the target to a profile key, under --profile below).
 const judgedApart = allChecks.filter((c) => c.recorded && !c.profile && !c.id.startsWith('shapes/') && !c.id.startsWith('envelope/')).map((c) => c.id)
 const faultBreaking = (id: string) => faults.find((f) => f.breaks.includes(id))!.name
-// Every judgement of one exchange that a profile key decides; the quota's needs a 429, which quota.test judges in a run.
-const profiled = [...allChecks.filter((c) => c.recorded), ...exchangeRules].filter((j) => j.profile && j.id !== 'every-response/quota-values')
+// Every judgement of one exchange that a profile key decides; the quota's needs a 429, which quota.test judges in a run,
+// and the writes' needs --allow-writes, which writes.test judges in a HAR of its own.
+const profiled = [...allChecks.filter((c) => c.recorded), ...exchangeRules].filter((j) => j.profile && j.id !== 'every-response/quota-values' && j.profile !== 'writes')
 const faultBreakingOnly = (id: string) => faults.find((f) => f.breaks.length === 1 && f.breaks[0] === id)!.name
 
 /** The runs whose HARs the tests below judge, four at a time up front: a run is CPU and waiting, check-har is quick. */

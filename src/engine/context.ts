@@ -11,16 +11,16 @@ import { CheckFailure, CheckNotRun, CheckSkipped, type Auth, type CallOptions, t
 import type { SentWrite } from '../core/report.js'
 import { valueAt } from '../core/json-pointer.js'
 import type { SignedBodySource } from '../generators/signed-bodies.js'
-import type { Secret } from '../http/secrets.js'
+import type { GrowingSecrets } from '../http/secrets.js'
 import { WRITES_NOT_ASSESSABLE, type WriteOperation } from '../profile/profile.js'
 
 /** The placeholder of the nth receipt a write returned, in everything the run writes. */
 export const WRITE_RECEIPT_PLACEHOLDER = '$IPTS_WRITE_RECEIPT_'
 
-/** What a write check's context needs: where signed bodies come from, the run's secrets (receipts are added), its declared submissions. */
+/** What a write check's context needs: where signed bodies come from, the run's secrets (receipts are learned), its declared submissions. */
 export interface WriteSupport {
   bodies: SignedBodySource
-  secrets: Secret[]
+  secrets: GrowingSecrets
   allowance: number
 }
 
@@ -120,14 +120,7 @@ export function createCheckContext(
     if (!settings.allowWrites || !writing || !writeOperations[name]) throw new CheckSkipped(WRITES_NOT_ASSESSABLE)
     return writeOperations[name]
   }
-  const learnReceipt = (receipt: unknown): string | undefined => {
-    if (typeof receipt !== 'string' || receipt === '') return undefined
-    const known = writing!.secrets.find((secret) => secret.value === receipt)
-    if (known) return known.placeholder
-    const placeholder = `${WRITE_RECEIPT_PLACEHOLDER}${writing!.secrets.filter((secret) => secret.placeholder.startsWith(WRITE_RECEIPT_PLACEHOLDER)).length + 1}`
-    writing!.secrets.push({ value: receipt, placeholder })
-    return placeholder
-  }
+  const learnReceipt = (receipt: unknown): string | undefined => (typeof receipt === 'string' && receipt !== '' ? writing!.secrets.learn(receipt, WRITE_RECEIPT_PLACEHOLDER) : undefined)
 
   const ctx: CheckContext = {
     settings,

@@ -1,6 +1,6 @@
 import { logExchanges } from '../har/exchange-log.js'
 import type { HttpClient } from '../http/client.js'
-import { redact, redactDeep, type Secret } from '../http/secrets.js'
+import { redact, redactDeep, type GrowingSecrets, type Secret } from '../http/secrets.js'
 import type { SignedBodySource } from '../generators/signed-bodies.js'
 import { declaredWrites, type WriteBudget } from './write-plan.js'
 import { notAssessableWithout, profileEvidence, stated, WRITES_NOT_ASSESSABLE } from '../profile/profile.js'
@@ -21,14 +21,14 @@ import { observe, type Observations } from './observations.js'
 export interface CheckEnvironment {
   settings: RunSettings
   client: HttpClient
-  /** The run's secrets; a write check adds the receipts its submissions return. */
-  secrets: Secret[]
+  /** The secrets given to the run; those its writes learn are in writing.secrets. */
+  secrets: readonly Secret[]
   /** The reads the checks of the run share (src/engine/shared-reads.ts); none where checks run apart (vitest workers). */
   sharedReads?: SharedReads
   /** The folder the run's exchanges are logged to for the HAR (src/har/exchange-log.ts), when the run writes one. */
   exchangeLog?: string
   /** Where write checks get their signed bodies, and the run's --max-writes; a run without them sends no write. */
-  writing?: { bodies: SignedBodySource; budget: WriteBudget }
+  writing?: { bodies: SignedBodySource; budget: WriteBudget; secrets: GrowingSecrets }
 }
 
 /** A check's outcome, and what the every-response rules saw in its exchanges (added up over the run). */
@@ -51,7 +51,7 @@ export function replayCommand(settings: RunSettings, checkId: string, seed: numb
  */
 export async function runCheck(check: Check, concern: string, env: CheckEnvironment): Promise<CheckResult> {
   const started = performance.now()
-  const { settings, secrets } = env
+  const { settings } = env
   const base = outcomeOf(check, concern, 'passed')
   const finish = (outcome: CheckOutcome, observations: Observations = {}): CheckResult => ({
     outcome: { ...outcome, durationMs: Math.round(performance.now() - started) },
@@ -64,7 +64,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   if (check.profile && !stated(settings.profile, check.profile)) return finish({ ...base, status: 'skipped', reason: notAssessableWithout(check.profile) })
   if (submissions > 0 && !env.writing!.budget.take(submissions)) return finish({ ...base, status: 'skipped', reason: env.writing!.budget.refusal(submissions) })
 
-  const writing = submissions > 0 ? { bodies: env.writing!.bodies, secrets, allowance: submissions } : undefined
+  const writing = submissions > 0 ? { bodies: env.writing!.bodies, secrets: env.writing!.secrets, allowance: submissions } : undefined
   const { ctx, end, writes } = createCheckContext(settings, env.client, env.sharedReads && { reads: env.sharedReads, checkId: check.id }, writing)
   let thrown: unknown
   try {
@@ -73,6 +73,8 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
     thrown = error
   }
   await end()
+  // Read after the check: the receipts its writes were handed are among them.
+  const secrets = secretsNow(env)
   const observations = observe(ctx.exchanges, settings, secrets, exchangeJudges(), check.id)
   if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets)
   const outcome = { ...base, ...annotations(ctx), ...verdictOf(check, thrown, env), ...(writes.length > 0 ? { writes: redactDeep(writes, secrets) } : {}) }
@@ -87,7 +89,14 @@ function annotations(ctx: CheckContext): Pick<CheckOutcome, 'retried' | 'inputs'
 }
 
 /** What the check's ending says: nothing thrown passes; a skip, a 'not run', a finding or a crash otherwise. */
-function verdictOf(check: Check, thrown: unknown, { settings, secrets }: CheckEnvironment): Partial<CheckOutcome> {
+/** Every secret the run knows by now: those given, and the receipts its writes have learned. */
+export function secretsNow(env: Pick<CheckEnvironment, 'secrets' | 'writing'>): readonly Secret[] {
+  return env.writing?.secrets.all() ?? env.secrets
+}
+
+function verdictOf(check: Check, thrown: unknown, env: CheckEnvironment): Partial<CheckOutcome> {
+  const { settings } = env
+  const secrets = secretsNow(env)
   if (thrown === undefined) return { status: 'passed' }
   const code = (thrown as { code?: string }).code
   if (code === ERROR_CODES.checkSkipped) return { status: 'skipped', reason: redact((thrown as CheckSkipped).reason, secrets) }

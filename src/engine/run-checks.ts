@@ -1,6 +1,6 @@
 import { checksByConcern } from '../checks/index.js'
 import { HttpClient } from '../http/client.js'
-import { redactDeep, secretsOf } from '../http/secrets.js'
+import { GrowingSecrets, redactDeep, secretsOf, type Secret } from '../http/secrets.js'
 import type { CheckOutcome } from '../core/report.js'
 import type { RunSettings } from '../core/settings.js'
 import { notSelected, ObservationTally, runOutcomes } from './judged-outcomes.js'
@@ -8,7 +8,7 @@ import { exchangeJudges } from './judges.js'
 import { observe } from './observations.js'
 import { SharedReads } from './shared-reads.js'
 import { logExchanges } from '../har/exchange-log.js'
-import { runCheck, type CheckEnvironment } from './run-check.js'
+import { runCheck, secretsNow, type CheckEnvironment } from './run-check.js'
 import { SignedBodySource } from '../generators/signed-bodies.js'
 import { WriteBudget } from './write-plan.js'
 
@@ -42,9 +42,10 @@ export function clientOf(settings: RunSettings, shared: SharedArrayBuffer): Http
 }
 
 /** Signed bodies and --max-writes for a run that may write; none for one that may not. */
-export function writingOf(settings: RunSettings): CheckEnvironment['writing'] {
+export function writingOf(settings: RunSettings, secrets: readonly Secret[]): CheckEnvironment['writing'] {
   if (!settings.allowWrites || !settings.profile?.values.writes) return undefined
-  return { bodies: new SignedBodySource(settings.profile.baseDir ?? process.cwd(), settings.requestTimeoutMs), budget: new WriteBudget(settings.maxWrites) }
+  const bodies = new SignedBodySource(settings.profile.baseDir ?? process.cwd(), settings.requestTimeoutMs)
+  return { bodies, budget: new WriteBudget(settings.maxWrites), secrets: new GrowingSecrets(secrets) }
 }
 
 /**
@@ -57,7 +58,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   const secrets = secretsOf(settings)
   const client = clientOf(settings, target.shared)
   const sharedReads = new SharedReads()
-  const env: CheckEnvironment = { settings, client, secrets, sharedReads, exchangeLog: target.exchangeLog, writing: writingOf(settings) }
+  const env: CheckEnvironment = { settings, client, secrets, sharedReads, exchangeLog: target.exchangeLog, writing: writingOf(settings, secrets) }
   const catalogue = Object.entries(checksByConcern).flatMap(([concern, checks]) => checks.map((check) => ({ check, concern })))
   const outcomes: CheckOutcome[] = new Array(catalogue.length)
   const tally = new ObservationTally()
@@ -72,7 +73,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
         outcomes[index] = result.outcome
         tally.add(result.observations)
       }
-      options.onCheck?.(redactDeep(outcomes[index]!, secrets))
+      options.onCheck?.(redactDeep(outcomes[index]!, secretsNow(env)))
     }
   }
   try {
@@ -81,9 +82,10 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   } finally {
     await client.close()
   }
+  const known = secretsNow(env)
   for (const { exchange, sentBy } of sharedReads.exchanges) {
-    tally.add(observe([exchange], settings, secrets, exchangeJudges(), sentBy))
-    if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, secrets)
+    tally.add(observe([exchange], settings, known, exchangeJudges(), sentBy))
+    if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, known)
   }
   return { outcomes: runOutcomes(outcomes, tally, exchangeJudges(), settings.profile), errors: [] }
 }

@@ -33,6 +33,31 @@ export function secretsOf(settings: { apiKey?: string; restrictedApiKey?: string
 }
 
 /**
+ * The run's secrets and those it learns as it runs (the receipts its writes are handed): all() is a new list after each
+ * one learned, never the same list grown, since redaction compiles its detector once per list.
+ */
+export class GrowingSecrets {
+  private list: readonly Secret[]
+
+  constructor(given: readonly Secret[]) {
+    this.list = given
+  }
+
+  all(): readonly Secret[] {
+    return this.list
+  }
+
+  /** Learns a value (once), its placeholder the prefix numbered in the order learned: $IPTS_WRITE_RECEIPT_1, _2, … */
+  learn(value: string, prefix: string): string {
+    const known = this.list.find((secret) => secret.value === value)
+    if (known) return known.placeholder
+    const placeholder = `${prefix}${this.list.filter((secret) => secret.placeholder.startsWith(prefix)).length + 1}`
+    this.list = [...this.list, { value, placeholder }]
+    return placeholder
+  }
+}
+
+/**
  * A secret as it is searched for in a decoded view: whole, as it is and with its spaces as '+' (form encoding, read
  * with '+' kept), and in each of its own decoded views (a secret may hold what looks like an escape, '%25', '&amp;',
  * '\\u0041', which an encoder such as WHATWG URL leaves while it escapes the rest, so that a view of the text decodes

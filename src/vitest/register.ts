@@ -45,8 +45,9 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
     for (const check of checks) {
       test(check.title, { meta: { checkId: check.id } }, async ({ task, skip }) => {
         const settings = inject('ipts')
-        writing ??= { of: writingOf(settings) }
-        const env = { settings, client: clientFor(settings), secrets: secretsOf(settings), exchangeLog: inject('iptsExchangeLog'), writing: writing.of }
+        const secrets = secretsOf(settings)
+        writing ??= { of: writingOf(settings, secrets) }
+        const env = { settings, client: clientFor(settings), secrets, exchangeLog: inject('iptsExchangeLog'), writing: writing.of }
         const { outcome, observations } = await runCheck(check, concern, env)
         task.meta.outcome = outcome
         task.meta.observations = observations

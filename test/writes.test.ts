@@ -1,0 +1,178 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { checksByConcern } from '../src/checks/index.js'
+import { parseCli } from '../src/cli/options.js'
+import { main } from '../src/cli/main.js'
+import { specPath } from '../src/core/package-root.js'
+import type { Report } from '../src/core/report.js'
+import { WRITES_NOT_ASSESSABLE } from '../src/profile/profile.js'
+import type { RefRequest } from '../src/reference/types.js'
+import { REFERENCE_PROFILE_FILE } from '../src/runner/profile-of-run.js'
+import { writeReports } from '../src/index.js'
+import type { WritePlan } from '../src/engine/write-plan.js'
+import { captureOutput } from './support/output.js'
+import { failureSummary, idsWithStatus, runAgainstReference } from './support/run.js'
+
+const writeCheckIds = checksByConcern.writes!.map((check) => check.id).sort()
+
+/** Every request the embedded reference answered, as it saw it (method, path, Idempotency-Key, body). */
+function recorder(): { requests: RefRequest[]; record: (request: RefRequest) => void } {
+  const requests: RefRequest[] = []
+  return { requests, record: (request) => requests.push({ ...request, headers: { ...request.headers } }) }
+}
+
+const writesIn = (requests: readonly RefRequest[]) => requests.filter((request) => request.method !== 'GET')
+
+describe('a run without --allow-writes', () => {
+  test('sends no write, and reports every write check not assessable, naming the profile key and the flag', async () => {
+    const { requests, record } = recorder()
+    // The reference's own profile states writes: the profile alone does not let a run write.
+    const report = await runAgainstReference({ record })
+    expect(requests.length, 'the recording saw the run').toBeGreaterThan(100)
+    expect(writesIn(requests).map((r) => `${r.method} ${r.path}`), 'writes the recording server received').toEqual([])
+    for (const id of writeCheckIds) expect(report.checks.find((c) => c.id === id), id).toMatchObject({ status: 'skipped', reason: WRITES_NOT_ASSESSABLE })
+    expect(WRITES_NOT_ASSESSABLE).toMatch(/states writes \(--profile\) and --allow-writes$/)
+  })
+
+  test('nor with --allow-writes and a profile that states no writes', async () => {
+    const { requests, record } = recorder()
+    const report = await runAgainstReference({ record }, { allowWrites: true }, { profile: null })
+    expect(writesIn(requests)).toEqual([])
+    expect(idsWithStatus(report, 'skipped')).toEqual(expect.arrayContaining(writeCheckIds))
+  })
+
+  test('--allow-writes comes from the command line only: IPTS_ALLOW_WRITES and a config file do not give it', () => {
+    expect(parseCli([], { IPTS_ALLOW_WRITES: '1' }).run.settings.allowWrites).toBe(false)
+    expect(parseCli(['--allow-writes'], {}).run.settings.allowWrites).toBe(true)
+    const config = join(mkdtempSync(join(tmpdir(), 'ipts-writes-config-')), 'ipts.yaml')
+    writeFileSync(config, 'allow-writes: true\n')
+    expect(() => parseCli(['--config', config], {})).toThrow(/allow-writes in .* is not read: writes are sent only with --allow-writes on the command line/)
+  })
+})
+
+describe('a run with --allow-writes against the embedded reference and its profile', () => {
+  let plan: WritePlan | undefined
+  const { requests, record } = recorder()
+  const reportDir = mkdtempSync(join(tmpdir(), 'ipts-writes-report-'))
+  const running = runAgainstReference({ record }, { allowWrites: true }, { onWritePlan: (given) => (plan = given), harPath: join(reportDir, 'exchanges.har') })
+
+  test('passes every check, every write check among them, each listing the writes it sent', async () => {
+    const report = await running
+    expect(idsWithStatus(report, 'failed'), failureSummary(report)).toEqual([])
+    for (const id of writeCheckIds) {
+      const check = report.checks.find((c) => c.id === id)!
+      expect(check.status, `${id}: ${check.reason}`).toBe('passed')
+      expect(check.writes?.length, `${id} lists its writes`).toBeGreaterThan(0)
+    }
+    expect(report.checks.find((c) => c.id === 'every-response/accepted-write-carries-key')?.status).toBe('passed')
+  })
+
+  test('said its plan before the first write: the operations, and at most as many submissions as it sent', async () => {
+    const report = await running
+    const sent = writesIn(requests).length
+    expect(plan?.operations).toEqual(['submitIntent: POST /v1/intents', 'cancelIntent: POST /v1/cancellations'])
+    expect(plan!.submissions, 'the plan bounds what was sent').toBeGreaterThanOrEqual(sent)
+    const listed = report.checks.flatMap((c) => c.writes ?? [])
+    expect(listed.length, 'the report lists every write the server received').toBe(sent)
+  })
+
+  test('keeps each receipt a write returned out of every file it writes, as $IPTS_WRITE_RECEIPT_n', async () => {
+    const report = await running
+    await writeReports(report, reportDir)
+    const receipts = report.checks.flatMap((c) => c.writes ?? []).map((w) => w.receipt).filter(Boolean)
+    expect(receipts.length).toBeGreaterThan(0)
+    for (const placeholder of receipts) expect(placeholder).toMatch(/^\$IPTS_WRITE_RECEIPT_\d+$/)
+    expect(recordedReceipts(report), 'receipts the reference issued, unredacted in the report').toEqual([])
+    const files = readdirSync(reportDir).map((name) => readFileSync(join(reportDir, name), 'utf8'))
+    expect(files.some((text) => text.includes('"postData"')), 'the HAR holds the signed bodies sent').toBe(true)
+    for (const text of files) expect(text).not.toMatch(/rcpt_[0-9a-f]{40}/)
+  })
+
+  test('never sends a body again under another key, nor a key with another body (the recorded exchanges prove it)', async () => {
+    await running
+    const keysByBody = new Map<string, Set<string | undefined>>()
+    const bodiesByKey = new Map<string, Set<string | undefined>>()
+    for (const { body, headers, path } of writesIn(requests)) {
+      const key = headers['idempotency-key']
+      keysByBody.set(`${path} ${body}`, (keysByBody.get(`${path} ${body}`) ?? new Set()).add(key))
+      if (key !== undefined) bodiesByKey.set(`${path} ${key}`, (bodiesByKey.get(`${path} ${key}`) ?? new Set()).add(body))
+    }
+    for (const [body, keys] of keysByBody) expect(keys.size, `${body} was sent under ${keys.size} keys`).toBe(1)
+    for (const [key, bodies] of bodiesByKey) expect(bodies.size, `${key} was sent with ${bodies.size} bodies`).toBe(1)
+    expect([...keysByBody.values()].some((keys) => keys.size === 1), 'replays were sent').toBe(true)
+  })
+})
+
+/** Receipts of the reference's written intents that appear raw in the report (none should). */
+function recordedReceipts(report: Report): string[] {
+  return [...JSON.stringify(report).matchAll(/rcpt_[0-9a-f]{40}/g)].map((m) => m[0])
+}
+
+describe('--max-writes', () => {
+  test('bounds the submissions: write checks that would pass it are skipped with that reason, in catalogue order', async () => {
+    const { requests, record } = recorder()
+    const report = await runAgainstReference({ record }, { allowWrites: true, maxWrites: 5 }, { only: writeCheckIds })
+    expect(writesIn(requests).length).toBeLessThanOrEqual(5)
+    expect(report.checks.find((c) => c.id === 'writes/missing-key-refused')?.status, 'the first check fits (2 submissions)').toBe('passed')
+    const refused = report.checks.filter((c) => c.reason?.includes('--max-writes 5'))
+    expect(refused.length, 'checks skipped for the bound').toBeGreaterThan(0)
+    for (const check of refused) expect(check.reason).toMatch(/^skipped: it sends up to \d+ submissions, more than the \d+ left of --max-writes 5$/)
+  })
+})
+
+describe('the CLI', () => {
+  test('prints the plan of writes before the run, and reference sign prints a fresh signed body each call', async () => {
+    const reportDir = mkdtempSync(join(tmpdir(), 'ipts-writes-cli-'))
+    const { out, restore } = captureOutput()
+    let code: number
+    try {
+      code = await main(['--allow-writes', '--check', 'writes/missing-key-refused', '--report-dir', reportDir, '--seed', '1'], {})
+      await main(['reference', 'sign', 'intent'], {})
+      await main(['reference', 'sign', 'intent'], {})
+    } finally {
+      restore()
+    }
+    const text = out.join('')
+    expect(code, text).toBe(0)
+    expect(text).toMatch(/Writes \(--allow-writes\): 1 checks send at most 2 submissions, each of which may create an order, to:\n {2}submitIntent: POST \/v1\/intents\n {2}cancelIntent: POST \/v1\/cancellations/)
+    const bodies = text.split('\n').filter((line) => line.startsWith('{"kind":"intent"'))
+    expect(bodies).toHaveLength(2)
+    expect(bodies[0]).not.toBe(bodies[1])
+  })
+
+  test('a signing command that fails skips the check with its exit code, never its output', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-writes-signer-'))
+    const profile = join(dir, 'profile.yaml')
+    writeFileSync(
+      profile,
+      [
+        'profile:',
+        '  writes:',
+        '    operations:',
+        '      submitIntent:',
+        '        kind: intent',
+        '        method: POST',
+        '        path: /v1/intents',
+        '        statusIdentifier: /data/hash',
+        // The tool's stderr says SECRET-SIGNING-KEY (written base64 here, so that only its output holds the words).
+        `        bodies: { command: [${JSON.stringify(process.execPath)}, -e, "process.stderr.write(Buffer.from('U0VDUkVULVNJR05JTkctS0VZ', 'base64')); process.exit(3)"] }`,
+      ].join('\n'),
+    )
+    const { requests, record } = recorder()
+    const report = await runAgainstReference({ record }, { allowWrites: true }, { profile: { file: profile }, only: ['writes/missing-key-refused'] })
+    const check = report.checks.find((c) => c.id === 'writes/missing-key-refused')!
+    expect(check).toMatchObject({ status: 'skipped', reason: 'no signed body: writes.operations.submitIntent.bodies.command exited with code 3 (its output is not shown)' })
+    expect(JSON.stringify(report)).not.toContain('SECRET-SIGNING-KEY')
+    expect(writesIn(requests)).toEqual([])
+  })
+
+  test("profile init's template states the writes section, commented out", async () => {
+    const { profileTemplate } = await import('../src/cli/profile-template.js')
+    const template = profileTemplate()
+    expect(template).toMatch(/# writes: the relayed write operations/)
+    expect(template).toMatch(/# {5}submitIntent:\n {2}# {7}kind: intent/)
+    expect(readFileSync(specPath(REFERENCE_PROFILE_FILE), 'utf8')).toMatch(/reference, sign, intent/)
+  })
+})
