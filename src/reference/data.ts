@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { CursorCodec } from './cursors.js'
-import type { StoredSubmission } from './writes.js'
 
 /** Deterministic hex of any length, derived from a label: the same fixtures on every run. */
 export function hexOf(label: string, hexDigits: number): string {
@@ -19,6 +18,13 @@ export interface IntentRecord {
   status: Record<string, unknown>
   /** Accepted by the intent intake during this run (a write), not a fixture. */
   written?: boolean
+}
+
+/** An accepted write, kept under its operation's path and Idempotency-Key (src/reference/writes.ts). */
+export interface StoredSubmission {
+  /** sha256 of the body sent. */
+  digest: string
+  answer: Record<string, unknown>
 }
 
 export interface ReferenceData {

@@ -15,12 +15,6 @@ interface WriteRoute {
   accept(data: ReferenceData, digest: string): Record<string, unknown>
 }
 
-/** An accepted submission, kept under its operation and Idempotency-Key. */
-export interface StoredSubmission {
-  digest: string
-  answer: Record<string, unknown>
-}
-
 export const writeRoutes: readonly WriteRoute[] = [
   {
     method: 'POST',
