@@ -176,3 +176,46 @@ describe('the CLI', () => {
     expect(readFileSync(specPath(REFERENCE_PROFILE_FILE), 'utf8')).toMatch(/reference, sign, intent/)
   })
 })
+
+describe('recorded write traffic (check-har, the proxy)', () => {
+  const profile = specPath(REFERENCE_PROFILE_FILE)
+
+  async function checkHar(args: string[]): Promise<{ code: number; report: Report; files: string[] }> {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-writes-check-har-'))
+    const { restore } = captureOutput()
+    let code: number
+    try {
+      code = await main(['check-har', ...args, '--report-dir', dir], {})
+    } finally {
+      restore()
+    }
+    const files = readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8'))
+    return { code, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report, files }
+  }
+
+  test('check-har fails a write accepted without Idempotency-Key, as the run did, under a profile that states the writes; not assessable without', async () => {
+    const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-writes-har-')), 'exchanges.har')
+    const run = await runAgainstReference({ faults: ['write-without-key-accepted'] }, { allowWrites: true }, { harPath })
+    expect(idsWithStatus(run, 'failed')).toContain('every-response/accepted-write-carries-key')
+    const held = await checkHar([harPath, '--profile', profile])
+    expect(idsWithStatus(held.report, 'failed'), held.report.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.reason}`).join('\n')).toEqual(['every-response/accepted-write-carries-key'])
+    expect(held.report.checks.find((c) => c.id === 'every-response/accepted-write-carries-key')?.reason).toMatch(/a write of submitIntent sent without Idempotency-Key was accepted \(202\)/)
+    const without = await checkHar([harPath])
+    expect(without.report.checks.find((c) => c.id === 'every-response/accepted-write-carries-key')).toMatchObject({ status: 'skipped', reason: 'not assessable without a deployment profile that states writes (--profile)' })
+  })
+
+  test('check-har passes the HAR of a clean run with writes, and learns the receipts write answers hand out from the profile', async () => {
+    const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-writes-har-')), 'exchanges.har')
+    const run = await runAgainstReference({}, { allowWrites: true }, { harPath, only: ['writes/intake-returns-identifier-and-receipt'] })
+    expect(idsWithStatus(run, 'failed')).toEqual([])
+    // The run's HAR holds the placeholder; put a receipt back, as a recording by another tool would hold it.
+    const receipt = `rcpt_${'5a'.repeat(20)}`
+    const recorded = readFileSync(harPath, 'utf8')
+    expect(recorded).toContain('$IPTS_WRITE_RECEIPT_1')
+    writeFileSync(harPath, recorded.replaceAll('$IPTS_WRITE_RECEIPT_1', receipt))
+    const held = await checkHar([harPath, '--profile', profile, '--strict'])
+    expect(held.code, idsWithStatus(held.report, 'failed').join(', ')).toBe(0)
+    expect(held.report.checks.find((c) => c.id === 'every-response/accepted-write-carries-key')?.status).toBe('passed')
+    for (const text of held.files) expect(text.includes(receipt), 'the receipt in a file of check-har').toBe(false)
+  })
+})

@@ -64,7 +64,7 @@ export const MARKET_COUNT = 42
 export const BALANCE_COUNT = 31
 export const SECOND_TRADER_BALANCE_COUNT = 12
 
-function wireOrder(label: string, trader: string): Record<string, unknown> {
+export function wireOrder(label: string, trader: string): Record<string, unknown> {
   return {
     trader,
     sessionKey: address(`${label}/session`),

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import type { ReferenceData } from './data.js'
+import { wireOrder, type ReferenceData } from './data.js'
 import { errorResponse } from './handlers.js'
 import { isSignedBody, type SignedKind } from './signer.js'
 import type { RefRequest, RefResponse } from './types.js'
@@ -24,7 +24,7 @@ export const writeRoutes: readonly WriteRoute[] = [
       const hash = `0x${digest}`
       const receipt = `rcpt_${randomBytes(20).toString('hex')}`
       const now = String(Math.floor(Date.now() / 1000))
-      data.intents.push({ hash, receipt, status: { orderHash: hash, state: 'pending', createdAt: now, updatedAt: now }, written: true })
+      data.intents.push({ hash, receipt, status: { orderHash: hash, state: 'pending', createdAt: now, updatedAt: now, order: wireOrder(`written/${digest}`, data.trader) }, written: true })
       return { hash, receipt }
     },
   },
