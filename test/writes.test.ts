@@ -1,10 +1,15 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { request as undiciRequest } from 'undici'
+import { describe, expect, onTestFinished, test, vi } from 'vitest'
 import { checksByConcern } from '../src/checks/index.js'
 import { parseCli } from '../src/cli/options.js'
 import { main } from '../src/cli/main.js'
+import { parseProxyArgs, proxy } from '../src/cli/proxy.js'
+import { faultByName } from '../src/reference/faults/index.js'
+import { startReferenceServer } from '../src/reference/server.js'
+import { signedBody } from '../src/reference/signer.js'
 import { specPath } from '../src/core/package-root.js'
 import type { Report } from '../src/core/report.js'
 import { WRITES_NOT_ASSESSABLE } from '../src/profile/profile.js'
@@ -217,5 +222,26 @@ describe('recorded write traffic (check-har, the proxy)', () => {
     expect(held.code, idsWithStatus(held.report, 'failed').join(', ')).toBe(0)
     expect(held.report.checks.find((c) => c.id === 'every-response/accepted-write-carries-key')?.status).toBe('passed')
     for (const text of held.files) expect(text.includes(receipt), 'the receipt in a file of check-har').toBe(false)
+  })
+
+  test('the proxy fails a write the upstream accepted without Idempotency-Key, forwards it unchanged, and keeps its receipt out of its files', async () => {
+    const reference = await startReferenceServer({ behaviours: [faultByName('write-without-key-accepted')!] })
+    onTestFinished(() => reference.close())
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-writes-proxy-'))
+    const { out, restore } = captureOutput()
+    const exited = proxy(parseProxyArgs(['--upstream', reference.baseUrl, '--profile', profile, '--report-dir', dir, '--max-requests', '1']), {}, new AbortController().signal)
+    try {
+      await vi.waitFor(() => expect(out.join('')).toContain('\n'), { timeout: 10_000 })
+      const { url } = JSON.parse(out.join('').split('\n')[0]!) as { url: string }
+      const answer = await undiciRequest(`${url}/v1/intents`, { method: 'POST', headers: { 'x-api-key': reference.data.apiKey, 'content-type': 'application/json' }, body: signedBody('intent') })
+      expect(answer.statusCode, 'forwarded, and accepted by the faulty upstream').toBe(202)
+      const { data } = (await answer.body.json()) as { data: { receipt: string } }
+      expect(await exited).toBe(1)
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report
+      expect(idsWithStatus(report, 'failed')).toEqual(['every-response/accepted-write-carries-key'])
+      for (const name of readdirSync(dir)) expect(readFileSync(join(dir, name), 'utf8').includes(data.receipt), `the receipt in ${name}`).toBe(false)
+    } finally {
+      restore()
+    }
   })
 })
