@@ -44,6 +44,12 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
     const sum = (phase: 'coverage' | 'random') => inputs.reduce((total, c) => total + c.inputs![phase], 0)
     lines.push('', `Generated inputs: ${sum('coverage')} in the fixed coverage phase, ${sum('random')} in the random phase (seed ${report.seed}), over ${inputs.length} property checks.`)
   }
+  const writes = report.checks.flatMap((c) => (c.writes ?? []).map((write) => ({ check: c.id, ...write })))
+  if (writes.length > 0) {
+    lines.push('', `### Writes sent (${writes.length}, --allow-writes)`, '', '| check | operation | Idempotency-Key | status | attempts | status identifier | receipt | duplicate |', '|---|---|---|---|---|---|---|---|')
+    const cell = (value: unknown) => (value === undefined || value === null ? '' : escapeMarkdown(String(value)))
+    for (const w of writes) lines.push(`| \`${w.check}\` | ${cell(w.operation)} (${w.method}) | ${w.idempotencyKey === null ? 'none' : `\`${cell(w.idempotencyKey)}\``} | ${cell(w.status ?? 'no response')} | ${w.attempts} | ${cell(w.statusIdentifier)} | ${cell(w.receipt)} | ${cell(w.duplicate)} |`)
+  }
   const waived = report.checks.filter((c) => c.status === 'waived')
   if (waived.length > 0) {
     lines.push('', '### Waived checks', '')
