@@ -3,7 +3,9 @@ import { defineConfig } from 'vitest/config'
 import type { VitestPluginContext } from 'vitest/node'
 import { readBaseline } from './reporters/baseline.js'
 import { parseCli } from './src/cli/options.js'
+import { allChecks } from './src/checks/index.js'
 import { isUserFixable } from './src/core/errors.js'
+import { writePlan, writePlanLines } from './src/engine/write-plan.js'
 import { HAR_FILE } from './src/har/write.js'
 import { openTarget } from './src/runner/target.js'
 import { suiteTestConfig } from './src/vitest/config.js'
@@ -12,7 +14,8 @@ import { ReportFiles } from './src/vitest/report-files.js'
 /**
  * `npx vitest run`: the target and settings come from the IPTS_* environment variables (the CLI's flags, README),
  * the embedded reference server when IPTS_BASE_URL is unset; the reports and exchanges.har go to IPTS_REPORT_DIR
- * (./conformance-report). Each test runs the engine's runCheck, as the CLI and the API do.
+ * (./conformance-report). Each test runs the engine's runCheck, as the CLI and the API do. Writes are sent only with
+ * IPTS_ALLOW_WRITES=1 and a profile that states them (IPTS_PROFILE, or the embedded reference's own).
  */
 export default defineConfig(async () => {
   const { run, reportDir, baselineReport, target } = await openFromEnvironment()
@@ -40,8 +43,12 @@ export default defineConfig(async () => {
 async function openFromEnvironment() {
   try {
     const { run, reportDir, baseline } = parseCli([], process.env)
+    // No command line here: writes need this variable, said explicitly, and a profile that states them.
+    run.settings.allowWrites = process.env.IPTS_ALLOW_WRITES === '1'
     const baselineReport = baseline ? { path: baseline, report: await readBaseline(baseline) } : undefined
     const target = await openTarget({ ...run, harPath: join(reportDir, HAR_FILE) })
+    const plan = writePlan(allChecks, target.settings, run.only)
+    if (plan) process.stdout.write(`${writePlanLines(plan).join('\n')}\n`)
     return { run, reportDir, baselineReport, target }
   } catch (error) {
     if (!isUserFixable(error)) throw error

@@ -53,6 +53,16 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
     expect(code, output).toBe(0)
   })
 
+  test('sends writes only with IPTS_ALLOW_WRITES=1: the plan is printed and a write fault fails its check; with any other value none is sent', async () => {
+    const writing = await vitestRun(['suites/writes.test.ts'], { IPTS_ALLOW_WRITES: '1', IPTS_FAULT: 'replay-creates-second-order' })
+    expect(writing.output).toMatch(/Writes \(--allow-writes\): 8 checks send at most 20 submissions/)
+    expect(failed(reportIn(writing.dir))).toEqual(['writes/replay-creates-no-second-order'])
+    expect(writing.code, writing.output).toBe(1)
+    const reading = await vitestRun(['suites/writes.test.ts'], { IPTS_ALLOW_WRITES: 'true' })
+    expect(reading.output).not.toMatch(/Writes \(--allow-writes\)/)
+    expect(reportIn(reading.dir).checks.filter((c) => c.id.startsWith('writes/')).map((c) => c.status)).toEqual(Array(8).fill('skipped'))
+  })
+
   test.each([
     [{ IPTS_RUNS: '-1' }, /^ipts-conformance: IPTS_RUNS must be from 1 to 10000, got -1$/],
     [{ IPTS_BASE_URL: 'notaurl' }, /^ipts-conformance: IPTS_BASE_URL must be an absolute http\(s\) URL, got "notaurl"$/],
