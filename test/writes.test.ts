@@ -166,9 +166,11 @@ describe('the CLI', () => {
       ].join('\n'),
     )
     const { requests, record } = recorder()
-    const report = await runAgainstReference({ record }, { allowWrites: true }, { profile: { file: profile }, only: ['writes/missing-key-refused'] })
+    const report = await runAgainstReference({ record }, { allowWrites: true }, { profile: { file: profile }, only: ['writes/missing-key-refused', 'writes/intake-returns-identifier-and-receipt'] })
     const check = report.checks.find((c) => c.id === 'writes/missing-key-refused')!
     expect(check).toMatchObject({ status: 'skipped', reason: 'no signed body: writes.operations.submitIntent.bodies.command exited with code 3 (its output is not shown)' })
+    // The profile states no receipt: the intake check names the key that would give it an operation.
+    expect(report.checks.find((c) => c.id === 'writes/intake-returns-identifier-and-receipt')?.reason).toBe('no write operation of the profile states an action or intent intake with its receipt (writes.operations.*.receipt)')
     expect(JSON.stringify(report)).not.toContain('SECRET-SIGNING-KEY')
     expect(writesIn(requests)).toEqual([])
   })

@@ -59,8 +59,9 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   })
   const missing = missingNeed(settings, check.needs)
   if (missing) return finish({ ...base, status: 'skipped', reason: missingInputReasons[missing] })
+  // A check with no operation of the profile to write to runs, and says which profile key would give it one.
+  if (check.writes && !env.writing) return finish({ ...base, status: 'skipped', reason: WRITES_NOT_ASSESSABLE })
   const submissions = declaredWrites(check, settings)
-  if (check.writes && (submissions === 0 || !env.writing)) return finish({ ...base, status: 'skipped', reason: WRITES_NOT_ASSESSABLE })
   if (check.profile && !stated(settings.profile, check.profile)) return finish({ ...base, status: 'skipped', reason: notAssessableWithout(check.profile) })
   if (submissions > 0 && !env.writing!.budget.take(submissions)) return finish({ ...base, status: 'skipped', reason: env.writing!.budget.refusal(submissions) })
 

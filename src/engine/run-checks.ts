@@ -41,7 +41,7 @@ export function clientOf(settings: RunSettings, shared: SharedArrayBuffer): Http
   return new HttpClient({ baseUrl, concurrency, connectTimeoutMs, requestTimeoutMs, maxBodyBytes, deadlineAt, shared })
 }
 
-/** Signed bodies and --max-writes for a run that may write; none for one that may not. */
+/** Signed bodies, --max-writes and the receipts learned, for a run that may write (--allow-writes and a profile that states writes); none for one that may not. */
 export function writingOf(settings: RunSettings, secrets: readonly Secret[]): CheckEnvironment['writing'] {
   if (!settings.allowWrites || !settings.profile?.values.writes) return undefined
   const bodies = new SignedBodySource(settings.profile.baseDir ?? process.cwd(), settings.requestTimeoutMs)
