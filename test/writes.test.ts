@@ -17,6 +17,7 @@ import type { RefRequest } from '../src/reference/types.js'
 import { REFERENCE_PROFILE_FILE } from '../src/runner/profile-of-run.js'
 import { writeReports } from '../src/index.js'
 import type { WritePlan } from '../src/engine/write-plan.js'
+import { harValidator } from './support/har-schema.js'
 import { captureOutput } from './support/output.js'
 import { failureSummary, idsWithStatus, runAgainstReference } from './support/run.js'
 
@@ -92,6 +93,8 @@ describe('a run with --allow-writes against the embedded reference and its profi
     expect(recordedReceipts(report), 'receipts the reference issued, unredacted in the report').toEqual([])
     const files = readdirSync(reportDir).map((name) => readFileSync(join(reportDir, name), 'utf8'))
     expect(files.some((text) => text.includes('"postData"')), 'the HAR holds the signed bodies sent').toBe(true)
+    const validate = harValidator()
+    expect(validate(JSON.parse(readFileSync(join(reportDir, 'exchanges.har'), 'utf8'))), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true)
     for (const text of files) expect(text).not.toMatch(/rcpt_[0-9a-f]{40}/)
   })
 
