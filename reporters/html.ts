@@ -37,6 +37,7 @@ ${report.errors.length > 0 ? `<section id="run-errors"><h2>Run errors</h2><ul>${
 <section id="failures"><h2>Failures (${failed.length})</h2>
 ${failed.length === 0 ? '<p>No check failed.</p>' : failed.map(failureSection).join('\n')}
 </section>
+${writesSection(report.checks)}
 ${traceabilitySection(report)}
 ${checksSection(report.checks)}
 <script>${SCRIPT}</script>
@@ -147,6 +148,15 @@ function traceabilitySection(report: Report): string {
 <p><label><input type="checkbox" id="only-open"> show only failed, uncovered and skipped requirements</label></p>
 <table class="matrix">${columns([16, 8, 11, 29, 18, 18])}<thead><tr><th>requirement</th><th>level</th><th>section</th><th>rule</th><th>checks</th><th>outcome</th></tr></thead>
 <tbody>${report.requirements.map(row).join('\n')}</tbody></table></section>`
+}
+
+/** Every write the run sent (--allow-writes), in the order of the checks that sent them; nothing when it sent none. */
+function writesSection(checks: readonly CheckOutcome[]): string {
+  const writes = checks.flatMap((c) => (c.writes ?? []).map((write) => ({ check: c.id, ...write })))
+  if (writes.length === 0) return ''
+  const cell = (value: unknown) => `<td>${value === undefined || value === null ? '' : `<code>${escapeHtml(String(value))}</code>`}</td>`
+  const row = (w: (typeof writes)[number]) => `<tr>${[w.check, `${w.operation} (${w.method})`, w.idempotencyKey ?? 'none', w.status ?? 'no response', w.attempts, w.statusIdentifier, w.receipt, w.duplicate].map(cell).join('')}</tr>`
+  return `<section id="writes"><h2>Writes sent (${writes.length})</h2><table><thead><tr><th>check</th><th>operation</th><th>Idempotency-Key</th><th>status</th><th>attempts</th><th>status identifier</th><th>receipt</th><th>duplicate</th></tr></thead><tbody>${writes.map(row).join('\n')}</tbody></table></section>`
 }
 
 function checksSection(checks: readonly CheckOutcome[]): string {

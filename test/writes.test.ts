@@ -93,6 +93,8 @@ describe('a run with --allow-writes against the embedded reference and its profi
     expect(recordedReceipts(report), 'receipts the reference issued, unredacted in the report').toEqual([])
     const files = readdirSync(reportDir).map((name) => readFileSync(join(reportDir, name), 'utf8'))
     expect(files.some((text) => text.includes('"postData"')), 'the HAR holds the signed bodies sent').toBe(true)
+    const html = readFileSync(join(reportDir, 'report.html'), 'utf8')
+    expect(html.match(/<section id="writes"><h2>Writes sent \((\d+)\)/)?.[1], 'report.html lists every write').toBe(String(writesIn(requests).length))
     const validate = harValidator()
     expect(validate(JSON.parse(readFileSync(join(reportDir, 'exchanges.har'), 'utf8'))), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true)
     for (const text of files) expect(text).not.toMatch(/rcpt_[0-9a-f]{40}/)
