@@ -44,6 +44,11 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
     const sum = (phase: 'coverage' | 'random') => inputs.reduce((total, c) => total + c.inputs![phase], 0)
     lines.push('', `Generated inputs: ${sum('coverage')} in the fixed coverage phase, ${sum('random')} in the random phase (seed ${report.seed}), over ${inputs.length} property checks.`)
   }
+  const breaches = report.traffic?.clientRuleBreaches ?? []
+  if (breaches.length > 0) {
+    lines.push('', `### The recorded client broke a rule for clients (${breaches.length})`, '', "The client's fault, not the target's: the verdict does not count it.", '')
+    for (const breach of breaches) lines.push(`- ${breach.requirement}: ${escapeMarkdown(breach.message)}`)
+  }
   const writes = report.checks.flatMap((c) => (c.writes ?? []).map((write) => ({ check: c.id, ...write })))
   if (writes.length > 0) {
     lines.push('', `### Writes sent (${writes.length}, --allow-writes)`, '', '| check | operation | Idempotency-Key | status | attempts | status identifier | receipt | duplicate |', '|---|---|---|---|---|---|---|---|')

@@ -12,6 +12,7 @@ import { startReferenceServer } from '../src/reference/server.js'
 import { signedBody } from '../src/reference/signer.js'
 import { specPath } from '../src/core/package-root.js'
 import type { Report } from '../src/core/report.js'
+import type { Har } from '../src/har/types.js'
 import { WRITES_NOT_ASSESSABLE } from '../src/profile/profile.js'
 import type { RefRequest } from '../src/reference/types.js'
 import { REFERENCE_PROFILE_FILE } from '../src/runner/profile-of-run.js'
@@ -231,21 +232,50 @@ describe('recorded write traffic (check-har, the proxy)', () => {
     for (const text of held.files) expect(text.includes(receipt), 'the receipt in a file of check-har').toBe(false)
   })
 
-  test('the proxy fails a write the upstream accepted without Idempotency-Key, forwards it unchanged, and keeps its receipt out of its files', async () => {
+  test('check-har names each signed body a client sent again under another key, and each key it sent with another body, without failing the target', async () => {
+    const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-writes-har-')), 'exchanges.har')
+    await runAgainstReference({}, { allowWrites: true }, { harPath, only: ['writes/replay-creates-no-second-order'] })
+    const har = JSON.parse(readFileSync(harPath, 'utf8')) as Har
+    const writes = har.log.entries.filter((entry) => entry.request.method === 'POST' && entry.request.url.endsWith('/v1/intents'))
+    expect(writes, 'the replay sent one body twice under one key').toHaveLength(2)
+    // A client that gave the retry a new key, and one that gave the key a new body.
+    const newKey = structuredClone(writes[1]!)
+    newKey.request.headers = newKey.request.headers.map((h) => (h.name === 'idempotency-key' ? { ...h, value: 'another-key-0001' } : h))
+    const newBody = structuredClone(writes[1]!)
+    newBody.request.postData = { mimeType: 'application/json', text: '{"kind":"intent","nonce":"2"}' }
+    har.log.entries.push(newKey, newBody)
+    writeFileSync(harPath, JSON.stringify(har))
+    const held = await checkHar([harPath, '--profile', profile])
+    expect(held.report.traffic?.clientRuleBreaches?.map((b) => b.message)).toEqual([
+      expect.stringMatching(/^submitIntent: POST \/v1\/intents \(exchange \d+\) sent a signed body again under Idempotency-Key "another-key-0001"; it was sent under "[A-Za-z0-9-]{32}" before$/),
+      expect.stringMatching(/^submitIntent: POST \/v1\/intents \(exchange \d+\) sent Idempotency-Key "[A-Za-z0-9-]{32}" with another body than before$/),
+    ])
+    expect(held.code, 'the client broke the rule, not the target').toBe(0)
+    expect(held.files.some((text) => text.includes('The recorded client broke a rule for clients (2)')), 'report.md names them').toBe(true)
+  })
+
+  test('the proxy fails a write the upstream accepted without Idempotency-Key, names a body retried under a new key, and keeps receipts out of its files', async () => {
     const reference = await startReferenceServer({ behaviours: [faultByName('write-without-key-accepted')!] })
     onTestFinished(() => reference.close())
     const dir = mkdtempSync(join(tmpdir(), 'ipts-writes-proxy-'))
     const { out, restore } = captureOutput()
-    const exited = proxy(parseProxyArgs(['--upstream', reference.baseUrl, '--profile', profile, '--report-dir', dir, '--max-requests', '1']), {}, new AbortController().signal)
+    const exited = proxy(parseProxyArgs(['--upstream', reference.baseUrl, '--profile', profile, '--report-dir', dir, '--max-requests', '3']), {}, new AbortController().signal)
     try {
       await vi.waitFor(() => expect(out.join('')).toContain('\n'), { timeout: 10_000 })
       const { url } = JSON.parse(out.join('').split('\n')[0]!) as { url: string }
       const answer = await undiciRequest(`${url}/v1/intents`, { method: 'POST', headers: { 'x-api-key': reference.data.apiKey, 'content-type': 'application/json' }, body: signedBody('intent') })
       expect(answer.statusCode, 'forwarded, and accepted by the faulty upstream').toBe(202)
       const { data } = (await answer.body.json()) as { data: { receipt: string } }
+      // A client that retries a body with a new key: the proxy kept the body it forwarded, and names the breach.
+      const retried = signedBody('intent')
+      for (const key of ['first-key-00001', 'second-key-0002']) {
+        const sent = await undiciRequest(`${url}/v1/intents`, { method: 'POST', headers: { 'x-api-key': reference.data.apiKey, 'content-type': 'application/json', 'idempotency-key': key }, body: retried })
+        await sent.body.dump()
+      }
       expect(await exited).toBe(1)
       const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report
       expect(idsWithStatus(report, 'failed')).toEqual(['every-response/accepted-write-carries-key'])
+      expect(report.traffic?.clientRuleBreaches?.map((b) => b.message)).toEqual([expect.stringContaining('sent a signed body again under Idempotency-Key "second-key-0002"; it was sent under "first-key-00001" before')])
       for (const name of readdirSync(dir)) expect(readFileSync(join(dir, name), 'utf8').includes(data.receipt), `the receipt in ${name}`).toBe(false)
     } finally {
       restore()

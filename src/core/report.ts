@@ -123,6 +123,13 @@ export interface TrafficSummary {
   withoutBody: number
   /** Requests the proxy could not parse (a garbage request line, a bad Content-Length): answered 400 by the proxy, not forwarded. */
   malformedRequests?: number
+  /** Where the recorded client broke a rule the contract sets clients (a signed body sent under another key): the client's fault, not the target's. */
+  clientRuleBreaches?: ClientRuleBreach[]
+}
+
+export interface ClientRuleBreach {
+  requirement: string
+  message: string
 }
 
 export interface Report {
@@ -179,5 +186,6 @@ export function provenance(report: Report): string {
     traffic.withoutBody ? `${traffic.withoutBody} without a recorded body` : '',
     traffic.malformedRequests ? `${traffic.malformedRequests} malformed requests the proxy answered 400 and did not forward` : '',
   ].filter(Boolean)
-  return `recorded traffic (${traffic.source === 'har' ? 'HAR' : 'proxy'}): ${traffic.exchanges} exchanges, ${traffic.judged} judged${left.length ? `; not judged: ${left.join(', ')}` : ''}`
+  const breaches = traffic.clientRuleBreaches?.length ? `; the client broke a rule for clients ${traffic.clientRuleBreaches.length} times` : ''
+  return `recorded traffic (${traffic.source === 'har' ? 'HAR' : 'proxy'}): ${traffic.exchanges} exchanges, ${traffic.judged} judged${left.length ? `; not judged: ${left.join(', ')}` : ''}${breaches}`
 }

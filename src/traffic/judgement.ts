@@ -9,6 +9,7 @@ import { exchangeJudges } from '../engine/judges.js'
 import type { CheckOutcome, Report, TrafficSummary } from '../core/report.js'
 import { LearnedSecrets } from './learned-secrets.js'
 import { destinationOf } from './operation-of.js'
+import { WriteKeys } from './write-keys.js'
 
 /** The reason a check that needs requests of its own is reported not assessed. */
 export const NOT_ASSESSED = 'not assessed: recorded traffic (the check sends requests of its own)'
@@ -25,6 +26,7 @@ export class TrafficJudgement {
   private readonly tally = new ObservationTally()
   private readonly started = new Date()
   private readonly counts: TrafficSummary
+  private readonly writeKeys = new WriteKeys()
   private upstreamFailures = 0
   private readonly upstreamErrors: string[] = []
 
@@ -51,6 +53,9 @@ export class TrafficJudgement {
     else {
       this.counts.judged++
       this.tally.add(observe([{ ...exchange, operation: destination.operation }], { profile: this.profile }, this.secrets.list(), this.judges))
+    }
+    if (typeof destination === 'object' && exchange.request.method !== 'GET') {
+      this.writeKeys.record(destination.operation, exchange.request.headers['idempotency-key'], exchange.request.body, `${exchange.request.method} ${new URL(exchange.request.url).pathname} (exchange ${this.counts.exchanges})`)
     }
   }
 
@@ -79,7 +84,9 @@ export class TrafficJudgement {
       errors.push(`the upstream did not answer ${this.upstreamFailures} request${this.upstreamFailures === 1 ? '' : 's'}; the client got a 502 from the proxy: ${this.upstreamErrors.join('; ')}`)
     }
     // Evidence kept before a later exchange taught a secret is redacted again with every secret learned.
-    return reportOf({ target: { baseUrl: this.target, embedded: false }, startedAt: this.started, strict, traffic: { ...this.counts }, checks, profile: this.profile, errors, secrets: this.secrets.list() })
+    const breaches = this.writeKeys.breaches()
+    const traffic = { ...this.counts, ...(breaches.length > 0 ? { clientRuleBreaches: breaches } : {}) }
+    return reportOf({ target: { baseUrl: this.target, embedded: false }, startedAt: this.started, strict, traffic, checks, profile: this.profile, errors, secrets: this.secrets.list() })
   }
 }
 

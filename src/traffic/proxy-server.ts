@@ -1,6 +1,7 @@
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Transform } from 'node:stream'
 import { Agent, request } from 'undici'
 import type { Exchange } from '../http/exchange.js'
 import { BodyCollector, decodeUtf8, parsedResponse } from '../http/response-body.js'
@@ -56,9 +57,12 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     const started = performance.now()
     const exchange: Exchange = { request: { method, url, headers: requestHeaders(headers) }, startedAt: new Date().toISOString(), durationMs: 0, retries: [] }
     const hasBody = method !== 'GET' && method !== 'HEAD'
+    // A write's body is kept as it streams through (up to the cap), for the judgement of recorded writes.
+    const sentBody = new BodyCollector(options.maxBodyBytes)
+    const body = hasBody ? incoming.pipe(new Transform({ transform: (chunk: Buffer, _, done) => (sentBody.add(chunk), done(null, chunk)) })) : undefined
     let answer: Awaited<ReturnType<typeof request>>
     try {
-      answer = await request(url, { method, headers, body: hasBody ? incoming : undefined, dispatcher })
+      answer = await request(url, { method, headers, body, dispatcher })
     } catch (error) {
       const err = error as { code?: string; message?: string }
       exchange.error = { code: err.code ?? 'UPSTREAM_ERROR', message: `the upstream did not answer: ${err.code ?? ''} ${err.message ?? ''}`.trim() }
@@ -86,6 +90,8 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       answer.body.destroy()
     }
     exchange.response = parsedResponse(answer.statusCode, answer.headers, decodeUtf8(kept.bytes()), kept.truncated)
+    // The answer has ended, so the request's body has been read; one cut at the cap is not kept.
+    if (hasBody && !sentBody.truncated) exchange.request.body = decodeUtf8(sentBody.bytes())
     exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }
     exchange.durationMs = performance.now() - started
     options.onExchange(exchange, exchange.error !== undefined)
