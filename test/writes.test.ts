@@ -181,6 +181,24 @@ describe('the CLI', () => {
     expect(writesIn(requests)).toEqual([])
   })
 
+  test('pre-signed body files, relative to the profile, are each sent once; a check that needs more than are left is skipped naming the key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-writes-files-'))
+    writeFileSync(join(dir, 'intent-1.json'), `${signedBody('intent')}\n`)
+    writeFileSync(join(dir, 'intent-2.json'), signedBody('intent'))
+    const profileWith = (files: string[]) => {
+      const path = join(dir, `profile-${files.length}.yaml`)
+      writeFileSync(path, ['profile:', '  writes:', '    operations:', '      submitIntent:', '        kind: intent', '        method: POST', '        path: /v1/intents', '        statusIdentifier: /data/hash', `        bodies: { files: [${files.join(', ')}] }`].join('\n'))
+      return path
+    }
+    const only = ['writes/key-length-within-bounds-accepted']
+    const { requests, record } = recorder()
+    const both = await runAgainstReference({ record }, { allowWrites: true }, { profile: { file: profileWith(['intent-1.json', 'intent-2.json']) }, only })
+    expect(both.checks.find((c) => c.id === only[0])?.status, failureSummary(both)).toBe('passed')
+    expect(new Set(writesIn(requests).map((r) => r.body)).size, 'two bodies, each sent once').toBe(2)
+    const one = await runAgainstReference({}, { allowWrites: true }, { profile: { file: profileWith(['intent-1.json']) }, only })
+    expect(one.checks.find((c) => c.id === only[0])?.reason).toBe('no signed body: writes.operations.submitIntent.bodies.files: all 1 pre-signed bodies are used; a body is sent once per run (list more files)')
+  })
+
   test("profile init's template states the writes section, commented out", async () => {
     const { profileTemplate } = await import('../src/cli/profile-template.js')
     const template = profileTemplate()
