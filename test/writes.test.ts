@@ -10,7 +10,7 @@ import { parseProxyArgs, proxy } from '../src/cli/proxy.js'
 import { faultByName } from '../src/reference/faults/index.js'
 import { startReferenceServer } from '../src/reference/server.js'
 import { signedBody } from '../src/reference/signer.js'
-import { specPath } from '../src/core/package-root.js'
+import { packageRoot, specPath } from '../src/core/package-root.js'
 import type { Report } from '../src/core/report.js'
 import type { Har } from '../src/har/types.js'
 import { WRITES_NOT_ASSESSABLE } from '../src/profile/profile.js'
@@ -197,6 +197,26 @@ describe('the CLI', () => {
     expect(new Set(writesIn(requests).map((r) => r.body)).size, 'two bodies, each sent once').toBe(2)
     const one = await runAgainstReference({}, { allowWrites: true }, { profile: { file: profileWith(['intent-1.json']) }, only })
     expect(one.checks.find((c) => c.id === only[0])?.reason).toBe('no signed body: writes.operations.submitIntent.bodies.files: all 1 pre-signed bodies are used; a body is sent once per run (list more files)')
+  })
+
+  test("a keyPattern the profile states is what safe means: a key holding a character it refuses must be refused, and a pattern that cannot be used is a profile error", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-writes-pattern-'))
+    const profileWith = (keyPattern: string) => {
+      const path = join(dir, `profile-${keyPattern.length}.yaml`)
+      const command = `[${JSON.stringify(process.execPath)}, ${JSON.stringify(join(packageRoot, 'bin', 'ipts-conformance.js'))}, reference, sign, intent]`
+      writeFileSync(path, ['profile:', '  writes:', `    keyPattern: '${keyPattern}'`, '    operations:', '      submitIntent:', '        kind: intent', '        method: POST', '        path: /v1/intents', '        statusIdentifier: /data/hash', `        bodies: { command: ${command} }`].join('\n'))
+      return path
+    }
+    const only = ['writes/unsafe-key-refused', 'writes/key-length-within-bounds-accepted']
+    // The reference takes letters, digits and . _ ~ -; a deployment that states letters, digits and - only must refuse '.'.
+    const stricter = await runAgainstReference({}, { allowWrites: true }, { profile: { file: profileWith('^[A-Za-z0-9-]+$') }, only })
+    expect(stricter.checks.find((c) => c.id === 'writes/unsafe-key-refused')?.reason).toMatch(/^submitIntent: a submission with an Idempotency-Key holding "\.", which the profile's writes\.keyPattern refuses was accepted \(202\)/)
+    expect(stricter.checks.find((c) => c.id === 'every-response/accepted-write-carries-key')?.reason).toMatch(/sent with an Idempotency-Key that the profile's writes\.keyPattern refuses was accepted/)
+    const same = await runAgainstReference({}, { allowWrites: true }, { profile: { file: profileWith('^[A-Za-z0-9._~-]+$') }, only })
+    expect(idsWithStatus(same, 'failed'), failureSummary(same)).toEqual([])
+    expect(same.checks.find((c) => c.id === 'writes/unsafe-key-refused')?.writes?.[0]?.idempotencyKey).toContain(':')
+    expect(() => parseCli(['--profile', profileWith('^[a-z')], {})).toThrow(/^--profile: profile\.writes\.keyPattern is not a regular expression: /)
+    expect(() => parseCli(['--profile', profileWith('^[a-z]{8,64}$')], {})).toThrow('--profile: profile.writes.keyPattern refuses keys of 8 and 128 letters and digits, which the contract allows')
   })
 
   test("profile init's template states the writes section, commented out", async () => {

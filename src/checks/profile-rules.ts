@@ -1,7 +1,7 @@
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
 import { KEY_BOUNDS } from '../contract/idempotency.js'
 import { UNSAFE_KEY_CHARACTERS } from '../generators/idempotency-keys.js'
-import { writeOperationAt, type ProfileValues } from '../profile/profile.js'
+import { keyPatternOf, writeOperationAt, type ProfileValues } from '../profile/profile.js'
 import type { RunSettings } from '../core/settings.js'
 import type { ExchangeJudge } from './exchange-judge.js'
 
@@ -46,10 +46,11 @@ const stringMember = (response: ExchangeResponse, member: string): string[] => {
   return typeof value === 'string' ? [value] : []
 }
 
-/** What is wrong with the Idempotency-Key a write was sent with, as IDEM-KEY-REQUIRED reads it. */
-export function idempotencyKeyProblem(key: string | undefined): string | undefined {
+/** What is wrong with the Idempotency-Key a write was sent with, as IDEM-KEY-REQUIRED reads it (and the profile's keyPattern, when stated). */
+function idempotencyKeyProblem(key: string | undefined, pattern?: RegExp): string | undefined {
   if (key === undefined) return 'without Idempotency-Key'
   if (key.length < KEY_BOUNDS.min || key.length > KEY_BOUNDS.max) return `with an Idempotency-Key of ${key.length} characters, outside ${KEY_BOUNDS.min} to ${KEY_BOUNDS.max}`
+  if (pattern) return pattern.test(key) ? undefined : `with an Idempotency-Key that the profile's writes.keyPattern refuses`
   const unsafe = [...key].find((c) => UNSAFE_KEY_CHARACTERS.includes(c) || c < ' ' || c === '\x7f')
   return unsafe === undefined ? undefined : `with an Idempotency-Key holding ${JSON.stringify(unsafe)}, which no reading calls safe`
 }
@@ -66,7 +67,7 @@ export const profileRules: readonly ExchangeJudge[] = [
     profile: 'writes',
     applies: acceptedWrite,
     violation(response, exchange, settings) {
-      const problem = idempotencyKeyProblem(exchange.request.headers['idempotency-key'])
+      const problem = idempotencyKeyProblem(exchange.request.headers['idempotency-key'], keyPatternOf(settings.profile?.values))
       const name = writeOperationAt(settings.profile?.values, exchange.request.method, exchange.request.url)
       return problem && `a write of ${name} sent ${problem} was accepted (${response.status})`
     },

@@ -2,7 +2,7 @@ import { KEY_BOUNDS } from '../contract/idempotency.js'
 import { idempotencyKey, unsafeIdempotencyKey } from '../generators/idempotency-keys.js'
 import { headerValues, type Exchange } from '../http/exchange.js'
 import { mentionsSecret } from '../http/secrets.js'
-import type { WriteKind, WriteOperation } from '../profile/profile.js'
+import { keyPatternOf, type WriteKind, type WriteOperation } from '../profile/profile.js'
 import type { Check, CheckContext, WriteAnswer } from './types.js'
 
 type Operations = Readonly<Record<string, WriteOperation>>
@@ -36,7 +36,7 @@ async function expectRefused(ctx: CheckContext, operation: string, key: string |
 /** Sends a fresh signed body with a fresh key of safe characters; fails unless it was accepted. */
 async function acceptedSubmission(ctx: CheckContext, operation: string, keyLength = 32): Promise<WriteAnswer & { key: string; body: string }> {
   const body = await ctx.signedBody(operation)
-  const key = idempotencyKey(keyLength)
+  const key = idempotencyKey(keyLength, keyPatternOf(ctx.settings.profile?.values))
   const answer = await ctx.write(operation, body, key)
   if (!answer.accepted) ctx.fail(`${operation}: a signed submission with an Idempotency-Key of ${keyLength} letters and digits was not accepted (${statusOf(answer.exchange)})`, { exchange: answer.exchange })
   return { ...answer, key, body }
@@ -95,12 +95,15 @@ export const writesChecks: readonly Check[] = [
   {
     id: 'writes/unsafe-key-refused',
     requirement: 'IDEM-KEY-REQUIRED',
-    title: 'a write whose Idempotency-Key holds a space, quotes, angle brackets or braces is not accepted',
+    title: "a write whose Idempotency-Key holds a space, quotes, angle brackets or braces (or a character the profile's keyPattern refuses) is not accepted",
     needs: ['apiKey'],
     profile: 'writes',
     writes: (operations) => names(operations).length,
     async run(ctx) {
-      for (const operation of operationsFor(ctx, () => true, 'an operation')) await expectRefused(ctx, operation, unsafeIdempotencyKey(), 'with an Idempotency-Key of characters no reading calls safe')
+      for (const operation of operationsFor(ctx, () => true, 'an operation')) {
+        const { key, holds } = unsafeIdempotencyKey(keyPatternOf(ctx.settings.profile?.values))
+        await expectRefused(ctx, operation, key, `with an Idempotency-Key holding ${holds}`)
+      }
     },
   },
   {

@@ -32,6 +32,7 @@ const KEYS: Record<ProfileKey, { states: string; example: string[] }> = {
       'the relayed write operations (any name each), sent only with --allow-writes, at most --max-writes submissions: where an accepted answer holds the status identifier, the receipt and duplicate (JSON Pointers), the status operation of an intake ({id}, {receipt}), and the signed bodies: files of pre-signed bodies, each used once, or a command of your own signing tool that prints one fresh signed body per call (run without a shell in this folder; the suite holds no signing key and never shows its stderr)',
     example: [
       'writes:',
+      "  keyPattern: '^[A-Za-z0-9_-]+$'   # optional: what safe characters means here (without it, only characters no reading calls safe count as unsafe)",
       '  operations:',
       '    submitIntent:',
       '      kind: intent            # action, intent, batch-intent or cancellation',

@@ -39,6 +39,17 @@ export function profileValues(parsed: unknown): ProfileValues {
   for (const [operation, rule] of Object.entries(values.pagination ?? {})) {
     if (rule.minPageSize > rule.maxPageSize) throw new ProfileError(`profile.pagination.${operation}`, `has minPageSize ${rule.minPageSize} above maxPageSize ${rule.maxPageSize}`)
   }
+  const keyPattern = values.writes?.keyPattern
+  if (keyPattern !== undefined) {
+    let pattern: RegExp
+    try {
+      pattern = new RegExp(keyPattern, 'u')
+    } catch (error) {
+      throw new ProfileError('profile.writes.keyPattern', `is not a regular expression: ${(error as Error).message}`)
+    }
+    // The contract allows 8 to 128 characters: a reading of "safe" narrows the characters, not the length.
+    if (![8, 128].every((length) => pattern.test('aZ9'.repeat(43).slice(0, length)))) throw new ProfileError('profile.writes.keyPattern', 'refuses keys of 8 and 128 letters and digits, which the contract allows')
+  }
   const both = values.restrictedKey?.refused?.find((op) => values.restrictedKey?.granted?.includes(op))
   if (both) throw new ProfileError('profile.restrictedKey', `lists ${both} as both refused and granted`)
   return values

@@ -47,7 +47,7 @@ export interface ProfileValues {
   configSchema?: string
   quota?: { limit?: number; scope?: string }
   openapi?: string
-  writes?: { operations: Record<string, WriteOperation> }
+  writes?: { keyPattern?: string; operations: Record<string, WriteOperation> }
 }
 
 /** A loaded profile as it crosses to the suites: its values, and what was read from the files and URL they name. Plain data. */
@@ -86,4 +86,10 @@ export function profileEvidence(profile: Profile, key: ProfileKey): { key: Profi
 export function writeOperationAt(values: ProfileValues | undefined, method: string, url: string): string | undefined {
   const path = new URL(url).pathname
   return Object.entries(values?.writes?.operations ?? {}).find(([, op]) => op.method === method.toUpperCase() && path.endsWith(op.path))?.[0]
+}
+
+/** The profile's reading of "safe characters" for Idempotency-Key, when it states one (checked when the profile is read). */
+export function keyPatternOf(values: ProfileValues | undefined): RegExp | undefined {
+  const pattern = values?.writes?.keyPattern
+  return pattern === undefined ? undefined : new RegExp(pattern, 'u')
 }
