@@ -124,8 +124,14 @@ function recordedReceipts(report: Report): string[] {
 describe('--max-writes', () => {
   test('bounds the submissions: write checks that would pass it are skipped with that reason, in catalogue order', async () => {
     const { requests, record } = recorder()
-    const report = await runAgainstReference({ record }, { allowWrites: true, maxWrites: 5 }, { only: writeCheckIds })
-    expect(writesIn(requests).length).toBeLessThanOrEqual(5)
+    let plan: WritePlan | undefined
+    const report = await runAgainstReference({ record }, { allowWrites: true, maxWrites: 5 }, { only: writeCheckIds, onWritePlan: (given) => (plan = given) })
+    expect(plan?.checks, 'the plan takes the checks that fit, in catalogue order').toEqual([
+      { id: 'writes/missing-key-refused', submissions: 2 },
+      { id: 'writes/unsafe-key-refused', submissions: 2 },
+      { id: 'writes/intake-returns-identifier-and-receipt', submissions: 1 },
+    ])
+    expect(writesIn(requests).length, 'as planned').toBe(5)
     expect(report.checks.find((c) => c.id === 'writes/missing-key-refused')?.status, 'the first check fits (2 submissions)').toBe('passed')
     const refused = report.checks.filter((c) => c.reason?.includes('--max-writes 5'))
     expect(refused.length, 'checks skipped for the bound').toBeGreaterThan(0)

@@ -20,8 +20,9 @@ export function declaredWrites(check: Check, settings: RunSettings): number {
 }
 
 /**
- * The run's plan of writes: undefined when it sends none (no --allow-writes, or no writes in its profile). Checks are
- * taken in catalogue order while they fit in --max-writes, as the run's budget takes them.
+ * The run's plan of writes: undefined when it sends none (no --allow-writes, no writes in its profile, no write check
+ * selected or within --max-writes). Checks are taken in catalogue order while they fit in --max-writes, as the run's
+ * budget takes them.
  */
 export function writePlan(checks: readonly Check[], settings: RunSettings, only?: readonly string[]): WritePlan | undefined {
   if (!settings.allowWrites || !stated(settings.profile, 'writes')) return undefined
@@ -30,6 +31,7 @@ export function writePlan(checks: readonly Check[], settings: RunSettings, only?
     .filter((check) => !only || only.includes(check.id))
     .map((check) => ({ id: check.id, submissions: declaredWrites(check, settings) }))
     .filter(({ submissions }) => submissions > 0 && budget.take(submissions))
+  if (planned.length === 0) return undefined
   const operations = Object.entries(settings.profile!.values.writes!.operations).map(([name, op]) => `${name}: ${op.method} ${op.path}`)
   return { operations, checks: planned, submissions: planned.reduce((sum, check) => sum + check.submissions, 0), ...(settings.maxWrites === undefined ? {} : { maxWrites: settings.maxWrites }) }
 }
