@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { main, subcommands } from '../src/cli/main.js'
 import { parseCli } from '../src/cli/options.js'
+import { runConformance } from '../src/runner/run.js'
 import { captured } from './support/capture.js'
 import { FIXED_SEED } from './support/run.js'
 
@@ -137,6 +138,16 @@ describe('the command line', () => {
     vi.restoreAllMocks()
     expect(out.join('')).toContain('--base-url')
     expect(out.join('')).toMatch(/^\d+\.\d+\.\d+$/m)
+  })
+})
+
+describe('a selection of checks', () => {
+  test('with an ID no check has is refused by the API too, naming the closest, before any request', async () => {
+    await expect(runConformance({ only: ['config/answers-object'] })).rejects.toThrow(/^only: no check has the ID "config\/answers-object" \(closest: config\/answers-json, /)
+  })
+
+  test('from IPTS_CHECK names the variable', () => {
+    expect(() => parseCli([], { IPTS_CHECK: 'auth/missing-kye' })).toThrow(/^IPTS_CHECK: no check has the ID "auth\/missing-kye" \(closest: auth\/missing-key, /)
   })
 })
 

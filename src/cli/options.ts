@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parse as parseYaml } from 'yaml'
-import { allCheckIds } from '../checks/index.js'
+import { unknownCheckId } from '../checks/index.js'
 import { closestFirst } from '../core/closest.js'
 import { yamlProblem } from '../core/yaml-problem.js'
 import { connectTimeoutFor, randomSeed, settingDefaults, type FilledSettings } from '../core/defaults.js'
@@ -82,8 +82,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
   const allowances = checked('allowance') as string[] | undefined
   if (baseUrl && (faults || allowances)) throw new UsageError(`--${faults ? 'fault' : 'allowance'} applies only to the embedded reference server, not with --base-url`)
   const only = checked('check') as string[] | undefined
-  const unknown = only?.find((id) => !allCheckIds().includes(id))
-  if (unknown !== undefined) throw new UsageError(`--check: no check has the ID ${JSON.stringify(unknown)} (closest: ${closestFirst(unknown, allCheckIds()).slice(0, 3).join(', ')}; docs/checks.md lists them all)`)
+  const unknown = unknownCheckId(only)
+  if (unknown !== undefined) throw new UsageError(`${sourceOf('check')}: ${unknown}`)
   const replayPath = checked('replay-path') as string | undefined
   if (replayPath && ((checked('check') as string[] | undefined)?.length !== 1 || value('seed') === undefined)) throw new UsageError('--replay-path needs --seed and exactly one --check (the replay command in the report has them)')
   const run: CliOptions['run'] = {
