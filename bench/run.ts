@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { availableParallelism, cpus } from 'node:os'
+import { availableParallelism, cpus, loadavg } from 'node:os'
 import { packageRoot } from '../src/core/package-root.js'
 import { withGeneratedSection } from '../src/docs/generated-section.js'
 import { startReferenceServer } from '../src/reference/server.js'
@@ -15,6 +15,8 @@ import { peakRssOfDefaultRun, startupMs } from './startup.js'
 
 /** `npm run bench`: the suite's own cost against the embedded reference, under added latency, and under a quota; the proxy's cost. */
 
+/** Taken before the bench sends anything: what else the machine was doing. */
+const LOAD_AT_START = loadavg()
 const CONCURRENCY = 8
 const LATENCY_MS = 120
 const QUOTA = { limit: 15, windowMs: 1000 }
@@ -155,7 +157,7 @@ async function main(): Promise<void> {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
   const line = (row: readonly string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`
   const table = [
-    `Measured by one \`npm run bench\` on ${availableParallelism()} CPUs (${cpus()[0]?.model.trim()}), Node ${process.version}, ${execSync('uname -sr').toString().trim()}:`,
+    `Measured by one \`npm run bench\` on ${availableParallelism()} CPUs (${cpus()[0]?.model.trim()}), Node ${process.version}, ${execSync('uname -sr').toString().trim()}; load average ${LOAD_AT_START.map((l) => l.toFixed(1)).join(', ')} at the start (other work on the machine slows every figure):`,
     `concurrency ${CONCURRENCY}, runs ${settings.runs}, seed ${settings.seed}; aim: within ${AIM}× of the raw loop and of the ideal.`,
     '',
     [line(rows[0]!), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n'),
