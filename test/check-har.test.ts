@@ -185,7 +185,7 @@ describe('check-har --profile', () => {
     },
   )
 
-  test('a profile that cannot be used is a usage error: exit 2, one line naming the key', async () => {
+  test('a profile that cannot be used is a usage error: exit 2, one line naming the file and the key', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-bad-profile-'))
     const harPath = join(dir, 'empty.har')
     writeFileSync(harPath, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [] } }))
@@ -193,7 +193,7 @@ describe('check-har --profile', () => {
     writeFileSync(profile, 'profile:\n  intentStates: open\n')
     const run = await checkHar([harPath, '--profile', profile])
     expect(run.code).toBe(2)
-    expect(run.err.trim().split('\n'), 'one line').toEqual([expect.stringMatching(/--profile: profile\.intentStates /)])
+    expect(run.err.trim().split('\n'), 'one line').toEqual([expect.stringMatching(/profile\.yaml: profile\.intentStates must be array$/)])
     expect(run.files, 'no report is written').toEqual([])
   })
 })

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { main, subcommands } from '../src/cli/main.js'
 import { parseCli } from '../src/cli/options.js'
+import { runConformance } from '../src/runner/run.js'
 import { captured } from './support/capture.js'
 import { FIXED_SEED } from './support/run.js'
 
@@ -52,6 +53,10 @@ describe('the command line', () => {
     [['--check', 'no/such-check'], /--check: no check has the ID "no\/such-check"/],
     [['--fault', 'no-such-fault'], /unknown reference fault no-such-fault \(ipts-conformance reference --list names them all\)/],
     [['bogus'], /unknown subcommand "bogus"/],
+    [['help', 'bogus'], /unknown subcommand "bogus"/],
+    [['profile', 'bogus'], /^ipts-conformance: profile: unknown subcommand "bogus" \(the one there is: init \[FILE\]; see ipts-conformance help profile\)$/],
+    [['--runs', '-1'], /^ipts-conformance: --runs must be from 1 to 10000, got -1$/],
+    [['--base-url', '--trader', `0x${'a'.repeat(40)}`], /^ipts-conformance: --base-url needs a value \(one that begins with - is written --base-url=VALUE\)$/],
     [['run', 'extra'], /unexpected argument "extra"/],
     [['--report-dir', REPORT_DIR_FILE], /--report-dir must name a folder, but .* is a file/],
     [['--report-dir', join(REPORT_DIR_FILE, 'reports')], /--report-dir must name a folder, but .* is a file/],
@@ -93,6 +98,39 @@ describe('the command line', () => {
     for (const name of subcommands.map((s) => s.name)) expect(topLevel).toMatch(new RegExp(`^  ${name} `, 'm'))
   })
 
+  test('-h, help and help SUBCOMMAND print the help that --help prints', async () => {
+    const { out } = captured()
+    const printed = async (argv: string[]) => {
+      expect(await main(argv, {}), argv.join(' ')).toBe(0)
+      return out.splice(0).join('')
+    }
+    const topLevel = await printed(['--help'])
+    const reference = await printed(['reference', '--help'])
+    const [short, word, subShort, subWord] = [await printed(['-h']), await printed(['help']), await printed(['reference', '-h']), await printed(['help', 'reference'])]
+    vi.restoreAllMocks()
+    expect(topLevel).toMatch(/^ipts-conformance \d/)
+    expect(short, '-h').toBe(topLevel)
+    expect(word, 'help').toBe(topLevel)
+    expect(subShort, 'reference -h').toBe(reference)
+    expect(subWord, 'help reference').toBe(reference)
+  })
+
+  test('profile without a subcommand lists its subcommands, as profile --help does', async () => {
+    const { out, err } = captured()
+    expect(await main(['profile'], {})).toBe(0)
+    const alone = out.splice(0).join('')
+    expect(await main(['help', 'profile'], {})).toBe(0)
+    const help = out.splice(0).join('')
+    vi.restoreAllMocks()
+    expect(err.join('')).toBe('')
+    expect(alone).toMatch(/^Usage: ipts-conformance profile SUBCOMMAND\n[\s\S]*Subcommands:\n {2}init \[FILE\]\n/)
+    expect(help.startsWith(alone.trimEnd()), 'help profile adds only the --help line').toBe(true)
+  })
+
+  test('a negative number after a flag is its value', () => {
+    expect(parseCli(['--seed', '-5'], {}).run.settings.seed).toBe(-5)
+  })
+
   test('--help and --version exit 0', async () => {
     const { out } = captured()
     expect(await main(['--help'], {})).toBe(0)
@@ -100,6 +138,16 @@ describe('the command line', () => {
     vi.restoreAllMocks()
     expect(out.join('')).toContain('--base-url')
     expect(out.join('')).toMatch(/^\d+\.\d+\.\d+$/m)
+  })
+})
+
+describe('a selection of checks', () => {
+  test('with an ID no check has is refused by the API too, naming the closest, before any request', async () => {
+    await expect(runConformance({ only: ['config/answers-object'] })).rejects.toThrow(/^only: no check has the ID "config\/answers-object" \(closest: config\/answers-json, /)
+  })
+
+  test('from IPTS_CHECK names the variable', () => {
+    expect(() => parseCli([], { IPTS_CHECK: 'auth/missing-kye' })).toThrow(/^IPTS_CHECK: no check has the ID "auth\/missing-kye" \(closest: auth\/missing-key, /)
   })
 })
 
@@ -120,5 +168,13 @@ describe('settings', () => {
     const file = join(dir, 'ipts.yaml')
     writeFileSync(file, 'bogus: 1\n')
     expect(() => parseCli(['--config', file], {})).toThrow(/unknown setting "bogus"/)
+    writeFileSync(file, 'concurency: 2\n')
+    expect(() => parseCli(['--config', file], {})).toThrow(/unknown setting "concurency" in \S+ \(closest: concurrency, /)
+  })
+
+  test('a config file that is not YAML is one line: the file, the line, the column and what is wrong', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ipts-config-')), 'ipts.yaml')
+    writeFileSync(file, 'runs: 3\ncheck: [auth/missing-key,\n')
+    expect(() => parseCli(['--config', file], {})).toThrow(new RegExp(`^--config: ${file} is not valid YAML at line 3, column 1: Flow sequence in block collection must be sufficiently indented and end with a \\]$`))
   })
 })

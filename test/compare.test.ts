@@ -37,7 +37,7 @@ beforeAll(async () => {
 })
 
 describe('ipts-conformance compare', () => {
-  test('writes compare.json (valid against its schema), compare.md and compare.html, the rows that differ first, and exits 0', async () => {
+  test('writes compare.json (valid against its schema), compare.md and compare.html, the rows that differ first, each column labelled with what its run switched on, and exits 0', async () => {
     const out = join(dir, 'out')
     const { out: lines } = captured()
     expect(await main(['compare', plainPath, faultyPath, '--report-dir', out], {})).toBe(0)
@@ -47,6 +47,8 @@ describe('ipts-conformance compare', () => {
     const validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(specPath('compare.schema.json'), 'utf8')))
     expect(validate(comparison), JSON.stringify(validate.errors)).toBe(true)
     expect(comparison.columns.map((c) => [c.path, c.verdict])).toEqual([[plainPath, 'pass'], [faultyPath, 'fail']])
+    expect(comparison.columns[1]!.label, 'the fault run is labelled with the fault it switched on').toMatch(/\(fault market-paused-as-string\) @ /)
+    expect(comparison.columns[0]!.label, 'the clean run is labelled without one').not.toMatch(/fault|allowance/)
     const differing = comparison.rows.filter((r) => r.differs)
     expect(comparison.rows.slice(0, differing.length), 'rows that differ come first').toEqual(differing)
     expect(differing.map((r) => `${r.kind} ${r.id}: ${r.outcomes.join(' → ')}`)).toEqual(

@@ -9,7 +9,7 @@ import { FIXED_SEED } from './support/run.js'
 
 const TSC = join(packageRoot, 'node_modules', 'typescript', 'bin', 'tsc')
 
-/** What a team writes: the README's example, under moduleResolution nodenext. */
+/** What a team writes: the example of docs/vitest-and-api.md, under moduleResolution nodenext. */
 const CONSUMER = `import { runConformance, writeReports, type Report } from 'ipts-conformance'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

@@ -143,22 +143,46 @@ describe('a bad profile', () => {
   }
 
   test.each([
-    ['an unknown key', 'profile:\n  intentStatus: [open]\n', /profile\.intentStatus is not a key/],
-    ['a wrong type', 'profile:\n  intentStates: open\n', /profile\.intentStates must be array/],
-    ['an unknown operation name', 'profile:\n  restrictedKey: { refused: [getVaults] }\n', /profile\.restrictedKey\.refused\.0 is not an operation/],
-    ['an unknown operation as a key', 'profile:\n  serviceSource: { getVaults: indexed }\n', /profile\.serviceSource\.getVaults is not an operation/],
+    ['an unknown key', 'profile:\n  intentStatus: [open]\n', /profile\.yaml: unknown key 'profile\.intentStatus' \(did you mean 'profile\.intentStates'\?\)$/],
+    ['a misspelt top-level key', 'profle:\n  intentStates: [open]\n', /profile\.yaml: unknown key 'profle' \(did you mean 'profile'\?\)$/],
+    ['no profile key at all', 'intentStates: [open]\n', /profile\.yaml: unknown key 'intentStates' \(the keys there: profile\)$/],
+    ['an empty mapping', '{}\n', /profile\.yaml: has no 'profile' key: a profile file is a mapping under 'profile:' \(ipts-conformance profile init writes one\)$/],
+    ['a wrong type', 'profile:\n  intentStates: open\n', /profile\.yaml: profile\.intentStates must be array$/],
+    ['an unknown operation name', 'profile:\n  restrictedKey: { refused: [getVualt] }\n', /profile\.yaml: profile\.restrictedKey\.refused\.0 is "getVualt", not an operation of the contract that this key takes \(closest first: getVault, [a-zA-Z, ]+\)$/],
+    ['an unknown operation as a key', 'profile:\n  serviceSource: { getVaults: indexed }\n', /profile\.serviceSource has the key "getVaults", not an operation of the contract that this key takes \(closest first: getVault, /],
+    ['a list operation misspelt', 'profile:\n  pagination: { listMarket: { minPageSize: 1, maxPageSize: 5, outOfRange: reject } }\n', /profile\.pagination has the key "listMarket", not an operation of the contract that this key takes \(closest first: listMarkets, listTraderBalances\)$/],
+    ['a value not among those the key takes', 'profile:\n  pagination: { listMarkets: { minPageSize: 1, maxPageSize: 5, outOfRange: rejct } }\n', /profile\.pagination\.listMarkets\.outOfRange is "rejct", not a value this key takes \(closest first: reject, clamp\)$/],
     ['page-size bounds the wrong way round', 'profile:\n  pagination: { listMarkets: { minPageSize: 10, maxPageSize: 5, outOfRange: reject } }\n', /profile\.pagination\.listMarkets has minPageSize 10 above maxPageSize 5/],
-    ['a config schema that cannot be read', 'profile:\n  configSchema: missing.json\n', /profile\.configSchema cannot be read/],
-    ['a config schema that does not compile', 'profile:\n  configSchema: config.schema.json\n', /profile\.configSchema .* does not compile/, { 'config.schema.json': '{"type":"nothing"}' }],
-    ['an unreachable openapi source', 'profile:\n  openapi: http://127.0.0.1:9/openapi.json\n', /profile\.openapi cannot be fetched from http:\/\/127\.0\.0\.1:9\/openapi\.json/],
-    ['an openapi file that is not JSON or YAML', 'profile:\n  openapi: openapi.json\n', /profile\.openapi at .* is neither JSON nor YAML/, { 'openapi.json': '{"openapi": [' }],
-  ] as const)('with %s exits 2 with one line naming the key', async (_, text, message, files: Record<string, string> = {}) => {
+    ['a YAML syntax error', 'profile:\n  intentStates: [open,\n', /profile\.yaml: not valid YAML at line 3, column 1: Flow sequence in block collection must be sufficiently indented and end with a \]$/],
+    ['a tab as indentation', 'profile:\n\tintentStates: [open]\n', /profile\.yaml: not valid YAML at line 2, column 1: Tabs are not allowed as indentation$/],
+    ['a config schema that cannot be read', 'profile:\n  configSchema: missing.json\n', /profile\.yaml: profile\.configSchema cannot be read/],
+    ['a config schema that does not compile', 'profile:\n  configSchema: config.schema.json\n', /profile\.configSchema: .* does not compile/, { 'config.schema.json': '{"type":"nothing"}' }],
+    ['an unreachable openapi source', 'profile:\n  openapi: http://127.0.0.1:9/openapi.json\n', /profile\.yaml: profile\.openapi cannot be fetched from http:\/\/127\.0\.0\.1:9\/openapi\.json/],
+    ['an openapi file that is not JSON or YAML', 'profile:\n  openapi: openapi.json\n', /profile\.openapi at .* is neither JSON nor YAML \(not valid YAML at line 1, column 14: Flow sequence in block collection must be sufficiently indented and end with a \]\)$/, { 'openapi.json': '{"openapi": [' }],
+  ] as const)('with %s exits 2 with one line naming the file and the key', async (_, text, message, files: Record<string, string> = {}) => {
     const { err } = captured()
     const code = await main(['--profile', write(text, files), '--report-dir', tempDir()], {})
     vi.restoreAllMocks()
     expect(code, err.join('')).toBe(2)
-    expect(err.join('')).toMatch(message)
+    expect(err.join('').trimEnd()).toMatch(message)
     expect(err.join('').trim().split('\n')).toHaveLength(1)
+  })
+
+  test('a profile file that cannot be read names what gave its path: the flag or the variable', async () => {
+    const { err } = captured()
+    expect(await main(['--profile', '/nonexistent/profile.yaml', '--report-dir', tempDir()], {})).toBe(2)
+    expect(await main(['--report-dir', tempDir()], { IPTS_PROFILE: '/nonexistent/profile.yaml' })).toBe(2)
+    vi.restoreAllMocks()
+    expect(err.join('').trimEnd().split('\n')).toEqual(['ipts-conformance: --profile: cannot read /nonexistent/profile.yaml (ENOENT)', 'ipts-conformance: IPTS_PROFILE: cannot read /nonexistent/profile.yaml (ENOENT)'])
+  })
+
+  test('a profile inline in a --config file names that file', async () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'ipts.yaml'), 'profile:\n  restrictedKey: { granted: [listMarket] }\n')
+    const { err } = captured()
+    expect(await main(['--config', join(dir, 'ipts.yaml'), '--report-dir', tempDir()], {})).toBe(2)
+    vi.restoreAllMocks()
+    expect(err.join('').trimEnd()).toMatch(/^ipts-conformance: \S+ipts\.yaml: profile\.restrictedKey\.granted\.0 is "listMarket", not an operation of the contract that this key takes \(closest first: listMarkets, /)
   })
 })
 
@@ -182,11 +206,11 @@ describe('the profile file format', () => {
     expect(err.join('')).toMatch(/exists; it is not overwritten/)
     const template = readFileSync(file, 'utf8')
     expect(template).toBe(profileTemplate())
-    expect(profileValues(parse(template))).toEqual({})
+    expect(profileValues(parse(template), 'template')).toEqual({})
     // Each key is a block: what it states, what it unlocks, then its example, commented out.
     const blocks = template.split('\n\n')
     const uncommentedText = [blocks[0], ...blocks.slice(1).map((block) => block.split('\n').map((line, i) => (i >= 2 ? line.replace(/^ {2}# /, '  ') : line)).join('\n'))].join('\n\n')
-    const uncommented = profileValues(parse(uncommentedText))
+    const uncommented = profileValues(parse(uncommentedText), 'template')
     expect(Object.keys(uncommented).sort()).toEqual([...PROFILE_KEYS].sort())
     for (const key of PROFILE_KEYS) expect(template, `the template does not say what ${key} unlocks`).toMatch(new RegExp(`# ${key}: [^\\n]+\\n {2}# Unlocks: assesses [A-Z]`))
   })

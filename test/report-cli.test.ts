@@ -92,7 +92,7 @@ function writeTemp(text: string): string {
 }
 
 describe('terminal output', () => {
-  test('off a terminal: a line per concern and per failed check, no colour, no cursor movement', async () => {
+  test('off a terminal: a line per concern and per failed check, no colour, no cursor movement; the closing line counts what the progress counted', async () => {
     const { out } = await run(['--report-dir', tempDir(), '--seed', String(FIXED_SEED), '--fault', fault.name])
     expect(out).not.toMatch(ANSI)
     expect(out).not.toContain('\r')
@@ -100,6 +100,10 @@ describe('terminal output', () => {
     const concerns = new Set(report.checks.filter((c: CheckOutcome) => c.concern !== 'every-response').map((c: CheckOutcome) => c.concern))
     for (const concern of concerns) expect(out.match(new RegExp(`^${concern}: \\d+ checks? done.* \\(\\d+ of \\d+ in all\\)$`, 'gm')), `one line for ${concern}`).toHaveLength(1)
     for (const id of fault.breaks.filter((b) => !b.startsWith('every-response/'))) expect(out).toMatch(new RegExp(`^failed ${id} \\[`, 'm'))
+    const inAll = Number(/\(\d+ of (\d+) in all\)$/m.exec(out)![1])
+    const rules = report.checks.filter((c: CheckOutcome) => c.concern === 'every-response').length
+    expect(out, 'the closing line counts the checks the progress counted, and the every-response rules beside them').toContain(`of ${inAll} checks and ${rules} every-response rules against`)
+    expect(inAll + rules, 'progress and summary count the same whole').toBe(report.summary.total)
   })
 
   const outcome = (concern: string, status: CheckOutcome['status']): CheckOutcome => ({ id: `${concern}/x-${status}`, title: 't', requirement: 'ENV-DATA', level: 'MUST', inferred: false, concern, status })

@@ -13,6 +13,7 @@ import { profileChecks } from './profile.js'
 import { propertiesChecks } from './properties.js'
 import type { Check } from './types.js'
 import { writesChecks } from './writes.js'
+import { closestFirst } from '../core/closest.js'
 
 /** Every check of the suite by concern; each concern is one file under suites/. */
 export const checksByConcern: Readonly<Record<string, readonly Check[]>> = {
@@ -36,4 +37,11 @@ export const allChecks: readonly Check[] = Object.values(checksByConcern).flat()
 /** Every check ID a report can carry: the checks, and the every-response rules. */
 export function allCheckIds(): string[] {
   return [...allChecks.map((c) => c.id), ...exchangeRules.map((r) => r.id)]
+}
+
+/** Why a selection of check IDs cannot be run: the first ID no check or rule has, and the three closest that do; undefined when all are known. */
+export function unknownCheckId(ids: readonly string[] | undefined): string | undefined {
+  const known = allCheckIds()
+  const unknown = ids?.find((id) => !known.includes(id))
+  return unknown === undefined ? undefined : `no check has the ID ${JSON.stringify(unknown)} (closest: ${closestFirst(unknown, known).slice(0, 3).join(', ')}; docs/checks.md lists them all)`
 }

@@ -22,9 +22,12 @@ export type RawFlags = Record<string, string | string[] | boolean | undefined>
 
 /** Parses argv against a subcommand's flags; list flags may repeat or be comma-separated. Positionals are returned for the subcommand to judge. */
 export function parseFlags(argv: readonly string[], table: readonly Flag[]): { values: RawFlags; positionals: string[] } {
+  const takesValue = new Set(table.filter((f) => f.kind !== 'flag').map((f) => `--${f.name}`))
+  // A negative number after a flag is its value (--seed -5), not a flag of its own, which is how parseArgs reads it.
+  const args = argv.flatMap((arg, i) => (takesValue.has(argv[i - 1] ?? '') && /^-\d/.test(arg) ? [] : takesValue.has(arg) && /^-\d/.test(argv[i + 1] ?? '') ? [`${arg}=${argv[i + 1]}`] : [arg]))
   try {
     const { values, positionals } = parseArgs({
-      args: [...argv],
+      args,
       strict: true,
       allowPositionals: true,
       options: Object.fromEntries(table.map((f) => [f.name, { type: f.kind === 'flag' ? 'boolean' : 'string', multiple: f.kind === 'list' }])),
@@ -37,6 +40,7 @@ export function parseFlags(argv: readonly string[], table: readonly Flag[]): { v
     const option = /'(-{1,2}[^'\s]+)/.exec(message)?.[1]
     if (/Unknown option/.test(message)) throw new UsageError(`unknown flag ${option} (see --help)`)
     if (/argument missing/.test(message)) throw new UsageError(`${option?.replace(/ <value>$/, '')} needs a value`)
+    if (/argument is ambiguous/.test(message)) throw new UsageError(`${option} needs a value (one that begins with - is written ${option}=VALUE)`)
     throw new UsageError(message.split('\n')[0]!)
   }
 }

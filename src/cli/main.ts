@@ -82,11 +82,11 @@ function topLevelHelp(runHelp: string): string {
   return [
     `ipts-conformance ${packageJson.version}: conformance suite for the Indexed-Protocol Trading Service REST interface`,
     '',
-    'Subcommands (ipts-conformance SUBCOMMAND --help for each):',
+    'Subcommands (ipts-conformance help SUBCOMMAND, or SUBCOMMAND --help, for each):',
     ...subcommands.map((s) => `  ${s.name.padEnd(width)}  ${s.summary}`),
     '',
     runHelp,
-    '  --help\n      print this help',
+    '  --help, -h\n      print this help (also: ipts-conformance help [SUBCOMMAND])',
     '  --version\n      print the version',
     '',
     'Exit codes: 0 no MUST check failed (nor a SHOULD check, with --strict); 1 a check failed; 2 a usage error or an unreachable target.',
@@ -96,18 +96,20 @@ function topLevelHelp(runHelp: string): string {
 /** Runs the CLI and returns its exit code; the only caller of process.exit is the bin script. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   try {
-    const named = subcommands.find((s) => s.name === argv[0])
-    if (!named && argv[0] !== undefined && !argv[0].startsWith('-')) {
-      throw new UsageError(`unknown subcommand ${JSON.stringify(argv[0])} (one of ${subcommands.map((s) => s.name).join(', ')}; see --help)`)
+    // `help` and `help SUBCOMMAND` are --help and `SUBCOMMAND --help`.
+    const args = argv[0] === 'help' ? [...argv.slice(1, 2), '--help'] : argv
+    const named = subcommands.find((s) => s.name === args[0])
+    if (!named && args[0] !== undefined && !args[0].startsWith('-')) {
+      throw new UsageError(`unknown subcommand ${JSON.stringify(args[0])} (one of ${subcommands.map((s) => s.name).join(', ')}; see --help)`)
     }
-    const rest = named ? argv.slice(1) : argv
+    const rest = named ? args.slice(1) : args
     if (rest.includes('--version')) {
       process.stdout.write(`${packageJson.version}\n`)
       return 0
     }
     const subcommand = await (named ?? subcommands[0]!).load()
-    if (rest.includes('--help')) {
-      process.stdout.write(`${named ? `${subcommand.help()}\n  --help\n      print this help` : topLevelHelp(subcommand.help())}\n`)
+    if (rest.includes('--help') || rest.includes('-h')) {
+      process.stdout.write(`${named ? `${subcommand.help()}\n  --help, -h\n      print this help` : topLevelHelp(subcommand.help())}\n`)
       return 0
     }
     return await subcommand.run(rest, env)

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { distance } from 'fastest-levenshtein'
 import { parse as parseYaml } from 'yaml'
-import { allCheckIds } from '../checks/index.js'
+import { unknownCheckId } from '../checks/index.js'
+import { closestFirst } from '../core/closest.js'
+import { yamlProblem } from '../core/yaml-problem.js'
 import { connectTimeoutFor, randomSeed, settingDefaults, type FilledSettings } from '../core/defaults.js'
 import { profileValues, readProfileFile, type ProfileSource } from '../profile/load.js'
 import type { RunOptions, Waiver } from '../runner/options.js'
@@ -83,8 +84,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
   const allowances = checked('allowance') as string[] | undefined
   if (baseUrl && (faults || allowances)) throw new UsageError(`--${faults ? 'fault' : 'allowance'} applies only to the embedded reference server, not with --base-url`)
   const only = checked('check') as string[] | undefined
-  const unknown = only?.find((id) => !allCheckIds().includes(id))
-  if (unknown !== undefined) throw new UsageError(`--check: no check has the ID ${JSON.stringify(unknown)} (closest: ${closestIds(unknown).join(', ')}; the README's check table lists them all)`)
+  const unknown = unknownCheckId(only)
+  if (unknown !== undefined) throw new UsageError(`${sourceOf('check')}: ${unknown}`)
   const replayPath = checked('replay-path') as string | undefined
   if (replayPath && ((checked('check') as string[] | undefined)?.length !== 1 || value('seed') === undefined)) throw new UsageError('--replay-path needs --seed and exactly one --check (the replay command in the report has them)')
   const run: CliOptions['run'] = {
@@ -118,7 +119,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
     waivers: file.waivers,
   }
   const profilePath = checked('profile') as string | undefined
-  if (profilePath) run.profile = { values: readProfileFile(profilePath), baseDir: dirname(resolve(profilePath)), source: profilePath }
+  if (profilePath) run.profile = { values: readProfileFile(profilePath, sourceOf('profile')), baseDir: dirname(resolve(profilePath)), source: profilePath }
   else if (file.profile) run.profile = file.profile
   if (faults || allowances) run.reference = { faults, allowances }
   return { run, reportDir: checked('report-dir') as string, baseline: checked('baseline') as string | undefined }
@@ -142,7 +143,7 @@ function readConfigFile(path: string): ConfigFile {
   try {
     parsed = parseYaml(text)
   } catch (error) {
-    throw new UsageError(`--config: ${path} is not valid YAML: ${(error as Error).message.split('\n')[0]}`)
+    throw new UsageError(`--config: ${path} is ${yamlProblem(error)}`)
   }
   if (parsed === null || parsed === undefined) return { values: {}, waivers: [] }
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`--config: ${path} must hold a mapping of settings`)
@@ -155,12 +156,12 @@ function readConfigFile(path: string): ConfigFile {
       continue
     }
     if (key === 'profile' && value !== null && typeof value === 'object') {
-      profile = { values: profileValues({ profile: value }), baseDir: dirname(resolve(path)), source: `the profile of ${path}` }
+      profile = { values: profileValues({ profile: value }, path), baseDir: dirname(resolve(path)), source: `the profile of ${path}` }
       continue
     }
     if (key === 'allow-writes') throw new UsageError(`--config: allow-writes in ${path} is not read: writes are sent only with --allow-writes on the command line`)
     const flag = flags.find((f) => f.name === key)
-    if (!flag || key === 'config') throw new UsageError(`--config: unknown setting ${JSON.stringify(key)} in ${path}`)
+    if (!flag || key === 'config') throw new UsageError(`--config: unknown setting ${JSON.stringify(key)} in ${path} (closest: ${closestFirst(key, [...flags.filter((f) => f.name !== 'config').map((f) => f.name), 'waivers']).slice(0, 3).join(', ')})`)
     values[key] = flag.kind === 'flag' ? value === true : flag.kind === 'list' ? (Array.isArray(value) ? value.map(String) : String(value).split(',')) : String(value)
   }
   return { values, waivers, profile }
@@ -179,15 +180,6 @@ function readWaivers(path: string, value: unknown): Waiver[] {
 
 /** A path as one word of a shell command. */
 const shellWord = (text: string) => (/^[\w./:@-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`)
-
-/** The three check IDs nearest to a misspelt one. */
-function closestIds(id: string): string[] {
-  return allCheckIds()
-    .map((known) => ({ known, distance: distance(id, known) }))
-    .sort((a, b) => a.distance - b.distance)
-    .slice(0, 3)
-    .map(({ known }) => known)
-}
 
 /** The run's --help: what it does and its flags. */
 export function runHelp(): string {

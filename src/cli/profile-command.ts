@@ -4,21 +4,31 @@ import { UsageError } from '../core/errors.js'
 
 export const DEFAULT_PROFILE_FILE = 'ipts-profile.yaml'
 
-/** The profile subcommand's --help. */
+/** The subcommands of `ipts-conformance profile`. */
+const profileSubcommands = [{ usage: `init [FILE]`, summary: `write a commented deployment profile template to FILE (default ${DEFAULT_PROFILE_FILE}); an existing file is never overwritten` }]
+
+/** The profile subcommand's --help, which lists its subcommands. */
 export function profileHelp(): string {
   return [
-    'Usage: ipts-conformance profile init [FILE]',
+    'Usage: ipts-conformance profile SUBCOMMAND',
     '',
-    `Writes a commented deployment profile template to FILE (default ${DEFAULT_PROFILE_FILE}): every key, what it states and`,
-    'what it unlocks, all commented out. Uncomment what the deployment promises, then run with --profile FILE. An',
-    'existing file is never overwritten.',
+    'A deployment profile states the facts the contract leaves "not shown"; a run holds the deployment to them (--profile FILE).',
+    '',
+    'Subcommands:',
+    ...profileSubcommands.map((sub) => `  ${sub.usage}\n      ${sub.summary}`),
+    '',
+    'The template names every key, what it states and what it unlocks, all commented out: uncomment what the deployment promises.',
   ].join('\n')
 }
 
-/** `ipts-conformance profile init [FILE]`: writes the commented profile template; never overwrites a file. */
+/** `ipts-conformance profile init [FILE]`: writes the commented profile template; never overwrites a file. Without a subcommand it lists them. */
 export function profileCommand(args: readonly string[], out: NodeJS.WritableStream): number {
   const [sub, file = DEFAULT_PROFILE_FILE, ...rest] = args
-  if (sub !== 'init') throw new UsageError(`profile: unknown subcommand ${JSON.stringify(sub ?? '')} (usage: ipts-conformance profile init [FILE])`)
+  if (sub === undefined) {
+    out.write(`${profileHelp()}\n`)
+    return 0
+  }
+  if (sub !== 'init') throw new UsageError(`profile: unknown subcommand ${JSON.stringify(sub)} (the one there is: init [FILE]; see ipts-conformance help profile)`)
   if (rest.length > 0) throw new UsageError(`profile init: unexpected argument ${JSON.stringify(rest[0])} (usage: ipts-conformance profile init [FILE])`)
   try {
     writeFileSync(file, profileTemplate(), { flag: 'wx' })

@@ -24,12 +24,12 @@ export class UsageError extends Error {
   override readonly name = 'UsageError'
 }
 
-/** A profile that cannot be used: one line naming the key; the CLI exits 2 with it. */
+/** A profile that cannot be used: one line naming where it is (the file, or the flag that named it) and the key; the CLI exits 2 with it. */
 export class ProfileError extends Error {
   readonly code = ERROR_CODES.profile
   override readonly name = 'ProfileError'
-  constructor(key: string, problem: string) {
-    super(`--profile: ${key} ${problem}`)
+  constructor(where: string, problem: string) {
+    super(`${where}: ${problem}`)
   }
 }
 

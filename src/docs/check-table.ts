@@ -23,7 +23,7 @@ function checkTable(rows: readonly Row[]): string {
 }
 
 /**
- * The README's list of checks, rendered from the catalogue: every check and every-response rule with its
+ * docs/checks.md's list of checks, rendered from the catalogue: every check and every-response rule with its
  * requirement, the requirements a client cannot observe and why, and observable ones no check cites.
  */
 export function renderCheckTable(): string {

@@ -4,11 +4,11 @@ import type { Flag } from '../cli/flags.js'
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 const valueOf = (flag: Flag) => (flag.kind === 'flag' ? '' : flag.kind === 'int' ? ' N' : flag.kind === 'folder' ? ' DIR' : ' VALUE')
 
-/** The README's flag table, from the run's flag table: the same that parses argv, the environment and the config file, and prints --help. */
+/** docs/flags.md's table of the run's flags, from the flag table: the same that parses argv, the environment and the config file, and prints --help. */
 export function renderFlagTable(): string {
   const rows = flags.map((flag) => {
     const meaning = flag.default === undefined ? flag.help : `${flag.help} (default \`${flag.default}\`)`
     return `| \`--${flag.name}${valueOf(flag)}\` | ${flag.env ? `\`${flag.env}\`` : ''} | ${cell(meaning)} |`
   })
-  return ['| flag | environment | meaning |', '|---|---|---|', ...rows, '| `--help`, `--version` | | |'].join('\n')
+  return ['| flag | environment | meaning |', '|---|---|---|', ...rows, '| `--help`, `-h` (also `ipts-conformance help`), `--version` | | |'].join('\n')
 }

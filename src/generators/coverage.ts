@@ -3,7 +3,7 @@
  * generator family combines them with its schema's bounds into a list of labelled cases (coverage-cases.ts).
  */
 
-/** One fixed input of the coverage phase; the label says what it probes, in a failure message and the README. */
+/** One fixed input of the coverage phase; the label says what it probes, in a failure message and docs/checks.md. */
 export interface CoverageCase<T> {
   label: string
   value: T

@@ -1,43 +1,58 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
+import { distance } from 'fastest-levenshtein'
 import { parse as parseYaml } from 'yaml'
 import { specPath } from '../core/package-root.js'
+import { closestFirst } from '../core/closest.js'
+import { yamlProblem } from '../core/yaml-problem.js'
+import { operations } from '../contract/operations.js'
 import { configSchemaCompiler } from './config-schema.js'
 import { ProfileError } from '../core/errors.js'
 import { judgeDescription } from './judge-description.js'
 import type { Profile, ProfileValues } from './profile.js'
 import { readPublishedDescription, type DescriptionFetch } from './published-description.js'
 
+const operationIds: ReadonlySet<string> = new Set(operations().map((op) => op.id))
 
 let validateFile: ReturnType<Ajv2020['compile']> | undefined
 
 /** The key an ajv error is about, as a profile file spells it: profile.pagination.listMarkets.maxPageSize. */
 function keyOf(error: ErrorObject): string {
-  const path = error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-  const extra = error.keyword === 'additionalProperties' ? (error.params as { additionalProperty: string }).additionalProperty : error.keyword === 'propertyNames' ? (error.params as { propertyName: string }).propertyName : undefined
-  return [...path, ...(extra === undefined ? [] : [extra])].join('.') || 'the file'
+  return error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')).join('.')
 }
 
+/** What is wrong, naming the key, the value given and what would be right (the closest first). */
 function problemOf(error: ErrorObject): string {
-  if (error.keyword === 'additionalProperties') return 'is not a key of a profile (see specs/profile.schema.json)'
-  if (error.keyword === 'propertyNames' || (error.keyword === 'enum' && /\/(?:refused|granted)\/\d+$/.test(error.instancePath))) return 'is not an operation of the contract that this key takes'
-  if (error.keyword === 'enum') return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
-  return error.message ?? error.keyword
+  if (error.keyword === 'additionalProperties') {
+    const unknown = (error.params as { additionalProperty: string }).additionalProperty
+    const known = Object.keys((error.parentSchema as { properties?: object }).properties ?? {})
+    const [closest] = closestFirst(unknown, known)
+    const prefix = keyOf(error)
+    const named = (name: string) => `'${prefix ? `${prefix}.` : ''}${name}'`
+    return `unknown key ${named(unknown)} (${closest !== undefined && distance(unknown, closest) <= Math.max(2, unknown.length / 3) ? `did you mean ${named(closest)}?` : `the keys there: ${known.join(', ')}`})`
+  }
+  if (error.keyword === 'enum') {
+    const allowed = (error.params as { allowedValues: string[] }).allowedValues
+    const what = allowed.every((value) => operationIds.has(value)) ? 'an operation of the contract that this key takes' : 'a value this key takes'
+    const given = `${error.propertyName === undefined ? 'is' : 'has the key'} ${JSON.stringify(error.data)}`
+    return `${keyOf(error)} ${given}, not ${what} (closest first: ${closestFirst(String(error.data), allowed).join(', ')})`
+  }
+  if (error.keyword === 'required' && error.instancePath === '') return "has no 'profile' key: a profile file is a mapping under 'profile:' (ipts-conformance profile init writes one)"
+  return `${keyOf(error) || 'the file'} ${error.message ?? error.keyword}`
 }
 
-/** Checks a parsed profile file against specs/profile.schema.json and the rules a schema cannot state; returns its values. */
-export function profileValues(parsed: unknown): ProfileValues {
-  validateFile ??= new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true }).compile(JSON.parse(readFileSync(specPath('profile.schema.json'), 'utf8')))
+/** Checks a parsed profile file against specs/profile.schema.json and the rules a schema cannot state; returns its values. `where` names the file in a ProfileError. */
+export function profileValues(parsed: unknown, where: string): ProfileValues {
+  validateFile ??= new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true }).compile(JSON.parse(readFileSync(specPath('profile.schema.json'), 'utf8')))
   if (!validateFile(parsed)) {
-    // The propertyNames error says which name; ajv reports it after the enum error of the name itself.
+    // An unknown key explains the rest (a misspelt 'profile' is also a missing one); a misspelt name as a key is reported by its enum error, which ajv gives before the propertyNames error.
     const errors = validateFile.errors ?? []
-    const error = errors.find((e) => e.keyword === 'propertyNames') ?? errors[0]!
-    throw new ProfileError(keyOf(error), problemOf(error))
+    throw new ProfileError(where, problemOf(errors.find((e) => e.keyword === 'additionalProperties') ?? errors[0]!))
   }
   const values = (parsed as { profile: ProfileValues | null }).profile ?? {}
   for (const [operation, rule] of Object.entries(values.pagination ?? {})) {
-    if (rule.minPageSize > rule.maxPageSize) throw new ProfileError(`profile.pagination.${operation}`, `has minPageSize ${rule.minPageSize} above maxPageSize ${rule.maxPageSize}`)
+    if (rule.minPageSize > rule.maxPageSize) throw new ProfileError(where, `profile.pagination.${operation} has minPageSize ${rule.minPageSize} above maxPageSize ${rule.maxPageSize}`)
   }
   const keyPattern = values.writes?.keyPattern
   if (keyPattern !== undefined) {
@@ -45,31 +60,31 @@ export function profileValues(parsed: unknown): ProfileValues {
     try {
       pattern = new RegExp(keyPattern, 'u')
     } catch (error) {
-      throw new ProfileError('profile.writes.keyPattern', `is not a regular expression: ${(error as Error).message}`)
+      throw new ProfileError(where, `profile.writes.keyPattern is not a regular expression: ${(error as Error).message}`)
     }
     // The contract allows 8 to 128 characters: a reading of "safe" narrows the characters, not the length.
-    if (![8, 128].every((length) => pattern.test('aZ9'.repeat(43).slice(0, length)))) throw new ProfileError('profile.writes.keyPattern', 'refuses keys of 8 and 128 letters and digits, which the contract allows')
+    if (![8, 128].every((length) => pattern.test('aZ9'.repeat(43).slice(0, length)))) throw new ProfileError(where, 'profile.writes.keyPattern refuses keys of 8 and 128 letters and digits, which the contract allows')
   }
   const both = values.restrictedKey?.refused?.find((op) => values.restrictedKey?.granted?.includes(op))
-  if (both) throw new ProfileError('profile.restrictedKey', `lists ${both} as both refused and granted`)
+  if (both) throw new ProfileError(where, `profile.restrictedKey lists ${both} as both refused and granted`)
   return values
 }
 
-/** Reads and checks a profile file. */
-export function readProfileFile(path: string): ProfileValues {
+/** Reads and checks a profile file; `givenBy` names what gave its path (a flag, a variable, a config file's key) when it cannot be read. */
+export function readProfileFile(path: string, givenBy = '--profile'): ProfileValues {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new ProfileError(path, `cannot be read (${(error as { code?: string }).code ?? 'error'})`)
+    throw new ProfileError(givenBy, `cannot read ${path} (${(error as { code?: string }).code ?? 'error'})`)
   }
   let parsed: unknown
   try {
     parsed = parseYaml(text)
   } catch (error) {
-    throw new ProfileError(path, `is not valid YAML: ${(error as Error).message.split('\n')[0]}`)
+    throw new ProfileError(path, yamlProblem(error))
   }
-  return profileValues(parsed)
+  return profileValues(parsed, path)
 }
 
 /** A profile given where a run is configured: a profile file, or its values inline (a --config file's profile mapping). */
@@ -84,27 +99,27 @@ export async function loadProfile(given: ProfileSource, fetchDescription?: Descr
   const values = 'file' in given ? readProfileFile(given.file) : given.values
   const baseDir = 'file' in given ? dirname(resolve(given.file)) : given.baseDir
   const profile: Profile = { source: 'file' in given ? given.file : given.source, baseDir, values }
-  if (values.configSchema) profile.configSchema = readConfigSchema(resolve(baseDir, values.configSchema))
+  if (values.configSchema) profile.configSchema = readConfigSchema(resolve(baseDir, values.configSchema), profile.source)
   if (values.openapi && fetchDescription) {
-    const { source, document } = await readPublishedDescription(values.openapi, baseDir, fetchDescription)
+    const { source, document } = await readPublishedDescription(values.openapi, baseDir, fetchDescription, profile.source)
     profile.openapi = { source, findings: await judgeDescription(source, document) }
   }
   return profile
 }
 
-function readConfigSchema(path: string): Record<string, unknown> {
+function readConfigSchema(path: string, where: string): Record<string, unknown> {
   let schema: unknown
   try {
     schema = JSON.parse(readFileSync(path, 'utf8'))
   } catch (error) {
     const why = (error as { code?: string }).code ?? `not JSON: ${(error as Error).message}`
-    throw new ProfileError('profile.configSchema', `cannot be read from ${path} (${why})`)
+    throw new ProfileError(where, `profile.configSchema cannot be read from ${path} (${why})`)
   }
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw new ProfileError('profile.configSchema', `${path} is not a JSON Schema object`)
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw new ProfileError(where, `profile.configSchema: ${path} is not a JSON Schema object`)
   try {
     configSchemaCompiler().compile(schema as object)
   } catch (error) {
-    throw new ProfileError('profile.configSchema', `${path} does not compile as JSON Schema 2020-12: ${(error as Error).message.split('\n')[0]}`)
+    throw new ProfileError(where, `profile.configSchema: ${path} does not compile as JSON Schema 2020-12: ${(error as Error).message.split('\n')[0]}`)
   }
   return schema as Record<string, unknown>
 }

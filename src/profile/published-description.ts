@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { ProfileError } from '../core/errors.js'
+import { yamlProblem } from '../core/yaml-problem.js'
 
 /** GET of an absolute URL through the run's polite client: the status and body, or why nothing came back. */
 export type DescriptionFetch = (url: string) => Promise<{ status: number; body: string } | { error: string }>
@@ -13,29 +14,29 @@ const isUrl = (value: string) => /^https?:\/\//i.test(value)
  * read when it gives a file (relative to the profile). A source that cannot be reached or parsed is a ProfileError;
  * whether the document is a valid and compatible description is for the checks to say.
  */
-export async function readPublishedDescription(value: string, baseDir: string, fetchDescription: DescriptionFetch): Promise<{ source: string; document: unknown }> {
+export async function readPublishedDescription(value: string, baseDir: string, fetchDescription: DescriptionFetch, where: string): Promise<{ source: string; document: unknown }> {
   let text: string
   let source: string
   if (isUrl(value)) {
     source = value
     const answer = await fetchDescription(value)
-    if ('error' in answer) throw new ProfileError('profile.openapi', `cannot be fetched from ${value} (${answer.error})`)
-    if (answer.status !== 200) throw new ProfileError('profile.openapi', `cannot be fetched from ${value} (status ${answer.status})`)
+    if ('error' in answer) throw new ProfileError(where, `profile.openapi cannot be fetched from ${value} (${answer.error})`)
+    if (answer.status !== 200) throw new ProfileError(where, `profile.openapi cannot be fetched from ${value} (status ${answer.status})`)
     text = answer.body
   } else {
     source = resolve(baseDir, value)
     try {
       text = readFileSync(source, 'utf8')
     } catch (error) {
-      throw new ProfileError('profile.openapi', `cannot be read from ${source} (${(error as { code?: string }).code ?? 'error'})`)
+      throw new ProfileError(where, `profile.openapi cannot be read from ${source} (${(error as { code?: string }).code ?? 'error'})`)
     }
   }
   let document: unknown
   try {
     document = parseYaml(text)
   } catch (error) {
-    throw new ProfileError('profile.openapi', `at ${source} is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`)
+    throw new ProfileError(where, `profile.openapi at ${source} is neither JSON nor YAML (${yamlProblem(error)})`)
   }
-  if (document === null || typeof document !== 'object' || Array.isArray(document)) throw new ProfileError('profile.openapi', `at ${source} is not a JSON or YAML object`)
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) throw new ProfileError(where, `profile.openapi at ${source} is not a JSON or YAML object`)
   return { source, document }
 }
