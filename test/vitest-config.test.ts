@@ -55,12 +55,12 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
 
   test('sends writes only with IPTS_ALLOW_WRITES=1: the plan is printed and a write fault fails its check; with any other value none is sent', async () => {
     const writing = await vitestRun(['suites/writes.test.ts'], { IPTS_ALLOW_WRITES: '1', IPTS_FAULT: 'replay-creates-second-order' })
-    expect(writing.output).toMatch(/Writes \(--allow-writes\): 8 checks send at most 20 submissions/)
+    expect(writing.output).toMatch(/Writes \(--allow-writes\): 9 checks send at most 22 submissions/)
     expect(failed(reportIn(writing.dir))).toEqual(['writes/replay-creates-no-second-order'])
     expect(writing.code, writing.output).toBe(1)
     const reading = await vitestRun(['suites/writes.test.ts'], { IPTS_ALLOW_WRITES: 'true' })
     expect(reading.output).not.toMatch(/Writes \(--allow-writes\)/)
-    expect(reportIn(reading.dir).checks.filter((c) => c.id.startsWith('writes/')).map((c) => c.status)).toEqual(Array(8).fill('skipped'))
+    expect(reportIn(reading.dir).checks.filter((c) => c.id.startsWith('writes/')).map((c) => c.status)).toEqual(Array(9).fill('skipped'))
   })
 
   test.each([

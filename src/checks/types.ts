@@ -92,6 +92,8 @@ export interface CheckContext {
   skip(reason: string): never
   /** A fresh signed body for the profile's write operation of this name; the check is skipped when none can be had. */
   signedBody(operation: string): Promise<string>
+  /** A fresh signed body that cancels the submission with this status identifier, from the cancellation's cancels.bodies. */
+  cancellationBody(operation: string, identifier: string): Promise<string>
   /**
    * Sends the profile's write operation of this name with the body and Idempotency-Key given (null: none), and reads its
    * answer at the profile's pointers. The receipt returned is kept out of everything the run writes from then on.

@@ -1,4 +1,6 @@
+import { setTimeout as delay } from 'node:timers/promises'
 import { KEY_BOUNDS } from '../contract/idempotency.js'
+import { valueAt } from '../core/json-pointer.js'
 import { idempotencyKey, unsafeIdempotencyKey } from '../generators/idempotency-keys.js'
 import { headerValues, type Exchange } from '../http/exchange.js'
 import { mentionsSecret } from '../http/secrets.js'
@@ -15,6 +17,7 @@ const URL_HEADERS = ['location', 'content-location', 'link']
 const names = (operations: Operations, keep: (op: WriteOperation) => boolean = () => true) => Object.keys(operations).filter((name) => keep(operations[name]!))
 const intakes = (op: WriteOperation) => INTAKE_KINDS.includes(op.kind) && op.receipt !== undefined
 const withStatus = (op: WriteOperation) => intakes(op) && op.statusPath !== undefined
+const cancelling = (op: WriteOperation) => op.cancels !== undefined
 
 /** The profile's write operations a check sends to, or a skip naming the profile keys that would give it some. */
 function operationsFor(ctx: CheckContext, keep: (op: WriteOperation) => boolean, keys: string): string[] {
@@ -53,6 +56,10 @@ function intakeValues(ctx: CheckContext, operation: string, answer: WriteAnswer)
 function statusPath(op: WriteOperation, id: string, receipt: string): string {
   return op.statusPath!.replace('{id}', encodeURIComponent(id)).replace('{receipt}', encodeURIComponent(receipt))
 }
+
+/** How long a cancelled lifecycle may take to report its terminal state: the relayer executes after the intake. */
+const TERMINAL_POLLS = 5
+const TERMINAL_POLL_MS = 1000
 
 export const writesChecks: readonly Check[] = [
   {
@@ -171,6 +178,33 @@ export const writesChecks: readonly Check[] = [
         const { receipt } = intakeValues(ctx, operation, answer)
         const exposing = URL_HEADERS.find((name) => headerValues(answer.exchange.response!, name).some((url) => mentionsSecret(url, receipt)))
         if (exposing) ctx.fail(`${operation}: the intake answer's ${exposing} header carries the receipt it returns: a URL handed out is kept by proxies, caches and histories`, { exchange: answer.exchange })
+      }
+    },
+  },
+  {
+    id: 'writes/cancellation-ends-lifecycle',
+    requirement: 'STATE-CANCELLATION-TERMINAL',
+    title: "a cancellation the deployment accepts ends the lifecycle it cancels: its status then reports one of the profile's terminal states",
+    needs: ['apiKey'],
+    profile: 'writes',
+    writes: (operations) => 2 * names(operations, cancelling).length,
+    async run(ctx) {
+      const operations = ctx.settings.profile!.values.writes!.operations
+      for (const operation of operationsFor(ctx, cancelling, 'a cancellation with what it cancels (writes.operations.*.cancels)')) {
+        const { operation: intake, state, terminalStates } = operations[operation]!.cancels!
+        const { id, receipt } = intakeValues(ctx, intake, await acceptedSubmission(ctx, intake))
+        const cancellation = await ctx.write(operation, await ctx.cancellationBody(operation, id), idempotencyKey(32, keyPatternOf(ctx.settings.profile?.values)))
+        if (!cancellation.accepted) ctx.fail(`${operation}: the cancellation of a new ${intake} submission was not accepted (${statusOf(cancellation.exchange)})`, { exchange: cancellation.exchange })
+        let last: { exchange: Exchange; state: unknown } | undefined
+        for (let poll = 0; poll < TERMINAL_POLLS && !terminalStates.includes(last?.state as string); poll++) {
+          if (poll > 0) await delay(TERMINAL_POLL_MS)
+          const exchange = await ctx.get(statusPath(operations[intake]!, id, receipt))
+          if (!exchange.response || exchange.response.status < 200 || exchange.response.status >= 300) ctx.fail(`${operation}: the status of the cancelled ${intake} submission is not granted (${statusOf(exchange)})`, { exchange })
+          last = { exchange, state: valueAt(exchange.response!.json, state) }
+        }
+        if (!terminalStates.includes(last!.state as string)) {
+          ctx.fail(`${operation}: ${TERMINAL_POLLS} s after its cancellation was accepted, the ${intake} submission reports state ${JSON.stringify(last!.state ?? null)} at ${state}, not one of the profile's terminal states (${terminalStates.join(', ')})`, { exchange: last!.exchange })
+        }
       }
     },
   },

@@ -35,8 +35,9 @@ export function referenceHelp(): string {
     'Serves the reference server standalone until SIGINT or SIGTERM. Once listening it prints one JSON line:',
     '{"url", "apiKey", "restrictedApiKey", "trader", "intents": [{"hash", "receipt"}, …]}.',
     '',
-    'ipts-conformance reference sign intent|cancellation prints one fresh body signed by the reference trader: the',
-    "signing tool its profile's writes name (POST /v1/intents, POST /v1/cancellations).",
+    'ipts-conformance reference sign intent|cancellation [HASH] prints one fresh body signed by the reference trader',
+    "(a cancellation of the intent HASH, if given): the signing tool its profile's writes name (POST /v1/intents,",
+    'POST /v1/cancellations).',
     '',
     ...flagsHelp(referenceFlags),
   ].join('\n')

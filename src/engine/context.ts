@@ -120,6 +120,11 @@ export function createCheckContext(
     if (!settings.allowWrites || !writing || !writeOperations[name]) throw new CheckSkipped(WRITES_NOT_ASSESSABLE)
     return writeOperations[name]
   }
+  const signed = async (bodies: WriteOperation['bodies'], where: string, identifier?: string) => {
+    const result = await writing!.bodies.next(bodies, where, identifier)
+    if ('problem' in result) throw new CheckSkipped(`no signed body: ${result.problem}`)
+    return result.body
+  }
   const learnReceipt = (receipt: unknown): string | undefined => (typeof receipt === 'string' && receipt !== '' ? writing!.secrets.learn(receipt, WRITE_RECEIPT_PLACEHOLDER) : undefined)
 
   const ctx: CheckContext = {
@@ -147,10 +152,11 @@ export function createCheckContext(
     get(path, options = {}) {
       return send(path, headersFor(options.auth, options.headers), options.retry)
     },
-    async signedBody(name) {
-      const result = await writing!.bodies.next(writeOperation(name).bodies, `writes.operations.${name}.bodies`)
-      if ('problem' in result) throw new CheckSkipped(`no signed body: ${result.problem}`)
-      return result.body
+    signedBody(name) {
+      return signed(writeOperation(name).bodies, `writes.operations.${name}.bodies`)
+    },
+    cancellationBody(name, identifier) {
+      return signed(writeOperation(name).cancels!.bodies, `writes.operations.${name}.cancels.bodies`, identifier)
     },
     async write(name, body, idempotencyKey) {
       const { method, path, statusIdentifier, receipt, duplicate } = writeOperation(name)

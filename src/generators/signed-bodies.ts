@@ -22,9 +22,13 @@ export class SignedBodySource {
     private readonly timeoutMs: number,
   ) {}
 
-  /** One fresh body for the named write operation; `where` names its profile key in a problem. */
-  async next(bodies: SignedBodies, where: string): Promise<SignedBodyResult> {
-    const printed = 'files' in bodies ? await this.nextFile(bodies.files, where) : await this.run(bodies.command, where)
+  /**
+   * One fresh body for the named write operation; `where` names its profile key in a problem. `identifier` fills in
+   * {id} in the command's arguments: the status identifier of the submission a cancellation cancels.
+   */
+  async next(bodies: SignedBodies, where: string, identifier?: string): Promise<SignedBodyResult> {
+    const command = 'command' in bodies && identifier !== undefined ? bodies.command.map((arg) => arg.replaceAll('{id}', identifier)) : undefined
+    const printed = 'files' in bodies ? await this.nextFile(bodies.files, where) : await this.run(command ?? bodies.command, where)
     if ('problem' in printed) return printed
     try {
       JSON.parse(printed.body)

@@ -65,6 +65,12 @@ export function profileValues(parsed: unknown, where: string): ProfileValues {
     // The contract allows 8 to 128 characters: a reading of "safe" narrows the characters, not the length.
     if (![8, 128].every((length) => pattern.test('aZ9'.repeat(43).slice(0, length)))) throw new ProfileError(where, 'profile.writes.keyPattern refuses keys of 8 and 128 letters and digits, which the contract allows')
   }
+  for (const [name, op] of Object.entries(values.writes?.operations ?? {})) {
+    const cancelled = op.cancels && values.writes!.operations[op.cancels.operation]
+    if (op.cancels && (op.kind !== 'cancellation' || !cancelled?.receipt || !cancelled.statusPath)) {
+      throw new ProfileError(where, `profile.writes.operations.${name}.cancels names ${op.cancels.operation}, which must be an intake of these writes with its receipt and statusPath, from a cancellation`)
+    }
+  }
   const both = values.restrictedKey?.refused?.find((op) => values.restrictedKey?.granted?.includes(op))
   if (both) throw new ProfileError(where, `profile.restrictedKey lists ${both} as both refused and granted`)
   return values

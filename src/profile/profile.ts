@@ -33,6 +33,8 @@ export interface WriteOperation {
   /** GET path of the status operation, with {id} and {receipt}. */
   statusPath?: string
   bodies: SignedBodies
+  /** For a cancellation: the intake operation whose submissions it cancels, the command that signs such a cancellation ({id}: the submission's status identifier), and the states that end a lifecycle. */
+  cancels?: { operation: string; bodies: { command: string[] }; state: string; terminalStates: string[] }
 }
 
 /** The facts of a profile file, as written (paths as given). */

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { ReferenceData } from '../data.js'
 import { bodyOf, isOperation } from '../response-edits.js'
 import type { Fault, RefRequest, RefResponse } from '../types.js'
-import { findWriteRoute, REFERENCE_IDEMPOTENCY_KEY } from '../writes.js'
+import { CANCELLED, findWriteRoute, REFERENCE_IDEMPOTENCY_KEY } from '../writes.js'
 
 const WRITES = { allowWrites: true } as const
 
@@ -70,7 +70,7 @@ export const writesFaults: readonly Fault[] = [
   {
     name: 'intake-without-receipt',
     description: 'An accepted intent intake returns its status identifier but no receipt capability.',
-    breaks: ['writes/intake-returns-identifier-and-receipt', 'writes/receipt-grants-only-its-own-status', 'writes/receipt-not-in-response-url'],
+    breaks: ['writes/intake-returns-identifier-and-receipt', 'writes/receipt-grants-only-its-own-status', 'writes/receipt-not-in-response-url', 'writes/cancellation-ends-lifecycle'],
     run: WRITES,
     onResponse(response, request) {
       delete acceptedIntake(response, request)?.receipt
@@ -86,6 +86,18 @@ export const writesFaults: readonly Fault[] = [
       const hash = request.route!.params.hash!.toLowerCase()
       const intent = written(data).find((i) => i.hash === hash)
       if (intent && written(data).some((i) => i.receipt === request.query.get('receipt'))) Object.assign(response, { status: 200, body: structuredClone(intent.status) })
+    },
+  },
+  {
+    name: 'cancellation-leaves-lifecycle-open',
+    description: 'A cancellation of an intent is accepted, but the intent stays pending: its lifecycle never ends.',
+    breaks: ['writes/cancellation-ends-lifecycle'],
+    run: WRITES,
+    onResponse(response, request, data) {
+      const route = findWriteRoute(request)
+      if (route?.kind !== 'cancellation' || response.status >= 300) return
+      const cancelled = written(data).find((intent) => intent.status.state === CANCELLED)
+      if (cancelled) cancelled.status = { ...cancelled.status, state: 'pending' }
     },
   },
   {
