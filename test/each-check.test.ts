@@ -56,6 +56,16 @@ function stable(reason: string | undefined): string | undefined {
     .replace(/\.[A-Za-z0-9_-]{22}(?=["\\])/g, '.<signature>')
 }
 
+/**
+ * The exchange a failure's evidence shows, as the request's method and path and the response's status: a failure
+ * names the request that shows it, so that it can be reproduced.
+ */
+function shownExchange(evidence: CheckOutcome['evidence']): string | undefined {
+  if (!evidence?.request) return undefined
+  const { pathname } = new URL(evidence.request.url)
+  return `${evidence.request.method} ${pathname} answered ${evidence.response?.status ?? evidence.transportError?.code}`
+}
+
 /** The every-response rules that failed in a run: the traffic of one check on a conforming target violates none. */
 function failedRules(report: Report): string[] {
   return report.checks.filter((c) => ruleIds.has(c.id) && c.status === 'failed').map((c) => `${c.id}: ${c.reason}`)
@@ -177,6 +187,8 @@ describe.each(catalogue)('%s run by itself', (id, concern) => {
     const outcome = outcomeOf(report, id)
     expect(outcome.status, failureSummary(report)).toMatch(/^(passed|skipped)$/)
     if (outcome.status === 'skipped') expect(outcome.reason, `${id} is skipped without a reason`).toBeTruthy()
+    // A skip says why in words of its own: the same run skips for the same reason.
+    expect(`${outcome.status}${outcome.reason === undefined ? '' : `: ${stable(outcome.reason)}`}`).toMatchSnapshot()
     expect(failedRules(report), 'an every-response rule failed on the plain reference').toEqual([])
   })
 
@@ -188,8 +200,9 @@ describe.each(catalogue)('%s run by itself', (id, concern) => {
     expect(outcome.status, `${id} under ${fault.name}${witnesses.length > 0 ? ` through ${witnesses.join(', ')}` : ''}: ${outcome.reason}`).toBe('failed')
     expect(outcome.crashed, `${id} crashed: ${outcome.reason}`).toBeFalsy()
     expect(outcome.evidence?.message, `${id} failed without evidence`).toBeTruthy()
-    // What the failure says is its evidence: the same seed finds the same thing and says it in the same words.
+    // What the failure says is its evidence: the same seed finds the same thing, says it in the same words and shows the same exchange.
     expect(stable(outcome.reason)).toMatchSnapshot()
+    expect(shownExchange(outcome.evidence), 'the exchange the evidence shows').toMatchSnapshot()
   })
 
   const relevant = allowances.filter((allowance) => allowancesByConcern[concern]!.includes(allowance) || allowance.skips?.includes(id) || allowance.readings?.includes(id))
@@ -198,6 +211,7 @@ describe.each(catalogue)('%s run by itself', (id, concern) => {
     const outcome = outcomeOf(report, id)
     const expected = allowance.readings?.includes(id) ? /^failed$/ : allowance.skips?.includes(id) ? /^skipped$/ : /^(passed|skipped)$/
     expect(outcome.status, `${id} under ${allowance.name}: ${outcome.reason}`).toMatch(expected)
+    expect(`${outcome.status}${outcome.reason === undefined ? '' : `: ${stable(outcome.reason)}`}`).toMatchSnapshot()
     const otherRules = failedRules(report).filter((failed) => !allowance.readings?.some((reading) => failed.startsWith(`${reading}: `)))
     expect(otherRules, `an every-response rule failed under ${allowance.name}`).toEqual([])
   })
