@@ -8,7 +8,7 @@ import UnitTestsFirst from './test/support/unit-tests-first.js'
  */
 export default defineConfig({
   test: {
-    include: ['test/each-check.test.ts', 'test/verdict-units.test.ts', 'test/redaction.test.ts', 'test/secret-forms.test.ts'],
+    include: ['test/each-check.test.ts', 'test/verdict-units.test.ts', 'test/exchange-rules.test.ts', 'test/redaction.test.ts', 'test/secret-forms.test.ts'],
     env: { IPTS_EACH_CHECK_CONCERNS: 'every-response' },
     // A fresh module graph for every run: the redaction caches the forms of each secret by value, which one graph
     // would carry from the run of one mutant to the next.

@@ -1,20 +1,16 @@
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
 import type { ProfileValues } from '../profile/profile.js'
 import type { RunSettings } from '../core/settings.js'
-import type { ExchangeJudge } from './exchange-judge.js'
+import { bodyMember, type ExchangeJudge } from './exchange-judge.js'
 
 /** Every-response rules that hold the values met anywhere in the run to the deployment profile. */
 
 const values = (settings: Pick<RunSettings, 'profile'>): ProfileValues => settings.profile!.values
-const objectBody = (response: ExchangeResponse): Record<string, unknown> | undefined => {
-  const body = response.json
-  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
-}
 const success = (response: ExchangeResponse, exchange: Exchange, operation: string) => response.status === 200 && exchange.operation === operation
 const listed = (list: readonly string[] | undefined) => `(the profile lists ${(list ?? []).map((v) => JSON.stringify(v)).join(', ')})`
 
 function marketStatuses(response: ExchangeResponse): string[] {
-  const data = objectBody(response)?.data
+  const data = bodyMember(response, 'data')
   if (!Array.isArray(data)) return []
   return data.map((market) => (market as Record<string, unknown> | null)?.status).filter((status): status is string => typeof status === 'string')
 }
@@ -40,7 +36,7 @@ function listedValuesRule(rule: Pick<ExchangeJudge, 'id' | 'requirement' | 'notA
 }
 
 const stringMember = (response: ExchangeResponse, member: string): string[] => {
-  const value = objectBody(response)?.[member]
+  const value = bodyMember(response, member)
   return typeof value === 'string' ? [value] : []
 }
 
