@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { findingMessage } from '../src/checks/exchange-judge.js'
 import { CheckFailure, CheckNotRun, CheckSkipped, type Check } from '../src/checks/types.js'
 import { summarize, type CheckOutcome } from '../src/core/report.js'
 import type { RunSettings } from '../src/core/settings.js'
@@ -7,6 +11,7 @@ import type { RuleObservation } from '../src/engine/observations.js'
 import { replayCommand, runCheck, type CheckEnvironment } from '../src/engine/run-check.js'
 import type { Exchange } from '../src/http/exchange.js'
 import { HttpClient } from '../src/http/client.js'
+import { gatherExchangeLog } from '../src/har/exchange-log.js'
 import { httpTarget } from './hostile/servers.js'
 import { FIXED_SEED } from './support/run.js'
 
@@ -49,9 +54,9 @@ function checkThat(run: Check['run'], extra: Partial<Check> = {}): Check {
   return { id: 'unit/check', requirement: MUST, title: 'a check made for the test', run, ...extra }
 }
 
-async function outcomeOf(check: Check, given: Partial<RunSettings> = {}): Promise<CheckOutcome> {
+async function outcomeOf(check: Check, given: Partial<RunSettings> = {}, exchangeLog?: string): Promise<CheckOutcome> {
   const client = new HttpClient({ ...settings, ...given })
-  const env: CheckEnvironment = { settings: { ...settings, ...given }, client, secrets }
+  const env: CheckEnvironment = { settings: { ...settings, ...given }, client, secrets, exchangeLog }
   try {
     return (await runCheck(check, 'unit', env)).outcome
   } finally {
@@ -68,6 +73,27 @@ describe('runCheck decides a check outcome', () => {
     expect(outcome.reason).toBeUndefined()
     expect(outcome.retried, 'no exchange was retried').toBeUndefined()
     expect(outcome.inputs, 'no inputs were counted').toBeUndefined()
+  })
+
+  test('its duration is the time the check took', async () => {
+    const outcome = await outcomeOf(checkThat(() => new Promise((resolve) => setTimeout(resolve, 40))))
+    expect(outcome.durationMs, 'at least the 40 ms the check waited').toBeGreaterThanOrEqual(35)
+    expect(outcome.durationMs, 'not a clock reading').toBeLessThan(5_000)
+  })
+
+  test("logs the check's exchanges for the HAR, under its ID, where the run keeps a log", async () => {
+    const target = await httpTarget((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'unit-0000-request' })
+      res.end('{"data":[]}')
+    })
+    const dir = mkdtempSync(join(tmpdir(), 'verdict-units-'))
+    try {
+      await outcomeOf(checkThat(async (ctx) => void (await ctx.get('/v1/markets'))), { baseUrl: target.baseUrl }, dir)
+      expect(gatherExchangeLog(dir).map((entry) => [entry.request.url, entry._checks])).toEqual([[`${target.baseUrl}/v1/markets`, ['unit/check']]])
+    } finally {
+      await target.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   test('a finding fails it with the message and evidence, secrets replaced', async () => {
@@ -166,6 +192,11 @@ describe('runCheck decides a check outcome', () => {
       await target.close()
     }
   })
+})
+
+test('a finding with schema violations is told by its message', () => {
+  expect(findingMessage('a plain finding')).toBe('a plain finding')
+  expect(findingMessage({ message: 'a finding with violations', violations: [] })).toBe('a finding with violations')
 })
 
 describe('levelOf', () => {
