@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { excerpt, mentionsSecret, redact, redactDeep, secretsOf, type Secret } from '../src/http/secrets.js'
+import { excerpt, mentionsSecret, redact, redactDeep, secretsOf, withoutSecretTail, type Secret } from '../src/http/secrets.js'
 
 /**
  * Unit tests of redaction beside test/redaction.test.ts: a secret in base64 at each byte alignment, mentionsSecret, the
@@ -73,6 +73,15 @@ describe('redact with many secrets', () => {
     expect(redact(text, MANY)).toBe(MANY.map((s) => s.placeholder).join(' | '))
   })
 
+  test('finds a secret of four characters at the very end of the text, and a secret outside Latin script', () => {
+    expect(redact('xx q9z7', [...MANY, { value: 'q9z7', placeholder: '$Q' }])).toBe('xx $Q')
+    expect(redact('x 秘密秘密-key-0 y', [...MANY, { value: '秘密秘密-key-0', placeholder: '$CJK' }])).toBe('x $CJK y')
+  })
+
+  test('leaves text that holds none of them as it is', () => {
+    expect(redact('value undefined', MANY)).toBe('value undefined')
+  })
+
   test('still redacts when a secret is a single character', () => {
     expect(redact('a-x-b', [...MANY, { value: 'x', placeholder: '$X' }])).toBe('a-$X-b')
     expect(redact(`${MANY[3]!.value}.`, MANY)).toBe('$K3.')
@@ -97,16 +106,106 @@ describe('excerpt', () => {
 })
 
 describe('secretsOf', () => {
-  test('names each key and receipt of the settings by its placeholder, and nothing that is not given', () => {
+  test('names each key and receipt of the settings by its placeholder, then their near misses, and nothing that is not given', () => {
     const settings = { apiKey: 'k1', restrictedApiKey: 'k2', intent: { receipt: 'r1' }, secondIntent: { receipt: 'r2' } }
-    const given = (secrets: Secret[]) => secrets.filter((s) => /^\$[A-Z_]+$/.test(s.placeholder))
-    expect(given(secretsOf(settings))).toEqual([
+    expect(secretsOf(settings)).toEqual([
       { value: 'k1', placeholder: '$IPTS_API_KEY' },
       { value: 'k2', placeholder: '$IPTS_RESTRICTED_API_KEY' },
       { value: 'r1', placeholder: '$IPTS_INTENT_RECEIPT' },
       { value: 'r2', placeholder: '$IPTS_SECOND_INTENT_RECEIPT' },
     ])
     expect(secretsOf({})).toEqual([])
-    expect(given(secretsOf({ restrictedApiKey: 'k2' })).map((s) => s.placeholder)).toEqual(['$IPTS_RESTRICTED_API_KEY'])
+    // Values of 8 characters or more have near misses, each named after its secret: a header's none in full width.
+    expect(secretsOf({ restrictedApiKey: 'key-0123' })).toEqual([
+      { value: 'key-0123', placeholder: '$IPTS_RESTRICTED_API_KEY' },
+      { value: 'KEY-0123', placeholder: '$IPTS_RESTRICTED_API_KEY~case-swapped' },
+      { value: 'key-012', placeholder: '$IPTS_RESTRICTED_API_KEY~last-dropped' },
+      { value: 'ey-0123', placeholder: '$IPTS_RESTRICTED_API_KEY~first-dropped' },
+      { value: 'key-0124', placeholder: '$IPTS_RESTRICTED_API_KEY~last-changed' },
+      { value: 'ley-0123', placeholder: '$IPTS_RESTRICTED_API_KEY~first-changed' },
+    ])
+    expect(secretsOf({ intent: { receipt: 'rcpt-012' } }).map((s) => s.placeholder)).toContain('$IPTS_INTENT_RECEIPT~full-width')
+    expect(secretsOf({ secondIntent: { receipt: 'rcpt-012' } }).map((s) => s.placeholder)).toContain('$IPTS_SECOND_INTENT_RECEIPT~full-width')
+  })
+})
+
+describe('pieces of a secret', () => {
+  const secrets = [{ value: 'zz-0123456789-zz', placeholder: '$K' }]
+
+  test('a piece of 8 characters found where the whole is not is replaced, overlapping pieces once', () => {
+    expect(redact('got 0123456789 back', secrets)).toBe('got [part of $K] back')
+  })
+
+  test('a piece of letters and separators alone, or of fewer than three distinct characters, is no sign of its secret', () => {
+    expect(redact('restricted', [{ value: 'ipts_restricted_key', placeholder: '$K' }])).toBe('restricted')
+    expect(redact('a 00000000 b', [{ value: 'x00000000x', placeholder: '$K' }])).toBe('a 00000000 b')
+    expect(redact('a 01201201 b', [{ value: 'x01201201x', placeholder: '$K' }])).toBe('a [part of $K] b')
+  })
+
+  test('a piece is telling from its first character to its last, and the last piece of a secret is one', () => {
+    expect(redact('x ab012345 y', [{ value: 'ab0123456789', placeholder: '$K' }])).toBe('x [part of $K] y')
+    expect(redact('x 012345ab y', [{ value: '9012345abc', placeholder: '$K' }])).toBe('x [part of $K] y')
+    expect(redact('x 23456789 y', secrets)).toBe('x [part of $K] y')
+    expect(redact('x 6789 y', secrets), 'shorter than a piece').toBe('x 6789 y')
+  })
+
+  test('a whole secret next to a piece of another keeps both names', () => {
+    expect(redact('aa-0123-aa98765432', [{ value: 'aa-0123-aa', placeholder: '$A' }, { value: 'zz-987654321-zz', placeholder: '$B' }])).toBe('$A[part of $B]')
+  })
+
+  test('two whole secrets that overlap are both named', () => {
+    expect(redact('aaaa-1111-bbbb', [{ value: 'aaaa-1111', placeholder: '$A' }, { value: '1111-bbbb', placeholder: '$B' }])).toBe('$A$B')
+  })
+
+  test('a piece two secrets share is named after the longer one', () => {
+    const shorter = { value: 'aa-0123456789', placeholder: '$SHORT' }
+    const longer = { value: 'bbbbbb-0123456789-bbbbbb', placeholder: '$LONG' }
+    expect(redact('x 0123456789 y', [shorter, longer])).toBe('x [part of $LONG] y')
+  })
+
+  test('a whole secret within a piece of another is named by its own placeholder, once', () => {
+    const inner = { value: 'in-4567-in', placeholder: '$IN' }
+    const outer = { value: 'out-0123in-4567-in89-out', placeholder: '$OUT' }
+    expect(redact('x 0123in-4567-in89 y', [inner, outer])).toBe('x $IN y')
+  })
+})
+
+describe('mentionsSecret with several values', () => {
+  test('finds any of them, leaves out empty ones, and finds nothing in a text without them', () => {
+    const values = [fresh('first-value-0'), fresh('second-value-0')]
+    expect(mentionsSecret(`x ${values[1]} y`, values)).toBe(true)
+    expect(mentionsSecret(`x ${values[0]} y`, ['', ...values])).toBe(true)
+    expect(mentionsSecret('x y', values)).toBe(false)
+    expect(mentionsSecret('x y', ['', ''])).toBe(false)
+  })
+})
+
+describe('excerpt and the tail of a cut text', () => {
+  const secrets = [{ value: 'tail-secret-0123', placeholder: '$S' }]
+
+  test('a text as long as the bound is kept whole, even when it ends as a secret begins', () => {
+    expect(excerpt('ends with ta', 12, secrets)).toBe('ends with ta')
+  })
+
+  test('a cut text loses the end that begins a secret, the rest of which is gone', () => {
+    expect(excerpt('kept, then tail-sec and more', 19, secrets)).toBe('kept, then ')
+    expect(withoutSecretTail('kept, then tail-sec', secrets)).toBe('kept, then ')
+    expect(withoutSecretTail('kept, then ta', secrets)).toBe('kept, then ')
+    expect(withoutSecretTail('kept, then t', secrets), 'one character begins any text').toBe('kept, then t')
+    expect(withoutSecretTail('kept, then tail-sec', []), 'no secrets').toBe('kept, then tail-sec')
+  })
+
+  test('a tail is the beginning of a whole secret, not of a piece; of any secret that begins with the same character', () => {
+    expect(withoutSecretTail('kept 0123', [{ value: 'zz-0123456789-zz', placeholder: '$K' }])).toBe('kept 0123')
+    const two = [{ value: 'tail-secret-0123', placeholder: '$S' }, { value: 'tango-9876543', placeholder: '$T' }]
+    expect(withoutSecretTail('kept, then tai', two)).toBe('kept, then ')
+    expect(withoutSecretTail('kept, then tan', two)).toBe('kept, then ')
+  })
+
+  test('a tail is looked for as far back as the longest secret reaches, whichever secret is given first', () => {
+    const long = { value: 'a-very-long-secret-value-0123456789', placeholder: '$LONG' }
+    const short = { value: 'sh-0123', placeholder: '$SHORT' }
+    const text = `${'x'.repeat(10)}a-very-long-secret-value-01`
+    expect(withoutSecretTail(text, [short, long])).toBe('x'.repeat(10))
   })
 })
