@@ -233,6 +233,7 @@ describe('the profile rules', () => {
     const markets = { operation: 'listMarkets' }
     expect(judgedBy(rule, responseOf(200, {}, { data: [{ status: 'open' }, null, { status: 2 }] }), markets)).toBe('holds')
     expect(judgedBy(rule, responseOf(200, {}, { data: [{ status: 'odd' }, { status: 'open' }, { status: 'odd' }] }), markets)).toBe('market status "odd" is not listed (the profile lists "open")')
+    expect(judgedBy(rule, responseOf(200, {}, { data: [{ status: 'odd' }, { status: 'weird' }] }), markets)).toBe('market status "odd", "weird" is not listed (the profile lists "open")')
     expect(judgedBy(rule, responseOf(200, {}, { data: { status: 'odd' } }), markets)).toBe('not applied')
     expect(judgedBy(rule, responseOf(200, {}, { data: [{ status: 'odd' }] }), { operation: 'listTraderBalances' })).toBe('not applied')
   })
@@ -268,5 +269,6 @@ describe('the profile rules', () => {
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-scope': 'key' }), {}, scopeOnly)).toBe('holds')
     const limitOnly = { profile: { source: 'a profile made for the test', values: { quota: { limit: 40 } } } }
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40' }), {}, limitOnly)).toBe('holds')
+    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40', 'x-ratelimit-scope': 'ip' }), {}, limitOnly), 'a scope the profile does not state').toBe('holds')
   })
 })
