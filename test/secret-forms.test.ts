@@ -197,9 +197,9 @@ describe('excerpt and the tail of a cut text', () => {
 
   test('a tail is the beginning of a whole secret, not of a piece; of any secret that begins with the same character', () => {
     expect(withoutSecretTail('kept 0123', [{ value: 'zz-0123456789-zz', placeholder: '$K' }])).toBe('kept 0123')
-    const two = [{ value: 'tail-secret-0123', placeholder: '$S' }, { value: 'tango-9876543', placeholder: '$T' }]
+    const two = [{ value: 'tail-secret-0123', placeholder: '$S' }, { value: 'tx-9876543210', placeholder: '$T' }]
     expect(withoutSecretTail('kept, then tai', two)).toBe('kept, then ')
-    expect(withoutSecretTail('kept, then tan', two)).toBe('kept, then ')
+    expect(withoutSecretTail('kept, then tx-9', two)).toBe('kept, then ')
   })
 
   test('a tail is looked for as far back as the longest secret reaches, whichever secret is given first', () => {
