@@ -62,6 +62,41 @@ const disabled = rows.flatMap((row) => row.mutants.filter((m) => m.status === 'I
 // Every file the three parts of npm run mutation mutate, to name those a partial run left out.
 const fullScope = [...readdirSync(join(root, 'src/checks')).filter((f) => f.endsWith('.ts')).map((f) => `src/checks/${f}`), 'src/http/secrets.ts', 'src/engine/run-check.ts', 'src/engine/judged-outcomes.ts', 'src/core/report.ts']
 const notMutated = fullScope.filter((file) => !rows.some((row) => row.file === file)).sort()
+// The lines of the hand review's survivors, and what kills each now.
+const HAND_REVIEW = [
+  {
+    what: "`cursors/issued-cursor-opaque`, its bare-integer test made to require a sign",
+    killedBy: "`cursors-bare-integer-cursor-beyond-ids` issues markets cursors that are bare integers but no market's ID (the offset plus 1000).",
+    file: 'src/checks/cursors.ts',
+    line: "if (/^[+-]?[0-9]+$/.test(cursor)) return 'a bare integer'",
+  },
+  {
+    what: '`every-response/error-code-listed` judging 4xx codes only',
+    killedBy: '`malformed-hash-500-code-unlisted` sends a 500 with a code the profile does not list (`invalid-cursor-code-unlisted` a 400, for the edge at 400), and test/exchange-rules.test.ts judges a 503.',
+    file: 'src/checks/profile-rules.ts',
+    line: "valuesOf: (response) => (response.status >= 400 ? stringMember(response, 'code') : []),",
+  },
+  {
+    what: '`properties/garbage-key-refused` accepting any 4xx with an error body',
+    killedBy: '`properties-key-around-real-key-forbidden` answers a key with a real key inside it with 403 and an error body.',
+    file: 'src/checks/properties.ts',
+    line: 'async ([id, key]) => answeredWithError(await ctx.call(id, { auth: { key: headerValueOf(key) } }), 401),',
+  },
+  {
+    what: 'the 5xx branch of the receipt refusals',
+    killedBy: "`receipt-mismatch-500` answers a receipt that is not the intent's with 500.",
+    file: 'src/checks/intents.ts',
+    line: 'return refusals.includes(status) ? undefined : `${what} answered ${status}, not a declared 4xx (one of ${refusals.join(\', \')})`',
+  },
+]
+function handReviewStatus(file, text) {
+  const row = rows.find((r) => r.file === file)
+  if (!row) return 'not mutated in this run'
+  const lines = row.source.split('\n').map((l, i) => (l.includes(text) ? i + 1 : 0)).filter(Boolean)
+  const mutants = row.mutants.filter((m) => lines.includes(m.location.start.line))
+  if (mutants.length === 0) return 'no mutant of the line'
+  return STATUSES.filter((s) => count(mutants, [s]) > 0).map((s) => `${count(mutants, [s])} ${s}`).join(', ')
+}
 const survivors = rows.flatMap((row) => row.mutants.filter((m) => UNDETECTED.includes(m.status)).map((m) => ({ row, m })))
 
 const lines = [
@@ -100,15 +135,10 @@ const lines = [
   '## The survivors of the review by hand',
   '',
   'A review by hand mutation (issue 21) found three mutants that every self-test let through, and one branch reached by one',
-  'fault alone; each now has a fault of the reference server that only that branch catches:',
+  'fault alone; each now has a fault of the reference server that only that branch catches, and the mutants StrykerJS',
+  'makes of each line fare as listed:',
   '',
-  "- `cursors/issued-cursor-opaque`, its bare-integer test made to require a sign: `cursors-bare-integer-cursor-beyond-ids`",
-  "  issues markets cursors that are bare integers but no market's ID (the offset plus 1000).",
-  '- `every-response/error-code-listed` judging 4xx codes only: `malformed-hash-500-code-unlisted` sends a 500 with a code the',
-  '  profile does not list (and `invalid-cursor-code-unlisted` a 400, for the edge at 400).',
-  '- `properties/garbage-key-refused` accepting any 4xx with an error body: `properties-key-around-real-key-forbidden` answers',
-  '  a key with a real key inside it with 403 and an error body.',
-  '- The 5xx branch of the receipt refusals: `receipt-mismatch-500` answers a receipt that is not the intent\'s with 500.',
+  ...HAND_REVIEW.map(({ what, file, line, killedBy }) => `- ${what}: ${killedBy} StrykerJS on \`${file}\` (\`${cell(line)}\`): ${handReviewStatus(file, line)}.`),
   '',
   ...(notMutated.length === 0
     ? []
