@@ -121,7 +121,7 @@ const lines = [
   '  mutants at the cost of every run, and prove none of its branches.',
   '',
   "CI (`.ci/run`, Node 20) runs `test/each-check.test.ts` whole, then `npm run mutation:ci`: StrykerJS over a fixed sample",
-  '(the checks of auth and cursors; the profile rules and the verdict code), without incremental mode; a score under a',
+  '(the checks of auth; the profile rules and the verdict code), without incremental mode; a score under a',
   "sample's break threshold (`stryker.ci-*.config.mjs`) fails CI.",
   '',
   'The HTML reports are `reports/mutation/*.html` (not committed).',
