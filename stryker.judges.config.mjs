@@ -2,10 +2,10 @@
 import checks from './stryker.config.mjs'
 
 /**
- * npm run mutation, second part: the every-response rules, the redaction of secrets and the code that decides pass,
- * fail and skip. Every check's run goes through them, so the tests of the checks would all cover each of their mutants;
- * they are judged instead by their own tests (vitest.mutation-judges.config.ts): each rule under each fault that names
- * it, the rules on the plain reference, and the unit tests of the verdict and of redaction.
+ * npm run mutation, second part: the every-response rules and the code that decides pass, fail and skip. Every check's
+ * run goes through them, so the tests of the checks would all cover each of their mutants; they are judged instead by
+ * their own tests (vitest.mutation-judges.config.ts): each rule under each fault that names it, the rules on the plain
+ * reference, each rule on responses made by hand, and the unit tests of the verdict.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {
@@ -15,7 +15,6 @@ export default {
     'src/checks/every-response.ts',
     'src/checks/profile-rules.ts',
     'src/checks/exchange-judge.ts',
-    'src/http/secrets.ts',
     'src/engine/run-check.ts',
     'src/engine/judged-outcomes.ts',
     // summarize(): what turns the outcomes into the run's verdict.

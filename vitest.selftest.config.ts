@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // each-check.test.ts is the mutation runs' (docs/mutation.md says why it is not in npm test now).
+    // each-check.test.ts (each check run by itself, 90 s in one thread) runs in CI after npm test and under mutation.
     exclude: [...configDefaults.exclude, 'test/fixtures/**', 'test/each-check.test.ts'],
     globalSetup: ['test/support/build.ts'],
     // Guards against a run that never ends, not measures: on a loaded shared machine a whole run can take minutes.

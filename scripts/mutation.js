@@ -1,10 +1,10 @@
-// npm run mutation: runs StrykerJS in two parts, the verdict code with the every-response rules and the redaction of
-// secrets (stryker.judges.config.mjs), then the checks (stryker.config.mjs), and writes docs/mutation.md from their JSON
-// reports: the score, the time it took, the mutants by status and file, the survivors and the mutants disabled as
+// npm run mutation: runs StrykerJS in three parts, the redaction of secrets (stryker.secrets.config.mjs), the verdict
+// code with the every-response rules (stryker.judges.config.mjs), then the checks (stryker.config.mjs), and writes
+// docs/mutation.md from their JSON reports: the score, the time it took, the mutants by status and file, the survivors and the mutants disabled as
 // equivalent with their reasons.
 //   node scripts/mutation.js [config…] [-- stryker options]   runs each config, then writes the document
 //   node scripts/mutation.js --report-only [config…]           writes the document from the last reports
-// With configs other than the two, the document goes beside the first one's JSON report, not to docs/ (or to
+// With configs other than the three, the document goes beside the first one's JSON report, not to docs/ (or to
 // MUTATION_DOC); MUTATION_CONDITIONS adds a note on how the run was made.
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const DEFAULT_CONFIGS = ['stryker.judges.config.mjs', 'stryker.config.mjs']
+const DEFAULT_CONFIGS = ['stryker.secrets.config.mjs', 'stryker.judges.config.mjs', 'stryker.config.mjs']
 const args = process.argv.slice(2)
 const reportOnly = args[0] === '--report-only'
 if (reportOnly) args.shift()
@@ -59,9 +59,44 @@ const minutes = (seconds) => (seconds === undefined ? 'not measured (document wr
 // Mutants of top-level code (ignoreStatic) are ignored by Stryker itself; the others were disabled in the code, with a reason.
 const staticIgnored = all.filter((m) => m.status === 'Ignored' && /static/i.test(m.statusReason ?? ''))
 const disabled = rows.flatMap((row) => row.mutants.filter((m) => m.status === 'Ignored' && !/static/i.test(m.statusReason ?? '')).map((m) => ({ row, m })))
-// Every file the two parts of npm run mutation mutate, to name those a partial run left out.
+// Every file the three parts of npm run mutation mutate, to name those a partial run left out.
 const fullScope = [...readdirSync(join(root, 'src/checks')).filter((f) => f.endsWith('.ts')).map((f) => `src/checks/${f}`), 'src/http/secrets.ts', 'src/engine/run-check.ts', 'src/engine/judged-outcomes.ts', 'src/core/report.ts']
 const notMutated = fullScope.filter((file) => !rows.some((row) => row.file === file)).sort()
+// The lines of the hand review's survivors, and what kills each now.
+const HAND_REVIEW = [
+  {
+    what: "`cursors/issued-cursor-opaque`, its bare-integer test made to require a sign",
+    killedBy: "`cursors-bare-integer-cursor-beyond-ids` issues markets cursors that are bare integers but no market's ID (the offset plus 1000).",
+    file: 'src/checks/cursors.ts',
+    line: "if (/^[+-]?[0-9]+$/.test(cursor)) return 'a bare integer'",
+  },
+  {
+    what: '`every-response/error-code-listed` judging 4xx codes only',
+    killedBy: '`malformed-hash-500-code-unlisted` sends a 500 with a code the profile does not list (`invalid-cursor-code-unlisted` a 400, for the edge at 400), and test/exchange-rules.test.ts judges a 503.',
+    file: 'src/checks/profile-rules.ts',
+    line: "valuesOf: (response) => (response.status >= 400 ? stringMember(response, 'code') : []),",
+  },
+  {
+    what: '`properties/garbage-key-refused` accepting any 4xx with an error body',
+    killedBy: '`properties-key-around-real-key-forbidden` answers a key with a real key inside it with 403 and an error body.',
+    file: 'src/checks/properties.ts',
+    line: 'async ([id, key]) => answeredWithError(await ctx.call(id, { auth: { key: headerValueOf(key) } }), 401),',
+  },
+  {
+    what: 'the 5xx branch of the receipt refusals',
+    killedBy: "`receipt-mismatch-500` answers a receipt that is not the intent's with 500.",
+    file: 'src/checks/intents.ts',
+    line: 'return refusals.includes(status) ? undefined : `${what} answered ${status}, not a declared 4xx (one of ${refusals.join(\', \')})`',
+  },
+]
+function handReviewStatus(file, text) {
+  const row = rows.find((r) => r.file === file)
+  if (!row) return 'not mutated in this run'
+  const lines = row.source.split('\n').map((l, i) => (l.includes(text) ? i + 1 : 0)).filter(Boolean)
+  const mutants = row.mutants.filter((m) => lines.includes(m.location.start.line))
+  if (mutants.length === 0) return 'no mutant of the line'
+  return STATUSES.filter((s) => count(mutants, [s]) > 0).map((s) => `${count(mutants, [s])} ${s}`).join(', ')
+}
 const survivors = rows.flatMap((row) => row.mutants.filter((m) => UNDETECTED.includes(m.status)).map((m) => ({ row, m })))
 
 const lines = [
@@ -69,16 +104,25 @@ const lines = [
   '',
   `Generated by \`npm run mutation\` (scripts/mutation.js over ${configFiles.map((f) => `\`${f}\``).join(' and ')}); do not edit by hand.`,
   'StrykerJS mutates the code and runs, for each mutant, only the self-tests that reach it (per-test coverage); a mutant no',
-  'test kills is a branch no self-test proves. Two parts:',
+  'test kills is a branch no self-test proves. Three parts:',
   '',
   '- the checks (`src/checks/`), judged by `vitest.mutation.config.ts`: each check run by itself against the plain reference,',
-  '  each fault that names it and the allowances of its concern or that name it (`test/each-check.test.ts`, which also pins',
-  "  each failure's reason in a snapshot), and the unit tests of the property runner;",
-  '- the every-response rules (`src/checks/every-response.ts`, `profile-rules.ts`, `exchange-judge.ts`), the redaction of',
-  '  secrets (`src/http/secrets.ts`) and the code that decides pass, fail and skip (`src/engine/run-check.ts`,',
-  '  `src/engine/judged-outcomes.ts`, `summarize` in `src/core/report.ts`), judged by `vitest.mutation-judges.config.ts`:',
-  '  each rule under each fault that names it (through the traffic of one witness check), the rules on the plain',
-  '  reference, and unit tests (`test/verdict-units.test.ts`, `test/redaction.test.ts`, `test/secrecy.property.test.ts`).',
+  '  each fault that names it and the allowances of its concern or that name it (`test/each-check.test.ts`, which pins each',
+  "  outcome's reason and the exchange each failure's evidence shows in a snapshot); a check that judges every exchange of",
+  "  a run runs, under a fault it finds only in another check's requests, with that check (`CHECK_WITNESSES`); and the",
+  '  unit tests of the property runner;',
+  '- the every-response rules (`src/checks/every-response.ts`, `profile-rules.ts`, `exchange-judge.ts`) and the code that',
+  '  decides pass, fail and skip (`src/engine/run-check.ts`, `src/engine/judged-outcomes.ts`, `summarize` in',
+  '  `src/core/report.ts`), judged by `vitest.mutation-judges.config.ts`: each rule under each fault that names it (through',
+  '  the traffic of one witness check), the rules on the plain reference, each rule on responses made by hand',
+  '  (`test/exchange-rules.test.ts`), and the unit tests of the verdict (`test/verdict-units.test.ts`);',
+  '- the redaction of secrets (`src/http/secrets.ts`), judged by its unit tests alone (`vitest.mutation-secrets.config.ts`:',
+  '  `test/redaction.test.ts`, `test/secret-forms.test.ts`): every run redacts, so the runs would cover each of its',
+  '  mutants at the cost of every run, and prove none of its branches.',
+  '',
+  "CI (`.ci/run`, Node 20) runs `test/each-check.test.ts` whole, then `npm run mutation:ci`: StrykerJS over a fixed sample",
+  '(the checks of auth; the profile rules and the verdict code), without incremental mode; a score under a',
+  "sample's break threshold (`stryker.ci-*.config.mjs`) fails CI.",
   '',
   'The HTML reports are `reports/mutation/*.html` (not committed).',
   '',
@@ -91,15 +135,10 @@ const lines = [
   '## The survivors of the review by hand',
   '',
   'A review by hand mutation (issue 21) found three mutants that every self-test let through, and one branch reached by one',
-  'fault alone; each now has a fault of the reference server that only that branch catches:',
+  'fault alone; each now has a fault of the reference server that only that branch catches, and the mutants StrykerJS',
+  'makes of each line fare as listed:',
   '',
-  "- `cursors/issued-cursor-opaque`, its bare-integer test made to require a sign: `cursors-bare-integer-cursor-beyond-ids`",
-  "  issues markets cursors that are bare integers but no market's ID (the offset plus 1000).",
-  '- `every-response/error-code-listed` judging 4xx codes only: `malformed-hash-500-code-unlisted` sends a 500 with a code the',
-  '  profile does not list (and `invalid-cursor-code-unlisted` a 400, for the edge at 400).',
-  '- `properties/garbage-key-refused` accepting any 4xx with an error body: `properties-key-around-real-key-forbidden` answers',
-  '  a key with a real key inside it with 403 and an error body.',
-  '- The 5xx branch of the receipt refusals: `receipt-mismatch-500` answers a receipt that is not the intent\'s with 500.',
+  ...HAND_REVIEW.map(({ what, file, line, killedBy }) => `- ${what}: ${killedBy} StrykerJS on \`${file}\` (\`${cell(line)}\`): ${handReviewStatus(file, line)}.`),
   '',
   ...(notMutated.length === 0
     ? []

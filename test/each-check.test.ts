@@ -22,10 +22,12 @@ import { failureSummary, runAgainstReference } from './support/run.js'
 /**
  * Each check run by itself (`only: [id]`) against the plain reference, each fault that names it, the allowances of its
  * concern and those that name it, in this process; each every-response rule under each fault that names it, seen
- * through the traffic of one check (RULE_WITNESSES). The whole-run tests (faults.test.ts, allowances.test.ts) stay the proof that a fault fails exactly its
- * `breaks`; these tests are the ones a mutant of one check is judged by (npm run mutation, per-test coverage): a run of
- * one check reaches that check's code and the engine's, and no other check's. The tests go one after another, as
- * Stryker's per-test coverage needs.
+ * through the traffic of one check (RULE_WITNESSES). A check that judges every exchange of a run (its `recorded`
+ * judgement) may see a fault only in another check's requests: under such a fault it runs with the checks whose traffic
+ * shows it (CHECK_WITNESSES). The whole-run tests (faults.test.ts, allowances.test.ts) stay the proof that a fault fails
+ * exactly its `breaks`; these tests are the ones a mutant of one check is judged by (npm run mutation, per-test
+ * coverage): a run of one check reaches that check's code and the engine's, and no other check's but its witnesses'.
+ * The tests go one after another, as Stryker's per-test coverage needs.
  */
 
 const ruleIds = new Set(exchangeRules.map((rule) => rule.id))
@@ -52,6 +54,16 @@ function stable(reason: string | undefined): string | undefined {
     ?.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')
     .replace(/\b(gen|ref)-[0-9a-f]{16}\b/g, '$1-<random>')
     .replace(/\.[A-Za-z0-9_-]{22}(?=["\\])/g, '.<signature>')
+}
+
+/**
+ * The exchange a failure's evidence shows, as the request's method and path and the response's status: a failure
+ * names the request that shows it, so that it can be reproduced.
+ */
+function shownExchange(evidence: CheckOutcome['evidence']): string | undefined {
+  if (!evidence?.request) return undefined
+  const { pathname } = new URL(evidence.request.url)
+  return `${evidence.request.method} ${pathname} answered ${evidence.response?.status ?? evidence.transportError?.code}`
 }
 
 /** The every-response rules that failed in a run: the traffic of one check on a conforming target violates none. */
@@ -111,6 +123,23 @@ const RULE_WITNESSES: Readonly<Record<string, readonly string[]>> = {
   'unauthorized-code-renamed': ['errors/unauthorized-error-body'],
   'vault-service-source-live': ['shapes/vault-checkpoint'],
   'quota-scope-per-ip': ['limits/quota-429'],
+  'unknown-trader-balances-leak-configured-trader': ['errors/unknown-trader-not-found'],
+  'success-content-type-text-plain': ['shapes/vault-members'],
+}
+
+/**
+ * For each fault a check's recorded judgement finds only in another check's requests when it runs alone, the checks
+ * whose traffic shows it (found by running the check alone under each fault that names it; faults.test.ts proves the
+ * finding over the whole run).
+ */
+const CHECK_WITNESSES: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  'cursors-cursor-as-object': { 'envelope/cursor-type': ['cursors/cursor-is-string'] },
+  'market-on-a-later-page-paused-as-string': { 'shapes/market-members': ['cursors/markets-walk-ends'] },
+  'vault-for-the-restricted-key-wad-as-number': { 'shapes/vault-wad-uints': ['auth/restricted-key-scope'] },
+  'query-key-accepted': { 'auth/missing-key': ['auth/query-key-not-accepted'] },
+  'query-key-accepted-as-key': { 'auth/missing-key': ['auth/query-key-not-accepted'] },
+  'no-request-id-on-errors': { 'request-ids/valid-echoed': ['request-ids/error-echoes-sent-id'] },
+  'request-id-regenerated-on-errors': { 'request-ids/valid-echoed': ['request-ids/error-echoes-sent-id'] },
 }
 
 const ruleCases = !selected('every-response') ? [] : faults.flatMap((fault) => fault.breaks.filter((id) => ruleIds.has(id)).map((rule) => [rule, fault.name, fault] as const))
@@ -139,6 +168,17 @@ describe.runIf(selected('every-response'))('each every-response rule', () => {
   })
 })
 
+const recordedChecks = new Set(Object.values(checksByConcern).flatMap((checks) => checks.filter((check) => check.recorded).map((check) => check.id)))
+
+test('each check witness names a fault that breaks a check judging every exchange', () => {
+  const stray = Object.entries(CHECK_WITNESSES).flatMap(([name, byCheck]) =>
+    Object.keys(byCheck)
+      .filter((id) => !recordedChecks.has(id) || !faults.some((fault) => fault.name === name && fault.breaks.includes(id)))
+      .map((id) => `${id} under ${name}`),
+  )
+  expect(stray, 'a witness is for a recorded judgement the fault breaks').toEqual([])
+})
+
 const catalogue = Object.entries(checksByConcern).filter(([concern]) => selected(concern)).flatMap(([concern, checks]) => checks.map((check) => [check.id, concern] as const))
 
 describe.each(catalogue)('%s run by itself', (id, concern) => {
@@ -147,27 +187,32 @@ describe.each(catalogue)('%s run by itself', (id, concern) => {
     const outcome = outcomeOf(report, id)
     expect(outcome.status, failureSummary(report)).toMatch(/^(passed|skipped)$/)
     if (outcome.status === 'skipped') expect(outcome.reason, `${id} is skipped without a reason`).toBeTruthy()
+    // A skip says why in words of its own: the same run skips for the same reason.
+    expect(`${outcome.status}${outcome.reason === undefined ? '' : `: ${stable(outcome.reason)}`}`).toMatchSnapshot()
     expect(failedRules(report), 'an every-response rule failed on the plain reference').toEqual([])
   })
 
   const naming = faults.filter((fault) => fault.breaks.includes(id))
   test.each(naming.map((fault) => [fault.name, fault] as const))('fails under the fault %s, with evidence', async (_, fault) => {
-    const report = await runAgainstReference({ faults: [fault.name] }, { probeRateLimit: fault.run?.probeRateLimit ?? false }, { only: [id] })
+    const witnesses = CHECK_WITNESSES[fault.name]?.[id] ?? []
+    const report = await runAgainstReference({ faults: [fault.name] }, { probeRateLimit: fault.run?.probeRateLimit ?? false }, { only: [id, ...witnesses] })
     const outcome = outcomeOf(report, id)
-    expect(outcome.status, `${id} under ${fault.name}: ${outcome.reason}`).toBe('failed')
+    expect(outcome.status, `${id} under ${fault.name}${witnesses.length > 0 ? ` through ${witnesses.join(', ')}` : ''}: ${outcome.reason}`).toBe('failed')
     expect(outcome.crashed, `${id} crashed: ${outcome.reason}`).toBeFalsy()
     expect(outcome.evidence?.message, `${id} failed without evidence`).toBeTruthy()
-    // What the failure says is its evidence: the same seed finds the same thing and says it in the same words.
+    // What the failure says is its evidence: the same seed finds the same thing, says it in the same words and shows the same exchange.
     expect(stable(outcome.reason)).toMatchSnapshot()
+    expect(shownExchange(outcome.evidence), 'the exchange the evidence shows').toMatchSnapshot()
   })
 
-  const relevant = allowances.filter((allowance) => allowancesByConcern[concern]!.includes(allowance) || allowance.skips?.includes(id))
-  test.each(relevant.map((allowance) => [allowance.name, allowance] as const))('passes under the allowance %s, skipping only where it names the check', async (_, allowance) => {
+  const relevant = allowances.filter((allowance) => allowancesByConcern[concern]!.includes(allowance) || allowance.skips?.includes(id) || allowance.readings?.includes(id))
+  test.each(relevant.map((allowance) => [allowance.name, allowance] as const))('passes under the allowance %s, skipping only where it names the check, failing only a reading it names', async (_, allowance) => {
     const report = await runAgainstReference({ allowances: [allowance.name] }, allowance.run ?? {}, { only: [id] })
     const outcome = outcomeOf(report, id)
-    const skips = allowance.skips?.includes(id) === true
-    if (skips) expect(outcome.status, `${id} under ${allowance.name}: ${outcome.reason}`).toBe('skipped')
-    else expect(outcome.status, `${id} under ${allowance.name}: ${outcome.reason}`).toMatch(/^(passed|skipped)$/)
-    expect(failedRules(report), `an every-response rule failed under ${allowance.name}`).toEqual([])
+    const expected = allowance.readings?.includes(id) ? /^failed$/ : allowance.skips?.includes(id) ? /^skipped$/ : /^(passed|skipped)$/
+    expect(outcome.status, `${id} under ${allowance.name}: ${outcome.reason}`).toMatch(expected)
+    expect(`${outcome.status}${outcome.reason === undefined ? '' : `: ${stable(outcome.reason)}`}`).toMatchSnapshot()
+    const otherRules = failedRules(report).filter((failed) => !allowance.readings?.some((reading) => failed.startsWith(`${reading}: `)))
+    expect(otherRules, `an every-response rule failed under ${allowance.name}`).toEqual([])
   })
 })

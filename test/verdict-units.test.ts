@@ -1,12 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { findingMessage } from '../src/checks/exchange-judge.js'
 import { CheckFailure, CheckNotRun, CheckSkipped, type Check } from '../src/checks/types.js'
 import { summarize, type CheckOutcome } from '../src/core/report.js'
 import type { RunSettings } from '../src/core/settings.js'
-import { CRASH_PREFIX, ObservationTally, levelOf } from '../src/engine/judged-outcomes.js'
+import { CRASH_PREFIX, NOT_SELECTED, ObservationTally, levelOf, notSelected, outcomeOf as judgedOutcome, runOutcomes, withObserved } from '../src/engine/judged-outcomes.js'
 import type { RuleObservation } from '../src/engine/observations.js'
 import { replayCommand, runCheck, type CheckEnvironment } from '../src/engine/run-check.js'
 import type { Exchange } from '../src/http/exchange.js'
 import { HttpClient } from '../src/http/client.js'
+import { gatherExchangeLog } from '../src/har/exchange-log.js'
 import { httpTarget } from './hostile/servers.js'
 import { FIXED_SEED } from './support/run.js'
 
@@ -49,9 +54,9 @@ function checkThat(run: Check['run'], extra: Partial<Check> = {}): Check {
   return { id: 'unit/check', requirement: MUST, title: 'a check made for the test', run, ...extra }
 }
 
-async function outcomeOf(check: Check, given: Partial<RunSettings> = {}): Promise<CheckOutcome> {
+async function outcomeOf(check: Check, given: Partial<RunSettings> = {}, exchangeLog?: string): Promise<CheckOutcome> {
   const client = new HttpClient({ ...settings, ...given })
-  const env: CheckEnvironment = { settings: { ...settings, ...given }, client, secrets }
+  const env: CheckEnvironment = { settings: { ...settings, ...given }, client, secrets, exchangeLog }
   try {
     return (await runCheck(check, 'unit', env)).outcome
   } finally {
@@ -68,6 +73,27 @@ describe('runCheck decides a check outcome', () => {
     expect(outcome.reason).toBeUndefined()
     expect(outcome.retried, 'no exchange was retried').toBeUndefined()
     expect(outcome.inputs, 'no inputs were counted').toBeUndefined()
+  })
+
+  test('its duration is the time the check took', async () => {
+    const outcome = await outcomeOf(checkThat(() => new Promise((resolve) => setTimeout(resolve, 40))))
+    expect(outcome.durationMs, 'at least the 40 ms the check waited').toBeGreaterThanOrEqual(35)
+    expect(outcome.durationMs, 'not a clock reading').toBeLessThan(5_000)
+  })
+
+  test("logs the check's exchanges for the HAR, under its ID, where the run keeps a log", async () => {
+    const target = await httpTarget((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'unit-0000-request' })
+      res.end('{"data":[]}')
+    })
+    const dir = mkdtempSync(join(tmpdir(), 'verdict-units-'))
+    try {
+      await outcomeOf(checkThat(async (ctx) => void (await ctx.get('/v1/markets'))), { baseUrl: target.baseUrl }, dir)
+      expect(gatherExchangeLog(dir).map((entry) => [entry.request.url, entry._checks])).toEqual([[`${target.baseUrl}/v1/markets`, ['unit/check']]])
+    } finally {
+      await target.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   test('a finding fails it with the message and evidence, secrets replaced', async () => {
@@ -168,6 +194,61 @@ describe('runCheck decides a check outcome', () => {
   })
 })
 
+test('a finding with schema violations is told by its message', () => {
+  expect(findingMessage('a plain finding')).toBe('a plain finding')
+  expect(findingMessage({ message: 'a finding with violations', violations: [] })).toBe('a finding with violations')
+})
+
+test('the replay command carries the flags that shaped the run', () => {
+  const shaped = { ...settings, shapingFlags: ['--profile p.json', '--cursor-param page'] }
+  expect(replayCommand(shaped, 'unit/check', 7, '0:1')).toBe('npx ipts-conformance --base-url http://127.0.0.1:9 --profile p.json --cursor-param page --check unit/check --seed 7 --replay-path 0:1')
+})
+
+describe('an outcome as the report holds it', () => {
+  const named = { id: 'unit/check', title: 'a check made for the test', requirement: MUST }
+
+  test('has a reason only when it is given one', () => {
+    expect(judgedOutcome(named, 'unit', 'passed')).toStrictEqual({ ...named, level: 'MUST', inferred: false, concern: 'unit', status: 'passed' })
+    expect(judgedOutcome(named, 'unit', 'skipped', 'why')).toStrictEqual({ ...named, level: 'MUST', inferred: false, concern: 'unit', status: 'skipped', reason: 'why' })
+  })
+
+  test('a check a run left out is skipped as not selected, having taken no time', () => {
+    expect(notSelected(named, 'unit')).toStrictEqual({ ...named, level: 'MUST', inferred: false, concern: 'unit', status: 'skipped', reason: NOT_SELECTED, durationMs: 0 })
+  })
+})
+
+describe("the observer's findings added to a check's own outcome", () => {
+  const own = (status: CheckOutcome['status'], reason?: string): CheckOutcome => ({ ...outcome(status), id: 'unit/check', ...(reason === undefined ? {} : { reason }) })
+  const observed: CheckOutcome = { ...outcome('failed'), id: 'unit/check', reason: 'one response of 3: wrong', evidence: { message: 'one response of 3: wrong', sentBy: 'unit/other' } }
+
+  test("a violation in another check's traffic fails a check that passed or skipped, with that evidence", () => {
+    for (const status of ['passed', 'skipped'] as const) {
+      const result = withObserved(own(status, status === 'skipped' ? 'nothing to judge' : undefined), observed)
+      expect(result).toMatchObject({ status: 'failed', reason: 'one response of 3: wrong', evidence: { sentBy: 'unit/other' } })
+      expect('crashed' in result, 'a finding is no crash').toBe(false)
+    }
+    expect(withObserved(own('passed'), { ...observed, crashed: true })).toMatchObject({ status: 'failed', crashed: true })
+  })
+
+  test("a check that failed by itself, was not run or was left out keeps its outcome; an observer that found nothing adds nothing", () => {
+    const settled = [own('failed', 'its own finding'), own('not run', 'the target stopped answering'), own('skipped', NOT_SELECTED)]
+    for (const outcome of settled) expect(withObserved(outcome, observed)).toBe(outcome)
+    const passed = own('passed')
+    expect(withObserved(passed, { ...observed, status: 'passed', reason: undefined })).toBe(passed)
+    expect(withObserved(passed, undefined)).toBe(passed)
+  })
+
+  test("a run's outcomes are the checks', with their observations, then each every-response rule once", () => {
+    const judge = (id: string, concern: string) => ({ id, title: id, requirement: MUST, notApplicable: 'nothing it applies to', concern })
+    const tally = new ObservationTally()
+    tally.add({ 'unit/check': observation(1, ['bad']), 'every-response/first': observation(1) })
+    const checks = [own('passed'), { ...own('passed'), id: 'every-response/second' }]
+    const judges = [judge('unit/check', 'unit'), judge('unit/left-out', 'unit'), judge('every-response/first', 'every-response'), judge('every-response/second', 'every-response')]
+    const outcomes = runOutcomes(checks, tally, judges, undefined)
+    expect(outcomes.map((o) => `${o.id} ${o.status}`)).toEqual(['unit/check failed', 'every-response/second passed', 'every-response/first passed'])
+  })
+})
+
 describe('levelOf', () => {
   test('gives the requirement level and whether it is a reading', () => {
     expect(levelOf(MUST)).toEqual({ level: 'MUST', inferred: false })
@@ -185,6 +266,12 @@ describe('the tally of every-response observations', () => {
   test('a rule that never applied is skipped with its reason', () => {
     const [outcome] = new ObservationTally().outcomes([judge], undefined)
     expect(outcome).toMatchObject({ id: judge.id, title: judge.title, requirement: MUST, level: 'MUST', concern: 'every-response', status: 'skipped', reason: 'no response it applies to' })
+  })
+
+  test('a rule that holds responses to a profile fact is skipped as not assessable without it, and as not applicable with it', () => {
+    const profiled = { ...judge, profile: 'errorCodes' as const }
+    expect(new ObservationTally().outcomes([profiled], undefined)[0]!.reason).toBe('not assessable without a deployment profile that states errorCodes (--profile)')
+    expect(new ObservationTally().outcomes([profiled], { source: 'unit.json', values: { errorCodes: ['x'] } })[0]!.reason).toBe('no response it applies to')
   })
 
   test('a rule that applied without a violation passes, without a reason', () => {

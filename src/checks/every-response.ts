@@ -3,7 +3,7 @@ import { schemaPattern, validateAgainst } from '../contract/schemas.js'
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
 import { mentionsSecret } from '../http/secrets.js'
 import { profileRules } from './profile-rules.js'
-import type { ExchangeJudge } from './exchange-judge.js'
+import { bodyMember, type ExchangeJudge } from './exchange-judge.js'
 import { carriedPayload } from './refusal-payload.js'
 
 /** A rule that holds for any response, applied to every exchange of the run whichever check made it. */
@@ -13,11 +13,6 @@ const REQUEST_ID = schemaPattern('RequestId')
 const RETRY_AFTER_SECONDS = schemaPattern('RetryAfterSeconds')
 const isError = (response: ExchangeResponse) => response.status >= 400
 const always = () => true
-
-function errorBodyObject(response: ExchangeResponse): Record<string, unknown> | undefined {
-  const body = response.json
-  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
-}
 
 /** The refusals of a key (401, 403): the quotes say the key is refused the operation. */
 const KEY_REFUSALS = [401, 403]
@@ -135,9 +130,9 @@ const contractRules: readonly ExchangeJudge[] = [
     requirement: 'RID-BODY-MATCHES-HEADER',
     title: "every error body's requestId equals the x-request-id header",
     notApplicable: 'no error body carried a requestId',
-    applies: (response) => isError(response) && typeof errorBodyObject(response)?.requestId === 'string',
+    applies: (response) => isError(response) && typeof bodyMember(response, 'requestId') === 'string',
     violation(response) {
-      const inBody = errorBodyObject(response)!.requestId as string
+      const inBody = bodyMember(response, 'requestId') as string
       const inHeader = headerValue(response, 'x-request-id')
       return inBody === inHeader ? undefined : `body requestId ${JSON.stringify(inBody)} differs from x-request-id ${JSON.stringify(inHeader)}`
     },
@@ -149,7 +144,7 @@ const contractRules: readonly ExchangeJudge[] = [
     notApplicable: 'no response in this run was a 401 or a 403',
     applies: (response) => response.status === 401 || response.status === 403,
     violation(response) {
-      const data = errorBodyObject(response)?.data
+      const data = bodyMember(response, 'data')
       return data === undefined || data === null ? undefined : `a ${response.status} body carries data`
     },
   },

@@ -31,3 +31,11 @@ export type RecordedJudgement = Pick<ExchangeJudge, 'notApplicable' | 'applies' 
 export function findingMessage(finding: Finding): string {
   return typeof finding === 'string' ? finding : finding.message
 }
+
+/**
+ * A member of a response's JSON body: undefined where the body lacks it or is no object (a JSON array, string, number
+ * or null has no member by any name the rules ask for).
+ */
+export function bodyMember(response: ExchangeResponse, name: string): unknown {
+  return (response.json as Record<string, unknown> | null | undefined)?.[name]
+}

@@ -3,20 +3,16 @@ import { KEY_BOUNDS } from '../contract/idempotency.js'
 import { UNSAFE_KEY_CHARACTERS } from '../generators/idempotency-keys.js'
 import { keyPatternOf, writeOperationAt, type ProfileValues } from '../profile/profile.js'
 import type { RunSettings } from '../core/settings.js'
-import type { ExchangeJudge } from './exchange-judge.js'
+import { bodyMember, type ExchangeJudge } from './exchange-judge.js'
 
 /** Every-response rules that hold the values met anywhere in the run to the deployment profile. */
 
 const values = (settings: Pick<RunSettings, 'profile'>): ProfileValues => settings.profile!.values
-const objectBody = (response: ExchangeResponse): Record<string, unknown> | undefined => {
-  const body = response.json
-  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
-}
 const success = (response: ExchangeResponse, exchange: Exchange, operation: string) => response.status === 200 && exchange.operation === operation
-const listed = (list: readonly string[] | undefined) => `(the profile lists ${(list ?? []).map((v) => JSON.stringify(v)).join(', ')})`
+const listed = (list: readonly string[]) => `(the profile lists ${list.map((v) => JSON.stringify(v)).join(', ')})`
 
 function marketStatuses(response: ExchangeResponse): string[] {
-  const data = objectBody(response)?.data
+  const data = bodyMember(response, 'data')
   if (!Array.isArray(data)) return []
   return data.map((market) => (market as Record<string, unknown> | null)?.status).filter((status): status is string => typeof status === 'string')
 }
@@ -42,7 +38,7 @@ function listedValuesRule(rule: Pick<ExchangeJudge, 'id' | 'requirement' | 'notA
 }
 
 const stringMember = (response: ExchangeResponse, member: string): string[] => {
-  const value = objectBody(response)?.[member]
+  const value = bodyMember(response, member)
   return typeof value === 'string' ? [value] : []
 }
 
@@ -102,6 +98,7 @@ export const profileRules: readonly ExchangeJudge[] = [
     title: "every x-service-source met is the value the profile's serviceSource gives its operation",
     notApplicable: 'no response of an operation the profile maps carried x-service-source',
     profile: 'serviceSource',
+    // Stryker disable next-line ConditionalExpression: equivalent, an exchange without an operation has none the profile maps.
     applies: (response, exchange, settings) => headerValues(response, 'x-service-source').length > 0 && exchange.operation !== undefined && exchange.operation in values(settings).serviceSource!,
     violation(response, exchange, settings) {
       const expected = values(settings).serviceSource![exchange.operation as keyof ProfileValues['serviceSource']]

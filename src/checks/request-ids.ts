@@ -1,5 +1,6 @@
 import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
 import { schemaPattern } from '../contract/schemas.js'
+import { bodyMember } from './exchange-judge.js'
 import type { Check, CheckContext } from './types.js'
 
 const REQUEST_ID = schemaPattern('RequestId')
@@ -35,11 +36,6 @@ const ERROR_REQUEST_ID = 'ipts-conformance.error_1'
 function responseOf(ctx: CheckContext, exchange: Exchange): ExchangeResponse {
   if (!exchange.response) ctx.fail(`no response: ${exchange.error?.message}`, { exchange })
   return exchange.response!
-}
-
-function bodyRequestId(response: ExchangeResponse): unknown {
-  const body = response.json
-  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { requestId?: unknown }).requestId : undefined
 }
 
 /** GET /v1/config without a key: the one error every deployment can be made to answer. */
@@ -129,7 +125,7 @@ export const requestIdChecks: readonly Check[] = [
     INVALID_REQUEST_IDS,
     ({ value }, response) => {
       if (headerValues(response, 'x-request-id').includes(value)) return 'is echoed in x-request-id'
-      return bodyRequestId(response) === value ? "is echoed in the body's requestId" : undefined
+      return bodyMember(response, 'requestId') === value ? "is echoed in the body's requestId" : undefined
     },
     { valid: false, described: 'the invalid' },
   ),
@@ -149,7 +145,7 @@ export const requestIdChecks: readonly Check[] = [
     title: "an error body's requestId, sent with a valid X-Request-ID, is the x-request-id of its response (whichever ID the service chose)",
     async run(ctx) {
       const { exchange, response } = await errorResponse(ctx, { 'x-request-id': ERROR_REQUEST_ID })
-      const inBody = bodyRequestId(response)
+      const inBody = bodyMember(response, 'requestId')
       if (inBody === undefined) ctx.skip(`the ${response.status} body carries no requestId (it is optional)`)
       const inHeader = headerValue(response, 'x-request-id')
       if (inBody !== inHeader) ctx.fail(`a ${response.status} body carries requestId ${JSON.stringify(inBody)}, its header x-request-id ${JSON.stringify(inHeader)}`, { exchange })

@@ -13,7 +13,7 @@ import { missingInputReasons, missingNeed } from '../checks/needs.js'
 import { createCheckContext } from './context.js'
 import { buildEvidence } from './evidence.js'
 import { CRASH_PREFIX, outcomeOf } from './judged-outcomes.js'
-import { exchangeJudges } from './judges.js'
+import { exchangeJudges, type Judge } from './judges.js'
 import type { SharedReads } from './shared-reads.js'
 import { observe, type Observations } from './observations.js'
 
@@ -29,6 +29,8 @@ export interface CheckEnvironment {
   exchangeLog?: string
   /** Where write checks get their signed bodies, and the run's --max-writes; a run without them sends no write. */
   writing?: { bodies: SignedBodySource; budget: WriteBudget; secrets: GrowingSecrets }
+  /** What judges each exchange: every judge of the catalogue unless the run selected fewer checks (runChecks). */
+  judges?: readonly Judge[]
 }
 
 /** A check's outcome, and what the every-response rules saw in its exchanges (added up over the run). */
@@ -66,6 +68,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   if (submissions > 0 && !env.writing!.budget.take(submissions)) return finish({ ...base, status: 'skipped', reason: env.writing!.budget.refusal(submissions) })
 
   const writing = submissions > 0 ? { bodies: env.writing!.bodies, secrets: env.writing!.secrets, allowance: submissions } : undefined
+  // Stryker disable next-line ConditionalExpression: equivalent, shared reads save requests; a check that sends its own gets the same answers.
   const { ctx, end, writes } = createCheckContext(settings, env.client, env.sharedReads && { reads: env.sharedReads, checkId: check.id }, writing)
   let thrown: unknown
   try {
@@ -76,7 +79,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   await end()
   // Read after the check: the receipts its writes were handed are among them.
   const secrets = secretsNow(env)
-  const observations = observe(ctx.exchanges, settings, secrets, exchangeJudges(), check.id)
+  const observations = observe(ctx.exchanges, settings, secrets, env.judges ?? exchangeJudges(), check.id)
   if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets)
   const outcome = { ...base, ...annotations(ctx), ...verdictOf(check, thrown, env), ...(writes.length > 0 ? { writes: redactDeep(writes, secrets) } : {}) }
   return finish(outcome, observations)
@@ -89,16 +92,17 @@ function annotations(ctx: CheckContext): Pick<CheckOutcome, 'retried' | 'inputs'
   return notes
 }
 
-/** What the check's ending says: nothing thrown passes; a skip, a 'not run', a finding or a crash otherwise. */
 /** Every secret the run knows by now: those given, and the receipts its writes have learned. */
 export function secretsNow(env: Pick<CheckEnvironment, 'secrets' | 'writing'>): readonly Secret[] {
   return env.writing?.secrets.all() ?? env.secrets
 }
 
+/** What the check's ending says: nothing thrown passes; a skip, a 'not run', a finding or a crash otherwise. */
 function verdictOf(check: Check, thrown: unknown, env: CheckEnvironment): Partial<CheckOutcome> {
   const { settings } = env
   const secrets = secretsNow(env)
-  if (thrown === undefined) return { status: 'passed' }
+  // Nothing thrown leaves the outcome as it began: passed.
+  if (thrown === undefined) return {}
   const code = (thrown as { code?: string }).code
   if (code === ERROR_CODES.checkSkipped) return { status: 'skipped', reason: redact((thrown as CheckSkipped).reason, secrets) }
   if (code === ERROR_CODES.checkNotRun) {

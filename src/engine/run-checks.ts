@@ -4,7 +4,7 @@ import { GrowingSecrets, redactDeep, secretsOf, type Secret } from '../http/secr
 import type { CheckOutcome } from '../core/report.js'
 import type { RunSettings } from '../core/settings.js'
 import { notSelected, ObservationTally, runOutcomes } from './judged-outcomes.js'
-import { exchangeJudges } from './judges.js'
+import { EVERY_RESPONSE, exchangeJudges, type Judge } from './judges.js'
 import { observe } from './observations.js'
 import { SharedReads } from './shared-reads.js'
 import { logExchanges } from '../har/exchange-log.js'
@@ -35,6 +35,15 @@ export interface EngineResult {
   errors: string[]
 }
 
+/**
+ * The judges of each exchange of a run: the every-response rules, and the judgement of each check the run selected. A
+ * check left out is reported as not selected whatever its judgement would find, so a run of a few checks spends no time
+ * judging for the others.
+ */
+function observingJudges(only: readonly string[] | undefined): readonly Judge[] {
+  return only === undefined ? exchangeJudges() : exchangeJudges().filter((judge) => judge.concern === EVERY_RESPONSE || only.includes(judge.id))
+}
+
 /** A client of the run: its bounds from the settings, its concurrency, quota gate and circuit breaker in the shared state. */
 export function clientOf(settings: RunSettings, shared: SharedArrayBuffer): HttpClient {
   const { baseUrl, concurrency, connectTimeoutMs, requestTimeoutMs, maxBodyBytes, deadlineAt } = settings
@@ -58,7 +67,8 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   const secrets = secretsOf(settings)
   const client = clientOf(settings, target.shared)
   const sharedReads = new SharedReads()
-  const env: CheckEnvironment = { settings, client, secrets, sharedReads, exchangeLog: target.exchangeLog, writing: writingOf(settings, secrets) }
+  const judges = observingJudges(options.only)
+  const env: CheckEnvironment = { settings, client, secrets, sharedReads, exchangeLog: target.exchangeLog, writing: writingOf(settings, secrets), judges }
   const catalogue = Object.entries(checksByConcern).flatMap(([concern, checks]) => checks.map((check) => ({ check, concern })))
   const outcomes: CheckOutcome[] = new Array(catalogue.length)
   const tally = new ObservationTally()
@@ -84,7 +94,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   }
   const known = secretsNow(env)
   for (const { exchange, sentBy } of sharedReads.exchanges) {
-    tally.add(observe([exchange], settings, known, exchangeJudges(), sentBy))
+    tally.add(observe([exchange], settings, known, judges, sentBy))
     if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, known)
   }
   return { outcomes: runOutcomes(outcomes, tally, exchangeJudges(), settings.profile), errors: [] }

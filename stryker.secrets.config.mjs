@@ -1,0 +1,18 @@
+// @ts-check
+import checks from './stryker.config.mjs'
+
+/**
+ * npm run mutation, third part: the redaction of secrets (src/http/secrets.ts), judged by its unit tests
+ * (vitest.mutation-secrets.config.ts). Every check's run redacts what it reports, so the runs of the other parts would
+ * cover each of its mutants; they are judged by the tests of redaction alone.
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  ...checks,
+  vitest: { configFile: 'vitest.mutation-secrets.config.ts', related: false },
+  mutate: ['src/http/secrets.ts'],
+  incrementalFile: 'reports/mutation/secrets-incremental.json',
+  tempDirName: '.stryker-tmp-secrets',
+  htmlReporter: { fileName: 'reports/mutation/secrets.html' },
+  jsonReporter: { fileName: 'reports/mutation/secrets.json' },
+}

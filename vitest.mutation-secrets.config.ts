@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config'
+
+/**
+ * The self-tests the redaction of secrets is judged by under mutation (stryker.secrets.config.mjs): its unit tests, each
+ * a text and the secrets it holds. Every run of a check redacts, so the runs would cover each mutant of it too, and a
+ * mutant they let through would cost every run; the unit tests are what proves each branch. Stryker runs them in one
+ * thread, one test at a time.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/redaction.test.ts', 'test/secret-forms.test.ts'],
+    // A fresh module graph for every run: redaction remembers short texts with their redaction, and the detectors of
+    // lists of secrets, which one graph would carry from the run of one mutant to the next.
+    isolate: true,
+    testTimeout: 60_000,
+  },
+})
