@@ -15,6 +15,7 @@ import { profileAllowances } from '../src/reference/allowances/profile.js'
 import { propertiesAllowances } from '../src/reference/allowances/properties.js'
 import { requestIdAllowances } from '../src/reference/allowances/request-ids.js'
 import { shapeAllowances } from '../src/reference/allowances/shapes.js'
+import { writesAllowances } from '../src/reference/allowances/writes.js'
 import type { Allowance } from '../src/reference/types.js'
 import { faults } from '../src/reference/faults/index.js'
 import { failureSummary, runAgainstReference } from './support/run.js'
@@ -85,6 +86,7 @@ const allowancesByConcern: Readonly<Record<string, readonly Allowance[]>> = {
   config: configAllowances,
   properties: propertiesAllowances,
   profile: profileAllowances,
+  writes: writesAllowances,
 }
 
 /**
@@ -125,6 +127,9 @@ const RULE_WITNESSES: Readonly<Record<string, readonly string[]>> = {
   'quota-scope-per-ip': ['limits/quota-429'],
   'unknown-trader-balances-leak-configured-trader': ['errors/unknown-trader-not-found'],
   'success-content-type-text-plain': ['shapes/vault-members'],
+  'write-without-key-accepted': ['writes/missing-key-refused'],
+  'idempotency-key-length-unchecked': ['writes/key-length-outside-bounds-refused'],
+  'idempotency-key-characters-unchecked': ['writes/unsafe-key-refused'],
 }
 
 /**
@@ -157,7 +162,7 @@ describe.runIf(selected('every-response'))('each every-response rule', () => {
 
   test.each(ruleCases.filter(([, name]) => RULE_WITNESSES[name] !== undefined))('%s fails under the fault %s, with evidence', async (rule, name, fault) => {
     const witnesses = RULE_WITNESSES[name]!
-    const report = await runAgainstReference({ faults: [name] }, { probeRateLimit: fault.run?.probeRateLimit ?? false }, { only: [...witnesses] })
+    const report = await runAgainstReference({ faults: [name] }, { probeRateLimit: fault.run?.probeRateLimit ?? false, allowWrites: fault.run?.allowWrites ?? false }, { only: [...witnesses] })
     const outcome = outcomeOf(report, rule)
     const otherRules = failedRules(report).filter((failed) => !fault.breaks.some((id) => failed.startsWith(`${id}: `)))
     expect(otherRules, `rules the fault ${name} does not name failed`).toEqual([])
@@ -183,7 +188,8 @@ const catalogue = Object.entries(checksByConcern).filter(([concern]) => selected
 
 describe.each(catalogue)('%s run by itself', (id, concern) => {
   test('passes against the plain reference, or skips with a reason of its own', async () => {
-    const report = await runAgainstReference({}, {}, { only: [id] })
+    // A write check sends its writes, as it does in a run with --allow-writes and the reference's profile.
+    const report = await runAgainstReference({}, { allowWrites: concern === 'writes' }, { only: [id] })
     const outcome = outcomeOf(report, id)
     expect(outcome.status, failureSummary(report)).toMatch(/^(passed|skipped)$/)
     if (outcome.status === 'skipped') expect(outcome.reason, `${id} is skipped without a reason`).toBeTruthy()
@@ -195,7 +201,7 @@ describe.each(catalogue)('%s run by itself', (id, concern) => {
   const naming = faults.filter((fault) => fault.breaks.includes(id))
   test.each(naming.map((fault) => [fault.name, fault] as const))('fails under the fault %s, with evidence', async (_, fault) => {
     const witnesses = CHECK_WITNESSES[fault.name]?.[id] ?? []
-    const report = await runAgainstReference({ faults: [fault.name] }, { probeRateLimit: fault.run?.probeRateLimit ?? false }, { only: [id, ...witnesses] })
+    const report = await runAgainstReference({ faults: [fault.name] }, { probeRateLimit: fault.run?.probeRateLimit ?? false, allowWrites: fault.run?.allowWrites ?? false }, { only: [id, ...witnesses] })
     const outcome = outcomeOf(report, id)
     expect(outcome.status, `${id} under ${fault.name}${witnesses.length > 0 ? ` through ${witnesses.join(', ')}` : ''}: ${outcome.reason}`).toBe('failed')
     expect(outcome.crashed, `${id} crashed: ${outcome.reason}`).toBeFalsy()
