@@ -11,7 +11,7 @@ import { missingInputReasons, missingNeed } from '../checks/needs.js'
 import { createCheckContext } from './context.js'
 import { buildEvidence } from './evidence.js'
 import { CRASH_PREFIX, outcomeOf } from './judged-outcomes.js'
-import { exchangeJudges, type Judge } from './judges.js'
+import type { Judge } from './judges.js'
 import type { SharedReads } from './shared-reads.js'
 import { observe, type Observations } from './observations.js'
 
@@ -24,7 +24,7 @@ export interface CheckEnvironment {
   sharedReads?: SharedReads
   /** The folder the run's exchanges are logged to for the HAR (src/har/exchange-log.ts), when the run writes one. */
   exchangeLog?: string
-  /** What judges each exchange: every judge of the catalogue unless the run selected fewer checks (runChecks). */
+  /** What judges each exchange: every judge of the catalogue (observe) unless the run selected fewer checks (runChecks). */
   judges?: readonly Judge[]
 }
 
@@ -67,7 +67,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
     thrown = error
   }
   await end()
-  const observations = observe(ctx.exchanges, settings, secrets, env.judges ?? exchangeJudges(), check.id)
+  const observations = observe(ctx.exchanges, settings, secrets, env.judges, check.id)
   if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets)
   const outcome = { ...base, ...annotations(ctx), ...verdictOf(check, thrown, env) }
   return finish(outcome, observations)
