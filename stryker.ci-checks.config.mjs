@@ -14,6 +14,6 @@ export default {
   tempDirName: '.stryker-tmp-ci-checks',
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: 'reports/mutation-ci/checks.json' },
-  // break: the score of this sample when it was set up (57%), less a margin: raise it as survivors are killed.
-  thresholds: { high: 90, low: 80, break: 55 },
+  // break: the score of this sample on 2026-11-23 (72.0%), less 4 points: raise it as survivors are killed.
+  thresholds: { high: 90, low: 80, break: 68 },
 }

@@ -13,7 +13,7 @@ import { missingInputReasons, missingNeed } from '../checks/needs.js'
 import { createCheckContext } from './context.js'
 import { buildEvidence } from './evidence.js'
 import { CRASH_PREFIX, outcomeOf } from './judged-outcomes.js'
-import { exchangeJudges, type Judge } from './judges.js'
+import type { Judge } from './judges.js'
 import type { SharedReads } from './shared-reads.js'
 import { observe, type Observations } from './observations.js'
 
@@ -29,7 +29,7 @@ export interface CheckEnvironment {
   exchangeLog?: string
   /** Where write checks get their signed bodies, and the run's --max-writes; a run without them sends no write. */
   writing?: { bodies: SignedBodySource; budget: WriteBudget; secrets: GrowingSecrets }
-  /** What judges each exchange: every judge of the catalogue unless the run selected fewer checks (runChecks). */
+  /** What judges each exchange: every judge of the catalogue (observe) unless the run selected fewer checks (runChecks). */
   judges?: readonly Judge[]
 }
 
@@ -79,7 +79,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   await end()
   // Read after the check: the receipts its writes were handed are among them.
   const secrets = secretsNow(env)
-  const observations = observe(ctx.exchanges, settings, secrets, env.judges ?? exchangeJudges(), check.id)
+  const observations = observe(ctx.exchanges, settings, secrets, env.judges, check.id)
   if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets)
   const outcome = { ...base, ...annotations(ctx), ...verdictOf(check, thrown, env), ...(writes.length > 0 ? { writes: redactDeep(writes, secrets) } : {}) }
   return finish(outcome, observations)
