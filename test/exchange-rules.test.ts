@@ -14,6 +14,7 @@ import type { ProfileValues } from '../src/profile/profile.js'
 
 interface Sent {
   operation?: string
+  method?: string
   url?: string
   headers?: Record<string, string>
 }
@@ -25,9 +26,9 @@ function responseOf(status: number, headers: Readonly<Record<string, string | re
 const ACCEPTED = { accept: 'application/json' }
 
 function exchangeOf(response: ExchangeResponse, sent: Sent = {}): Exchange {
-  const { url = 'http://127.0.0.1:9/v1/markets', headers = ACCEPTED } = sent
+  const { url = 'http://127.0.0.1:9/v1/markets', headers = ACCEPTED, method = 'GET' } = sent
   const operation = 'operation' in sent ? sent.operation : 'listMarkets'
-  return { operation, request: { method: 'GET', url, headers }, response, retries: [] } as unknown as Exchange
+  return { operation, request: { method, url, headers }, response, retries: [] } as unknown as Exchange
 }
 
 /** What the rule decides about one response: 'not applied', 'holds', or the violation's message. */
@@ -270,5 +271,48 @@ describe('the profile rules', () => {
     const limitOnly = { profile: { source: 'a profile made for the test', values: { quota: { limit: 40 } } } }
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40' }), {}, limitOnly)).toBe('holds')
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40', 'x-ratelimit-scope': 'ip' }), {}, limitOnly), 'a scope the profile does not state').toBe('holds')
+  })
+})
+
+describe('every-response/accepted-write-carries-key', () => {
+  const rule = 'every-response/accepted-write-carries-key'
+  const submitIntent = { kind: 'intent', method: 'POST', path: '/v1/intents', statusIdentifier: '/data/hash', bodies: { files: ['a.json'] } }
+  const profiled = (keyPattern?: string): JudgedSettings => ({
+    profile: { source: 'a profile made for the test', values: { writes: { ...(keyPattern !== undefined && { keyPattern }), operations: { submitIntent } } } as unknown as ProfileValues },
+  })
+  const write = (key: string | undefined, url = 'http://127.0.0.1:9/v1/intents', method = 'POST'): Sent => ({ operation: undefined, method, url, headers: key === undefined ? ACCEPTED : { ...ACCEPTED, 'idempotency-key': key } })
+  const accepted = (key: string | undefined, status = 201, settings = profiled()) => judged(rule, responseOf(status, JSON_TYPE, { data: {} }), write(key), settings)
+
+  test('a key of 8 to 128 characters holds; 7, 129 and none break it', () => {
+    expect(accepted('k'.repeat(8))).toBe('holds')
+    expect(accepted('k'.repeat(128))).toBe('holds')
+    expect(accepted('k'.repeat(7))).toBe('a write of submitIntent sent with an Idempotency-Key of 7 characters, outside 8 to 128 was accepted (201)')
+    expect(accepted('k'.repeat(129))).toBe('a write of submitIntent sent with an Idempotency-Key of 129 characters, outside 8 to 128 was accepted (201)')
+    expect(accepted(undefined)).toBe('a write of submitIntent sent without Idempotency-Key was accepted (201)')
+  })
+
+  test('a control character, DEL or a character no reading calls safe breaks it; letters, digits and hyphens hold', () => {
+    expect(accepted('key-0123-abcd')).toBe('holds')
+    expect(accepted('key-0123\x1fabcd')).toBe('a write of submitIntent sent with an Idempotency-Key holding "\\u001f", which no reading calls safe was accepted (201)')
+    expect(accepted('key-0123\x7fabcd')).toBe('a write of submitIntent sent with an Idempotency-Key holding "\x7f", which no reading calls safe was accepted (201)')
+    expect(accepted('key-0123 abcd')).toBe('a write of submitIntent sent with an Idempotency-Key holding " ", which no reading calls safe was accepted (201)')
+    expect(accepted('key-0123~abcd')).toBe('holds')
+  })
+
+  test("a profile's keyPattern decides what is safe instead", () => {
+    expect(accepted('abcdefgh', 201, profiled('^[a-z]+$'))).toBe('holds')
+    expect(accepted('abcdefg1', 201, profiled('^[a-z]+$'))).toBe("a write of submitIntent sent with an Idempotency-Key that the profile's writes.keyPattern refuses was accepted (201)")
+    expect(accepted('abc{defg}', 201, profiled('^[^x]+$')), 'the pattern takes braces').toBe('holds')
+  })
+
+  test('applies to a 2xx of a write the profile states, and to nothing without a profile', () => {
+    expect(accepted('k'.repeat(7), 200)).not.toBe('not applied')
+    expect(accepted('k'.repeat(7), 299)).not.toBe('not applied')
+    expect(accepted('k'.repeat(7), 199)).toBe('not applied')
+    expect(accepted('k'.repeat(7), 300)).toBe('not applied')
+    expect(accepted('k'.repeat(7), 400)).toBe('not applied')
+    expect(judged(rule, responseOf(201, JSON_TYPE, { data: {} }), write('k'.repeat(7), 'http://127.0.0.1:9/v1/intents', 'GET'), profiled())).toBe('not applied')
+    expect(judged(rule, responseOf(201, JSON_TYPE, { data: {} }), write('k'.repeat(7), 'http://127.0.0.1:9/v1/orders'), profiled())).toBe('not applied')
+    expect(judged(rule, responseOf(201, JSON_TYPE, { data: {} }), write('k'.repeat(7)), {})).toBe('not applied')
   })
 })
