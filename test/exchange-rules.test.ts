@@ -2,8 +2,9 @@ import { describe, expect, test } from 'vitest'
 import { exchangeRules } from '../src/checks/every-response.js'
 import { findingMessage, type JudgedSettings } from '../src/checks/exchange-judge.js'
 import { schemaPattern } from '../src/contract/schemas.js'
-import type { Exchange, ExchangeResponse } from '../src/http/exchange.js'
+import type { ExchangeResponse } from '../src/http/exchange.js'
 import type { ProfileValues } from '../src/profile/profile.js'
+import { ACCEPTED, exchangeOf, responseOf, type Sent } from './support/hand-made.js'
 
 /**
  * Each every-response rule judging responses made by hand, one edge at a time: a repeated header, a header of spaces, a
@@ -11,25 +12,6 @@ import type { ProfileValues } from '../src/profile/profile.js'
  * fails under its faults; these pin what each branch of a rule decides, where no fault of the reference reaches it
  * (npm run mutation judges the rules by both).
  */
-
-interface Sent {
-  operation?: string
-  method?: string
-  url?: string
-  headers?: Record<string, string>
-}
-
-function responseOf(status: number, headers: Readonly<Record<string, string | readonly string[]>> = {}, json?: unknown): ExchangeResponse {
-  return { status, headers: headers as ExchangeResponse['headers'], body: json === undefined ? '' : JSON.stringify(json), truncated: false, ...(json === undefined ? { jsonError: 'empty' } : { json }) }
-}
-
-const ACCEPTED = { accept: 'application/json' }
-
-function exchangeOf(response: ExchangeResponse, sent: Sent = {}): Exchange {
-  const { url = 'http://127.0.0.1:9/v1/markets', headers = ACCEPTED, method = 'GET' } = sent
-  const operation = 'operation' in sent ? sent.operation : 'listMarkets'
-  return { operation, request: { method, url, headers }, response, retries: [] } as unknown as Exchange
-}
 
 /** What the rule decides about one response: 'not applied', 'holds', or the violation's message. */
 function judged(id: string, response: ExchangeResponse, sent: Sent = {}, settings: JudgedSettings = {}): string {

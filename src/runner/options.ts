@@ -3,7 +3,7 @@ import type { WritePlan } from '../engine/write-plan.js'
 import type { GivenSettings } from '../core/defaults.js'
 import type { ProfileSource } from '../profile/load.js'
 import type { ReferenceOptions } from '../reference/server.js'
-import type { RefRequest, RefResponse } from '../reference/types.js'
+import type { Behaviour, RefRequest, RefResponse } from '../reference/types.js'
 
 export interface Waiver {
   check: string
@@ -17,6 +17,8 @@ export interface RunOptions {
   reference?: Pick<ReferenceOptions, 'quota' | 'latencyMs' | 'apiKey' | 'restrictedApiKey' | 'receipts'> & {
     faults?: string[]
     allowances?: string[]
+    /** Behaviours of the caller's own, after the named ones: self-tests script the embedded server's answers with them. */
+    behaviours?: readonly Behaviour[]
     /** Called with every request the embedded server answers and its response (self-tests and the benchmark count and replay them). */
     record?: (request: RefRequest, response: RefResponse) => void
   }

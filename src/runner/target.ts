@@ -45,6 +45,7 @@ export async function openTarget(options: RunOptions): Promise<Target> {
   const startedAt = new Date()
   const given = withDefaults(options.settings)
   const { behaviours, quota, receipts } = await namedBehaviours(options)
+  behaviours.push(...(options.reference?.behaviours ?? []))
   const record = options.reference?.record
   if (record) behaviours.push({ name: 'record', description: 'records every exchange', onResponse: (response, request) => record(request, response) })
   const server = given.baseUrl ? undefined : await startReferenceServer({ ...options.reference, quota, receipts, behaviours })

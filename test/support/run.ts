@@ -1,5 +1,6 @@
 import { runConformance, type RunOptions } from '../../src/runner/run.js'
-import type { Report } from '../../src/core/report.js'
+import type { CheckOutcome, Report } from '../../src/core/report.js'
+import type { Behaviour } from '../../src/reference/types.js'
 
 export const FIXED_SEED = 20261122
 
@@ -25,6 +26,17 @@ export function runAgainstReference(reference: RunOptions['reference'] = {}, set
     reference,
     ...extra,
   })
+}
+
+/**
+ * Runs the given checks alone against the embedded reference with behaviours of the test's own: the answers a branch of
+ * a check is there for, where no named fault of the reference gives them. Returns the outcome of the first check.
+ */
+export async function outcomeWithBehaviours(only: readonly string[], behaviours: readonly Behaviour[], settings: Partial<RunOptions['settings']> = {}): Promise<CheckOutcome> {
+  const report = await runAgainstReference({ behaviours }, settings, { only: [...only] })
+  const outcome = report.checks.find((c) => c.id === only[0])
+  if (!outcome) throw new Error(`${only[0]} is not in the report`)
+  return outcome
 }
 
 export function idsWithStatus(report: Pick<Report, 'checks'>, status: string): string[] {
