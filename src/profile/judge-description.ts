@@ -38,10 +38,25 @@ export interface DescriptionFindings {
   corpus: { accepted: number; forbidden: number }
 }
 
+/** Stands for the description's source in findings kept for a later run, which may read the same document from elsewhere (the embedded reference's port). */
+const SOURCE = '\u0000source\u0000'
+/** The findings of the documents judged last, by their JSON: a process that runs again (a self-test, the API) judges the same description again, and judging it is most of a run's set-up. */
+const judgedDocuments = new Map<string, Promise<DescriptionFindings>>()
+const KEPT_DOCUMENTS = 4
+
 /** Judges a published description: valid OpenAPI 3.1.0 (a maintained validator), version 1.0.0, the six operations, compatible with the contract. */
 export async function judgeDescription(source: string, document: unknown): Promise<DescriptionFindings> {
-  const { accepted, forbidden } = compatibilityCorpus()
-  return { document: await documentProblems(source, document as Document), compatibility: compatibilityProblems(source, document as Document, accepted, forbidden), corpus: { accepted: accepted.length, forbidden: forbidden.length } }
+  const key = JSON.stringify(document)
+  let judged = judgedDocuments.get(key)
+  if (!judged) {
+    const { accepted, forbidden } = compatibilityCorpus()
+    judged = documentProblems(SOURCE, document as Document).then((problems) => ({ document: problems, compatibility: compatibilityProblems(SOURCE, document as Document, accepted, forbidden), corpus: { accepted: accepted.length, forbidden: forbidden.length } }))
+    judgedDocuments.set(key, judged)
+    if (judgedDocuments.size > KEPT_DOCUMENTS) judgedDocuments.delete(judgedDocuments.keys().next().value!)
+  }
+  const findings = await judged
+  const named = (problems: readonly string[]) => problems.map((problem) => problem.replaceAll(SOURCE, source))
+  return { document: named(findings.document), compatibility: named(findings.compatibility), corpus: findings.corpus }
 }
 
 /** Compiling the OpenAPI 3.1 schema takes half a second; a validator keeps it for every later document. */

@@ -113,6 +113,16 @@ export async function loadProfile(given: ProfileSource, fetchDescription?: Descr
   return profile
 }
 
+/** The config schemas compiled so far, by their JSON: a process that loads the same profile again (a self-test, the API) compiles it once. */
+const compiledSchemas = new Set<string>()
+
+function compileOnce(schema: object): void {
+  const key = JSON.stringify(schema)
+  if (compiledSchemas.has(key)) return
+  configSchemaCompiler().compile(schema)
+  compiledSchemas.add(key)
+}
+
 function readConfigSchema(path: string, where: string): Record<string, unknown> {
   let schema: unknown
   try {
@@ -123,7 +133,7 @@ function readConfigSchema(path: string, where: string): Record<string, unknown> 
   }
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw new ProfileError(where, `profile.configSchema: ${path} is not a JSON Schema object`)
   try {
-    configSchemaCompiler().compile(schema as object)
+    compileOnce(schema as object)
   } catch (error) {
     throw new ProfileError(where, `profile.configSchema: ${path} does not compile as JSON Schema 2020-12: ${(error as Error).message.split('\n')[0]}`)
   }

@@ -14,6 +14,18 @@ const isUrl = (value: string) => /^https?:\/\//i.test(value)
  * read when it gives a file (relative to the profile). A source that cannot be reached or parsed is a ProfileError;
  * whether the document is a valid and compatible description is for the checks to say.
  */
+/** The descriptions parsed last, by their text: a process that runs again (a self-test, the API) reads the same description again. Only read, never changed. */
+const parsedDescriptions = new Map<string, unknown>()
+const KEPT_DESCRIPTIONS = 4
+
+function parsedOnce(text: string): unknown {
+  if (!parsedDescriptions.has(text)) {
+    parsedDescriptions.set(text, parseYaml(text))
+    if (parsedDescriptions.size > KEPT_DESCRIPTIONS) parsedDescriptions.delete(parsedDescriptions.keys().next().value!)
+  }
+  return parsedDescriptions.get(text)
+}
+
 export async function readPublishedDescription(value: string, baseDir: string, fetchDescription: DescriptionFetch, where: string): Promise<{ source: string; document: unknown }> {
   let text: string
   let source: string
@@ -33,7 +45,7 @@ export async function readPublishedDescription(value: string, baseDir: string, f
   }
   let document: unknown
   try {
-    document = parseYaml(text)
+    document = parsedOnce(text)
   } catch (error) {
     throw new ProfileError(where, `profile.openapi at ${source} is neither JSON nor YAML (${yamlProblem(error)})`)
   }
