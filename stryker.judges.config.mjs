@@ -2,7 +2,8 @@
 import checks from './stryker.config.mjs'
 
 /**
- * npm run mutation, second part: the every-response rules and the code that decides pass, fail and skip. Every check's
+ * npm run mutation, second part: the every-response rules and the code that decides pass, fail and skip (with the
+ * checks' plumbing that every run goes through: needs, the errors a check throws, the catalogue). Every check's
  * run goes through them, so the tests of the checks would all cover each of their mutants; they are judged instead by
  * their own tests (vitest.mutation-judges.config.ts): each rule under each fault that names it, the rules on the plain
  * reference, each rule on responses made by hand, and the unit tests of the verdict.
@@ -15,6 +16,10 @@ export default {
     'src/checks/every-response.ts',
     'src/checks/profile-rules.ts',
     'src/checks/exchange-judge.ts',
+    // What every check's run goes through: the inputs it needs, its outcome's errors, the catalogue's selection of IDs.
+    'src/checks/needs.ts',
+    'src/checks/types.ts',
+    'src/checks/index.ts',
     'src/engine/run-check.ts',
     'src/engine/judged-outcomes.ts',
     // summarize(): what turns the outcomes into the run's verdict.

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
@@ -8,7 +8,13 @@ import { summarize, type CheckOutcome } from '../src/core/report.js'
 import type { RunSettings } from '../src/core/settings.js'
 import { CRASH_PREFIX, NOT_SELECTED, ObservationTally, levelOf, notSelected, outcomeOf as judgedOutcome, runOutcomes, withObserved } from '../src/engine/judged-outcomes.js'
 import type { RuleObservation } from '../src/engine/observations.js'
+import { missingInputReasons, missingNeed } from '../src/checks/needs.js'
+import { unknownCheckId } from '../src/checks/index.js'
 import { replayCommand, runCheck, type CheckEnvironment } from '../src/engine/run-check.js'
+import { WriteBudget } from '../src/engine/write-plan.js'
+import { SignedBodySource } from '../src/generators/signed-bodies.js'
+import { GrowingSecrets } from '../src/http/secrets.js'
+import { WRITES_NOT_ASSESSABLE, type WriteOperation } from '../src/profile/profile.js'
 import type { Exchange } from '../src/http/exchange.js'
 import { HttpClient } from '../src/http/client.js'
 import { gatherExchangeLog } from '../src/har/exchange-log.js'
@@ -157,6 +163,20 @@ describe('runCheck decides a check outcome', () => {
     expect(outcome).toMatchObject({ status: 'skipped', reason: 'no trader address given (--trader)' })
   })
 
+  test.each([
+    ['apiKey', { apiKey: undefined }, 'no API key given (--api-key)'],
+    ['restrictedApiKey', { restrictedApiKey: undefined }, 'no restricted API key given (--restricted-api-key)'],
+    ['trader', { trader: undefined }, 'no trader address given (--trader)'],
+    ['intent', { intent: undefined }, 'no intent given (--intent-hash and --intent-receipt)'],
+    ['secondIntent', { secondIntent: undefined }, 'no second intent given (--second-intent-hash and --second-intent-receipt)'],
+  ] as const)('a check that needs %s runs when it is given and is skipped, naming its flag, when it is not', (need, without, reason) => {
+    const given = { ...settings, apiKey: 'k', restrictedApiKey: 'r', trader: `0x${'a'.repeat(40)}`, intent: { hash: 'h', receipt: 'r' }, secondIntent: { hash: 'h2', receipt: 'r2' } } as RunSettings
+    expect(missingNeed(given, [need])).toBeUndefined()
+    expect(missingNeed(given)).toBeUndefined()
+    expect(missingNeed({ ...given, ...without }, [need])).toBe(need)
+    expect(missingInputReasons[need]).toBe(reason)
+  })
+
   test('a profile check is skipped as not assessable when the profile does not state its key, and runs when it does', async () => {
     let runs = 0
     const check = checkThat(async () => { runs++ }, { profile: 'errorCodes' })
@@ -192,6 +212,105 @@ describe('runCheck decides a check outcome', () => {
       await target.close()
     }
   })
+})
+
+describe('runCheck and the writes of a check', () => {
+  const RECEIPT = 'receipt-secret-0123456789abcdef'
+  const submit: WriteOperation = { kind: 'intent', method: 'POST', path: '/v1/unit-intents', statusIdentifier: '/id', receipt: '/receipt', duplicate: '/duplicate', bodies: { files: ['one.json', 'two.json'] } }
+  const writeSettings = (baseUrl: string): Partial<RunSettings> => ({ baseUrl, allowWrites: true, profile: { source: 'unit.yaml', values: { writes: { operations: { submit } } } } })
+  /** A check that declares two submissions and sends one, failing with the receipt it was handed when told to. */
+  const writer = (failWithReceipt = false) =>
+    checkThat(
+      async (ctx) => {
+        const answer = await ctx.write('submit', await ctx.signedBody('submit'), 'unit-key-0001')
+        if (failWithReceipt) ctx.fail(`handed ${answer.receipt}`)
+      },
+      { writes: () => 2 },
+    )
+
+  async function withWriteTarget(run: (baseUrl: string, writing: NonNullable<CheckEnvironment['writing']>, budget: WriteBudget) => Promise<void>, max?: number) {
+    const target = await httpTarget((_, res) => {
+      res.writeHead(202, { 'content-type': 'application/json', 'x-request-id': 'unit-0000-request' })
+      res.end(JSON.stringify({ id: 'status-1', receipt: RECEIPT, duplicate: false }))
+    })
+    const dir = mkdtempSync(join(tmpdir(), 'verdict-writes-'))
+    for (const file of ['one.json', 'two.json']) writeFileSync(join(dir, file), '{"signed":true}')
+    const budget = new WriteBudget(max)
+    try {
+      await run(target.baseUrl, { bodies: new SignedBodySource(dir, 1000), budget, secrets: new GrowingSecrets(secrets) }, budget)
+    } finally {
+      await target.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+
+  async function outcomeWith(check: Check, given: Partial<RunSettings>, writing?: CheckEnvironment['writing']): Promise<CheckOutcome> {
+    const client = new HttpClient({ ...settings, ...given })
+    try {
+      return (await runCheck(check, 'unit', { settings: { ...settings, ...given }, client, secrets, writing })).outcome
+    } finally {
+      await client.close()
+    }
+  }
+
+  test('a write check in a run that may not write is skipped as not assessable, and sends nothing', async () => {
+    await withWriteTarget(async (baseUrl) => {
+      const outcome = await outcomeWith(writer(), writeSettings(baseUrl))
+      expect(outcome).toMatchObject({ status: 'skipped', reason: WRITES_NOT_ASSESSABLE })
+      expect(outcome.writes).toBeUndefined()
+    })
+  })
+
+  test('a check that writes nothing runs in a run that may not write', async () => {
+    expect((await outcomeWith(checkThat(async () => {}), {})).status).toBe('passed')
+  })
+
+  test('a write check that does not fit in what is left of --max-writes is skipped, saying so, and takes nothing', async () => {
+    await withWriteTarget(async (baseUrl, writing, budget) => {
+      const outcome = await outcomeWith(writer(), writeSettings(baseUrl), writing)
+      expect(outcome).toMatchObject({ status: 'skipped', reason: 'skipped: it sends up to 2 submissions, more than the 1 left of --max-writes 1' })
+      expect(budget.take(1), 'the one submission left is still there').toBe(true)
+    }, 1)
+  })
+
+  test('a write check that fits takes its declared submissions from the budget, and lists the write it sent with its receipt as a placeholder', async () => {
+    await withWriteTarget(async (baseUrl, writing, budget) => {
+      const outcome = await outcomeWith(writer(), writeSettings(baseUrl), writing)
+      expect(outcome.status, outcome.reason).toBe('passed')
+      expect(outcome.writes).toEqual([{ operation: 'submit', method: 'POST', url: `${baseUrl}/v1/unit-intents`, idempotencyKey: 'unit-key-0001', status: 202, attempts: 1, statusIdentifier: 'status-1', receipt: '$IPTS_WRITE_RECEIPT_1', duplicate: false }])
+      expect(budget.take(2), 'the check took 2 of the 3').toBe(false)
+      expect(budget.take(1)).toBe(true)
+    }, 3)
+  })
+
+  test('a write check is held to its declared submissions: the allowance is what it declares, not the whole budget', async () => {
+    await withWriteTarget(async (baseUrl, writing) => {
+      const greedy = checkThat(
+        async (ctx) => {
+          for (let i = 0; i < 2; i++) await ctx.write('submit', await ctx.signedBody('submit'), `unit-key-000${i}`)
+        },
+        { writes: () => 1 },
+      )
+      const outcome = await outcomeWith(greedy, writeSettings(baseUrl), writing)
+      expect(outcome).toMatchObject({ status: 'failed', crashed: true })
+      expect(outcome.reason).toContain('a write check sent more than the 1 submissions it declares')
+    })
+  })
+
+  test("a receipt a write was handed is a secret in the check's reason and evidence", async () => {
+    await withWriteTarget(async (baseUrl, writing) => {
+      const outcome = await outcomeWith(writer(true), writeSettings(baseUrl), writing)
+      expect(outcome.status).toBe('failed')
+      expect(outcome.reason).toBe('handed $IPTS_WRITE_RECEIPT_1')
+      expect(JSON.stringify(outcome)).not.toContain(RECEIPT)
+    })
+  })
+})
+
+test('a selection of check IDs is refused by the first ID no check or rule has, naming the closest', () => {
+  expect(unknownCheckId(undefined)).toBeUndefined()
+  expect(unknownCheckId(['auth/missing-key', 'every-response/json-content-type'])).toBeUndefined()
+  expect(unknownCheckId(['auth/missing-key', 'auth/missing-kye', 'no/such'])).toBe('no check has the ID "auth/missing-kye" (closest: auth/missing-key, auth/unknown-key, writes/missing-key-refused; docs/checks.md lists them all)')
 })
 
 test('a finding with schema violations is told by its message', () => {
