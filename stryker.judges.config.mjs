@@ -22,8 +22,8 @@ export default {
     'src/checks/index.ts',
     'src/engine/run-check.ts',
     'src/engine/judged-outcomes.ts',
-    // summarize(): what turns the outcomes into the run's verdict.
-    'src/core/report.ts:124-142',
+    // What turns the outcomes into the run's verdict.
+    'src/engine/summarize.ts',
   ],
   incrementalFile: 'reports/mutation/judges-incremental.json',
   tempDirName: '.stryker-tmp-judges',

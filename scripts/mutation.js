@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { parse as parseYaml } from 'yaml'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const DEFAULT_CONFIGS = ['stryker.secrets.config.mjs', 'stryker.judges.config.mjs', 'stryker.config.mjs']
@@ -60,7 +61,7 @@ const minutes = (seconds) => (seconds === undefined ? 'not measured (document wr
 const staticIgnored = all.filter((m) => m.status === 'Ignored' && /static/i.test(m.statusReason ?? ''))
 const disabled = rows.flatMap((row) => row.mutants.filter((m) => m.status === 'Ignored' && !/static/i.test(m.statusReason ?? '')).map((m) => ({ row, m })))
 // Every file the three parts of npm run mutation mutate, to name those a partial run left out.
-const fullScope = [...readdirSync(join(root, 'src/checks')).filter((f) => f.endsWith('.ts')).map((f) => `src/checks/${f}`), 'src/http/secrets.ts', 'src/engine/run-check.ts', 'src/engine/judged-outcomes.ts', 'src/core/report.ts']
+const fullScope = [...readdirSync(join(root, 'src/checks')).filter((f) => f.endsWith('.ts')).map((f) => `src/checks/${f}`), 'src/http/secrets.ts', 'src/engine/run-check.ts', 'src/engine/judged-outcomes.ts', 'src/engine/summarize.ts']
 const notMutated = fullScope.filter((file) => !rows.some((row) => row.file === file)).sort()
 // The lines of the hand review's survivors, and what kills each now.
 const HAND_REVIEW = [
@@ -98,6 +99,12 @@ function handReviewStatus(file, text) {
   return STATUSES.filter((s) => count(mutants, [s]) > 0).map((s) => `${count(mutants, [s])} ${s}`).join(', ')
 }
 const survivors = rows.flatMap((row) => row.mutants.filter((m) => UNDETECTED.includes(m.status)).map((m) => ({ row, m })))
+// Why a mutant survives, where it has been examined (scripts/mutation-survivors.yaml): matched by its file, a piece of
+// its line's text and, where given, its mutators, so that a reason follows its line when the lines above it move.
+const REASONS = parseYaml(readFileSync(join(root, 'scripts/mutation-survivors.yaml'), 'utf8')) ?? []
+const reasonOf = (row, m) =>
+  REASONS.find((r) => r.file === row.file && lineOf(row, m).includes(r.line) && (!r.mutators || r.mutators.includes(m.mutatorName)))?.reason
+const unexamined = survivors.filter(({ row, m }) => reasonOf(row, m) === undefined)
 
 const lines = [
   '# Mutation testing',
@@ -109,11 +116,13 @@ const lines = [
   '- the checks (`src/checks/`), judged by `vitest.mutation.config.ts`: each check run by itself against the plain reference,',
   '  each fault that names it and the allowances of its concern or that name it (`test/each-check.test.ts`, which pins each',
   "  outcome's reason and the exchange each failure's evidence shows in a snapshot); a check that judges every exchange of",
-  "  a run runs, under a fault it finds only in another check's requests, with that check (`CHECK_WITNESSES`); and the",
-  '  unit tests of the property runner;',
-  '- the every-response rules (`src/checks/every-response.ts`, `profile-rules.ts`, `exchange-judge.ts`) and the code that',
-  '  decides pass, fail and skip (`src/engine/run-check.ts`, `src/engine/judged-outcomes.ts`, `summarize` in',
-  '  `src/core/report.ts`), judged by `vitest.mutation-judges.config.ts`: each rule under each fault that names it (through',
+  "  a run runs, under a fault it finds only in another check's requests, with that check (`CHECK_WITNESSES`); the tests",
+  "  of each concern's checks on answers scripted by hand and on other inputs (`test/checks/`, `test/check-inputs.test.ts`);",
+  '  and the unit tests of the property runner;',
+  '- the every-response rules (`src/checks/every-response.ts`, `profile-rules.ts`, `exchange-judge.ts`), the code that',
+  '  decides pass, fail and skip (`src/engine/run-check.ts`, `src/engine/judged-outcomes.ts`, `src/engine/summarize.ts`)',
+  "  and what every check's run goes through (`src/checks/needs.ts`, `types.ts`, `index.ts`),",
+  '  judged by `vitest.mutation-judges.config.ts`: each rule under each fault that names it (through',
   '  the traffic of one witness check), the rules on the plain reference, each rule on responses made by hand',
   '  (`test/exchange-rules.test.ts`), and the unit tests of the verdict (`test/verdict-units.test.ts`);',
   '- the redaction of secrets (`src/http/secrets.ts`), judged by its unit tests alone (`vitest.mutation-secrets.config.ts`:',
@@ -153,11 +162,13 @@ const lines = [
   '',
   '## Surviving mutants',
   '',
-  survivors.length === 0 ? 'None.' : 'Each is a branch no self-test proves yet: a fault (or a unit test) that kills it, or a `// Stryker disable` comment with the reason it is equivalent, removes it from this list.',
+  survivors.length === 0
+    ? 'None.'
+    : `Each is a branch no self-test proves yet: a fault (or a unit test) that kills it, or a \`// Stryker disable\` comment with the reason it is equivalent, removes it from this list. The reason each survives is kept in \`scripts/mutation-survivors.yaml\`; ${unexamined.length} of the ${survivors.length} have none yet.`,
   '',
   ...(survivors.length === 0
     ? []
-    : ['| where | status | mutator | replacement | line |', '| --- | --- | --- | --- | --- |', ...survivors.map(({ row, m }) => `| ${where(row, m)} | ${m.status} | ${m.mutatorName} | \`${cell(m.replacement ?? '')}\` | \`${cell(lineOf(row, m))}\` |`)]),
+    : ['| where | status | mutator | replacement | line | why it survives |', '| --- | --- | --- | --- | --- | --- |', ...survivors.map(({ row, m }) => `| ${where(row, m)} | ${m.status} | ${m.mutatorName} | \`${cell(m.replacement ?? '')}\` | \`${cell(lineOf(row, m))}\` | ${cell(reasonOf(row, m) ?? 'not examined yet')} |`)]),
   '',
   '## Equivalent mutants (disabled in the code)',
   '',
@@ -169,4 +180,4 @@ const lines = [
   '',
 ]
 writeFileSync(documentPath, lines.join('\n'))
-console.log(`mutation score ${score(all).toFixed(2)}%, ${all.length} mutants, ${survivors.length} surviving; written to ${documentPath}`)
+console.log(`mutation score ${score(all).toFixed(2)}%, ${all.length} mutants, ${survivors.length} surviving (${unexamined.length} without a reason); written to ${documentPath}`)

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { findingMessage } from '../src/checks/exchange-judge.js'
 import { CheckFailure, CheckNotRun, CheckSkipped, type Check } from '../src/checks/types.js'
-import { summarize, type CheckOutcome } from '../src/core/report.js'
+import type { CheckOutcome } from '../src/core/report.js'
+import { summarize } from '../src/engine/summarize.js'
 import type { RunSettings } from '../src/core/settings.js'
 import { CRASH_PREFIX, NOT_SELECTED, ObservationTally, levelOf, notSelected, outcomeOf as judgedOutcome, runOutcomes, withObserved } from '../src/engine/judged-outcomes.js'
 import type { RuleObservation } from '../src/engine/observations.js'
@@ -79,6 +80,7 @@ describe('runCheck decides a check outcome', () => {
     expect(outcome.reason).toBeUndefined()
     expect(outcome.retried, 'no exchange was retried').toBeUndefined()
     expect(outcome.inputs, 'no inputs were counted').toBeUndefined()
+    expect(outcome.writes, 'no write was sent').toBeUndefined()
   })
 
   test('its duration is the time the check took', async () => {

@@ -156,25 +156,6 @@ export interface Report {
   errors: string[]
 }
 
-export function summarize(checks: readonly CheckOutcome[], strict: boolean, errors: readonly string[]): Summary {
-  const count = (status: CheckStatus) => checks.filter((c) => c.status === status).length
-  const failedMust = checks.filter((c) => c.status === 'failed' && c.level === 'MUST').length
-  const failedShould = checks.filter((c) => c.status === 'failed' && c.level === 'SHOULD').length
-  const notRun = count('not run')
-  const failing = failedMust > 0 || (strict && failedShould > 0) || notRun > 0 || errors.length > 0
-  return {
-    passed: count('passed'),
-    failed: count('failed'),
-    skipped: count('skipped'),
-    waived: count('waived'),
-    notRun,
-    total: checks.length,
-    failedMust,
-    failedShould,
-    verdict: failing ? 'fail' : 'pass',
-  }
-}
-
 /** How the report's exchanges came about, for a report's heading: the seed of a run, or what recorded traffic held. */
 export function provenance(report: Report): string {
   const { traffic } = report

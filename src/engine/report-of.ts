@@ -1,5 +1,6 @@
 import { redactDeep, type Secret } from '../http/secrets.js'
-import { summarize, type Report } from '../core/report.js'
+import type { Report } from '../core/report.js'
+import { summarize } from './summarize.js'
 import { packageJson } from '../core/package-root.js'
 import type { Profile } from '../profile/profile.js'
 import { traceRequirements } from './traceability.js'
