@@ -1,6 +1,6 @@
 import type { Exchange } from '../http/exchange.js'
 import type { IntentInput, RunSettings } from '../core/settings.js'
-import type { RecordedJudgement } from './exchange-judge.js'
+import { bodyMember, type RecordedJudgement } from './exchange-judge.js'
 import { intentRefusalStatuses } from './operation-calls.js'
 import type { Check, CheckContext, Need } from './types.js'
 
@@ -41,9 +41,9 @@ function readIntent(ctx: CheckContext, intent: IntentInput): Promise<Exchange> {
   return ctx.call('getIntentStatus', { params: { hash: intent.hash }, query: { receipt: intent.receipt }, shared: true })
 }
 
-function intentBody(exchange: Exchange): Record<string, unknown> | undefined {
-  const body = exchange.response?.status === 200 ? exchange.response.json : undefined
-  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
+/** A member of the intent status an exchange was answered with: undefined unless it was a 200 whose JSON body has it. */
+export function statusMember(exchange: Exchange, name: string): unknown {
+  return exchange.response?.status === 200 ? bodyMember(exchange.response, name) : undefined
 }
 
 /** A receipt of the same length as the real one; built from filler so that no part of the real receipt leaks into a report. */
@@ -117,13 +117,12 @@ function grantCheck(check: Pick<Check, 'id' | 'title'>, which: 'intent' | 'secon
       const intent = ctx.settings[which]!
       const exchange = await readIntent(ctx, intent)
       if (exchange.response?.status !== 200) ctx.fail(`the intent's own receipt answered ${exchange.response?.status ?? exchange.error?.message}, expected 200`, { exchange })
-      const orderHash = intentBody(exchange)?.orderHash
+      const orderHash = statusMember(exchange, 'orderHash')
       if (typeof orderHash !== 'string') return ctx.fail(`the status answered has orderHash ${JSON.stringify(orderHash)}, not a string`, { exchange })
       if (orderHash.toLowerCase() === intent.hash.toLowerCase()) return
       const other = ctx.settings[which === 'intent' ? 'secondIntent' : 'intent']
       if (!other || other.hash.toLowerCase() === intent.hash.toLowerCase()) return
-      const otherStatus = intentBody(await readIntent(ctx, other))
-      const otherHash = otherStatus?.orderHash
+      const otherHash = statusMember(await readIntent(ctx, other), 'orderHash')
       if (typeof otherHash === 'string' && otherHash.toLowerCase() === orderHash.toLowerCase()) {
         ctx.fail(`the status answered has orderHash ${orderHash}, not the hash asked for, and the other intent given, read with its own receipt, answers the same orderHash: one of them was answered with a status not its own`, { exchange })
       }
@@ -232,10 +231,10 @@ export const intentsChecks: readonly Check[] = [
     async run(ctx) {
       const given = [ctx.settings.intent, ctx.settings.secondIntent].filter((intent): intent is IntentInput => intent !== undefined)
       const exchanges = await Promise.all(given.map((intent) => readIntent(ctx, intent)))
-      const failed = exchanges.filter((exchange) => intentBody(exchange)?.failure !== undefined)
+      const failed = exchanges.filter((exchange) => statusMember(exchange, 'failure') !== undefined)
       if (failed.length === 0) ctx.skip('no intent given reports a failure')
       for (const exchange of failed) {
-        const failure = intentBody(exchange)!.failure as { retryable?: unknown } | null
+        const failure = statusMember(exchange, 'failure') as { retryable?: unknown } | null
         if (failure?.retryable !== false) ctx.fail(`failure.retryable is ${JSON.stringify(failure?.retryable)}, expected false`, { exchange })
       }
     },
