@@ -222,7 +222,7 @@ describe('intents checks against the scripted reference', () => {
 
   describe('intents/receipt-grants-status and intents/second-receipt-grants-status', () => {
     it('fail on a refusal of the intent\'s own receipt', async () => {
-      const outcome = await outcomeWithBehaviours(['intents/receipt-grants-status'], [answerWith('own-receipt-404', 404, (request, response) => response.status === 200)])
+      const outcome = await outcomeWithBehaviours(['intents/receipt-grants-status'], [answerWith('own-receipt-404', 404, (_request, response) => response.status === 200)])
       expect([outcome.status, outcome.reason]).toEqual(['failed', "the intent's own receipt answered 404, expected 200"])
     })
 
