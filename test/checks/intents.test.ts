@@ -5,7 +5,7 @@ import type { RunSettings } from '../../src/core/settings.js'
 import type { Exchange, ExchangeResponse } from '../../src/http/exchange.js'
 import { buildReferenceData } from '../../src/reference/data.js'
 import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
-import { outcomeWithBehaviours } from '../support/run.js'
+import { outcomeWithBehaviours, runAgainstReference } from '../support/run.js'
 
 // Copied from test/support/hand-made.ts (not to be edited): a response and an exchange made by hand.
 function responseOf(status: number, json?: unknown): ExchangeResponse {
@@ -168,6 +168,24 @@ describe('intents checks against the scripted reference', () => {
       const outcome = await outcomeWithBehaviours([id], [])
       expect({ id, status: outcome.status, reason: outcome.reason }).toEqual({ id, status: 'passed', reason: undefined })
     }
+  })
+
+  it('the intents checks share their reads: the run sends each intent request once', async () => {
+    const seen = new Map<string, number>()
+    const counter: Behaviour = {
+      name: 'intent-request-counter',
+      description: 'Counts the intent requests by path and query.',
+      onRequest(request) {
+        if (!request.path.startsWith('/v1/intents/')) return
+        const key = `${request.path}?${request.query.toString()}`
+        seen.set(key, (seen.get(key) ?? 0) + 1)
+      },
+    }
+    const report = await runAgainstReference({ behaviours: [counter] }, {}, { only: intentsChecks.map(({ id }) => id) })
+    const ids = new Set(intentsChecks.map(({ id }) => id))
+    expect(report.checks.filter(({ id }) => ids.has(id)).map(({ id, status }) => [id, status])).toEqual(intentsChecks.map(({ id }) => [id, 'passed']))
+    expect(seen.size).toBeGreaterThan(10)
+    expect([...seen].filter(([, count]) => count !== 1)).toEqual([])
   })
 
   it('a 2xx other than 200 to a request without a receipt is a grant of access', async () => {
