@@ -265,6 +265,13 @@ describe('intents checks against the scripted reference', () => {
       expect([outcome.status, outcome.reason]).toEqual(['passed', undefined])
     })
 
+    it("pass when the intent's status names its hash in the other case of hex digit, whatever the other intent answers", async () => {
+      // The hash pattern allows either case; the other intent answering the same orderHash is the other check's finding.
+      const upper = editStatus('order-hash-upper-case', () => true, (status) => (status.orderHash = upperHex(FIRST.hash)))
+      const outcome = await outcomeWithBehaviours(['intents/receipt-grants-status'], [upper])
+      expect([outcome.status, outcome.reason]).toEqual(['passed', undefined])
+    })
+
     it('pass when the other intent is refused, even with a body that carries the same orderHash', async () => {
       const firstOther = editStatus('first-order-hash-other', (intent) => intent.hash === FIRST.hash, (status) => (status.orderHash = OTHER_HASH))
       const secondRefused: Behaviour = {
