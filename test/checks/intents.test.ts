@@ -134,11 +134,55 @@ describe('intents checks on hand-made answers', () => {
   const settings = { apiKey: 'k', intent: { hash: FIRST.hash, receipt: FIRST.receipt } }
 
   it('a refusal check fails on a request that got no response, naming the request and the error', async () => {
-    await expect(check('intents/missing-receipt-refused').run(contextOf(settings, unanswered))).rejects.toMatchObject({ name: 'CheckFailure', message: 'no response to the intent without a receipt: connect ECONNREFUSED 127.0.0.1:9' })
+    const exchange = unanswered()
+    await expect(check('intents/missing-receipt-refused').run(contextOf(settings, () => exchange))).rejects.toMatchObject({
+      name: 'CheckFailure',
+      message: 'no response to the intent without a receipt: connect ECONNREFUSED 127.0.0.1:9',
+      details: { exchange },
+    })
   })
 
   it('a grant check fails on no response, naming the error', async () => {
     await expect(check('intents/receipt-grants-status').run(contextOf(settings, unanswered))).rejects.toMatchObject({ name: 'CheckFailure', message: "the intent's own receipt answered connect ECONNREFUSED 127.0.0.1:9, expected 200" })
+  })
+
+  it('a grant check fails on an orderHash that is no string, with the exchange as evidence', async () => {
+    const exchange = exchangeOf(responseOf(200, { orderHash: null }))
+    await expect(check('intents/receipt-grants-status').run(contextOf(settings, () => exchange))).rejects.toMatchObject({
+      name: 'CheckFailure',
+      message: 'the status answered has orderHash null, not a string',
+      details: { exchange },
+    })
+  })
+
+  it('each check sends the requests it names, and no others', async () => {
+    const given = { ...settings, secondIntent: { hash: SECOND.hash, receipt: SECOND.receipt } }
+    const sent = async (id: string, from: Partial<RunSettings>) => {
+      const calls: [string | undefined, string | undefined][] = []
+      const answer = (options: CallOptions) => {
+        calls.push([options.params?.hash, options.query?.receipt])
+        return exchangeOf(responseOf(404, { error: 'not found', code: 'intent_not_found' }))
+      }
+      await check(id).run(contextOf(from, answer)).catch(() => undefined)
+      return calls.sort()
+    }
+    const h = FIRST.hash
+    const r = FIRST.receipt
+    expect(await sent('intents/malformed-hash-refused', given)).toEqual(
+      [[h.slice(0, -1), r], [`${h}0`, r], [`0X${h.slice(2)}`, r], [`0xg${h.slice(3)}`, r], [h.slice(2), r]].sort(),
+    )
+    expect(await sent('intents/missing-receipt-refused', given)).toEqual([[undefined, undefined]])
+    expect(await sent('intents/empty-receipt-refused', given)).toEqual([[undefined, '']])
+    expect(await sent('intents/receipt-bound-to-intent', given)).toEqual([[undefined, SECOND.receipt]])
+    const malformed = [[h.slice(0, -1), r], [`${h}0`, r], [`0X${h.slice(2)}`, r], [`0xg${h.slice(3)}`, r], [h.slice(2), r]] as [string, string][]
+    expect(await sent('intents/refusals-declared-4xx', given)).toEqual(
+      [...malformed, [h, undefined], [h, ''], [h, r.padEnd(513, 'x')], [h, 'not-the-receipt.'.repeat(4).slice(0, r.length)], [h, SECOND.receipt]].sort(),
+    )
+    // A receipt over 512 characters that is the filler itself, and a second intent of the same receipt: only the probes they allow.
+    const filler = 'not-the-receipt.'.repeat(40)
+    const bare = { apiKey: 'k', intent: { hash: h, receipt: filler }, secondIntent: { hash: SECOND.hash, receipt: filler } }
+    const bareMalformed = malformed.map(([hash]) => [hash, filler])
+    expect(await sent('intents/refusals-declared-4xx', bare)).toEqual([...bareMalformed, [h, undefined], [h, '']].sort())
   })
 
   it('a grant check reads the other intent only when one is given', async () => {
