@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest'
+import { requestIdChecks } from '../../src/checks/request-ids.js'
+import type { Check, CheckContext } from '../../src/checks/types.js'
+import { CheckFailure, CheckSkipped } from '../../src/checks/types.js'
+import type { RunSettings } from '../../src/core/settings.js'
+import type { Exchange, ExchangeResponse } from '../../src/http/exchange.js'
+import type { Behaviour } from '../../src/reference/types.js'
+import { outcomeWithBehaviours } from '../support/run.js'
+
+// Copied from test/support/hand-made.ts (not to be edited): a response and an exchange made by hand.
+function responseOf(status: number, headers: Record<string, string> = {}, json?: unknown): ExchangeResponse {
+  return { status, headers, body: json === undefined ? '' : JSON.stringify(json), truncated: false, ...(json === undefined ? { jsonError: 'empty' } : { json }) } as ExchangeResponse
+}
+
+function exchangeOf(response: ExchangeResponse | undefined, headers: Record<string, string>): Exchange {
+  return { operation: 'getConfig', request: { method: 'GET', url: 'http://127.0.0.1:9/v1/config', headers }, response, retries: [] } as unknown as Exchange
+}
+
+function check(id: string): Check {
+  const found = requestIdChecks.find((c) => c.id === id)
+  if (!found) throw new Error(`${id} is not a request-ids check`)
+  return found
+}
+
+/** A context by hand whose every call gets no response: fail and skip throw as the engine's do. */
+function unansweredContext(): CheckContext {
+  const unanswered = { ...exchangeOf(undefined, {}), error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' } }
+  return {
+    settings: { apiKey: 'k' } as RunSettings,
+    exchanges: [],
+    inputs: {},
+    call: async () => unanswered,
+    fail(message: string, details?: CheckFailure['details']): never {
+      throw new CheckFailure(message, details)
+    },
+    skip(reason: string): never {
+      throw new CheckSkipped(reason)
+    },
+  } as unknown as CheckContext
+}
+
+/** Answers GET /v1/config without a key with this status instead of its 401. */
+function keylessConfig(status: number): Behaviour {
+  return {
+    name: `keyless-config-${status}`,
+    description: `GET /v1/config without a key answers ${status}.`,
+    onResponse(response, request, data) {
+      if (request.path !== '/v1/config' || request.headers['x-api-key'] !== undefined) return
+      response.status = status
+      response.body = status < 400 ? structuredClone(data.config) : { error: 'bad request', code: 'bad_request', requestId: response.headers['x-request-id'] }
+    },
+  }
+}
+
+describe('request-ids checks on hand-made answers', () => {
+  it('a check fails on a request that got no response, naming the error', async () => {
+    const context = unansweredContext()
+    const exchange = await context.call('getConfig')
+    await expect(check('request-ids/present-on-success').run(context)).rejects.toMatchObject({ name: 'CheckFailure', message: 'no response: connect ECONNREFUSED 127.0.0.1:9', details: { exchange } })
+    await expect(check('request-ids/present-on-error').run(unansweredContext())).rejects.toMatchObject({ name: 'CheckFailure', message: 'no response: connect ECONNREFUSED 127.0.0.1:9' })
+  })
+
+  it('the recorded valid-echoed judges requests to an operation that sent a valid X-Request-ID only', () => {
+    const recorded = check('request-ids/valid-echoed').recorded!
+    const sent = (id: string | undefined, operation = 'getConfig') => {
+      const exchange = exchangeOf(responseOf(200, { 'x-request-id': 'other-id-1' }), id === undefined ? {} : { 'x-request-id': id })
+      return recorded.applies(exchange.response!, operation === 'none' ? { ...exchange, operation: undefined } : exchange, {})
+    }
+    expect(sent('ipts-conformance-4')).toBe(true)
+    expect(sent('Rid7chr')).toBe(false)
+    expect(sent(undefined)).toBe(false)
+    expect(sent('ipts-conformance-4', 'none')).toBe(false)
+    const exchange = exchangeOf(responseOf(200, { 'x-request-id': 'other-id-1' }), { 'x-request-id': 'ipts-conformance-4' })
+    expect(recorded.violation(exchange.response!, exchange, {})).toBe('the valid X-Request-ID "ipts-conformance-4" came back as "other-id-1"')
+  })
+
+  it('the recorded invalid-not-echoed judges requests to an operation that sent an invalid X-Request-ID only', () => {
+    const recorded = check('request-ids/invalid-not-echoed').recorded!
+    const applies = (id: string | undefined, operation?: string) => {
+      const exchange = { ...exchangeOf(responseOf(400), id === undefined ? {} : { 'x-request-id': id }), ...(operation === 'none' ? { operation: undefined } : {}) }
+      return recorded.applies(exchange.response!, exchange, {})
+    }
+    expect(applies('Rid7chr')).toBe(true)
+    expect(applies('ipts-conformance-4')).toBe(false)
+    expect(applies(undefined)).toBe(false)
+    expect(applies('Rid7chr', 'none')).toBe(false)
+    expect(recorded.notApplicable).toBe('no exchange was a request to an operation with an invalid X-Request-ID')
+    expect(check('request-ids/valid-echoed').recorded!.notApplicable).toBe('no exchange was a request to an operation with a valid X-Request-ID')
+  })
+})
+
+describe('request-ids checks against the scripted reference', () => {
+  it('every request-ids check passes against the reference as it is', async () => {
+    for (const { id } of requestIdChecks) {
+      const outcome = await outcomeWithBehaviours([id], [])
+      expect({ id, status: outcome.status, reason: outcome.reason }).toEqual({ id, status: 'passed', reason: undefined })
+    }
+  })
+
+  it('a keyless GET /v1/config answered 200 gives no error to judge: skipped', async () => {
+    for (const id of ['request-ids/present-on-error', 'request-ids/error-echoes-sent-id', 'request-ids/error-body-id-matches-header']) {
+      const outcome = await outcomeWithBehaviours([id], [keylessConfig(200)])
+      expect({ id, status: outcome.status, reason: outcome.reason }).toEqual({ id, status: 'skipped', reason: 'GET /v1/config without a key answered 200, not an error' })
+    }
+  })
+
+  it('a keyless GET /v1/config answered 400 is an error to judge', async () => {
+    const outcome = await outcomeWithBehaviours(['request-ids/error-echoes-sent-id'], [keylessConfig(400)])
+    expect([outcome.status, outcome.reason]).toEqual(['passed', undefined])
+  })
+})
