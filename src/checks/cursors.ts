@@ -55,8 +55,11 @@ function identityOf(list: ListOperation, item: unknown): string {
 /** A page as it came: its items and cursor, or what keeps it from being a page (problem). */
 async function requestPage(ctx: CheckContext, list: ListOperation, query: Record<string, string>): Promise<PageAnswer> {
   const exchange = await ctx.call(list.operation, { query })
-  if (exchange.response?.status !== 200) return { exchange, items: [], cursor: undefined, problem: `status ${exchange.response?.status ?? exchange.error?.message}, not 200` }
-  const body = exchange.response.json as { data?: unknown; cursor?: unknown } | undefined
+  const { response } = exchange
+  // Stryker disable next-line OptionalChaining: equivalent, the client sets the error of every exchange it has no response for (src/http/client.ts)
+  if (response === undefined) return { exchange, items: [], cursor: undefined, problem: `no response: ${exchange.error?.message}` }
+  if (response.status !== 200) return { exchange, items: [], cursor: undefined, problem: `status ${response.status}, not 200` }
+  const body = response.json as { data?: unknown; cursor?: unknown } | undefined
   if (!Array.isArray(body?.data)) return { exchange, items: [], cursor: undefined, problem: 'no data array' }
   return { exchange, items: body.data, cursor: body.cursor }
 }

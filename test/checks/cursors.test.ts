@@ -426,3 +426,50 @@ describe('the lists a run reads', () => {
     expect(outcome.status, outcome.reason).toBe('passed')
   })
 })
+
+/** An answer the client cannot read: Content-Length and Transfer-Encoding both, so the exchange has no response. */
+const unreadable = (response: RefResponse) => {
+  response.headers['transfer-encoding'] = 'chunked'
+}
+const NO_RESPONSE = "no response: Response does not match the HTTP/1.1 protocol (Content-Length can't be present with Transfer-Encoding)"
+
+describe('answers the client cannot read', () => {
+  test('a first page with no response leaves no cursor to follow', async () => {
+    const outcome = await outcomeWithBehaviours(['cursors/markets-walk-ends'], [onMarkets('markets-first-page-unreadable', (response, request) => (request.query.has('cursor') ? undefined : unreadable(response)))])
+    expect(outcome.status, outcome.reason).toBe('skipped')
+    expect(outcome.reason).toBe(`the first page of listMarkets came with ${NO_RESPONSE}, so there is no cursor to follow`)
+  })
+
+  test('a second page with no response fails the walk', async () => {
+    const outcome = await outcomeWithBehaviours(['cursors/markets-walk-ends'], [onMarkets('markets-cursor-pages-unreadable', (response, request) => (request.query.has('cursor') ? unreadable(response) : undefined))])
+    expect(outcome.status, outcome.reason).toBe('failed')
+    expect(outcome.reason).toBe(`page 2 of listMarkets, following the cursor of page 1, came with ${NO_RESPONSE}`)
+  })
+
+  test('a hand-built cursor with no response is not accepted', async () => {
+    const outcome = await outcomeWithBehaviours(['cursors/hand-built-cursor-refused'], [onMarkets('markets-offset-1-unreadable', (response, request) => (request.query.get('cursor') === '1' ? unreadable(response) : undefined))])
+    expect(outcome.status, outcome.reason).toBe('passed')
+  })
+
+  test("a balances cursor sent for another trader with no response is no refusal", async () => {
+    const behaviour: Behaviour = {
+      name: 'other-trader-cursor-unreadable',
+      description: 'Balances asked with a cursor for a trader it was not issued for get no readable answer.',
+      onResponse: (response, request) => (isOperation(request, 'listTraderBalances') && response.status === 400 ? unreadable(response) : undefined),
+    }
+    const outcome = await outcomeWithBehaviours(['cursors/cursor-bound-to-trader'], [behaviour])
+    expect(outcome.status, outcome.reason).toBe('failed')
+    expect(outcome.reason).toMatch(new RegExp(`^balances of 0x[0-9a-f]{40} with a cursor issued for the configured trader: ${NO_RESPONSE.replace(/[()]/g, '\\$&')}$`))
+  })
+
+  test('an unknown trader whose balances without a cursor get no response is not taken for unknown', async () => {
+    const unknown = `0x${'0e'.repeat(20)}`
+    const behaviour: Behaviour = {
+      name: 'unknown-trader-unreadable-without-cursor',
+      description: 'Balances of an unknown trader asked without a cursor get no readable answer.',
+      onResponse: (response, request) => (isOperation(request, 'listTraderBalances') && response.status === 404 && !request.query.has('cursor') ? unreadable(response) : undefined),
+    }
+    const outcome = await outcomeWithBehaviours(['cursors/cursor-bound-to-trader'], [behaviour], { secondTrader: unknown })
+    expect(outcome.status, outcome.reason).toBe('passed')
+  })
+})
