@@ -52,15 +52,22 @@ function identityOf(list: ListOperation, item: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(item)
 }
 
+/**
+ * An answer that is no page. Its items are never read: every caller ends on the problem first, and the page-size retry
+ * compares the length of a page with that of a whole list of two or more items.
+ */
+// Stryker disable next-line ArrayDeclaration: equivalent, the items of an answer with a problem are never read (above)
+const notAPage = (exchange: Exchange, problem: string): PageAnswer => ({ exchange, items: [], cursor: undefined, problem })
+
 /** A page as it came: its items and cursor, or what keeps it from being a page (problem). */
 async function requestPage(ctx: CheckContext, list: ListOperation, query: Record<string, string>): Promise<PageAnswer> {
   const exchange = await ctx.call(list.operation, { query })
   const { response } = exchange
   // Stryker disable next-line OptionalChaining: equivalent, the client sets the error of every exchange it has no response for (src/http/client.ts)
-  if (response === undefined) return { exchange, items: [], cursor: undefined, problem: `no response: ${exchange.error?.message}` }
-  if (response.status !== 200) return { exchange, items: [], cursor: undefined, problem: `status ${response.status}, not 200` }
+  if (response === undefined) return notAPage(exchange, `no response: ${exchange.error?.message}`)
+  if (response.status !== 200) return notAPage(exchange, `status ${response.status}, not 200`)
   const body = response.json as { data?: unknown; cursor?: unknown } | undefined
-  if (!Array.isArray(body?.data)) return { exchange, items: [], cursor: undefined, problem: 'no data array' }
+  if (!Array.isArray(body?.data)) return notAPage(exchange, 'no data array')
   return { exchange, items: body.data, cursor: body.cursor }
 }
 
@@ -150,7 +157,8 @@ async function follow(ctx: CheckContext, list: ListOperation, paged: { query: Re
 async function walkAll(ctx: CheckContext): Promise<Walk[]> {
   const results = await Promise.all(listsOf(ctx).map((list) => walk(ctx, list)))
   const walks = results.filter((result): result is Walk => !('unusable' in result))
-  if (walks.length === 0) ctx.skip(results.map((result) => ('unusable' in result ? result.unusable : '')).join('; '))
+  // With no walk, every list is unusable.
+  if (walks.length === 0) ctx.skip(results.map((result) => (result as Unusable).unusable).join('; '))
   return walks
 }
 
