@@ -52,12 +52,22 @@ function identityOf(list: ListOperation, item: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(item)
 }
 
+/**
+ * An answer that is no page. Its items are never read: every caller ends on the problem first, and the page-size retry
+ * compares the length of a page with that of a whole list of two or more items.
+ */
+// Stryker disable next-line ArrayDeclaration: equivalent, the items of an answer with a problem are never read (above)
+const notAPage = (exchange: Exchange, problem: string): PageAnswer => ({ exchange, items: [], cursor: undefined, problem })
+
 /** A page as it came: its items and cursor, or what keeps it from being a page (problem). */
 async function requestPage(ctx: CheckContext, list: ListOperation, query: Record<string, string>): Promise<PageAnswer> {
   const exchange = await ctx.call(list.operation, { query })
-  if (exchange.response?.status !== 200) return { exchange, items: [], cursor: undefined, problem: `status ${exchange.response?.status ?? exchange.error?.message}, not 200` }
-  const body = exchange.response.json as { data?: unknown; cursor?: unknown } | undefined
-  if (!Array.isArray(body?.data)) return { exchange, items: [], cursor: undefined, problem: 'no data array' }
+  const { response } = exchange
+  // Stryker disable next-line OptionalChaining: equivalent, the client sets the error of every exchange it has no response for (src/http/client.ts)
+  if (response === undefined) return notAPage(exchange, `no response: ${exchange.error?.message}`)
+  if (response.status !== 200) return notAPage(exchange, `status ${response.status}, not 200`)
+  const body = response.json as { data?: unknown; cursor?: unknown } | undefined
+  if (!Array.isArray(body?.data)) return notAPage(exchange, 'no data array')
   return { exchange, items: body.data, cursor: body.cursor }
 }
 
@@ -92,7 +102,8 @@ async function pagingOf(ctx: CheckContext, list: ListOperation): Promise<Paging>
     const whole = first
     query = { [limitParam]: String(Math.ceil(whole.items.length / 2)) }
     first = await requestPage(ctx, list, query)
-    if (!first.problem && first.items.length === whole.items.length) return { list, unusable: ignoredParameter(list, limitParam, `asked for ${query[limitParam]} items, it still served ${whole.items.length}`, 'limit-param') }
+    // A refused page has no items, and the whole list has two or more: only a page that came can show the size ignored.
+    if (first.items.length === whole.items.length) return { list, unusable: ignoredParameter(list, limitParam, `asked for ${query[limitParam]} items, it still served ${whole.items.length}`, 'limit-param') }
   }
   if (first.problem) return { list, unusable: `the first page of ${list.operation} came with ${first.problem}, so there is no cursor to follow` }
   if (!hasCursor(first)) return { list, unusable: `${list.operation} does not paginate: its first page carries no cursor (nor when asked for half its items through the page-size parameter)` }
@@ -146,7 +157,8 @@ async function follow(ctx: CheckContext, list: ListOperation, paged: { query: Re
 async function walkAll(ctx: CheckContext): Promise<Walk[]> {
   const results = await Promise.all(listsOf(ctx).map((list) => walk(ctx, list)))
   const walks = results.filter((result): result is Walk => !('unusable' in result))
-  if (walks.length === 0) ctx.skip(results.map((result) => ('unusable' in result ? result.unusable : '')).join('; '))
+  // With no walk, every list is unusable.
+  if (walks.length === 0) ctx.skip(results.map((result) => (result as Unusable).unusable).join('; '))
   return walks
 }
 
@@ -158,17 +170,19 @@ interface IssuedCursor {
   query: Record<string, string>
 }
 
+/** The first cursor of a list, when the list is shown to honour it; else why it cannot be followed. */
+function issuedCursor(paged: Paging): IssuedCursor | string {
+  if ('unusable' in paged) return paged.unusable
+  if (!paged.second) return `the first cursor of ${paged.list.operation} is not a string`
+  if (paged.second.problem) return `following the first cursor of ${paged.list.operation} came with ${paged.second.problem}`
+  return { list: paged.list, page: paged.first, cursor: paged.first.cursor as string, query: paged.query }
+}
+
 /** The first cursor of every list that has one the list is shown to honour; skips the check, with the reasons, when none has. */
 async function firstCursors(ctx: CheckContext, lists = listsOf(ctx)): Promise<IssuedCursor[]> {
-  const results = await Promise.all(lists.map((list) => paging(ctx, list)))
-  const followable = (paged: (typeof results)[number]) => !('unusable' in paged) && paged.second !== undefined && !paged.second.problem
-  const reasons = results.map((paged) => {
-    if ('unusable' in paged) return paged.unusable
-    if (!paged.second) return `the first cursor of ${paged.list.operation} is not a string`
-    return paged.second.problem ? `following the first cursor of ${paged.list.operation} came with ${paged.second.problem}` : ''
-  })
-  const issued = results.flatMap((paged) => ('unusable' in paged || !followable(paged) ? [] : [{ list: paged.list, page: paged.first, cursor: paged.first.cursor as string, query: paged.query }]))
-  if (issued.length === 0) ctx.skip(reasons.filter(Boolean).join('; '))
+  const results = (await Promise.all(lists.map((list) => paging(ctx, list)))).map(issuedCursor)
+  const issued = results.filter((result): result is IssuedCursor => typeof result !== 'string')
+  if (issued.length === 0) ctx.skip(results.join('; '))
   return issued
 }
 
@@ -217,7 +231,7 @@ function walkEndsCheck(list: ListOperation, needs: Check['needs']): Check {
  * A trader other than the configured one that has balances, so that a cursor sent for it is read: --second-trader,
  * or the trader of an order in the intents given. A random address would be answered 404 before any cursor is read.
  */
-async function otherTrader(ctx: CheckContext): Promise<string> {
+export async function otherTrader(ctx: CheckContext): Promise<string> {
   const trader = ctx.settings.trader!.toLowerCase()
   if (ctx.settings.secondTrader && ctx.settings.secondTrader.toLowerCase() !== trader) return ctx.settings.secondTrader
   const intents = [ctx.settings.intent, ctx.settings.secondIntent].filter((intent): intent is IntentInput => intent !== undefined)
