@@ -26,6 +26,13 @@ const INTENT = { hash: HASH, receipt: 'the-receipt' }
 const SECOND = { hash: `0x${'ef'.repeat(32)}`, receipt: 'the-second-receipt' }
 const MARKET = { id: 'm1', clusterId: 'c1', oracleKey: 'k', paused: false, resolutionTimestamp: '1', status: 'open', updatedBlock: '2' }
 const VAULT = { id: 'v', fundingReservedWad: '1', requiredBufferWad: '2', updatedAt: '3', updatedBlock: '4', updatedTransactionHash: HASH }
+const ORDER = {
+  ...Object.fromEntries(['nonce', 'deadline', 'orderType', 'marketId', 'direction', 'positionId', 'qWad', 'marginTokens', 'triggerPriceWad', 'limitPriceWad', 'closeMode'].map((m) => [m, '1'])),
+  trader: ADDRESS,
+  sessionKey: ADDRESS,
+  ocoGroup: HASH,
+}
+const INTENT_STATUS = { orderHash: HASH, state: 'open', createdAt: '1', updatedAt: '2', order: ORDER }
 const noResponse = (message = 'connect ECONNREFUSED'): Exchange => ({ ...exchangeOf(undefined), error: { code: 'ECONNREFUSED', message } })
 const intentExchange = (status: number, json?: unknown) => exchangeOf(responseOf(status, {}, json), { operation: 'getIntentStatus', url: `http://127.0.0.1:9/v1/intents/${HASH}` })
 const problemOf = (breach: { problem: string } | undefined) => breach?.problem
@@ -281,5 +288,8 @@ describe('carriedPayload', () => {
     expect(carriedPayload('getIntentStatus', { error: 'x', orderHash: HASH })).toBeUndefined()
     expect(carriedPayload('getIntentStatus', { error: 'x', data: { orderHash: HASH } })).toBeUndefined()
     expect(carriedPayload('getIntentStatus', { error: 'x', data: { orderHash: HASH, state: 's' } })).toBeUndefined()
+    expect(carriedPayload('getIntentStatus', { error: 'x', data: INTENT_STATUS })).toBe('an IntentStatus as its data')
+    expect(carriedPayload('getIntentStatus', { error: 'x', data: [INTENT_STATUS] })).toBeUndefined()
+    expect(carriedPayload('getIntentStatus', { error: 'x', ...INTENT_STATUS })).toBe('the IntentStatus members orderHash, state, createdAt, updatedAt, order')
   })
 })
