@@ -157,6 +157,11 @@ describe('operation calls', () => {
       { operation: 'listMarkets', options: { query: { limit: '1' } } },
     ])
   })
+  test('a list whose first page has no JSON body gives no cursor page', async () => {
+    const { ctx, calls } = scriptedContext({}, () => responseOf(500))
+    expect(await callCursorPages(ctx, { kind: 'none' } as never)).toEqual([])
+    expect(calls).toHaveLength(2)
+  })
   test('a status as a report names it; which operations answered what', () => {
     expect(statusOf(exchangeOf(responseOf(204)))).toBe('204')
     expect(statusOf(noResponse('socket hang up'))).toBe('no response (socket hang up)')
@@ -215,15 +220,18 @@ describe('success bodies', () => {
 })
 
 describe('bodyRuleCheck', () => {
-  const vaultData = bodyRuleCheck({ id: 'x/vault', requirement: 'SHAPE-VAULT', title: 't', operations: ['getVault'] })
-  const envelopeData = bodyRuleCheck({ id: 'x/data', requirement: 'ENV-DATA', title: 't', operations: ['getVault', 'listMarkets'] })
+  // Made in each test, so that a mutant of bodyRuleCheck is switched on when the check is made.
+  const vaultRule = () => bodyRuleCheck({ id: 'x/vault', requirement: 'SHAPE-VAULT', title: 't', operations: ['getVault'] })
+  const envelopeRule = () => bodyRuleCheck({ id: 'x/data', requirement: 'ENV-DATA', title: 't', operations: ['getVault', 'listMarkets'] })
   const vault = (json: unknown, status = 200) => exchangeOf(responseOf(status, {}, json), { operation: 'getVault', url: 'http://127.0.0.1:9/v1/vault' })
 
   test('needs what its one operation needs, or the key alone for several', () => {
     expect(bodyRuleCheck({ id: 'x', requirement: 'R', title: 't', operations: ['getTraderPnl'] }).needs).toEqual(['apiKey', 'trader'])
-    expect(envelopeData.needs).toEqual(['apiKey'])
+    expect(bodyRuleCheck({ id: 'x', requirement: 'R', title: 't', operations: ['getTraderPnl', 'getVault'] }).needs).toEqual(['apiKey'])
+    expect(envelopeRule().needs).toEqual(['apiKey'])
   })
   test('applies to the success bodies of its operations only', () => {
+    const vaultData = vaultRule()
     const applies = vaultData.recorded!.applies
     expect(applies(undefined as never, vault({ data: VAULT, checkpoint: null }), {} as RunSettings)).toBe(true)
     expect(applies(undefined as never, vault(undefined), {} as RunSettings)).toBe(false)
@@ -232,6 +240,7 @@ describe('bodyRuleCheck', () => {
     expect(vaultData.recorded!.notApplicable).toBe('no exchange was a 200 with a JSON body from GET /v1/vault')
   })
   test('reports only the violations of its requirement: the first, what it got, and how many more', () => {
+    const vaultData = vaultRule()
     const violation = (json: unknown) => vaultData.recorded!.violation(vault(json).response!, vault(json), {} as RunSettings)
     expect(violation({ data: VAULT, checkpoint: null })).toBeUndefined()
     expect(violation({ data: { ...VAULT, id: 7 }, checkpoint: null })).toMatchObject({ message: '/data/id must be string (type), got 7' })
@@ -241,21 +250,30 @@ describe('bodyRuleCheck', () => {
     expect(quoted.message.length).toBeLessThan(140)
     expect(quoted.message).toContain(`got ["${'y'.repeat(78)}`)
   })
+  test("leaves the violations of other requirements to their checks", () => {
+    const vaultData = vaultRule()
+    const violation = (json: unknown) => vaultData.recorded!.violation(vault(json).response!, vault(json), {} as RunSettings)
+    expect(violation({ data: VAULT, checkpoint: 5, cursor: 6 })).toBeUndefined()
+    expect(violation({ data: { ...VAULT, id: 7 }, checkpoint: 5, cursor: 6 })).toEqual({
+      message: '/data/id must be string (type), got 7',
+      violations: [expect.objectContaining({ requirement: 'SHAPE-VAULT', instancePath: '/data/id' })],
+    })
+  })
   test('a violation of the body itself is named as the body', () => {
-    const violation = envelopeData.recorded!.violation(vault([]).response!, vault([]), {} as RunSettings)
+    const violation = envelopeRule().recorded!.violation(vault([]).response!, vault([]), {} as RunSettings)
     expect(violation).toMatchObject({ message: 'the body must be object (type), got [] (and 1 more)' })
   })
   test('its run fails on the first success body that breaks the rule, with the answer', async () => {
     const { ctx } = scriptedContext({ apiKey: 'the-api-key' }, ({ operation: id }) => (id === 'getVault' ? responseOf(200, {}, { checkpoint: null }) : responseOf(200, {}, { data: [] })))
-    const failure = (await rejectionOf(envelopeData.run(ctx))) as Error & { details: { violations: unknown[] } }
+    const failure = (await rejectionOf(envelopeRule().run(ctx))) as Error & { details: { violations: unknown[] } }
     expect(failure.message).toBe(`GET /v1/vault: the body must have required property 'data' (required), got {"checkpoint":null} (and 1 more)`)
     expect(failure.details.violations).toHaveLength(2)
   })
   test('its run passes when every success body keeps the rule, and skips when none answered one', async () => {
     const passing = scriptedContext({ apiKey: 'the-api-key' }, ({ operation: id }) => (id === 'getVault' ? responseOf(200, {}, { data: VAULT, checkpoint: null }) : responseOf(500, {}, ERROR)))
-    await expect(envelopeData.run(passing.ctx)).resolves.toBeUndefined()
+    await expect(envelopeRule().run(passing.ctx)).resolves.toBeUndefined()
     const none = scriptedContext({ apiKey: 'the-api-key' }, () => responseOf(503))
-    expect(((await rejectionOf(envelopeData.run(none.ctx))) as Error).message).toBe(
+    expect(((await rejectionOf(envelopeRule().run(none.ctx))) as Error).message).toBe(
       'GET /v1/vault answered status 503, and the body is empty, so there is no success body to check; GET /v1/markets answered status 503, and the body is empty, so there is no success body to check',
     )
   })
@@ -264,6 +282,11 @@ describe('bodyRuleCheck', () => {
 describe('carriedPayload', () => {
   test('nothing but an object carries a payload', () => {
     expect(carriedPayload('getVault', [VAULT])).toBeUndefined()
+    expect(carriedPayload('getVault', undefined)).toBeUndefined()
+    expect(carriedPayload('getIntentStatus', null)).toBeUndefined()
+    expect(carriedPayload('getIntentStatus', undefined)).toBeUndefined()
+    expect(carriedPayload('listMarkets', null)).toBeUndefined()
+    expect(carriedPayload('getIntentStatus', [INTENT_STATUS])).toBeUndefined()
     expect(carriedPayload('getVault', null)).toBeUndefined()
     expect(carriedPayload('getVault', 'x')).toBeUndefined()
   })
