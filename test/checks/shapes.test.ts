@@ -4,7 +4,9 @@ import type { Check } from '../../src/checks/types.js'
 import type { Profile } from '../../src/profile/profile.js'
 import type { RunSettings } from '../../src/core/settings.js'
 import type { Exchange } from '../../src/http/exchange.js'
+import { bodyFault } from '../../src/reference/record-edits.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
+import { outcomeWithBehaviours } from '../support/run.js'
 import { rejectionOf, scriptedContext, type Call } from '../support/check-context.js'
 
 const check = (id: string): Check => shapeChecks.find((c) => c.id === id)!
@@ -88,5 +90,26 @@ describe('shapes/pnl-all-members and shapes/balance-all-members', () => {
     const exchange = exchangeOf(responseOf(200, {}, { data: {} }), { operation: 'getTraderPnl' })
     expect(recorded.applies(undefined as never, exchange, {} as RunSettings)).toBe(true)
     expect(recorded.applies(undefined as never, exchange, { profile: profileStating({ PnL: ['funding'] }) } as RunSettings)).toBe(false)
+  })
+})
+
+describe('shapes against the reference, scripted', () => {
+  test('shapes/vault-checkpoint passes a null checkpoint, which the envelope allows before an indexed checkpoint exists', async () => {
+    const nullCheckpoint = bodyFault('vault-checkpoint-null', 'The vault answers checkpoint null.', [], 'getVault', (body) => void (body.checkpoint = null))
+    const outcome = await outcomeWithBehaviours(['shapes/vault-checkpoint'], [nullCheckpoint])
+    expect(outcome.status, outcome.reason).toBe('passed')
+  })
+  test('a checkpoint that is a number is envelope/checkpoint-type\'s, not shapes/vault-checkpoint\'s, which holds its presence', async () => {
+    const numberCheckpoint = bodyFault('vault-checkpoint-number', 'The vault answers checkpoint 12.', [], 'getVault', (body) => void (body.checkpoint = 12))
+    const envelope = await outcomeWithBehaviours(['envelope/checkpoint-type', 'shapes/vault-checkpoint'], [numberCheckpoint])
+    expect(envelope.status).toBe('failed')
+    expect(envelope.reason).toBe('GET /v1/vault: /checkpoint must be string,null (type), got 12 (and 1 more)')
+    const shape = await outcomeWithBehaviours(['shapes/vault-checkpoint'], [numberCheckpoint])
+    expect(shape.status, shape.reason).toBe('passed')
+  })
+  test('shapes/vault-members passes members the contract does not forbid', async () => {
+    const extra = bodyFault('vault-extra-member', 'The vault data carries an extra member.', [], 'getVault', (body) => void ((body.data as Record<string, unknown>).extra = 'x'))
+    const outcome = await outcomeWithBehaviours(['shapes/vault-members'], [extra])
+    expect(outcome.status, outcome.reason).toBe('passed')
   })
 })
