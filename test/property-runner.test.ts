@@ -190,3 +190,29 @@ describe('checkProperty: the random phase', () => {
     expect(failure.details.exchange).toBe(exchange)
   })
 })
+
+describe('checkProperty: its bounds', () => {
+  test('examines exactly 4 × runs inputs when shrinking would go on, and fails with an input it examined', async () => {
+    const examined = new Set<string>()
+    const ctx = contextFor({ runs: 10 })
+    const failure = await failureOf(checkProperty(ctx, fc.string({ minLength: 200 }), async (text) => (examined.add(text), { problem: `${text.length} characters` })))
+    expect(examined.size).toBe(40)
+    expect(ctx.inputs.random).toBe(40)
+    expect(examined.has(failure.details.counterexample!.value as string), 'the counterexample was examined').toBe(true)
+  })
+
+  test('never examines an input it skips, in the first runs or after', async () => {
+    const seen: number[] = []
+    await checkProperty(contextFor({ runs: 20 }), fc.nat(100), async (n) => void seen.push(n), { skip: { test: (n) => n % 2 === 1, why: 'odd' } })
+    expect(seen.length).toBeGreaterThan(0)
+    expect(seen.filter((n) => n % 2 === 1)).toEqual([])
+  })
+
+  test('the first error of an examination is the error of the check, however many follow', async () => {
+    const order = fc.sample(fc.nat(), { seed: FIXED_SEED, numRuns: 25 })
+    const error = await checkProperty(contextFor({}), fc.nat(), async (n) => {
+      throw new Error(`input ${n}`)
+    }).catch((e: unknown) => e)
+    expect((error as Error).message).toBe(`input ${order[0]}`)
+  })
+})

@@ -23,6 +23,12 @@ describe('config/answers-json', () => {
       expect(schemas, `status ${status}`).toEqual(['ConfigResponse'])
     }
   })
+  test('its failure carries the exchange', async () => {
+    const exchange = exchangeOf(responseOf(503, {}, { error: 'down' }), { operation: 'getConfig' })
+    const { ctx } = scriptedContext(settings, () => exchange)
+    const failure = (await rejectionOf(check('config/answers-json').run(ctx))) as { details?: { exchange?: Exchange } }
+    expect(failure.details?.exchange).toBe(exchange)
+  })
   test('a status outside 2xx, or none, fails', async () => {
     expect(await verdictOf('config/answers-json', () => responseOf(199, {}, {}))).toBe('CheckFailure: status 199, expected a 2xx with the deployment configuration')
     expect(await verdictOf('config/answers-json', () => responseOf(300, {}, {}))).toBe('CheckFailure: status 300, expected a 2xx with the deployment configuration')
