@@ -17,9 +17,10 @@ function dataSchemaOf(successSchema: string): { name: string; list: boolean } | 
   // Stryker disable next-line ArrayDeclaration: equivalent, only ConfigResponse has no allOf, and a string in its place has no properties either
   for (const part of component(successSchema).allOf ?? []) {
     const data = part.properties?.data
+    // The Envelope part has no properties; the part that names data gives its schema, an object's $ref or a list's items.
+    if (!data) continue
     // Stryker disable next-line OptionalChaining: equivalent, every data member of a success schema's allOf has a $ref or items (specs/openapi.yaml), so items is read only where it is there
-    const name = componentName(data?.$ref) ?? componentName(data?.items?.$ref)
-    if (name) return { name, list: data!.$ref === undefined }
+    return { name: componentName(data.$ref ?? data.items?.$ref)!, list: data.$ref === undefined }
   }
   return undefined
 }
