@@ -46,6 +46,7 @@ function subjectsOf(settings: RunSettings, op: Operation): Subject[] {
 
 function describeAnswer(exchange: Exchange): string {
   const { response } = exchange
+  // Stryker disable next-line OptionalChaining: equivalent, the client gives every exchange without a response its error
   if (!response) return `no response (${exchange.error?.message})`
   return response.json === undefined ? `status ${response.status}, and the body is ${response.jsonError}` : `status ${response.status}`
 }
@@ -81,7 +82,8 @@ const QUOTED_VALUE_CHARS = 80
 
 function describeViolations(violations: RuledViolation[], secrets: readonly Secret[]): string {
   const [first] = violations
-  const value = first!.value === undefined ? '' : `, got ${excerpt(JSON.stringify(first!.value) ?? '', QUOTED_VALUE_CHARS, secrets)}`
+  // ajv reports (verbose) the instance each violation is about, and a JSON body holds no undefined: there is always a value to quote.
+  const value = `, got ${excerpt(JSON.stringify(first!.value), QUOTED_VALUE_CHARS, secrets)}`
   const more = violations.length > 1 ? ` (and ${violations.length - 1} more)` : ''
   return `${first!.instancePath || 'the body'} ${first!.message} (${first!.keyword})${value}${more}`
 }
