@@ -1,0 +1,180 @@
+import { describe, expect, test } from 'vitest'
+import type { CheckOutcome } from '../../src/core/report.js'
+import { specPath } from '../../src/core/package-root.js'
+import { readProfileFile } from '../../src/profile/load.js'
+import type { ProfileValues } from '../../src/profile/profile.js'
+import { errorResponse } from '../../src/reference/handlers.js'
+import { isOperation } from '../../src/reference/response-edits.js'
+import type { Behaviour, RefRequest } from '../../src/reference/types.js'
+import { failureSummary, runAgainstReference } from '../support/run.js'
+
+/**
+ * The profile checks (src/checks/profile-*.ts) run alone against the embedded reference, with profile values and
+ * answers of the test's own: the branches of a check that the reference's own profile and its named faults do not
+ * reach (npm run mutation judges the checks by these and by test/each-check.test.ts).
+ */
+
+const REFERENCE_VALUES = readProfileFile(specPath('reference-profile.yaml'))
+
+/** Runs one check alone under the given profile values (the reference's own by default) and behaviours. */
+async function outcomeOf(id: string, values: ProfileValues = REFERENCE_VALUES, behaviours: readonly Behaviour[] = []): Promise<CheckOutcome> {
+  const report = await runAgainstReference({ behaviours }, {}, { only: [id], profile: { values, baseDir: specPath('.'), source: 'test profile' } })
+  const outcome = report.checks.find((c) => c.id === id)
+  if (!outcome) throw new Error(`${id} is not in the report: ${failureSummary(report)}`)
+  expect(outcome.crashed, `${id} crashed: ${outcome.reason}`).toBeFalsy()
+  return outcome
+}
+
+const verdict = (outcome: CheckOutcome) => `${outcome.status}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`
+
+const restricted = (request: RefRequest, data: { restrictedApiKey: string }) => request.headers['x-api-key'] === data.restrictedApiKey
+
+/** Answers the restricted key's GET of the PnL with this status and body (raw text when a string). */
+function pnlRefusal(status: number, body: unknown): Behaviour {
+  return {
+    name: `pnl-refused-${status}`,
+    description: `the restricted key's GET of the PnL is answered ${status}`,
+    onResponse(response, request, data) {
+      if (!isOperation(request, 'getTraderPnl') || !restricted(request, data)) return
+      response.status = status
+      if (typeof body === 'string') response.raw = body
+      else response.body = body
+    },
+  }
+}
+
+describe('profile/restricted-key-refused and profile/restricted-key-granted', () => {
+  test('each is skipped when the profile lists none of its kind, and names the key', async () => {
+    expect(verdict(await outcomeOf('profile/restricted-key-refused', { restrictedKey: { granted: ['getVault'] } }))).toBe('skipped: the profile lists no refused operation (restrictedKey.refused)')
+    expect(verdict(await outcomeOf('profile/restricted-key-granted', { restrictedKey: { refused: ['getTraderPnl'] } }))).toBe('skipped: the profile lists no granted operation (restrictedKey.granted)')
+  })
+
+  test('a refusal must be a 403 whose body is an error body', async () => {
+    const values: ProfileValues = { restrictedKey: { refused: ['getTraderPnl'] } }
+    expect(verdict(await outcomeOf('profile/restricted-key-refused', values))).toBe('passed')
+    expect(verdict(await outcomeOf('profile/restricted-key-refused', values, [pnlRefusal(403, 'denied')]))).toMatch(/^failed: the restricted key was not refused as the profile says: getTraderPnl: the 403 body is not JSON: /)
+    expect(verdict(await outcomeOf('profile/restricted-key-refused', values, [pnlRefusal(403, { message: 'denied' })]))).toBe("failed: the restricted key was not refused as the profile says: getTraderPnl: the 403 carries no error body: ErrorBody must have required property 'error'")
+    expect(verdict(await outcomeOf('profile/restricted-key-refused', values, [pnlRefusal(401, errorResponse(401, 'unauthorized', 'no').body)]))).toBe('failed: the restricted key was not refused as the profile says: getTraderPnl answered 401, not 403')
+  })
+})
+
+const MARKETS_REJECT = { minPageSize: 1, maxPageSize: 25, outOfRange: 'reject' } as const
+/** A request to a list, by its path: behaviours see a request before it is routed. */
+const isList = (request: RefRequest) => /^\/v1\/(?:markets|traders\/[^/]+\/balances)$/.test(request.path)
+const isMarkets = (request: RefRequest) => request.path === '/v1/markets'
+const isBalances = (request: RefRequest) => isList(request) && !isMarkets(request)
+
+/** Answers the lists with this status and body (raw text when a string) when the page size asked passes the test. */
+function listAnswer(name: string, when: (limit: string | null, request: RefRequest) => boolean, status: number, body: unknown): Behaviour {
+  return {
+    name,
+    description: `lists answer ${status} for some page sizes`,
+    onResponse(response, request) {
+      if (!isList(request) || !when(request.query.get('limit'), request)) return
+      response.status = status
+      if (typeof body === 'string') response.raw = body
+      else response.body = body
+    },
+  }
+}
+
+/** Lists ignore the page size asked (all of them, or those the test picks), serving the default page. */
+function limitIgnored(which: (request: RefRequest) => boolean = isList): Behaviour {
+  return {
+    name: 'limit-ignored',
+    description: 'lists ignore ?limit=',
+    onRequest(request) {
+      if (which(request)) request.query.delete('limit')
+    },
+  }
+}
+
+describe('profile/page-size-out-of-range', () => {
+  const id = 'profile/page-size-out-of-range'
+
+  test('reject: sizes the reference serves inside its own bounds but outside the profile\'s are found, below the minimum first', async () => {
+    expect(verdict(await outcomeOf(id, { pagination: { listMarkets: { minPageSize: 5, maxPageSize: 20, outOfRange: 'reject' } } }))).toBe('failed: listMarkets (5 to 20, reject) with limit=4: got 200, not 400 or 422')
+    expect(verdict(await outcomeOf(id, { pagination: { listMarkets: { minPageSize: 1, maxPageSize: 20, outOfRange: 'reject' } } }))).toBe('failed: listMarkets (1 to 20, reject) with limit=21: got 200, not 400 or 422')
+    expect(verdict(await outcomeOf(id, { pagination: { listTraderBalances: { minPageSize: 1, maxPageSize: 25, outOfRange: 'reject' } } }))).toBe('failed: listTraderBalances (1 to 25, reject) with limit=26: got 200, not 400 or 422')
+  })
+
+  test('reject: a refusal is 400 or 422 with an error body', async () => {
+    const values: ProfileValues = { pagination: { listMarkets: MARKETS_REJECT } }
+    const above = (limit: string | null) => limit === '26'
+    expect(verdict(await outcomeOf(id, values, [listAnswer('422', above, 422, { error: 'limit too large', code: 'invalid_limit' })]))).toBe('passed')
+    expect(verdict(await outcomeOf(id, values, [listAnswer('409', above, 409, { error: 'limit too large', code: 'invalid_limit' })]))).toBe('failed: listMarkets (1 to 25, reject) with limit=26: got 409, not 400 or 422')
+    expect(verdict(await outcomeOf(id, values, [listAnswer('raw', above, 400, 'too large')]))).toMatch(/^failed: listMarkets \(1 to 25, reject\) with limit=26: got 400 whose body is not JSON: /)
+    expect(verdict(await outcomeOf(id, values, [listAnswer('no-error', above, 422, { message: 'too large' })]))).toBe("failed: listMarkets (1 to 25, reject) with limit=26: got 422 without an error body (ErrorBody must have required property 'error')")
+    expect(verdict(await outcomeOf(id, values, [listAnswer('zero', (limit) => limit === '0', 200, { data: [] })]))).toBe('failed: listMarkets (1 to 25, reject) with limit=0: got 200, not 400 or 422')
+    expect(verdict(await outcomeOf(id, values, [listAnswer('negative', (limit) => limit === '-1', 200, { data: [] })]))).toBe('failed: listMarkets (1 to 25, reject) with limit=-1: got 200, not 400 or 422')
+    expect(verdict(await outcomeOf(id, values, [listAnswer('fraction', (limit) => limit === '1.5', 200, { data: [] })]))).toBe('failed: listMarkets (1 to 25, reject) with limit=1.5: got 200, not 400 or 422')
+    expect(verdict(await outcomeOf(id, values, [listAnswer('letters', (limit) => limit === 'abc', 200, { data: [] })]))).toBe('failed: listMarkets (1 to 25, reject) with limit=abc: got 200, not 400 or 422')
+  })
+
+  test('clamp: above the maximum a page of at most maxPageSize items; a size that is no page size may be refused or served clamped', async () => {
+    const clamp = (maxPageSize: number): ProfileValues => ({ pagination: { listMarkets: { minPageSize: 1, maxPageSize, outOfRange: 'clamp' } } })
+    // The reference refuses 26 on the markets: clamping is what the profile says.
+    expect(verdict(await outcomeOf(id, clamp(25)))).toBe('failed: listMarkets (1 to 25, clamp) with limit=26: clamp: expected 200 with at most 25 items, got 400')
+    // At 9 the reference serves 10 items, one more than the clamp allows.
+    expect(verdict(await outcomeOf(id, clamp(9), [listAnswer('ten', (limit) => limit === '10', 200, { data: Array.from({ length: 10 }, (_, i) => ({ i })) })]))).toBe('failed: listMarkets (1 to 9, clamp) with limit=10: clamp: expected 200 with at most 9 items, got 10 items')
+    expect(verdict(await outcomeOf(id, clamp(25), [listAnswer('served', (limit) => limit === '26', 200, { data: [{}, {}] })]))).toBe('passed')
+    expect(verdict(await outcomeOf(id, clamp(25), [listAnswer('served', (limit) => limit === '26' || limit === 'abc', 200, { data: [{}, {}] })]))).toBe('passed')
+    expect(verdict(await outcomeOf(id, clamp(25), [listAnswer('served', (limit) => limit === '26', 200, { data: [{}, {}] }), listAnswer('409', (limit) => limit === 'abc', 409, { error: 'no' })]))).toBe('failed: listMarkets (1 to 25, clamp) with limit=abc: clamp: expected 200 with at most 25 items, or 400 or 422 with an error body; got 409, not 400 or 422')
+    expect(verdict(await outcomeOf(id, clamp(25), [listAnswer('served', (limit) => limit === '26', 200, { data: [{}, {}] }), listAnswer('many', (limit) => limit === '0', 200, { data: Array.from({ length: 26 }, () => ({})) })]))).toBe('failed: listMarkets (1 to 25, clamp) with limit=0: clamp: expected 200 with at most 25 items, or 400 or 422 with an error body; got 200, not 400 or 422')
+  })
+
+  test('a list that ignores the page-size parameter is not judged; the check is skipped only when no list reads it', async () => {
+    expect(verdict(await outcomeOf(id, REFERENCE_VALUES, [limitIgnored(isBalances)]))).toBe('passed')
+    expect(verdict(await outcomeOf(id, REFERENCE_VALUES, [limitIgnored()]))).toBe(
+      'skipped: listMarkets ignores ?limit= (every page size asked, in and out of the profile\'s bounds, got the answer it gives without one: 10 items) — set --limit-param (the contract does not show its name); listTraderBalances ignores ?limit= (every page size asked, in and out of the profile\'s bounds, got the answer it gives without one: 10 items) — set --limit-param (the contract does not show its name)',
+    )
+    const unavailable = listAnswer('503', () => true, 503, { error: 'unavailable', code: 'index_unavailable' })
+    expect(verdict(await outcomeOf(id, { pagination: { listMarkets: MARKETS_REJECT } }, [unavailable]))).toBe(
+      "skipped: listMarkets ignores ?limit= (every page size asked, in and out of the profile's bounds, got the answer it gives without one: status 503) — set --limit-param (the contract does not show its name)",
+    )
+  })
+
+  test('a list read only by its in-range sizes is judged', async () => {
+    // Every out-of-range size gets the page served without one; the in-range sizes show the parameter is read.
+    const outOfRangeIgnored: Behaviour = { name: 'out-ignored', description: '', onRequest(request) {
+      const limit = request.query.get('limit')
+      if (isList(request) && limit !== null && !/^([1-9]|1[0-9]|2[0-5])$/.test(limit)) request.query.delete('limit')
+    } }
+    expect(verdict(await outcomeOf(id, { pagination: { listMarkets: MARKETS_REJECT } }, [outOfRangeIgnored]))).toBe('failed: listMarkets (1 to 25, reject) with limit=0: got 200, not 400 or 422')
+  })
+})
+
+describe('profile/page-size-in-range', () => {
+  const id = 'profile/page-size-in-range'
+
+  test('the minimum, the maximum and the size between them must each be a 200 with a data array', async () => {
+    const values: ProfileValues = { pagination: { listMarkets: { minPageSize: 2, maxPageSize: 24, outOfRange: 'reject' } } }
+    expect(verdict(await outcomeOf(id, values))).toBe('passed')
+    expect(verdict(await outcomeOf(id, values, [listAnswer('13', (limit) => limit === '13', 400, { error: 'no' })]))).toBe('failed: listMarkets (2 to 24, reject) with limit=13: got 400, not 200 with a data array')
+    expect(verdict(await outcomeOf(id, values, [listAnswer('24', (limit) => limit === '24', 200, { data: {} })]))).toBe('failed: listMarkets (2 to 24, reject) with limit=24: got 200, not 200 with a data array')
+    expect(verdict(await outcomeOf(id, values, [listAnswer('2', (limit) => limit === '2', 422, { error: 'no' })]))).toBe('failed: listMarkets (2 to 24, reject) with limit=2: got 422, not 200 with a data array')
+    // A size between them is the midpoint rounded down: 12 for 1 to 24.
+    expect(verdict(await outcomeOf(id, { pagination: { listMarkets: { minPageSize: 1, maxPageSize: 24, outOfRange: 'reject' } } }, [listAnswer('12', (limit) => limit === '12', 400, { error: 'no' })]))).toBe('failed: listMarkets (1 to 24, reject) with limit=12: got 400, not 200 with a data array')
+  })
+})
+
+describe('profile/page-size-honoured', () => {
+  const id = 'profile/page-size-honoured'
+
+  test('a page of more items than asked fails; one of as many passes', async () => {
+    const values: ProfileValues = { pagination: { listMarkets: MARKETS_REJECT } }
+    expect(verdict(await outcomeOf(id, values))).toBe('passed')
+    const thirteen = { data: Array.from({ length: 13 }, () => ({})) }
+    expect(verdict(await outcomeOf(id, values, [listAnswer('13', (limit) => limit === '13', 200, thirteen)]))).toBe('passed')
+    expect(verdict(await outcomeOf(id, values, [listAnswer('14', (limit) => limit === '13', 200, { data: Array.from({ length: 14 }, () => ({})) })]))).toBe('failed: listMarkets (1 to 25, reject) with limit=13 served 14 items')
+  })
+
+  test('is skipped when no size within the bounds was served 200, and when no list reads the parameter', async () => {
+    const values: ProfileValues = { pagination: { listMarkets: MARKETS_REJECT } }
+    expect(verdict(await outcomeOf(id, values, [listAnswer('refused', (limit) => limit !== null, 400, { error: 'no' })]))).toBe('skipped: no page size within the bounds was served 200 (profile/page-size-in-range reports it)')
+    // One size served 200 is judged.
+    expect(verdict(await outcomeOf(id, values, [listAnswer('refused', (limit) => limit !== null && limit !== '1', 400, { error: 'no' })]))).toBe('passed')
+    expect(verdict(await outcomeOf(id, values, [limitIgnored()]))).toMatch(/^skipped: listMarkets ignores \?limit= /)
+    expect(verdict(await outcomeOf(id, REFERENCE_VALUES, [limitIgnored(isMarkets)]))).toBe('passed')
+  })
+})
