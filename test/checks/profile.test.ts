@@ -4,6 +4,7 @@ import { specPath } from '../../src/core/package-root.js'
 import { readProfileFile } from '../../src/profile/load.js'
 import type { ProfileValues } from '../../src/profile/profile.js'
 import { errorResponse } from '../../src/reference/handlers.js'
+import { bodyFault } from '../../src/reference/record-edits.js'
 import { isOperation } from '../../src/reference/response-edits.js'
 import type { Behaviour, RefRequest } from '../../src/reference/types.js'
 import { failureSummary, runAgainstReference } from '../support/run.js'
@@ -176,5 +177,61 @@ describe('profile/page-size-honoured', () => {
     expect(verdict(await outcomeOf(id, values, [listAnswer('refused', (limit) => limit !== null && limit !== '1', 400, { error: 'no' })]))).toBe('passed')
     expect(verdict(await outcomeOf(id, values, [limitIgnored()]))).toMatch(/^skipped: listMarkets ignores \?limit= /)
     expect(verdict(await outcomeOf(id, REFERENCE_VALUES, [limitIgnored(isMarkets)]))).toBe('passed')
+  })
+})
+
+/** Edits the 200 body of one operation (a behaviour of the test's own, breaking nothing it names). */
+const edited = (operation: Parameters<typeof bodyFault>[3], edit: Parameters<typeof bodyFault>[4]): Behaviour => bodyFault(`${operation}-edited`, `the ${operation} body is edited`, [], operation, edit)
+
+/** Answers one operation with this status and body (raw text when a string). */
+function answer(operation: string, status: number, body: unknown): Behaviour {
+  return {
+    name: `${operation}-${status}`,
+    description: `${operation} answers ${status}`,
+    onResponse(response, request) {
+      if (!isOperation(request, operation)) return
+      response.status = status
+      if (typeof body === 'string') response.raw = body
+      else response.body = body
+    },
+  }
+}
+
+describe('profile/*-required-members', () => {
+  test('each is skipped when the profile lists no required member of its component', async () => {
+    expect(verdict(await outcomeOf('profile/vault-required-members', { requiredMembers: { Market: ['id'] } }))).toBe('skipped: the profile lists no required member of Vault (requiredMembers.Vault)')
+    expect(verdict(await outcomeOf('profile/pnl-required-members', { requiredMembers: { Vault: ['id'] } }))).toBe('skipped: the profile lists no required member of PnL (requiredMembers.PnL)')
+  })
+
+  test('a missing member is named with the record that lacks it', async () => {
+    expect(verdict(await outcomeOf('profile/market-required-members', REFERENCE_VALUES, [edited('listMarkets', (body) => delete body.data[1].activationDepthWad)]))).toMatch(/^failed: market 1 \(id "[^"]+"\) has no activationDepthWad, which the profile says is required$/)
+    expect(verdict(await outcomeOf('profile/balance-required-members', REFERENCE_VALUES, [edited('listTraderBalances', (body) => { delete body.data[2].updatedAt; delete body.data[2].account })]))).toMatch(/^failed: balance 2 \(token "0x[0-9a-f]{40}"\) has no account, updatedAt, which the profile says is required$/)
+    expect(verdict(await outcomeOf('profile/pnl-required-members', REFERENCE_VALUES, [edited('getTraderPnl', (body) => delete body.data.funding.receiverWad)]))).toBe('failed: the PnL has no funding.receiverWad, which the profile says is required')
+    expect(verdict(await outcomeOf('profile/pnl-required-members', REFERENCE_VALUES, [edited('getTraderPnl', (body) => { body.data.settlements = null })]))).toBe('failed: the PnL has no settlements.haircutWad, settlements.paidWad, settlements.realizedPnlWad, which the profile says is required')
+    expect(verdict(await outcomeOf('profile/pnl-required-members', REFERENCE_VALUES, [edited('getTraderPnl', (body) => { body.data.settlements = 'none' })]))).toBe('failed: the PnL has no settlements.haircutWad, settlements.paidWad, settlements.realizedPnlWad, which the profile says is required')
+    expect(verdict(await outcomeOf('profile/vault-required-members', { requiredMembers: { Vault: ['cumulativeDepositedTokens', 'nothing'] } }))).toBe('failed: the vault has no nothing, which the profile says is required')
+  })
+
+  test('items of a list that are no objects are not judged; a body without records is skipped', async () => {
+    expect(verdict(await outcomeOf('profile/market-required-members', REFERENCE_VALUES, [edited('listMarkets', (body) => { body.data = [null, 7, ...body.data.slice(0, 1)] })]))).toBe('passed')
+    expect(verdict(await outcomeOf('profile/market-required-members', REFERENCE_VALUES, [edited('listMarkets', (body) => { body.data = [null, 'market'] })]))).toBe('skipped: listMarkets answered no market to judge (envelope/data and the shapes checks judge the body itself)')
+    expect(verdict(await outcomeOf('profile/market-required-members', REFERENCE_VALUES, [edited('listMarkets', (body) => { body.data = { id: 'm' } })]))).toBe('skipped: listMarkets answered no market to judge (envelope/data and the shapes checks judge the body itself)')
+    expect(verdict(await outcomeOf('profile/vault-required-members', REFERENCE_VALUES, [edited('getVault', (body) => { body.data = null })]))).toBe('skipped: getVault answered no Vault object to judge (envelope/data and the shapes checks judge the body itself)')
+    expect(verdict(await outcomeOf('profile/vault-required-members', REFERENCE_VALUES, [edited('getVault', (body) => { body.data = [body.data] })]))).toBe('skipped: getVault answered no Vault object to judge (envelope/data and the shapes checks judge the body itself)')
+  })
+
+  test('the operation must answer 200 with a JSON body', async () => {
+    expect(verdict(await outcomeOf('profile/vault-required-members', REFERENCE_VALUES, [answer('getVault', 503, { error: 'unavailable', code: 'index_unavailable' })]))).toBe('failed: status 503, expected 200')
+    expect(verdict(await outcomeOf('profile/vault-required-members', REFERENCE_VALUES, [answer('getVault', 200, 'vault')]))).toMatch(/^failed: the body is not JSON: /)
+  })
+})
+
+describe('profile/config-schema', () => {
+  const id = 'profile/config-schema'
+
+  test('a config body the schema refuses fails with where; one it accepts passes', async () => {
+    expect(verdict(await outcomeOf(id))).toBe('passed')
+    expect(verdict(await outcomeOf(id, REFERENCE_VALUES, [edited('getConfig', (body) => { body.chainId = 'one' })]))).toBe('failed: configSchema/chainId must match pattern "^(?:0|[1-9][0-9]*)$" (pattern at #/properties/chainId/pattern)')
+    expect(verdict(await outcomeOf(id, REFERENCE_VALUES, [answer('getConfig', 500, { error: 'internal', code: 'internal' })]))).toBe('failed: status 500, expected 200')
   })
 })
