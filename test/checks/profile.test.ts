@@ -4,6 +4,7 @@ import { specPath } from '../../src/core/package-root.js'
 import { readProfileFile } from '../../src/profile/load.js'
 import type { ProfileValues } from '../../src/profile/profile.js'
 import { errorResponse } from '../../src/reference/handlers.js'
+import { DESCRIPTION_PATH } from '../../src/reference/server.js'
 import { bodyFault } from '../../src/reference/record-edits.js'
 import { isOperation } from '../../src/reference/response-edits.js'
 import type { Behaviour, RefRequest } from '../../src/reference/types.js'
@@ -233,5 +234,41 @@ describe('profile/config-schema', () => {
     expect(verdict(await outcomeOf(id))).toBe('passed')
     expect(verdict(await outcomeOf(id, REFERENCE_VALUES, [edited('getConfig', (body) => { body.chainId = 'one' })]))).toBe('failed: configSchema/chainId must match pattern "^(?:0|[1-9][0-9]*)$" (pattern at #/properties/chainId/pattern)')
     expect(verdict(await outcomeOf(id, REFERENCE_VALUES, [answer('getConfig', 500, { error: 'internal', code: 'internal' })]))).toBe('failed: status 500, expected 200')
+  })
+})
+
+/** Edits the description the reference publishes (GET /openapi.json), which its own profile names. */
+function published(edit: (document: Record<string, any>) => void): Behaviour {
+  return {
+    name: 'published-description-edited',
+    description: 'the published description is edited',
+    onResponse(response, request) {
+      if (request.path === DESCRIPTION_PATH && response.status === 200) edit(response.body as Record<string, any>)
+    },
+  }
+}
+
+async function withPublished(id: string, edit: (document: Record<string, any>) => void): Promise<CheckOutcome> {
+  const report = await runAgainstReference({ behaviours: [published(edit)] }, {}, { only: [id] })
+  return report.checks.find((c) => c.id === id)!
+}
+
+describe('profile/openapi-document and profile/openapi-compatible', () => {
+  const url = String.raw`http://127\.0\.0\.1:\d+/openapi\.json`
+
+  test('the first problem of the document is the reason, with the number and text of the others', async () => {
+    expect(verdict(await withPublished('profile/openapi-document', (document) => { document.info.version = '2.0.0' }))).toMatch(new RegExp(`^failed: ${url} declares info\\.version "2\\.0\\.0", not "1\\.0\\.0"$`))
+    expect(verdict(await withPublished('profile/openapi-document', (document) => { document.info.version = '2.0.0'; document.openapi = '3.0.3' }))).toMatch(
+      new RegExp(`^failed: ${url} is not a valid OpenAPI document \\(@seriousme/openapi-schema-validator\\): / must NOT have additional properties \\(additionalProperties\\) \\(and 2 more: ${url} declares openapi "3\\.0\\.3", not "3\\.1\\.0"; ${url} declares info\\.version "2\\.0\\.0", not "1\\.0\\.0"\\)$`),
+    )
+  })
+
+  test('the first disagreement is the reason, with the number of the others and the size of the corpus', async () => {
+    const corpus = '; judged on 38 bodies the contract accepts and 28 it forbids'
+    const one = verdict(await withPublished('profile/openapi-compatible', (document) => { delete document.components.schemas.IntentTrigger.additionalProperties }))
+    expect(one).toMatch(new RegExp(`^failed: ${url} accepts a getIntentStatus body the contract forbids \\(fault trigger-extra-member\\): \\{.*${corpus}$`))
+    expect(one).not.toContain('more disagreements')
+    const two = verdict(await withPublished('profile/openapi-compatible', (document) => { delete document.components.schemas.IntentStatus.additionalProperties }))
+    expect(two).toMatch(new RegExp(`^failed: ${url} accepts a getIntentStatus body the contract forbids \\(fault intent-extra-member\\): .* \\(and 1 more disagreements\\)${corpus}$`))
   })
 })
