@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest'
+import { profileChecks } from '../../src/checks/profile.js'
+import type { CheckContext } from '../../src/checks/types.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import { specPath } from '../../src/core/package-root.js'
 import { readProfileFile } from '../../src/profile/load.js'
@@ -270,5 +272,30 @@ describe('profile/openapi-document and profile/openapi-compatible', () => {
     expect(one).not.toContain('more disagreements')
     const two = verdict(await withPublished('profile/openapi-compatible', (document) => { delete document.components.schemas.IntentStatus.additionalProperties }))
     expect(two).toMatch(new RegExp(`^failed: ${url} accepts a getIntentStatus body the contract forbids \\(fault intent-extra-member\\): .* \\(and 1 more disagreements\\)${corpus}$`))
+  })
+})
+
+/**
+ * A check's run on a hand-made context that only skips: what a run against another target decides before it sends
+ * anything (the embedded reference always gives the trader and the intent, so a run against it cannot show these).
+ */
+function skippingContext(settings: Record<string, unknown>): CheckContext {
+  const refuse = (what: string) => () => { throw new Error(`unexpected ${what}`) }
+  return { settings, skip: (reason: string) => { throw new Error(`skipped: ${reason}`) }, fail: refuse('failure'), call: refuse('call'), get: refuse('get') } as unknown as CheckContext
+}
+
+const checkOf = (id: string) => profileChecks.find((check) => check.id === id)!
+
+describe('against a target without a trader or an intent', () => {
+  test('profile/restricted-key-granted is skipped when no operation it lists has its inputs', async () => {
+    const settings = { profile: { values: { restrictedKey: { granted: ['getTraderPnl', 'getIntentStatus'] } } } }
+    await expect(checkOf('profile/restricted-key-granted').run(skippingContext(settings))).rejects.toThrow('skipped: the inputs of getTraderPnl, getIntentStatus were not given (--trader, --intent-hash)')
+  })
+
+  test('the page-size checks are skipped when the profile bounds only the balances', async () => {
+    const settings = { profile: { values: { pagination: { listTraderBalances: { minPageSize: 1, maxPageSize: 25, outOfRange: 'clamp' } } } } }
+    for (const id of ['profile/page-size-out-of-range', 'profile/page-size-in-range', 'profile/page-size-honoured', 'profile/max-page-walk-ends']) {
+      await expect(checkOf(id).run(skippingContext(settings)), id).rejects.toThrow('skipped: the profile bounds only listTraderBalances, and no trader was given (--trader)')
+    }
   })
 })
