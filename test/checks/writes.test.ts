@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { checksByConcern } from '../../src/checks/index.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import { specPath } from '../../src/core/package-root.js'
 import { readProfileFile } from '../../src/profile/load.js'
@@ -155,5 +156,23 @@ describe('writes/cancellation-ends-lifecycle', () => {
     }
     expect(verdict(await outcomeOf(id, [lateEnd]))).toBe('passed')
     expect(polls).toBe(2)
+  })
+})
+
+describe('the writes each check declares', () => {
+  const ids = checksByConcern.writes!.map((check) => check.id)
+
+  test.each(ids)('%s declares exactly the submissions it sends: it runs within --max-writes of that many, and is skipped below', async (id) => {
+    let sent = 0
+    const record = (request: RefRequest) => { if (request.method !== 'GET') sent++ }
+    const within = await runAgainstReference({ record }, { allowWrites: true }, { only: [id] })
+    const outcome = within.checks.find((c) => c.id === id)!
+    expect(outcome.status, failureSummary(within)).toBe('passed')
+    expect(sent).toBeGreaterThan(0)
+    const exact = (await runAgainstReference({}, { allowWrites: true, maxWrites: sent }, { only: [id] })).checks.find((c) => c.id === id)!
+    expect(exact.status, exact.reason).toBe('passed')
+    const below = (await runAgainstReference({}, { allowWrites: true, maxWrites: sent - 1 }, { only: [id] })).checks.find((c) => c.id === id)!
+    expect(below.status).toBe('skipped')
+    expect(below.reason).toBe(`skipped: it sends up to ${sent} submissions, more than the ${sent - 1} left of --max-writes ${sent - 1}`)
   })
 })
