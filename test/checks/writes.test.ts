@@ -59,18 +59,21 @@ function writesRefused(kind: 'intent' | 'cancellation', status: number): Behavio
   }
 }
 
-/** Answers the status of intents accepted by the intake with this status. */
-function writtenStatus(status: number, when: (request: RefRequest) => boolean = () => true): Behaviour {
+/** Answers the status of an intent accepted by the intake with this status, when the request and the intent pass the test. */
+function writtenStatusWhere(status: number, when: (request: RefRequest, intent: { receipt: string }) => boolean): Behaviour {
   return {
     name: `written-status-${status}`,
     description: `the status of a written intent is answered ${status}`,
     onResponse(response, request, data) {
-      if (!isOperation(request, 'getIntentStatus') || !when(request)) return
+      if (!isOperation(request, 'getIntentStatus')) return
       const hash = request.route!.params.hash!.toLowerCase()
-      if (data.intents.some((intent) => intent.written && intent.hash === hash)) Object.assign(response, { status, body: { error: 'not granted', code: 'receipt_mismatch' } })
+      const intent = data.intents.find((i) => i.written && i.hash === hash)
+      if (intent && when(request, intent)) Object.assign(response, { status, body: { error: 'not granted', code: 'receipt_mismatch' } })
     },
   }
 }
+
+const writtenStatus = (status: number) => writtenStatusWhere(status, () => true)
 
 describe('operations of the profile', () => {
   test('a check is skipped, naming the keys, when no write operation of the profile states what it needs', async () => {
@@ -175,4 +178,56 @@ describe('the writes each check declares', () => {
     expect(below.status).toBe('skipped')
     expect(below.reason).toBe(`skipped: it sends up to ${sent} submissions, more than the ${sent - 1} left of --max-writes ${sent - 1}`)
   })
+})
+
+describe('intakes of the contract', () => {
+  test('an action intake with its receipt is judged as an intake; a batch intake is not one', async () => {
+    const asKind = (kind: WriteOperation['kind']) => withOperations({ ...OPERATIONS, submitIntent: { ...OPERATIONS.submitIntent!, kind } })
+    expect(verdict(await outcomeOf('writes/intake-returns-identifier-and-receipt', [], asKind('action')))).toBe('passed')
+    expect(verdict(await outcomeOf('writes/intake-returns-identifier-and-receipt', [], asKind('batch-intent')))).toBe('skipped: no write operation of the profile states an action or intent intake with its receipt (writes.operations.*.receipt)')
+  })
+})
+
+/** Gives each intent the intake accepts a receipt with characters a URL must escape, kept as the intent's receipt too. */
+const reservedReceipts: Behaviour = {
+  name: 'reserved-receipts',
+  description: 'receipts hold +, /, &, = and a space',
+  onResponse(response, request, data) {
+    if (findWriteRoute(request)?.kind !== 'intent' || response.status !== 202) return
+    const answer = bodyOf(response)?.data as Record<string, unknown>
+    const intent = data.intents.find((i) => i.written && i.hash === answer.hash)!
+    intent.receipt = `${intent.receipt} +/&=é`
+    answer.receipt = intent.receipt
+  },
+}
+
+describe('the status of a written intent', () => {
+  test('is asked with its receipt escaped in the query', async () => {
+    expect(verdict(await outcomeOf('writes/receipt-grants-only-its-own-status', [reservedReceipts]))).toBe('passed')
+    expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [reservedReceipts]))).toBe('passed')
+  })
+
+  test('a 3xx to another submission\'s receipt grants nothing', async () => {
+    const otherReceipt = writtenStatusWhere(300, (request, intent) => request.query.get('receipt') !== intent.receipt)
+    expect(verdict(await outcomeOf('writes/receipt-grants-only-its-own-status', [otherReceipt]))).toBe('passed')
+  })
+})
+
+describe('the polls after a cancellation', () => {
+  test('a lifecycle that never ends is polled five times, a second apart, and its last state reported', async () => {
+    const polls: number[] = []
+    const stateless: Behaviour = {
+      name: 'cancelled-without-state',
+      description: 'the status of a cancelled intent has no state',
+      onResponse(response, request) {
+        if (!isOperation(request, 'getIntentStatus') || response.status !== 200 || bodyOf(response)?.state !== 'cancelled') return
+        polls.push(Date.now())
+        const { state: _state, ...rest } = bodyOf(response)!
+        response.body = rest
+      },
+    }
+    expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [stateless]))).toBe("failed: cancelIntent: 5 s after its cancellation was accepted, the submitIntent submission reports state null at /state, not one of the profile's terminal states (settled, failed, cancelled)")
+    expect(polls).toHaveLength(5)
+    expect(polls.at(-1)! - polls[0]!).toBeGreaterThanOrEqual(3900)
+  }, 30_000)
 })
