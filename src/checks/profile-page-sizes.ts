@@ -27,9 +27,12 @@ function pagedLists(ctx: CheckContext): PagedList[] {
 /** In range: the bounds themselves and a size between them. */
 const inRange = ({ minPageSize, maxPageSize }: PageSizeRule): number[] => [...new Set([minPageSize, Math.floor((minPageSize + maxPageSize) / 2), maxPageSize])]
 
-/** Out of range: below the minimum, 0, negative, above the maximum, and not an integer. */
+/**
+ * Out of range: below the minimum, 0, negative, above the maximum, and not an integer. The profile's schema makes
+ * minPageSize at least 1, so each size below is below it; only 0 may come twice (a minimum of 1).
+ */
 function outOfRange({ minPageSize, maxPageSize }: PageSizeRule): { size: string; above: boolean }[] {
-  const below = [minPageSize - 1, 0, -1].filter((n, i, all) => n < minPageSize && all.indexOf(n) === i).map(String)
+  const below = [minPageSize - 1, 0, -1].filter((n, i, all) => all.indexOf(n) === i).map(String)
   return [...below.map((size) => ({ size, above: false })), { size: String(maxPageSize + 1), above: true }, ...[`${minPageSize}.5`, 'abc'].map((size) => ({ size, above: false }))]
 }
 
