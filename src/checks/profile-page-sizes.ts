@@ -9,7 +9,7 @@ interface PagedList {
   rule: PageSizeRule
 }
 
-interface SizedPage {
+export interface SizedPage {
   size: string
   exchange: Exchange
   /** Items of a 200 page with a data array. */
@@ -64,7 +64,7 @@ function skipUnlessJudged(ctx: CheckContext, ignored: readonly string[], lists: 
 }
 
 /** What is wrong with a refusal of a page size, or undefined for 400 or 422 with an error body. */
-function refusalProblem(page: SizedPage): string | undefined {
+export function refusalProblem(page: SizedPage): string | undefined {
   const { response } = page.exchange
   if (response?.status !== 400 && response?.status !== 422) return `got ${response?.status ?? page.exchange.error?.message}, not 400 or 422`
   if (response.json === undefined) return `got ${response.status} whose body is ${response.jsonError}`
@@ -74,7 +74,7 @@ function refusalProblem(page: SizedPage): string | undefined {
 
 const served = (page: SizedPage, max: number) => page.items !== undefined && page.items <= max
 
-function outOfRangeProblem(page: SizedPage, above: boolean, rule: PageSizeRule): string | undefined {
+export function outOfRangeProblem(page: SizedPage, above: boolean, rule: PageSizeRule): string | undefined {
   if (rule.outOfRange === 'reject') return refusalProblem(page)
   if (above) return served(page, rule.maxPageSize) ? undefined : `clamp: expected 200 with at most ${rule.maxPageSize} items, got ${page.items === undefined ? (page.exchange.response?.status ?? page.exchange.error?.message) : `${page.items} items`}`
   // Clamping says what happens above the maximum; a size that is no page size at all may be refused or served clamped.

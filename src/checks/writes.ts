@@ -26,7 +26,7 @@ function operationsFor(ctx: CheckContext, keep: (op: WriteOperation) => boolean,
   return chosen
 }
 
-function statusOf(exchange: Exchange): string {
+export function statusOf(exchange: Exchange): string {
   return exchange.response ? `${exchange.response.status}` : `no response (${exchange.error?.message})`
 }
 

@@ -1,5 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { profileChecks } from '../../src/checks/profile.js'
+import { outOfRangeProblem, refusalProblem as pageRefusalProblem, type SizedPage } from '../../src/checks/profile-page-sizes.js'
+import { refusalProblem as scopeRefusalProblem } from '../../src/checks/profile-scopes.js'
+import type { Exchange } from '../../src/http/exchange.js'
+import { exchangeOf, responseOf } from '../support/hand-made.js'
 import type { CheckContext } from '../../src/checks/types.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import { specPath } from '../../src/core/package-root.js'
@@ -297,5 +301,29 @@ describe('against a target without a trader or an intent', () => {
     for (const id of ['profile/page-size-out-of-range', 'profile/page-size-in-range', 'profile/page-size-honoured', 'profile/max-page-walk-ends']) {
       await expect(checkOf(id).run(skippingContext(settings)), id).rejects.toThrow('skipped: the profile bounds only listTraderBalances, and no trader was given (--trader)')
     }
+  })
+})
+
+/** An exchange that got no response: the transport error is all there is to report. */
+const unanswered = (operation: string) => ({ ...exchangeOf(undefined, { operation }), error: { message: 'socket hang up' } }) as unknown as Exchange
+
+describe('answers that never came', () => {
+  test('a refusal of the restricted key names the transport error', () => {
+    expect(scopeRefusalProblem(unanswered('getTraderPnl'))).toBe('getTraderPnl answered no response (socket hang up), not 403')
+  })
+
+  test('a page size asked names the transport error, for reject and for clamp', () => {
+    const page: SizedPage = { size: '26', exchange: unanswered('listMarkets') }
+    expect(pageRefusalProblem(page)).toBe('got socket hang up, not 400 or 422')
+    expect(outOfRangeProblem(page, true, { minPageSize: 1, maxPageSize: 25, outOfRange: 'clamp' })).toBe('clamp: expected 200 with at most 25 items, got socket hang up')
+    expect(outOfRangeProblem({ ...page, size: 'abc' }, false, { minPageSize: 1, maxPageSize: 25, outOfRange: 'clamp' })).toBe('clamp: expected 200 with at most 25 items, or 400 or 422 with an error body; got socket hang up, not 400 or 422')
+    expect(outOfRangeProblem(page, true, MARKETS_REJECT)).toBe('got socket hang up, not 400 or 422')
+  })
+
+  test('a clamped page of exactly maxPageSize items is served; one more is not', () => {
+    const served = (items: number): SizedPage => ({ size: '26', exchange: exchangeOf(responseOf(200, {}, { data: [] })), items })
+    const clamp = { minPageSize: 1, maxPageSize: 25, outOfRange: 'clamp' } as const
+    expect(outOfRangeProblem(served(25), true, clamp)).toBeUndefined()
+    expect(outOfRangeProblem(served(26), true, clamp)).toBe('clamp: expected 200 with at most 25 items, got 26 items')
   })
 })

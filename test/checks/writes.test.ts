@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { checksByConcern } from '../../src/checks/index.js'
+import { statusOf } from '../../src/checks/writes.js'
+import type { Exchange } from '../../src/http/exchange.js'
+import { exchangeOf, responseOf } from '../support/hand-made.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import { specPath } from '../../src/core/package-root.js'
 import { readProfileFile } from '../../src/profile/load.js'
@@ -230,4 +233,11 @@ describe('the polls after a cancellation', () => {
     expect(polls).toHaveLength(5)
     expect(polls.at(-1)! - polls[0]!).toBeGreaterThanOrEqual(3900)
   }, 30_000)
+})
+
+describe('statusOf', () => {
+  test('names the status, or the transport error of an exchange that got no response', () => {
+    expect(statusOf(exchangeOf(responseOf(409)))).toBe('409')
+    expect(statusOf({ ...exchangeOf(undefined), error: { message: 'socket hang up' } } as unknown as Exchange)).toBe('no response (socket hang up)')
+  })
 })
