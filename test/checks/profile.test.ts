@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { findingMessage } from '../../src/checks/exchange-judge.js'
 import { profileChecks } from '../../src/checks/profile.js'
 import { outOfRangeProblem, refusalProblem as pageRefusalProblem, type SizedPage } from '../../src/checks/profile-page-sizes.js'
 import { refusalProblem as scopeRefusalProblem } from '../../src/checks/profile-scopes.js'
@@ -325,5 +327,49 @@ describe('answers that never came', () => {
     const clamp = { minPageSize: 1, maxPageSize: 25, outOfRange: 'clamp' } as const
     expect(outOfRangeProblem(served(25), true, clamp)).toBeUndefined()
     expect(outOfRangeProblem(served(26), true, clamp)).toBe('clamp: expected 200 with at most 25 items, got 26 items')
+  })
+})
+
+/**
+ * What a check's recorded judgement decides about one exchange made by hand (as in check-har and the proxy): 'not
+ * applied', 'holds', or the finding's message.
+ */
+function recordedVerdict(id: string, exchange: Exchange, values: ProfileValues | undefined): string {
+  const { recorded } = checkOf(id)
+  const settings = values === undefined ? {} : { profile: { source: 'test', baseDir: specPath('.'), values, ...(values.configSchema ? { configSchema: configSchemaOf(values.configSchema) } : {}) } }
+  if (!recorded!.applies(exchange.response!, exchange, settings as never)) return 'not applied'
+  const finding = recorded!.violation(exchange.response!, exchange, settings as never)
+  return finding === undefined ? 'holds' : findingMessage(finding)
+}
+
+const configSchemaOf = (file: string) => JSON.parse(readFileSync(specPath(file), 'utf8')) as object
+const JSON_TYPE = { 'content-type': 'application/json' }
+const answered = (operation: string, status: number, body: unknown) => exchangeOf(responseOf(status, JSON_TYPE, body), { operation })
+
+describe('the recorded judgements of the required members and the config schema', () => {
+  const markets = { requiredMembers: { Market: ['activationDepthWad'] } }
+
+  test('judge only a 200 with a JSON body from their operation, where the profile states what it is held to', () => {
+    const body = { data: [{ id: 'm1' }] }
+    expect(recordedVerdict('profile/market-required-members', answered('listMarkets', 200, body), markets)).toBe('market 0 (id "m1") has no activationDepthWad, which the profile says is required')
+    expect(recordedVerdict('profile/market-required-members', answered('getVault', 200, body), markets)).toBe('not applied')
+    expect(recordedVerdict('profile/market-required-members', answered('listMarkets', 404, body), markets)).toBe('not applied')
+    expect(recordedVerdict('profile/market-required-members', exchangeOf(responseOf(200, JSON_TYPE), { operation: 'listMarkets' }), markets)).toBe('not applied')
+    expect(recordedVerdict('profile/market-required-members', answered('listMarkets', 200, body), { requiredMembers: { Vault: ['id'] } })).toBe('not applied')
+    expect(recordedVerdict('profile/market-required-members', answered('listMarkets', 200, body), undefined)).toBe('not applied')
+    expect(recordedVerdict('profile/market-required-members', answered('listMarkets', 200, { data: [{ id: 'm1', activationDepthWad: '1' }] }), markets)).toBe('holds')
+  })
+
+  test('name the record that lacks a member', () => {
+    expect(recordedVerdict('profile/balance-required-members', answered('listTraderBalances', 200, { data: [{ token: '0xa', account: 'x' }, { token: '0xb' }] }), { requiredMembers: { Balance: ['account'] } })).toBe('balance 1 (token "0xb") has no account, which the profile says is required')
+    expect(recordedVerdict('profile/vault-required-members', answered('getVault', 200, { data: { id: 'v' } }), { requiredMembers: { Vault: ['cumulativeDepositedTokens'] } })).toBe('the vault has no cumulativeDepositedTokens, which the profile says is required')
+    expect(recordedVerdict('profile/pnl-required-members', answered('getTraderPnl', 200, { data: { funding: {} } }), { requiredMembers: { PnL: ['funding.receiverWad'] } })).toBe('the PnL has no funding.receiverWad, which the profile says is required')
+  })
+
+  test('the config schema judges a config body only where the profile gives one', () => {
+    const values = { configSchema: 'reference-config.schema.json' }
+    expect(recordedVerdict('profile/config-schema', answered('getConfig', 200, { chainId: 'one' }), values)).toBe("configSchema must have required property 'interfaceVersion' (required at #/required)")
+    expect(recordedVerdict('profile/config-schema', answered('getConfig', 200, { chainId: 'one' }), { requiredMembers: {} })).toBe('not applied')
+    expect(recordedVerdict('profile/config-schema', answered('getVault', 200, { chainId: 'one' }), values)).toBe('not applied')
   })
 })
