@@ -39,7 +39,7 @@ async function expectRefused(ctx: CheckContext, operation: string, key: string |
 /** Sends a fresh signed body with a fresh key of safe characters; fails unless it was accepted. */
 async function acceptedSubmission(ctx: CheckContext, operation: string, keyLength = 32): Promise<WriteAnswer & { key: string; body: string }> {
   const body = await ctx.signedBody(operation)
-  const key = idempotencyKey(keyLength, keyPatternOf(ctx.settings.profile?.values))
+  const key = idempotencyKey(keyLength, keyPatternOf(ctx.settings.profile!.values))
   const answer = await ctx.write(operation, body, key)
   if (!answer.accepted) ctx.fail(`${operation}: a signed submission with an Idempotency-Key of ${keyLength} letters and digits was not accepted (${statusOf(answer.exchange)})`, { exchange: answer.exchange })
   return { ...answer, key, body }
@@ -108,7 +108,7 @@ export const writesChecks: readonly Check[] = [
     writes: (operations) => names(operations).length,
     async run(ctx) {
       for (const operation of operationsFor(ctx, () => true, 'an operation')) {
-        const { key, holds } = unsafeIdempotencyKey(keyPatternOf(ctx.settings.profile?.values))
+        const { key, holds } = unsafeIdempotencyKey(keyPatternOf(ctx.settings.profile!.values))
         await expectRefused(ctx, operation, key, `with an Idempotency-Key holding ${holds}`)
       }
     },
@@ -193,7 +193,7 @@ export const writesChecks: readonly Check[] = [
       for (const operation of operationsFor(ctx, cancelling, 'a cancellation with what it cancels (writes.operations.*.cancels)')) {
         const { operation: intake, state, terminalStates } = operations[operation]!.cancels!
         const { id, receipt } = intakeValues(ctx, intake, await acceptedSubmission(ctx, intake))
-        const cancellation = await ctx.write(operation, await ctx.cancellationBody(operation, id), idempotencyKey(32, keyPatternOf(ctx.settings.profile?.values)))
+        const cancellation = await ctx.write(operation, await ctx.cancellationBody(operation, id), idempotencyKey(32, keyPatternOf(ctx.settings.profile!.values)))
         if (!cancellation.accepted) ctx.fail(`${operation}: the cancellation of a new ${intake} submission was not accepted (${statusOf(cancellation.exchange)})`, { exchange: cancellation.exchange })
         let last: { exchange: Exchange; state: unknown } | undefined
         for (let poll = 0; poll < TERMINAL_POLLS && !terminalStates.includes(last?.state as string); poll++) {
