@@ -373,3 +373,59 @@ describe('the recorded judgements of the required members and the config schema'
     expect(recordedVerdict('profile/config-schema', answered('getVault', 200, { chainId: 'one' }), values)).toBe('not applied')
   })
 })
+
+/** Lists ignore the page size asked when it passes the test (served as the page without one). */
+function limitIgnoredWhen(test: (limit: string) => boolean): Behaviour {
+  return {
+    name: 'some-limits-ignored',
+    description: 'lists ignore some page sizes',
+    onRequest(request) {
+      const limit = request.query.get('limit')
+      if (isList(request) && limit !== null && test(limit)) request.query.delete('limit')
+    },
+  }
+}
+
+describe('whether a list reads the page-size parameter', () => {
+  const id = 'profile/page-size-out-of-range'
+  const values: ProfileValues = { pagination: { listMarkets: MARKETS_REJECT } }
+
+  test('a list that refuses the sizes out of range reads it, though it ignores those in range', async () => {
+    expect(verdict(await outcomeOf(id, values, [limitIgnoredWhen((limit) => /^([1-9]|1[0-9]|2[0-5])$/.test(limit))]))).toBe('passed')
+  })
+
+  test('one size out of range answered otherwise than the page without one is enough', async () => {
+    expect(verdict(await outcomeOf(id, values, [limitIgnoredWhen((limit) => /^([1-9]|1[0-9]|2[0-5]|abc)$/.test(limit))]))).toBe('failed: listMarkets (1 to 25, reject) with limit=abc: got 200, not 400 or 422')
+  })
+
+  test('one size in range answered otherwise is enough', async () => {
+    // 0, -1, 11, 1.5 and abc get the page without a size, as does 10; 1 and 5 do not.
+    const ten: ProfileValues = { pagination: { listMarkets: { minPageSize: 1, maxPageSize: 10, outOfRange: 'reject' } } }
+    expect(verdict(await outcomeOf(id, ten, [limitIgnoredWhen((limit) => !/^([1-9]|10)$/.test(limit))]))).toBe('failed: listMarkets (1 to 10, reject) with limit=0: got 200, not 400 or 422')
+  })
+
+  test('a status other than that of the page without a size is enough, when neither serves a page', async () => {
+    const plainUnavailable = listAnswer('plain-503', (limit) => limit === null, 503, { error: 'unavailable', code: 'index_unavailable' })
+    const everySizeRefused = listAnswer('sized-400', (limit) => limit !== null, 400, { error: 'invalid limit', code: 'invalid_limit' })
+    expect(verdict(await outcomeOf(id, values, [plainUnavailable, everySizeRefused]))).toBe('passed')
+  })
+})
+
+describe('records that are no objects', () => {
+  test('a page whose data is a string has no data array', async () => {
+    const values: ProfileValues = { pagination: { listMarkets: { minPageSize: 2, maxPageSize: 24, outOfRange: 'reject' } } }
+    expect(verdict(await outcomeOf('profile/page-size-in-range', values, [listAnswer('24', (limit) => limit === '24', 200, { data: 'markets' })]))).toBe('failed: listMarkets (2 to 24, reject) with limit=24: got 200, not 200 with a data array')
+  })
+
+  test('a vault that is a string, or a body that is null, is no record to judge', async () => {
+    const skipped = 'skipped: getVault answered no Vault object to judge (envelope/data and the shapes checks judge the body itself)'
+    expect(verdict(await outcomeOf('profile/vault-required-members', REFERENCE_VALUES, [edited('getVault', (body) => { body.data = 'vault' })]))).toBe(skipped)
+    expect(verdict(await outcomeOf('profile/vault-required-members', REFERENCE_VALUES, [answer('getVault', 200, 'null')]))).toBe(skipped)
+  })
+
+  test('a profile without requiredMembers, or none, states no member for the recorded judgement', () => {
+    const body = { data: [{ id: 'm1' }] }
+    expect(recordedVerdict('profile/market-required-members', answered('listMarkets', 200, body), { intentStates: ['open'] })).toBe('not applied')
+    expect(recordedVerdict('profile/config-schema', answered('getConfig', 200, { chainId: 'one' }), undefined)).toBe('not applied')
+  })
+})
