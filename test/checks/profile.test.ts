@@ -429,3 +429,21 @@ describe('records that are no objects', () => {
     expect(recordedVerdict('profile/config-schema', answered('getConfig', 200, { chainId: 'one' }), undefined)).toBe('not applied')
   })
 })
+
+describe('the openapi checks report the findings of the published description as they are', () => {
+  /** A hand-made context holding the judged description's findings; a failure rejects with its message. */
+  const judged = (document: string[], compatibility: string[]) =>
+    ({ settings: { profile: { openapi: { source: 'x', findings: { document, compatibility, corpus: { accepted: 3, forbidden: 2 } } } } }, fail: (message: string) => { throw new Error(message) } }) as unknown as CheckContext
+
+  test('profile/openapi-document: the first problem, and the others after it', async () => {
+    await expect(checkOf('profile/openapi-document').run(judged([], ['A']))).resolves.toBeUndefined()
+    await expect(checkOf('profile/openapi-document').run(judged(['P'], []))).rejects.toThrow(/^P$/)
+    await expect(checkOf('profile/openapi-document').run(judged(['P', 'Q', 'R'], []))).rejects.toThrow(/^P \(and 2 more: Q; R\)$/)
+  })
+
+  test('profile/openapi-compatible: the first disagreement, how many more, and the corpus', async () => {
+    await expect(checkOf('profile/openapi-compatible').run(judged(['P'], []))).resolves.toBeUndefined()
+    await expect(checkOf('profile/openapi-compatible').run(judged([], ['A']))).rejects.toThrow(/^A; judged on 3 bodies the contract accepts and 2 it forbids$/)
+    await expect(checkOf('profile/openapi-compatible').run(judged([], ['A', 'B']))).rejects.toThrow(/^A \(and 1 more disagreements\); judged on 3 bodies the contract accepts and 2 it forbids$/)
+  })
+})
