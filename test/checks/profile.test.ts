@@ -447,3 +447,12 @@ describe('the openapi checks report the findings of the published description as
     await expect(checkOf('profile/openapi-compatible').run(judged([], ['A', 'B']))).rejects.toThrow(/^A \(and 1 more disagreements\); judged on 3 bodies the contract accepts and 2 it forbids$/)
   })
 })
+
+test('a config body the profile\'s schema refuses is reported with its violations, named for the configSchema', () => {
+  const exchange = answered('getConfig', 200, { chainId: 'one' })
+  const settings = { profile: { source: 'test', baseDir: specPath('.'), values: { configSchema: 'reference-config.schema.json' }, configSchema: configSchemaOf('reference-config.schema.json') } }
+  const finding = checkOf('profile/config-schema').recorded!.violation(exchange.response!, exchange, settings as never) as { violations: { schema: string; keyword: string }[] }
+  expect(finding.violations.length).toBeGreaterThan(0)
+  expect(finding.violations.map((v) => v.schema)).toEqual(finding.violations.map(() => 'configSchema'))
+  expect(finding.violations[0]!.keyword).toBe('required')
+})
