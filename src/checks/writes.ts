@@ -159,9 +159,10 @@ export const writesChecks: readonly Check[] = [
         const own = intakeValues(ctx, operation, await acceptedSubmission(ctx, operation))
         const other = intakeValues(ctx, operation, await acceptedSubmission(ctx, operation))
         const granted = await ctx.get(statusPath(op, own.id, own.receipt))
-        if (!granted.response || granted.response.status < 200 || granted.response.status >= 300) ctx.fail(`${operation}: the status of a new submission, asked with its own receipt, is not granted (${statusOf(granted)})`, { exchange: granted })
+        // A final status is never below 200 (1xx answers are interim, never an exchange's response): 2xx is below 300.
+        if (!granted.response || granted.response.status >= 300) ctx.fail(`${operation}: the status of a new submission, asked with its own receipt, is not granted (${statusOf(granted)})`, { exchange: granted })
         const crossed = await ctx.get(statusPath(op, own.id, other.receipt))
-        if (crossed.response && crossed.response.status >= 200 && crossed.response.status < 300) ctx.fail(`${operation}: the status of a new submission is granted (${crossed.response.status}) with the receipt of another submission`, { exchange: crossed })
+        if (crossed.response && crossed.response.status < 300) ctx.fail(`${operation}: the status of a new submission is granted (${crossed.response.status}) with the receipt of another submission`, { exchange: crossed })
       }
     },
   },
@@ -199,7 +200,7 @@ export const writesChecks: readonly Check[] = [
         for (let poll = 0; poll < TERMINAL_POLLS && !terminalStates.includes(last?.state as string); poll++) {
           if (poll > 0) await delay(TERMINAL_POLL_MS)
           const exchange = await ctx.get(statusPath(operations[intake]!, id, receipt))
-          if (!exchange.response || exchange.response.status < 200 || exchange.response.status >= 300) ctx.fail(`${operation}: the status of the cancelled ${intake} submission is not granted (${statusOf(exchange)})`, { exchange })
+          if (!exchange.response || exchange.response.status >= 300) ctx.fail(`${operation}: the status of the cancelled ${intake} submission is not granted (${statusOf(exchange)})`, { exchange })
           last = { exchange, state: valueAt(exchange.response!.json, state) }
         }
         if (!terminalStates.includes(last!.state as string)) {
