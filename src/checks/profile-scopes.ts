@@ -21,7 +21,7 @@ function restrictedKeyCheck(kind: 'refused' | 'granted', title: string, judge: (
 }
 
 /** Why a refusal is not a 403 with an error body, or undefined when it is. */
-function refusalProblem(exchange: Exchange): string | undefined {
+export function refusalProblem(exchange: Exchange): string | undefined {
   const { response } = exchange
   if (response?.status !== 403) return `${exchange.operation} answered ${response?.status ?? `no response (${exchange.error?.message})`}, not 403`
   if (response.json === undefined) return `${exchange.operation}: the 403 body is ${response.jsonError}`

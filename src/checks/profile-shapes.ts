@@ -52,11 +52,11 @@ export function hasMember(record: Record<string, unknown>, path: string): boolea
 
 /** The first record without one of the members, as a finding that says whose rule requires them. */
 export function missingMembersOf(component: RecordComponent, records: readonly Record<string, unknown>[], members: readonly string[], because: string): string | undefined {
-  const { list, noun } = RECORDS[component]
+  const { noun } = RECORDS[component]
   for (const [index, record] of records.entries()) {
     const missing = members.filter((member) => !hasMember(record, member))
     const name = component === 'Market' ? `market ${index} (id ${JSON.stringify(record.id)})` : component === 'Balance' ? `balance ${index} (token ${JSON.stringify(record.token)})` : noun
-    if (missing.length > 0) return `${list ? name : noun} has no ${missing.join(', ')}, ${because}`
+    if (missing.length > 0) return `${name} has no ${missing.join(', ')}, ${because}`
   }
   return undefined
 }
