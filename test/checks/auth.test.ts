@@ -68,6 +68,14 @@ describe('auth/missing-key', () => {
   })
 })
 
+describe('auth/missing-key and auth/unknown-key without a full key', () => {
+  // Without the full key no cursor page can be fetched: the first pages alone are asked, and the reference refuses each.
+  test.each(['auth/missing-key', 'auth/unknown-key'])('%s passes on the first pages alone', async (id) => {
+    const outcome = await outcomeWithBehaviours([id], [], { apiKey: '' })
+    expect(outcome.status, outcome.reason).toBe('passed')
+  })
+})
+
 describe('auth/missing-key judged on any exchange of a run (its recorded judgement)', () => {
   const judgement = authChecks.find((c) => c.id === 'auth/missing-key')!.recorded!
   // The judgement reads no settings.
