@@ -12,7 +12,8 @@ const VALIDATION_STATUSES = [400, 422]
 /** The operation whose success body a 2xx answer carries; the config's shape is not shown, so any body could be it and it is left out. */
 function operationServed(exchange: Exchange): string | undefined {
   const { response } = exchange
-  if (!response || response.status < 200 || response.status > 299 || response.json === undefined) return undefined
+  // The client never returns an interim (1xx) response as the answer, so a status of at most 299 is a 2xx.
+  if (!response || response.status > 299 || response.json === undefined) return undefined
   return operations().find((op) => op.id !== 'getConfig' && validateAgainst(op.successSchema, response.json).length === 0)?.id
 }
 
@@ -34,7 +35,9 @@ export const errorsChecks: readonly Check[] = [
     requirement: 'ERR-BODY-SCHEMA',
     title: 'a 401 carries an error body',
     async run(ctx) {
-      expectError(ctx, await ctx.call('listMarkets', { auth: 'none' }), [401], 'GET /v1/markets without X-API-Key')
+      // Stryker disable next-line StringLiteral: equivalent, '' is no Auth: the context sets x-api-key to ''.key, undefined, which the client does not send (undici skips a header whose value is undefined), the same request as 'none'
+      const exchange = await ctx.call('listMarkets', { auth: 'none' })
+      expectError(ctx, exchange, [401], 'GET /v1/markets without X-API-Key')
     },
   },
   {

@@ -1,0 +1,174 @@
+import { describe, expect, test } from 'vitest'
+import { authChecks } from '../../src/checks/auth.js'
+import type { CheckOutcome } from '../../src/core/report.js'
+import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
+import { exchangeOf, responseOf } from '../support/hand-made.js'
+import { outcomeWithBehaviours } from '../support/run.js'
+
+const QUERY_KEY_NAMES = ['api_key', 'apiKey', 'x-api-key', 'key']
+
+/** A reference that answers as `edit` rewrites its responses to the requests `when` picks. */
+function answering(name: string, when: (request: RefRequest) => boolean, edit: (response: RefResponse) => void): Behaviour {
+  return {
+    name,
+    description: `responses are rewritten as the test scripts them (${name})`,
+    onResponse(response, request) {
+      if (when(request)) edit(response)
+    },
+  }
+}
+
+const keyless = (request: RefRequest) => request.headers['x-api-key'] === undefined
+const withQueryKey = (request: RefRequest) => QUERY_KEY_NAMES.some((name) => request.query.has(name))
+const firstPage = (request: RefRequest) => !request.query.has('cursor')
+const at = (path: string) => (request: RefRequest) => request.path === path
+const byRestrictedKey = (request: RefRequest, data: { restrictedApiKey: string }) => request.headers['x-api-key'] === data.restrictedApiKey
+
+/** A behaviour for the restricted key's requests to one path (first pages only). */
+function restrictedAnswer(name: string, path: string, edit: (response: RefResponse) => void): Behaviour {
+  return {
+    name,
+    description: `the restricted key's requests to ${path} are answered as the test scripts them`,
+    onResponse(response, request, data) {
+      if (byRestrictedKey(request, data) && at(path)(request) && firstPage(request)) edit(response)
+    },
+  }
+}
+
+const setStatus = (status: number) => (response: RefResponse) => {
+  response.status = status
+}
+/** A response the client cannot read: two Content-Length fields that disagree (the server adds its own). */
+const unreadable = (response: RefResponse) => {
+  response.headers['Content-Length'] = '1'
+}
+const rateLimited = (response: RefResponse) => {
+  response.status = 429
+  response.body = { error: 'request quota exceeded', code: 'rate_limited' }
+  response.headers['retry-after'] = '1'
+  response.headers['x-ratelimit-scope'] = 'api-key'
+}
+
+function notCrashed(outcome: CheckOutcome): void {
+  expect(outcome.crashed, `the check crashed: ${outcome.reason}`).toBeFalsy()
+}
+
+describe('auth/missing-key', () => {
+  test('fails on a 403 to a request without X-API-Key, naming the operation', async () => {
+    const outcome = await outcomeWithBehaviours(['auth/missing-key'], [answering('403-without-key', (r) => keyless(r) && at('/v1/markets')(r), setStatus(403))])
+    expect(outcome.status).toBe('failed')
+    expect(outcome.reason).toMatch(/^not 401 to a request without X-API-Key: listMarkets 403\b/)
+  })
+
+  test('fails, without crashing, on no readable response to a request without X-API-Key', async () => {
+    const outcome = await outcomeWithBehaviours(['auth/missing-key'], [answering('broken-without-key', (r) => keyless(r) && at('/v1/config')(r), unreadable)])
+    expect(outcome.status).toBe('failed')
+    notCrashed(outcome)
+    expect(outcome.reason).toMatch(/^not 401 to a request without X-API-Key: getConfig no response \(.+\)/)
+  })
+})
+
+describe('auth/missing-key and auth/unknown-key without a full key', () => {
+  // Without the full key no cursor page can be fetched: the first pages alone are asked, and the reference refuses each.
+  test.each(['auth/missing-key', 'auth/unknown-key'])('%s passes on the first pages alone', async (id) => {
+    const outcome = await outcomeWithBehaviours([id], [], { apiKey: '' })
+    expect(outcome.status, outcome.reason).toBe('passed')
+  })
+})
+
+describe('auth/missing-key judged on any exchange of a run (its recorded judgement)', () => {
+  const judgement = authChecks.find((c) => c.id === 'auth/missing-key')!.recorded!
+  // The judgement reads no settings.
+  const settings = {} as Parameters<typeof judgement.applies>[2]
+  const judged = (status: number, headers: Record<string, string> = {}, operation: { operation?: string } = {}) => {
+    const response = responseOf(status)
+    const exchange = exchangeOf(response, { ...operation, headers: { accept: 'application/json', ...headers } })
+    return judgement.applies(response, exchange, settings) ? (judgement.violation(response, exchange, settings) ?? 'conforms') : 'not judged'
+  }
+
+  test('a keyless request answered other than 401 is a violation, and a 401 conforms', () => {
+    expect(judged(200)).toBe('answered 200 to a request without X-API-Key, expected 401')
+    expect(judged(499)).toBe('answered 499 to a request without X-API-Key, expected 401')
+    expect(judged(401)).toBe('conforms')
+  })
+
+  test('a 429 or a 5xx says nothing of authentication', () => {
+    expect(judged(429)).toBe('not judged')
+    expect(judged(500)).toBe('not judged')
+    expect(judged(503)).toBe('not judged')
+  })
+
+  test('a request with a key, or to no operation, is not judged', () => {
+    expect(judged(200, { 'x-api-key': 'some-key' })).toBe('not judged')
+    expect(judged(200, {}, { operation: undefined })).toBe('not judged')
+  })
+
+  test('a request with an invalid X-Request-ID may be refused for that first; one with a valid ID may not', () => {
+    expect(judged(400, { 'x-request-id': 'bad id!' })).toBe('not judged')
+    expect(judged(400, { 'x-request-id': 'valid-id-0001' })).toBe('answered 400 to a request without X-API-Key, expected 401')
+  })
+})
+
+describe('auth/restricted-key-scope', () => {
+  const scope = 'auth/restricted-key-scope'
+
+  test('passes when the configuration grants the restricted key with a 2xx other than 200 (201)', async () => {
+    const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer('config-201', '/v1/config', setStatus(201))])
+    expect(outcome.status, outcome.reason).toBe('passed')
+  })
+
+  test('fails when another operation answers the restricted key 201', async () => {
+    const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer('markets-201', '/v1/markets', setStatus(201))])
+    expect(outcome.status).toBe('failed')
+    expect(outcome.reason).toBe('the restricted key got neither 200 (a 2xx for config) nor 403: listMarkets 201')
+  })
+
+  test('fails when the configuration answers the restricted key 300', async () => {
+    const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer('config-300', '/v1/config', setStatus(300))])
+    expect(outcome.status).toBe('failed')
+    expect(outcome.reason).toBe('the restricted key got neither 200 (a 2xx for config) nor 403: getConfig 300')
+  })
+
+  test('fails, without crashing, on no readable response to the restricted key', async () => {
+    const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer('markets-broken', '/v1/markets', unreadable)])
+    expect(outcome.status).toBe('failed')
+    notCrashed(outcome)
+    expect(outcome.reason).toMatch(/^the restricted key got neither 200 \(a 2xx for config\) nor 403: listMarkets no response \(.+\)$/)
+  })
+
+  test('says nothing of a 429 or a 500 (the contract allows them for any read)', async () => {
+    const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer('markets-429', '/v1/markets', rateLimited), restrictedAnswer('config-500', '/v1/config', setStatus(500))])
+    expect(outcome.status, outcome.reason).toBe('passed')
+  })
+})
+
+describe('auth/query-key-not-accepted', () => {
+  const query = 'auth/query-key-not-accepted'
+
+  test('does not judge an operation that answers requests without a key', async () => {
+    const outcome = await outcomeWithBehaviours([query], [
+      { name: 'public-markets', description: 'the markets are served without a key', onRequest: (request, data) => void (keyless(request) && at('/v1/markets')(request) && (request.headers['x-api-key'] = data.apiKey)) },
+    ])
+    expect(outcome.status, outcome.reason).toBe('passed')
+  })
+
+  test('is skipped when no operation refuses a request without a key', async () => {
+    const outcome = await outcomeWithBehaviours([query], [
+      { name: 'all-public', description: 'every operation is served without a key', onRequest: (request, data) => void (keyless(request) && (request.headers['x-api-key'] = data.apiKey)) },
+    ])
+    expect(outcome.status).toBe('skipped')
+    expect(outcome.reason).toBe('no operation refused a request without X-API-Key, so a key in the query string cannot be told apart')
+  })
+
+  test('does not judge, nor crash on, an operation whose keyless answer is unreadable', async () => {
+    const outcome = await outcomeWithBehaviours([query], [answering('broken-without-key', (r) => keyless(r) && !withQueryKey(r) && at('/v1/markets')(r), unreadable)])
+    notCrashed(outcome)
+    expect(outcome.status, outcome.reason).toBe('passed')
+  })
+
+  test('takes a 429 to a key in the query as an answer, without waiting it out', async () => {
+    const outcome = await outcomeWithBehaviours([query], [answering('query-key-429', (r) => keyless(r) && withQueryKey(r), rateLimited)])
+    expect(outcome.status, outcome.reason).toBe('passed')
+    expect(outcome.retried, 'a request with a key in the query was retried').toBeUndefined()
+  })
+})

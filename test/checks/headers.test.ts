@@ -1,0 +1,106 @@
+import { describe, expect, test } from 'vitest'
+import { STAND_IN } from '../../src/checks/operation-calls.js'
+import type { CheckOutcome } from '../../src/core/report.js'
+import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
+import { outcomeWithBehaviours } from '../support/run.js'
+
+const OPTIONAL = 'headers/optional-request-headers'
+const WITHOUT_ACCEPT = 'headers/request-without-accept-served'
+const CONTENT_TYPE = 'headers/content-type-json'
+
+/** A reference that answers as `edit` rewrites its responses to the requests `when` picks. */
+function answering(name: string, when: (request: RefRequest) => boolean, edit: (response: RefResponse) => void): Behaviour {
+  return {
+    name,
+    description: `responses are rewritten as the test scripts them (${name})`,
+    onResponse(response, request) {
+      if (when(request)) edit(response)
+    },
+  }
+}
+
+const markets = (request: RefRequest) => request.path === '/v1/markets'
+const cursorPage = (request: RefRequest) => request.query.has('cursor')
+const withShortId = (request: RefRequest) => request.headers['x-request-id'] === 'ipts.rid'
+const plainFirstPage = (request: RefRequest) => markets(request) && !cursorPage(request) && request.headers['x-request-id'] === undefined && request.headers.accept !== undefined
+
+const setStatus = (status: number) => (response: RefResponse) => {
+  response.status = status
+}
+/** A response the client cannot read: two Content-Length fields that disagree (the server adds its own). */
+const unreadable = (response: RefResponse) => {
+  response.headers['Content-Length'] = '1'
+}
+const rateLimited = (response: RefResponse) => {
+  response.status = 429
+  response.body = { error: 'request quota exceeded', code: 'rate_limited' }
+  response.headers['retry-after'] = '1'
+  response.headers['x-ratelimit-scope'] = 'api-key'
+}
+const textPlain = (response: RefResponse) => {
+  response.headers['content-type'] = 'text/plain'
+}
+
+function passedWithoutCrash(outcome: CheckOutcome): void {
+  expect(outcome.crashed, `the check crashed: ${outcome.reason}`).toBeFalsy()
+  expect(outcome.status, outcome.reason).toBe('passed')
+}
+
+describe('headers/optional-request-headers and headers/request-without-accept-served', () => {
+  test('fail when a cursor page answers a valid X-Request-ID with a 400, naming the cursor page', async () => {
+    const outcome = await outcomeWithBehaviours([OPTIONAL], [answering('cursor-page-refuses-id', (r) => markets(r) && cursorPage(r) && withShortId(r), setStatus(400))])
+    expect(outcome.status).toBe('failed')
+    expect(outcome.reason).toBe('a cursor page of listMarkets answered 200 as the suite sends it and 400 with the valid X-Request-ID "ipts.rid"')
+  })
+
+  test('say nothing of a request whose plain answer is a 500', async () => {
+    passedWithoutCrash(await outcomeWithBehaviours([OPTIONAL], [answering('plain-500', plainFirstPage, setStatus(500))]))
+  })
+
+  test('say nothing of a request whose plain answer is a 429', async () => {
+    // Retry-After 61 s is longer than the client waits, so the 429 is the answer; its variants, sent at the same time, get 200.
+    const refused = answering('plain-429', plainFirstPage, (response) => {
+      rateLimited(response)
+      response.headers['retry-after'] = '61'
+    })
+    passedWithoutCrash(await outcomeWithBehaviours([OPTIONAL], [refused]))
+  })
+
+  test('say nothing of a request whose plain answer is unreadable', async () => {
+    passedWithoutCrash(await outcomeWithBehaviours([WITHOUT_ACCEPT], [answering('plain-broken', plainFirstPage, unreadable)]))
+  })
+
+  test('say nothing of a variant answered 500, or unreadable', async () => {
+    passedWithoutCrash(await outcomeWithBehaviours([OPTIONAL], [answering('varied-500', (r) => markets(r) && withShortId(r), setStatus(500))]))
+    passedWithoutCrash(await outcomeWithBehaviours([WITHOUT_ACCEPT], [answering('varied-broken', (r) => markets(r) && r.headers.accept === undefined, unreadable)]))
+  })
+
+  test('leave out a list that gives no cursor', async () => {
+    const noCursor = answering('markets-without-cursor', (r) => markets(r) && !cursorPage(r), (response) => {
+      if (response.status === 200 && typeof response.body === 'object' && response.body !== null) (response.body as Record<string, unknown>).cursor = null
+    })
+    passedWithoutCrash(await outcomeWithBehaviours([OPTIONAL], [noCursor]))
+  })
+})
+
+describe('headers/content-type-json', () => {
+  test('fails on a 401 without a JSON content type, naming its path and status', async () => {
+    const outcome = await outcomeWithBehaviours([CONTENT_TYPE], [answering('401-text-plain', (r) => markets(r) && r.headers['x-api-key'] === undefined, textPlain)])
+    expect(outcome.status).toBe('failed')
+    expect(outcome.reason).toMatch(/^\/v1\/markets \(401\): /)
+  })
+
+  test('fails on an unknown trader’s answer without a JSON content type, naming its path', async () => {
+    const outcome = await outcomeWithBehaviours([CONTENT_TYPE], [answering('pnl-text-plain', (r) => r.path.includes(STAND_IN.address), textPlain)])
+    expect(outcome.status).toBe('failed')
+    expect(outcome.reason).toMatch(new RegExp(`^/v1/traders/${STAND_IN.address}/pnl \\(\\d+\\): `))
+  })
+
+  test('fails, without crashing, when the 401 is unreadable', async () => {
+    const outcome = await outcomeWithBehaviours([CONTENT_TYPE], [answering('401-broken', (r) => markets(r) && r.headers['x-api-key'] === undefined, unreadable)])
+    expect(outcome.crashed, outcome.reason).toBeFalsy()
+    expect(outcome.status).toBe('failed')
+    expect(outcome.reason).toMatch(/^\/v1\/markets \(no response\): no response: .+/)
+    expect(outcome.reason).not.toMatch(/undefined/)
+  })
+})
