@@ -34,6 +34,9 @@ const STATUSES = ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'Ignored', 'Com
 const concurrency = strykerArgs.includes('--concurrency') ? Number(strykerArgs[strykerArgs.indexOf('--concurrency') + 1]) : configs[0].config.concurrency
 let run = { seconds: undefined, parts: [], concurrency, when: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' }
 if (!reportOnly) {
+  // The write checks run the reference's signer through the bin, which runs the build.
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' })
+  if (build.status !== 0) process.exit(build.status ?? 1)
   for (const { file } of configs) {
     const started = Date.now()
     const stryker = spawnSync(process.execPath, [join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', file, ...strykerArgs], { cwd: root, stdio: 'inherit' })
