@@ -315,6 +315,12 @@ test('a selection of check IDs is refused by the first ID no check or rule has, 
   expect(unknownCheckId(['auth/missing-key', 'auth/missing-kye', 'no/such'])).toBe('no check has the ID "auth/missing-kye" (closest: auth/missing-key, auth/unknown-key, writes/missing-key-refused; docs/checks.md lists them all)')
 })
 
+test('the errors a check throws name themselves where they are printed (a stack trace, vitest under npx vitest run)', () => {
+  expect(String(new CheckFailure('found'))).toBe('CheckFailure: found')
+  expect(String(new CheckSkipped('no input'))).toBe('CheckSkipped: no input')
+  expect(String(new CheckNotRun('the target stopped answering', exchange()))).toBe('CheckNotRun: the target stopped answering')
+})
+
 test('a finding with schema violations is told by its message', () => {
   expect(findingMessage('a plain finding')).toBe('a plain finding')
   expect(findingMessage({ message: 'a finding with violations', violations: [] })).toBe('a finding with violations')
