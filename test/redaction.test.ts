@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { buildEvidence, curlCommand } from '../src/engine/evidence.js'
 import type { Exchange } from '../src/http/exchange.js'
-import { excerpt, mentionsSecret, redact, redactDeep, withoutSecretTail, type Secret } from '../src/http/secrets.js'
+import { excerpt, GrowingSecrets, mentionsSecret, redact, redactDeep, withoutSecretTail, type Secret } from '../src/http/secrets.js'
 
 const receipt = "rcpt 1a2b~!'(x)/+=é"
 const secrets: Secret[] = [{ value: receipt, placeholder: '$IPTS_INTENT_RECEIPT' }]
@@ -170,5 +170,24 @@ describe('the curl command', () => {
     expect(curlCommand({ ...exchange, request: { ...exchange.request, url: 'http://127.0.0.1:1/v1/vault?a=%7E' } }, withKey)).toBe(
       'curl -sS -i -H "x-api-key: ${IPTS_API_KEY}" -H "accept: application/json" "http://127.0.0.1:1/v1/vault?a=%7E"',
     )
+  })
+})
+
+describe('the secrets a run learns as it goes (receipts its writes are handed)', () => {
+  test('numbers each new value under its prefix in the order learned, gives a value learned again its first placeholder, and keeps the secrets given', () => {
+    const given = [{ value: 'given-key-0123456789', placeholder: '$IPTS_API_KEY' }]
+    const secrets = new GrowingSecrets(given)
+    expect(secrets.all()).toEqual(given)
+    expect(secrets.learn('receipt-one-0123456789', '$IPTS_WRITE_RECEIPT_')).toBe('$IPTS_WRITE_RECEIPT_1')
+    expect(secrets.learn('receipt-two-0123456789', '$IPTS_WRITE_RECEIPT_')).toBe('$IPTS_WRITE_RECEIPT_2')
+    expect(secrets.learn('receipt-one-0123456789', '$IPTS_WRITE_RECEIPT_')).toBe('$IPTS_WRITE_RECEIPT_1')
+    expect(secrets.learn('other-value-0123456789', '$IPTS_OTHER_')).toBe('$IPTS_OTHER_1')
+    expect(secrets.all()).toEqual([
+      ...given,
+      { value: 'receipt-one-0123456789', placeholder: '$IPTS_WRITE_RECEIPT_1' },
+      { value: 'receipt-two-0123456789', placeholder: '$IPTS_WRITE_RECEIPT_2' },
+      { value: 'other-value-0123456789', placeholder: '$IPTS_OTHER_1' },
+    ])
+    expect(given, 'the secrets given are not changed').toHaveLength(1)
   })
 })
