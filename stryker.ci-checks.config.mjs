@@ -14,6 +14,7 @@ export default {
   tempDirName: '.stryker-tmp-ci-checks',
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: 'reports/mutation-ci/checks.json' },
-  // break: the score of this sample on 2026-11-23 (72.0%), less 4 points: raise it as survivors are killed.
-  thresholds: { high: 90, low: 80, break: 68 },
+  // break: this sample scored 100% on 2026-11-23 (auth.ts with test/checks/auth.test.ts); 90 leaves room for an
+  // equivalent mutant or two a change brings before they are marked.
+  thresholds: { high: 90, low: 80, break: 90 },
 }

@@ -70,7 +70,7 @@ const notMutated = fullScope.filter((file) => !rows.some((row) => row.file === f
 const HAND_REVIEW = [
   {
     what: "`cursors/issued-cursor-opaque`, its bare-integer test made to require a sign",
-    killedBy: "`cursors-bare-integer-cursor-beyond-ids` issues markets cursors that are bare integers but no market's ID (the offset plus 1000).",
+    killedBy: "`cursors-bare-integer-cursor-beyond-ids` issues markets cursors that are bare integers but no market's ID (the offset plus 1000), and test/checks/cursors.test.ts scripts signed ones (\"+1020\"), which the pattern's sign must also catch.",
     file: 'src/checks/cursors.ts',
     line: "if (/^[+-]?[0-9]+$/.test(cursor)) return 'a bare integer'",
   },
