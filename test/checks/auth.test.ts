@@ -4,19 +4,10 @@ import type { CheckOutcome } from '../../src/core/report.js'
 import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
 import { outcomeWithBehaviours } from '../support/run.js'
+import { answering, rateLimited, setStatus, unreadable } from '../support/scripted-answers.js'
 
 const QUERY_KEY_NAMES = ['api_key', 'apiKey', 'x-api-key', 'key']
 
-/** A reference that answers as `edit` rewrites its responses to the requests `when` picks. */
-function answering(name: string, when: (request: RefRequest) => boolean, edit: (response: RefResponse) => void): Behaviour {
-  return {
-    name,
-    description: `responses are rewritten as the test scripts them (${name})`,
-    onResponse(response, request) {
-      if (when(request)) edit(response)
-    },
-  }
-}
 
 const keyless = (request: RefRequest) => request.headers['x-api-key'] === undefined
 const withQueryKey = (request: RefRequest) => QUERY_KEY_NAMES.some((name) => request.query.has(name))
@@ -35,19 +26,6 @@ function restrictedAnswer(name: string, path: string, edit: (response: RefRespon
   }
 }
 
-const setStatus = (status: number) => (response: RefResponse) => {
-  response.status = status
-}
-/** A response the client cannot read: two Content-Length fields that disagree (the server adds its own). */
-const unreadable = (response: RefResponse) => {
-  response.headers['Content-Length'] = '1'
-}
-const rateLimited = (response: RefResponse) => {
-  response.status = 429
-  response.body = { error: 'request quota exceeded', code: 'rate_limited' }
-  response.headers['retry-after'] = '1'
-  response.headers['x-ratelimit-scope'] = 'api-key'
-}
 
 function notCrashed(outcome: CheckOutcome): void {
   expect(outcome.crashed, `the check crashed: ${outcome.reason}`).toBeFalsy()

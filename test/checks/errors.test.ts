@@ -5,6 +5,7 @@ import { findRoute } from '../../src/reference/handlers.js'
 import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
 import type { ReferenceData } from '../../src/reference/data.js'
 import { outcomeWithBehaviours } from '../support/run.js'
+import { setStatus, unreadable } from '../support/scripted-answers.js'
 
 /** A reference that answers as `edit` rewrites its responses to the requests `when` picks. */
 function answering(name: string, when: (request: RefRequest, data: ReferenceData) => boolean, edit: (response: RefResponse, request: RefRequest, data: ReferenceData) => void): Behaviour {
@@ -17,13 +18,6 @@ function answering(name: string, when: (request: RefRequest, data: ReferenceData
   }
 }
 
-const setStatus = (status: number) => (response: RefResponse) => {
-  response.status = status
-}
-/** A response the client cannot read: two Content-Length fields that disagree (the server adds its own). */
-const unreadable = (response: RefResponse) => {
-  response.headers['Content-Length'] = '1'
-}
 const unknownRoute = (request: RefRequest) => request.path === UNKNOWN_ROUTE
 const byRestrictedKey = (request: RefRequest, data: ReferenceData) => request.headers['x-api-key'] === data.restrictedApiKey
 

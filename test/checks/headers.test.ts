@@ -1,42 +1,20 @@
 import { describe, expect, test } from 'vitest'
 import { STAND_IN } from '../../src/checks/operation-calls.js'
 import type { CheckOutcome } from '../../src/core/report.js'
-import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
+import type { RefRequest, RefResponse } from '../../src/reference/types.js'
 import { outcomeWithBehaviours } from '../support/run.js'
+import { answering, rateLimited, setStatus, unreadable } from '../support/scripted-answers.js'
 
 const OPTIONAL = 'headers/optional-request-headers'
 const WITHOUT_ACCEPT = 'headers/request-without-accept-served'
 const CONTENT_TYPE = 'headers/content-type-json'
 
-/** A reference that answers as `edit` rewrites its responses to the requests `when` picks. */
-function answering(name: string, when: (request: RefRequest) => boolean, edit: (response: RefResponse) => void): Behaviour {
-  return {
-    name,
-    description: `responses are rewritten as the test scripts them (${name})`,
-    onResponse(response, request) {
-      if (when(request)) edit(response)
-    },
-  }
-}
 
 const markets = (request: RefRequest) => request.path === '/v1/markets'
 const cursorPage = (request: RefRequest) => request.query.has('cursor')
 const withShortId = (request: RefRequest) => request.headers['x-request-id'] === 'ipts.rid'
 const plainFirstPage = (request: RefRequest) => markets(request) && !cursorPage(request) && request.headers['x-request-id'] === undefined && request.headers.accept !== undefined
 
-const setStatus = (status: number) => (response: RefResponse) => {
-  response.status = status
-}
-/** A response the client cannot read: two Content-Length fields that disagree (the server adds its own). */
-const unreadable = (response: RefResponse) => {
-  response.headers['Content-Length'] = '1'
-}
-const rateLimited = (response: RefResponse) => {
-  response.status = 429
-  response.body = { error: 'request quota exceeded', code: 'rate_limited' }
-  response.headers['retry-after'] = '1'
-  response.headers['x-ratelimit-scope'] = 'api-key'
-}
 const textPlain = (response: RefResponse) => {
   response.headers['content-type'] = 'text/plain'
 }
