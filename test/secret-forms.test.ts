@@ -161,6 +161,13 @@ describe('pieces of a secret', () => {
     expect(redact('x k3y+with+space y', [{ value: 'k3y with space', placeholder: '$K' }])).toBe('x $K y')
     // A piece that holds a '+': an encoder dropped a character of the form-encoded key.
     expect(redact('got y+012345 back', [{ value: 'key 01234567 z', placeholder: '$K' }])).toBe('got [part of $K] back')
+    // Every secret's whole forms come before any secret's pieces: a key form-encoded is named as itself, though it is
+    // also a piece of a longer secret.
+    const keyAndLonger = [
+      { value: 'ab cd 12', placeholder: '$A' },
+      { value: 'xx-ab+cd+12-xx', placeholder: '$B' },
+    ]
+    expect(redact('x ab+cd+12 y', keyAndLonger)).toBe('x $A y')
   })
 
   test("a secret's own decoded views are searched for from PIECE characters on", () => {
