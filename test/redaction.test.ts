@@ -109,7 +109,8 @@ describe('the three leaks of issue 19', () => {
     expect(withoutSecretTail(`${'a'.repeat(100)}R~!(`, both)).toBe('a'.repeat(100))
     expect(withoutSecretTail(`${'a'.repeat(100)}R~!(x)%C3%A`, both)).toBe('a'.repeat(100))
     expect(withoutSecretTail(`${'a'.repeat(100)}R\\u007E\\u00`, both)).toBe('a'.repeat(100))
-    expect(withoutSecretTail(`${'a'.repeat(100)}${Buffer.from(`xyR~!(x)é+`).toString('base64')}`, both)).not.toContain('Un4hKHgpw6kr')
+    // A space before the base64: glued to the a's it would be one token, whose alignments read as garbage.
+    expect(withoutSecretTail(`${'a'.repeat(100)} ${Buffer.from(`xyR~!(x)é+`).toString('base64')}`, both)).toBe(`${'a'.repeat(100)} `)
     expect(withoutSecretTail(`${'a'.repeat(100)}R`, both), 'one character is not recognisably a secret').toBe(`${'a'.repeat(100)}R`)
   })
 

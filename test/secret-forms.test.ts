@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { excerpt, mentionsSecret, redact, redactDeep, secretsOf, withoutSecretTail, type Secret } from '../src/http/secrets.js'
+import { excerpt, GrowingSecrets, mentionsSecret, redact, redactDeep, secretsOf, withoutSecretTail, type Secret } from '../src/http/secrets.js'
 
 /**
  * Unit tests of redaction beside test/redaction.test.ts: a secret in base64 at each byte alignment, mentionsSecret, the
@@ -53,6 +53,11 @@ describe.each([
     expect(redact(`x ${long} y ${short} z`, secrets)).toBe('x $LONG y $SHORT z')
   })
 
+  test('names a secret that contains another once, as itself, when only the shorter one is readable as it is', () => {
+    // The text as it is holds the shorter secret; its JSON view holds both, from the same start.
+    expect(redact(`x ${short}\\u002dlonger y`, secrets)).toBe('x $LONG y')
+  })
+
   test('replaces a secret at the very start and at the very end of the text, and in its encoded forms', () => {
     expect(redact(short, secrets)).toBe('$SHORT')
     expect(redact(`=${short}`, secrets)).toBe('=$SHORT')
@@ -79,7 +84,8 @@ describe('redact with many secrets', () => {
   })
 
   test('leaves text that holds none of them as it is', () => {
-    expect(redact('value undefined', MANY)).toBe('value undefined')
+    // A list of its own: a list's detector is made by the first redaction with it, so this test is one that makes it.
+    expect(redact('value undefined', [...MANY])).toBe('value undefined')
   })
 
   test('still redacts when a secret is a single character', () => {
@@ -147,6 +153,37 @@ describe('pieces of a secret', () => {
     expect(redact('x 012345ab y', [{ value: '9012345abc', placeholder: '$K' }])).toBe('x [part of $K] y')
     expect(redact('x 23456789 y', secrets)).toBe('x [part of $K] y')
     expect(redact('x 6789 y', secrets), 'shorter than a piece').toBe('x 6789 y')
+    expect(redact('x 12345abc y', [{ value: '9012345abc', placeholder: '$K' }]), 'the last piece').toBe('x [part of $K] y')
+    expect(redact('x 789-zz y', [{ value: 'zz-0123456789-zz', placeholder: '$K' }]), 'the end of a secret, shorter than a piece').toBe('x 789-zz y')
+  })
+
+  test('a key with spaces is found with them as + (form encoding), whole and in pieces', () => {
+    expect(redact('x k3y+with+space y', [{ value: 'k3y with space', placeholder: '$K' }])).toBe('x $K y')
+    // A piece that holds a '+': an encoder dropped a character of the form-encoded key.
+    expect(redact('got y+012345 back', [{ value: 'key 01234567 z', placeholder: '$K' }])).toBe('got [part of $K] back')
+    // Every secret's whole forms come before any secret's pieces: a key form-encoded is named as itself, though it is
+    // also a piece of a longer secret.
+    const keyAndLonger = [
+      { value: 'ab cd 12', placeholder: '$A' },
+      { value: 'xx-ab+cd+12-xx', placeholder: '$B' },
+    ]
+    expect(redact('x ab+cd+12 y', keyAndLonger)).toBe('x $A y')
+  })
+
+  test("a secret's own decoded views are searched for from PIECE characters on", () => {
+    // A secret holding what looks like escapes, decoded where the text is: its view of 8 characters is a sign of it.
+    expect(redact('x abcdABCD y', [{ value: 'abcd%41%42%43%44', placeholder: '$K' }])).toBe('x $K y')
+    expect(redact('x abcABCD y', [{ value: 'abc%41%42%43%44', placeholder: '$K' }]), 'a view of 7').toBe('x abcABCD y')
+    expect(redact('x ABC y', [{ value: '%41%42%43', placeholder: '$K' }]), 'a view of 3').toBe('x ABC y')
+  })
+
+  test("in base64, a secret's view that holds another secret whole is named as itself, though both cover the same groups", () => {
+    // 'zzkey-ABC-x1' in base64: the view 'key-ABC-x1' of $A and the secret 'key-ABC-x' of $C end in the same group of 4.
+    const secrets = [
+      { value: 'key-%41BC-x1', placeholder: '$A' },
+      { value: 'key-ABC-x', placeholder: '$C' },
+    ]
+    expect(redact(`x ${Buffer.from('zzkey-ABC-x1').toString('base64')} y`, secrets)).toBe('x $A y')
   })
 
   test('a whole secret next to a piece of another keeps both names', () => {
@@ -202,10 +239,66 @@ describe('excerpt and the tail of a cut text', () => {
     expect(withoutSecretTail('kept, then tx-9', two)).toBe('kept, then ')
   })
 
+  test('a text that is the beginning of a secret and nothing else is cut to nothing; a whole secret at the end is no tail', () => {
+    expect(withoutSecretTail('ta', [{ value: 'tail-secret-0123', placeholder: '$S' }])).toBe('')
+    // A secret of two characters: its only beginning is one character, so only the whole is there, for redaction to name.
+    expect(withoutSecretTail('xx q9', [{ value: 'q9', placeholder: '$Q' }])).toBe('xx q9')
+  })
+
+  test('a beginning of a secret is a tail when at most 48 characters follow it (an escape the cut split), in every view', () => {
+    const secrets = [{ value: 'tail-secret-0123', placeholder: '$S' }]
+    expect(withoutSecretTail(`kept, then ta${'b'.repeat(48)}`, secrets)).toBe('kept, then ')
+    expect(withoutSecretTail(`kept, then ta${'b'.repeat(49)}`, secrets)).toBe(`kept, then ta${'b'.repeat(49)}`)
+    // In the percent view, what follows 'ta' is 48 units from 50 characters.
+    expect(withoutSecretTail(`kept, then ta${'b'.repeat(47)}%41`, secrets)).toBe(`kept, then ta${'b'.repeat(47)}%41`)
+  })
+
+  test('a tail is looked for as far back as the longest secret reaches, 27 characters a unit (JSON-escaped twice)', () => {
+    // Each unit a character of 3 UTF-8 bytes, each byte \u0025XX (.NET's JSON escape of a percent-escape) escaped again.
+    const secret = '€₤₹₩₽₿₺₴₫₪₮₱'
+    const escaped = (text: string) => JSON.stringify([...Buffer.from(text)].map((byte) => `\\u0025${byte.toString(16).toUpperCase()}`).join('')).slice(1, -1)
+    expect(escaped('€')).toBe('\\\\u0025E2\\\\u002582\\\\u0025AC')
+    const text = `${'x'.repeat(400)}${escaped(secret.slice(0, 11))}`
+    expect(withoutSecretTail(text, [{ value: secret, placeholder: '$S' }])).toBe('x'.repeat(400))
+  })
+
+  test("a tail at the end of the first of a long token's base64 readings is found: the readings are not in order", () => {
+    // Letters without the bits 0x80, 0x20, 0x08 and 0x02: the token read at each of its four alignments is ASCII, so all
+    // four readings are kept, one after another; each is longer than 48 characters, and only the first ends in 'R~!('.
+    const plain = `${'QUEUEDATAPDUETAQ'.repeat(4)}R~!(`
+    const token = Buffer.from(plain).toString('base64')
+    // Cut from the group of 4 that holds the first byte of 'R~!(' (byte 64, in group 21).
+    expect(withoutSecretTail(`sent ${token}`, [{ value: 'R~!(x)é+/=zz', placeholder: '$R' }])).toBe(`sent ${token.slice(0, 84)}`)
+  })
+
   test('a tail is looked for as far back as the longest secret reaches, whichever secret is given first', () => {
     const long = { value: 'a-very-long-secret-value-0123456789', placeholder: '$LONG' }
     const short = { value: 'sh-0123', placeholder: '$SHORT' }
     const text = `${'x'.repeat(10)}a-very-long-secret-value-01`
     expect(withoutSecretTail(text, [short, long])).toBe('x'.repeat(10))
+  })
+})
+
+describe('GrowingSecrets', () => {
+  test('learns a value once, numbering the placeholders of each prefix in the order learned, in a new list each time', () => {
+    const given: Secret[] = [{ value: 'k3y-given', placeholder: '$IPTS_API_KEY' }]
+    const secrets = new GrowingSecrets(given)
+    expect(secrets.all()).toBe(given)
+    expect(secrets.learn('rcpt-one', '$IPTS_WRITE_RECEIPT_')).toBe('$IPTS_WRITE_RECEIPT_1')
+    const afterOne = secrets.all()
+    expect(afterOne).not.toBe(given)
+    expect(given, 'the given list is not grown').toEqual([{ value: 'k3y-given', placeholder: '$IPTS_API_KEY' }])
+    expect(secrets.learn('rcpt-one', '$IPTS_WRITE_RECEIPT_'), 'learned before').toBe('$IPTS_WRITE_RECEIPT_1')
+    expect(secrets.all(), 'nothing learned, the same list').toBe(afterOne)
+    expect(secrets.learn('k3y-given', '$IPTS_WRITE_RECEIPT_'), 'given').toBe('$IPTS_API_KEY')
+    expect(secrets.learn('other-key', '$IPTS_OTHER_')).toBe('$IPTS_OTHER_1')
+    expect(secrets.learn('rcpt-two', '$IPTS_WRITE_RECEIPT_')).toBe('$IPTS_WRITE_RECEIPT_2')
+    expect(secrets.all()).toEqual([
+      { value: 'k3y-given', placeholder: '$IPTS_API_KEY' },
+      { value: 'rcpt-one', placeholder: '$IPTS_WRITE_RECEIPT_1' },
+      { value: 'other-key', placeholder: '$IPTS_OTHER_1' },
+      { value: 'rcpt-two', placeholder: '$IPTS_WRITE_RECEIPT_2' },
+    ])
+    expect(redact('got rcpt-two', secrets.all())).toBe('got $IPTS_WRITE_RECEIPT_2')
   })
 })
