@@ -13,7 +13,8 @@ export default {
   mutate: ['src/checks/**/*.ts', ...['every-response', 'profile-rules', 'exchange-judge', 'needs', 'types', 'index'].map((file) => `!src/checks/${file}.ts`)],
   // A mutant in a module's top-level code (a check's ID or title, a constant) would need every test; those are not branches of a check.
   ignoreStatic: true,
-  concurrency: 2,
+  // Three workers on two cores: a worker waits on the quota probe, Retry-After and timeouts for a good part of each test.
+  concurrency: 3,
   incremental: true,
   incrementalFile: 'reports/mutation/checks-incremental.json',
   tempDirName: '.stryker-tmp',

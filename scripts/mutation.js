@@ -31,16 +31,18 @@ const DETECTED = ['Killed', 'Timeout']
 const UNDETECTED = ['Survived', 'NoCoverage']
 const STATUSES = ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'Ignored', 'CompileError', 'RuntimeError']
 
-const concurrency = strykerArgs.includes('--concurrency') ? Number(strykerArgs[strykerArgs.indexOf('--concurrency') + 1]) : configs[0].config.concurrency
-let run = { seconds: undefined, parts: [], concurrency, when: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' }
+const givenConcurrency = strykerArgs.includes('--concurrency') ? Number(strykerArgs[strykerArgs.indexOf('--concurrency') + 1]) : undefined
+// StrykerJS's own default: as many workers as cores, one fewer above four.
+const concurrencyOf = (config) => givenConcurrency ?? config.concurrency ?? (availableParallelism() > 4 ? availableParallelism() - 1 : availableParallelism())
+let run = { seconds: undefined, parts: [], when: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' }
 if (!reportOnly) {
   // The write checks run the reference's signer through the bin, which runs the build.
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' })
   if (build.status !== 0) process.exit(build.status ?? 1)
-  for (const { file } of configs) {
+  for (const { file, config } of configs) {
     const started = Date.now()
     const stryker = spawnSync(process.execPath, [join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', file, ...strykerArgs], { cwd: root, stdio: 'inherit' })
-    run.parts.push(`${file} ${Math.round((Date.now() - started) / 1000)} s`)
+    run.parts.push(`${file} ${Math.round((Date.now() - started) / 1000)} s at concurrency ${concurrencyOf(config)}`)
     if (stryker.status !== 0) {
       console.error(`stryker run ${file} exited with ${stryker.status}; ${documentPath} is left as it was`)
       process.exit(stryker.status ?? 1)
@@ -140,7 +142,7 @@ const lines = [
   '',
   `**Mutation score: ${score(all).toFixed(2)}%** (${count(all, DETECTED)} detected of ${count(all, [...DETECTED, ...UNDETECTED])}; ignored mutants do not count).`,
   '',
-  `- Run: ${run.when}, ${minutes(run.seconds)}${run.parts.length > 0 ? ` (${run.parts.join(', ')})` : ''}, concurrency ${run.concurrency ?? 'default'}, on a machine with ${availableParallelism()} cores${process.env.MUTATION_CONDITIONS ? ` (${process.env.MUTATION_CONDITIONS})` : ''}.`,
+  `- Run: ${run.when}, ${minutes(run.seconds)}${run.parts.length > 0 ? ` (${run.parts.join(', ')})` : ''}, on a machine with ${availableParallelism()} cores${process.env.MUTATION_CONDITIONS ? ` (${process.env.MUTATION_CONDITIONS})` : ''}.`,
   `- Mutants: ${all.length} in ${rows.length} files: ${STATUSES.map((s) => `${count(all, [s])} ${s}`).join(', ')}.`,
   `- Ignored: ${staticIgnored.length} static (module top-level code, such as a check's ID or title: \`ignoreStatic\`), ${disabled.length} disabled in the code as equivalent (listed below).`,
   '',
