@@ -19,6 +19,7 @@ import { writesAllowances } from '../src/reference/allowances/writes.js'
 import type { Allowance } from '../src/reference/types.js'
 import { faults } from '../src/reference/faults/index.js'
 import { failureSummary, runAgainstReference } from './support/run.js'
+import { answering, unreadable } from './support/scripted-answers.js'
 
 /**
  * Each check run by itself (`only: [id]`) against the plain reference, each fault that names it, the allowances of its
@@ -192,6 +193,15 @@ test('each check witness names a fault that breaks a check judging every exchang
   expect(stray, 'a witness is for a recorded judgement the fault breaks').toEqual([])
 })
 
+/**
+ * Every answer under /v1 unreadable (the description the profile names is still served): each exchange of the check
+ * has no response, only its error.
+ */
+const STOPS_ANSWERING = answering('stops-answering', (request) => request.path.startsWith('/v1/'), unreadable)
+
+/** Checks that pass with no answer: of what an answer must not carry, which none carries, or of the description, still served. */
+const PASSES_WITHOUT_ANSWERS = new Set(['errors/unknown-route-serves-no-operation', 'properties/invalid-request-id-not-echoed', 'profile/openapi-document', 'profile/openapi-compatible'])
+
 const catalogue = Object.entries(checksByConcern).filter(([concern]) => selected(concern)).flatMap(([concern, checks]) => checks.map((check) => [check.id, concern] as const))
 
 describe.each(catalogue)('%s run by itself', (id, concern) => {
@@ -218,6 +228,17 @@ describe.each(catalogue)('%s run by itself', (id, concern) => {
     // What the failure says is its evidence: the same seed finds the same thing, says it in the same words and shows the same exchange.
     expect(steady(outcome.reason)).toMatchSnapshot()
     expect(steady(shownExchange(outcome.evidence)), 'the exchange the evidence shows').toMatchSnapshot()
+  })
+
+  test('fails with an unanswered request as evidence, or skips, against a target that stops answering after the probe', async () => {
+    // The circuit breaker trips after as many unanswered requests in a row as the concurrency: at 64, each check meets
+    // its unanswered requests itself.
+    const report = await runAgainstReference({ behaviours: [STOPS_ANSWERING] }, { allowWrites: concern === 'writes', concurrency: 64 }, { only: [id] })
+    const outcome = outcomeOf(report, id)
+    expect(outcome.crashed, `${id} crashed: ${outcome.reason}`).toBeFalsy()
+    expect(outcome.status, `${id}: ${outcome.reason}`).toMatch(PASSES_WITHOUT_ANSWERS.has(id) ? /^passed$/ : /^(failed|skipped|not run)$/)
+    if (outcome.status === 'failed') expect(outcome.evidence?.transportError, `${id} failed without the unanswered request as evidence`).toBeTruthy()
+    expect(`${outcome.status}${outcome.reason === undefined ? '' : `: ${steady(outcome.reason)}`}`).toMatchSnapshot()
   })
 
   const relevant = allowances.filter((allowance) => allowancesByConcern[concern]!.includes(allowance) || allowance.skips?.includes(id) || allowance.readings?.includes(id))

@@ -3,7 +3,9 @@ import { renderMarkdown } from '../reporters/markdown.js'
 import { startReferenceServer } from '../src/reference/server.js'
 import { referenceInputs } from './hostile/servers.js'
 import { firstConfigRequestUnavailable } from './support/behaviours.js'
-import { failureSummary, idsWithStatus, runAgainstReference } from './support/run.js'
+import { failureSummary, idsWithStatus, runAgainstReference, TEST_RETRY_POLICY } from './support/run.js'
+import { answering, setStatus } from './support/scripted-answers.js'
+import type { RefRequest } from '../src/reference/types.js'
 
 async function runWithConfig503(retryAfter: string | undefined) {
   const reference = await startReferenceServer({ behaviours: [firstConfigRequestUnavailable(retryAfter)] })
@@ -29,5 +31,20 @@ describe('a target that answers 503 once', () => {
     expect(idsWithStatus(report, 'failed'), failureSummary(report)).toEqual(['every-response/retry-after'])
     const evidence = report.checks.find((c) => c.id === 'every-response/retry-after')?.evidence
     expect(evidence?.response?.status).toBe(503)
+  })
+})
+
+describe('the retry policy of a run (RunOptions.retryPolicy)', () => {
+  test("is the client's: a 503 of every attempt is sent as many times as it allows", async () => {
+    const attempts = async (maxAttempts: number) => {
+      let sent = 0
+      // The reachability probe asks for the vault too, without a key.
+      const record = (request: RefRequest) => { if (request.path === '/v1/vault' && request.headers['x-api-key'] !== undefined) sent++ }
+      const unavailable = answering('vault-unavailable', (request) => request.path === '/v1/vault', setStatus(503))
+      await runAgainstReference({ record, behaviours: [unavailable] }, {}, { only: ['shapes/vault-members'], retryPolicy: { ...TEST_RETRY_POLICY, maxAttempts } })
+      return sent
+    }
+    expect(await attempts(1)).toBe(1)
+    expect(await attempts(3)).toBe(3)
   })
 })

@@ -1,6 +1,7 @@
 import { operations } from '../contract/operations.js'
 import { answersOf, failureOf, pathsOf } from './success-bodies.js'
 import type { Check } from './types.js'
+import { statusOf } from './operation-calls.js'
 
 // For an operation with a path parameter a 404 can mean that the resource does not exist; without one it means the route is missing.
 const unparameterised = operations().filter((op) => !op.template.includes('{')).map((op) => op.id)
@@ -16,7 +17,7 @@ export const configChecks: readonly Check[] = [
       const exchange = await ctx.call('getConfig')
       const status = exchange.response?.status
       // Stryker disable next-line OptionalChaining: equivalent, the client gives every exchange without a response its error
-      if (status === undefined || status < 200 || status > 299) ctx.fail(`status ${status ?? `none (${exchange.error?.message})`}, expected a 2xx with the deployment configuration`, { exchange })
+      if (status === undefined || status < 200 || status > 299) ctx.fail(`answered ${statusOf(exchange)}, expected a 2xx with the deployment configuration`, { exchange })
       ctx.expectSchema('ConfigResponse', exchange)
     },
   },

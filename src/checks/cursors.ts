@@ -8,6 +8,7 @@ import type { IntentInput } from '../core/settings.js'
 import { checkProperty } from './property.js'
 import { refusedWithErrorBody } from './expectations.js'
 import type { Check, CheckContext } from './types.js'
+import { statusOf } from './operation-calls.js'
 
 /** A list operation and the member that identifies its items: the suite's rule, as the contract names no identity. */
 interface ListOperation {
@@ -63,8 +64,7 @@ const notAPage = (exchange: Exchange, problem: string): PageAnswer => ({ exchang
 async function requestPage(ctx: CheckContext, list: ListOperation, query: Record<string, string>): Promise<PageAnswer> {
   const exchange = await ctx.call(list.operation, { query })
   const { response } = exchange
-  // Stryker disable next-line OptionalChaining: equivalent, the client sets the error of every exchange it has no response for (src/http/client.ts)
-  if (response === undefined) return notAPage(exchange, `no response: ${exchange.error?.message}`)
+  if (response === undefined) return notAPage(exchange, statusOf(exchange))
   if (response.status !== 200) return notAPage(exchange, `status ${response.status}, not 200`)
   const body = response.json as { data?: unknown; cursor?: unknown } | undefined
   if (!Array.isArray(body?.data)) return notAPage(exchange, 'no data array')

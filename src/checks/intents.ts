@@ -1,7 +1,7 @@
 import type { Exchange } from '../http/exchange.js'
 import type { IntentInput, RunSettings } from '../core/settings.js'
 import { bodyMember, type RecordedJudgement } from './exchange-judge.js'
-import { intentRefusalStatuses } from './operation-calls.js'
+import { intentRefusalStatuses, statusOf } from './operation-calls.js'
 import type { Check, CheckContext, Need } from './types.js'
 
 const RECEIPT_MAX_LENGTH = 512
@@ -24,8 +24,7 @@ function refusalStatusProblem(status: number, what: string): string | undefined 
 /** Fails unless the exchange granted no access; a 429 says nothing either way. */
 function expectRefusal(ctx: CheckContext, exchange: Exchange, what: string): void {
   const status = exchange.response?.status
-  // Stryker disable next-line OptionalChaining: equivalent, the HTTP client gives every exchange without a response an error.
-  if (status === undefined) ctx.fail(`no response to ${what}: ${exchange.error?.message}`, { exchange })
+  if (status === undefined) ctx.fail(`${what} got ${statusOf(exchange)}`, { exchange })
   if (status === 429) ctx.skip(`${what} was answered 429 (quota exceeded), so whether access is refused was not observed`)
   const problem = accessProblem(status!, what)
   if (problem) ctx.fail(problem, { exchange })
@@ -119,7 +118,7 @@ function grantCheck(check: Pick<Check, 'id' | 'title'>, which: 'intent' | 'secon
       const intent = ctx.settings[which]!
       const exchange = await readIntent(ctx, intent)
       // Stryker disable next-line OptionalChaining: equivalent, the HTTP client gives every exchange without a response an error.
-      if (exchange.response?.status !== 200) ctx.fail(`the intent's own receipt answered ${exchange.response?.status ?? exchange.error?.message}, expected 200`, { exchange })
+      if (exchange.response?.status !== 200) ctx.fail(`the intent's own receipt answered ${statusOf(exchange)}, expected 200`, { exchange })
       const orderHash = statusMember(exchange, 'orderHash')
       if (typeof orderHash !== 'string') return ctx.fail(`the status answered has orderHash ${JSON.stringify(orderHash)}, not a string`, { exchange })
       if (orderHash.toLowerCase() === intent.hash.toLowerCase()) return

@@ -3,6 +3,7 @@ import type { Exchange } from '../http/exchange.js'
 import type { ListOperationId, PageSizeRule } from '../profile/profile.js'
 import { expectWalkEnds } from './cursors.js'
 import type { Check, CheckContext } from './types.js'
+import { statusOf } from './operation-calls.js'
 
 interface PagedList {
   operation: ListOperationId
@@ -56,7 +57,7 @@ async function pageSizeIgnored(ctx: CheckContext, list: PagedList, asked: readon
   if (asked.some(differs)) return undefined
   const inRangePages = await Promise.all(inRange(list.rule).map((size) => askPage(ctx, list.operation, String(size))))
   if (inRangePages.some(differs)) return undefined
-  const served = plain.items === undefined ? `status ${plain.exchange.response?.status ?? plain.exchange.error?.message}` : `${plain.items} items`
+  const served = plain.items === undefined ? statusOf(plain.exchange) : `${plain.items} items`
   return `${list.operation} ignores ?${ctx.settings.limitParam}= (every page size asked, in and out of the profile's bounds, got the answer it gives without one: ${served}) — set --limit-param (the contract does not show its name)`
 }
 
@@ -68,7 +69,7 @@ function skipUnlessJudged(ctx: CheckContext, ignored: readonly string[], lists: 
 /** What is wrong with a refusal of a page size, or undefined for 400 or 422 with an error body. */
 export function refusalProblem(page: SizedPage): string | undefined {
   const { response } = page.exchange
-  if (response?.status !== 400 && response?.status !== 422) return `got ${response?.status ?? page.exchange.error?.message}, not 400 or 422`
+  if (response?.status !== 400 && response?.status !== 422) return `got ${statusOf(page.exchange)}, not 400 or 422`
   if (response.json === undefined) return `got ${response.status} whose body is ${response.jsonError}`
   const violations = validateAgainst('ErrorBody', response.json)
   return violations.length === 0 ? undefined : `got ${response.status} without an error body (ErrorBody${violations[0]!.instancePath} ${violations[0]!.message})`
@@ -79,7 +80,7 @@ const served = (page: SizedPage, max: number) => page.items !== undefined && pag
 
 export function outOfRangeProblem(page: SizedPage, above: boolean, rule: PageSizeRule): string | undefined {
   if (rule.outOfRange === 'reject') return refusalProblem(page)
-  if (above) return served(page, rule.maxPageSize) ? undefined : `clamp: expected 200 with at most ${rule.maxPageSize} items, got ${page.items === undefined ? (page.exchange.response?.status ?? page.exchange.error?.message) : `${page.items} items`}`
+  if (above) return served(page, rule.maxPageSize) ? undefined : `clamp: expected 200 with at most ${rule.maxPageSize} items, got ${page.items === undefined ? statusOf(page.exchange) : `${page.items} items`}`
   // Clamping says what happens above the maximum; a size that is no page size at all may be refused or served clamped.
   return served(page, rule.maxPageSize) || refusalProblem(page) === undefined ? undefined : `clamp: expected 200 with at most ${rule.maxPageSize} items, or 400 or 422 with an error body; ${refusalProblem(page)}`
 }
@@ -121,7 +122,7 @@ export const profilePageSizeChecks: readonly Check[] = [
     async run(ctx) {
       for (const list of pagedLists(ctx)) {
         for (const page of await Promise.all(inRange(list.rule).map((size) => askPage(ctx, list.operation, String(size))))) {
-          if (page.items === undefined) ctx.fail(`${describe(list)} with ${ctx.settings.limitParam}=${page.size}: got ${page.exchange.response?.status ?? page.exchange.error?.message}, not 200 with a data array`, { exchange: page.exchange })
+          if (page.items === undefined) ctx.fail(`${describe(list)} with ${ctx.settings.limitParam}=${page.size}: got ${statusOf(page.exchange)}, not 200 with a data array`, { exchange: page.exchange })
         }
       }
     },

@@ -1,7 +1,7 @@
 import { operation, type OperationId } from '../contract/operations.js'
 import { validateAgainst } from '../contract/schemas.js'
 import type { Exchange } from '../http/exchange.js'
-import { answersOf as statusesOf, inputsOrStandIns, servableOperations } from './operation-calls.js'
+import { answersOf as statusesOf, inputsOrStandIns, servableOperations, statusOf } from './operation-calls.js'
 import type { Check, CheckContext } from './types.js'
 
 /** A check of the operations the profile's restrictedKey lists as refused or granted; skipped when it lists none. */
@@ -23,7 +23,7 @@ function restrictedKeyCheck(kind: 'refused' | 'granted', title: string, judge: (
 /** Why a refusal is not a 403 with an error body, or undefined when it is. */
 export function refusalProblem(exchange: Exchange): string | undefined {
   const { response } = exchange
-  if (response?.status !== 403) return `${exchange.operation} answered ${response?.status ?? `no response (${exchange.error?.message})`}, not 403`
+  if (response?.status !== 403) return `${exchange.operation} answered ${statusOf(exchange)}, not 403`
   if (response.json === undefined) return `${exchange.operation}: the 403 body is ${response.jsonError}`
   const [violation] = validateAgainst('ErrorBody', response.json)
   return violation && `${exchange.operation}: the 403 carries no error body: ErrorBody${violation.instancePath} ${violation.message}`

@@ -6,11 +6,12 @@ import type { Profile } from '../profile/profile.js'
 import type { Finding, RecordedJudgement } from './exchange-judge.js'
 import { isSuccessBody, pathsOf } from './success-bodies.js'
 import type { Check, CheckContext } from './types.js'
+import { statusOf } from './operation-calls.js'
 
 /** The 200 JSON body of an operation, or a failure saying why there is none. */
 async function successJson(ctx: CheckContext, exchange: Exchange): Promise<Record<string, unknown>> {
   const { response } = exchange
-  if (response?.status !== 200) ctx.fail(`status ${response?.status ?? `none (${exchange.error?.message})`}, expected 200`, { exchange })
+  if (response?.status !== 200) ctx.fail(`answered ${statusOf(exchange)}, expected 200`, { exchange })
   if (response!.json === undefined) ctx.fail(`the body is ${response!.jsonError}`, { exchange })
   return response!.json as Record<string, unknown>
 }

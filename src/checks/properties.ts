@@ -9,7 +9,7 @@ import { headerValueOf, invalidRequestId, invalidRequestIdCoverage, isSendableHe
 import { headerValue, type Exchange } from '../http/exchange.js'
 import { checkProperty } from './property.js'
 import { answeredWithError, foundOrNotFound, grantsNoAccess, refusedWithErrorBody } from './expectations.js'
-import { STAND_IN } from './operation-calls.js'
+import { STAND_IN, statusOf } from './operation-calls.js'
 import type { Check, CheckContext } from './types.js'
 
 const traderOperations: OperationId[] = ['getTraderPnl', 'listTraderBalances']
@@ -102,7 +102,7 @@ export const propertiesChecks: readonly Check[] = [
         requestIdOnAnyPath(validRequestId()),
         async (input) => {
           const { exchange, sent, on, echoed } = await requestIdEcho(ctx, input)
-          return echoed === sent ? undefined : { problem: `sent X-Request-ID ${JSON.stringify(sent)} on ${on}, got x-request-id ${JSON.stringify(echoed)}`, exchange }
+          return echoed === sent ? undefined : { problem: `sent X-Request-ID ${JSON.stringify(sent)} on ${on}, got ${exchange.response ? `x-request-id ${JSON.stringify(echoed)}` : statusOf(exchange)}`, exchange }
         },
         { coverage: inTurn(REQUEST_ID_PATHS, validRequestIdCoverage()) },
       ),

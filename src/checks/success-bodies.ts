@@ -6,6 +6,7 @@ import { excerpt, secretsOf, type Secret } from '../http/secrets.js'
 import type { RunSettings } from '../core/settings.js'
 import type { RecordedJudgement } from './exchange-judge.js'
 import type { CallOptions, Check, CheckContext, Need } from './types.js'
+import { statusOf } from './operation-calls.js'
 
 /** One request a check sends: an operation with the configured inputs, or the intent operation with the second intent. */
 export interface Subject {
@@ -46,8 +47,7 @@ function subjectsOf(settings: RunSettings, op: Operation): Subject[] {
 
 function describeAnswer(exchange: Exchange): string {
   const { response } = exchange
-  // Stryker disable next-line OptionalChaining: equivalent, the client gives every exchange without a response its error
-  if (!response) return `no response (${exchange.error?.message})`
+  if (!response) return statusOf(exchange)
   return response.json === undefined ? `status ${response.status}, and the body is ${response.jsonError}` : `status ${response.status}`
 }
 

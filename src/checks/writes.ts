@@ -6,6 +6,7 @@ import { headerValues, type Exchange } from '../http/exchange.js'
 import { mentionsSecret } from '../http/secrets.js'
 import { keyPatternOf, type WriteKind, type WriteOperation } from '../profile/profile.js'
 import type { Check, CheckContext, WriteAnswer } from './types.js'
+import { statusOf } from './operation-calls.js'
 
 type Operations = Readonly<Record<string, WriteOperation>>
 
@@ -19,6 +20,9 @@ const intakes = (op: WriteOperation) => INTAKE_KINDS.includes(op.kind) && op.rec
 const withStatus = (op: WriteOperation) => intakes(op) && op.statusPath !== undefined
 const cancelling = (op: WriteOperation) => op.cancels !== undefined
 
+/** Every write operation of the profile (its schema lists at least one). */
+const everyOperation = (ctx: CheckContext) => Object.keys(ctx.settings.profile!.values.writes!.operations)
+
 /** The profile's write operations a check sends to, or a skip naming the profile keys that would give it some. */
 function operationsFor(ctx: CheckContext, keep: (op: WriteOperation) => boolean, keys: string): string[] {
   const chosen = names(ctx.settings.profile!.values.writes!.operations, keep)
@@ -26,13 +30,13 @@ function operationsFor(ctx: CheckContext, keep: (op: WriteOperation) => boolean,
   return chosen
 }
 
-export function statusOf(exchange: Exchange): string {
-  return exchange.response ? `${exchange.response.status}` : `no response (${exchange.error?.message})`
-}
-
-/** Sends a fresh signed body with this key (null: none) and fails when it was accepted. */
+/**
+ * Sends a fresh signed body with this key (null: none) and fails when it was accepted, or got no answer: one that never
+ * came refused nothing, and the submission may have been taken.
+ */
 async function expectRefused(ctx: CheckContext, operation: string, key: string | null, what: string): Promise<void> {
   const answer = await ctx.write(operation, await ctx.signedBody(operation), key)
+  if (!answer.exchange.response) ctx.fail(`${operation}: got ${statusOf(answer.exchange)} to a submission ${what}, not a refusal`, { exchange: answer.exchange })
   if (answer.accepted) ctx.fail(`${operation}: a submission ${what} was accepted (${statusOf(answer.exchange)}): the header is required, 8 to 128 safe characters`, { exchange: answer.exchange })
 }
 
@@ -70,7 +74,7 @@ export const writesChecks: readonly Check[] = [
     profile: 'writes',
     writes: (operations) => names(operations).length,
     async run(ctx) {
-      for (const operation of operationsFor(ctx, () => true, 'an operation')) await expectRefused(ctx, operation, null, 'without Idempotency-Key')
+      for (const operation of everyOperation(ctx)) await expectRefused(ctx, operation, null, 'without Idempotency-Key')
     },
   },
   {
@@ -81,7 +85,7 @@ export const writesChecks: readonly Check[] = [
     profile: 'writes',
     writes: (operations) => 2 * names(operations).length,
     async run(ctx) {
-      for (const operation of operationsFor(ctx, () => true, 'an operation')) {
+      for (const operation of everyOperation(ctx)) {
         for (const length of [KEY_BOUNDS.min - 1, KEY_BOUNDS.max + 1]) await expectRefused(ctx, operation, idempotencyKey(length), `with an Idempotency-Key of ${length} characters`)
       }
     },
@@ -94,7 +98,7 @@ export const writesChecks: readonly Check[] = [
     profile: 'writes',
     writes: (operations) => 2 * names(operations).length,
     async run(ctx) {
-      for (const operation of operationsFor(ctx, () => true, 'an operation')) {
+      for (const operation of everyOperation(ctx)) {
         for (const length of [KEY_BOUNDS.min, KEY_BOUNDS.max]) await acceptedSubmission(ctx, operation, length)
       }
     },
@@ -107,7 +111,7 @@ export const writesChecks: readonly Check[] = [
     profile: 'writes',
     writes: (operations) => names(operations).length,
     async run(ctx) {
-      for (const operation of operationsFor(ctx, () => true, 'an operation')) {
+      for (const operation of everyOperation(ctx)) {
         const { key, holds } = unsafeIdempotencyKey(keyPatternOf(ctx.settings.profile!.values))
         await expectRefused(ctx, operation, key, `with an Idempotency-Key holding ${holds}`)
       }
@@ -121,7 +125,7 @@ export const writesChecks: readonly Check[] = [
     profile: 'writes',
     writes: (operations) => 2 * names(operations).length,
     async run(ctx) {
-      for (const operation of operationsFor(ctx, () => true, 'an operation')) {
+      for (const operation of everyOperation(ctx)) {
         const first = await acceptedSubmission(ctx, operation)
         if (!first.statusIdentifier) ctx.fail(`${operation}: the accepted submission has no status identifier (writes.operations.${operation}.statusIdentifier)`, { exchange: first.exchange })
         const again = await ctx.write(operation, first.body, first.key)

@@ -1,5 +1,6 @@
 import { checksByConcern } from '../checks/index.js'
 import { HttpClient } from '../http/client.js'
+import type { RetryPolicy } from '../http/retry.js'
 import { GrowingSecrets, redactDeep, secretsOf, type Secret } from '../http/secrets.js'
 import type { CheckOutcome } from '../core/report.js'
 import type { RunSettings } from '../core/settings.js'
@@ -27,6 +28,8 @@ export interface EngineOptions {
   only?: readonly string[]
   /** Called with each check's outcome as it ends (progress), secrets already replaced. */
   onCheck?: (outcome: CheckOutcome) => void
+  /** How the client retries a safe read; the polite default (src/http/retry.ts) unless given. */
+  retryPolicy?: RetryPolicy
 }
 
 /** What a run of the checks found: one outcome per check, then one per every-response rule, in catalogue order. */
@@ -45,9 +48,9 @@ function observingJudges(only: readonly string[] | undefined): readonly Judge[] 
 }
 
 /** A client of the run: its bounds from the settings, its concurrency, quota gate and circuit breaker in the shared state. */
-export function clientOf(settings: RunSettings, shared: SharedArrayBuffer): HttpClient {
+export function clientOf(settings: RunSettings, shared: SharedArrayBuffer, retryPolicy?: RetryPolicy): HttpClient {
   const { baseUrl, concurrency, connectTimeoutMs, requestTimeoutMs, maxBodyBytes, deadlineAt } = settings
-  return new HttpClient({ baseUrl, concurrency, connectTimeoutMs, requestTimeoutMs, maxBodyBytes, deadlineAt, shared })
+  return new HttpClient({ baseUrl, concurrency, connectTimeoutMs, requestTimeoutMs, maxBodyBytes, deadlineAt, shared, retryPolicy })
 }
 
 /** Signed bodies, --max-writes and the receipts learned, for a run that may write (--allow-writes and a profile that states writes); none for one that may not. */
@@ -65,7 +68,7 @@ export function writingOf(settings: RunSettings, secrets: readonly Secret[]): Ch
 export async function runChecks(target: EngineTarget, options: EngineOptions = {}): Promise<EngineResult> {
   const { settings } = target
   const secrets = secretsOf(settings)
-  const client = clientOf(settings, target.shared)
+  const client = clientOf(settings, target.shared, options.retryPolicy)
   const sharedReads = new SharedReads()
   const judges = observingJudges(options.only)
   const env: CheckEnvironment = { settings, client, secrets, sharedReads, exchangeLog: target.exchangeLog, writing: writingOf(settings, secrets), judges }

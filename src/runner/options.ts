@@ -4,6 +4,7 @@ import type { GivenSettings } from '../core/defaults.js'
 import type { ProfileSource } from '../profile/load.js'
 import type { ReferenceOptions } from '../reference/server.js'
 import type { Behaviour, RefRequest, RefResponse } from '../reference/types.js'
+import type { RetryPolicy } from '../http/retry.js'
 
 export interface Waiver {
   check: string
@@ -36,6 +37,8 @@ export interface RunOptions {
   onWritePlan?: (plan: WritePlan) => void
   /** Where to write the run's exchanges as HAR 1.2 (every attempt an entry, secrets as placeholders); none when undefined. */
   harPath?: string
+  /** How safe reads are retried after a 429, 502 or 503; the polite default unless given (a self-test shortens the backoff of the 5xx it scripts). */
+  retryPolicy?: RetryPolicy
 }
 
 /** The embedded reference's faults and allowances a run switches on, as the report names them: `fault NAME`, `allowance NAME`. */

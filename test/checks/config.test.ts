@@ -30,9 +30,9 @@ describe('config/answers-json', () => {
     expect(failure.details?.exchange).toBe(exchange)
   })
   test('a status outside 2xx, or none, fails', async () => {
-    expect(await verdictOf('config/answers-json', () => responseOf(199, {}, {}))).toBe('CheckFailure: status 199, expected a 2xx with the deployment configuration')
-    expect(await verdictOf('config/answers-json', () => responseOf(300, {}, {}))).toBe('CheckFailure: status 300, expected a 2xx with the deployment configuration')
-    expect(await verdictOf('config/answers-json', noResponse)).toBe('CheckFailure: status none (timed out), expected a 2xx with the deployment configuration')
+    expect(await verdictOf('config/answers-json', () => responseOf(199, {}, {}))).toBe('CheckFailure: answered 199, expected a 2xx with the deployment configuration')
+    expect(await verdictOf('config/answers-json', () => responseOf(300, {}, {}))).toBe('CheckFailure: answered 300, expected a 2xx with the deployment configuration')
+    expect(await verdictOf('config/answers-json', noResponse)).toBe('CheckFailure: answered no response (timed out), expected a 2xx with the deployment configuration')
   })
 })
 

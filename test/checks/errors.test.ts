@@ -2,21 +2,12 @@ import { describe, expect, test } from 'vitest'
 import { STAND_IN, UNKNOWN_ROUTE } from '../../src/checks/operation-calls.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import { findRoute } from '../../src/reference/handlers.js'
-import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
+import type { RefRequest, RefResponse } from '../../src/reference/types.js'
 import type { ReferenceData } from '../../src/reference/data.js'
-import { outcomeWithBehaviours } from '../support/run.js'
-import { setStatus, unreadable } from '../support/scripted-answers.js'
-
-/** A reference that answers as `edit` rewrites its responses to the requests `when` picks. */
-function answering(name: string, when: (request: RefRequest, data: ReferenceData) => boolean, edit: (response: RefResponse, request: RefRequest, data: ReferenceData) => void): Behaviour {
-  return {
-    name,
-    description: `responses are rewritten as the test scripts them (${name})`,
-    onResponse(response, request, data) {
-      if (when(request, data)) edit(response, request, data)
-    },
-  }
-}
+import { startReferenceServer } from '../../src/reference/server.js'
+import { runConformance } from '../../src/runner/run.js'
+import { outcomeWithBehaviours, TEST_SETTINGS } from '../support/run.js'
+import { answering, setStatus, unreadable } from '../support/scripted-answers.js'
 
 const unknownRoute = (request: RefRequest) => request.path === UNKNOWN_ROUTE
 const byRestrictedKey = (request: RefRequest, data: ReferenceData) => request.headers['x-api-key'] === data.restrictedApiKey
@@ -117,6 +108,17 @@ describe('errors/unknown-intent-not-found', () => {
     const mismatched = answering('stand-in-receipt-403', (r) => r.path.startsWith('/v1/intents/') && r.query.get('receipt') === STAND_IN.receipt, setStatus(403))
     const outcome = await outcomeWithBehaviours(['errors/unknown-intent-not-found'], [mismatched])
     expect(outcome.status, outcome.reason).toBe('passed')
+  })
+
+  test('runs without a configured intent, asking with a stand-in receipt', async () => {
+    const target = await startReferenceServer()
+    try {
+      const report = await runConformance({ settings: { ...TEST_SETTINGS, baseUrl: target.baseUrl, apiKey: target.data.apiKey }, only: ['errors/unknown-intent-not-found'] })
+      const outcome = report.checks.find((c) => c.id === 'errors/unknown-intent-not-found')!
+      expect(`${outcome.status}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`).toBe('passed')
+    } finally {
+      await target.close()
+    }
   })
 })
 

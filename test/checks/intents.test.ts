@@ -137,13 +137,13 @@ describe('intents checks on hand-made answers', () => {
     const exchange = unanswered()
     await expect(check('intents/missing-receipt-refused').run(contextOf(settings, () => exchange))).rejects.toMatchObject({
       name: 'CheckFailure',
-      message: 'no response to the intent without a receipt: connect ECONNREFUSED 127.0.0.1:9',
+      message: 'the intent without a receipt got no response (connect ECONNREFUSED 127.0.0.1:9)',
       details: { exchange },
     })
   })
 
   it('a grant check fails on no response, naming the error', async () => {
-    await expect(check('intents/receipt-grants-status').run(contextOf(settings, unanswered))).rejects.toMatchObject({ name: 'CheckFailure', message: "the intent's own receipt answered connect ECONNREFUSED 127.0.0.1:9, expected 200" })
+    await expect(check('intents/receipt-grants-status').run(contextOf(settings, unanswered))).rejects.toMatchObject({ name: 'CheckFailure', message: "the intent's own receipt answered no response (connect ECONNREFUSED 127.0.0.1:9), expected 200" })
   })
 
   it('a grant check fails on an orderHash that is no string, with the exchange as evidence', async () => {

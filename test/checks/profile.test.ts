@@ -140,7 +140,7 @@ describe('profile/page-size-out-of-range', () => {
     )
     const unavailable = listAnswer('503', () => true, 503, { error: 'unavailable', code: 'index_unavailable' })
     expect(verdict(await outcomeOf(id, { pagination: { listMarkets: MARKETS_REJECT } }, [unavailable]))).toBe(
-      "skipped: listMarkets ignores ?limit= (every page size asked, in and out of the profile's bounds, got the answer it gives without one: status 503) — set --limit-param (the contract does not show its name)",
+      "skipped: listMarkets ignores ?limit= (every page size asked, in and out of the profile's bounds, got the answer it gives without one: 503) — set --limit-param (the contract does not show its name)",
     )
   })
 
@@ -230,7 +230,7 @@ describe('profile/*-required-members', () => {
   })
 
   test('the operation must answer 200 with a JSON body', async () => {
-    expect(verdict(await outcomeOf('profile/vault-required-members', REFERENCE_VALUES, [answer('getVault', 503, { error: 'unavailable', code: 'index_unavailable' })]))).toBe('failed: status 503, expected 200')
+    expect(verdict(await outcomeOf('profile/vault-required-members', REFERENCE_VALUES, [answer('getVault', 503, { error: 'unavailable', code: 'index_unavailable' })]))).toBe('failed: answered 503, expected 200')
     expect(verdict(await outcomeOf('profile/vault-required-members', REFERENCE_VALUES, [answer('getVault', 200, 'vault')]))).toMatch(/^failed: the body is not JSON: /)
   })
 })
@@ -241,7 +241,7 @@ describe('profile/config-schema', () => {
   test('a config body the schema refuses fails with where; one it accepts passes', async () => {
     expect(verdict(await outcomeOf(id))).toBe('passed')
     expect(verdict(await outcomeOf(id, REFERENCE_VALUES, [edited('getConfig', (body) => { body.chainId = 'one' })]))).toBe('failed: configSchema/chainId must match pattern "^(?:0|[1-9][0-9]*)$" (pattern at #/properties/chainId/pattern)')
-    expect(verdict(await outcomeOf(id, REFERENCE_VALUES, [answer('getConfig', 500, { error: 'internal', code: 'internal' })]))).toBe('failed: status 500, expected 200')
+    expect(verdict(await outcomeOf(id, REFERENCE_VALUES, [answer('getConfig', 500, { error: 'internal', code: 'internal' })]))).toBe('failed: answered 500, expected 200')
   })
 })
 
@@ -316,10 +316,10 @@ describe('answers that never came', () => {
 
   test('a page size asked names the transport error, for reject and for clamp', () => {
     const page: SizedPage = { size: '26', exchange: unanswered('listMarkets') }
-    expect(pageRefusalProblem(page)).toBe('got socket hang up, not 400 or 422')
-    expect(outOfRangeProblem(page, true, { minPageSize: 1, maxPageSize: 25, outOfRange: 'clamp' })).toBe('clamp: expected 200 with at most 25 items, got socket hang up')
-    expect(outOfRangeProblem({ ...page, size: 'abc' }, false, { minPageSize: 1, maxPageSize: 25, outOfRange: 'clamp' })).toBe('clamp: expected 200 with at most 25 items, or 400 or 422 with an error body; got socket hang up, not 400 or 422')
-    expect(outOfRangeProblem(page, true, MARKETS_REJECT)).toBe('got socket hang up, not 400 or 422')
+    expect(pageRefusalProblem(page)).toBe('got no response (socket hang up), not 400 or 422')
+    expect(outOfRangeProblem(page, true, { minPageSize: 1, maxPageSize: 25, outOfRange: 'clamp' })).toBe('clamp: expected 200 with at most 25 items, got no response (socket hang up)')
+    expect(outOfRangeProblem({ ...page, size: 'abc' }, false, { minPageSize: 1, maxPageSize: 25, outOfRange: 'clamp' })).toBe('clamp: expected 200 with at most 25 items, or 400 or 422 with an error body; got no response (socket hang up), not 400 or 422')
+    expect(outOfRangeProblem(page, true, MARKETS_REJECT)).toBe('got no response (socket hang up), not 400 or 422')
   })
 
   test('a clamped page of exactly maxPageSize items is served; one more is not', () => {

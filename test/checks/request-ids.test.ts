@@ -56,8 +56,8 @@ describe('request-ids checks on hand-made answers', () => {
   it('a check fails on a request that got no response, naming the error', async () => {
     const context = unansweredContext()
     const exchange = await context.call('getConfig')
-    await expect(check('request-ids/present-on-success').run(context)).rejects.toMatchObject({ name: 'CheckFailure', message: 'no response: connect ECONNREFUSED 127.0.0.1:9', details: { exchange } })
-    await expect(check('request-ids/present-on-error').run(unansweredContext())).rejects.toMatchObject({ name: 'CheckFailure', message: 'no response: connect ECONNREFUSED 127.0.0.1:9' })
+    await expect(check('request-ids/present-on-success').run(context)).rejects.toMatchObject({ name: 'CheckFailure', message: 'no response (connect ECONNREFUSED 127.0.0.1:9)', details: { exchange } })
+    await expect(check('request-ids/present-on-error').run(unansweredContext())).rejects.toMatchObject({ name: 'CheckFailure', message: 'no response (connect ECONNREFUSED 127.0.0.1:9)' })
   })
 
   it('the recorded valid-echoed judges requests to an operation that sent a valid X-Request-ID only', () => {

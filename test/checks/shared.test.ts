@@ -45,7 +45,7 @@ describe('refusedWithErrorBody', () => {
   test('a status outside 4xx, or none, is the breach', () => {
     expect(problemOf(refusedWithErrorBody(exchangeOf(responseOf(399, {}, ERROR))))).toBe('status 399, expected a 4xx')
     expect(problemOf(refusedWithErrorBody(exchangeOf(responseOf(500, {}, ERROR))))).toBe('status 500, expected a 4xx')
-    expect(problemOf(refusedWithErrorBody(noResponse()))).toBe('no response: connect ECONNREFUSED')
+    expect(problemOf(refusedWithErrorBody(noResponse()))).toBe('no response (connect ECONNREFUSED)')
   })
   test('a 4xx the operation does not declare is the breach where it declares its statuses', () => {
     const declared = operation('getIntentStatus').declaredStatuses!.join(', ')
@@ -74,7 +74,7 @@ describe('foundOrNotFound', () => {
   })
   test('another status, or none, is the breach', () => {
     expect(problemOf(foundOrNotFound(exchangeOf(responseOf(401, {}, ERROR))))).toBe('status 401, expected 200, 404 or 403 (a restricted key)')
-    expect(problemOf(foundOrNotFound(noResponse('timeout')))).toBe('no response: timeout')
+    expect(problemOf(foundOrNotFound(noResponse('timeout')))).toBe('no response (timeout)')
   })
   test('a 200 is judged by the success schema, a 404 or 403 by the error body', () => {
     expect(problemOf(foundOrNotFound(exchangeOf(responseOf(200, {}, ERROR))))).toBe("status 200 with an invalid body: MarketsResponse must have required property 'data' (required)")
@@ -92,7 +92,7 @@ describe('grantsNoAccess', () => {
     expect(grantsNoAccess(exchangeOf(responseOf(199)))).toBeUndefined()
     expect(grantsNoAccess(exchangeOf(responseOf(300)))).toBeUndefined()
     expect(grantsNoAccess(exchangeOf(responseOf(500)))).toBeUndefined()
-    expect(problemOf(grantsNoAccess(noResponse()))).toBe('no response: connect ECONNREFUSED')
+    expect(problemOf(grantsNoAccess(noResponse()))).toBe('no response (connect ECONNREFUSED)')
   })
 })
 
@@ -101,7 +101,7 @@ describe('answeredWithError', () => {
     expect(answeredWithError(exchangeOf(responseOf(401, {}, ERROR)), 401)).toBeUndefined()
     expect(problemOf(answeredWithError(exchangeOf(responseOf(403, {}, ERROR)), 401))).toBe('status 403, expected 401')
     expect(problemOf(answeredWithError(exchangeOf(responseOf(401, {}, {})), 401))).toBe("status 401 without an error body: ErrorBody must have required property 'error' (required)")
-    expect(problemOf(answeredWithError(noResponse(), 401))).toBe('no response: connect ECONNREFUSED')
+    expect(problemOf(answeredWithError(noResponse(), 401))).toBe('no response (connect ECONNREFUSED)')
   })
 })
 

@@ -1,8 +1,5 @@
 import { describe, expect, test } from 'vitest'
 import { checksByConcern } from '../../src/checks/index.js'
-import { statusOf } from '../../src/checks/writes.js'
-import type { Exchange } from '../../src/http/exchange.js'
-import { exchangeOf, responseOf } from '../support/hand-made.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import { specPath } from '../../src/core/package-root.js'
 import { readProfileFile } from '../../src/profile/load.js'
@@ -36,6 +33,9 @@ async function outcomeOf(id: string, behaviours: readonly Behaviour[] = [], valu
 
 /** The verdict, without what each write is answered afresh (a hash, a status identifier). */
 const verdict = (outcome: CheckOutcome) => `${outcome.status}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`.replace(/\b0x[0-9a-f]{64}\b/g, '0x<written>').replace(/\b([a-z]+)_[0-9a-f]{24,40}\b/g, '$1_<written>')
+
+/** The exchange a failure shows as its evidence: its method, path and status. */
+const shown = (outcome: CheckOutcome) => outcome.evidence?.request && `${outcome.evidence.request.method} ${new URL(outcome.evidence.request.url).pathname} ${outcome.evidence.response?.status ?? 'no response'}`
 
 /** Edits the answer to an accepted write of this kind (2xx), the data of its body. */
 function acceptedWrite(name: string, kind: 'intent' | 'cancellation', edit: (data: Record<string, unknown>, response: RefResponse, request: RefRequest) => void): Behaviour {
@@ -99,8 +99,12 @@ describe('accepted submissions', () => {
 
   test('an intake without its status identifier fails, naming the profile key', async () => {
     const noHash = acceptedWrite('no-hash', 'intent', (data) => delete data.hash)
-    expect(verdict(await outcomeOf('writes/intake-returns-identifier-and-receipt', [noHash]))).toBe('failed: submitIntent: the accepted intake has no status identifier at /data/hash (writes.operations.submitIntent.statusIdentifier)')
-    expect(verdict(await outcomeOf('writes/replay-creates-no-second-order', [noHash]))).toBe('failed: submitIntent: the accepted submission has no status identifier (writes.operations.submitIntent.statusIdentifier)')
+    const intake = await outcomeOf('writes/intake-returns-identifier-and-receipt', [noHash])
+    expect(verdict(intake)).toBe('failed: submitIntent: the accepted intake has no status identifier at /data/hash (writes.operations.submitIntent.statusIdentifier)')
+    expect(shown(intake)).toBe('POST /v1/intents 202')
+    const replay = await outcomeOf('writes/replay-creates-no-second-order', [noHash])
+    expect(verdict(replay)).toBe('failed: submitIntent: the accepted submission has no status identifier (writes.operations.submitIntent.statusIdentifier)')
+    expect(shown(replay)).toBe('POST /v1/intents 202')
   })
 })
 
@@ -123,7 +127,9 @@ describe('writes/receipt-grants-only-its-own-status', () => {
   const id = 'writes/receipt-grants-only-its-own-status'
 
   test("the status asked with its own receipt must be granted (2xx)", async () => {
-    expect(verdict(await outcomeOf(id, [writtenStatus(404)]))).toBe('failed: submitIntent: the status of a new submission, asked with its own receipt, is not granted (404)')
+    const notGranted = await outcomeOf(id, [writtenStatus(404)])
+    expect(verdict(notGranted)).toBe('failed: submitIntent: the status of a new submission, asked with its own receipt, is not granted (404)')
+    expect(shown(notGranted)).toMatch(/^GET \/v1\/intents\/0x[0-9a-f]{64} 404$/)
     expect(verdict(await outcomeOf(id, [writtenStatus(300)]))).toBe('failed: submitIntent: the status of a new submission, asked with its own receipt, is not granted (300)')
   })
 })
@@ -143,8 +149,12 @@ describe('writes/cancellation-ends-lifecycle', () => {
   const id = 'writes/cancellation-ends-lifecycle'
 
   test('the cancellation must be accepted, and the status of what it cancels granted', async () => {
-    expect(verdict(await outcomeOf(id, [writesRefused('cancellation', 409)]))).toBe('failed: cancelIntent: the cancellation of a new submitIntent submission was not accepted (409)')
-    expect(verdict(await outcomeOf(id, [writtenStatus(403)]))).toBe('failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (403)')
+    const refused = await outcomeOf(id, [writesRefused('cancellation', 409)])
+    expect(verdict(refused)).toBe('failed: cancelIntent: the cancellation of a new submitIntent submission was not accepted (409)')
+    expect(shown(refused)).toBe('POST /v1/cancellations 409')
+    const notGranted = await outcomeOf(id, [writtenStatus(403)])
+    expect(verdict(notGranted)).toBe('failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (403)')
+    expect(shown(notGranted)).toMatch(/^GET \/v1\/intents\/0x[0-9a-f]{64} 403$/)
     expect(verdict(await outcomeOf(id, [writtenStatus(300)]))).toBe('failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (300)')
   })
 
@@ -167,17 +177,27 @@ describe('writes/cancellation-ends-lifecycle', () => {
 
 describe('the writes each check declares', () => {
   const ids = checksByConcern.writes!.map((check) => check.id)
+  // Two operations of each kind: a budget that counts one operation's writes, or halves them, is told apart.
+  const doubled = {
+    values: withOperations({
+      ...OPERATIONS,
+      submitIntentAgain: OPERATIONS.submitIntent!,
+      cancelIntentAgain: { ...OPERATIONS.cancelIntent!, cancels: { ...OPERATIONS.cancelIntent!.cancels!, operation: 'submitIntentAgain' } },
+    }),
+    baseDir: specPath('.'),
+    source: 'test profile',
+  }
 
-  test.each(ids)('%s declares exactly the submissions it sends: it runs within --max-writes of that many, and is skipped below', async (id) => {
+  test.each(ids)('%s declares exactly the submissions it sends, with two operations of each kind: it runs within --max-writes of that many, and is skipped below', async (id) => {
     let sent = 0
     const record = (request: RefRequest) => { if (request.method !== 'GET') sent++ }
-    const within = await runAgainstReference({ record }, { allowWrites: true }, { only: [id] })
+    const within = await runAgainstReference({ record }, { allowWrites: true }, { only: [id], profile: doubled })
     const outcome = within.checks.find((c) => c.id === id)!
     expect(outcome.status, failureSummary(within)).toBe('passed')
     expect(sent).toBeGreaterThan(0)
-    const exact = (await runAgainstReference({}, { allowWrites: true, maxWrites: sent }, { only: [id] })).checks.find((c) => c.id === id)!
+    const exact = (await runAgainstReference({}, { allowWrites: true, maxWrites: sent }, { only: [id], profile: doubled })).checks.find((c) => c.id === id)!
     expect(exact.status, exact.reason).toBe('passed')
-    const below = (await runAgainstReference({}, { allowWrites: true, maxWrites: sent - 1 }, { only: [id] })).checks.find((c) => c.id === id)!
+    const below = (await runAgainstReference({}, { allowWrites: true, maxWrites: sent - 1 }, { only: [id], profile: doubled })).checks.find((c) => c.id === id)!
     expect(below.status).toBe('skipped')
     expect(below.reason).toBe(`skipped: it sends up to ${sent} submissions, more than the ${sent - 1} left of --max-writes ${sent - 1}`)
   })
@@ -237,13 +257,6 @@ describe('the polls after a cancellation', () => {
     // The first poll does not wait: a lifecycle ended within the window is seen at the first poll after it ends.
     expect(polls[0]! - cancelled).toBeLessThan(1000)
   }, 30_000)
-})
-
-describe('statusOf', () => {
-  test('names the status, or the transport error of an exchange that got no response', () => {
-    expect(statusOf(exchangeOf(responseOf(409)))).toBe('409')
-    expect(statusOf({ ...exchangeOf(undefined), error: { message: 'socket hang up' } } as unknown as Exchange)).toBe('no response (socket hang up)')
-  })
 })
 
 describe('a status the client cannot ask', () => {

@@ -1,6 +1,7 @@
 import { runConformance, type RunOptions } from '../../src/runner/run.js'
 import type { CheckOutcome, Report } from '../../src/core/report.js'
 import type { Behaviour } from '../../src/reference/types.js'
+import { defaultRetryPolicy, type RetryPolicy } from '../../src/http/retry.js'
 
 export const FIXED_SEED = 20261122
 
@@ -19,11 +20,18 @@ export const TEST_SETTINGS = {
   probeRateLimit: false,
 } as const satisfies Partial<RunOptions['settings']>
 
+/**
+ * The client's retries with the backoff after a 502 or 503 cut to milliseconds: a fault or scripted answer that is a
+ * 5xx costs a self-test no seconds of waiting. Retry-After is honoured as ever; test/retries.test.ts holds the backoff.
+ */
+export const TEST_RETRY_POLICY: RetryPolicy = { ...defaultRetryPolicy, backoffBaseMs: 1, backoffCapMs: 8 }
+
 /** Runs the real suite against the embedded reference server with the given faults and allowances switched on. */
 export function runAgainstReference(reference: RunOptions['reference'] = {}, settings: Partial<RunOptions['settings']> = {}, extra: Partial<RunOptions> = {}): Promise<Report> {
   return runConformance({
     settings: { ...TEST_SETTINGS, ...settings },
     reference,
+    retryPolicy: TEST_RETRY_POLICY,
     ...extra,
   })
 }

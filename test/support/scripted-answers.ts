@@ -1,3 +1,4 @@
+import type { ReferenceData } from '../../src/reference/data.js'
 import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
 
 /** Edits of a reference response that the tests of test/checks/ script with outcomeWithBehaviours. */
@@ -20,12 +21,16 @@ export const rateLimited = (response: RefResponse) => {
 }
 
 /** A reference that answers as `edit` rewrites its responses to the requests `when` picks. */
-export function answering(name: string, when: (request: RefRequest) => boolean, edit: (response: RefResponse) => void): Behaviour {
+export function answering(
+  name: string,
+  when: (request: RefRequest, data: ReferenceData) => boolean,
+  edit: (response: RefResponse, request: RefRequest, data: ReferenceData) => void,
+): Behaviour {
   return {
     name,
     description: `responses are rewritten as the test scripts them (${name})`,
-    onResponse(response, request) {
-      if (when(request)) edit(response)
+    onResponse(response, request, data) {
+      if (when(request, data)) edit(response, request, data)
     },
   }
 }
