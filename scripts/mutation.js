@@ -7,7 +7,7 @@
 // With configs other than the three, the document goes beside the first one's JSON report, not to docs/ (or to
 // MUTATION_DOC); MUTATION_CONDITIONS adds a note on how the run was made.
 import { spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -34,7 +34,12 @@ const STATUSES = ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'Ignored', 'Com
 const givenConcurrency = strykerArgs.includes('--concurrency') ? Number(strykerArgs[strykerArgs.indexOf('--concurrency') + 1]) : undefined
 // StrykerJS's own default: as many workers as cores, one fewer above four.
 const concurrencyOf = (config) => givenConcurrency ?? config.concurrency ?? (availableParallelism() > 4 ? availableParallelism() - 1 : availableParallelism())
-let run = { seconds: undefined, parts: [], when: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' }
+const startedAt = Date.now()
+let run = { seconds: undefined, parts: [], when: new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' }
+// When and how long the run that wrote the reports took, so that a document written again from them (--report-only,
+// after a reason is added) still says how the run was made.
+const runRecord = join(dirname(jsonReports[0]), 'run.json')
+if (reportOnly && existsSync(runRecord)) run = JSON.parse(readFileSync(runRecord, 'utf8'))
 if (!reportOnly) {
   // The write checks run the reference's signer through the bin, which runs the build.
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' })
@@ -48,7 +53,8 @@ if (!reportOnly) {
       process.exit(stryker.status ?? 1)
     }
   }
-  run.seconds = Math.round((Date.now() - Date.parse(run.when.replace(' UTC', 'Z'))) / 1000)
+  run.seconds = Math.round((Date.now() - startedAt) / 1000)
+  writeFileSync(runRecord, JSON.stringify(run))
 }
 
 const rows = jsonReports.flatMap((path) => Object.entries(JSON.parse(readFileSync(path, 'utf8')).files).map(([file, { source, mutants }]) => ({ file, source, mutants })))
