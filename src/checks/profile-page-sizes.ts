@@ -33,7 +33,7 @@ const inRange = ({ minPageSize, maxPageSize }: PageSizeRule): number[] => [...ne
  * minPageSize at least 1, so each size below is below it; only 0 may come twice (a minimum of 1).
  */
 function outOfRange({ minPageSize, maxPageSize }: PageSizeRule): { size: string; above: boolean }[] {
-  const below = [minPageSize - 1, 0, -1].filter((n, i, all) => all.indexOf(n) === i).map(String)
+  const below = [...new Set([minPageSize - 1, 0, -1])].map(String)
   return [...below.map((size) => ({ size, above: false })), { size: String(maxPageSize + 1), above: true }, ...[`${minPageSize}.5`, 'abc'].map((size) => ({ size, above: false }))]
 }
 

@@ -9,7 +9,7 @@ interface SchemaObject {
   items?: SchemaObject
 }
 
-const componentName = (ref: string | undefined) => ref?.replace('#/components/schemas/', '')
+const componentName = (ref: string) => ref.replace('#/components/schemas/', '')
 const component = (name: string) => loadOpenApi().components.schemas[name] as SchemaObject
 
 /** The schema of an enveloped operation's data, from its success schema: an object schema, or the item schema of a list. */
@@ -19,8 +19,8 @@ function dataSchemaOf(successSchema: string): { name: string; list: boolean } | 
     const data = part.properties?.data
     // The Envelope part has no properties; the part that names data gives its schema, an object's $ref or a list's items.
     if (!data) continue
-    // Stryker disable next-line OptionalChaining: equivalent, every data member of a success schema's allOf has a $ref or items (specs/openapi.yaml), so items is read only where it is there
-    return { name: componentName(data.$ref ?? data.items?.$ref)!, list: data.$ref === undefined }
+    // Every data member of a success schema's allOf has a $ref or items (specs/openapi.yaml).
+    return { name: componentName((data.$ref ?? data.items!.$ref)!), list: data.$ref === undefined }
   }
   return undefined
 }

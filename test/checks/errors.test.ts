@@ -4,9 +4,7 @@ import type { CheckOutcome } from '../../src/core/report.js'
 import { findRoute } from '../../src/reference/handlers.js'
 import type { RefRequest, RefResponse } from '../../src/reference/types.js'
 import type { ReferenceData } from '../../src/reference/data.js'
-import { startReferenceServer } from '../../src/reference/server.js'
-import { runConformance } from '../../src/runner/run.js'
-import { outcomeWithBehaviours, TEST_SETTINGS } from '../support/run.js'
+import { outcomeWithBehaviours, outcomeWithInputs } from '../support/run.js'
 import { answering, setStatus, unreadable } from '../support/scripted-answers.js'
 
 const unknownRoute = (request: RefRequest) => request.path === UNKNOWN_ROUTE
@@ -111,14 +109,8 @@ describe('errors/unknown-intent-not-found', () => {
   })
 
   test('runs without a configured intent, asking with a stand-in receipt', async () => {
-    const target = await startReferenceServer()
-    try {
-      const report = await runConformance({ settings: { ...TEST_SETTINGS, baseUrl: target.baseUrl, apiKey: target.data.apiKey }, only: ['errors/unknown-intent-not-found'] })
-      const outcome = report.checks.find((c) => c.id === 'errors/unknown-intent-not-found')!
-      expect(`${outcome.status}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`).toBe('passed')
-    } finally {
-      await target.close()
-    }
+    const outcome = await outcomeWithInputs('errors/unknown-intent-not-found', (server) => ({ apiKey: server.data.apiKey }))
+    expect(`${outcome.status}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`).toBe('passed')
   })
 })
 

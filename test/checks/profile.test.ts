@@ -16,7 +16,7 @@ import { DESCRIPTION_PATH } from '../../src/reference/server.js'
 import { bodyFault } from '../../src/reference/record-edits.js'
 import { isOperation } from '../../src/reference/response-edits.js'
 import type { Behaviour, RefRequest } from '../../src/reference/types.js'
-import { failureSummary, runAgainstReference } from '../support/run.js'
+import { failureSummary, outcomeWithInputs, runAgainstReference } from '../support/run.js'
 
 /**
  * The profile checks (src/checks/profile-*.ts) run alone against the embedded reference, with profile values and
@@ -128,6 +128,8 @@ describe('profile/page-size-out-of-range', () => {
     // At 9 the reference serves 10 items, one more than the clamp allows.
     expect(verdict(await outcomeOf(id, clamp(9), [listAnswer('ten', (limit) => limit === '10', 200, { data: Array.from({ length: 10 }, (_, i) => ({ i })) })]))).toBe('failed: listMarkets (1 to 9, clamp) with limit=10: clamp: expected 200 with at most 9 items, got 10 items')
     expect(verdict(await outcomeOf(id, clamp(25), [listAnswer('served', (limit) => limit === '26', 200, { data: [{}, {}] })]))).toBe('passed')
+    // A page, but not a 200: clamping serves the page as any other.
+    expect(verdict(await outcomeOf(id, clamp(25), [listAnswer('203', (limit) => limit === '26', 203, { data: [{}, {}] })]))).toBe('failed: listMarkets (1 to 25, clamp) with limit=26: clamp: expected 200 with at most 25 items, got 203')
     expect(verdict(await outcomeOf(id, clamp(25), [listAnswer('served', (limit) => limit === '26' || limit === 'abc', 200, { data: [{}, {}] })]))).toBe('passed')
     expect(verdict(await outcomeOf(id, clamp(25), [listAnswer('served', (limit) => limit === '26', 200, { data: [{}, {}] }), listAnswer('409', (limit) => limit === 'abc', 409, { error: 'no' })]))).toBe('failed: listMarkets (1 to 25, clamp) with limit=abc: clamp: expected 200 with at most 25 items, or 400 or 422 with an error body; got 409, not 400 or 422')
     expect(verdict(await outcomeOf(id, clamp(25), [listAnswer('served', (limit) => limit === '26', 200, { data: [{}, {}] }), listAnswer('many', (limit) => limit === '0', 200, { data: Array.from({ length: 26 }, () => ({})) })]))).toBe('failed: listMarkets (1 to 25, clamp) with limit=0: clamp: expected 200 with at most 25 items, or 400 or 422 with an error body; got 200, not 400 or 422')
@@ -303,6 +305,12 @@ describe('against a target without a trader or an intent', () => {
     for (const id of ['profile/page-size-out-of-range', 'profile/page-size-in-range', 'profile/page-size-honoured', 'profile/max-page-walk-ends']) {
       await expect(checkOf(id).run(skippingContext(settings)), id).rejects.toThrow('skipped: the profile bounds only listTraderBalances, and no trader was given (--trader)')
     }
+  })
+
+  test('the page-size checks judge the markets alone when the profile bounds both lists', async () => {
+    const values: ProfileValues = { pagination: { listMarkets: MARKETS_REJECT, listTraderBalances: MARKETS_REJECT } }
+    const outcome = await outcomeWithInputs('profile/page-size-in-range', (server) => ({ apiKey: server.data.apiKey }), { profile: { values, baseDir: specPath('.'), source: 'test profile' } })
+    expect(verdict(outcome)).toBe('passed')
   })
 })
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { STAND_IN } from '../../src/checks/operation-calls.js'
 import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
-import { outcomeWithBehaviours } from '../support/run.js'
+import { outcomeWithBehaviours, outcomeWithInputs } from '../support/run.js'
 
 const ECHOED = 'properties/valid-request-id-echoed'
 
@@ -30,5 +30,19 @@ describe('properties/valid-request-id-echoed on each path a generated ID rides',
     const outcome = await outcomeWithBehaviours([ECHOED], [notEchoing('wrong-receipt', wrongReceipt)])
     expect(outcome.status).toBe('failed')
     expect(outcome.reason).toMatch(/ on a wrong receipt, got x-request-id "ref-0000000000000000"/)
+  })
+})
+
+describe('properties/valid-request-id-echoed', () => {
+  test('runs without a configured intent, a wrong receipt riding on the stand-in hash', async () => {
+    const outcome = await outcomeWithInputs(ECHOED, (server) => ({ apiKey: server.data.apiKey }))
+    expect(`${outcome.status}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`).toBe('passed')
+  })
+})
+
+describe('properties/garbage-key-refused', () => {
+  test('runs without a restricted key, on the API key alone', async () => {
+    const outcome = await outcomeWithInputs('properties/garbage-key-refused', (server) => ({ apiKey: server.data.apiKey }))
+    expect(`${outcome.status}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`).toBe('passed')
   })
 })

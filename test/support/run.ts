@@ -1,6 +1,7 @@
 import { runConformance, type RunOptions } from '../../src/runner/run.js'
 import type { CheckOutcome, Report } from '../../src/core/report.js'
 import type { Behaviour } from '../../src/reference/types.js'
+import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
 import { defaultRetryPolicy, type RetryPolicy } from '../../src/http/retry.js'
 
 export const FIXED_SEED = 20261122
@@ -34,6 +35,22 @@ export function runAgainstReference(reference: RunOptions['reference'] = {}, set
     retryPolicy: TEST_RETRY_POLICY,
     ...extra,
   })
+}
+
+/**
+ * Runs one check against a reference server of its own, given only the inputs `inputs` names (the embedded reference
+ * fills in every input it has): the branches of a check for a target without a trader, an intent or a restricted key.
+ */
+export async function outcomeWithInputs(id: string, inputs: (server: ReferenceServer) => Partial<RunOptions['settings']>, extra: Partial<RunOptions> = {}): Promise<CheckOutcome> {
+  const server = await startReferenceServer()
+  try {
+    const report = await runConformance({ settings: { ...TEST_SETTINGS, baseUrl: server.baseUrl, ...inputs(server) }, retryPolicy: TEST_RETRY_POLICY, only: [id], ...extra })
+    const outcome = report.checks.find((c) => c.id === id)
+    if (!outcome) throw new Error(`${id} is not in the report`)
+    return outcome
+  } finally {
+    await server.close()
+  }
 }
 
 /**
