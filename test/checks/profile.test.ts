@@ -17,6 +17,7 @@ import { bodyFault } from '../../src/reference/record-edits.js'
 import { isOperation } from '../../src/reference/response-edits.js'
 import type { Behaviour, RefRequest } from '../../src/reference/types.js'
 import { failureSummary, outcomeWithInputs, runAgainstReference } from '../support/run.js'
+import { answering, withAnswer } from '../support/scripted-answers.js'
 
 /**
  * The profile checks (src/checks/profile-*.ts) run alone against the embedded reference, with profile values and
@@ -40,18 +41,8 @@ const verdict = (outcome: CheckOutcome) => `${outcome.status}${outcome.reason ==
 const restricted = (request: RefRequest, data: { restrictedApiKey: string }) => request.headers['x-api-key'] === data.restrictedApiKey
 
 /** Answers the restricted key's GET of the PnL with this status and body (raw text when a string). */
-function pnlRefusal(status: number, body: unknown): Behaviour {
-  return {
-    name: `pnl-refused-${status}`,
-    description: `the restricted key's GET of the PnL is answered ${status}`,
-    onResponse(response, request, data) {
-      if (!isOperation(request, 'getTraderPnl') || !restricted(request, data)) return
-      response.status = status
-      if (typeof body === 'string') response.raw = body
-      else response.body = body
-    },
-  }
-}
+const pnlRefusal = (status: number, body: unknown) =>
+  answering(`pnl-refused-${status}`, (request, data) => isOperation(request, 'getTraderPnl') && restricted(request, data), withAnswer(status, body))
 
 describe('profile/restricted-key-refused and profile/restricted-key-granted', () => {
   test('each is skipped when the profile lists none of its kind, and names the key', async () => {
@@ -75,18 +66,8 @@ const isMarkets = (request: RefRequest) => request.path === '/v1/markets'
 const isBalances = (request: RefRequest) => isList(request) && !isMarkets(request)
 
 /** Answers the lists with this status and body (raw text when a string) when the page size asked passes the test. */
-function listAnswer(name: string, when: (limit: string | null, request: RefRequest) => boolean, status: number, body: unknown): Behaviour {
-  return {
-    name,
-    description: `lists answer ${status} for some page sizes`,
-    onResponse(response, request) {
-      if (!isList(request) || !when(request.query.get('limit'), request)) return
-      response.status = status
-      if (typeof body === 'string') response.raw = body
-      else response.body = body
-    },
-  }
-}
+const listAnswer = (name: string, when: (limit: string | null, request: RefRequest) => boolean, status: number, body: unknown) =>
+  answering(name, (request) => isList(request) && when(request.query.get('limit'), request), withAnswer(status, body))
 
 /** Lists ignore the page size asked (all of them, or those the test picks), serving the default page. */
 function limitIgnored(which: (request: RefRequest) => boolean = isList): Behaviour {
@@ -195,18 +176,7 @@ describe('profile/page-size-honoured', () => {
 const edited = (operation: Parameters<typeof bodyFault>[3], edit: Parameters<typeof bodyFault>[4]): Behaviour => bodyFault(`${operation}-edited`, `the ${operation} body is edited`, [], operation, edit)
 
 /** Answers one operation with this status and body (raw text when a string). */
-function answer(operation: string, status: number, body: unknown): Behaviour {
-  return {
-    name: `${operation}-${status}`,
-    description: `${operation} answers ${status}`,
-    onResponse(response, request) {
-      if (!isOperation(request, operation)) return
-      response.status = status
-      if (typeof body === 'string') response.raw = body
-      else response.body = body
-    },
-  }
-}
+const answer = (operation: string, status: number, body: unknown) => answering(`${operation}-${status}`, (request) => isOperation(request, operation), withAnswer(status, body))
 
 describe('profile/*-required-members', () => {
   test('each is skipped when the profile lists no required member of its component', async () => {

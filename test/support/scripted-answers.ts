@@ -7,6 +7,13 @@ export const setStatus = (status: number) => (response: RefResponse) => {
   response.status = status
 }
 
+/** A response of this status and body (raw text when a string). */
+export const withAnswer = (status: number, body: unknown) => (response: RefResponse) => {
+  response.status = status
+  if (typeof body === 'string') response.raw = body
+  else response.body = body
+}
+
 /** A response the client cannot read: two Content-Length fields that disagree (the server adds its own). */
 export const unreadable = (response: RefResponse) => {
   response.headers['Content-Length'] = '1'
