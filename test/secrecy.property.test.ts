@@ -162,6 +162,7 @@ function writtenOf(exchange: Awaited<ReturnType<HttpClient['get']>>, secrets: re
       summary: summarize([outcome], false, errors),
       checks: [outcome],
       requirements: [],
+      coverage: { operations: [], requirements: [], summary: { assessed: 0, observable: 0, percent: 0 } },
       errors,
     },
     secrets,

@@ -10,6 +10,15 @@ export const missingInputReasons: Record<Need, string> = {
   secondIntent: 'no second intent given (--second-intent-hash and --second-intent-receipt)',
 }
 
+/** The flags that give each input: what a report names as the way to assess a check skipped without it. */
+export const needInputs: Record<Need, string[]> = {
+  apiKey: ['--api-key'],
+  restrictedApiKey: ['--restricted-api-key'],
+  trader: ['--trader'],
+  intent: ['--intent-hash', '--intent-receipt'],
+  secondIntent: ['--second-intent-hash', '--second-intent-receipt'],
+}
+
 export function missingNeed(settings: RunSettings, needs: readonly Need[] = []): Need | undefined {
   const given: Record<Need, boolean> = {
     apiKey: !!settings.apiKey,

@@ -19,12 +19,13 @@ export interface CheckHarOptions {
   file: string
   reportDir: string
   strict: boolean
+  minAssessed?: number
   profile?: string
 }
 
 export function parseCheckHarArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CheckHarOptions {
   const { values, positionals } = parseSubcommandArgs(argv, flags, 1, env)
-  return { file: positionals[0]!, reportDir: values['report-dir'] as string, strict: values.strict === true, profile: values.profile as string | undefined }
+  return { file: positionals[0]!, reportDir: values['report-dir'] as string, strict: values.strict === true, minAssessed: values['min-assessed'] as number | undefined, profile: values.profile as string | undefined }
 }
 
 /** ipts-conformance check-har: judges a HAR file and writes the reports; returns the exit code. */
@@ -35,7 +36,7 @@ export async function checkHar(options: CheckHarOptions, env: NodeJS.ProcessEnv)
   // Every key and receipt of the file is learned before any evidence is kept, so that all of them are redacted everywhere.
   for (const { exchange } of recorded) judgement.learn(exchange)
   for (const { exchange, bodyRecorded } of recorded) judgement.judge(exchange, bodyRecorded)
-  const report = judgement.report(options.strict)
+  const report = judgement.report(options.strict, options.minAssessed)
   const paths = await writeReports(report, options.reportDir, undefined, env.GITHUB_STEP_SUMMARY || undefined)
   process.stdout.write(`${summaryLines(report, paths, undefined, colourFor(process.stdout, env)).join('\n')}\n`)
   return report.summary.verdict === 'pass' ? 0 : 1

@@ -9,6 +9,7 @@ import { profileValues, readProfileFile, type ProfileSource } from '../profile/l
 import type { RunOptions, Waiver } from '../runner/options.js'
 import { UsageError } from '../core/errors.js'
 import { flagsHelp, parseFlags, validateFlag, type Flag, type RawFlags } from './flags.js'
+import { minAssessedFlag } from './subcommand-args.js'
 
 
 /** Every flag of the CLI; each has an environment variable and a config file key of the same name, but --allow-writes, which only the command line gives. */
@@ -38,6 +39,7 @@ export const flags: readonly Flag[] = [
   { name: 'max-writes', env: 'IPTS_MAX_WRITES', kind: 'int', min: 0, max: 100000, help: 'with --allow-writes: submissions the run sends at most; a write check that would pass the bound is skipped with that reason' },
   { name: 'baseline', env: 'IPTS_BASELINE', kind: 'text', help: "a previous run's report.json: say which checks newly fail, were fixed, or are unchanged" },
   { name: 'strict', env: 'IPTS_STRICT', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
+  minAssessedFlag,
   { name: 'fault', env: 'IPTS_FAULT', kind: 'list', help: 'embedded reference only: switch on a named fault (repeatable)' },
   { name: 'allowance', env: 'IPTS_ALLOWANCE', kind: 'list', help: 'embedded reference only: switch on a named allowance (repeatable)' },
   { name: 'profile', env: 'IPTS_PROFILE', kind: 'text', help: "a deployment profile (YAML, specs/profile.schema.json): facts the contract leaves 'not shown', each checked as MUST; `ipts-conformance profile init` writes a template" },
@@ -116,6 +118,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
     },
     only,
     strict: checked('strict') === true,
+    minAssessed: checked('min-assessed') as number | undefined,
     waivers: file.waivers,
   }
   const profilePath = checked('profile') as string | undefined

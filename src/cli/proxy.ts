@@ -34,6 +34,7 @@ export interface ProxyOptions {
   maxRequests?: number
   timeoutMs: number
   strict: boolean
+  minAssessed?: number
   profile?: string
 }
 
@@ -48,6 +49,7 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     maxRequests: values['max-requests'] as number | undefined,
     timeoutMs: values.timeout as number,
     strict: values.strict === true,
+    minAssessed: values['min-assessed'] as number | undefined,
     profile: values.profile as string | undefined,
   }
 }
@@ -91,7 +93,7 @@ export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop:
   const done = AbortSignal.any([stop, enough.signal])
   if (!done.aborted) await new Promise((resolve) => done.addEventListener('abort', resolve, { once: true }))
   await server.close()
-  const report = judgement.report(options.strict)
+  const report = judgement.report(options.strict, options.minAssessed)
   const harPath = join(options.reportDir, HAR_FILE)
   const paths = [...(await writeReports(report, options.reportDir, undefined, env.GITHUB_STEP_SUMMARY || undefined)), harPath]
   await spool.writeTo(harPath, judgement.secrets.list())

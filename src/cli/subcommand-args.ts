@@ -3,10 +3,21 @@ import type { Profile } from '../profile/profile.js'
 import { UsageError } from '../core/errors.js'
 import { flagsHelp, parseFlags, validateFlag, type Flag } from './flags.js'
 
+/** The share of the observable requirements a report must assess, for CI: a run, check-har and the proxy take it alike. */
+export const minAssessedFlag: Flag = {
+  name: 'min-assessed',
+  env: 'IPTS_MIN_ASSESSED',
+  kind: 'int',
+  min: 0,
+  max: 100,
+  help: 'fail (exit 1) when less than this percentage of the observable requirements was assessed (default: no minimum; the report states the share either way)',
+}
+
 /** Flags every subcommand that writes reports has, as a run has them. */
 export const reportFlags: readonly Flag[] = [
   { name: 'report-dir', env: 'IPTS_REPORT_DIR', kind: 'folder', default: './conformance-report', help: 'where the report files are written' },
   { name: 'strict', env: 'IPTS_STRICT', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
+  minAssessedFlag,
 ]
 
 /** The flag of the subcommands that judge traffic (check-har, proxy): the deployment's facts, held to each exchange. */

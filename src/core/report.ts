@@ -107,6 +107,58 @@ export interface Summary {
   verdict: 'pass' | 'fail'
 }
 
+/** What responses of one operation a run or recorded traffic held: the statuses seen, and how many were judged. */
+export interface OperationCoverage {
+  /** An operation of the contract (its operationId), or a write the deployment profile names. */
+  operation: string
+  /** Responses seen per HTTP status, retried attempts included; `no response` counts requests that got none. */
+  statuses: Record<string, number>
+  /** Responses that at least one every-response rule or exchange judgement applied to. */
+  judged: number
+}
+
+/** Whether anything judged a requirement in this report, and when not, why and what would. */
+export interface RequirementCoverage {
+  id: string
+  level: Level
+  /** Observable from outside, or made so by a deployment profile that states its key: counted in the share assessed. */
+  observable: boolean
+  /** True when at least one of its checks or every-response rules judged something (passed or failed). */
+  assessed: boolean
+  /** Why it was not assessed. */
+  reason?: string
+  /** The inputs (flags) and profile keys its checks lacked: given, they would assess it. */
+  assessedWith?: { inputs?: string[]; profileKeys?: ProfileKey[] }
+}
+
+export interface CoverageSummary {
+  /** Observable requirements assessed. */
+  assessed: number
+  observable: number
+  /** assessed of observable, in percent, rounded down to one decimal. */
+  percent: number
+  /** The share the run had to assess (--min-assessed), when one was given. */
+  minimum?: number
+}
+
+/** How much a report judged: a verdict states it, so that a pass on little reads as such. */
+export interface Coverage {
+  operations: OperationCoverage[]
+  requirements: RequirementCoverage[]
+  summary: CoverageSummary
+}
+
+/** True when a run assessed less than the share --min-assessed asked for: that fails it. */
+export function belowMinimum(coverage: CoverageSummary): boolean {
+  return coverage.minimum !== undefined && coverage.assessed * 100 < coverage.minimum * coverage.observable
+}
+
+/** "assessed 41 of 58 observable requirements (70.6%)", as summaries say it. */
+export function assessedLine(coverage: CoverageSummary): string {
+  const below = belowMinimum(coverage) ? `, below the ${coverage.minimum}% --min-assessed asks for` : ''
+  return `assessed ${coverage.assessed} of ${coverage.observable} observable requirements (${coverage.percent}%)${below}`
+}
+
 /** For recorded traffic (check-har, proxy): what was recorded and how much of it was judged. */
 export interface TrafficSummary {
   source: 'har' | 'proxy'
@@ -152,6 +204,8 @@ export interface Report {
   checks: CheckOutcome[]
   /** Every requirement of specs/requirements.yaml, traced to the checks that cover it and their outcome. */
   requirements: RequirementResult[]
+  /** How much the report judged: per operation, per requirement, and the share of the observable requirements assessed. */
+  coverage: Coverage
   /** Problems of the run itself (a suite file that did not load, an unhandled error), not of the target. */
   errors: string[]
 }

@@ -5,6 +5,7 @@ import { profileEvidence, stated } from '../profile/profile.js'
 import type { Evidence } from '../core/report.js'
 import { buildEvidence } from './evidence.js'
 import { exchangeJudges } from './judges.js'
+import { countResponse, type ResponsesSeen } from './responses-seen.js'
 
 /**
  * Per every-response rule: how many of a check's exchanges it applied to, the first violations with evidence, and the
@@ -32,12 +33,17 @@ function withRetriedAttempts(exchange: Exchange): Exchange[] {
  * every-response rules), for check-har and for the proxy (those rules and the checks a recorded exchange decides).
  * Only exchanges with the contract's operations are judged: the contract states its header and body rules for its
  * operations, and a path that is no operation (an unknown route) may be answered by a gateway in its own way.
+ * `responses`, when given, counts each response by operation and status, and whether any rule judged it (coverage).
  */
-export function observe(exchanges: readonly Exchange[], settings: JudgedSettings, secrets: readonly Secret[], judges: readonly ExchangeJudge[] = exchangeJudges(), sentBy?: string): Observations {
+export function observe(exchanges: readonly Exchange[], settings: JudgedSettings, secrets: readonly Secret[], judges: readonly ExchangeJudge[] = exchangeJudges(), sentBy?: string, responses?: ResponsesSeen): Observations {
   const observations: Observations = {}
   for (const exchange of exchanges.filter((e) => e.operation !== undefined).flatMap(withRetriedAttempts)) {
     const { response } = exchange
-    if (!response) continue
+    if (!response) {
+      if (responses) countResponse(responses, exchange.operation!, undefined, false)
+      continue
+    }
+    let judged = false
     for (const rule of judges) {
       if (rule.profile && !stated(settings.profile, rule.profile)) continue
       let finding: ReturnType<ExchangeJudge['violation']>
@@ -51,6 +57,7 @@ export function observe(exchanges: readonly Exchange[], settings: JudgedSettings
       }
       const entry = (observations[rule.id] ??= { applied: 0, violated: 0, violations: [] })
       entry.applied++
+      judged = true
       if (finding === undefined) continue
       entry.violated++
       if (entry.violations.length < VIOLATIONS_KEPT_PER_CHECK) {
@@ -60,6 +67,7 @@ export function observe(exchanges: readonly Exchange[], settings: JudgedSettings
         entry.violations.push(evidence)
       }
     }
+    if (responses) countResponse(responses, exchange.operation!, response.status, judged)
   }
   return observations
 }

@@ -16,6 +16,7 @@ import { CRASH_PREFIX, outcomeOf } from './judged-outcomes.js'
 import type { Judge } from './judges.js'
 import type { SharedReads } from './shared-reads.js'
 import { observe, type Observations } from './observations.js'
+import type { ResponsesSeen } from './responses-seen.js'
 
 /** What a check runs with: the run's settings, a client, the secrets to keep out of what it reports, and where its exchanges go. */
 export interface CheckEnvironment {
@@ -33,10 +34,11 @@ export interface CheckEnvironment {
   judges?: readonly Judge[]
 }
 
-/** A check's outcome, and what the every-response rules saw in its exchanges (added up over the run). */
+/** A check's outcome, what the every-response rules saw in its exchanges, and its responses by operation (added up over the run). */
 export interface CheckResult {
   outcome: CheckOutcome
   observations: Observations
+  responses: ResponsesSeen
 }
 
 /** The command that runs this check again with the same seed, for a failing property. */
@@ -55,9 +57,10 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   const started = performance.now()
   const { settings } = env
   const base = outcomeOf(check, concern, 'passed')
-  const finish = (outcome: CheckOutcome, observations: Observations = {}): CheckResult => ({
+  const finish = (outcome: CheckOutcome, observations: Observations = {}, responses: ResponsesSeen = {}): CheckResult => ({
     outcome: { ...outcome, durationMs: Math.round(performance.now() - started) },
     observations,
+    responses,
   })
   const missing = missingNeed(settings, check.needs)
   if (missing) return finish({ ...base, status: 'skipped', reason: missingInputReasons[missing] })
@@ -79,10 +82,11 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   await end()
   // Read after the check: the receipts its writes were handed are among them.
   const secrets = secretsNow(env)
-  const observations = observe(ctx.exchanges, settings, secrets, env.judges, check.id)
+  const responses: ResponsesSeen = {}
+  const observations = observe(ctx.exchanges, settings, secrets, env.judges, check.id, responses)
   if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets)
   const outcome = { ...base, ...annotations(ctx), ...verdictOf(check, thrown, env), ...(writes.length > 0 ? { writes: redactDeep(writes, secrets) } : {}) }
-  return finish(outcome, observations)
+  return finish(outcome, observations, responses)
 }
 
 function annotations(ctx: CheckContext): Pick<CheckOutcome, 'retried' | 'inputs'> {

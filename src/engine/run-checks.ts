@@ -7,6 +7,7 @@ import type { RunSettings } from '../core/settings.js'
 import { notSelected, ObservationTally, runOutcomes } from './judged-outcomes.js'
 import { EVERY_RESPONSE, exchangeJudges, type Judge } from './judges.js'
 import { observe } from './observations.js'
+import { addResponses, type ResponsesSeen } from './responses-seen.js'
 import { SharedReads } from './shared-reads.js'
 import { logExchanges } from '../har/exchange-log.js'
 import { runCheck, secretsNow, type CheckEnvironment } from './run-check.js'
@@ -36,6 +37,8 @@ export interface EngineOptions {
 export interface EngineResult {
   outcomes: CheckOutcome[]
   errors: string[]
+  /** The responses of the run by operation and status, and how many were judged (the report's coverage). */
+  responses: ResponsesSeen
 }
 
 /**
@@ -75,6 +78,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   const catalogue = Object.entries(checksByConcern).flatMap(([concern, checks]) => checks.map((check) => ({ check, concern })))
   const outcomes: CheckOutcome[] = new Array(catalogue.length)
   const tally = new ObservationTally()
+  const responses: ResponsesSeen = {}
   let next = 0
   const worker = async () => {
     for (let index = next++; index < catalogue.length; index = next++) {
@@ -85,6 +89,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
         const result = await runCheck(check, concern, env)
         outcomes[index] = result.outcome
         tally.add(result.observations)
+        addResponses(responses, result.responses)
       }
       options.onCheck?.(redactDeep(outcomes[index]!, secretsNow(env)))
     }
@@ -97,8 +102,8 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   }
   const known = secretsNow(env)
   for (const { exchange, sentBy } of sharedReads.exchanges) {
-    tally.add(observe([exchange], settings, known, judges, sentBy))
+    tally.add(observe([exchange], settings, known, judges, sentBy, responses))
     if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, known)
   }
-  return { outcomes: runOutcomes(outcomes, tally, exchangeJudges(), settings.profile), errors: [] }
+  return { outcomes: runOutcomes(outcomes, tally, exchangeJudges(), settings.profile), errors: [], responses }
 }

@@ -32,6 +32,11 @@ export interface RunOptions {
   only?: string[]
   waivers?: Waiver[]
   strict?: boolean
+  /**
+   * A share of the observable requirements, in percent (0 to 100), that the run must assess: below it the verdict is
+   * fail (exit 1), however the checks ended. Undefined: no minimum, the verdict is the checks' alone.
+   */
+  minAssessed?: number
   onCheck?: (outcome: CheckOutcome) => void
   /** Called before the first write of a run that may write (settings.allowWrites and a profile with writes), with what it may send. */
   onWritePlan?: (plan: WritePlan) => void

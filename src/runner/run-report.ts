@@ -6,7 +6,7 @@ import { behaviourFlags, switchedOnBehaviours, type RunOptions, type Waiver } fr
 import type { Target } from './target.js'
 
 /** The report of a finished run: what the checks found, with the waivers applied, summarised and traced to the requirements. */
-export function reportOfRun(target: Pick<Target, 'settings' | 'server' | 'startedAt'>, result: EngineResult, options: Pick<RunOptions, 'waivers' | 'strict' | 'reference'>): Report {
+export function reportOfRun(target: Pick<Target, 'settings' | 'server' | 'startedAt'>, result: EngineResult, options: Pick<RunOptions, 'waivers' | 'strict' | 'reference' | 'minAssessed'>): Report {
   const { settings } = target
   return reportOf({
     target: { baseUrl: target.server ? 'embedded reference server' : settings.baseUrl, embedded: !!target.server, ...switchedOn(options), ...(target.server ? { restart: restartCommand(settings.baseUrl, options) } : {}) },
@@ -17,6 +17,8 @@ export function reportOfRun(target: Pick<Target, 'settings' | 'server' | 'starte
     checks: applyWaivers(result.outcomes, options.waivers ?? []),
     profile: settings.profile,
     errors: result.errors,
+    responses: result.responses,
+    minAssessed: options.minAssessed,
     secrets: secretsOf(settings),
   })
 }

@@ -15,6 +15,8 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
   // A misspelt ID would leave every check skipped and the run passing.
   const unknown = unknownCheckId(options.only)
   if (unknown !== undefined) throw new UsageError(`only: ${unknown}`)
+  const { minAssessed } = options
+  if (minAssessed !== undefined && !(typeof minAssessed === 'number' && minAssessed >= 0 && minAssessed <= 100)) throw new UsageError(`minAssessed must be a percentage from 0 to 100, got ${String(minAssessed)}`)
   const target = await openTarget(options)
   try {
     const plan = writePlan(allChecks, target.settings, options.only)

@@ -6,6 +6,7 @@ import { reportOf } from '../engine/report-of.js'
 import type { Profile } from '../profile/profile.js'
 import { ObservationTally, outcomeOf } from '../engine/judged-outcomes.js'
 import { exchangeJudges } from '../engine/judges.js'
+import { countResponse, type ResponsesSeen } from '../engine/responses-seen.js'
 import type { CheckOutcome, Report, TrafficSummary } from '../core/report.js'
 import { LearnedSecrets } from './learned-secrets.js'
 import { destinationOf } from './operation-of.js'
@@ -24,6 +25,7 @@ export class TrafficJudgement {
   readonly secrets: LearnedSecrets
   private readonly judges = exchangeJudges()
   private readonly tally = new ObservationTally()
+  private readonly responses: ResponsesSeen = {}
   private readonly started = new Date()
   private readonly counts: TrafficSummary
   private readonly writeKeys = new WriteKeys()
@@ -48,11 +50,13 @@ export class TrafficJudgement {
     const destination = destinationOf(exchange.request.method, exchange.request.url, this.profile?.values)
     if (destination === 'outside-v1') this.counts.outsideV1++
     else if (destination === 'other-v1') this.counts.otherV1++
-    else if (!exchange.response) this.counts.withoutResponse++
-    else if (!bodyRecorded) this.counts.withoutBody++
-    else {
+    else if (!exchange.response || !bodyRecorded) {
+      if (exchange.response) this.counts.withoutBody++
+      else this.counts.withoutResponse++
+      countResponse(this.responses, destination.operation, exchange.response?.status, false)
+    } else {
       this.counts.judged++
-      this.tally.add(observe([{ ...exchange, operation: destination.operation }], { profile: this.profile }, this.secrets.list(), this.judges))
+      this.tally.add(observe([{ ...exchange, operation: destination.operation }], { profile: this.profile }, this.secrets.list(), this.judges, undefined, this.responses))
     }
     if (typeof destination === 'object' && exchange.request.method !== 'GET') {
       this.writeKeys.record(destination.operation, exchange.request.headers['idempotency-key'], exchange.request.body, `${exchange.request.method} ${new URL(exchange.request.url).pathname} (exchange ${this.counts.exchanges})`)
@@ -69,11 +73,14 @@ export class TrafficJudgement {
     this.learn(exchange)
     this.counts.exchanges++
     this.counts.withoutResponse++
+    const destination = destinationOf(exchange.request.method, exchange.request.url, this.profile?.values)
+    if (typeof destination === 'object') countResponse(this.responses, destination.operation, undefined, false)
     this.upstreamFailures++
     if (this.upstreamErrors.length < UPSTREAM_ERRORS_NAMED) this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${exchange.error?.message}`)
   }
 
-  report(strict: boolean): Report {
+  /** minAssessed: the share of the observable requirements the traffic must assess (--min-assessed), else it fails. */
+  report(strict: boolean, minAssessed?: number): Report {
     const judged = new Map(this.tally.outcomes(this.judges, this.profile).map((outcome) => [outcome.id, outcome]))
     const checks: CheckOutcome[] = [
       ...Object.entries(checksByConcern).flatMap(([concern, list]) => list.map((check) => judged.get(check.id) ?? notAssessed(check, concern))),
@@ -86,7 +93,7 @@ export class TrafficJudgement {
     // Evidence kept before a later exchange taught a secret is redacted again with every secret learned.
     const breaches = this.writeKeys.breaches()
     const traffic = { ...this.counts, ...(breaches.length > 0 ? { clientRuleBreaches: breaches } : {}) }
-    return reportOf({ target: { baseUrl: this.target, embedded: false }, startedAt: this.started, strict, traffic, checks, profile: this.profile, errors, secrets: this.secrets.list() })
+    return reportOf({ target: { baseUrl: this.target, embedded: false }, startedAt: this.started, strict, traffic, checks, profile: this.profile, errors, responses: this.responses, minAssessed, secrets: this.secrets.list() })
   }
 }
 

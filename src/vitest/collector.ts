@@ -4,6 +4,7 @@ import type { CheckOutcome } from '../core/report.js'
 import type { Profile } from '../profile/profile.js'
 import { notSelected, ObservationTally, runOutcomes } from '../engine/judged-outcomes.js'
 import { exchangeJudges } from '../engine/judges.js'
+import { addResponses, type ResponsesSeen } from '../engine/responses-seen.js'
 
 const checkById = new Map(Object.entries(checksByConcern).flatMap(([concern, checks]) => checks.map((check) => [check.id, { check, concern }] as const)))
 
@@ -11,6 +12,7 @@ const checkById = new Map(Object.entries(checksByConcern).flatMap(([concern, che
 export class CheckCollector implements Reporter {
   readonly outcomes: CheckOutcome[] = []
   readonly errors: string[] = []
+  readonly responses: ResponsesSeen = {}
 
   constructor(
     private readonly onCheck?: (outcome: CheckOutcome) => void,
@@ -34,6 +36,7 @@ export class CheckCollector implements Reporter {
         checks.push(outcome)
         const seen = testCase.meta().observations
         if (seen) tally.add(seen)
+        addResponses(this.responses, testCase.meta().responses)
       }
     }
     for (const error of unhandledErrors) this.errors.push(`unhandled error: ${error.message}`)

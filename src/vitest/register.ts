@@ -5,6 +5,7 @@ import type { RunSettings } from '../core/settings.js'
 import { clientOf, writingOf } from '../engine/run-checks.js'
 import { runCheck, type CheckEnvironment } from '../engine/run-check.js'
 import type { Observations } from '../engine/observations.js'
+import type { ResponsesSeen } from '../engine/responses-seen.js'
 import type { HttpClient } from '../http/client.js'
 import { secretsOf } from '../http/secrets.js'
 
@@ -15,6 +16,7 @@ declare module 'vitest' {
     /** The engine's outcome of the check this test ran; the collector reports it as it is. */
     outcome?: CheckOutcome
     observations?: Observations
+    responses?: ResponsesSeen
   }
 }
 
@@ -48,9 +50,10 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
         const secrets = secretsOf(settings)
         writing ??= { of: writingOf(settings, secrets) }
         const env = { settings, client: clientFor(settings), secrets, exchangeLog: inject('iptsExchangeLog'), writing: writing.of }
-        const { outcome, observations } = await runCheck(check, concern, env)
+        const { outcome, observations, responses } = await runCheck(check, concern, env)
         task.meta.outcome = outcome
         task.meta.observations = observations
+        task.meta.responses = responses
         if (outcome.status === 'skipped' || outcome.status === 'not run') return skip(outcome.reason)
         if (outcome.status === 'failed') throw new Error(outcome.reason)
       })
