@@ -2,8 +2,9 @@ import { levelLabel } from '../src/contract/requirements.js'
 import type { Evidence } from '../src/core/report.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine, profileLine } from './evidence-text.js'
-import { provenance, type CheckOutcome, type Report, type RequirementResult } from '../src/core/report.js'
+import { assessedLine, belowMinimum, provenance, type CheckOutcome, type Coverage, type Report, type RequirementResult } from '../src/core/report.js'
 import { requirementCounts } from '../src/engine/traceability.js'
+import { prettyJsonHtml } from './json-body.js'
 
 /** Everything interpolated into the page goes through here: the target's responses are hostile input. */
 export function escapeHtml(text: string | number | boolean | undefined): string {
@@ -31,6 +32,7 @@ export function renderHtml(report: Report, comparison?: BaselineComparison): str
   const failed = report.checks.filter((c) => c.status === 'failed')
   return `${pageHead(`IPTS conformance: ${report.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`)}
 <body>
+${tableOfContents(report, comparison)}
 ${headerSection(report)}
 ${comparison ? comparisonSection(comparison) : ''}
 ${report.errors.length > 0 ? `<section id="run-errors"><h2>Run errors</h2><ul>${report.errors.map((e) => `<li><pre>${escapeHtml(e)}</pre></li>`).join('')}</ul></section>` : ''}
@@ -38,6 +40,7 @@ ${report.errors.length > 0 ? `<section id="run-errors"><h2>Run errors</h2><ul>${
 ${failed.length === 0 ? '<p>No check failed.</p>' : failed.map(failureSection).join('\n')}
 </section>
 ${writesSection(report.checks)}
+${coverageSection(report.coverage)}
 ${traceabilitySection(report)}
 ${checksSection(report.checks)}
 <script>${SCRIPT}</script>
@@ -53,6 +56,41 @@ function skippedSummary(report: Report): string {
   return `<details id="skipped" open><summary>Skipped (${skipped.length}): what the run could not judge, and why</summary><ul>${skipped.map((c) => `<li><a href="#${anchor(c.id)}"><code>${escapeHtml(c.id)}</code></a>: ${escapeHtml(c.reason ?? '')}</li>`).join('')}</ul></details>`
 }
 
+/** Links to each part of the page that is there: the verdict, failures, coverage, skips, traceability and every check. */
+function tableOfContents(report: Report, comparison: BaselineComparison | undefined): string {
+  const failed = report.checks.filter((c) => c.status === 'failed').length
+  const skipped = report.checks.filter((c) => c.status === 'skipped').length
+  const entries: [string, string | false][] = [
+    ['verdict', `Verdict: ${report.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`],
+    ['skipped', skipped > 0 && `Skipped (${skipped})`],
+    ['baseline', !!comparison && 'Compared with the baseline'],
+    ['run-errors', report.errors.length > 0 && `Run errors (${report.errors.length})`],
+    ['failures', `Failures (${failed})`],
+    ['writes', report.checks.some((c) => c.writes?.length) && 'Writes sent'],
+    ['coverage', `Coverage (${report.coverage.summary.percent}% assessed)`],
+    ['traceability', 'Traceability'],
+    ['checks', `Every check (${report.checks.length})`],
+  ]
+  return `<nav id="toc"><ul>${entries.filter(([, label]) => label !== false).map(([id, label]) => `<li><a href="#${id}">${escapeHtml(label as string)}</a></li>`).join('')}</ul></nav>`
+}
+
+/** How much the report judged: the share assessed, each operation's responses by status, and each observable requirement not assessed with why and what would assess it. */
+function coverageSection(coverage: Coverage): string {
+  const { summary } = coverage
+  const operations = coverage.operations.map((op) => {
+    const statuses = Object.entries(op.statuses).map(([status, n]) => `<span class="seen">${escapeHtml(status)} ×${n}</span>`).join(' ')
+    return `<tr><td><code>${escapeHtml(op.operation)}</code></td><td>${statuses || '<span class="reason">no response</span>'}</td><td>${op.judged}</td></tr>`
+  })
+  const unassessed = coverage.requirements.filter((r) => r.observable && !r.assessed)
+  const wanted = (r: Coverage['requirements'][number]) => [...(r.assessedWith?.inputs ?? []).map((flag) => `<code>${escapeHtml(flag)}</code>`), ...(r.assessedWith?.profileKeys ?? []).map((key) => `profile <code>${escapeHtml(key)}</code>`)].join(', ')
+  const rows = unassessed.map((r) => `<tr><td><a href="#req-${escapeHtml(r.id)}"><code>${escapeHtml(r.id)}</code></a></td><td>${r.level}</td><td>${escapeHtml(r.reason)}</td><td>${wanted(r)}</td></tr>`)
+  return `<section id="coverage"><h2>Coverage</h2>
+<p class="assessed${belowMinimum(summary) ? ' below' : ''}">${escapeHtml(assessedLine(summary))}.</p>
+<table class="operations"><thead><tr><th>operation</th><th>responses by status</th><th>judged</th></tr></thead><tbody>${operations.join('')}</tbody></table>
+${unassessed.length === 0 ? '<p>Every observable requirement was assessed.</p>' : `<h3>Observable requirements not assessed (${unassessed.length})</h3><table class="unassessed">${columns([22, 8, 50, 20])}<thead><tr><th>requirement</th><th>level</th><th>why</th><th>would assess it</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`}
+</section>`
+}
+
 function headerSection(report: Report): string {
   const { summary } = report
   const levels = (['MUST', 'SHOULD'] as const).map((level) => {
@@ -63,7 +101,7 @@ function headerSection(report: Report): string {
   return `<header>
 <h1>IPTS conformance <span id="verdict" class="verdict v-${summary.verdict}">${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}</span></h1>
 <p class="meta">Target <b>${escapeHtml(report.target.baseUrl)}</b> · ${escapeHtml(report.tool.name)} ${escapeHtml(report.tool.version)} · started ${escapeHtml(report.startedAt)} · ${report.durationMs} ms · ${escapeHtml(report.traffic ? provenance(report) : `seed ${report.seed} · ${report.runs} runs per property`)}${report.strict ? ' · strict' : ''}</p>
-<p>${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures. ${summary.verdict === 'pass' ? 'No MUST check failed' : 'The run fails'}${report.strict ? ' (strict: SHOULD failures count)' : ''}.</p>
+<p>${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures. ${summary.verdict === 'pass' ? 'No MUST check failed' : 'The run fails'}${report.strict ? ' (strict: SHOULD failures count)' : ''}; ${escapeHtml(assessedLine(report.coverage.summary))} (<a href="#coverage">coverage</a>).</p>
 <table class="counts"><thead><tr><th>level</th><th>passed</th><th>failed</th><th>not run</th><th>skipped</th><th>waived</th></tr></thead><tbody>${levels.join('')}</tbody></table>
 <p>Requirements: ${requirements.join(' ')}</p>
 ${skippedSummary(report)}
@@ -93,7 +131,7 @@ function evidenceBlock(evidence: Evidence): string {
     parts.push(
       `<h4>Response: status <span class="http-status">${response.status}</span>, ${response.bodyBytes} bytes${response.truncated ? ' (cut at the size cap)' : ''}</h4>`,
       `<pre class="headers">${escapeHtml(headerText(response.headers))}</pre>`,
-      `<pre class="body">${escapeHtml(response.bodyExcerpt)}</pre>`,
+      bodyBlock(response.bodyExcerpt, evidence.schemaViolations?.map((v) => v.instancePath) ?? []),
     )
   }
   if (evidence.transportError) parts.push(`<h4>Transport error</h4><pre>${escapeHtml(`${evidence.transportError.code}: ${evidence.transportError.message}`)}</pre>`)
@@ -110,6 +148,14 @@ function evidenceBlock(evidence: Evidence): string {
   if (evidence.reproduce) parts.push(commandBlock('Reproduce', evidence.reproduce, variablesNote(evidence.reproduce)))
   if (evidence.others?.length) parts.push(`<details><summary>${evidence.others.length} more response(s) broke the same rule</summary><ul>${evidence.others.map((o) => `<li>${escapeHtml(oneLine(o.message))}${o.request ? ` <code>${escapeHtml(`${o.request.method} ${o.request.url}`)}</code>` : ''}</li>`).join('')}</ul></details>`)
   return parts.join('\n')
+}
+
+/** A response body: pretty-printed JSON with the value at each violation's pointer marked, or the excerpt as it is when it is no whole JSON value. */
+function bodyBlock(excerpt: string, pointers: readonly string[]): string {
+  const pretty = prettyJsonHtml(excerpt, pointers, escapeHtml)
+  if (pretty === undefined) return `<pre class="body">${escapeHtml(excerpt)}</pre>`
+  const note = pointers.length > 0 ? '<p class="note">Pretty-printed; the value at each violation\'s JSON pointer is marked.</p>' : ''
+  return `${note}<pre class="body json">${pretty}</pre>`
 }
 
 /** The shell variables a command stands in for secrets with, which the reader sets before pasting it. */
@@ -181,6 +227,8 @@ pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.5em;overflow:auto;max-h
 .message{font-weight:600}.command{position:relative}.command pre{padding-right:5.5em}.copy{position:absolute;top:.3em;right:.3em}.reason,.note{color:#57606a;font-size:.9em}
 *{box-sizing:border-box}section{overflow-x:auto}table.matrix,table.checks{table-layout:fixed}
 .matrix ul{margin:0;padding-left:1em}.quote{margin:.3em 0 0;padding-left:.6em;border-left:3px solid #d0d7de;color:#57606a;font-size:.9em}.quote p{margin:0}.hidden{display:none}code{font-size:.92em}
+#toc ul{list-style:none;margin:0 0 1em;padding:0;display:flex;flex-wrap:wrap;gap:.3em 1.2em}mark.pointer{background:#fff8c5;outline:2px solid #d4a72c;border-radius:.2em}
+.assessed{font-weight:600}.assessed.below{color:#a40e26}.seen{display:inline-block;margin-right:.6em;white-space:nowrap}table.operations{width:auto}table.unassessed{table-layout:fixed}
 `
 
 /** No data in here: the script only wires the copy buttons and the matrix filter. */

@@ -1,6 +1,7 @@
 import { levelLabel } from '../src/contract/requirements.js'
 import { evidenceLines, oneLine } from './evidence-text.js'
-import { provenance, type CheckOutcome, type Report } from '../src/core/report.js'
+import { assessedLine, belowMinimum, provenance, type CheckOutcome, type Report } from '../src/core/report.js'
+import { remediesLine } from './console.js'
 
 /** Characters XML 1.0 cannot carry at all, even escaped: they are dropped from text that comes from the target. */
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
@@ -11,15 +12,21 @@ export function escapeXml(text: string): string {
 
 const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3)
 
-/** junit.xml in the Ant/Jenkins format: a testsuite per concern, a testcase per check. A waived check is skipped, never passed. */
+/**
+ * junit.xml in the Ant/Jenkins format: a testsuite per concern, a testcase per check, and a coverage suite with how much
+ * was assessed (a testcase of its own with --min-assessed, failed below it). A waived check is skipped, never passed.
+ */
 export function renderJunit(report: Report): string {
   const concerns = [...new Set(report.checks.map((c) => c.concern))]
-  const failures = report.checks.filter((c) => c.status === 'failed' && !c.crashed).length
+  const { summary } = report.coverage
+  const minimumCases = summary.minimum === undefined ? 0 : 1
+  const failures = report.checks.filter((c) => c.status === 'failed' && !c.crashed).length + (belowMinimum(summary) ? 1 : 0)
   const crashed = report.checks.filter((c) => c.status === 'failed' && c.crashed).length
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(report.tool.name)}" tests="${report.checks.length + report.errors.length}" failures="${failures}" errors="${crashed + report.checks.filter((c) => c.status === 'not run').length + report.errors.length}" time="${seconds(report.durationMs)}">`,
+    `<testsuites name="${escapeXml(report.tool.name)}" tests="${report.checks.length + report.errors.length + minimumCases}" failures="${failures}" errors="${crashed + report.checks.filter((c) => c.status === 'not run').length + report.errors.length}" time="${seconds(report.durationMs)}">`,
     ...concerns.flatMap((concern) => suiteLines(report, concern)),
+    ...coverageSuite(report),
     ...(report.errors.length > 0 ? runErrorSuite(report.errors) : []),
     '</testsuites>',
     '',
@@ -62,6 +69,33 @@ function testcase(check: CheckOutcome): string {
       return `${open}>\n      <${element} message="${escapeXml(oneLine(check.reason, 1000))}" type="${escapeXml(label)}">${escapeXml(details.join('\n'))}</${element}>\n    </testcase>`
     }
   }
+}
+
+/**
+ * How much the report assessed, as a suite of its own: the share as properties, each observable requirement not
+ * assessed in system-out with why and what would assess it, and with --min-assessed a testcase that fails below it.
+ */
+function coverageSuite(report: Report): string[] {
+  const { summary, requirements } = report.coverage
+  const line = assessedLine(summary)
+  const unassessed = requirements.filter((r) => r.observable && !r.assessed)
+  const wanting = [remediesLine(report.coverage), ...unassessed.map((r) => `${r.id} [${r.level}]: ${oneLine(r.reason, 300)}`)].filter((text): text is string => !!text)
+  const minimum = summary.minimum === undefined ? [] : [
+    `    <testcase name="${escapeXml(`assessed at least ${summary.minimum}% of the observable requirements (--min-assessed)`)}" classname="ipts-conformance.coverage">`,
+    ...(belowMinimum(summary) ? [`      <failure message="${escapeXml(line)}" type="min-assessed"/>`] : []),
+    '    </testcase>',
+  ]
+  return [
+    `  <testsuite name="coverage" tests="${minimum.length > 0 ? 1 : 0}" failures="${belowMinimum(summary) ? 1 : 0}" errors="0" skipped="0">`,
+    '    <properties>',
+    `      <property name="assessed" value="${escapeXml(line)}"/>`,
+    `      <property name="assessed-percent" value="${summary.percent}"/>`,
+    ...(summary.minimum === undefined ? [] : [`      <property name="min-assessed" value="${summary.minimum}"/>`]),
+    '    </properties>',
+    ...minimum,
+    ...(wanting.length > 0 ? [`    <system-out>${escapeXml(wanting.join('\n'))}</system-out>`] : []),
+    '  </testsuite>',
+  ]
 }
 
 /** Problems of the run itself, as errors of a suite of their own, so that CI shows them. */

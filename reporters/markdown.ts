@@ -1,7 +1,7 @@
 import { levelLabel, type Level } from '../src/contract/requirements.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine, profileLine } from './evidence-text.js'
-import { provenance, type CheckStatus, type Report } from '../src/core/report.js'
+import { assessedLine, provenance, type CheckStatus, type Coverage, type Report } from '../src/core/report.js'
 import { requirementCounts } from '../src/engine/traceability.js'
 
 const LEVELS: readonly Level[] = ['MUST', 'SHOULD']
@@ -25,8 +25,11 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
     ...LEVELS.map((level) => `| ${level} | ${STATUSES.map((s) => report.checks.filter((c) => c.level === level && c.status === s).length).join(' | ')} |`),
     '',
     `Requirements: ${Object.entries(requirementCounts(report.requirements)).map(([status, n]) => `${n} ${status}`).join(', ')}.`,
+    '',
+    `Coverage: ${assessedLine(report.coverage.summary)}.`,
     ...(report.target.restart ? ['', `The embedded reference server was gone when the run ended; the reproduction commands address it. \`${report.target.restart}\` serves one at the same address.`] : []),
   ]
+  lines.push(...coverageLines(report.coverage))
   const profiled = report.requirements.filter((r) => r.profile)
   if (report.profile) {
     lines.push('', `### Assessed against the deployment profile`, '', `Profile: ${escapeMarkdown(report.profile.source)}.`, '', '| requirement | status | profile value |', '|---|---|---|')
@@ -73,4 +76,21 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
   if (report.errors.length > 0) lines.push('', '### Run errors', '', ...report.errors.map((e) => `- ${escapeMarkdown(oneLine(e))}`))
   lines.push('', 'Evidence and a reproduction command for each failure: `report.html` (open in a browser) and `report.json`.', '')
   return lines.join('\n')
+}
+
+/** The responses of each operation by status and how many were judged, then each observable requirement not assessed: why, and what would assess it. */
+function coverageLines(coverage: Coverage): string[] {
+  const lines = ['', '### Coverage', '', '| operation | responses by status | judged |', '|---|---|---:|']
+  for (const op of coverage.operations) {
+    const statuses = Object.entries(op.statuses).map(([status, n]) => `${status} ×${n}`)
+    lines.push(`| ${escapeMarkdown(op.operation)} | ${statuses.join(', ') || 'none'} | ${op.judged} |`)
+  }
+  const unassessed = coverage.requirements.filter((r) => r.observable && !r.assessed)
+  if (unassessed.length === 0) return [...lines, '', 'Every observable requirement was assessed.']
+  lines.push('', `Observable requirements not assessed (${unassessed.length}):`, '', '| requirement | level | why | would assess it |', '|---|---|---|---|')
+  for (const r of unassessed) {
+    const wanted = [...(r.assessedWith?.inputs ?? []).map((flag) => `\`${flag}\``), ...(r.assessedWith?.profileKeys ?? []).map((key) => `profile \`${key}\``)]
+    lines.push(`| ${r.id} | ${r.level} | ${escapeMarkdown(oneLine(r.reason, 300))} | ${wanted.join(', ')} |`)
+  }
+  return lines
 }

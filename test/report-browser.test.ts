@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { packageRoot } from '../src/core/package-root.js'
-import type { Report } from '../src/core/report.js'
+import { valueAt } from '../src/core/json-pointer.js'
+import { assessedLine, type CheckOutcome, type Report } from '../src/core/report.js'
 import { writeReports } from '../reporters/write.js'
 import { CHROMIUM, chromiumSkipReason, LAUNCH_ARGS } from './support/browser.js'
 import { provokedReport, withHostileEvidence } from './support/reports.js'
@@ -56,6 +57,49 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
     expect(await page.locator('.matrix tbody tr').count(), 'one matrix row per requirement').toBe(report.requirements.length)
     await page.screenshot({ path: join(REPORT_DIR, 'report.png') })
     expect(requests.filter((url) => !url.startsWith('file:')), 'requests beyond the file itself').toEqual([])
+    await page.close()
+  })
+
+  test('leads from a table of contents to the verdict, failures, coverage, skips and traceability', async () => {
+    const [, , , htmlPath] = await writeReports(report, join(REPORT_DIR, 'toc'))
+    const { page, requests } = await open(htmlPath!)
+    const hrefs = await page.locator('#toc a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))
+    expect(hrefs).toEqual(expect.arrayContaining(['#verdict', '#failures', '#coverage', '#skipped', '#traceability']))
+    for (const href of hrefs) expect(await page.locator(href!).count(), `one ${href} on the page`).toBe(1)
+    await page.locator('#toc a[href="#coverage"]').click()
+    await expect.poll(async () => Math.round((await page.locator('#coverage').boundingBox())!.y), { message: 'the coverage section is scrolled to the top' }).toBe(0)
+    expect(await page.locator('#coverage .assessed').innerText()).toBe(`${assessedLine(report.coverage.summary)}.`)
+    expect(await page.locator('#coverage table.operations tbody tr').count(), 'a row per operation').toBe(report.coverage.operations.length)
+    const unassessed = report.coverage.requirements.filter((r) => r.observable && !r.assessed)
+    expect(await page.locator('#coverage table.unassessed tbody tr').count(), 'a row per observable requirement not assessed').toBe(unassessed.length)
+    expect(requests.filter((url) => !url.startsWith('file:')), 'requests beyond the file itself').toEqual([])
+    await page.close()
+  })
+
+  test("pretty-prints a failure's JSON body and marks the value at the failing JSON pointer", async () => {
+    const marked = (check: CheckOutcome) => {
+      const body = check.evidence?.response?.bodyExcerpt
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(body ?? '')
+      } catch {
+        return undefined
+      }
+      const pointer = check.evidence!.schemaViolations?.map((v) => v.instancePath).find((p) => p !== '' && valueAt(parsed, p) !== undefined && typeof valueAt(parsed, p) !== 'object')
+      return pointer === undefined ? undefined : { pointer, value: valueAt(parsed, pointer) }
+    }
+    const failure = report.checks.find((c) => c.status === 'failed' && marked(c))
+    expect(failure, 'the provoked run has a schema violation at a value of a whole JSON body').toBeDefined()
+    const { pointer, value } = marked(failure!)!
+    const [, , , htmlPath] = await writeReports(report, join(REPORT_DIR, 'pointer'))
+    const { page } = await open(htmlPath!)
+    const article = page.locator(`article.failure#check-${failure!.id.replace(/[^a-z0-9-]/gi, '-')}`)
+    const mark = article.locator(`pre.body mark.pointer[title="${pointer}"]`).first()
+    expect(await mark.isVisible(), `the value at ${pointer} is marked`).toBe(true)
+    expect(JSON.parse(await mark.innerText())).toEqual(value)
+    const bodyText = await article.locator('pre.body').innerText()
+    expect(JSON.parse(bodyText), 'the pretty-printed body is the same JSON').toEqual(JSON.parse(failure!.evidence!.response!.bodyExcerpt))
+    expect(bodyText).toContain('\n  "')
     await page.close()
   })
 

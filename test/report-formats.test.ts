@@ -54,6 +54,13 @@ describe('report.json', () => {
     expect(validate(report)).toBe(false)
   })
 
+  test('requires the coverage, with every requirement of the catalogue once, in its order', () => {
+    const validate = reportValidator()
+    const { coverage: _, ...without } = JSON.parse(renderJson(plain)) as Report
+    expect(validate(without)).toBe(false)
+    expect(provoked.coverage.requirements.map((r) => r.id)).toEqual(loadRequirements().map((r) => r.id))
+  })
+
   test('traces every requirement of the catalogue once, in its order', () => {
     expect(provoked.requirements.map((r) => r.id)).toEqual(loadRequirements().map((r) => r.id))
   })
@@ -137,11 +144,31 @@ describe('junit.xml', () => {
     for (const check of failed) expect(xml).toContain(`type="${check.id} [${check.requirement}, ${levelLabel(check)}]"`)
   })
 
-  test('has one test case per check and a test suite per concern', () => {
+  test('has one test case per check, a test suite per concern, and one for coverage', () => {
     const xml = renderJunit(provoked)
     expect(xml.match(/<testcase /g)).toHaveLength(provoked.checks.length)
     const concerns = new Set(provoked.checks.map((c) => c.concern))
-    expect(xml.match(/<testsuite /g)).toHaveLength(concerns.size)
+    expect(xml.match(/<testsuite /g)).toHaveLength(concerns.size + 1)
+  })
+
+  test('states the share assessed and each requirement not assessed; with --min-assessed a test case fails below it, and stays valid', async () => {
+    const { summary } = plain.coverage
+    const line = `assessed ${summary.assessed} of ${summary.observable} observable requirements (${summary.percent}%)`
+    const unassessed = plain.coverage.requirements.filter((r) => r.observable && !r.assessed)
+    expect(unassessed.length, 'the run against the reference leaves some requirement unassessed').toBeGreaterThan(0)
+    const xml = renderJunit(plain)
+    expect(xml).toContain(`<property name="assessed" value="${line}"/>`)
+    for (const r of unassessed) expect(xml).toContain(`${r.id} [${r.level}]: `)
+    expect(xml).not.toContain('min-assessed')
+    const withMinimum = (minimum: number): Report => ({ ...plain, coverage: { ...plain.coverage, summary: { ...summary, minimum } } })
+    const below = renderJunit(withMinimum(100))
+    expect(await xsdErrors(below)).toBe('')
+    expect(below).toContain(`<failure message="${line}, below the 100% --min-assessed asks for" type="min-assessed"/>`)
+    expect(below).toMatch(/^<testsuites [^>]* failures="1"/m)
+    const above = renderJunit(withMinimum(0))
+    expect(await xsdErrors(above)).toBe('')
+    expect(above).toContain('<testcase name="assessed at least 0% of the observable requirements (--min-assessed)" classname="ipts-conformance.coverage">\n    </testcase>')
+    expect(above).toMatch(/^<testsuites [^>]* failures="0"/m)
   })
 
   test('carries a failure per failed check, and a waived check as skipped with the waiver, never as passed', () => {
@@ -167,6 +194,15 @@ describe('report.html', () => {
 })
 
 describe('report.md', () => {
+  test("states the share assessed, each operation's responses, and what would assess each requirement not assessed", () => {
+    const markdown = renderMarkdown(plain)
+    const { summary } = plain.coverage
+    expect(markdown).toContain(`Coverage: assessed ${summary.assessed} of ${summary.observable} observable requirements (${summary.percent}%).`)
+    for (const op of plain.coverage.operations) expect(markdown).toMatch(new RegExp(`^\\| ${op.operation} \\| .* \\| ${op.judged} \\|$`, 'm'))
+    // The reference's own profile states writes: only the opt-in is wanting.
+    expect(markdown).toMatch(/^\| IDEM-DUPLICATE \| MUST \| .* \| `--allow-writes` \|$/m)
+  })
+
   test('gives the verdict, counts by level and each failed check with its requirement and reason', () => {
     const markdown = renderMarkdown(provoked)
     expect(markdown).toContain('## IPTS conformance: FAIL')

@@ -2,7 +2,7 @@ import { missingInputReasons, needInputs } from '../checks/needs.js'
 import type { Need } from '../checks/types.js'
 import { requirementById } from '../contract/requirements.js'
 import type { CheckOutcome, Coverage, RequirementCoverage, RequirementResult } from '../core/report.js'
-import { notAssessableWithout, PROFILE_KEYS, WRITES_NOT_ASSESSABLE, type ProfileKey } from '../profile/profile.js'
+import { notAssessableWithout, PROFILE_KEYS, stated, WRITES_NOT_ASSESSABLE, type Profile, type ProfileKey } from '../profile/profile.js'
 import { operationCoverage, type ResponsesSeen } from './responses-seen.js'
 
 type AssessedWith = NonNullable<RequirementCoverage['assessedWith']>
@@ -25,10 +25,11 @@ export function judgedSomething(outcome: CheckOutcome): boolean {
 
 /**
  * How much a report judged: each operation's responses, each requirement assessed or not (why not, and what would
- * assess it), and the share of the observable requirements assessed, held to --min-assessed when it was given.
+ * assess it; a profile key the run's profile already states is not named), and the share of the observable
+ * requirements assessed, held to --min-assessed when it was given.
  */
-export function coverageOf(requirements: readonly RequirementResult[], outcomes: readonly CheckOutcome[], responses: ResponsesSeen, minAssessed?: number): Coverage {
-  const covered = requirements.map((result) => requirementCoverage(result, outcomes.filter((o) => o.requirement === result.id)))
+export function coverageOf(requirements: readonly RequirementResult[], outcomes: readonly CheckOutcome[], responses: ResponsesSeen, profile?: Profile, minAssessed?: number): Coverage {
+  const covered = requirements.map((result) => requirementCoverage(result, outcomes.filter((o) => o.requirement === result.id), profile))
   const observable = covered.filter((r) => r.observable)
   const assessed = observable.filter((r) => r.assessed).length
   const percent = observable.length === 0 ? 0 : Math.floor((assessed * 1000) / observable.length) / 10
@@ -39,7 +40,7 @@ export function coverageOf(requirements: readonly RequirementResult[], outcomes:
   }
 }
 
-function requirementCoverage(result: RequirementResult, ran: readonly CheckOutcome[]): RequirementCoverage {
+function requirementCoverage(result: RequirementResult, ran: readonly CheckOutcome[], profile: Profile | undefined): RequirementCoverage {
   const { id, level } = result
   const key = requirementById(id).profile
   if (result.status === 'not-assessable') {
@@ -49,17 +50,17 @@ function requirementCoverage(result: RequirementResult, ran: readonly CheckOutco
   if (ran.some(judgedSomething)) return { ...base, assessed: true }
   const reasons = [...new Set(ran.map((o) => o.reason).filter((reason): reason is string => !!reason))]
   const reason = reasons.length > 0 ? reasons.join('; ') : result.reason ?? 'none of its checks judged anything'
-  const assessedWith = remedyOf(reasons)
+  const assessedWith = remedyOf(reasons, profile)
   return { ...base, assessed: false, reason, ...(assessedWith ? { assessedWith } : {}) }
 }
 
 /** The inputs and profile keys that the skip reasons name, each once; undefined when none of them is a missing input. */
-function remedyOf(reasons: readonly string[]): AssessedWith | undefined {
+function remedyOf(reasons: readonly string[], profile: Profile | undefined): AssessedWith | undefined {
   const inputs = new Set<string>()
   const profileKeys = new Set<ProfileKey>()
   for (const remedy of reasons.map((reason) => REMEDIES.get(reason))) {
     for (const input of remedy?.inputs ?? []) inputs.add(input)
-    for (const key of remedy?.profileKeys ?? []) profileKeys.add(key)
+    for (const key of remedy?.profileKeys ?? []) if (!stated(profile, key)) profileKeys.add(key)
   }
   if (inputs.size === 0 && profileKeys.size === 0) return undefined
   return { ...(inputs.size > 0 ? { inputs: [...inputs] } : {}), ...(profileKeys.size > 0 ? { profileKeys: [...profileKeys] } : {}) }

@@ -23,7 +23,7 @@ export interface ReportParts extends Pick<Report, 'target' | 'strict' | 'checks'
 export function reportOf(parts: ReportParts): Report {
   const { target, startedAt, seed, runs, strict, traffic, checks, profile, errors, secrets, responses, minAssessed } = parts
   const requirements = traceRequirements(checks, profile)
-  const coverage = coverageOf(requirements, checks, responses, minAssessed)
+  const coverage = coverageOf(requirements, checks, responses, profile, minAssessed)
   return redactDeep<Report>({
     tool: { name: packageJson.name, version: packageJson.version },
     target,
