@@ -53,6 +53,22 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
     expect(code, output).toBe(0)
   })
 
+  test("carries the coverage of the workers' responses into the report, and IPTS_MIN_ASSESSED fails a run that assessed less: exit 1, saying why", async () => {
+    const { code, output, dir } = await vitestRun(['-t', 'query string'], { IPTS_MIN_ASSESSED: '100' })
+    const report = reportIn(dir)
+    expect(failed(report), 'no check failed').toEqual([])
+    const { summary, operations } = report.coverage
+    expect(summary).toMatchObject({ minimum: 100 })
+    expect(summary.assessed).toBeGreaterThan(0)
+    expect(summary.assessed).toBeLessThan(summary.observable)
+    const seen = operations.reduce((sum, op) => sum + Object.values(op.statuses).reduce((n, count) => n + count, 0), 0)
+    expect(seen, 'the responses the worker saw').toBeGreaterThan(0)
+    expect(operations.reduce((sum, op) => sum + op.judged, 0)).toBe(seen)
+    expect(report.summary.verdict).toBe('fail')
+    expect(output).toMatch(/^FAIL: .*below the 100% --min-assessed asks for$/m)
+    expect(code, output).toBe(1)
+  })
+
   test('sends writes only with IPTS_ALLOW_WRITES=1: the plan is printed and a write fault fails its check; with any other value none is sent', async () => {
     const writing = await vitestRun(['suites/writes.test.ts'], { IPTS_ALLOW_WRITES: '1', IPTS_FAULT: 'replay-creates-second-order' })
     expect(writing.output).toMatch(/Writes \(--allow-writes\): 9 checks send at most 22 submissions/)
