@@ -50,14 +50,14 @@ export class TrafficJudgement {
     const destination = destinationOf(exchange.request.method, exchange.request.url, this.profile?.values)
     if (destination === 'outside-v1') this.counts.outsideV1++
     else if (destination === 'other-v1') this.counts.otherV1++
-    else if (!exchange.response || !bodyRecorded) {
-      if (exchange.response) this.counts.withoutBody++
-      else this.counts.withoutResponse++
-      countResponse(this.responses, destination.operation, exchange.response?.status, false)
-    } else {
+    else if (!exchange.response) this.counts.withoutResponse++
+    else if (!bodyRecorded) this.counts.withoutBody++
+    else {
       this.counts.judged++
       this.tally.add(observe([{ ...exchange, operation: destination.operation }], { profile: this.profile }, this.secrets.list(), this.judges, undefined, this.responses))
     }
+    // Seen, not judged: a request that got no response, or a response whose body the recording left out.
+    if (typeof destination === 'object' && !(exchange.response && bodyRecorded)) countResponse(this.responses, destination.operation, exchange.response?.status, false)
     if (typeof destination === 'object' && exchange.request.method !== 'GET') {
       this.writeKeys.record(destination.operation, exchange.request.headers['idempotency-key'], exchange.request.body, `${exchange.request.method} ${new URL(exchange.request.url).pathname} (exchange ${this.counts.exchanges})`)
     }
