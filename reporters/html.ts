@@ -231,8 +231,12 @@ pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.5em;overflow:auto;max-h
 .assessed{font-weight:600}.assessed.below{color:#a40e26}.seen{display:inline-block;margin-right:.6em;white-space:nowrap}table.operations{width:auto}table.unassessed{table-layout:fixed}
 `
 
-/** No data in here: the script only wires the copy buttons and the matrix filter. */
+/** No data in here: the script only wires the copy buttons and the matrix filter, and scrolls each long body to its marked value. */
 const SCRIPT = `
+for (const body of document.querySelectorAll('pre.body')) {
+  const mark = body.querySelector('mark.pointer')
+  if (mark) body.scrollTop += mark.getBoundingClientRect().top - body.getBoundingClientRect().top - body.clientHeight / 3
+}
 for (const button of document.querySelectorAll('button.copy')) {
   button.addEventListener('click', () => {
     const text = button.previousElementSibling.textContent
