@@ -1,7 +1,7 @@
 import { schemaPattern } from '../contract/schemas.js'
 import { operations } from '../contract/operations.js'
 import type { Exchange } from '../http/exchange.js'
-import { answersOf, callCursorPages, callEveryOperation, callServableOperations, inputsOrStandIns, refused, type KeyedCursorPage } from './operation-calls.js'
+import { answersOf, callCursorPages, callEveryOperation, callServableOperations, inputsOrStandIns, receiptRefusedForKey, refused, type KeyedCursorPage } from './operation-calls.js'
 import type { JudgedSettings, RecordedJudgement } from './exchange-judge.js'
 import { settingDefaults } from '../core/defaults.js'
 import type { Auth, Check, CheckContext } from './types.js'
@@ -84,12 +84,12 @@ export const authChecks: readonly Check[] = [
     title: 'the restricted key gets 200 (a 2xx from config) or 403 from every operation and cursor page, and 403 from one at least',
     needs: ['restrictedApiKey'],
     async run(ctx) {
-      // A 429 or a 5xx says nothing about scopes (the contract allows them for any read), so those answers are not judged.
-      // A cursor page carries the restricted key's own cursor where its first page is served, else the full key's.
+      // A 429 or a 5xx says nothing about scopes (the contract allows them for any read), nor a refusal of the intent's
+      // receipt (given for the API key's intent), so those answers are not judged. A cursor page carries the restricted key's own cursor where its first page is served, else the full key's.
       const operations = await callServableOperations(ctx, 'restricted')
       const cursorPages = await callCursorPages(ctx, 'restricted')
       const asked = [...operations, ...cursorPages.filter((page) => !page.foreignCursor).map((page) => page.exchange)]
-      const exchanges = asked.filter((e) => !saysNothingOfScope(e))
+      const exchanges = asked.filter((e) => !saysNothingOfScope(e) && !receiptRefusedForKey(e))
       // The configuration's success status is not shown, so any 2xx grants it; the other operations show 200. The client
       // never returns an interim (1xx) response as the answer, so a success below 300 is a 2xx.
       const granted = (e: Exchange) => e.response?.status === 200 || (e.operation === 'getConfig' && isSuccess(e))

@@ -113,6 +113,14 @@ export async function callCursorPages(ctx: CheckContext, auth: Auth): Promise<Ke
   return pages.filter((page) => page !== undefined)
 }
 
+/**
+ * A refusal of the configured intent's receipt sent with a key other than the API key: the receipt was given for the
+ * API key's intent, and whether a deployment binds a receipt to a key is not shown ("not shared between users"), so a
+ * refusal of its status access (404, 422: as every-response judges them) says nothing of that key's scope.
+ */
+export const receiptRefusedForKey = (exchange: Exchange): boolean =>
+  exchange.operation === 'getIntentStatus' && (exchange.response?.status === 404 || exchange.response?.status === 422)
+
 /** Whether a status refuses the request (a 4xx), whatever the reason given: the answer a foreign cursor may get. */
 export const refused = (exchange: Exchange): boolean => {
   const status = exchange.response?.status ?? 0

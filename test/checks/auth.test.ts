@@ -145,6 +145,14 @@ describe('cursor pages with a cursor of another key', () => {
   })
 })
 
+/** The behaviour for every intent path under the given prefix (restrictedAnswer matches one path exactly). */
+const intentPaths = (behaviour: Behaviour): Behaviour => ({
+  ...behaviour,
+  onResponse(response, request, data) {
+    if (byRestrictedKey(request, data) && request.path.startsWith('/v1/intents/')) behaviour.onResponse!(response, { ...request, path: '/v1/intents/' }, data)
+  },
+})
+
 describe('auth/restricted-key-scope', () => {
   const scope = 'auth/restricted-key-scope'
 
@@ -170,6 +178,15 @@ describe('auth/restricted-key-scope', () => {
     expect(outcome.status).toBe('failed')
     notCrashed(outcome)
     expect(outcome.reason).toMatch(/^the restricted key got neither 200 \(a 2xx for config\) nor 403: listMarkets no response \(.+\)$/)
+  })
+
+  test("says nothing of a 404 or 422 to the intent's receipt, given for the API key's intent (a receipt may be bound to its key); a 401 still fails", async () => {
+    for (const status of [404, 422]) {
+      const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer(`intent-${status}`, '/v1/intents/', setStatus(status))].map(intentPaths))
+      expect(outcome.status, `${status}: ${outcome.reason}`).toBe('passed')
+    }
+    const outcome = await outcomeWithBehaviours([scope], [intentPaths(restrictedAnswer('intent-401', '/v1/intents/', setStatus(401)))])
+    expect(outcome.reason).toBe('the restricted key got neither 200 (a 2xx for config) nor 403: getIntentStatus 401')
   })
 
   test('says nothing of a 429 or a 500 (the contract allows them for any read)', async () => {
