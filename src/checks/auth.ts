@@ -85,7 +85,8 @@ export const authChecks: readonly Check[] = [
     needs: ['restrictedApiKey'],
     async run(ctx) {
       // A 429 or a 5xx says nothing about scopes (the contract allows them for any read), nor a refusal of the intent's
-      // receipt (given for the API key's intent), so those answers are not judged. A cursor page carries the restricted key's own cursor where its first page is served, else the full key's.
+      // receipt (given for the API key's intent), so those answers are not judged. A cursor page carries the restricted
+      // key's own cursor where its first page gives one, else (its first page refused) the full key's.
       const operations = await callServableOperations(ctx, 'restricted')
       const cursorPages = await callCursorPages(ctx, 'restricted')
       const asked = [...operations, ...cursorPages.filter((page) => !page.foreignCursor).map((page) => page.exchange)]

@@ -53,9 +53,9 @@ export interface CursorPageSource {
 
 /**
  * For each list whose inputs were given, a source of its second page: each call asks the first page anew with the full
- * key (again for one item through the page-size parameter when it carries no cursor) and
- * returns the string cursor it gave. A cursor is used once, as a client pages: a server may keep the position itself
- * and take each cursor once. A first page that is not served gives no cursor.
+ * key (again for one item through the page-size parameter when it carries no cursor) and returns the string cursor it
+ * gave. A cursor is used once, as a client pages: a server may keep the position itself and take each cursor once. A
+ * first page that is not served gives no cursor.
  */
 export function cursorPageSources(ctx: CheckContext): CursorPageSource[] {
   return servableOperations(ctx.settings)
