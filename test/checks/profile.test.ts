@@ -277,7 +277,7 @@ describe('profile/openapi-document and profile/openapi-compatible', () => {
   })
 
   test('the first disagreement is the reason, with the number of the others and the size of the corpus', async () => {
-    const corpus = '; judged on 38 bodies the contract accepts and 28 it forbids'
+    const corpus = '; judged on 43 bodies the contract accepts and 28 it forbids'
     const one = verdict(await withPublished('profile/openapi-compatible', (document) => { delete document.components.schemas.IntentTrigger.additionalProperties }))
     expect(one).toMatch(new RegExp(`^failed: ${url} accepts a getIntentStatus body the contract forbids \\(fault trigger-extra-member\\): \\{.*${corpus}$`))
     expect(one).not.toContain('more disagreements')
