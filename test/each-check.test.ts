@@ -134,6 +134,7 @@ const RULE_WITNESSES: Readonly<Record<string, readonly string[]>> = {
   'unauthorized-code-renamed': ['errors/unauthorized-error-body'],
   'vault-service-source-live': ['shapes/vault-checkpoint'],
   'quota-scope-per-ip': ['limits/quota-429'],
+  'quota-limit-other-than-profile': ['limits/quota-429'],
   'unknown-trader-balances-leak-configured-trader': ['errors/unknown-trader-not-found'],
   'success-content-type-text-plain': ['shapes/vault-members'],
   'write-without-key-accepted': ['writes/missing-key-refused'],

@@ -243,11 +243,19 @@ describe('the profile rules', () => {
   test("every-response/quota-values holds a 429's headers to the profile's limit and scope", () => {
     const rule = 'every-response/quota-values'
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': ' 40 ', 'x-ratelimit-scope': ' key ' }))).toBe('holds')
-    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-scope': 'key' }))).toBe('the 429 has x-ratelimit-limit null; the profile gives 40')
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '41', 'x-ratelimit-scope': 'key' }))).toBe('the 429 has x-ratelimit-limit "41"; the profile gives 40')
-    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40' }))).toBe('the 429 has x-ratelimit-scope null; the profile gives "key"')
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40', 'x-ratelimit-scope': 'ip' }))).toBe('the 429 has x-ratelimit-scope "ip"; the profile gives "key"')
+    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': ['40', '40'] }))).toBe('the 429 has x-ratelimit-limit "40 | 40"; the profile gives 40')
     expect(judgedBy(rule, responseOf(503, {}))).toBe('not applied')
+  })
+
+  test('every-response/quota-values judges an optional quota header only when it is sent ("error responses can also include" them)', () => {
+    const rule = 'every-response/quota-values'
+    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-scope': 'key' }))).toBe('holds')
+    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40' }))).toBe('holds')
+    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-scope': 'ip' }))).toBe('the 429 has x-ratelimit-scope "ip"; the profile gives "key"')
+    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '41' }))).toBe('the 429 has x-ratelimit-limit "41"; the profile gives 40')
+    expect(judgedBy(rule, responseOf(429, {}))).toBe('not applied')
     const scopeOnly = { profile: { source: 'a profile made for the test', values: { quota: { scope: 'key' } } } }
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-scope': 'key' }), {}, scopeOnly)).toBe('holds')
     const limitOnly = { profile: { source: 'a profile made for the test', values: { quota: { limit: 40 } } } }

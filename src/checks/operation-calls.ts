@@ -54,27 +54,77 @@ export interface CursorPageSource {
 /**
  * For each list whose inputs were given, a source of its second page: each call asks the first page anew with the full
  * key (again for one item through the page-size parameter when it carries no cursor) and returns the string cursor it
- * gave. A cursor is used once, as a client pages: a server may keep the position itself and take each cursor once.
+ * gave. A cursor is used once, as a client pages: a server may keep the position itself and take each cursor once. A
+ * first page that is not served gives no cursor.
  */
 export function cursorPageSources(ctx: CheckContext): CursorPageSource[] {
   return servableOperations(ctx.settings)
     .filter((op) => LIST_OPERATIONS.includes(op.id))
     .map((op) => ({
       operation: op.id,
-      async fresh() {
-        for (const query of [{}, { [ctx.settings.limitParam]: '1' }]) {
-          const cursor = (await ctx.call(op.id, { query })).response?.json as { cursor?: unknown } | undefined
-          if (typeof cursor?.cursor === 'string') return { operation: op.id, query: { ...query, [ctx.settings.cursorParam]: cursor.cursor } }
-        }
-        return undefined
-      },
+      fresh: async () => (await firstPageCursor(ctx, op.id)).page,
     }))
 }
 
-/** Asks each list's cursor page with the given key, a fresh cursor for each; lists that give no cursor are left out. */
-export async function callCursorPages(ctx: CheckContext, auth: Auth): Promise<Exchange[]> {
-  const pages = await Promise.all(cursorPageSources(ctx).map((source) => source.fresh()))
-  return Promise.all(pages.filter((page) => page !== undefined).map((page) => ctx.call(page.operation, { query: page.query, auth })))
+/** A list's cursor page asked for with the key given, or the first page that gave none (not served, or served without a cursor). */
+async function firstPageCursor(ctx: CheckContext, id: OperationId, auth?: Auth): Promise<{ page?: CursorPage; firstPage: Exchange }> {
+  let firstPage: Exchange | undefined
+  for (const query of [{}, { [ctx.settings.limitParam]: '1' }]) {
+    firstPage = await ctx.call(id, { query, ...(auth && { auth }) })
+    const { response } = firstPage
+    if (response?.status !== 200) break
+    const cursor = (response.json as { cursor?: unknown } | undefined)?.cursor
+    if (typeof cursor === 'string') return { page: { operation: id, query: { ...query, [ctx.settings.cursorParam]: cursor } }, firstPage }
+  }
+  return { firstPage: firstPage! }
+}
+
+/**
+ * A cursor page asked with a key: with a cursor that key was given (own), or, where that key is refused the first page,
+ * with one the full key was given (foreign). How a deployment takes a cursor issued to another key is not shown ("pass
+ * it back unchanged, only to the same operation with the same filters" binds it to no key), so a foreign cursor page
+ * shows only whether the key is served a page past a first page it is refused: any refusal of it is an answer.
+ */
+export interface KeyedCursorPage {
+  exchange: Exchange
+  foreignCursor: boolean
+}
+
+/** Keys a deployment may give a cursor to: none and an unknown key are refused every first page (which their checks judge), so they never get one. */
+const mayHoldCursor = (auth: Auth) => auth === 'full' || auth === 'restricted'
+
+/**
+ * A list's cursor page with the given key, a fresh cursor for it: its own where its first page gives one; the full key's
+ * where its first page is refused (a 4xx but 429); none where its first page says nothing (a 429, a 5xx) or has no next page.
+ */
+async function keyedCursorPage(ctx: CheckContext, id: OperationId, auth: Auth): Promise<KeyedCursorPage | undefined> {
+  if (mayHoldCursor(auth)) {
+    const own = await firstPageCursor(ctx, id, auth)
+    if (own.page) return { exchange: await ctx.call(id, { query: own.page.query, auth }), foreignCursor: false }
+    if (auth === 'full' || own.firstPage.response?.status === 429 || !refused(own.firstPage)) return undefined
+  }
+  const foreign = (await firstPageCursor(ctx, id)).page
+  return foreign && { exchange: await ctx.call(id, { query: foreign.query, auth }), foreignCursor: true }
+}
+
+/** Asks each list's cursor page with the given key (see keyedCursorPage); lists that give no cursor page are left out. */
+export async function callCursorPages(ctx: CheckContext, auth: Auth): Promise<KeyedCursorPage[]> {
+  const pages = await Promise.all(cursorPageSources(ctx).map((source) => keyedCursorPage(ctx, source.operation, auth)))
+  return pages.filter((page) => page !== undefined)
+}
+
+/**
+ * A refusal of the configured intent's receipt sent with a key other than the API key: the receipt was given for the
+ * API key's intent, and whether a deployment binds a receipt to a key is not shown ("not shared between users"), so a
+ * refusal of its status access (404, 422: as every-response judges them) says nothing of that key's scope.
+ */
+export const receiptRefusedForKey = (exchange: Exchange): boolean =>
+  exchange.operation === 'getIntentStatus' && (exchange.response?.status === 404 || exchange.response?.status === 422)
+
+/** Whether a status refuses the request (a 4xx), whatever the reason given: the answer a foreign cursor may get. */
+export const refused = (exchange: Exchange): boolean => {
+  const status = exchange.response?.status ?? 0
+  return status >= 400 && status < 500
 }
 
 /** Calls each operation whose inputs were given with the given key. */

@@ -25,7 +25,7 @@ const KEYS: Record<ProfileKey, { states: string; example: string[] }> = {
     example: ['requiredMembers: { Vault: [cumulativeDepositedTokens], Market: [activationDepthWad], Balance: [account, balance, token], PnL: [positions.cumulativePnlWad] }'],
   },
   configSchema: { states: 'a JSON Schema 2020-12 file for the body of GET /v1/config, relative to this file', example: ['configSchema: config.schema.json'] },
-  quota: { states: 'the x-ratelimit-limit and x-ratelimit-scope values of a 429 (checked on every 429 the run meets; --probe-rate-limit provokes one)', example: ['quota: { limit: 600, scope: api-key }'] },
+  quota: { states: 'the x-ratelimit-limit and x-ratelimit-scope values of a 429, when it sends them: both stay optional (checked on every 429 the run meets; --probe-rate-limit provokes one)', example: ['quota: { limit: 600, scope: api-key }'] },
   openapi: { states: 'where the deployment publishes its OpenAPI description: an http(s) URL (fetched with one GET) or a file relative to this file', example: ['openapi: https://dev.example/openapi.json'] },
   writes: {
     states:

@@ -81,10 +81,76 @@ describe('auth/missing-key judged on any exchange of a run (its recorded judgeme
     expect(judged(200, {}, { operation: undefined })).toBe('not judged')
   })
 
+  test("a request with a cursor (another key's) may be refused for it first: any 4xx conforms, a page served does not", () => {
+    const withCursor = (status: number, settings: Parameters<typeof judgement.applies>[2] = {}, url = 'http://127.0.0.1:9/v1/markets?cursor=abc') => {
+      const response = responseOf(status)
+      const exchange = exchangeOf(response, { url, headers: { accept: 'application/json' } })
+      return judgement.violation(response, exchange, settings) ?? 'conforms'
+    }
+    expect(withCursor(400)).toBe('conforms')
+    expect(withCursor(403)).toBe('conforms')
+    expect(withCursor(200)).toBe('answered 200 to a request without X-API-Key, expected 401')
+    expect(withCursor(302)).toBe('answered 302 to a request without X-API-Key, expected 401')
+    // The run's cursor parameter, not a parameter named cursor.
+    expect(withCursor(400, { cursorParam: 'after' })).toBe('answered 400 to a request without X-API-Key, expected 401')
+    expect(withCursor(400, { cursorParam: 'after' }, 'http://127.0.0.1:9/v1/markets?after=abc')).toBe('conforms')
+  })
+
   test('a request with an invalid X-Request-ID may be refused for that first; one with a valid ID may not', () => {
     expect(judged(400, { 'x-request-id': 'bad id!' })).toBe('not judged')
     expect(judged(400, { 'x-request-id': 'valid-id-0001' })).toBe('answered 400 to a request without X-API-Key, expected 401')
   })
+})
+
+/** Lists refuse a cursor presented with a key other than the one it was issued to (none included), with the given status. */
+function cursorsBoundToKeys(status: number): Behaviour {
+  const issuedTo = new Map<string, string | undefined>()
+  return {
+    name: `cursor-of-another-key-${status}`,
+    description: `a cursor presented with another key than its own is answered ${status}`,
+    onResponse(response, request) {
+      const sent = request.query.get('cursor')
+      if (sent !== null && issuedTo.get(sent) !== request.headers['x-api-key'] && response.status < 500) {
+        Object.assign(response, { status, body: { error: 'cursor of another key', requestId: response.headers['x-request-id'] } })
+        return
+      }
+      const cursor = (response.body as { cursor?: unknown } | undefined)?.cursor
+      // The reference's cursors name their page, not their key: the first key given one keeps it.
+      if (typeof cursor === 'string' && !issuedTo.has(cursor)) issuedTo.set(cursor, request.headers['x-api-key'])
+    },
+  }
+}
+
+describe('cursor pages with a cursor of another key', () => {
+  test.each([400, 404, 422])('auth/missing-key and auth/unknown-key take a %s to it as a refusal', async (status) => {
+    for (const id of ['auth/missing-key', 'auth/unknown-key']) {
+      const outcome = await outcomeWithBehaviours([id], [cursorsBoundToKeys(status)])
+      expect(outcome.status, `${id}: ${outcome.reason}`).toBe('passed')
+    }
+  })
+
+  test("auth/restricted-key-scope sends the restricted key its own cursor where it is given one, and takes any refusal of the full key's", async () => {
+    const seen: string[] = []
+    const record: Behaviour = {
+      name: 'record-restricted-cursor-pages',
+      description: "records the restricted key's cursor pages and their answers",
+      onResponse(response, request, data) {
+        if (byRestrictedKey(request, data) && request.query.has('cursor')) seen.push(`${request.path} ${response.status}`)
+      },
+    }
+    const outcome = await outcomeWithBehaviours(['auth/restricted-key-scope'], [cursorsBoundToKeys(422), record])
+    expect(outcome.status, outcome.reason).toBe('passed')
+    // The markets with a cursor it was given itself, served; the balances, whose first page it is refused, with the full key's, refused.
+    expect(seen.sort()).toEqual(['/v1/markets 200', expect.stringMatching(/^\/v1\/traders\/0x[0-9a-f]{40}\/balances 422$/)])
+  })
+})
+
+/** The behaviour for every intent path under the given prefix (restrictedAnswer matches one path exactly). */
+const intentPaths = (behaviour: Behaviour): Behaviour => ({
+  ...behaviour,
+  onResponse(response, request, data) {
+    if (byRestrictedKey(request, data) && request.path.startsWith('/v1/intents/')) behaviour.onResponse!(response, { ...request, path: '/v1/intents/' }, data)
+  },
 })
 
 describe('auth/restricted-key-scope', () => {
@@ -112,6 +178,15 @@ describe('auth/restricted-key-scope', () => {
     expect(outcome.status).toBe('failed')
     notCrashed(outcome)
     expect(outcome.reason).toMatch(/^the restricted key got neither 200 \(a 2xx for config\) nor 403: listMarkets no response \(.+\)$/)
+  })
+
+  test("says nothing of a 404 or 422 to the intent's receipt, given for the API key's intent (a receipt may be bound to its key); a 401 still fails", async () => {
+    for (const status of [404, 422]) {
+      const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer(`intent-${status}`, '/v1/intents/', setStatus(status))].map(intentPaths))
+      expect(outcome.status, `${status}: ${outcome.reason}`).toBe('passed')
+    }
+    const outcome = await outcomeWithBehaviours([scope], [intentPaths(restrictedAnswer('intent-401', '/v1/intents/', setStatus(401)))])
+    expect(outcome.reason).toBe('the restricted key got neither 200 (a 2xx for config) nor 403: getIntentStatus 401')
   })
 
   test('says nothing of a 429 or a 500 (the contract allows them for any read)', async () => {

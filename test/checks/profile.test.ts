@@ -59,6 +59,39 @@ describe('profile/restricted-key-refused and profile/restricted-key-granted', ()
   })
 })
 
+describe("profile/restricted-key-granted and the intent's receipt, given for the API key's intent", () => {
+  /** The restricted key has the intent operation's scope, and the API key's receipt is refused it with this status (a receipt bound to its key). */
+  function receiptBoundToKey(status: number): Behaviour {
+    const byRestricted = new WeakSet<RefRequest>()
+    return {
+      name: `receipt-bound-to-key-${status}`,
+      description: `the restricted key has the intent scope, and the API key's receipt is refused it with ${status}`,
+      onRequest(request, data) {
+        if (!restricted(request, data) || !request.path.startsWith('/v1/intents/')) return
+        byRestricted.add(request)
+        request.headers['x-api-key'] = data.apiKey
+      },
+      onResponse(response, request) {
+        if (byRestricted.has(request)) Object.assign(response, { status, body: errorResponse(status, 'intent_not_found', 'no intent for this receipt').body })
+      },
+    }
+  }
+
+  test.each([404, 422])('a %s to the receipt is not judged; the operations the receipt is not sent to are', async (status) => {
+    const granted = { restrictedKey: { granted: ['getIntentStatus', 'getVault'] } } as ProfileValues
+    expect(verdict(await outcomeOf('profile/restricted-key-granted', granted, [receiptBoundToKey(status)]))).toBe('passed')
+    const intentAlone = { restrictedKey: { granted: ['getIntentStatus'] } } as ProfileValues
+    expect(verdict(await outcomeOf('profile/restricted-key-granted', intentAlone, [receiptBoundToKey(status)]))).toBe(
+      `skipped: the restricted key was refused the intent's receipt (getIntentStatus ${status}): given for the API key's intent, it may be bound to that key, so the scope is not shown`,
+    )
+  })
+
+  test('a 403 to the intent the profile grants still fails', async () => {
+    const intentAlone = { restrictedKey: { granted: ['getIntentStatus'] } } as ProfileValues
+    expect(verdict(await outcomeOf('profile/restricted-key-granted', intentAlone, [receiptBoundToKey(403)]))).toBe('failed: the restricted key was not served 200: getIntentStatus 403')
+  })
+})
+
 const MARKETS_REJECT = { minPageSize: 1, maxPageSize: 25, outOfRange: 'reject' } as const
 /** A request to a list, by its path: behaviours see a request before it is routed. */
 const isList = (request: RefRequest) => /^\/v1\/(?:markets|traders\/[^/]+\/balances)$/.test(request.path)
@@ -244,7 +277,7 @@ describe('profile/openapi-document and profile/openapi-compatible', () => {
   })
 
   test('the first disagreement is the reason, with the number of the others and the size of the corpus', async () => {
-    const corpus = '; judged on 38 bodies the contract accepts and 28 it forbids'
+    const corpus = '; judged on 43 bodies the contract accepts and 28 it forbids'
     const one = verdict(await withPublished('profile/openapi-compatible', (document) => { delete document.components.schemas.IntentTrigger.additionalProperties }))
     expect(one).toMatch(new RegExp(`^failed: ${url} accepts a getIntentStatus body the contract forbids \\(fault trigger-extra-member\\): \\{.*${corpus}$`))
     expect(one).not.toContain('more disagreements')

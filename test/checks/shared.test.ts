@@ -157,10 +157,36 @@ describe('operation calls', () => {
       { operation: 'listMarkets', options: { query: { limit: '1' } } },
     ])
   })
-  test('a list whose first page has no JSON body gives no cursor page', async () => {
+  test('a list whose first page is not served gives no cursor page, and is not asked again for one item', async () => {
     const { ctx, calls } = scriptedContext({}, () => responseOf(500))
     expect(await callCursorPages(ctx, { kind: 'none' } as never)).toEqual([])
-    expect(calls).toHaveLength(2)
+    expect(calls).toHaveLength(1)
+  })
+  test("a key that may hold a cursor sends its own where its first page gives one; else the full key's, marked foreign", async () => {
+    const { ctx, calls } = scriptedContext({ trader: ADDRESS }, ({ operation: id, options }) => {
+      const restricted = options?.auth === 'restricted'
+      if (restricted && id === 'listTraderBalances') return responseOf(403, {}, ERROR)
+      if (options?.query?.cursor !== undefined) return responseOf(restricted ? 403 : 200, {}, { data: [] })
+      return responseOf(200, {}, { data: [], cursor: restricted ? 'c-restricted' : 'c-full' })
+    })
+    const pages = await callCursorPages(ctx, 'restricted')
+    expect(pages.map((page) => [page.exchange.operation, page.foreignCursor])).toEqual([['listMarkets', false], ['listTraderBalances', true]])
+    expect(calls.filter((c) => c.options?.query?.cursor !== undefined)).toEqual([
+      { operation: 'listMarkets', options: { query: { cursor: 'c-restricted' }, auth: 'restricted' } },
+      { operation: 'listTraderBalances', options: { query: { cursor: 'c-full' }, auth: 'restricted' } },
+    ])
+  })
+  test('no key and an unknown key never ask a first page for a cursor of their own', async () => {
+    for (const auth of ['none', { key: 'unknown' }] as const) {
+      const { ctx, calls } = scriptedContext({}, () => responseOf(200, {}, { data: [], cursor: 'c-full' }))
+      expect((await callCursorPages(ctx, auth)).map((page) => page.foreignCursor)).toEqual([true])
+      expect(calls.map((c) => c.options?.auth)).toEqual([undefined, auth])
+    }
+  })
+  test('the full key is never sent a cursor of another key', async () => {
+    const { ctx, calls } = scriptedContext({}, () => responseOf(403, {}, ERROR))
+    expect(await callCursorPages(ctx, 'full')).toEqual([])
+    expect(calls.map((c) => c.options?.auth)).toEqual(['full'])
   })
   test('a status as a report names it; which operations answered what', () => {
     expect(statusOf(exchangeOf(responseOf(204)))).toBe('204')

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { bodyOf, isOperation } from '../response-edits.js'
 import type { ReferenceData } from '../data.js'
 import type { Allowance, RefRequest, RefResponse } from '../types.js'
@@ -93,6 +93,44 @@ const statefulCursor: Allowance = {
   },
 }
 
+/** A short tag of the key a request carries (none included), so that a cursor names its key without carrying it. */
+const keyTag = (key: string | undefined) => createHash('sha256').update(key ?? '').digest('base64url').slice(0, 10)
+/** Why a request's cursor is refused, between its onRequest and its onResponse. */
+const refusedCursors = new WeakMap<RefRequest, 'invalid_cursor' | 'cursor_mismatch'>()
+
+/**
+ * Each cursor is bound to the key it was issued to (its tag after a "~"): presented with any other key, or with none,
+ * it is refused before authentication, 403 where the request carries a key and 400 where it carries none.
+ */
+const cursorBoundToKey: Allowance = {
+  name: 'cursor-refused-with-another-key',
+  description: 'A cursor is bound to the key it was issued to: presented with another key it is refused with 403, without a key with 400, before the key itself is looked at (the contract binds a cursor to its operation and filters and says nothing of keys).',
+  permittedBy: 'ENV-CURSOR-REJECT-FOREIGN',
+  onRequest(request) {
+    const sent = isList(request) ? request.query.get('cursor') : null
+    if (sent === null) return
+    const at = sent.lastIndexOf('~')
+    if (at < 0) {
+      refusedCursors.set(request, 'invalid_cursor')
+      return
+    }
+    if (sent.slice(at + 1) !== keyTag(request.headers['x-api-key'])) refusedCursors.set(request, 'cursor_mismatch')
+    request.query.set('cursor', sent.slice(0, at))
+  },
+  onResponse(response, request) {
+    const refusal = refusedCursors.get(request)
+    // A quota or a failure of the service comes first.
+    if (refusal && response.status !== 429 && response.status < 500) {
+      const key = request.headers['x-api-key']
+      response.status = refusal === 'cursor_mismatch' && key !== undefined ? 403 : 400
+      response.body = { error: refusal === 'cursor_mismatch' ? 'the cursor was issued to another key' : 'cursor is not valid', code: refusal, requestId: response.headers['x-request-id'] }
+      return
+    }
+    const body = isList(request) && response.status === 200 ? bodyOf(response) : undefined
+    if (typeof body?.cursor === 'string') body.cursor = `${body.cursor}~${keyTag(request.headers['x-api-key'])}`
+  },
+}
+
 export const cursorsAllowances: readonly Allowance[] = [
   {
     name: 'cursors-empty-last-page',
@@ -125,6 +163,7 @@ export const cursorsAllowances: readonly Allowance[] = [
     skips: [...OTHER_PARAMETER_NAME_SKIPS.filter((id) => !PAGE_SIZE_PROFILE_CHECKS.includes(id)), 'profile/page-size-honoured', 'profile/page-size-out-of-range'],
   },
   statefulCursor,
+  cursorBoundToKey,
   {
     name: 'cursors-long-list',
     description: 'Lists serve one item a page, so a walk is longer than the run\'s --max-pages (20): the walk is reported skipped, not failed.',

@@ -8,4 +8,10 @@ export const envelopeAllowances: readonly Allowance[] = [
   bodyAllowance('checkpoint-null', 'Lists and the PnL answer checkpoint null, as before an indexed checkpoint exists.', 'ENV-CHECKPOINT-TYPE', ['listMarkets', 'listTraderBalances', 'getTraderPnl'], (body) => {
     body.checkpoint = null
   }),
+  bodyAllowance('success-bodies-without-request-id', 'Success bodies carry no requestId: a response "can carry" it (the x-request-id header still correlates the request).', 'ENV-REQUESTID-TYPE', ['listMarkets', 'listTraderBalances', 'getTraderPnl', 'getVault'], (body) => {
+    delete body.requestId
+  }),
+  bodyAllowance('lists-and-pnl-without-checkpoint', 'Lists and the PnL carry no checkpoint: a response "can carry" one, and their rows show {data} alone (the vault\'s row shows {checkpoint, data}, so it keeps its own).', 'ENV-CHECKPOINT-TYPE', ['listMarkets', 'listTraderBalances', 'getTraderPnl'], (body) => {
+    delete body.checkpoint
+  }),
 ]

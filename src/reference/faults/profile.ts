@@ -150,6 +150,15 @@ export const profileFaults: readonly Fault[] = [
       if (response.status === 429) response.headers['x-ratelimit-scope'] = 'ip'
     },
   },
+  {
+    name: 'quota-limit-other-than-profile',
+    description: 'A 429 for an exceeded quota says x-ratelimit-limit: 400, where the profile gives the quota of 40 it counts.',
+    breaks: ['every-response/quota-values'],
+    run: { probeRateLimit: true, quota: { limit: 40, windowMs: 1000 } },
+    onResponse(response) {
+      if (response.status === 429) response.headers['x-ratelimit-limit'] = '400'
+    },
+  },
   descriptionFault('published-description-version-2', 'The published description says info.version 2.0.0.', ['profile/openapi-document'], (document) => {
     document.info.version = '2.0.0'
   }),

@@ -44,4 +44,13 @@ export const unsampledFaults: readonly Fault[] = [
       if (list && request.query.has('cursor') && request.headers['x-api-key'] !== data.restrictedApiKey) request.headers['x-api-key'] = data.apiKey
     },
   },
+  {
+    name: 'cursor-pages-skip-scope',
+    description: "A list request that carries a cursor is served to the restricted key as to the full key: the scope is looked at on first pages only, so the key is served balances' later pages with a cursor of the full key.",
+    breaks: ['auth/restricted-key-scope'],
+    onRequest(request, data) {
+      const list = request.path === '/v1/markets' || /^\/v1\/traders\/[^/]+\/balances$/.test(request.path)
+      if (list && request.query.has('cursor') && request.headers['x-api-key'] === data.restrictedApiKey) request.headers['x-api-key'] = data.apiKey
+    },
+  },
 ]
