@@ -2,7 +2,7 @@ import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine } from './evidence-text.js'
 import type { Colour } from './progress.js'
 import { levelLabel } from '../src/contract/requirements.js'
-import { provenance, type CheckOutcome, type Report } from '../src/core/report.js'
+import { interruptionLine, provenance, type CheckOutcome, type Report } from '../src/core/report.js'
 
 const FAILURES_LISTED = 20
 const plain = (_: Colour, text: string) => text
@@ -20,6 +20,8 @@ export function summaryLines(report: Report, reportPaths: readonly string[], com
   const lines = [
     `${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.notRun > 0 ? `${summary.notRun} not run, ` : ''}${summary.skipped} skipped, ${summary.waived} waived (${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures) of ${checksAndRules(report.checks)} against ${report.target.baseUrl} in ${report.durationMs} ms, ${provenance(report)}`,
   ]
+  const interrupted = interruptionLine(report)
+  if (interrupted) lines.unshift(paint('yellow', interrupted))
   const failed = report.checks.filter((c) => c.status === 'failed')
   for (const check of failed.slice(0, FAILURES_LISTED)) lines.push(`  ${check.crashed ? 'crashed' : 'failed'} ${describe(check)}: ${oneLine(check.reason)}`)
   if (failed.length > FAILURES_LISTED) lines.push(`  … and ${failed.length - FAILURES_LISTED} more failures (see the report)`)

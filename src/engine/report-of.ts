@@ -6,7 +6,7 @@ import type { Profile } from '../profile/profile.js'
 import { traceRequirements } from './traceability.js'
 
 /** What a report is made of, whether the checks ran against a target or judged recorded traffic. */
-export interface ReportParts extends Pick<Report, 'target' | 'strict' | 'checks' | 'errors'>, Partial<Pick<Report, 'seed' | 'runs' | 'traffic'>> {
+export interface ReportParts extends Pick<Report, 'target' | 'strict' | 'checks' | 'errors'>, Partial<Pick<Report, 'seed' | 'runs' | 'traffic' | 'interrupted'>> {
   startedAt: Date
   profile?: Profile
   /** Every secret the report must not show; evidence is redacted when built, this covers the rest (run errors among it). */
@@ -15,7 +15,7 @@ export interface ReportParts extends Pick<Report, 'target' | 'strict' | 'checks'
 
 /** The report: the outcomes summarised into a verdict and traced to the requirements, secrets as placeholders. */
 export function reportOf(parts: ReportParts): Report {
-  const { target, startedAt, seed, runs, strict, traffic, checks, profile, errors, secrets } = parts
+  const { target, startedAt, seed, runs, strict, traffic, checks, profile, errors, secrets, interrupted } = parts
   return redactDeep<Report>({
     tool: { name: packageJson.name, version: packageJson.version },
     target,
@@ -30,5 +30,6 @@ export function reportOf(parts: ReportParts): Report {
     ...(profile ? { profile: { source: profile.source, values: profile.values } } : {}),
     requirements: traceRequirements(checks, profile),
     errors,
+    ...(interrupted ? { interrupted } : {}),
   }, secrets)
 }

@@ -17,6 +17,7 @@ export function reportOfRun(target: Pick<Target, 'settings' | 'server' | 'starte
     checks: applyWaivers(result.outcomes, options.waivers ?? []),
     profile: settings.profile,
     errors: result.errors,
+    ...(result.interrupted ? { interrupted: result.interrupted } : {}),
     secrets: secretsOf(settings),
   })
 }
