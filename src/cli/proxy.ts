@@ -89,6 +89,7 @@ export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop:
       if (options.maxRequests !== undefined && ++exchanges >= options.maxRequests) enough.abort()
     },
     onMalformedRequest: () => judgement.malformedRequest(),
+    backlog: () => spool.backlog(),
   })
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
   const done = AbortSignal.any([stop, enough.signal])

@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import type { Writable } from 'node:stream'
 import { harEntries } from '../har/from-exchange.js'
 import type { HarEntry } from '../har/types.js'
 import { writeHar } from '../har/write.js'
@@ -25,7 +26,7 @@ export class HarSpool {
     private readonly dir: string,
     private readonly key: Buffer,
     private readonly iv: Buffer,
-    private readonly out: NodeJS.WritableStream,
+    private readonly out: Writable,
     private readonly file: WriteStream,
   ) {}
 
@@ -41,6 +42,15 @@ export class HarSpool {
 
   add(exchange: Exchange): void {
     this.out.write(`${JSON.stringify(exchange)}\n`)
+  }
+
+  /**
+   * While the spool holds more than its stream's bound not yet on disk, a promise that resolves once it has drained;
+   * otherwise undefined. The proxy waits on it before it ends a response, so that traffic faster than the disk is slowed
+   * down instead of piling up in memory.
+   */
+  backlog(): Promise<void> | undefined {
+    return this.out.writableNeedDrain ? once(this.out, 'drain').then(() => undefined) : undefined
   }
 
   async writeTo(path: string, secrets: readonly Secret[]): Promise<void> {
