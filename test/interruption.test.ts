@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest'
 import { packageRoot } from '../src/core/package-root.js'
 import type { Report } from '../src/core/report.js'
 import { runAgainstReference } from './support/run.js'
+import { writeReports } from '../reporters/write.js'
 
 const BIN = join(packageRoot, 'bin', 'ipts-conformance.js')
 
@@ -105,5 +106,19 @@ describe('a run cut by --max-duration', () => {
       expect(check.reason, check.id).toMatch(/the run's time bound \(--max-duration\) had passed/)
     }
     expect(report.summary.verdict).toBe('pass')
+  })
+})
+
+describe('a report folder found unwritable only when the reports are written', () => {
+  test('one line naming the folder, and no partial report left behind', async () => {
+    const report = await runAgainstReference({}, {}, { only: ['envelope/data'] })
+    const parent = mkdtempSync(join(tmpdir(), 'ipts-unwritable-'))
+    writeFileSync(join(parent, 'a-file'), 'not a folder')
+    await expect(writeReports(report, join(parent, 'a-file', 'reports'))).rejects.toThrow(/^cannot write the reports to .*a-file\/reports \(ENOTDIR\); no report was written$/)
+    // A folder whose last file cannot be put in place: the files written before it are not left behind.
+    const dir = join(parent, 'reports')
+    mkdirSync(join(dir, 'report.html'), { recursive: true })
+    await expect(writeReports(report, dir)).rejects.toThrow(/^cannot write the reports to /)
+    expect(readdirSync(dir), 'only the folder in the way').toEqual(['report.html'])
   })
 })
