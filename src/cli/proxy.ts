@@ -56,14 +56,15 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
 /** The proxy until SIGINT or SIGTERM (or --max-requests), as the CLI runs it. */
 export async function proxyUntilSignalled(options: ProxyOptions, env: NodeJS.ProcessEnv): Promise<number> {
   const stop = new AbortController()
-  const onSignal = (name: keyof typeof SIGNAL_EXIT_CODES) => stop.abort(name)
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
+  const onInt = () => stop.abort('SIGINT')
+  const onTerm = () => stop.abort('SIGTERM')
+  process.once('SIGINT', onInt).once('SIGTERM', onTerm)
   try {
     const verdict = await proxy(options, env, stop.signal)
     // Stopped by a signal, the proxy exits as a process that signal ended (130, 143); its verdict is in the reports. --max-requests ends it with the verdict's code.
     return stop.signal.aborted ? SIGNAL_EXIT_CODES[stop.signal.reason as keyof typeof SIGNAL_EXIT_CODES] : verdict
   } finally {
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
+    process.off('SIGINT', onInt).off('SIGTERM', onTerm)
   }
 }
 

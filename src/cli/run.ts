@@ -49,6 +49,8 @@ function stopOnSignals(): { signal: AbortSignal; release(): void } {
     process.stderr.write(`ipts-conformance: ${name}: stopping; writing the reports of what ran (send it again to quit at once)\n`)
     stop.abort(name)
   }
-  process.on('SIGINT', onSignal).on('SIGTERM', onSignal)
-  return { signal: stop.signal, release: () => process.off('SIGINT', onSignal).off('SIGTERM', onSignal) }
+  const onInt = () => onSignal('SIGINT')
+  const onTerm = () => onSignal('SIGTERM')
+  process.on('SIGINT', onInt).on('SIGTERM', onTerm)
+  return { signal: stop.signal, release: () => process.off('SIGINT', onInt).off('SIGTERM', onTerm) }
 }
