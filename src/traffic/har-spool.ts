@@ -22,6 +22,8 @@ const CIPHER = 'aes-256-ctr'
  * secret learned by the end, when the HAR is written, and not on the forwarding path.
  */
 export class HarSpool {
+  private draining: Promise<void> | undefined
+
   private constructor(
     private readonly dir: string,
     private readonly key: Buffer,
@@ -50,7 +52,12 @@ export class HarSpool {
    * down instead of piling up in memory.
    */
   backlog(): Promise<void> | undefined {
-    return this.out.writableNeedDrain ? once(this.out, 'drain').then(() => undefined) : undefined
+    if (!this.out.writableNeedDrain) return undefined
+    // One wait for every response held back, not a listener each.
+    this.draining ??= once(this.out, 'drain').then(() => {
+      this.draining = undefined
+    })
+    return this.draining
   }
 
   async writeTo(path: string, secrets: readonly Secret[]): Promise<void> {
