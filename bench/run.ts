@@ -10,6 +10,10 @@ import { startReferenceServer } from '../src/reference/server.js'
 import { runConformance, type RunOptions } from '../src/runner/run.js'
 import type { Report } from '../src/core/report.js'
 import { measureProxy } from './proxy.js'
+import { measureProxyRss } from './proxy-rss.js'
+import { measureCheckHarRss } from './check-har-rss.js'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { recorded, replay, type RecordedRequest } from './replay.js'
 import { peakRssOfDefaultRun, startupMs } from './startup.js'
 
@@ -24,7 +28,13 @@ const AIM = 1.25
 /** Requests sent directly and through the proxy for throughput and latency, and the exchanges of the long proxy run for memory. */
 const PROXY_REQUESTS = 4000
 const PROXY_LONG_RUN = 10_000
-/** Where the table goes, between its markers: the benchmark's page of the documentation. */
+/** The proxy's RSS after the first and after the last of these exchanges: bounded memory means within 20% of each other. */
+const PROXY_RSS_EARLY = 10_000
+const PROXY_RSS_LATE = 200_000
+/** The size of the HAR check-har reads for its peak memory (aim: under 500 MB of RSS). */
+const LARGE_HAR_BYTES = 500 * 1024 * 1024
+/** The memory figures, runnable alone: `npm run bench -- --only proxy-rss,check-har-rss`. */
+const MEMORY_FIGURES = ['proxy-rss', 'check-har-rss'] as const/** Where the table goes, between its markers: the benchmark's page of the documentation. */
 const BENCHMARK_DOC = join(packageRoot, 'docs', 'benchmark.md')
 
 const settings = {
@@ -120,7 +130,61 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`
 const outcomes = (report: Report) => report.checks.map((c) => `${c.id}=${c.status === 'skipped' && c.id.startsWith('every-response/') ? 'passed' : c.status}`).sort()
 
+/**
+ * The memory figures of long-running work, in a table of their own (the `benchmark-memory` section): the proxy's RSS
+ * after 10,000 and after 200,000 exchanges of the suite's own requests through it against the reference, and the peak
+ * RSS of check-har reading a 500 MB HAR made of a run's own exchanges. Generated files go to a temporary folder, removed after.
+ */
+async function memoryFigures(only: readonly string[]): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'ipts-bench-memory-'))
+  const harPath = join(dir, 'run.har')
+  const requests: RecordedRequest[] = []
+  await runConformance({ settings, harPath, reference: { record: (request) => requests.push(recorded(request)) } })
+  const rows: [string, string, string][] = [['figure', 'measured', 'against']]
+  try {
+    if (only.includes('proxy-rss')) {
+      const reference = await startReferenceServer()
+      try {
+        const { early, late } = await measureProxyRss(reference.baseUrl, requests, CONCURRENCY, PROXY_RSS_EARLY, PROXY_RSS_LATE)
+        rows.push([`proxy RSS after ${early.exchanges} and after ${late.exchanges} exchanges (a run's ${requests.length} requests, round-robin)`, `${early.rssMiB.toFixed(0)} MiB, ${late.rssMiB.toFixed(0)} MiB: ${ratio(late.rssMiB, early.rssMiB)}`, 'aim: within 1.20×'])
+      } finally {
+        await reference.close()
+      }
+    }
+    if (only.includes('check-har-rss')) {
+      const har = measureCheckHarRss(harPath, LARGE_HAR_BYTES)
+      rows.push([`check-har of a ${har.fileMiB.toFixed(0)} MiB HAR (${har.entries} entries, a run's exchanges repeated)`, `peak RSS ${har.peakRssMiB.toFixed(0)} MiB in ${seconds(har.wallMs)}`, `aim: under 500 MB; exit code ${har.exitCode}`])
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
+  const line = (row: readonly string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`
+  return [
+    `Measured by \`npm run bench -- --only ${only.join(',')}\` on ${availableParallelism()} CPUs, Node ${process.version}; load average ${LOAD_AT_START.map((l) => l.toFixed(1)).join(', ')} at the start:`,
+    '',
+    [line(rows[0]!), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n'),
+  ].join('\n')
+}
+
+function writeMemoryFigures(table: string): void {
+  console.log(table)
+  writeFileSync(BENCHMARK_DOC, withGeneratedSection(readFileSync(BENCHMARK_DOC, 'utf8'), 'benchmark-memory', table, 'docs/benchmark.md'))
+}
+
+/** `--only a,b`: those memory figures alone; undefined without the flag. */
+function onlyFigures(argv: readonly string[]): string[] | undefined {
+  const at = argv.indexOf('--only')
+  if (at < 0) return undefined
+  const named = (argv[at + 1] ?? '').split(',').filter(Boolean)
+  const unknown = named.find((name) => !(MEMORY_FIGURES as readonly string[]).includes(name))
+  if (named.length === 0 || unknown !== undefined) throw new Error(`--only takes one or more of ${MEMORY_FIGURES.join(', ')}, comma-separated; got ${JSON.stringify(argv[at + 1] ?? '')}`)
+  return named
+}
+
 async function main(): Promise<void> {
+  const only = onlyFigures(process.argv.slice(2))
+  if (only) return writeMemoryFigures(await memoryFigures(only))
   await measure({}, []) // warms up vitest's transform cache and the JIT, so that startup below is what every run pays
   const startup = await measure({}, [])
   const plain = await measure()
@@ -164,7 +228,8 @@ async function main(): Promise<void> {
   ].join('\n')
   console.log(table)
   writeFileSync(BENCHMARK_DOC, withGeneratedSection(readFileSync(BENCHMARK_DOC, 'utf8'), 'benchmark', table, 'docs/benchmark.md'))
-  console.log(`\nthe table is written into ${BENCHMARK_DOC}`)
+  writeMemoryFigures(await memoryFigures(MEMORY_FIGURES))
+  console.log(`\nthe tables are written into ${BENCHMARK_DOC}`)
   if (falseFailures.length > 0) console.log(`\nfalse failures under the quota: ${falseFailures.join(', ')}`)
   if (changed.length > 0) console.log(`outcomes that changed under the quota: ${changed.join(', ')}`)
   const failedPlain = plain.report.checks.filter((c) => c.status === 'failed').map((c) => c.id)

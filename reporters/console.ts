@@ -2,7 +2,7 @@ import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine } from './evidence-text.js'
 import type { Colour } from './progress.js'
 import { levelLabel } from '../src/contract/requirements.js'
-import { assessedLine, provenance, type CheckOutcome, type Coverage, type Report } from '../src/core/report.js'
+import { assessedLine, interruptionLine, provenance, type CheckOutcome, type Coverage, type Report } from '../src/core/report.js'
 
 const FAILURES_LISTED = 20
 const plain = (_: Colour, text: string) => text
@@ -22,6 +22,8 @@ export function summaryLines(report: Report, reportPaths: readonly string[], com
   ]
   const remedies = remediesLine(report.coverage)
   if (remedies) lines.push(`  ${remedies}`)
+  const interrupted = interruptionLine(report)
+  if (interrupted) lines.unshift(paint('yellow', interrupted))
   const failed = report.checks.filter((c) => c.status === 'failed')
   for (const check of failed.slice(0, FAILURES_LISTED)) lines.push(`  ${check.crashed ? 'crashed' : 'failed'} ${describe(check)}: ${oneLine(check.reason)}`)
   if (failed.length > FAILURES_LISTED) lines.push(`  … and ${failed.length - FAILURES_LISTED} more failures (see the report)`)

@@ -2,7 +2,7 @@ import { levelLabel } from '../src/contract/requirements.js'
 import type { Evidence } from '../src/core/report.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine, profileLine } from './evidence-text.js'
-import { assessedLine, belowMinimum, provenance, type CheckOutcome, type Coverage, type Report, type RequirementResult } from '../src/core/report.js'
+import { assessedLine, belowMinimum, interruptionLine, provenance, type CheckOutcome, type Coverage, type Report, type RequirementResult } from '../src/core/report.js'
 import { requirementCounts } from '../src/engine/traceability.js'
 import { prettyJsonHtml } from './json-body.js'
 
@@ -100,7 +100,7 @@ function headerSection(report: Report): string {
   const requirements = Object.entries(requirementCounts(report.requirements)).map(([status, n]) => `${badge(status)} ${n}`)
   return `<header>
 <h1>IPTS conformance <span id="verdict" class="verdict v-${summary.verdict}">${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}</span></h1>
-<p class="meta">Target <b>${escapeHtml(report.target.baseUrl)}</b> · ${escapeHtml(report.tool.name)} ${escapeHtml(report.tool.version)} · started ${escapeHtml(report.startedAt)} · ${report.durationMs} ms · ${escapeHtml(report.traffic ? provenance(report) : `seed ${report.seed} · ${report.runs} runs per property`)}${report.strict ? ' · strict' : ''}</p>
+${report.interrupted ? `<p id="interrupted" class="interrupted"><b>${escapeHtml(interruptionLine(report)!)}</b></p>\n` : ''}<p class="meta">Target <b>${escapeHtml(report.target.baseUrl)}</b> · ${escapeHtml(report.tool.name)} ${escapeHtml(report.tool.version)} · started ${escapeHtml(report.startedAt)} · ${report.durationMs} ms · ${escapeHtml(report.traffic ? provenance(report) : `seed ${report.seed} · ${report.runs} runs per property`)}${report.strict ? ' · strict' : ''}</p>
 <p>${summary.failedMust} MUST and ${summary.failedShould} SHOULD failures. ${summary.verdict === 'pass' ? 'No MUST check failed' : 'The run fails'}${report.strict ? ' (strict: SHOULD failures count)' : ''}; ${escapeHtml(assessedLine(report.coverage.summary))} (<a href="#coverage">coverage</a>).</p>
 <table class="counts"><thead><tr><th>level</th><th>passed</th><th>failed</th><th>not run</th><th>skipped</th><th>waived</th></tr></thead><tbody>${levels.join('')}</tbody></table>
 <p>Requirements: ${requirements.join(' ')}</p>
@@ -216,7 +216,7 @@ function checksSection(checks: readonly CheckOutcome[]): string {
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1200px;padding:1.5em;color:#1b1f24;background:#fff}
 h1{font-size:1.6em;margin:0 0 .3em}h2{margin-top:1.8em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}h3{font-size:1.05em;margin:.2em 0}h4{margin:.9em 0 .3em;font-size:.95em}
-.verdict{display:inline-block;padding:.05em .5em;border-radius:.3em;color:#fff}.v-pass{background:#1a7f37}.v-fail{background:#cf222e}
+.verdict{display:inline-block;padding:.05em .5em;border-radius:.3em;color:#fff}.v-pass{background:#1a7f37}.v-fail{background:#cf222e}.interrupted{border-left:.3em solid #bf8700;padding-left:.5em}
 .meta{color:#57606a}table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #d0d7de;padding:.3em .5em;text-align:left;vertical-align:top;overflow-wrap:break-word}
 th{background:#f6f8fa}table.counts{width:auto}table.counts td{text-align:right;min-width:4em}
 .status{display:inline-block;padding:0 .4em;border-radius:.3em;font-size:.85em;white-space:nowrap;background:#eaeef2}

@@ -1,6 +1,6 @@
 import { levelLabel } from '../src/contract/requirements.js'
 import { evidenceLines, oneLine } from './evidence-text.js'
-import { assessedLine, belowMinimum, provenance, type CheckOutcome, type Report } from '../src/core/report.js'
+import { assessedLine, belowMinimum, interruptionLine, provenance, type CheckOutcome, type Report } from '../src/core/report.js'
 import { remediesLine } from './console.js'
 
 /** Characters XML 1.0 cannot carry at all, even escaped: they are dropped from text that comes from the target. */
@@ -24,7 +24,8 @@ export function renderJunit(report: Report): string {
   const crashed = report.checks.filter((c) => c.status === 'failed' && c.crashed).length
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(report.tool.name)}" tests="${report.checks.length + report.errors.length + minimumCases}" failures="${failures}" errors="${crashed + report.checks.filter((c) => c.status === 'not run').length + report.errors.length}" time="${seconds(report.durationMs)}">`,
+    ...(report.interrupted ? [`<!-- ${escapeXml(interruptionLine(report)!).replace(/--/g, '- -')} -->`] : []),
+    `<testsuites name="${escapeXml(report.tool.name)}" tests="${report.checks.length + report.errors.length + minimumCases}" failures="${failures}" errors="${crashed + report.checks.filter(notRunByTarget).length + report.errors.length}" time="${seconds(report.durationMs)}">`,
     ...concerns.flatMap((concern) => suiteLines(report, concern)),
     ...coverageSuite(report),
     ...(report.errors.length > 0 ? runErrorSuite(report.errors) : []),
@@ -34,14 +35,19 @@ export function renderJunit(report: Report): string {
   return lines.join('\n')
 }
 
+/** A check the circuit breaker left not run: an error of the run in CI's eyes; one the run's interruption cut off is skipped. */
+const notRunByTarget = (check: CheckOutcome) => check.status === 'not run' && !check.interrupted
+
 function suiteLines(report: Report, concern: string): string[] {
   const checks = report.checks.filter((c) => c.concern === concern)
   const count = (...statuses: string[]) => checks.filter((c) => statuses.includes(c.status)).length
   const crashed = checks.filter((c) => c.status === 'failed' && c.crashed).length
   const time = checks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0)
+  const interrupted = checks.filter((c) => c.interrupted).length
   return [
-    `  <testsuite name="${escapeXml(concern)}" tests="${checks.length}" failures="${count('failed') - crashed}" errors="${crashed + count('not run')}" skipped="${count('skipped', 'waived')}" time="${seconds(time)}" timestamp="${report.startedAt.replace(/Z$/, '')}">`,
+    `  <testsuite name="${escapeXml(concern)}" tests="${checks.length}" failures="${count('failed') - crashed}" errors="${crashed + checks.filter(notRunByTarget).length}" skipped="${count('skipped', 'waived') + interrupted}" time="${seconds(time)}" timestamp="${report.startedAt.replace(/Z$/, '')}">`,
     '    <properties>',
+    ...(report.interrupted ? [`      <property name="interrupted" value="${escapeXml(interruptionLine(report)!)}"/>`] : []),
     `      <property name="target" value="${escapeXml(report.target.baseUrl)}"/>`,
     `      <property name="${report.traffic ? 'traffic' : 'seed'}" value="${escapeXml(report.traffic ? provenance(report) : String(report.seed))}"/>`,
     '    </properties>',
@@ -59,6 +65,8 @@ function testcase(check: CheckOutcome): string {
     case 'skipped':
       return `${open}>\n      <skipped message="${escapeXml(oneLine(check.reason || 'skipped', 1000))}"/>\n    </testcase>`
     case 'not run':
+      // Cut off by the run's own interruption: nothing was judged, nothing is blamed on the target.
+      if (check.interrupted) return `${open}>\n      <skipped message="${escapeXml(`not run: ${oneLine(check.reason, 1000)}`)}"/>\n    </testcase>`
       return `${open}>\n      <error message="${escapeXml(`not run: ${oneLine(check.reason, 1000)}`)}" type="not run"/>\n    </testcase>`
     case 'waived':
       return `${open}>\n      <skipped message="${escapeXml(`waived: ${oneLine(check.waiver?.reason, 1000)} (the check ${check.waiver?.outcome})`)}"/>\n    </testcase>`

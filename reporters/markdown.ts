@@ -1,7 +1,7 @@
 import { levelLabel, type Level } from '../src/contract/requirements.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine, profileLine } from './evidence-text.js'
-import { assessedLine, provenance, type CheckStatus, type Coverage, type Report } from '../src/core/report.js'
+import { assessedLine, interruptionLine, provenance, type CheckStatus, type Coverage, type Report } from '../src/core/report.js'
 import { requirementCounts } from '../src/engine/traceability.js'
 
 const LEVELS: readonly Level[] = ['MUST', 'SHOULD']
@@ -18,6 +18,7 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
   const lines = [
     `## IPTS conformance: ${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`,
     '',
+    ...(report.interrupted ? [`**${escapeMarkdown(interruptionLine(report)!)}**`, ''] : []),
     `${escapeMarkdown(report.target.baseUrl)} · ${report.tool.name} ${report.tool.version} · ${escapeMarkdown(provenance(report))} · ${report.startedAt} · ${report.durationMs} ms${report.strict ? ' · strict' : ''}`,
     '',
     `| level | ${STATUSES.join(' | ')} |`,

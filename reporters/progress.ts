@@ -13,7 +13,7 @@ export interface Progress {
   end(): void
 }
 
-const COLOURS = { red: 31, green: 32, dim: 2 } as const
+const COLOURS = { red: 31, green: 32, dim: 2, yellow: 33 } as const
 export type Colour = keyof typeof COLOURS
 
 /** Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org). */

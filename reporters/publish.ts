@@ -19,5 +19,14 @@ export async function publishReport(report: Report, to: Publication): Promise<nu
   const comparison = to.baseline && compareWithBaseline(to.baseline.report, to.baseline.path, report)
   const paths = [...(await writeReports(report, to.reportDir, comparison, to.env.GITHUB_STEP_SUMMARY || undefined)), ...(to.harPath ? [to.harPath] : [])]
   to.stdout.write(`${summaryLines(report, paths, comparison, colourFor(to.stdout, to.env)).join('\n')}\n`)
+  return exitCodeOf(report)
+}
+
+/** 130 and 143 for a run a SIGINT or a SIGTERM interrupted, whatever the verdict (as a shell reports a process the signal ended); else 0 when the verdict is pass, 1 when not. */
+export function exitCodeOf(report: Pick<Report, 'summary' | 'interrupted'>): number {
+  const signal = report.interrupted?.by
+  if (signal === 'SIGINT' || signal === 'SIGTERM') return SIGNAL_EXIT_CODES[signal]
   return report.summary.verdict === 'pass' ? 0 : 1
 }
+
+export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const

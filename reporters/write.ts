@@ -1,4 +1,5 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { UsageError } from '../src/core/errors.js'
 import { join } from 'node:path'
 import type { BaselineComparison } from './baseline.js'
 import { renderHtml } from './html.js'
@@ -15,15 +16,24 @@ const formats: readonly { file: string; render(report: Report, comparison?: Base
   { file: 'report.html', render: renderHtml },
 ]
 
-/** Writes every format into dir and returns the paths; appends report.md to the CI job summary file when one is given. */
+/**
+ * Writes every format into dir and returns the paths; appends report.md to the CI job summary file when one is given.
+ * All or nothing: each file is written under a temporary name and renamed once all are, so that a folder that turns
+ * out unwritable (or full) leaves no partial report behind, and the failure is one line naming the folder.
+ */
 export async function writeReports(report: Report, dir: string, comparison?: BaselineComparison, jobSummaryPath?: string): Promise<string[]> {
-  await mkdir(dir, { recursive: true })
-  const paths: string[] = []
-  for (const format of formats) {
-    const path = join(dir, format.file)
-    await writeFile(path, format.render(report, comparison))
-    paths.push(path)
+  const rendered = formats.map((format) => ({ path: join(dir, format.file), text: format.render(report, comparison) }))
+  const temporary = (path: string) => `${path}.${process.pid}.tmp`
+  const placed: string[] = []
+  try {
+    await mkdir(dir, { recursive: true })
+    for (const { path, text } of rendered) await writeFile(temporary(path), text)
+    for (const { path } of rendered) await rename(temporary(path), path).then(() => placed.push(path))
+  } catch (error) {
+    const partial = [...rendered.map(({ path }) => temporary(path)), ...placed]
+    await Promise.all(partial.map((path) => rm(path, { force: true }).catch(() => undefined)))
+    throw new UsageError(`cannot write the reports to ${dir} (${(error as { code?: string }).code ?? String(error)}); no report was written`)
   }
   if (jobSummaryPath) await appendFile(jobSummaryPath, renderMarkdown(report, comparison))
-  return paths
+  return rendered.map(({ path }) => path)
 }

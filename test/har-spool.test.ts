@@ -57,3 +57,17 @@ test('the spool on disk holds no secret readable, even one learned after the exc
   expect(har.log.entries[2]!.response.content.text, 'the beginning of a secret where the body was cut').toBe('{"data":"')
   expect(filesUnder(spoolRoot), 'the spool is removed once the HAR is written').toEqual([])
 })
+
+test('a spool behind the traffic says so until it has caught up: the proxy waits on it, so memory does not pile up', async () => {
+  const spool = await HarSpool.create()
+  expect(spool.backlog(), 'an empty spool holds nothing back').toBeUndefined()
+  const body = JSON.stringify({ data: 'x'.repeat(64 * 1024) })
+  for (let i = 0; i < 50; i++) spool.add(exchange('/v1/vault', {}, body))
+  const behind = spool.backlog()
+  expect(behind, 'more than the stream buffers is not yet on disk').toBeInstanceOf(Promise)
+  await behind
+  expect(spool.backlog(), 'drained').toBeUndefined()
+  const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-spool-backlog-')), 'exchanges.har')
+  await spool.writeTo(harPath, [])
+  expect((JSON.parse(readFileSync(harPath, 'utf8')) as Har).log.entries).toHaveLength(50)
+})

@@ -264,7 +264,7 @@ describe.skipIf(chromiumSkipReason)(`the proxy with Chromium${chromiumSkipReason
 })
 
 describe('the proxy command', () => {
-  test.each([['SIGTERM'], ['SIGINT']] as const)('on %s writes the reports and the HAR and exits with the verdict', async (signal) => {
+  test.each([['SIGTERM', 143], ['SIGINT', 130]] as const)('on %s writes the reports and the HAR and exits %i, as a process the signal ended', async (signal, exitCode) => {
     const reference = await startReferenceServer()
     const dir = mkdtempSync(join(tmpdir(), 'ipts-proxy-signal-'))
     const { out } = captureOutput()
@@ -276,7 +276,8 @@ describe('the proxy command', () => {
       await request(`${url}/v1/vault`, { headers: { 'x-api-key': reference.data.apiKey } }).then(({ body }) => body.text())
       // Delivered to the listeners as the signal would be, without signalling the test process itself.
       process.emit(signal)
-      expect(await exited).toBe(0)
+      expect(await exited).toBe(exitCode)
+      expect((JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report).summary.verdict, 'the verdict of the traffic it judged').toBe('pass')
       expect(readdirSync(dir).sort()).toEqual(['exchanges.har', 'junit.xml', 'report.html', 'report.json', 'report.md'])
       expect(process.listenerCount(signal), 'the handler is removed once the proxy has stopped').toBe(0)
     } finally {

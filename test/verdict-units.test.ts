@@ -97,7 +97,7 @@ describe('runCheck decides a check outcome', () => {
     const dir = mkdtempSync(join(tmpdir(), 'verdict-units-'))
     try {
       await outcomeOf(checkThat(async (ctx) => void (await ctx.get('/v1/markets'))), { baseUrl: target.baseUrl }, dir)
-      expect(gatherExchangeLog(dir).map((entry) => [entry.request.url, entry._checks])).toEqual([[`${target.baseUrl}/v1/markets`, ['unit/check']]])
+      expect([...gatherExchangeLog(dir)].map((entry) => [entry.request.url, entry._checks])).toEqual([[`${target.baseUrl}/v1/markets`, ['unit/check']]])
     } finally {
       await target.close()
       rmSync(dir, { recursive: true, force: true })

@@ -1,8 +1,10 @@
 import { summaryLines } from '../../reporters/console.js'
 import { colourFor } from '../../reporters/progress.js'
 import { writeReports } from '../../reporters/write.js'
-import { readHar } from '../har/read.js'
-import { exchangeOf } from '../har/to-exchange.js'
+import { readHarEntries } from '../har/read.js'
+import { exchangeOf, type RecordedExchange } from '../har/to-exchange.js'
+import { settingDefaults } from '../core/defaults.js'
+import { BodyCollector, decodeUtf8, parsedResponse } from '../http/response-body.js'
 import { TrafficJudgement } from '../traffic/judgement.js'
 import { parseSubcommandArgs, reportFlags, subcommandHelp, trafficProfile, trafficProfileFlag } from './subcommand-args.js'
 
@@ -30,14 +32,26 @@ export function parseCheckHarArgs(argv: readonly string[], env: NodeJS.ProcessEn
 
 /** ipts-conformance check-har: judges a HAR file and writes the reports; returns the exit code. */
 export async function checkHar(options: CheckHarOptions, env: NodeJS.ProcessEnv): Promise<number> {
-  const entries = await readHar(options.file, 'check-har')
   const judgement = new TrafficJudgement('har', `recorded traffic: ${options.file}`, await trafficProfile(options.profile))
-  const recorded = entries.map(exchangeOf)
-  // Every key and receipt of the file is learned before any evidence is kept, so that all of them are redacted everywhere.
-  for (const { exchange } of recorded) judgement.learn(exchange)
-  for (const { exchange, bodyRecorded } of recorded) judgement.judge(exchange, bodyRecorded)
+  // The file is read twice, an entry at a time, never held whole: every key and receipt of the file is learned first,
+  // before any evidence is kept, so that all of them are redacted everywhere.
+  for await (const { exchange } of recordedExchanges(options.file)) judgement.learn(exchange)
+  for await (const { exchange, bodyRecorded } of recordedExchanges(options.file)) judgement.judge(exchange, bodyRecorded)
   const report = judgement.report(options.strict, options.minAssessed)
   const paths = await writeReports(report, options.reportDir, undefined, env.GITHUB_STEP_SUMMARY || undefined)
   process.stdout.write(`${summaryLines(report, paths, undefined, colourFor(process.stdout, env)).join('\n')}\n`)
   return report.summary.verdict === 'pass' ? 0 : 1
+}
+
+async function* recordedExchanges(file: string): AsyncGenerator<RecordedExchange> {
+  for await (const entry of readHarEntries(file, 'check-har')) yield capped(exchangeOf(entry), settingDefaults.maxBodyBytes)
+}
+
+/** A recorded body over a run's cap (4 MiB) is judged as a run judges one: cut there, marked truncated, its start kept. */
+export function capped(recorded: RecordedExchange, maxBodyBytes: number): RecordedExchange {
+  const response = recorded.exchange.response
+  if (!response || Buffer.byteLength(response.body) <= maxBodyBytes) return recorded
+  const collector = new BodyCollector(maxBodyBytes)
+  collector.add(Buffer.from(response.body))
+  return { ...recorded, exchange: { ...recorded.exchange, response: parsedResponse(response.status, response.headers, decodeUtf8(collector.bytes()), true) } }
 }

@@ -28,7 +28,7 @@ export const flags: readonly Flag[] = [
   { name: 'runs', env: 'IPTS_RUNS', kind: 'int', min: 1, max: 10000, default: String(settingDefaults.runs), help: 'generated inputs per property check' },
   { name: 'concurrency', env: 'IPTS_CONCURRENCY', kind: 'int', min: 1, max: 64, default: String(settingDefaults.concurrency), help: 'requests in flight at once' },
   { name: 'timeout', env: 'IPTS_TIMEOUT_MS', kind: 'int', min: 100, max: 600000, default: String(settingDefaults.requestTimeoutMs), help: 'bound on one request, headers and body, in milliseconds' },
-  { name: 'max-duration', env: 'IPTS_MAX_DURATION', kind: 'int', min: 1, max: 86400, default: String(settingDefaults.maxDurationMs / 1000), help: 'bound on the whole run in seconds: later requests fail with that reason and the run finishes' },
+  { name: 'max-duration', env: 'IPTS_MAX_DURATION', kind: 'int', min: 1, max: 86400, default: String(settingDefaults.maxDurationMs / 1000), help: 'bound on the whole run in seconds: the checks it cuts off are reported not run with that reason (never failed), the reports are written, and the verdict is that of what ran' },
   { name: 'cursor-param', env: 'IPTS_CURSOR_PARAM', kind: 'text', default: settingDefaults.cursorParam, help: 'query parameter that carries a cursor (not shown in the contract)' },
   { name: 'limit-param', env: 'IPTS_LIMIT_PARAM', kind: 'text', default: settingDefaults.limitParam, help: 'query parameter that sets the page size (not shown in the contract)' },
   { name: 'max-pages', env: 'IPTS_MAX_PAGES', kind: 'int', min: 2, max: 100000, default: String(settingDefaults.maxPages), help: 'pages a list walk follows at most; a longer list is reported skipped, not failed' },

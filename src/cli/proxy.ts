@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { summaryLines } from '../../reporters/console.js'
+import { SIGNAL_EXIT_CODES } from '../../reporters/publish.js'
 import { writeReports } from '../../reporters/write.js'
 import { HAR_FILE } from '../har/write.js'
 import { HarSpool } from '../traffic/har-spool.js'
@@ -22,7 +23,7 @@ const flags: readonly Flag[] = [
 export const proxyHelp = (): string =>
   subcommandHelp(
     'ipts-conformance proxy --upstream URL [flags]',
-    'A validating reverse proxy: forwards every request and response unchanged and judges each exchange as check-har does.\nPrints {"url": …} when it listens; on SIGINT or SIGTERM, or after --max-requests, writes the reports and exchanges.har.',
+    'A validating reverse proxy: forwards every request and response unchanged and judges each exchange as check-har does.\nPrints {"url": …} when it listens; on SIGINT or SIGTERM, or after --max-requests, writes the reports and exchanges.har.\nExit: the verdict’s (0 or 1) after --max-requests; 130 after SIGINT, 143 after SIGTERM (the verdict is in the reports).',
     flags,
   )
 
@@ -57,12 +58,15 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
 /** The proxy until SIGINT or SIGTERM (or --max-requests), as the CLI runs it. */
 export async function proxyUntilSignalled(options: ProxyOptions, env: NodeJS.ProcessEnv): Promise<number> {
   const stop = new AbortController()
-  const onSignal = () => stop.abort()
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
+  const onInt = () => stop.abort('SIGINT')
+  const onTerm = () => stop.abort('SIGTERM')
+  process.once('SIGINT', onInt).once('SIGTERM', onTerm)
   try {
-    return await proxy(options, env, stop.signal)
+    const verdict = await proxy(options, env, stop.signal)
+    // Stopped by a signal, the proxy exits as a process that signal ended (130, 143); its verdict is in the reports. --max-requests ends it with the verdict's code.
+    return stop.signal.aborted ? SIGNAL_EXIT_CODES[stop.signal.reason as keyof typeof SIGNAL_EXIT_CODES] : verdict
   } finally {
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
+    process.off('SIGINT', onInt).off('SIGTERM', onTerm)
   }
 }
 
@@ -88,6 +92,7 @@ export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop:
       if (options.maxRequests !== undefined && ++exchanges >= options.maxRequests) enough.abort()
     },
     onMalformedRequest: () => judgement.malformedRequest(),
+    backlog: () => spool.backlog(),
   })
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
   const done = AbortSignal.any([stop, enough.signal])

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { readBaseline } from '../../reporters/baseline.js'
 import { createProgress } from '../../reporters/progress.js'
-import { publishReport } from '../../reporters/publish.js'
+import { publishReport, SIGNAL_EXIT_CODES } from '../../reporters/publish.js'
 import { checksByConcern } from '../checks/index.js'
 import { HAR_FILE } from '../har/write.js'
 import { redact, secretsOf } from '../http/secrets.js'
@@ -25,10 +25,32 @@ async function runAndReport(options: CliOptions, env: NodeJS.ProcessEnv): Promis
   const progress = createProgress(process.stdout, env, Object.fromEntries(Object.entries(checksByConcern).map(([concern, checks]) => [concern, checks.length])))
   const harPath = join(options.reportDir, HAR_FILE)
   let report
+  const stop = stopOnSignals()
   try {
-    report = await runConformance({ ...options.run, onCheck: progress.onCheck, onWritePlan: (plan) => process.stdout.write(`${writePlanLines(plan).join('\n')}\n`), harPath })
+    try {
+      report = await runConformance({ ...options.run, onCheck: progress.onCheck, onWritePlan: (plan) => process.stdout.write(`${writePlanLines(plan).join('\n')}\n`), harPath, signal: stop.signal })
+    } finally {
+      progress.end()
+    }
+    return await publishReport(report, { reportDir: options.reportDir, baseline, env, stdout: process.stdout, harPath })
   } finally {
-    progress.end()
+    stop.release()
   }
-  return publishReport(report, { reportDir: options.reportDir, baseline, env, stdout: process.stdout, harPath })
+}
+
+/**
+ * SIGINT and SIGTERM (Ctrl-C, a CI cancel) interrupt the run: the signal aborts, with the signal's name as its reason,
+ * and the run ends within seconds with its reports marked interrupted. A second signal ends the process at once.
+ */
+function stopOnSignals(): { signal: AbortSignal; release(): void } {
+  const stop = new AbortController()
+  const onSignal = (name: keyof typeof SIGNAL_EXIT_CODES) => {
+    if (stop.signal.aborted) process.exit(SIGNAL_EXIT_CODES[name])
+    process.stderr.write(`ipts-conformance: ${name}: stopping; writing the reports of what ran (send it again to quit at once)\n`)
+    stop.abort(name)
+  }
+  const onInt = () => onSignal('SIGINT')
+  const onTerm = () => onSignal('SIGTERM')
+  process.on('SIGINT', onInt).on('SIGTERM', onTerm)
+  return { signal: stop.signal, release: () => process.off('SIGINT', onInt).off('SIGTERM', onTerm) }
 }

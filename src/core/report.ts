@@ -28,7 +28,10 @@ export interface Evidence {
   others?: Evidence[]
 }
 
-/** 'not run': the circuit breaker stopped sending because the target stopped answering; it fails the run. */
+/**
+ * 'not run': the circuit breaker stopped sending because the target stopped answering (it fails the run), or the run
+ * itself was cut short before the check could end (a signal, the caller's abort, --max-duration: `interrupted`).
+ */
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'waived' | 'not run'
 
 /** One check's outcome. The shape is stable: other tools read report.json. */
@@ -55,6 +58,28 @@ export interface CheckOutcome {
   inputs?: { coverage: number; random: number }
   /** For a write check: every submission it sent, in order. */
   writes?: SentWrite[]
+  /** True for a check 'not run' because the run was cut short (see Report.interrupted): it says nothing of the target and does not fail the run. */
+  interrupted?: boolean
+}
+
+/** What cut a run short: a signal, the API caller's AbortSignal ('abort'), or the run's time bound ('max-duration'). */
+export type InterruptionCause = 'SIGINT' | 'SIGTERM' | 'abort' | 'max-duration'
+
+export interface Interruption {
+  by: InterruptionCause
+  /** When it happened (ISO 8601): the signal's arrival, or the end of the time bound. */
+  at: string
+}
+
+/** The cause an AbortSignal's reason names: the CLI aborts with the signal's name; anything else is the caller's abort. */
+export function interruptionCause(reason: unknown): InterruptionCause {
+  return reason === 'SIGINT' || reason === 'SIGTERM' ? reason : 'abort'
+}
+
+/** The reason a check cut off by the interruption is not run: "interrupted by SIGINT", "the run's time bound (--max-duration) had passed". */
+export function interruptedReason(by: InterruptionCause): string {
+  if (by === 'max-duration') return "not run: the run's time bound (--max-duration) had passed"
+  return by === 'abort' ? 'interrupted: the caller aborted the run' : `interrupted by ${by}`
 }
 
 /** One submission a write check sent: what it was sent with and what came back; a receipt only as its placeholder. */
@@ -208,6 +233,8 @@ export interface Report {
   coverage: Coverage
   /** Problems of the run itself (a suite file that did not load, an unhandled error), not of the target. */
   errors: string[]
+  /** Set when the run was cut short: the checks it cut off are 'not run' (interrupted) and the verdict covers only what ran. */
+  interrupted?: Interruption
 }
 
 /** How the report's exchanges came about, for a report's heading: the seed of a run, or what recorded traffic held. */
@@ -223,4 +250,17 @@ export function provenance(report: Report): string {
   ].filter(Boolean)
   const breaches = traffic.clientRuleBreaches?.length ? `; the client broke a rule for clients ${traffic.clientRuleBreaches.length} times` : ''
   return `recorded traffic (${traffic.source === 'har' ? 'HAR' : 'proxy'}): ${traffic.exchanges} exchanges, ${traffic.judged} judged${left.length ? `; not judged: ${left.join(', ')}` : ''}${breaches}`
+}
+
+/**
+ * The one line every report format opens with when the run was cut short, e.g. "INTERRUPTED by SIGINT after 12 of 99
+ * checks: the verdict covers only what ran (87 not run)"; undefined for a run that ran to its end.
+ */
+export function interruptionLine(report: Pick<Report, 'interrupted' | 'checks'>): string | undefined {
+  const { interrupted } = report
+  if (!interrupted) return undefined
+  const checks = report.checks.filter((c) => c.concern !== 'every-response')
+  const cut = checks.filter((c) => c.interrupted).length
+  const by = interrupted.by === 'max-duration' ? 'CUT SHORT by --max-duration' : interrupted.by === 'abort' ? 'INTERRUPTED by the caller' : `INTERRUPTED by ${interrupted.by}`
+  return `${by} after ${checks.length - cut} of ${checks.length} checks: the verdict covers only what ran (${cut} not run)`
 }

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events'
 import { fillPath, operation, operationAt, type OperationId } from '../contract/operations.js'
 import { validateAgainst } from '../contract/schemas.js'
-import type { HttpClient } from '../http/client.js'
+import { RUN_CUT_CODES, type HttpClient } from '../http/client.js'
 import type { Exchange } from '../http/exchange.js'
 import type { RunSettings } from '../core/settings.js'
 import { NOT_ANSWERING } from '../http/circuit-breaker.js'
@@ -22,6 +22,15 @@ export interface WriteSupport {
   bodies: SignedBodySource
   secrets: GrowingSecrets
   allowance: number
+}
+
+/**
+ * A request the circuit breaker did not send or cut off, or one the run's own interruption or time bound did: the check
+ * that needed it ends 'not run', never failed by an answer that never came.
+ */
+function throwIfNotRun(exchange: Exchange): void {
+  const code = exchange.error?.code
+  if (code === NOT_ANSWERING || (code !== undefined && RUN_CUT_CODES.has(code))) throw new CheckNotRun(exchange.error!.message, exchange)
 }
 
 /**
@@ -67,7 +76,7 @@ export function createCheckContext(
     if (operationId) exchange.operation = operationId
     // An exchange that settles after its check has ended is no part of the check's evidence.
     if (!ended.signal.aborted) sent[order] = exchange
-    if (exchange.error?.code === NOT_ANSWERING) throw new CheckNotRun(exchange.error.message, exchange)
+    throwIfNotRun(exchange)
     return exchange
   }
 
@@ -79,7 +88,7 @@ export function createCheckContext(
     if (!sharing) return send(path, headers, undefined, operationId)
     const key = `${path} ${JSON.stringify(Object.entries(headers).sort())}`
     const exchange = await sharing.reads.read(key, sharing.checkId, () => client.get({ path, headers, operation: operationId }).then((e) => ({ ...e, operation: operationId })))
-    if (exchange.error?.code === NOT_ANSWERING) throw new CheckNotRun(exchange.error.message, exchange)
+    throwIfNotRun(exchange)
     return exchange
   }
 

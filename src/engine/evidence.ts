@@ -13,11 +13,19 @@ export function exchangeEvidence(exchange: Exchange, secrets: readonly Secret[])
     const { status, headers, body, truncated } = exchange.response
     // A body cut at the capture cap may end in the beginning of a secret, which no decoding can recognise: that tail goes first.
     const kept = truncated ? withoutSecretTail(body, secrets) : body
-    evidence.response = { status, headers, bodyExcerpt: excerpt(kept, BODY_EXCERPT_CHARS, secrets), bodyBytes: Buffer.byteLength(body), truncated }
+    evidence.response = { status, headers, bodyExcerpt: detached(excerpt(kept, BODY_EXCERPT_CHARS, secrets)), bodyBytes: Buffer.byteLength(body), truncated }
   }
   if (exchange.error) evidence.transportError = exchange.error
   if (exchange.retries.length > 0) evidence.retries = exchange.retries.map(({ status, waitedMs }) => ({ status, waitedMs }))
   return evidence
+}
+
+/**
+ * A copy of a short string that does not share the memory of the text it was cut from: V8 keeps a slice's whole parent
+ * alive, so an excerpt kept for the report would otherwise hold the whole body (megabytes, for each failure kept).
+ */
+function detached(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string
 }
 
 export function buildEvidence(message: string, details: FailureDetails, secrets: readonly Secret[], replay?: string): Evidence {

@@ -8,7 +8,7 @@ import { coverageOf } from './coverage.js'
 import type { ResponsesSeen } from './responses-seen.js'
 
 /** What a report is made of, whether the checks ran against a target or judged recorded traffic. */
-export interface ReportParts extends Pick<Report, 'target' | 'strict' | 'checks' | 'errors'>, Partial<Pick<Report, 'seed' | 'runs' | 'traffic'>> {
+export interface ReportParts extends Pick<Report, 'target' | 'strict' | 'checks' | 'errors'>, Partial<Pick<Report, 'seed' | 'runs' | 'traffic' | 'interrupted'>> {
   startedAt: Date
   profile?: Profile
   /** Every secret the report must not show; evidence is redacted when built, this covers the rest (run errors among it). */
@@ -21,7 +21,7 @@ export interface ReportParts extends Pick<Report, 'target' | 'strict' | 'checks'
 
 /** The report: the outcomes summarised into a verdict, traced to the requirements, with how much they judged; secrets as placeholders. */
 export function reportOf(parts: ReportParts): Report {
-  const { target, startedAt, seed, runs, strict, traffic, checks, profile, errors, secrets, responses, minAssessed } = parts
+  const { target, startedAt, seed, runs, strict, traffic, checks, profile, errors, secrets, responses, minAssessed, interrupted } = parts
   const requirements = traceRequirements(checks, profile)
   const coverage = coverageOf(requirements, checks, responses, profile, minAssessed)
   return redactDeep<Report>({
@@ -39,5 +39,6 @@ export function reportOf(parts: ReportParts): Report {
     requirements,
     coverage,
     errors,
+    ...(interrupted ? { interrupted } : {}),
   }, secrets)
 }

@@ -1,5 +1,5 @@
 import { logExchanges } from '../har/exchange-log.js'
-import type { HttpClient } from '../http/client.js'
+import { RUN_CUT_CODES, type HttpClient } from '../http/client.js'
 import { redact, redactDeep, type GrowingSecrets, type Secret } from '../http/secrets.js'
 import type { SignedBodySource } from '../generators/signed-bodies.js'
 import { declaredWrites, type WriteBudget } from './write-plan.js'
@@ -111,7 +111,8 @@ function verdictOf(check: Check, thrown: unknown, env: CheckEnvironment): Partia
   if (code === ERROR_CODES.checkSkipped) return { status: 'skipped', reason: redact((thrown as CheckSkipped).reason, secrets) }
   if (code === ERROR_CODES.checkNotRun) {
     const { reason, exchange } = thrown as CheckNotRun
-    return { status: 'not run', reason: redact(reason, secrets), evidence: buildEvidence(reason, { exchange }, secrets) }
+    const interrupted = exchange?.error !== undefined && RUN_CUT_CODES.has(exchange.error.code)
+    return { status: 'not run', reason: redact(reason, secrets), evidence: buildEvidence(reason, { exchange }, secrets), ...(interrupted ? { interrupted } : {}) }
   }
   if (code !== ERROR_CODES.checkFailed) {
     const message = redact(`${CRASH_PREFIX}${String(thrown)}`, secrets)

@@ -2,9 +2,9 @@ import { checksByConcern } from '../checks/index.js'
 import { HttpClient } from '../http/client.js'
 import type { RetryPolicy } from '../http/retry.js'
 import { GrowingSecrets, redactDeep, secretsOf, type Secret } from '../http/secrets.js'
-import type { CheckOutcome } from '../core/report.js'
+import { interruptedReason, interruptionCause, type CheckOutcome, type Interruption } from '../core/report.js'
 import type { RunSettings } from '../core/settings.js'
-import { notSelected, ObservationTally, runOutcomes } from './judged-outcomes.js'
+import { notSelected, ObservationTally, outcomeOf, runOutcomes } from './judged-outcomes.js'
 import { EVERY_RESPONSE, exchangeJudges, type Judge } from './judges.js'
 import { observe } from './observations.js'
 import { addResponses, type ResponsesSeen } from './responses-seen.js'
@@ -31,6 +31,8 @@ export interface EngineOptions {
   onCheck?: (outcome: CheckOutcome) => void
   /** How the client retries a safe read; the polite default (src/http/retry.ts) unless given. */
   retryPolicy?: RetryPolicy
+  /** Aborted to interrupt the run (its reason 'SIGINT' or 'SIGTERM' from the CLI): no request is sent after it, those in flight are cut off. */
+  stop?: AbortSignal
 }
 
 /** What a run of the checks found: one outcome per check, then one per every-response rule, in catalogue order. */
@@ -39,6 +41,8 @@ export interface EngineResult {
   errors: string[]
   /** The responses of the run by operation and status, and how many were judged (the report's coverage). */
   responses: ResponsesSeen
+  /** Set when the run was cut short (the stop signal, --max-duration): the checks it cut off are 'not run', interrupted. */
+  interrupted?: Interruption
 }
 
 /**
@@ -51,9 +55,16 @@ function observingJudges(only: readonly string[] | undefined): readonly Judge[] 
 }
 
 /** A client of the run: its bounds from the settings, its concurrency, quota gate and circuit breaker in the shared state. */
-export function clientOf(settings: RunSettings, shared: SharedArrayBuffer, retryPolicy?: RetryPolicy): HttpClient {
+export function clientOf(settings: RunSettings, shared: SharedArrayBuffer, retryPolicy?: RetryPolicy, stop?: AbortSignal): HttpClient {
   const { baseUrl, concurrency, connectTimeoutMs, requestTimeoutMs, maxBodyBytes, deadlineAt } = settings
-  return new HttpClient({ baseUrl, concurrency, connectTimeoutMs, requestTimeoutMs, maxBodyBytes, deadlineAt, shared, retryPolicy })
+  return new HttpClient({ baseUrl, concurrency, connectTimeoutMs, requestTimeoutMs, maxBodyBytes, deadlineAt, shared, retryPolicy, stop })
+}
+
+/** What has cut the run short by now, if anything: the stop signal, else the end of --max-duration. */
+function cutShort(settings: RunSettings, stop: AbortSignal | undefined, stoppedAt: () => string): Interruption | undefined {
+  if (stop?.aborted) return { by: interruptionCause(stop.reason), at: stoppedAt() }
+  if (settings.deadlineAt !== undefined && Date.now() >= settings.deadlineAt) return { by: 'max-duration', at: new Date(settings.deadlineAt).toISOString() }
+  return undefined
 }
 
 /** Signed bodies, --max-writes and the receipts learned, for a run that may write (--allow-writes and a profile that states writes); none for one that may not. */
@@ -71,7 +82,11 @@ export function writingOf(settings: RunSettings, secrets: readonly Secret[]): Ch
 export async function runChecks(target: EngineTarget, options: EngineOptions = {}): Promise<EngineResult> {
   const { settings } = target
   const secrets = secretsOf(settings)
-  const client = clientOf(settings, target.shared, options.retryPolicy)
+  const { stop } = options
+  const client = clientOf(settings, target.shared, options.retryPolicy, stop)
+  let stoppedAt: string | undefined
+  const markStop = () => (stoppedAt ??= new Date().toISOString())
+  stop?.addEventListener('abort', markStop, { once: true })
   const sharedReads = new SharedReads()
   const judges = observingJudges(options.only)
   const env: CheckEnvironment = { settings, client, secrets, sharedReads, exchangeLog: target.exchangeLog, writing: writingOf(settings, secrets), judges }
@@ -83,8 +98,11 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   const worker = async () => {
     for (let index = next++; index < catalogue.length; index = next++) {
       const { check, concern } = catalogue[index]!
+      const cut = cutShort(settings, stop, markStop)
       if (options.only && !options.only.includes(check.id)) {
         outcomes[index] = notSelected(check, concern)
+      } else if (cut) {
+        outcomes[index] = { ...outcomeOf(check, concern, 'not run', interruptedReason(cut.by)), interrupted: true, durationMs: 0 }
       } else {
         const result = await runCheck(check, concern, env)
         outcomes[index] = result.outcome
@@ -98,6 +116,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
     await Promise.all(Array.from({ length: Math.max(1, settings.concurrency * CHECKS_PER_REQUEST_SLOT) }, worker))
     await sharedReads.settled()
   } finally {
+    stop?.removeEventListener('abort', markStop)
     await client.close()
   }
   const known = secretsNow(env)
@@ -105,5 +124,6 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
     tally.add(observe([exchange], settings, known, judges, sentBy, responses))
     if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, known)
   }
-  return { outcomes: runOutcomes(outcomes, tally, exchangeJudges(), settings.profile), errors: [], responses }
+  const interrupted = stop?.aborted || outcomes.some((outcome) => outcome.interrupted) ? cutShort(settings, stop, markStop) : undefined
+  return { outcomes: runOutcomes(outcomes, tally, exchangeJudges(), settings.profile), errors: [], responses, ...(interrupted ? { interrupted } : {}) }
 }

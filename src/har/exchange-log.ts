@@ -1,4 +1,4 @@
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs'
+import { appendFileSync, closeSync, openSync, readdirSync, readSync } from 'node:fs'
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import type { Exchange } from '../http/exchange.js'
@@ -11,15 +11,70 @@ import type { HarEntry } from './types.js'
  * entries (already redacted) to a file of its own, one entry a line, and the runner gathers them into the HAR.
  */
 export function logExchanges(dir: string, exchanges: readonly Exchange[], checkId: string, secrets: readonly Secret[]): void {
-  const lines = exchanges.flatMap((exchange) => harEntries(exchange, [checkId], secrets)).map((entry) => `${JSON.stringify(entry)}\n`)
-  // Synchronous: one check's lines are written whole before another check of the same worker appends.
-  if (lines.length > 0) appendFileSync(join(dir, `worker-${process.pid}-${threadId}.jsonl`), lines.join(''))
+  // Synchronous: one check's lines are written whole before another check of the same worker appends. One exchange's
+  // entries at a time: a property check's hundreds of large bodies are never all copied into one string.
+  const file = join(dir, `worker-${process.pid}-${threadId}.jsonl`)
+  for (const exchange of exchanges) appendFileSync(file, harEntries(exchange, [checkId], secrets).map((entry) => `${JSON.stringify(entry)}\n`).join(''))
 }
 
-/** Every entry the workers logged, oldest first (HAR's preferred order). */
-export function gatherExchangeLog(dir: string): HarEntry[] {
-  const entries = readdirSync(dir)
-    .filter((file) => file.endsWith('.jsonl'))
-    .flatMap((file) => readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as HarEntry))
-  return entries.sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime))
+/** Where one logged entry lies, and when it was sent: what the HAR's order needs, without the entry itself. */
+interface LoggedEntry {
+  startedDateTime: string
+  file: string
+  offset: number
+  length: number
+}
+
+const CHUNK_BYTES = 1024 * 1024
+/** harEntries writes startedDateTime first: its value is read from the start of the line, without parsing a body that may be megabytes. */
+const STARTED_AT = /^\{"startedDateTime":"([^"\\]*)"/
+
+/**
+ * Every entry the workers logged, oldest first (HAR's preferred order), read one at a time: a log of hundreds of large
+ * bodies is never held whole, only each entry's time and place in its file.
+ */
+export function* gatherExchangeLog(dir: string): Generator<HarEntry> {
+  const logged: LoggedEntry[] = []
+  for (const name of readdirSync(dir).filter((file) => file.endsWith('.jsonl'))) {
+    const file = join(dir, name)
+    for (const { offset, length } of lineSpans(file)) logged.push({ startedDateTime: startedAt(file, offset, length), file, offset, length })
+  }
+  logged.sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime))
+  for (const { file, offset, length } of logged) yield JSON.parse(readSpan(file, offset, length).toString('utf8')) as HarEntry
+}
+
+/** The byte spans of a file's non-empty lines, read a chunk at a time. */
+function lineSpans(file: string): { offset: number; length: number }[] {
+  const spans: { offset: number; length: number }[] = []
+  const fd = openSync(file, 'r')
+  try {
+    const chunk = Buffer.alloc(CHUNK_BYTES)
+    let lineStart = 0
+    for (let position = 0, read = readSync(fd, chunk, 0, CHUNK_BYTES, 0); read > 0; position += read, read = readSync(fd, chunk, 0, CHUNK_BYTES, position)) {
+      for (let at = chunk.indexOf(0x0a); at !== -1 && at < read; at = chunk.indexOf(0x0a, at + 1)) {
+        const end = position + at
+        if (end > lineStart) spans.push({ offset: lineStart, length: end - lineStart })
+        lineStart = end + 1
+      }
+    }
+  } finally {
+    closeSync(fd)
+  }
+  return spans
+}
+
+function readSpan(file: string, offset: number, length: number): Buffer {
+  const fd = openSync(file, 'r')
+  try {
+    const bytes = Buffer.alloc(length)
+    readSync(fd, bytes, 0, length, offset)
+    return bytes
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function startedAt(file: string, offset: number, length: number): string {
+  const head = STARTED_AT.exec(readSpan(file, offset, Math.min(length, 200)).toString('utf8'))
+  return head ? head[1]! : (JSON.parse(readSpan(file, offset, length).toString('utf8')) as HarEntry).startedDateTime
 }

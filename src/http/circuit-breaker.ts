@@ -22,7 +22,7 @@ export const NOT_ANSWERING = 'TARGET_NOT_ANSWERING'
 const UNANSWERED_ENDINGS = ['TIMEOUT', 'ECONNRESET', 'UND_ERR_SOCKET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'UND_ERR_CLOSED']
 
 /** Codes of requests that ended without a response for reasons of the run, not of the target (CHECK_ENDED: cut off as its check ended). */
-const RUN_ENDINGS = new Set(['RUN_TIME_BOUND', 'RATE_LIMITED', 'CHECK_ENDED', NOT_ANSWERING])
+const RUN_ENDINGS = new Set(['RUN_TIME_BOUND', 'RUN_INTERRUPTED', 'RATE_LIMITED', 'CHECK_ENDED', NOT_ANSWERING])
 
 /**
  * Stops sending to a target that stopped answering. A request that ends without a response (a timeout, a reset, a body

@@ -8,6 +8,7 @@ import { BodyCollector, decodeUtf8, parsedResponse } from './response-body.js'
 import { EVERY_REQUEST, QuotaGate } from './quota-gate.js'
 import { breakerCells, createSharedState, gateSlots, inFlightCounter } from './shared-state.js'
 import { defaultRetryPolicy, quotaIsPerKey, rateLimitWaitMs, retryWaitMs, type RetryPolicy } from './retry.js'
+import { interruptedReason, interruptionCause } from '../core/report.js'
 
 export interface ClientOptions {
   baseUrl: string
@@ -18,6 +19,8 @@ export interface ClientOptions {
   maxBodyBytes: number
   /** Epoch ms at which the run's time bound ends: later requests are not sent, and requests in flight are cut off. */
   deadlineAt?: number
+  /** Aborted when the run is interrupted (a signal, the API caller): later requests are not sent, requests in flight are cut off. */
+  stop?: AbortSignal
   retryPolicy?: RetryPolicy
   /** State shared with the run's other clients (createSharedState); without it this client bounds only itself. */
   shared?: SharedArrayBuffer
@@ -101,11 +104,16 @@ export class HttpClient {
     const retries: Exchange['retries'] = []
     let waitingSince = 0
     let ambiguousLeft = write ? this.policy.ambiguousWriteRetries : 0
+    const stop = this.options.stop
+    const signal = stop && request.signal ? AbortSignal.any([stop, request.signal]) : (stop ?? request.signal)
+    const notSent = (error: ExchangeError): Exchange => ({ request: this.describe(request), durationMs: 0, retries, error })
     for (let attempt = 0; ; attempt++) {
-      const held = await this.passGate(key, request.signal)
-      if (held) return { request: this.describe(request), durationMs: 0, retries, error: held }
+      if (stop?.aborted) return notSent(this.interruptedError('not sent'))
+      const held = await this.passGate(key, signal)
+      if (held) return notSent(stop?.aborted ? this.interruptedError('not sent') : held)
       // A 429 may close the key while this request queues for a connection: then it goes back to the gate, unsent.
       const exchange = await this.limiter.run(async () => {
+        if (stop?.aborted) return { request: this.describe(request), durationMs: 0, retries: [], error: this.interruptedError('not sent') }
         if (request.signal?.aborted) return { request: this.describe(request), durationMs: 0, retries: [], error: checkEndedError('not sent') }
         if (this.gate.remainingMs(key) > 0) return undefined
         const refused = this.breaker.refusal(target)
@@ -135,8 +143,8 @@ export class HttpClient {
       const wait = request.retry === false ? undefined : retryWaitMs(response, attempt, this.policy, write)
       if (wait === undefined || Date.now() + wait >= this.deadlineAt) return exchange
       waitingSince = performance.now()
-      // The check ended during the wait: its answer is this response, not retried.
-      if (!(await waitUntil(Date.now() + wait, request.signal))) return exchange
+      // The check ended during the wait: its answer is this response, not retried; the run's interruption leaves it unanswered.
+      if (!(await waitUntil(Date.now() + wait, signal))) return stop?.aborted ? notSent(this.interruptedError('not sent again')) : exchange
       retries.push({ status: response.status, waitedMs: wait, response, startedAt: exchange.startedAt, durationMs: exchange.durationMs, timings: exchange.timings })
     }
   }
@@ -163,7 +171,7 @@ export class HttpClient {
     const exchange: Exchange = { request: this.describe(request), startedAt: new Date().toISOString(), durationMs: 0, retries: [] }
     const timeout = AbortSignal.timeout(this.options.requestTimeoutMs)
     const deadline = Number.isFinite(this.deadlineAt) ? AbortSignal.timeout(Math.max(0, this.deadlineAt - Date.now())) : undefined
-    const signals = [timeout, this.breaker.signal, deadline, request.signal].filter((signal): signal is AbortSignal => signal !== undefined)
+    const signals = [timeout, this.breaker.signal, deadline, this.options.stop, request.signal].filter((signal): signal is AbortSignal => signal !== undefined)
     try {
       const answer = await this.pool.request({
         method: exchange.request.method as Dispatcher.HttpMethod,
@@ -181,12 +189,17 @@ export class HttpClient {
     } catch (error) {
       if (timeout.aborted) exchange.error = transportError(error, this.options.requestTimeoutMs)
       else if (deadline?.aborted) exchange.error = runTimeBoundError('cut off')
+      else if (this.options.stop?.aborted) exchange.error = this.interruptedError('cut off in flight')
       else if (this.breaker.signal.aborted) exchange.error = this.breaker.cutOffError()
       else if (request.signal?.aborted) exchange.error = checkEndedError('cut off')
       else exchange.error = transportError(error, this.options.requestTimeoutMs)
     }
     exchange.durationMs = Math.round(performance.now() - started)
     return exchange
+  }
+
+  private interruptedError(what: string): ExchangeError {
+    return { code: RUN_INTERRUPTED, message: `${interruptedReason(interruptionCause(this.options.stop?.reason))} (${what})` }
   }
 
   /** The latest 429 any request of this client received since the given time (epoch ms), if any. */
@@ -231,8 +244,15 @@ async function waitUntil(at: number, signal: AbortSignal | undefined): Promise<b
   return !signal?.aborted
 }
 
+/** The code of a request the run's interruption (a signal, the API caller's abort) kept from being sent, or cut off. */
+export const RUN_INTERRUPTED = 'RUN_INTERRUPTED'
+/** The code of a request the run's time bound (--max-duration) kept from being sent, or cut off. */
+export const RUN_TIME_BOUND = 'RUN_TIME_BOUND'
+/** Requests that went unanswered because of the run's own condition, not the target: their checks are 'not run', never failed. */
+export const RUN_CUT_CODES: ReadonlySet<string> = new Set([RUN_INTERRUPTED, RUN_TIME_BOUND])
+
 /** The suite's own reasons for cutting a request off: the request is not sent again after them. */
-const OWN_ABORTS = new Set(['CHECK_ENDED', 'RUN_TIME_BOUND', 'RATE_LIMITED', NOT_ANSWERING])
+const OWN_ABORTS = new Set(['CHECK_ENDED', RUN_TIME_BOUND, RUN_INTERRUPTED, 'RATE_LIMITED', NOT_ANSWERING])
 
 /** A transport failure after which a write may have been received: sending it again, as it was, is the contract's retry. */
 function isAmbiguous(error: ExchangeError | undefined): boolean {
@@ -244,7 +264,7 @@ function checkEndedError(what: string): ExchangeError {
 }
 
 function runTimeBoundError(what: string): ExchangeError {
-  return { code: 'RUN_TIME_BOUND', message: `${what}: the run's time bound (--max-duration) had passed` }
+  return { code: RUN_TIME_BOUND, message: `${what}: the run's time bound (--max-duration) had passed` }
 }
 
 function transportError(error: unknown, requestTimeoutMs: number): { code: string; message: string } {

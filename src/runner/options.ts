@@ -42,6 +42,12 @@ export interface RunOptions {
   onWritePlan?: (plan: WritePlan) => void
   /** Where to write the run's exchanges as HAR 1.2 (every attempt an entry, secrets as placeholders); none when undefined. */
   harPath?: string
+  /**
+   * Aborting it interrupts the run: no request is sent after it, those in flight are cut off, the checks not ended are
+   * 'not run' (interrupted), and the run resolves with a report marked `interrupted`, not a rejection. An abort reason of
+   * 'SIGINT' or 'SIGTERM' is named as that signal (the CLI's); any other as the caller's abort.
+   */
+  signal?: AbortSignal
   /** How safe reads are retried after a 429, 502 or 503; the polite default unless given (a self-test shortens the backoff of the 5xx it scripts). */
   retryPolicy?: RetryPolicy
 }

@@ -19,6 +19,7 @@ export function reportOfRun(target: Pick<Target, 'settings' | 'server' | 'starte
     errors: result.errors,
     responses: result.responses,
     minAssessed: options.minAssessed,
+    ...(result.interrupted ? { interrupted: result.interrupted } : {}),
     secrets: secretsOf(settings),
   })
 }

@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import type { Writable } from 'node:stream'
 import { harEntries } from '../har/from-exchange.js'
 import type { HarEntry } from '../har/types.js'
 import { writeHar } from '../har/write.js'
@@ -21,11 +22,13 @@ const CIPHER = 'aes-256-ctr'
  * secret learned by the end, when the HAR is written, and not on the forwarding path.
  */
 export class HarSpool {
+  private draining: Promise<void> | undefined
+
   private constructor(
     private readonly dir: string,
     private readonly key: Buffer,
     private readonly iv: Buffer,
-    private readonly out: NodeJS.WritableStream,
+    private readonly out: Writable,
     private readonly file: WriteStream,
   ) {}
 
@@ -41,6 +44,20 @@ export class HarSpool {
 
   add(exchange: Exchange): void {
     this.out.write(`${JSON.stringify(exchange)}\n`)
+  }
+
+  /**
+   * While the spool holds more than its stream's bound not yet on disk, a promise that resolves once it has drained;
+   * otherwise undefined. The proxy waits on it before it ends a response, so that traffic faster than the disk is slowed
+   * down instead of piling up in memory.
+   */
+  backlog(): Promise<void> | undefined {
+    if (!this.out.writableNeedDrain) return undefined
+    // One wait for every response held back, not a listener each.
+    this.draining ??= once(this.out, 'drain').then(() => {
+      this.draining = undefined
+    })
+    return this.draining
   }
 
   async writeTo(path: string, secrets: readonly Secret[]): Promise<void> {

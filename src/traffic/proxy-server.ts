@@ -21,6 +21,8 @@ export interface ProxyServerOptions {
   onExchange(exchange: Exchange, upstreamFailed: boolean): void
   /** Told of a request that could not be parsed (answered 400 by the proxy, not forwarded). */
   onMalformedRequest(): void
+  /** A promise while what records the exchanges is behind (its spool not yet on disk): a response is ended only once it resolves. */
+  backlog?(): Promise<void> | undefined
 }
 
 export interface ProxyServer {
@@ -83,6 +85,8 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
         kept.add(chunk)
         if (!outgoing.write(chunk)) await once(outgoing, 'drain')
       }
+      // The client's next request on this connection waits for the recording to catch up: memory stays bounded however fast it sends.
+      await options.backlog?.()
       outgoing.end()
     } catch (error) {
       exchange.error = { code: (error as { code?: string }).code ?? 'UPSTREAM_ERROR', message: `the upstream's body broke off: ${(error as Error).message}` }
