@@ -40,7 +40,7 @@ describe('the command line', () => {
   })
 
   test.each([
-    [['--base-url', 'http://127.0.0.1:9'], /unreachable/],
+    [['--base-url', 'http://127.0.0.1:9', '--api-key', 'some-key'], /unreachable/],
     [['--trader', 'nope'], /--trader/],
     [['--intent-hash', '0x12'], /--intent-hash/],
     [['--base-url', 'ftp://example.test'], /--base-url/],

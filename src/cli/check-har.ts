@@ -29,8 +29,9 @@ export function parseCheckHarArgs(argv: readonly string[], env: NodeJS.ProcessEn
 
 /** ipts-conformance check-har: judges a HAR file and writes the reports; returns the exit code. */
 export async function checkHar(options: CheckHarOptions, env: NodeJS.ProcessEnv): Promise<number> {
+  const profile = await trafficProfile(options.profile)
   const entries = await readHar(options.file, 'check-har')
-  const judgement = new TrafficJudgement('har', `recorded traffic: ${options.file}`, await trafficProfile(options.profile))
+  const judgement = new TrafficJudgement('har', `recorded traffic: ${options.file}`, profile)
   const recorded = entries.map(exchangeOf)
   // Every key and receipt of the file is learned before any evidence is kept, so that all of them are redacted everywhere.
   for (const { exchange } of recorded) judgement.learn(exchange)

@@ -28,6 +28,7 @@ export const subcommands: readonly Subcommand[] = [
         help: runHelp,
         run: async (argv, env) => {
           const options = parseCli(argv, env)
+          for (const notice of options.notices) process.stderr.write(`ipts-conformance: ${notice}\n`)
           const { run } = await import('./run.js')
           return run(options, env)
         },

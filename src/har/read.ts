@@ -32,6 +32,8 @@ export async function readHar(path: string, flag: string): Promise<HarEntry[]> {
   }
   const entries = isObject(parsed) && isObject(parsed.log) ? parsed.log.entries : undefined
   if (!Array.isArray(entries)) throw new UsageError(`${flag}: ${path} is not a HAR file (no log.entries)`)
+  // Judging nothing would pass: a recording that captured no request is a mistake of the recording, not a verdict.
+  if (entries.length === 0) throw new UsageError(`${flag}: ${path} has no entries: there is no recorded exchange to judge`)
   entries.forEach((entry, i) => {
     const problem = entryProblem(entry)
     if (problem) throw new UsageError(`${flag}: ${path} is not a HAR file (entry ${i + 1} ${problem})`)

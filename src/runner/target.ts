@@ -12,6 +12,7 @@ import { TargetUnreachableError } from '../core/errors.js'
 import { settingDefaults, withDefaults } from '../core/defaults.js'
 import { behaviourFlags, type RunOptions } from './options.js'
 import type { RunSettings } from '../core/settings.js'
+import { validateRunOptions } from './validate-options.js'
 
 /** What a run is pointed at: its settings, and the embedded reference server when that is the target. */
 export interface Target {
@@ -40,8 +41,9 @@ async function namedBehaviours(options: RunOptions): Promise<{ behaviours: Behav
   return { behaviours, ...broughtByFaults(behaviours, { quota, receipts }) }
 }
 
-/** Fills in the defaults, starts the embedded reference server when no base URL is given, makes sure the target can be connected to, and loads the deployment profile. */
+/** Validates the options (a UsageError naming the first bad one), fills in the defaults, starts the embedded reference server when no base URL is given, makes sure the target can be connected to, and loads the deployment profile. */
 export async function openTarget(options: RunOptions): Promise<Target> {
+  validateRunOptions(options)
   const startedAt = new Date()
   const given = withDefaults(options.settings)
   const { behaviours, quota, receipts } = await namedBehaviours(options)
