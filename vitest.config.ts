@@ -52,7 +52,7 @@ async function openFromEnvironment() {
     return { run, reportDir, baselineReport, target }
   } catch (error) {
     if (!isUserFixable(error)) throw error
-    process.stderr.write(`ipts-conformance: ${error.message}\n`)
+    for (const line of error.message.split('\n')) process.stderr.write(`ipts-conformance: ${line}\n`)
     process.exit(2)
   }
 }
