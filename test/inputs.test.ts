@@ -123,3 +123,31 @@ describe('the API validates its options as the CLI does: one UsageError naming t
     expect(sent, 'no request was sent').toEqual([])
   })
 })
+
+describe('profile validate FILE: a profile checked as a run would check it', () => {
+  test('the reference profile is valid: exit 0 and what it states', async () => {
+    const { code, out, lines } = await cli(['profile', 'validate', 'specs/reference-profile.yaml'])
+    expect(code, lines.join('\n')).toBe(0)
+    expect(out).toMatch(/^specs\/reference-profile\.yaml: a valid profile stating \w+/)
+  })
+
+  test('every problem is one line, exit 2', async () => {
+    const file = configFile('profile:\n  paginaton: {}\n  restrictedKey:\n    refused: [getVault]\n    granted: [getVault]\n')
+    const { code, out, lines } = await cli(['profile', 'validate', file])
+    expect(code).toBe(2)
+    expect(out).toBe('')
+    expect(lines).toEqual([`ipts-conformance: ${file}: unknown key 'profile.paginaton' (did you mean 'profile.pagination'?)`])
+    const rules = configFile('profile:\n  pagination:\n    listMarkets: { minPageSize: 30, maxPageSize: 25, outOfRange: reject }\n  restrictedKey:\n    refused: [getVault]\n    granted: [getVault]\n')
+    const second = await cli(['profile', 'validate', rules])
+    expect(second.code).toBe(2)
+    expect(second.lines).toEqual([
+      `ipts-conformance: ${rules}: profile.pagination.listMarkets has minPageSize 30 above maxPageSize 25`,
+      `ipts-conformance: ${rules}: profile.restrictedKey lists getVault as both refused and granted`,
+    ])
+  })
+
+  test('a file that is not there, or no file, is one line', async () => {
+    expect((await cli(['profile', 'validate', '/nonexistent/p.yaml'])).lines).toEqual(['ipts-conformance: profile validate: cannot read /nonexistent/p.yaml (ENOENT)'])
+    expect((await cli(['profile', 'validate'])).lines).toEqual(['ipts-conformance: profile validate: missing FILE (usage: ipts-conformance profile validate FILE)'])
+  })
+})
