@@ -252,5 +252,30 @@ function transportError(error: unknown, requestTimeoutMs: number): { code: strin
   if (err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT') {
     return { code: 'TIMEOUT', message: `no complete response within ${requestTimeoutMs} ms` }
   }
-  return { code: err.code ?? err.name ?? 'ERROR', message: err.message ?? String(error) }
+  const code = err.code ?? err.name ?? 'ERROR'
+  return { code, message: transportWords(code) ?? (err.message || `the request failed (${code})`) }
+}
+
+/**
+ * A transport failure named in words, with its code as the detail: a finding's reason must not be a library's internal
+ * text (OpenSSL's "ssl3_get_record:wrong version number", undici's "other side closed").
+ */
+function transportWords(code: string): string | undefined {
+  if (/^ERR_SSL_|^EPROTO$/.test(code)) return `the TLS handshake failed: the server does not speak TLS there as expected (${code})`
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return `the server's TLS certificate is not trusted (${code})`
+  if (/^HPE_/.test(code)) return `the response is not valid HTTP/1.1 (${code})`
+  const words: Record<string, string> = {
+    UND_ERR_SOCKET: 'the server closed the connection before a complete response',
+    ECONNRESET: 'the connection was reset before a complete response',
+    EPIPE: 'the connection was closed while the request was sent',
+    ECONNREFUSED: 'the connection was refused',
+    ENOTFOUND: 'the host name does not resolve',
+    EAI_AGAIN: 'the host name could not be resolved (temporary DNS failure)',
+    EHOSTUNREACH: 'the host is unreachable',
+    ENETUNREACH: 'the network is unreachable',
+    UND_ERR_CONNECT_TIMEOUT: 'no connection within the connect timeout',
+    UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the body ended before the length its Content-Length header stated',
+    UND_ERR_CLOSED: 'the connection was closed',
+  }
+  return words[code] === undefined ? undefined : `${words[code]} (${code})`
 }

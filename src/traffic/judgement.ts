@@ -1,7 +1,7 @@
 import { exchangeRules } from '../checks/every-response.js'
 import { checksByConcern } from '../checks/index.js'
 import { observe } from '../engine/observations.js'
-import type { Exchange } from '../http/exchange.js'
+import { whyNoResponse, type Exchange } from '../http/exchange.js'
 import { reportOf } from '../engine/report-of.js'
 import type { Profile } from '../profile/profile.js'
 import { ObservationTally, outcomeOf } from '../engine/judged-outcomes.js'
@@ -70,7 +70,7 @@ export class TrafficJudgement {
     this.counts.exchanges++
     this.counts.withoutResponse++
     this.upstreamFailures++
-    if (this.upstreamErrors.length < UPSTREAM_ERRORS_NAMED) this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${exchange.error?.message}`)
+    if (this.upstreamErrors.length < UPSTREAM_ERRORS_NAMED) this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${whyNoResponse(exchange)}`)
   }
 
   report(strict: boolean): Report {
