@@ -109,7 +109,7 @@ function blockingFile(path: string): string | undefined {
 export function flagsHelp(table: readonly Flag[]): string[] {
   return table.map((f) => {
     const value = f.kind === 'flag' ? '' : f.kind === 'int' ? ' N' : ' VALUE'
-    const extra = [f.env ? `env ${f.env}` : '', f.default ? `default ${f.default}` : ''].filter(Boolean).join('; ')
+    const extra = [f.env ? `env ${[f.env, ...(f.envAliases ?? [])].join(' or ')}` : '', f.default ? `default ${f.default}` : ''].filter(Boolean).join('; ')
     return `  --${f.name}${value}\n      ${f.help}${extra ? ` (${extra})` : ''}`
   })
 }
