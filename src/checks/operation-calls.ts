@@ -48,62 +48,33 @@ export interface CursorPage {
 /** The list operations, each able to give a cursor page of its own (a fresh cursor each time it is asked). */
 export interface CursorPageSource {
   operation: OperationId
-  fresh(auth?: Auth): Promise<CursorPage | undefined>
+  fresh(): Promise<CursorPage | undefined>
 }
 
 /**
- * For each list whose inputs were given, a source of its second page: each call asks the first page anew with the key
- * given (the full key unless told; again for one item through the page-size parameter when it carries no cursor) and
- * returns the string cursor it gave. A cursor is used once, as a client pages: a server may keep the position itself
- * and take each cursor once. A first page that is not served gives no cursor.
+ * For each list whose inputs were given, a source of its second page: each call asks the first page anew with the full
+ * key (again for one item through the page-size parameter when it carries no cursor) and returns the string cursor it
+ * gave. A cursor is used once, as a client pages: a server may keep the position itself and take each cursor once.
  */
 export function cursorPageSources(ctx: CheckContext): CursorPageSource[] {
   return servableOperations(ctx.settings)
     .filter((op) => LIST_OPERATIONS.includes(op.id))
     .map((op) => ({
       operation: op.id,
-      async fresh(auth?: Auth) {
+      async fresh() {
         for (const query of [{}, { [ctx.settings.limitParam]: '1' }]) {
-          const { response } = await ctx.call(op.id, { query, ...(auth && { auth }) })
-          if (response?.status !== 200) return undefined
-          const cursor = (response.json as { cursor?: unknown } | undefined)?.cursor
-          if (typeof cursor === 'string') return { operation: op.id, query: { ...query, [ctx.settings.cursorParam]: cursor } }
+          const cursor = (await ctx.call(op.id, { query })).response?.json as { cursor?: unknown } | undefined
+          if (typeof cursor?.cursor === 'string') return { operation: op.id, query: { ...query, [ctx.settings.cursorParam]: cursor.cursor } }
         }
         return undefined
       },
     }))
 }
 
-/**
- * A cursor page asked with a key: with a cursor that key was given (own), or, where that key is given none, with one
- * the full key was given (foreign). How a deployment takes a cursor issued to another key is not shown ("pass it back
- * unchanged, only to the same operation with the same filters" binds it to no key), so a foreign cursor page shows
- * only whether the key is served what it is not served on a first page: any refusal of it is an answer.
- */
-export interface KeyedCursorPage {
-  exchange: Exchange
-  foreignCursor: boolean
-}
-
-/** Keys a deployment may give a cursor to: none and an unknown key are refused the first page, so they never get one. */
-const mayHoldCursor = (auth: Auth) => auth === 'full' || auth === 'restricted'
-
-/** Asks each list's cursor page with the given key, a fresh cursor for each (its own where it gets one); lists that give no cursor are left out. */
-export async function callCursorPages(ctx: CheckContext, auth: Auth): Promise<KeyedCursorPage[]> {
-  const pages = await Promise.all(
-    cursorPageSources(ctx).map(async (source) => {
-      const own = mayHoldCursor(auth) ? await source.fresh(auth) : undefined
-      const page = own ?? (auth === 'full' ? undefined : await source.fresh())
-      return page && { exchange: await ctx.call(page.operation, { query: page.query, auth }), foreignCursor: !own }
-    }),
-  )
-  return pages.filter((page) => page !== undefined)
-}
-
-/** Whether a status refuses the request (a 4xx), whatever the reason given: the answer a foreign cursor may get. */
-export const refused = (exchange: Exchange): boolean => {
-  const status = exchange.response?.status ?? 0
-  return status >= 400 && status < 500
+/** Asks each list's cursor page with the given key, a fresh cursor for each; lists that give no cursor are left out. */
+export async function callCursorPages(ctx: CheckContext, auth: Auth): Promise<Exchange[]> {
+  const pages = await Promise.all(cursorPageSources(ctx).map((source) => source.fresh()))
+  return Promise.all(pages.filter((page) => page !== undefined).map((page) => ctx.call(page.operation, { query: page.query, auth })))
 }
 
 /** Calls each operation whose inputs were given with the given key. */

@@ -111,6 +111,8 @@ export class HttpClient {
         const refused = this.breaker.refusal(target)
         if (refused) return { request: this.describe(request), durationMs: 0, retries: [], error: refused }
         if (attempt > 0) retries.at(-1)!.waitedMs = Math.round(performance.now() - waitingSince)
+        const unsendable = unsendableHeader(request.headers)
+        if (unsendable) return { request: this.describe(request), durationMs: 0, retries: [], error: unsendable }
         const sent = await this.send(request)
         this.breaker.record(target, sent)
         return sent
@@ -232,7 +234,26 @@ async function waitUntil(at: number, signal: AbortSignal | undefined): Promise<b
 }
 
 /** The suite's own reasons for cutting a request off: the request is not sent again after them. */
-const OWN_ABORTS = new Set(['CHECK_ENDED', 'RUN_TIME_BOUND', 'RATE_LIMITED', NOT_ANSWERING])
+const OWN_ABORTS = new Set(['CHECK_ENDED', 'RUN_TIME_BOUND', 'RATE_LIMITED', NOT_ANSWERING, 'HEADER_NOT_SENDABLE'])
+
+/** What HTTP (RFC 9110 field-value) and undici allow in a header value: tab, visible ASCII, space and obs-text bytes. */
+const UNSENDABLE_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/
+
+/**
+ * Why a request is not sent when a header value holds a character HTTP does not allow (a key ending in a carriage
+ * return). undici refuses such a request, and one refused while others queue for a connection leaves its pool stalled,
+ * every later request unsettled: the request is refused here, before the pool sees it. The value is not named (it may be a key).
+ */
+function unsendableHeader(headers: Record<string, string> = {}): ExchangeError | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    const bad = UNSENDABLE_IN_HEADER.exec(value)?.[0]
+    if (bad !== undefined) {
+      const code = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+      return { code: 'HEADER_NOT_SENDABLE', message: `not sent: the ${name} header holds the character ${code}, which HTTP does not allow in a header value` }
+    }
+  }
+  return undefined
+}
 
 /** A transport failure after which a write may have been received: sending it again, as it was, is the contract's retry. */
 function isAmbiguous(error: ExchangeError | undefined): boolean {
