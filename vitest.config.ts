@@ -42,9 +42,9 @@ export default defineConfig(async () => {
  */
 async function openFromEnvironment() {
   try {
-    const { run, reportDir, baseline } = parseCli([], process.env)
-    // No command line here: writes need this variable, said explicitly, and a profile that states them.
-    run.settings.allowWrites = process.env.IPTS_ALLOW_WRITES === '1'
+    // No command line here: writes need this variable, said explicitly (as --allow-writes would be), and a profile that states them.
+    const { run, reportDir, baseline, notices } = parseCli(process.env.IPTS_ALLOW_WRITES === '1' ? ['--allow-writes'] : [], process.env)
+    for (const notice of notices) process.stderr.write(`ipts-conformance: ${notice}\n`)
     const baselineReport = baseline ? { path: baseline, report: await readBaseline(baseline) } : undefined
     const target = await openTarget({ ...run, harPath: join(reportDir, HAR_FILE) })
     const plan = writePlan(allChecks, target.settings, run.only)
@@ -52,7 +52,7 @@ async function openFromEnvironment() {
     return { run, reportDir, baselineReport, target }
   } catch (error) {
     if (!isUserFixable(error)) throw error
-    process.stderr.write(`ipts-conformance: ${error.message}\n`)
+    for (const line of error.message.split('\n')) process.stderr.write(`ipts-conformance: ${line}\n`)
     process.exit(2)
   }
 }

@@ -12,6 +12,7 @@ import { operations } from '../src/contract/operations.js'
 import { faultByName, faults } from '../src/reference/faults/index.js'
 import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js'
 import { NOT_ASSESSED } from '../src/traffic/judgement.js'
+import { LearnedSecrets } from '../src/traffic/learned-secrets.js'
 import { specPath } from '../src/core/package-root.js'
 import { notAssessableWithout } from '../src/profile/profile.js'
 import { REFERENCE_PROFILE_FILE } from '../src/runner/profile-of-run.js'
@@ -203,6 +204,7 @@ describe('check-har usage', () => {
     ['a file that is not JSON', 'GET /v1/config HTTP/1.1\n', /is not a HAR file \(not JSON\)/],
     ['JSON without log.entries', '{"entries":[]}', /is not a HAR file \(no log.entries\)/],
     ['an entry without a request', '{"log":{"entries":[{"response":{}}]}}', /entry 1 has no request/],
+    ['a HAR with no entries (nothing to judge must not pass)', '{"log":{"version":"1.2","entries":[]}}', /^ipts-conformance: check-har: .*not\.har has no entries: there is no recorded exchange to judge\n$/],
   ])('%s is a usage error: exit 2 and one line', async (_, content, message) => {
     const path = join(mkdtempSync(join(tmpdir(), 'ipts-not-har-')), 'not.har')
     writeFileSync(path, content)
@@ -211,6 +213,15 @@ describe('check-har usage', () => {
     expect(run.err).toMatch(message)
     expect(run.err.trim().split('\n'), 'one line').toHaveLength(1)
     expect(run.files, 'no report is written').toEqual([])
+  })
+
+  test('a value a broken client sent where a key or receipt goes ("undefined", "null", blanks) is not learned as a secret', () => {
+    const learned = new LearnedSecrets()
+    for (const junk of ['undefined', 'null', '          ', '[object Object]', 'UNDEFINED']) {
+      learned.learn({ request: { method: 'GET', url: `http://127.0.0.1:9/v1/intents/0x00?receipt=${encodeURIComponent(junk)}`, headers: { 'x-api-key': junk } } })
+    }
+    learned.learn({ request: { method: 'GET', url: 'http://127.0.0.1:9/v1/vault', headers: { 'x-api-key': 'a-real-key-0123' } } })
+    expect(learned.list()).toEqual([{ value: 'a-real-key-0123', placeholder: '$IPTS_API_KEY' }])
   })
 
   test('a missing file argument is a usage error', async () => {

@@ -58,11 +58,11 @@ async function headTrickler(): Promise<HostileTarget & { seen: () => number }> {
   return { ...target, seen: () => seen }
 }
 
-/** A target that answers its first `answered` requests with an error body, then stops answering. */
+/** A target that answers its first `answered` requests with an error body (a 404: a 401 to every probe would be a refused key, which the preflight names), then stops answering. */
 async function targetThatDies(answered: number, stopped: 'silent' | 'body-trickle'): Promise<HostileTarget & { seen: () => number }> {
   let seen = 0
   const target = await httpTarget((_, res) => {
-    if (++seen <= answered) return void (res.writeHead(401, { 'content-type': 'application/json', 'x-request-id': 'dies-0001' }), res.end('{"error":"no"}'))
+    if (++seen <= answered) return void (res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'dies-0001' }), res.end('{"error":"no"}'))
     if (stopped === 'body-trickle') {
       res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'dies-0002' })
       drip(res, () => ' ', 1000)

@@ -40,7 +40,7 @@ describe('the command line', () => {
   })
 
   test.each([
-    [['--base-url', 'http://127.0.0.1:9'], /unreachable/],
+    [['--base-url', 'http://127.0.0.1:9', '--api-key', 'some-key'], /unreachable/],
     [['--trader', 'nope'], /--trader/],
     [['--intent-hash', '0x12'], /--intent-hash/],
     [['--base-url', 'ftp://example.test'], /--base-url/],
@@ -54,7 +54,7 @@ describe('the command line', () => {
     [['--fault', 'no-such-fault'], /unknown reference fault no-such-fault \(ipts-conformance reference --list names them all\)/],
     [['bogus'], /unknown subcommand "bogus"/],
     [['help', 'bogus'], /unknown subcommand "bogus"/],
-    [['profile', 'bogus'], /^ipts-conformance: profile: unknown subcommand "bogus" \(the one there is: init \[FILE\]; see ipts-conformance help profile\)$/],
+    [['profile', 'bogus'], /^ipts-conformance: profile: unknown subcommand "bogus" \(one of: init \[FILE\], validate FILE; see ipts-conformance help profile\)$/],
     [['--runs', '-1'], /^ipts-conformance: --runs must be from 1 to 10000, got -1$/],
     [['--base-url', '--trader', `0x${'a'.repeat(40)}`], /^ipts-conformance: --base-url needs a value \(one that begins with - is written --base-url=VALUE\)$/],
     [['run', 'extra'], /unexpected argument "extra"/],

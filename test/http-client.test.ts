@@ -109,4 +109,25 @@ describe('the HTTP client', () => {
     expect(later.error).toEqual({ code: 'RUN_TIME_BOUND', message: "not sent: the run's time bound (--max-duration) had passed" })
     expect(target.arrivals).toHaveLength(1)
   })
+
+  test('refuses a header value HTTP does not allow before sending it, and the requests queued with it all settle', async () => {
+    const target = await scriptedServer([])
+    const client = clientFor(target.baseUrl, { concurrency: 2 })
+    const keys = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'good-key' : 'bad-key\r'))
+    const exchanges = await Promise.all(keys.map((key) => client.get({ path: '/v1/vault', headers: { 'x-api-key': key } })))
+    expect(exchanges.map((e) => e.response?.status ?? e.error?.code)).toEqual(keys.map((key) => (key === 'good-key' ? 200 : 'HEADER_NOT_SENDABLE')))
+    expect(exchanges[1]!.error!.message).toBe('not sent: the x-api-key header holds the character U+000D, which HTTP does not allow in a header value')
+    expect(target.arrivals, 'only the sendable requests reached the server').toHaveLength(6)
+  })
+
+  test("names a transport failure in words, never a library's internal text", async () => {
+    const target = await scriptedServer([])
+    const tls = await clientFor(target.baseUrl.replace('http:', 'https:')).get(withKey)
+    expect(tls.error).toEqual({ code: 'ERR_SSL_WRONG_VERSION_NUMBER', message: 'the TLS handshake failed: the server does not speak TLS there as expected (ERR_SSL_WRONG_VERSION_NUMBER)' })
+    const closing = createServer((req) => req.socket.destroy())
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve))
+    servers.push(closing)
+    const closed = await clientFor(`http://127.0.0.1:${(closing.address() as AddressInfo).port}`).get(withKey)
+    expect(closed.error).toEqual({ code: 'UND_ERR_SOCKET', message: 'the server closed the connection before a complete response (UND_ERR_SOCKET)' })
+  })
 })

@@ -82,8 +82,10 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
   test.each([
     [{ IPTS_RUNS: '-1' }, /^ipts-conformance: IPTS_RUNS must be from 1 to 10000, got -1$/],
     [{ IPTS_BASE_URL: 'notaurl' }, /^ipts-conformance: IPTS_BASE_URL must be an absolute http\(s\) URL, got "notaurl"$/],
-    [{ IPTS_BASE_URL: 'http://127.0.0.1:1' }, /^ipts-conformance: target http:\/\/127\.0\.0\.1:1 is unreachable \(ECONNREFUSED\)$/],
+    [{ IPTS_BASE_URL: 'http://127.0.0.1:1', IPTS_API_KEY: 'some-key' }, /^ipts-conformance: target http:\/\/127\.0\.0\.1:1 is unreachable \(ECONNREFUSED\)$/],
     [{ IPTS_CHECK: 'no/such-check' }, /^ipts-conformance: IPTS_CHECK: no check has the ID "no\/such-check" \(closest: /],
+    [{ IPTS_BASE_URL: '' }, /^ipts-conformance: IPTS_BASE_URL is set but empty/],
+    [{ IPTS_BASE_URL: 'http://127.0.0.1:1' }, /^ipts-conformance: --api-key \(or IPTS_API_KEY\) is required with IPTS_BASE_URL/],
   ])('with %j prints one line and exits 2, as the CLI does', async (env, line) => {
     const { code, output } = await vitestRun([], env)
     expect(code, output).toBe(2)

@@ -1,15 +1,20 @@
 import { statSync, type Stats } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { schemaPattern } from '../contract/schemas.js'
+import { distance } from 'fastest-levenshtein'
+import { closestFirst } from '../core/closest.js'
 import { UsageError } from '../core/errors.js'
+import { valueProblem } from '../runner/validate-options.js'
 
 export type FlagKind = 'url' | 'secret' | 'address' | 'hash' | 'receipt' | 'int' | 'text' | 'flag' | 'list' | 'folder'
 
 /** One flag of a subcommand: its name, how its value is checked, and its line of --help. */
 export interface Flag {
   name: string
+  /** Its environment variable: IPTS_ and the flag's name in upper snake case (envName). */
   env?: string
+  /** Older names of the variable, still read. */
+  envAliases?: readonly string[]
   kind: FlagKind
   help: string
   default?: string
@@ -57,24 +62,17 @@ export function validateFlag(flag: Flag, value: string | string[] | boolean | un
   }
   switch (flag.kind) {
     case 'url': {
-      let url: URL
-      try {
-        url = new URL(text)
-      } catch {
-        return bad(`must be an absolute http(s) URL, got ${JSON.stringify(text)}`)
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') bad(`must be an http or https URL, got ${url.protocol}`)
-      if (url.search || url.hash) bad('must not carry a query or fragment')
-      return text.replace(/\/+$/, '')
+      const problem = valueProblem('url', text)
+      return problem ? bad(problem) : text.replace(/\/+$/, '')
     }
     case 'address':
-      return schemaPattern('Address').test(text) ? text : bad('must be 0x followed by 40 hex digits')
     case 'hash':
-      return schemaPattern('Hash').test(text) ? text : bad('must be 0x followed by 64 hex digits')
     case 'receipt':
-      return text.length >= 1 && text.length <= 512 ? text : bad('must be 1 to 512 characters')
     case 'secret':
-      return text.length > 0 ? text : bad('must not be empty')
+    case 'text': {
+      const problem = valueProblem(flag.kind, text)
+      return problem ? bad(problem) : text
+    }
     case 'int': {
       if (!/^-?[0-9]+$/.test(text)) return bad(`must be a whole number, got ${JSON.stringify(text)}`)
       const number = Number(text)
@@ -85,8 +83,6 @@ export function validateFlag(flag: Flag, value: string | string[] | boolean | un
       return value === true
     case 'list':
       return (value as string[]).map((v) => v.trim()).filter(Boolean)
-    case 'text':
-      return text.length > 0 ? text : bad('must not be empty')
     case 'folder': {
       if (text.length === 0) return bad('must not be empty')
       const blocking = blockingFile(resolve(text))
@@ -113,7 +109,71 @@ function blockingFile(path: string): string | undefined {
 export function flagsHelp(table: readonly Flag[]): string[] {
   return table.map((f) => {
     const value = f.kind === 'flag' ? '' : f.kind === 'int' ? ' N' : ' VALUE'
-    const extra = [f.env ? `env ${f.env}` : '', f.default ? `default ${f.default}` : ''].filter(Boolean).join('; ')
+    const extra = [f.env ? `env ${[f.env, ...(f.envAliases ?? [])].join(' or ')}` : '', f.default ? `default ${f.default}` : ''].filter(Boolean).join('; ')
     return `  --${f.name}${value}\n      ${f.help}${extra ? ` (${extra})` : ''}`
   })
+}
+
+/** A flag's environment variable: IPTS_ and its name in upper snake case (--max-writes: IPTS_MAX_WRITES). */
+export function envName(flagName: string): string {
+  return `IPTS_${flagName.toUpperCase().replace(/-/g, '_')}`
+}
+
+/** The words a boolean variable or config value may say, case aside. */
+const BOOLEAN_WORDS: Record<string, boolean> = { 1: true, true: true, yes: true, 0: false, false: false, no: false }
+
+/** A boolean from a variable or a config file: only the known words, else a UsageError naming where it came from. */
+export function booleanOf(value: unknown, source: string): boolean {
+  if (typeof value === 'boolean') return value
+  const known = BOOLEAN_WORDS[String(value).trim().toLowerCase()]
+  if (known === undefined) throw new UsageError(`${source} must be one of 1, 0, true, false, yes, no, got ${JSON.stringify(value)}`)
+  return known
+}
+
+/** Kinds whose empty value is never "not given": an unset CI secret or URL must fail the job, not turn it green (or point it at the embedded reference). */
+const MUST_NOT_BE_EMPTY: ReadonlySet<FlagKind> = new Set(['url', 'secret', 'receipt'])
+
+/**
+ * An empty value where a setting is read from a variable or a file: a UsageError for a URL, a key or a receipt; a
+ * notice otherwise (the setting then counts as not given).
+ */
+export function emptyValue(flag: Flag, source: string, notices: string[]): void {
+  if (MUST_NOT_BE_EMPTY.has(flag.kind)) throw new UsageError(`${source} is set but empty (an unset CI secret or variable?): give --${flag.name} a value, or unset ${source}`)
+  notices.push(`${source} is set but empty: not given`)
+}
+
+/** The values a table's flags take from the environment (by name or alias), as argv would give them; empty ones and unknown boolean words as emptyValue and booleanOf judge them. */
+export function readEnvironment(table: readonly Flag[], env: NodeJS.ProcessEnv, notices: string[]): { values: RawFlags; sources: Record<string, string> } {
+  const values: RawFlags = {}
+  const sources: Record<string, string> = {}
+  for (const flag of table) {
+    const name = [flag.env, ...(flag.envAliases ?? [])].find((variable) => variable !== undefined && env[variable] !== undefined)
+    if (name === undefined) continue
+    const value = env[name]!
+    if (value.trim() === '') {
+      emptyValue(flag, name, notices)
+      continue
+    }
+    values[flag.name] = flag.kind === 'flag' ? booleanOf(value, name) : flag.kind === 'list' ? value.split(',') : value
+    sources[flag.name] = name
+  }
+  return { values, sources }
+}
+
+/**
+ * IPTS_ variables no flag reads but that are a slip away from one (IPTS_APIKEY, IPTS_STICT): one notice each, naming
+ * the closest. `alsoRead` are variables read elsewhere (npx vitest run's IPTS_ALLOW_WRITES); farther names (the
+ * self-tests' own variables) are left alone.
+ */
+export function misspeltVariables(table: readonly Flag[], env: NodeJS.ProcessEnv, alsoRead: readonly string[] = []): string[] {
+  const known = table.flatMap((flag) => [flag.env, ...(flag.envAliases ?? [])]).filter((name): name is string => name !== undefined)
+  const notices: string[] = []
+  for (const variable of Object.keys(env)) {
+    if (!variable.startsWith('IPTS_') || known.includes(variable) || alsoRead.includes(variable)) continue
+    const closest = closestFirst(variable, known)[0]
+    if (closest !== undefined && distance(variable, closest) <= Math.min(3, Math.floor((closest.length - 'IPTS_'.length) / 3))) {
+      notices.push(`${variable} is not read by any flag; did you mean ${closest}?`)
+    }
+  }
+  return notices
 }

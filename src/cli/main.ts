@@ -28,10 +28,19 @@ export const subcommands: readonly Subcommand[] = [
         help: runHelp,
         run: async (argv, env) => {
           const options = parseCli(argv, env)
+          for (const notice of options.notices) process.stderr.write(`ipts-conformance: ${notice}\n`)
           const { run } = await import('./run.js')
           return run(options, env)
         },
       }
+    },
+  },
+  {
+    name: 'doctor',
+    summary: "the run's preflight alone: its inputs, the report folder, the target, its scheme and the key; exit 0 when a run could start, else 2",
+    load: async () => {
+      const { doctor, doctorHelp } = await import('./doctor.js')
+      return { help: doctorHelp, run: doctor }
     },
   },
   {
@@ -69,7 +78,7 @@ export const subcommands: readonly Subcommand[] = [
   },
   {
     name: 'profile',
-    summary: 'profile init [FILE]: write a commented deployment profile template (default ipts-profile.yaml)',
+    summary: 'profile init [FILE]: write a commented deployment profile template; profile validate FILE: check one as a run would',
     load: async () => {
       const { profileCommand, profileHelp } = await import('./profile-command.js')
       return { help: profileHelp, run: async (argv) => profileCommand(argv, process.stdout) }
@@ -89,7 +98,7 @@ function topLevelHelp(runHelp: string): string {
     '  --help, -h\n      print this help (also: ipts-conformance help [SUBCOMMAND])',
     '  --version\n      print the version',
     '',
-    'Exit codes: 0 no MUST check failed (nor a SHOULD check, with --strict); 1 a check failed; 2 a usage error or an unreachable target.',
+    'Exit codes: 0 no MUST check failed (nor a SHOULD check, with --strict); 1 a check failed; 2 a usage error, or the preflight found the run could not judge the deployment (an unreachable target, the wrong scheme, a refused key, an unwritable report folder).',
   ].join('\n')
 }
 
@@ -115,7 +124,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     return await subcommand.run(rest, env)
   } catch (error) {
     if (isUserFixable(error)) {
-      process.stderr.write(`ipts-conformance: ${error.message}\n`)
+      // One line each: the preflight names every problem it found at once.
+      for (const line of error.message.split('\n')) process.stderr.write(`ipts-conformance: ${line}\n`)
       return 2
     }
     process.stderr.write(`ipts-conformance: internal error: ${(error as Error)?.message ?? String(error)}\n`)

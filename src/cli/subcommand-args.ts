@@ -1,7 +1,7 @@
 import { loadProfile } from '../profile/load.js'
 import type { Profile } from '../profile/profile.js'
 import { UsageError } from '../core/errors.js'
-import { flagsHelp, parseFlags, validateFlag, type Flag } from './flags.js'
+import { flagsHelp, parseFlags, readEnvironment, validateFlag, type Flag } from './flags.js'
 
 /** The share of the observable requirements a report must assess, for CI: a run, check-har and the proxy take it alike. */
 export const minAssessedFlag: Flag = {
@@ -35,12 +35,14 @@ export function trafficProfile(path: string | undefined): Promise<Profile | unde
 /** Parses and checks a subcommand's flags and its positional arguments; every mistake is a UsageError naming the flag. */
 export function parseSubcommandArgs(argv: readonly string[], table: readonly Flag[], positionals: number, env: NodeJS.ProcessEnv = {}): { values: Record<string, unknown>; positionals: string[] } {
   const parsed = parseFlags(argv, table)
+  const notices: string[] = []
+  const fromEnv = readEnvironment(table, env, notices)
+  for (const notice of notices) process.stderr.write(`ipts-conformance: ${notice}\n`)
   const values: Record<string, unknown> = {}
   for (const flag of table) {
     // A flag wins over its environment variable, as in a run.
-    const fromEnv = flag.env ? env[flag.env] || undefined : undefined
-    const given = parsed.values[flag.name] ?? (fromEnv !== undefined && flag.kind === 'flag' ? fromEnv !== '0' && fromEnv !== 'false' : fromEnv)
-    values[flag.name] = validateFlag(flag, given ?? flag.default, parsed.values[flag.name] === undefined && fromEnv !== undefined ? flag.env : undefined)
+    const given = parsed.values[flag.name] ?? fromEnv.values[flag.name]
+    values[flag.name] = validateFlag(flag, given ?? flag.default, parsed.values[flag.name] === undefined ? fromEnv.sources[flag.name] : undefined)
   }
   if (parsed.positionals.length !== positionals) {
     throw new UsageError(parsed.positionals.length < positionals ? 'missing argument (see --help)' : `unexpected argument ${JSON.stringify(parsed.positionals[positionals])} (see --help)`)

@@ -8,7 +8,7 @@ const valueOf = (flag: Flag) => (flag.kind === 'flag' ? '' : flag.kind === 'int'
 export function renderFlagTable(): string {
   const rows = flags.map((flag) => {
     const meaning = flag.default === undefined ? flag.help : `${flag.help} (default \`${flag.default}\`)`
-    return `| \`--${flag.name}${valueOf(flag)}\` | ${flag.env ? `\`${flag.env}\`` : ''} | ${cell(meaning)} |`
+    return `| \`--${flag.name}${valueOf(flag)}\` | ${flag.env ? `\`${flag.env}\`${flag.envAliases?.length ? ` (or ${flag.envAliases.map((name) => `\`${name}\``).join(', ')})` : ''}` : ''} | ${cell(meaning)} |`
   })
   return ['| flag | environment | meaning |', '|---|---|---|', ...rows, '| `--help`, `-h` (also `ipts-conformance help`), `--version` | | |'].join('\n')
 }

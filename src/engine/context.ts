@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events'
 import { fillPath, operation, operationAt, type OperationId } from '../contract/operations.js'
 import { validateAgainst } from '../contract/schemas.js'
 import { RUN_CUT_CODES, type HttpClient } from '../http/client.js'
-import type { Exchange } from '../http/exchange.js'
+import { whyNoResponse, type Exchange } from '../http/exchange.js'
 import type { RunSettings } from '../core/settings.js'
 import { NOT_ANSWERING } from '../http/circuit-breaker.js'
 import { missingInputReasons, missingNeed } from '../checks/needs.js'
@@ -199,7 +199,7 @@ export function createCheckContext(
     },
     expectSchema(schema, exchange) {
       const { response } = exchange
-      if (!response) return fail(`no response: ${exchange.error?.message}`, { exchange })
+      if (!response) return fail(`no response: ${whyNoResponse(exchange)}`, { exchange })
       if (response.json === undefined) return fail(`the body is ${response.jsonError}`, { exchange })
       const violations = validateAgainst(schema, response.json)
       if (violations.length > 0) {

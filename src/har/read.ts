@@ -185,4 +185,6 @@ export async function* readHarEntries(path: string, flag: string): AsyncGenerato
     stream.destroy()
   }
   scanner.end()
+  // Judging nothing would pass: a recording that captured no request is a mistake of the recording, not a verdict.
+  if (scanner.count === 0) throw new UsageError(`${flag}: ${path} has no entries: there is no recorded exchange to judge`)
 }

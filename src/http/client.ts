@@ -119,6 +119,8 @@ export class HttpClient {
         const refused = this.breaker.refusal(target)
         if (refused) return { request: this.describe(request), durationMs: 0, retries: [], error: refused }
         if (attempt > 0) retries.at(-1)!.waitedMs = Math.round(performance.now() - waitingSince)
+        const unsendable = unsendableHeader(request.headers)
+        if (unsendable) return { request: this.describe(request), durationMs: 0, retries: [], error: unsendable }
         const sent = await this.send(request)
         this.breaker.record(target, sent)
         return sent
@@ -252,7 +254,26 @@ export const RUN_TIME_BOUND = 'RUN_TIME_BOUND'
 export const RUN_CUT_CODES: ReadonlySet<string> = new Set([RUN_INTERRUPTED, RUN_TIME_BOUND])
 
 /** The suite's own reasons for cutting a request off: the request is not sent again after them. */
-const OWN_ABORTS = new Set(['CHECK_ENDED', RUN_TIME_BOUND, RUN_INTERRUPTED, 'RATE_LIMITED', NOT_ANSWERING])
+const OWN_ABORTS = new Set(['CHECK_ENDED', RUN_TIME_BOUND, RUN_INTERRUPTED, 'RATE_LIMITED', NOT_ANSWERING, 'HEADER_NOT_SENDABLE'])
+
+/** What HTTP (RFC 9110 field-value) and undici allow in a header value: tab, visible ASCII, space and obs-text bytes. */
+const UNSENDABLE_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/
+
+/**
+ * Why a request is not sent when a header value holds a character HTTP does not allow (a key ending in a carriage
+ * return). undici refuses such a request, and one refused while others queue for a connection leaves its pool stalled,
+ * every later request unsettled: the request is refused here, before the pool sees it. The value is not named (it may be a key).
+ */
+function unsendableHeader(headers: Record<string, string> = {}): ExchangeError | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    const bad = UNSENDABLE_IN_HEADER.exec(value)?.[0]
+    if (bad !== undefined) {
+      const code = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+      return { code: 'HEADER_NOT_SENDABLE', message: `not sent: the ${name} header holds the character ${code}, which HTTP does not allow in a header value` }
+    }
+  }
+  return undefined
+}
 
 /** A transport failure after which a write may have been received: sending it again, as it was, is the contract's retry. */
 function isAmbiguous(error: ExchangeError | undefined): boolean {
@@ -272,5 +293,30 @@ function transportError(error: unknown, requestTimeoutMs: number): { code: strin
   if (err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT') {
     return { code: 'TIMEOUT', message: `no complete response within ${requestTimeoutMs} ms` }
   }
-  return { code: err.code ?? err.name ?? 'ERROR', message: err.message ?? String(error) }
+  const code = err.code ?? err.name ?? 'ERROR'
+  return { code, message: transportWords(code) ?? (err.message || `the request failed (${code})`) }
+}
+
+/**
+ * A transport failure named in words, with its code as the detail: a finding's reason must not be a library's internal
+ * text (OpenSSL's "ssl3_get_record:wrong version number", undici's "other side closed").
+ */
+function transportWords(code: string): string | undefined {
+  if (/^ERR_SSL_|^EPROTO$/.test(code)) return `the TLS handshake failed: the server does not speak TLS there as expected (${code})`
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return `the server's TLS certificate is not trusted (${code})`
+  if (/^HPE_/.test(code)) return `the response is not valid HTTP/1.1 (${code})`
+  const words: Record<string, string> = {
+    UND_ERR_SOCKET: 'the server closed the connection before a complete response',
+    ECONNRESET: 'the connection was reset before a complete response',
+    EPIPE: 'the connection was closed while the request was sent',
+    ECONNREFUSED: 'the connection was refused',
+    ENOTFOUND: 'the host name does not resolve',
+    EAI_AGAIN: 'the host name could not be resolved (temporary DNS failure)',
+    EHOSTUNREACH: 'the host is unreachable',
+    ENETUNREACH: 'the network is unreachable',
+    UND_ERR_CONNECT_TIMEOUT: 'no connection within the connect timeout',
+    UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the body ended before the length its Content-Length header stated',
+    UND_ERR_CLOSED: 'the connection was closed',
+  }
+  return words[code] === undefined ? undefined : `${words[code]} (${code})`
 }

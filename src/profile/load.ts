@@ -44,40 +44,57 @@ function problemOf(error: ErrorObject): string {
 
 /** Checks a parsed profile file against specs/profile.schema.json and the rules a schema cannot state; returns its values. `where` names the file in a ProfileError. */
 export function profileValues(parsed: unknown, where: string): ProfileValues {
+  const [first] = profileProblems(parsed)
+  if (first !== undefined) throw new ProfileError(where, first)
+  return (parsed as { profile: ProfileValues | null }).profile ?? {}
+}
+
+/**
+ * Every problem of a parsed profile file, the one that explains the rest first: the schema's, else the rules a schema
+ * cannot state. A run stops at the first; `profile validate` lists them all.
+ */
+export function profileProblems(parsed: unknown): string[] {
   validateFile ??= new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true }).compile(JSON.parse(readFileSync(specPath('profile.schema.json'), 'utf8')))
   if (!validateFile(parsed)) {
     // An unknown key explains the rest (a misspelt 'profile' is also a missing one); a misspelt name as a key is reported by its enum error, which ajv gives before the propertyNames error.
     const errors = validateFile.errors ?? []
-    throw new ProfileError(where, problemOf(errors.find((e) => e.keyword === 'additionalProperties') ?? errors[0]!))
+    const first = errors.find((e) => e.keyword === 'additionalProperties') ?? errors[0]!
+    return [...new Set([first, ...errors].map(problemOf))]
   }
   const values = (parsed as { profile: ProfileValues | null }).profile ?? {}
+  const problems: string[] = []
   for (const [operation, rule] of Object.entries(values.pagination ?? {})) {
-    if (rule.minPageSize > rule.maxPageSize) throw new ProfileError(where, `profile.pagination.${operation} has minPageSize ${rule.minPageSize} above maxPageSize ${rule.maxPageSize}`)
+    if (rule.minPageSize > rule.maxPageSize) problems.push(`profile.pagination.${operation} has minPageSize ${rule.minPageSize} above maxPageSize ${rule.maxPageSize}`)
   }
   const keyPattern = values.writes?.keyPattern
   if (keyPattern !== undefined) {
-    let pattern: RegExp
+    let pattern: RegExp | undefined
     try {
       pattern = new RegExp(keyPattern, 'u')
     } catch (error) {
-      throw new ProfileError(where, `profile.writes.keyPattern is not a regular expression: ${(error as Error).message}`)
+      problems.push(`profile.writes.keyPattern is not a regular expression: ${(error as Error).message}`)
     }
     // The contract allows 8 to 128 characters: a reading of "safe" narrows the characters, not the length.
-    if (![8, 128].every((length) => pattern.test('aZ9'.repeat(43).slice(0, length)))) throw new ProfileError(where, 'profile.writes.keyPattern refuses keys of 8 and 128 letters and digits, which the contract allows')
+    if (pattern && ![8, 128].every((length) => pattern.test('aZ9'.repeat(43).slice(0, length)))) problems.push('profile.writes.keyPattern refuses keys of 8 and 128 letters and digits, which the contract allows')
   }
   for (const [name, op] of Object.entries(values.writes?.operations ?? {})) {
     const cancelled = op.cancels && values.writes!.operations[op.cancels.operation]
     if (op.cancels && (op.kind !== 'cancellation' || !cancelled?.receipt || !cancelled.statusPath)) {
-      throw new ProfileError(where, `profile.writes.operations.${name}.cancels names ${op.cancels.operation}, which must be an intake of these writes with its receipt and statusPath, from a cancellation`)
+      problems.push(`profile.writes.operations.${name}.cancels names ${op.cancels.operation}, which must be an intake of these writes with its receipt and statusPath, from a cancellation`)
     }
   }
   const both = values.restrictedKey?.refused?.find((op) => values.restrictedKey?.granted?.includes(op))
-  if (both) throw new ProfileError(where, `profile.restrictedKey lists ${both} as both refused and granted`)
-  return values
+  if (both) problems.push(`profile.restrictedKey lists ${both} as both refused and granted`)
+  return problems
 }
 
 /** Reads and checks a profile file; `givenBy` names what gave its path (a flag, a variable, a config file's key) when it cannot be read. */
 export function readProfileFile(path: string, givenBy = '--profile'): ProfileValues {
+  return profileValues(parsedProfileFile(path, givenBy), path)
+}
+
+/** A profile file read and parsed as YAML, not yet checked; a ProfileError when it cannot be read or parsed. */
+export function parsedProfileFile(path: string, givenBy = '--profile'): unknown {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
@@ -90,7 +107,7 @@ export function readProfileFile(path: string, givenBy = '--profile'): ProfileVal
   } catch (error) {
     throw new ProfileError(path, yamlProblem(error))
   }
-  return profileValues(parsed, path)
+  return parsed
 }
 
 /** A profile given where a run is configured: a profile file, or its values inline (a --config file's profile mapping). */

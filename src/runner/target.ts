@@ -1,17 +1,17 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Agent, request } from 'undici'
+import { dirname, join } from 'node:path'
 import { gatherExchangeLog } from '../har/exchange-log.js'
 import { writeHar } from '../har/write.js'
 import { createSharedState } from '../http/shared-state.js'
 import { politeFetch, resolveProfile } from './profile-of-run.js'
 import { startReferenceServer, type Quota, type ReferenceServer } from '../reference/server.js'
 import type { Behaviour } from '../reference/types.js'
-import { TargetUnreachableError } from '../core/errors.js'
 import { settingDefaults, withDefaults } from '../core/defaults.js'
 import { behaviourFlags, type RunOptions } from './options.js'
 import type { RunSettings } from '../core/settings.js'
+import { validateRunOptions } from './validate-options.js'
+import { preflight } from './preflight.js'
 
 /** What a run is pointed at: its settings, and the embedded reference server when that is the target. */
 export interface Target {
@@ -20,6 +20,8 @@ export interface Target {
   shared: SharedArrayBuffer
   server?: ReferenceServer
   startedAt: Date
+  /** What the preflight found, one line each (src/runner/preflight.ts): `doctor` prints them. */
+  preflight: string[]
   /** The folder the suite workers log the run's exchanges to (src/har/exchange-log.ts); undefined when the run writes no HAR. */
   exchangeLog?: string
   /** Writes the exchanges logged so far to the run's harPath; returns that path, or undefined when the run writes no HAR. */
@@ -40,8 +42,9 @@ async function namedBehaviours(options: RunOptions): Promise<{ behaviours: Behav
   return { behaviours, ...broughtByFaults(behaviours, { quota, receipts }) }
 }
 
-/** Fills in the defaults, starts the embedded reference server when no base URL is given, makes sure the target can be connected to, and loads the deployment profile. */
+/** Validates the options (a UsageError naming the first bad one), fills in the defaults, starts the embedded reference server when no base URL is given, runs the preflight (the report folder, the target, its scheme, the key), and loads the deployment profile. */
 export async function openTarget(options: RunOptions): Promise<Target> {
+  validateRunOptions(options)
   const startedAt = new Date()
   const given = withDefaults(options.settings)
   const { behaviours, quota, receipts } = await namedBehaviours(options)
@@ -58,8 +61,9 @@ export async function openTarget(options: RunOptions): Promise<Target> {
     if (exchangeLog) await rm(exchangeLog, { recursive: true, force: true })
   }
   const shared = createSharedState()
+  let checked: string[]
   try {
-    await ensureReachable(settings)
+    checked = await preflight(settings, options.harPath === undefined ? undefined : dirname(options.harPath))
     settings.profile = await resolveProfile(options.profile, server && { baseUrl: server.baseUrl, behaviours, quota }, politeFetch(settings, shared))
     if (options.harPath) exchangeLog = await mkdtemp(join(tmpdir(), 'ipts-exchanges-'))
   } catch (error) {
@@ -72,7 +76,7 @@ export async function openTarget(options: RunOptions): Promise<Target> {
     await writeHar(harPath, gatherExchangeLog(exchangeLog))
     return harPath
   }
-  return { settings, shared, server, startedAt, exchangeLog, writeHar: writeExchanges, close }
+  return { settings, shared, server, startedAt, preflight: checked, exchangeLog, writeHar: writeExchanges, close }
 }
 
 /** The flags a replay needs besides the target, the check and the seed: the files the caller read its settings from, what switched the run's reference behaviours on, and parameter names that are not the defaults. */
@@ -95,38 +99,5 @@ function embeddedSettings(given: ReturnType<typeof withDefaults>, server: Refere
     secondTrader: given.secondTrader ?? server.data.secondTrader,
     intent: given.intent ?? { hash: first!.hash, receipt: first!.receipt },
     secondIntent: given.secondIntent ?? { hash: second!.hash, receipt: second!.receipt },
-  }
-}
-
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'])
-
-/** Reads the probe sends at once: a target slow on one operation only still answers another. */
-const PROBED_PATHS = ['/v1/config', '/v1/vault', '/v1/markets']
-
-/**
- * A target that cannot be connected to, or that gives no response head to any probe within --timeout, is
- * unreachable: the run ends at once (exit 2) instead of waiting out every check. One that answers badly, or slowly
- * within the bound, gets failed checks instead.
- */
-async function ensureReachable(settings: RunSettings): Promise<void> {
-  const base = settings.baseUrl.replace(/\/+$/, '')
-  const dispatcher = new Agent({ connect: { timeout: settings.connectTimeoutMs } })
-  const probe = async (path: string) => {
-    const { body } = await request(`${base}${path}`, { method: 'GET', headers: { accept: 'application/json' }, dispatcher, signal: AbortSignal.timeout(settings.requestTimeoutMs) })
-    // The body is not wanted (it may never end); destroying it emits an abort error, which is expected here.
-    body.on('error', () => undefined).destroy()
-  }
-  const origin = new URL(base).origin
-  try {
-    await Promise.any(PROBED_PATHS.map(probe))
-  } catch (error) {
-    const errors = (error as AggregateError).errors as { code?: string; name?: string; cause?: { code?: string } }[]
-    const code = errors.map((e) => e.code ?? e.cause?.code).find((c) => c && UNREACHABLE.has(c))
-    if (code) throw new TargetUnreachableError(`target ${origin} is unreachable (${code})`)
-    if (errors.every((e) => e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT')) {
-      throw new TargetUnreachableError(`target ${origin} accepted connections but never answered (no response within ${settings.requestTimeoutMs} ms, --timeout)`)
-    }
-  } finally {
-    await dispatcher.destroy()
   }
 }

@@ -1,7 +1,7 @@
 import { exchangeRules } from '../checks/every-response.js'
 import { checksByConcern } from '../checks/index.js'
 import { observe } from '../engine/observations.js'
-import type { Exchange } from '../http/exchange.js'
+import { whyNoResponse, type Exchange } from '../http/exchange.js'
 import { reportOf } from '../engine/report-of.js'
 import type { Profile } from '../profile/profile.js'
 import { ObservationTally, outcomeOf } from '../engine/judged-outcomes.js'
@@ -76,7 +76,7 @@ export class TrafficJudgement {
     const destination = destinationOf(exchange.request.method, exchange.request.url, this.profile?.values)
     if (typeof destination === 'object') countResponse(this.responses, destination.operation, undefined, false)
     this.upstreamFailures++
-    if (this.upstreamErrors.length < UPSTREAM_ERRORS_NAMED) this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${exchange.error?.message}`)
+    if (this.upstreamErrors.length < UPSTREAM_ERRORS_NAMED) this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${whyNoResponse(exchange)}`)
   }
 
   /** minAssessed: the share of the observable requirements the traffic must assess (--min-assessed), else it fails. */

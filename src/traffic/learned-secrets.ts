@@ -13,6 +13,11 @@ const PLACEHOLDER = /\$\{?IPTS_[A-Z0-9_]+/
  * and traffic carries such values only as garbage a client sent on purpose (the suite's own property checks do).
  */
 const MIN_SECRET_LENGTH = 8
+/**
+ * What a broken client sends where a key should be (a variable that was never set, an object printed as text): not a
+ * secret, and learning it would rewrite every "undefined" and "null" of the report into a placeholder.
+ */
+const JUNK = /^\s*$|^(?:undefined|null|nan|true|false|\[object \w+\])$/i
 
 /**
  * The keys and receipts recorded traffic carries, learned from the requests (X-API-Key, the receipt query parameter),
@@ -43,7 +48,7 @@ export class LearnedSecrets {
   }
 
   private add(known: Map<string, string>, value: string, name: string): void {
-    if (known.has(value) || value.length < MIN_SECRET_LENGTH || PLACEHOLDER.test(value)) return
+    if (known.has(value) || value.trim().length < MIN_SECRET_LENGTH || JUNK.test(value.trim()) || PLACEHOLDER.test(value)) return
     known.set(value, `$${name}${known.size === 0 ? '' : `_${known.size + 1}`}`)
     this.cached = undefined
   }
