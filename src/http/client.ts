@@ -174,13 +174,14 @@ export class HttpClient {
     const timeout = AbortSignal.timeout(this.options.requestTimeoutMs)
     const deadline = Number.isFinite(this.deadlineAt) ? AbortSignal.timeout(Math.max(0, this.deadlineAt - Date.now())) : undefined
     const signals = [timeout, this.breaker.signal, deadline, this.options.stop, request.signal].filter((signal): signal is AbortSignal => signal !== undefined)
+    const cutOff = AbortSignal.any(signals)
     try {
       const answer = await this.pool.request({
         method: exchange.request.method as Dispatcher.HttpMethod,
         path: `${this.basePath}${request.path}`,
         headers: exchange.request.headers,
         body: request.body,
-        signal: AbortSignal.any(signals),
+        signal: cutOff,
       })
       const headersAt = performance.now()
       exchange.response = await readResponse(answer.statusCode, answer.headers, answer.body, this.options.maxBodyBytes)
@@ -189,11 +190,13 @@ export class HttpClient {
         exchange.error = { code: 'BODY_TOO_LARGE', message: `response body larger than ${this.options.maxBodyBytes} bytes; read stopped there` }
       }
     } catch (error) {
-      if (timeout.aborted) exchange.error = transportError(error, this.options.requestTimeoutMs)
-      else if (deadline?.aborted) exchange.error = runTimeBoundError('cut off')
-      else if (this.options.stop?.aborted) exchange.error = this.interruptedError('cut off in flight')
-      else if (this.breaker.signal.aborted) exchange.error = this.breaker.cutOffError()
-      else if (request.signal?.aborted) exchange.error = checkEndedError('cut off')
+      // The signal that aborted first names the ending: under load a second one (the timeout) may have fired by now too.
+      const cause = cutOff.aborted ? signals.find((signal) => signal.aborted && signal.reason === cutOff.reason) : undefined
+      if (cause === timeout) exchange.error = timeoutError(this.options.requestTimeoutMs)
+      else if (cause !== undefined && cause === deadline) exchange.error = runTimeBoundError('cut off')
+      else if (cause !== undefined && cause === this.options.stop) exchange.error = this.interruptedError('cut off in flight')
+      else if (cause === this.breaker.signal) exchange.error = this.breaker.cutOffError()
+      else if (cause !== undefined && cause === request.signal) exchange.error = checkEndedError('cut off')
       else exchange.error = transportError(error, this.options.requestTimeoutMs)
     }
     exchange.durationMs = Math.round(performance.now() - started)
@@ -288,11 +291,13 @@ function runTimeBoundError(what: string): ExchangeError {
   return { code: RUN_TIME_BOUND, message: `${what}: the run's time bound (--max-duration) had passed` }
 }
 
+function timeoutError(requestTimeoutMs: number): { code: string; message: string } {
+  return { code: 'TIMEOUT', message: `no complete response within ${requestTimeoutMs} ms` }
+}
+
 function transportError(error: unknown, requestTimeoutMs: number): { code: string; message: string } {
   const err = error as { code?: string; name?: string; message?: string }
-  if (err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT') {
-    return { code: 'TIMEOUT', message: `no complete response within ${requestTimeoutMs} ms` }
-  }
+  if (err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT') return timeoutError(requestTimeoutMs)
   const code = err.code ?? err.name ?? 'ERROR'
   return { code, message: transportWords(code) ?? (err.message || `the request failed (${code})`) }
 }
