@@ -31,7 +31,7 @@ export function parseCheckHarArgs(argv: readonly string[], env: NodeJS.ProcessEn
 export async function checkHar(options: CheckHarOptions, env: NodeJS.ProcessEnv): Promise<number> {
   const entries = await readHar(options.file, 'check-har')
   const judgement = new TrafficJudgement('har', `recorded traffic: ${options.file}`, await trafficProfile(options.profile))
-  const recorded = entries.map(exchangeOf)
+  const recorded = await Promise.all(entries.map((entry) => exchangeOf(entry)))
   // Every key and receipt of the file is learned before any evidence is kept, so that all of them are redacted everywhere.
   for (const { exchange } of recorded) judgement.learn(exchange)
   for (const { exchange, bodyRecorded } of recorded) judgement.judge(exchange, bodyRecorded)

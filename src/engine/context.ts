@@ -25,6 +25,16 @@ export interface WriteSupport {
 }
 
 /**
+ * The exchange, for a check to judge; a check whose request the target stopped answering, or whose response cannot be
+ * judged (a body in a coding the suite cannot decode, a redirect not followed), is not run, never failed for it.
+ */
+function judgeable(exchange: Exchange): Exchange {
+  if (exchange.error?.code === NOT_ANSWERING) throw new CheckNotRun(exchange.error.message, exchange)
+  if (exchange.response?.notJudged !== undefined) throw new CheckNotRun(`${exchange.request.method} ${new URL(exchange.request.url).pathname} got ${exchange.response.notJudged}`, exchange)
+  return exchange
+}
+
+/**
  * A check's context, and end(): called once the check has ended, it stops the check's requests (those not yet sent are
  * not sent, those in flight are cut off, a property's prefetched inputs among them) and resolves when every one has
  * settled, so that no request outlives its check.
@@ -67,8 +77,7 @@ export function createCheckContext(
     if (operationId) exchange.operation = operationId
     // An exchange that settles after its check has ended is no part of the check's evidence.
     if (!ended.signal.aborted) sent[order] = exchange
-    if (exchange.error?.code === NOT_ANSWERING) throw new CheckNotRun(exchange.error.message, exchange)
-    return exchange
+    return judgeable(exchange)
   }
 
   /**
@@ -79,8 +88,7 @@ export function createCheckContext(
     if (!sharing) return send(path, headers, undefined, operationId)
     const key = `${path} ${JSON.stringify(Object.entries(headers).sort())}`
     const exchange = await sharing.reads.read(key, sharing.checkId, () => client.get({ path, headers, operation: operationId }).then((e) => ({ ...e, operation: operationId })))
-    if (exchange.error?.code === NOT_ANSWERING) throw new CheckNotRun(exchange.error.message, exchange)
-    return exchange
+    return judgeable(exchange)
   }
 
   const defaultParams = (id: OperationId, given: Record<string, string> = {}): Record<string, string> => {

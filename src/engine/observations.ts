@@ -37,7 +37,8 @@ export function observe(exchanges: readonly Exchange[], settings: JudgedSettings
   const observations: Observations = {}
   for (const exchange of exchanges.filter((e) => e.operation !== undefined).flatMap(withRetriedAttempts)) {
     const { response } = exchange
-    if (!response) continue
+    // A response the suite cannot judge (a body in a coding it cannot decode, a redirect not followed) says nothing of any rule.
+    if (!response || response.notJudged !== undefined) continue
     for (const rule of judges) {
       if (rule.profile && !stated(settings.profile, rule.profile)) continue
       let finding: ReturnType<ExchangeJudge['violation']>

@@ -2,12 +2,14 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { Pool, type Dispatcher } from 'undici'
 import { operations } from '../contract/operations.js'
 import { CircuitBreaker, NOT_ANSWERING } from './circuit-breaker.js'
-import type { Exchange, ExchangeResponse } from './exchange.js'
+import { ACCEPTED_CODINGS, decodedResponse } from './content-coding.js'
+import { headerValues, type Exchange, type ExchangeResponse } from './exchange.js'
 import { Limiter } from './limiter.js'
-import { BodyCollector, decodeUtf8, parsedResponse } from './response-body.js'
+import { BodyCollector } from './response-body.js'
 import { EVERY_REQUEST, QuotaGate } from './quota-gate.js'
 import { breakerCells, createSharedState, gateSlots, inFlightCounter } from './shared-state.js'
 import { defaultRetryPolicy, quotaIsPerKey, rateLimitWaitMs, retryWaitMs, type RetryPolicy } from './retry.js'
+import { transportError } from './transport-errors.js'
 
 export interface ClientOptions {
   baseUrl: string
@@ -38,6 +40,10 @@ export interface OutgoingRequest {
   /** Aborted when the check that sends the request has ended: a request not yet sent is not sent, one in flight is cut off. */
   signal?: AbortSignal
 }
+
+/** Redirects a GET follows before its response is left unjudged. */
+export const MAX_REDIRECTS = 5
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308]
 
 /** Unanswered requests in a row that trip the circuit breaker: a full wave of requests in flight, and at least this many. */
 const MIN_BREAKER_THRESHOLD = 3
@@ -154,8 +160,22 @@ export class HttpClient {
     }
   }
 
+  /** The request as sent: it states the content codings the client decodes, unless the request states its own. */
   private describe({ method = 'GET', path, headers = {}, body }: OutgoingRequest): Exchange['request'] {
-    return { method, url: this.urlFor(path), headers, ...(body === undefined ? {} : { body }) }
+    const stated = Object.keys(headers).some((name) => name.toLowerCase() === 'accept-encoding')
+    return { method, url: this.urlFor(path), headers: stated ? headers : { ...headers, 'accept-encoding': ACCEPTED_CODINGS }, ...(body === undefined ? {} : { body }) }
+  }
+
+  /**
+   * Why a redirect is not followed, or undefined to follow it: only a GET is, only to the target's own origin (the API
+   * key and a receipt in the query are never sent anywhere else), and at most MAX_REDIRECTS times.
+   */
+  private redirectRefusal(method: string, status: number, next: URL | undefined, hops: number): string | undefined {
+    if (next === undefined) return `a ${status} redirect whose location is no URL: not followed, not judged`
+    if (next.origin !== this.origin) return `a ${status} redirect to another origin (${next.origin}): not followed, so that the API key and the request's query are not sent there; not judged`
+    if (method !== 'GET') return `a ${status} redirect of a ${method}: not followed (a write is sent only where the suite addressed it); not judged`
+    if (hops >= MAX_REDIRECTS) return `redirected more than ${MAX_REDIRECTS} times: not followed further, not judged`
+    return undefined
   }
 
   private async send(request: OutgoingRequest): Promise<Exchange> {
@@ -165,18 +185,36 @@ export class HttpClient {
     const deadline = Number.isFinite(this.deadlineAt) ? AbortSignal.timeout(Math.max(0, this.deadlineAt - Date.now())) : undefined
     const signals = [timeout, this.breaker.signal, deadline, request.signal].filter((signal): signal is AbortSignal => signal !== undefined)
     try {
-      const answer = await this.pool.request({
-        method: exchange.request.method as Dispatcher.HttpMethod,
-        path: `${this.basePath}${request.path}`,
-        headers: exchange.request.headers,
-        body: request.body,
-        signal: AbortSignal.any(signals),
-      })
-      const headersAt = performance.now()
-      exchange.response = await readResponse(answer.statusCode, answer.headers, answer.body, this.options.maxBodyBytes)
-      exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }
+      let path = `${this.basePath}${request.path}`
+      let asked = exchange.request.url
+      for (let hops = 0; ; hops++) {
+        const answer = await this.pool.request({
+          method: exchange.request.method as Dispatcher.HttpMethod,
+          path,
+          headers: exchange.request.headers,
+          body: request.body,
+          signal: AbortSignal.any(signals),
+        })
+        const headersAt = performance.now()
+        const response = await readResponse(answer.statusCode, answer.headers, answer.body, this.options.maxBodyBytes)
+        exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }
+        const location = REDIRECT_STATUSES.includes(response.status) ? headerValues(response, 'location') : []
+        if (location.length !== 1) {
+          exchange.response = response
+          break
+        }
+        const next = URL.canParse(location[0]!, asked) ? new URL(location[0]!, asked) : undefined
+        const refusal = this.redirectRefusal(exchange.request.method, response.status, next, hops)
+        if (refusal !== undefined) {
+          exchange.response = { ...response, notJudged: refusal }
+          break
+        }
+        ;(exchange.redirects ??= []).push({ url: asked, response })
+        path = `${next!.pathname}${next!.search}`
+        asked = next!.href
+      }
       if (exchange.response.truncated) {
-        exchange.error = { code: 'BODY_TOO_LARGE', message: `response body larger than ${this.options.maxBodyBytes} bytes; read stopped there` }
+        exchange.error = { code: 'BODY_TOO_LARGE', message: `response body ${exchange.response.encodedBytes === undefined ? '' : 'decoded '}larger than ${this.options.maxBodyBytes} bytes; read stopped there` }
       }
     } catch (error) {
       if (timeout.aborted) exchange.error = transportError(error, this.options.requestTimeoutMs)
@@ -212,7 +250,7 @@ async function readResponse(
       break
     }
   }
-  return parsedResponse(status, rawHeaders, decodeUtf8(collector.bytes()), collector.truncated)
+  return decodedResponse(status, rawHeaders, collector.bytes(), collector.truncated, maxBodyBytes)
 }
 
 /**
@@ -245,12 +283,4 @@ function checkEndedError(what: string): ExchangeError {
 
 function runTimeBoundError(what: string): ExchangeError {
   return { code: 'RUN_TIME_BOUND', message: `${what}: the run's time bound (--max-duration) had passed` }
-}
-
-function transportError(error: unknown, requestTimeoutMs: number): { code: string; message: string } {
-  const err = error as { code?: string; name?: string; message?: string }
-  if (err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT') {
-    return { code: 'TIMEOUT', message: `no complete response within ${requestTimeoutMs} ms` }
-  }
-  return { code: err.code ?? err.name ?? 'ERROR', message: err.message ?? String(error) }
 }

@@ -1,0 +1,52 @@
+import { maxHeaderSize } from 'node:http'
+
+/** undici's and Node's limit on a response's header section (16 KiB unless --max-http-header-size says otherwise): a head over it cannot be read. */
+const MAX_HEADER_SECTION_KIB = Math.round(maxHeaderSize / 1024)
+
+/**
+ * Why no response was read, in words, by the error code undici or Node gives: the one table of them, for a run's
+ * client and the proxy. A code not in it is named by its code, never by the library's text.
+ */
+const REASONS: Record<string, (timeoutMs: number) => string> = {
+  UND_ERR_HEADERS_OVERFLOW: () => `the response's header section is over ${MAX_HEADER_SECTION_KIB} KiB: not readable`,
+  UND_ERR_HEADERS_TIMEOUT: (ms) => `no response head within ${ms} ms`,
+  UND_ERR_BODY_TIMEOUT: (ms) => `the response body stalled for ${ms} ms`,
+  UND_ERR_CONNECT_TIMEOUT: (ms) => `no connection within ${ms} ms`,
+  UND_ERR_SOCKET: () => 'the connection was closed before the response was complete',
+  UND_ERR_CLOSED: () => 'the connection was closed before the response was complete',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: () => 'the response body did not match its content-length',
+  UND_ERR_INFO: () => 'the response could not be parsed as HTTP',
+  HPE_HEADER_OVERFLOW: () => `the response's header section is over ${MAX_HEADER_SECTION_KIB} KiB: not readable`,
+  ECONNREFUSED: () => 'the connection was refused',
+  ECONNRESET: () => 'the connection was reset',
+  EPIPE: () => 'the connection was closed while the request was being sent',
+  ETIMEDOUT: () => 'the connection timed out',
+  EHOSTUNREACH: () => 'the host is unreachable',
+  ENETUNREACH: () => 'the network is unreachable',
+  ENOTFOUND: () => 'the host name does not resolve (DNS)',
+  EAI_AGAIN: () => 'the host name could not be resolved now (DNS)',
+  ERR_SSL_WRONG_VERSION_NUMBER: () => 'the TLS handshake failed: the port does not speak TLS (an http:// port?)',
+  EPROTO: () => 'the TLS handshake failed',
+  DEPTH_ZERO_SELF_SIGNED_CERT: () => "the server's TLS certificate is self-signed",
+  SELF_SIGNED_CERT_IN_CHAIN: () => "the server's TLS certificate chain holds a self-signed certificate",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: () => "the server's TLS certificate could not be verified",
+  CERT_HAS_EXPIRED: () => "the server's TLS certificate has expired",
+  ERR_TLS_CERT_ALTNAME_INVALID: () => "the server's TLS certificate is for another host name",
+}
+
+/** Timeouts, by code or by the abort of the request's own time bound (a TimeoutError). */
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'TimeoutError'])
+
+/** An error of the transport as the exchange records it: a code, and a message in words. */
+export function transportError(error: unknown, requestTimeoutMs: number): { code: string; message: string } {
+  const err = (error ?? {}) as { code?: string; name?: string; cause?: unknown }
+  // undici wraps a socket's own error (a reset, a TLS failure) as the cause of its own.
+  const cause = err.cause as { code?: string } | undefined
+  const code = [err.code, cause?.code].find((c) => c !== undefined && REASONS[c] !== undefined) ?? err.code ?? err.name ?? 'ERROR'
+  if (err.name === 'TimeoutError' && code === 'TimeoutError') return { code: 'TIMEOUT', message: `no complete response within ${requestTimeoutMs} ms` }
+  const reason = REASONS[code]
+  if (!reason) return { code, message: `the request failed (${code})` }
+  // A system error's code is what a user searches for; undici's own codes say no more than the words.
+  const named = /^(UND_ERR_|HPE_)/.test(code) ? '' : ` (${code})`
+  return { code: TIMEOUTS.has(code) ? 'TIMEOUT' : code, message: `${reason(requestTimeoutMs)}${named}` }
+}
