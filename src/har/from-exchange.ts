@@ -1,3 +1,4 @@
+import { unknownCodingOf } from '../http/content-coding.js'
 import type { Exchange, ExchangeResponse, ExchangeTimings } from '../http/exchange.js'
 import { redactDeep, withoutSecretTail, type Secret } from '../http/secrets.js'
 import type { HarEntry, HarNameValue } from './types.js'
@@ -27,12 +28,13 @@ function harResponse(response: ExchangeResponse | undefined, error: Exchange['er
   const text = response.truncated ? withoutSecretTail(response.body, secrets) : response.body
   const content: HarEntry['response']['content'] = { size: bytes, mimeType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? 'x-unknown', text }
   if (response.truncated) content.comment = `body truncated at the size cap: the first ${bytes} bytes`
-  // The body is recorded decoded, beside the headers as sent (Content-Encoding among them), as HAR 1.2 records it.
-  if (response.encodedBytes !== undefined) content.compression = bytes - response.encodedBytes
-  // A body the suite could not decode is not recorded: what it holds cannot be redacted.
-  if (response.notJudged !== undefined && response.encodedBytes !== undefined) {
-    Object.assign(content, { size: response.encodedBytes, comment: response.notJudged })
+  if (unknownCodingOf(response.headers['content-encoding']) !== undefined && response.encodedBytes !== undefined) {
+    // A body the suite could not decode is not recorded: what it holds cannot be redacted.
+    Object.assign(content, { size: response.encodedBytes, comment: response.notJudged ?? 'a body in an unknown content coding: not recorded' })
     delete content.text
+  } else if (response.encodedBytes !== undefined && !response.truncated) {
+    // The body is recorded decoded, beside the headers as sent (Content-Encoding among them), as HAR 1.2 records it.
+    content.compression = bytes - response.encodedBytes
   }
   return {
     status: response.status,

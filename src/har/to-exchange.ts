@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer'
 import { settingDefaults } from '../core/defaults.js'
 import { decodeBody, decodedResponse } from '../http/content-coding.js'
 import type { Exchange, ExchangeResponse } from '../http/exchange.js'
+import { recordedRedirect } from '../http/redirects.js'
 import { parsedResponse } from '../http/response-body.js'
 import type { HarEntry, HarNameValue } from './types.js'
 
@@ -50,9 +51,10 @@ export async function exchangeOf(entry: HarEntry, maxBodyBytes: number = setting
   const { content } = response
   const bodyRecorded = typeof content.text === 'string' || content.size === 0
   const headers = headerRecord(response.headers)
-  exchange.response =
+  exchange.response = recordedRedirect(
     content.text !== undefined && content.encoding === 'base64'
       ? await recordedBytes(response.status, headers, Buffer.from(content.text, 'base64'), maxBodyBytes)
-      : parsedResponse(response.status, headers, content.text ?? '', false)
+      : parsedResponse(response.status, headers, content.text ?? '', false),
+  )
   return { exchange, bodyRecorded }
 }

@@ -3,8 +3,9 @@ import { Pool, type Dispatcher } from 'undici'
 import { operations } from '../contract/operations.js'
 import { CircuitBreaker, NOT_ANSWERING } from './circuit-breaker.js'
 import { ACCEPTED_CODINGS, decodedResponse } from './content-coding.js'
-import { headerValues, type Exchange, type ExchangeResponse } from './exchange.js'
+import type { Exchange, ExchangeResponse } from './exchange.js'
 import { Limiter } from './limiter.js'
+import { redirectLocation } from './redirects.js'
 import { BodyCollector } from './response-body.js'
 import { EVERY_REQUEST, QuotaGate } from './quota-gate.js'
 import { breakerCells, createSharedState, gateSlots, inFlightCounter } from './shared-state.js'
@@ -43,7 +44,6 @@ export interface OutgoingRequest {
 
 /** Redirects a GET follows before its response is left unjudged. */
 export const MAX_REDIRECTS = 5
-const REDIRECT_STATUSES = [301, 302, 303, 307, 308]
 
 /** Unanswered requests in a row that trip the circuit breaker: a full wave of requests in flight, and at least this many. */
 const MIN_BREAKER_THRESHOLD = 3
@@ -198,12 +198,12 @@ export class HttpClient {
         const headersAt = performance.now()
         const response = await readResponse(answer.statusCode, answer.headers, answer.body, this.options.maxBodyBytes)
         exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }
-        const location = REDIRECT_STATUSES.includes(response.status) ? headerValues(response, 'location') : []
-        if (location.length !== 1) {
+        const location = redirectLocation(response)
+        if (location === undefined) {
           exchange.response = response
           break
         }
-        const next = URL.canParse(location[0]!, asked) ? new URL(location[0]!, asked) : undefined
+        const next = URL.canParse(location, asked) ? new URL(location, asked) : undefined
         const refusal = this.redirectRefusal(exchange.request.method, response.status, next, hops)
         if (refusal !== undefined) {
           exchange.response = { ...response, notJudged: refusal }

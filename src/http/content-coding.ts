@@ -28,6 +28,11 @@ export function codingsOf(contentEncoding: string | readonly string[] | undefine
     .filter((coding) => coding !== '' && coding !== 'identity')
 }
 
+/** The first coding of a Content-Encoding header that the suite cannot decode, if any. */
+export function unknownCodingOf(contentEncoding: string | readonly string[] | undefined): string | undefined {
+  return codingsOf(contentEncoding).find((coding) => !['gzip', 'x-gzip', 'deflate', 'br'].includes(coding))
+}
+
 /** deflate names the zlib format (RFC 9110 §8.4.1.2), though servers have long sent raw deflate under that name: a zlib header tells them apart. */
 function isZlibWrapped(bytes: Buffer): boolean {
   return bytes.length >= 2 && (bytes[0]! & 0x0f) === 8 && (bytes[0]! * 256 + bytes[1]!) % 31 === 0
@@ -50,7 +55,7 @@ function decoderOf(coding: string, firstBytes: Buffer, partial: boolean): Transf
 export async function decodeBody(encoded: Buffer, contentEncoding: string | readonly string[] | undefined, maxBytes: number, encodedTruncated = false): Promise<DecodedBody> {
   const codings = codingsOf(contentEncoding)
   if (codings.length === 0) return { bytes: encoded, truncated: encodedTruncated, codings }
-  const unknown = codings.find((coding) => !['gzip', 'x-gzip', 'deflate', 'br'].includes(coding))
+  const unknown = unknownCodingOf(contentEncoding)
   if (unknown !== undefined) return { unknownCoding: unknown }
   const kept = new BodyCollector(maxBytes)
   const sink = new Writable({

@@ -5,6 +5,7 @@ import { Transform } from 'node:stream'
 import { Agent, request } from 'undici'
 import type { Exchange } from '../http/exchange.js'
 import { decodedResponse } from '../http/content-coding.js'
+import { recordedRedirect } from '../http/redirects.js'
 import { BodyCollector, decodeUtf8 } from '../http/response-body.js'
 import { transportError } from '../http/transport-errors.js'
 
@@ -93,7 +94,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       answer.body.destroy()
     }
     // The client got the bytes as sent; the judgement reads the body decoded.
-    exchange.response = await decodedResponse(answer.statusCode, answer.headers, kept.bytes(), kept.truncated, options.maxBodyBytes)
+    exchange.response = recordedRedirect(await decodedResponse(answer.statusCode, answer.headers, kept.bytes(), kept.truncated, options.maxBodyBytes))
     // The answer has ended, so the request's body has been read; one cut at the cap is not kept.
     if (hasBody && !sentBody.truncated) exchange.request.body = decodeUtf8(sentBody.bytes())
     exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }
