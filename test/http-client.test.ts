@@ -4,6 +4,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterEach, describe, expect, test } from 'vitest'
 import { HttpClient, type ClientOptions } from '../src/http/client.js'
 import { defaultRetryPolicy } from '../src/http/retry.js'
+import { unansweredAs } from '../src/http/transport-errors.js'
 
 /** A server answering each request with the next scripted status (then 200), recording when each request arrived (its clock, in ms). */
 async function scriptedServer(statuses: number[], headers: Record<string, string> = {}) {
@@ -180,6 +181,7 @@ describe('the HTTP client reads responses as clients meet them', () => {
     const exchange = await clientFor(target.baseUrl).get({ path: '/huge-head' })
     expect(exchange.response).toBeUndefined()
     expect(exchange.error).toEqual({ code: 'UND_ERR_HEADERS_OVERFLOW', message: "the response's header section is over 16 KiB: not readable" })
+    expect(unansweredAs(exchange.error), 'as a report names it in place of a status').toBe("a response whose head is not readable (the response's header section is over 16 KiB: not readable)")
   })
 
   test('names a refused connection in words, with its code', async () => {

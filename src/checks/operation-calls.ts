@@ -1,4 +1,5 @@
 import { operation, operations, type Operation, type OperationId } from '../contract/operations.js'
+import { unansweredAs } from '../http/transport-errors.js'
 import type { Exchange } from '../http/exchange.js'
 import type { RunSettings } from '../core/settings.js'
 import type { Auth, CallOptions, CheckContext } from './types.js'
@@ -84,8 +85,7 @@ export function callServableOperations(ctx: CheckContext, auth: Auth): Promise<E
 
 /** The status of an exchange as a report names it. */
 export function statusOf(exchange: Exchange): string {
-  // Stryker disable next-line OptionalChaining: equivalent, the client gives every exchange without a response its error
-  return exchange.response ? String(exchange.response.status) : `no response (${exchange.error?.message})`
+  return exchange.response ? String(exchange.response.status) : unansweredAs(exchange.error)
 }
 
 /** "getVault 200, listMarkets 200": which operations answered what. */

@@ -5,6 +5,7 @@ import type { HttpClient } from '../http/client.js'
 import type { Exchange } from '../http/exchange.js'
 import type { RunSettings } from '../core/settings.js'
 import { NOT_ANSWERING } from '../http/circuit-breaker.js'
+import { unansweredAs } from '../http/transport-errors.js'
 import { missingInputReasons, missingNeed } from '../checks/needs.js'
 import type { SharedReads } from './shared-reads.js'
 import { CheckFailure, CheckNotRun, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need, type WriteAnswer } from '../checks/types.js'
@@ -198,7 +199,7 @@ export function createCheckContext(
     },
     expectSchema(schema, exchange) {
       const { response } = exchange
-      if (!response) return fail(`no response: ${exchange.error?.message}`, { exchange })
+      if (!response) return fail(unansweredAs(exchange.error), { exchange })
       if (response.json === undefined) return fail(`the body is ${response.jsonError}`, { exchange })
       const violations = validateAgainst(schema, response.json)
       if (violations.length > 0) {

@@ -50,3 +50,12 @@ export function transportError(error: unknown, requestTimeoutMs: number): { code
   const named = /^(UND_ERR_|HPE_)/.test(code) ? '' : ` (${code})`
   return { code: TIMEOUTS.has(code) ? 'TIMEOUT' : code, message: `${reason(requestTimeoutMs)}${named}` }
 }
+
+/** Codes of a response that came but whose head could not be read: the target answered, unreadably. */
+const UNREADABLE_HEAD = new Set(['UND_ERR_HEADERS_OVERFLOW', 'HPE_HEADER_OVERFLOW'])
+
+/** What an exchange without a response got, as a report names it in place of a status. */
+export function unansweredAs(error: { code: string; message: string } | undefined): string {
+  if (error !== undefined && UNREADABLE_HEAD.has(error.code)) return `a response whose head is not readable (${error.message})`
+  return `no response (${error?.message ?? 'no reason recorded'})`
+}
