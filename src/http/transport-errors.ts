@@ -34,16 +34,17 @@ const REASONS: Record<string, (timeoutMs: number) => string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: () => "the server's TLS certificate is for another host name",
 }
 
-/** Timeouts, by code or by the abort of the request's own time bound (a TimeoutError). */
-const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'TimeoutError'])
+/** undici's timeouts, all recorded as TIMEOUT (the circuit breaker counts them as unanswered). */
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'])
 
 /** An error of the transport as the exchange records it: a code, and a message in words. */
 export function transportError(error: unknown, requestTimeoutMs: number): { code: string; message: string } {
-  const err = (error ?? {}) as { code?: string; name?: string; cause?: unknown }
+  const err = (error ?? {}) as { code?: unknown; name?: string; cause?: unknown }
+  // The abort of the request's own time bound (a DOMException, whose code is a number).
+  if (err.name === 'TimeoutError') return { code: 'TIMEOUT', message: `no complete response within ${requestTimeoutMs} ms` }
   // undici wraps a socket's own error (a reset, a TLS failure) as the cause of its own.
-  const cause = err.cause as { code?: string } | undefined
-  const code = [err.code, cause?.code].find((c) => c !== undefined && REASONS[c] !== undefined) ?? err.code ?? err.name ?? 'ERROR'
-  if (err.name === 'TimeoutError' && code === 'TimeoutError') return { code: 'TIMEOUT', message: `no complete response within ${requestTimeoutMs} ms` }
+  const codes = [err.code, (err.cause as { code?: unknown } | undefined)?.code].filter((c): c is string => typeof c === 'string')
+  const code = codes.find((c) => REASONS[c] !== undefined) ?? codes[0] ?? err.name ?? 'ERROR'
   const reason = REASONS[code]
   if (!reason) return { code, message: `the request failed (${code})` }
   // A system error's code is what a user searches for; undici's own codes say no more than the words.
