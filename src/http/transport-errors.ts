@@ -7,7 +7,7 @@ const MAX_HEADER_SECTION_KIB = Math.round(maxHeaderSize / 1024)
  * Why no response was read, in words, by the error code undici or Node gives: the one table of them, for a run's
  * client and the proxy. A code not in it is named by its code, never by the library's text.
  */
-const REASONS: Record<string, (timeoutMs: number) => string> = {
+const REASONS: Record<string, (timeoutMs: number, message: string) => string> = {
   UND_ERR_HEADERS_OVERFLOW: () => `the response's header section is over ${MAX_HEADER_SECTION_KIB} KiB: not readable`,
   UND_ERR_HEADERS_TIMEOUT: (ms) => `no response head within ${ms} ms`,
   UND_ERR_BODY_TIMEOUT: (ms) => `the response body stalled for ${ms} ms`,
@@ -16,6 +16,9 @@ const REASONS: Record<string, (timeoutMs: number) => string> = {
   UND_ERR_CLOSED: () => 'the connection was closed before the response was complete',
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: () => 'the response body did not match its content-length',
   UND_ERR_INFO: () => 'the response could not be parsed as HTTP',
+  HTTPParserError: () => 'the response is not valid HTTP/1.1',
+  // The suite's own request was refused before sending (a path a profile states badly): undici's words name what.
+  UND_ERR_INVALID_ARG: (_, message) => `the request could not be sent (${message})`,
   HPE_HEADER_OVERFLOW: () => `the response's header section is over ${MAX_HEADER_SECTION_KIB} KiB: not readable`,
   ECONNREFUSED: () => 'the connection was refused',
   ECONNRESET: () => 'the connection was reset',
@@ -39,17 +42,19 @@ const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UN
 
 /** An error of the transport as the exchange records it: a code, and a message in words. */
 export function transportError(error: unknown, requestTimeoutMs: number): { code: string; message: string } {
-  const err = (error ?? {}) as { code?: unknown; name?: string; cause?: unknown }
+  const err = (error ?? {}) as { code?: unknown; name?: string; message?: unknown; cause?: unknown }
   // The abort of the request's own time bound (a DOMException, whose code is a number).
   if (err.name === 'TimeoutError') return { code: 'TIMEOUT', message: `no complete response within ${requestTimeoutMs} ms` }
   // undici wraps a socket's own error (a reset, a TLS failure) as the cause of its own.
   const codes = [err.code, (err.cause as { code?: unknown } | undefined)?.code].filter((c): c is string => typeof c === 'string')
   const code = codes.find((c) => REASONS[c] !== undefined) ?? codes[0] ?? err.name ?? 'ERROR'
   const reason = REASONS[code]
+  // llhttp's codes each name what was wrong with the response's bytes.
+  if (!reason && code.startsWith('HPE_')) return { code, message: `the response is not valid HTTP/1.1 (${code})` }
   if (!reason) return { code, message: `the request failed (${code})` }
   // A system error's code is what a user searches for; undici's own codes say no more than the words.
-  const named = /^(UND_ERR_|HPE_)/.test(code) ? '' : ` (${code})`
-  return { code: TIMEOUTS.has(code) ? 'TIMEOUT' : code, message: `${reason(requestTimeoutMs)}${named}` }
+  const named = /^(UND_ERR_|HPE_|HTTPParserError)/.test(code) ? '' : ` (${code})`
+  return { code: TIMEOUTS.has(code) ? 'TIMEOUT' : code, message: `${reason(requestTimeoutMs, typeof err.message === 'string' ? err.message : '')}${named}` }
 }
 
 /** Codes of a response that came but whose head could not be read: the target answered, unreadably. */
