@@ -203,7 +203,8 @@ describe('check-har --profile', () => {
 describe('check-har on bodies in a content coding', () => {
   /** A HAR entry of a GET the reference answered in gzip, its body kept as the bytes received (base64), as some recorders keep it. */
   async function gzipEntries(behaviours: string[], paths: string[]): Promise<{ harPath: string; apiKey: string }> {
-    const reference = await startReferenceServer({ behaviours: [allowanceByName('always-gzip')!, ...behaviours.map((name) => faultByName(name)!)] })
+    // The coding is applied last, to the body as the fault left it.
+    const reference = await startReferenceServer({ behaviours: [...behaviours.map((name) => faultByName(name)!), allowanceByName('always-gzip')!] })
     try {
       const entries = await Promise.all(
         paths.map(async (path) => {
