@@ -4,7 +4,8 @@ import { payloadOf } from '../response-edits.js'
 
 /**
  * Every response with a body sent in a content coding, whatever the request's Accept-Encoding (RFC 9110 §12.5.3: a
- * request without it accepts any coding; the contract says nothing of codings).
+ * request without it accepts any coding; the contract says nothing of codings). Switched on beside a fault, it comes
+ * after it: it encodes the body as the behaviours before it left it.
  */
 function codingAllowance(coding: string, encode: (payload: Buffer) => Buffer): Allowance {
   return {
