@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
 import { codingsOf, decodeBody } from '../src/http/content-coding.js'
@@ -5,6 +7,8 @@ import { harEntries } from '../src/har/from-exchange.js'
 import { exchangeOf } from '../src/har/to-exchange.js'
 import type { HarEntry } from '../src/har/types.js'
 import type { Exchange } from '../src/http/exchange.js'
+import type { Behaviour, RefResponse } from '../src/reference/types.js'
+import { outcomeWithBehaviours } from './support/run.js'
 
 const JSON_TEXT = '{"data":{"chainId":1}}'
 
@@ -80,5 +84,42 @@ describe("a run's HAR", () => {
       ['http://127.0.0.1:9/v1/config', 308],
       ['http://127.0.0.1:9/v1/config/', 200],
     ])
+  })
+})
+
+describe('a run meeting a response it cannot judge', () => {
+  const onConfig = (name: string, edit: (response: RefResponse) => void): Behaviour => ({
+    name,
+    description: name,
+    onResponse: (response, request) => (request.route?.operation === 'getConfig' ? edit(response) : undefined),
+  })
+
+  test('a body in a coding the client cannot decode: the check is not run, naming the coding, never failed', async () => {
+    const zstd = onConfig('config-in-zstd', (response) => {
+      response.encoded = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x80, 0xff])
+      response.headers['content-encoding'] = 'zstd'
+    })
+    const outcome = await outcomeWithBehaviours(['config/answers-json'], [zstd])
+    expect(outcome.status).toBe('not run')
+    expect(outcome.reason).toBe('GET /v1/config got a body in an unknown content coding zstd: not judged')
+  })
+
+  test('a redirect to another origin: the check is not run, and the other origin gets no request', async () => {
+    const seen: string[] = []
+    const elsewhere = createServer((req, res) => (seen.push(req.url ?? ''), res.end('{}')))
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve))
+    const origin = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`
+    try {
+      const moved = onConfig('config-moved-elsewhere', (response) => {
+        response.status = 302
+        response.headers.location = `${origin}/collect`
+      })
+      const outcome = await outcomeWithBehaviours(['config/answers-json'], [moved])
+      expect(outcome.status).toBe('not run')
+      expect(outcome.reason).toMatch(/^GET \/v1\/config got a 302 redirect to another origin \(http:\/\/127\.0\.0\.1:\d+\): not followed/)
+      expect(seen, 'the other origin got a request').toEqual([])
+    } finally {
+      await new Promise((resolve) => elsewhere.close(resolve))
+    }
   })
 })
