@@ -83,12 +83,12 @@ describe('reading a HAR streaming', () => {
 
 describe('check-har bounds what it judges', () => {
   test('a body over the run cap (4 MiB) is judged as a run judges one: cut, marked truncated, its start kept', async () => {
-    const recorded = exchangeOf(entry('/v1/vault', JSON.stringify({ data: 'x'.repeat(6 * MiB) })))
+    const recorded = await exchangeOf(entry('/v1/vault', JSON.stringify({ data: 'x'.repeat(6 * MiB) })))
     const cut = capped(recorded, 4 * MiB).exchange.response!
     expect(cut.truncated).toBe(true)
     expect(cut.jsonError).toBe('body truncated at the size cap')
     expect(Buffer.byteLength(cut.body)).toBeLessThanOrEqual(4 * MiB)
-    const small = exchangeOf(entry('/v1/vault', '{"data":{}}'))
+    const small = await exchangeOf(entry('/v1/vault', '{"data":{}}'))
     expect(capped(small, 4 * MiB)).toBe(small)
   })
 

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
+import { request } from 'undici'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { parseCheckHarArgs } from '../src/cli/check-har.js'
 import { main } from '../src/cli/main.js'
@@ -9,6 +10,7 @@ import { parseProxyArgs } from '../src/cli/proxy.js'
 import { allChecks } from '../src/checks/index.js'
 import { exchangeRules } from '../src/checks/every-response.js'
 import { operations } from '../src/contract/operations.js'
+import { allowanceByName } from '../src/reference/allowances/index.js'
 import { faultByName, faults } from '../src/reference/faults/index.js'
 import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js'
 import { NOT_ASSESSED } from '../src/traffic/judgement.js'
@@ -196,6 +198,47 @@ describe('check-har --profile', () => {
     expect(run.code).toBe(2)
     expect(run.err.trim().split('\n'), 'one line').toEqual([expect.stringMatching(/profile\.yaml: profile\.intentStates must be array$/)])
     expect(run.files, 'no report is written').toEqual([])
+  })
+})
+
+describe('check-har on bodies in a content coding', () => {
+  /** A HAR entry of a GET the reference answered in gzip, its body kept as the bytes received (base64), as some recorders keep it. */
+  async function gzipEntries(behaviours: string[], paths: string[]): Promise<{ harPath: string; apiKey: string }> {
+    // The coding is applied last, to the body as the fault left it.
+    const reference = await startReferenceServer({ behaviours: [...behaviours.map((name) => faultByName(name)!), allowanceByName('always-gzip')!] })
+    try {
+      const entries = await Promise.all(
+        paths.map(async (path) => {
+          const answer = await request(`${reference.baseUrl}${path}`, { headers: { 'x-api-key': reference.data.apiKey } })
+          const bytes = Buffer.from(await answer.body.arrayBuffer())
+          const headers = Object.entries(answer.headers).map(([name, value]) => ({ name, value: String(value) }))
+          return {
+            startedDateTime: new Date().toISOString(),
+            time: 1,
+            request: { method: 'GET', url: `${reference.baseUrl}${path}`, httpVersion: 'HTTP/1.1', cookies: [], headers: [{ name: 'X-API-Key', value: reference.data.apiKey }], queryString: [], headersSize: -1, bodySize: 0 },
+            response: { status: answer.statusCode, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], headers, content: { size: bytes.length, mimeType: 'application/json', text: bytes.toString('base64'), encoding: 'base64' }, redirectURL: '', headersSize: -1, bodySize: bytes.length },
+            cache: {},
+            timings: { send: 0, wait: 1, receive: 0 },
+          }
+        }),
+      )
+      const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-gzip-har-')), 'gzip.har')
+      writeFileSync(harPath, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }))
+      return { harPath, apiKey: reference.data.apiKey }
+    } finally {
+      await reference.close()
+    }
+  }
+
+  test("judges a gzip'd body recorded as its bytes (base64) decoded: the reference passes, a fault in the decoded body fails", async () => {
+    const plain = await gzipEntries([], ['/v1/vault', '/v1/config', '/v1/markets'])
+    const passed = await checkHar([plain.harPath, '--strict'])
+    expect(passed.code, passed.out + passed.err).toBe(0)
+    expect(passed.report!.traffic).toMatchObject({ exchanges: 3, judged: 3 })
+    const faulty = await gzipEntries(['vault-updated-block-as-number'], ['/v1/vault'])
+    const failed = await checkHar([faulty.harPath])
+    expect(idsWithStatus(failed.report!, 'failed')).toEqual(['shapes/vault-members'])
+    for (const { text } of [...passed.files, ...failed.files]) expect(text.includes(plain.apiKey) || text.includes(faulty.apiKey), 'a key in a report').toBe(false)
   })
 })
 

@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, test } from 'vitest'
 import { HttpClient, type ClientOptions } from '../src/http/client.js'
 import { defaultRetryPolicy } from '../src/http/retry.js'
+import { unansweredAs } from '../src/http/transport-errors.js'
 
 /** A server answering each request with the next scripted status (then 200), recording when each request arrived (its clock, in ms). */
 async function scriptedServer(statuses: number[], headers: Record<string, string> = {}) {
@@ -129,5 +131,124 @@ describe('the HTTP client', () => {
     servers.push(closing)
     const closed = await clientFor(`http://127.0.0.1:${(closing.address() as AddressInfo).port}`).get(withKey)
     expect(closed.error).toEqual({ code: 'UND_ERR_SOCKET', message: 'the server closed the connection before a complete response (UND_ERR_SOCKET)' })
+  })
+})
+
+/** A server answering each path by its handler, recording every request it saw (path and headers). */
+async function routedServer(routes: Record<string, (res: ServerResponse, req: IncomingMessage) => void>) {
+  const seen: { url: string; headers: IncomingMessage['headers'] }[] = []
+  const server = createServer((req, res) => {
+    seen.push({ url: req.url ?? '', headers: req.headers })
+    const route = routes[(req.url ?? '').replace(/\?.*$/, '')]
+    if (route) route(res, req)
+    else res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  servers.push(server)
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen }
+}
+
+const JSON_BODY = '{"data":{"symbol":"ETH-USD"}}'
+const encoded = (coding: string, bytes: Buffer) => (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding }).end(bytes)
+
+describe('the HTTP client reads responses as clients meet them', () => {
+  test('states the codings it decodes, and decodes each coding a server may choose, chains included, before anything reads the body', async () => {
+    const body = Buffer.from(JSON_BODY)
+    const target = await routedServer({
+      '/gzip': encoded('gzip', gzipSync(body)),
+      '/x-gzip': encoded('x-gzip', gzipSync(body)),
+      '/deflate': encoded('deflate', deflateSync(body)),
+      '/raw-deflate': encoded('deflate', deflateRawSync(body)),
+      '/br': encoded('br', brotliCompressSync(body)),
+      '/chain': encoded('gzip, br', brotliCompressSync(gzipSync(body))),
+      '/identity': encoded('identity', body),
+    })
+    const client = clientFor(target.baseUrl)
+    for (const path of ['/gzip', '/x-gzip', '/deflate', '/raw-deflate', '/br', '/chain', '/identity']) {
+      const exchange = await client.get({ path })
+      expect(exchange.error, path).toBeUndefined()
+      expect(exchange.response?.json, path).toEqual({ data: { symbol: 'ETH-USD' } })
+      expect(exchange.response?.notJudged, path).toBeUndefined()
+    }
+    expect(target.seen.map((request) => request.headers['accept-encoding'])).toEqual(Array(7).fill('gzip, deflate, br'))
+  })
+
+  test('leaves a body in a coding it cannot decode not judged, naming the coding; a body not in its declared coding is kept as served, not JSON', async () => {
+    const target = await routedServer({ '/zstd': encoded('zstd', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0])), '/lie': encoded('gzip', Buffer.from(JSON_BODY)) })
+    const client = clientFor(target.baseUrl)
+    const unknown = await client.get({ path: '/zstd' })
+    expect(unknown.response?.status).toBe(200)
+    expect(unknown.response?.notJudged).toBe('a body in an unknown content coding zstd: not judged')
+    expect(unknown.response?.json).toBeUndefined()
+    const lie = await client.get({ path: '/lie' })
+    expect(lie.response?.notJudged).toBeUndefined()
+    expect(lie.response?.json).toBeUndefined()
+    expect(lie.response?.body).toBe(JSON_BODY)
+    expect(lie.response?.jsonError).toBe('not readable: content-encoding gzip, but the body is not in that coding (incorrect header check)')
+  })
+
+  test('keeps a decompression bomb to the cap on its decoded size, and says so', async () => {
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20))
+    const target = await routedServer({ '/bomb': encoded('gzip', bomb) })
+    const exchange = await clientFor(target.baseUrl, { maxBodyBytes: 1024 * 1024 }).get({ path: '/bomb' })
+    expect(bomb.length, 'the bomb fits under the cap as sent').toBeLessThan(1024 * 1024)
+    expect(exchange.response?.truncated).toBe(true)
+    expect(Buffer.byteLength(exchange.response!.body), 'only the start of the decoded body is kept').toBeLessThanOrEqual(64 * 1024)
+    expect(exchange.error).toEqual({ code: 'BODY_TOO_LARGE', message: 'response body decoded larger than 1048576 bytes; read stopped there' })
+  })
+
+  test('names a response head over the header limit as such, not as no response', async () => {
+    const target = await routedServer({ '/huge-head': (res) => res.writeHead(200, { 'content-type': 'application/json', 'x-padding': 'a'.repeat(20 * 1024) }).end('{}') })
+    const exchange = await clientFor(target.baseUrl).get({ path: '/huge-head' })
+    expect(exchange.response).toBeUndefined()
+    expect(exchange.error).toEqual({ code: 'UND_ERR_HEADERS_OVERFLOW', message: "the response's header section is over 16 KiB: not readable" })
+    expect(unansweredAs(exchange.error), 'as a report names it in place of a status').toBe("a response whose head is not readable (the response's header section is over 16 KiB: not readable)")
+  })
+
+  test('names a refused connection in words, with its code', async () => {
+    const target = await routedServer({})
+    const port = Number(new URL(target.baseUrl).port)
+    await new Promise((resolve) => servers.pop()!.close(resolve))
+    const exchange = await clientFor(`http://127.0.0.1:${port}`).get({ path: '/v1/vault' })
+    expect(exchange.error).toEqual({ code: 'ECONNREFUSED', message: 'the connection was refused (ECONNREFUSED)' })
+  })
+
+  test('follows a redirect of its own origin for a GET, the same headers sent, and records each hop', async () => {
+    const target = await routedServer({
+      '/v1/markets': (res) => res.writeHead(308, { location: '/v1/markets/?page=1' }).end(),
+      '/v1/markets/': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON_BODY),
+    })
+    const exchange = await clientFor(target.baseUrl).get({ path: '/v1/markets', headers: { 'x-api-key': 'k' } })
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.response?.json).toEqual({ data: { symbol: 'ETH-USD' } })
+    expect(exchange.redirects?.map((hop) => [hop.url, hop.response.status])).toEqual([[`${target.baseUrl}/v1/markets`, 308]])
+    expect(target.seen.map((request) => [request.url, request.headers['x-api-key']])).toEqual([
+      ['/v1/markets', 'k'],
+      ['/v1/markets/?page=1', 'k'],
+    ])
+  })
+
+  test('never follows a redirect to another origin: the API key and the query stay home, and the response is not judged', async () => {
+    const collector = await routedServer({})
+    const target = await routedServer({ '/v1/intents/x': (res) => res.writeHead(302, { location: `${collector.baseUrl}/collect` }).end() })
+    const exchange = await clientFor(target.baseUrl).get({ path: '/v1/intents/x?receipt=secret-receipt', headers: { 'x-api-key': 'secret-key' } })
+    expect(exchange.response?.status).toBe(302)
+    expect(exchange.response?.notJudged).toBe(`a 302 redirect to another origin (${collector.baseUrl}): not followed, so that the API key and the request's query are not sent there; not judged`)
+    expect(collector.seen, 'the other origin got a request').toEqual([])
+  })
+
+  test('follows a redirect loop of its own origin at most 5 times, then leaves it not judged', async () => {
+    const target = await routedServer({ '/loop': (res) => res.writeHead(307, { location: '/loop' }).end() })
+    const exchange = await clientFor(target.baseUrl).get({ path: '/loop' })
+    expect(target.seen).toHaveLength(6)
+    expect(exchange.redirects).toHaveLength(5)
+    expect(exchange.response?.notJudged).toBe('redirected more than 5 times: not followed further, not judged')
+  })
+
+  test('does not follow a redirect of a write, and sends the write once', async () => {
+    const target = await routedServer({ '/v1/orders': (res) => res.writeHead(307, { location: '/v1/orders/elsewhere' }).end() })
+    const exchange = await clientFor(target.baseUrl).request({ method: 'POST', path: '/v1/orders', body: '{}', headers: { 'content-type': 'application/json' } })
+    expect(exchange.response?.notJudged).toBe('a 307 redirect of a POST: not followed (a write is sent only where the suite addressed it); not judged')
+    expect(target.seen.map((request) => request.url)).toEqual(['/v1/orders'])
   })
 })

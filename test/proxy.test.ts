@@ -5,6 +5,7 @@ import { connect, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { gunzipSync } from 'node:zlib'
 import { chromium, type Browser } from 'playwright-core'
 import { request } from 'undici'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
@@ -12,6 +13,7 @@ import { main } from '../src/cli/main.js'
 import { parseProxyArgs, proxy } from '../src/cli/proxy.js'
 import { operations } from '../src/contract/operations.js'
 import type { Har } from '../src/har/types.js'
+import { allowanceByName } from '../src/reference/allowances/index.js'
 import { faultByName } from '../src/reference/faults/index.js'
 import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js'
 import type { RefRequest } from '../src/reference/types.js'
@@ -198,6 +200,27 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
       expect(report.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['shapes/vault-members'])
     } finally {
       await faulty.close()
+    }
+  })
+
+  test("passes a gzip'd response to its client unchanged, and judges it decoded; the HAR records the decoded text beside the headers as sent", async () => {
+    const gzipping = await startReferenceServer({ behaviours: [allowanceByName('always-gzip')!] })
+    try {
+      const proxy = await startProxy(['--upstream', gzipping.baseUrl, '--max-requests', '1'])
+      const answer = await request(`${proxy.url}/v1/vault`, { headers: { 'x-api-key': gzipping.data.apiKey } })
+      const sent = Buffer.from(await answer.body.arrayBuffer())
+      expect(answer.headers['content-encoding']).toBe('gzip')
+      expect(Number(answer.headers['content-length']), 'the bytes as the upstream sent them').toBe(sent.length)
+      expect(JSON.parse(gunzipSync(sent).toString())).toHaveProperty('data')
+      const { code, report, har } = await proxy.finished
+      expect(code, report.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.reason}`).join('\n')).toBe(0)
+      expect(report.traffic).toMatchObject({ exchanges: 1, judged: 1 })
+      const { content, headers } = har.log.entries[0]!.response
+      expect(headers).toContainEqual({ name: 'content-encoding', value: 'gzip' })
+      expect(JSON.parse(content.text!)).toHaveProperty('data')
+      expect(content.compression).toBe(content.size - sent.length)
+    } finally {
+      await gzipping.close()
     }
   })
 

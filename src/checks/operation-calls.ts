@@ -1,5 +1,6 @@
 import { operation, operations, type Operation, type OperationId } from '../contract/operations.js'
-import { whyNoResponse, type Exchange } from '../http/exchange.js'
+import { unansweredAs } from '../http/transport-errors.js'
+import type { Exchange } from '../http/exchange.js'
 import type { RunSettings } from '../core/settings.js'
 import type { Auth, CallOptions, CheckContext } from './types.js'
 
@@ -134,7 +135,7 @@ export function callServableOperations(ctx: CheckContext, auth: Auth): Promise<E
 
 /** The status of an exchange as a report names it. */
 export function statusOf(exchange: Exchange): string {
-  return exchange.response ? String(exchange.response.status) : `no response (${whyNoResponse(exchange)})`
+  return exchange.response ? String(exchange.response.status) : unansweredAs(exchange.error)
 }
 
 /** "getVault 200, listMarkets 200": which operations answered what. */

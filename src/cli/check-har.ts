@@ -44,7 +44,7 @@ export async function checkHar(options: CheckHarOptions, env: NodeJS.ProcessEnv)
 }
 
 async function* recordedExchanges(file: string): AsyncGenerator<RecordedExchange> {
-  for await (const entry of readHarEntries(file, 'check-har')) yield capped(exchangeOf(entry), settingDefaults.maxBodyBytes)
+  for await (const entry of readHarEntries(file, 'check-har')) yield capped(await exchangeOf(entry), settingDefaults.maxBodyBytes)
 }
 
 /** A recorded body over a run's cap (4 MiB) is judged as a run judges one: cut there, marked truncated, its start kept. */

@@ -198,6 +198,8 @@ export interface TrafficSummary {
   withoutResponse: number
   /** Responses whose body the recording left out: not judged. */
   withoutBody: number
+  /** Responses the suite cannot judge (a body in a content coding it cannot decode, a redirect): counted, not judged. */
+  notJudged?: number
   /** Requests the proxy could not parse (a garbage request line, a bad Content-Length): answered 400 by the proxy, not forwarded. */
   malformedRequests?: number
   /** Where the recorded client broke a rule the contract sets clients (a signed body sent under another key): the client's fault, not the target's. */
@@ -246,6 +248,7 @@ export function provenance(report: Report): string {
     traffic.otherV1 ? `${traffic.otherV1} under /v1 but no operation` : '',
     traffic.withoutResponse ? `${traffic.withoutResponse} without a response` : '',
     traffic.withoutBody ? `${traffic.withoutBody} without a recorded body` : '',
+    traffic.notJudged ? `${traffic.notJudged} in a content coding the suite cannot decode or redirected` : '',
     traffic.malformedRequests ? `${traffic.malformedRequests} malformed requests the proxy answered 400 and did not forward` : '',
   ].filter(Boolean)
   const breaches = traffic.clientRuleBreaches?.length ? `; the client broke a rule for clients ${traffic.clientRuleBreaches.length} times` : ''

@@ -2,9 +2,10 @@ import { setMaxListeners } from 'node:events'
 import { fillPath, operation, operationAt, type OperationId } from '../contract/operations.js'
 import { validateAgainst } from '../contract/schemas.js'
 import { RUN_CUT_CODES, type HttpClient } from '../http/client.js'
-import { whyNoResponse, type Exchange } from '../http/exchange.js'
+import type { Exchange } from '../http/exchange.js'
 import type { RunSettings } from '../core/settings.js'
 import { NOT_ANSWERING } from '../http/circuit-breaker.js'
+import { unansweredAs } from '../http/transport-errors.js'
 import { missingInputReasons, missingNeed } from '../checks/needs.js'
 import type { SharedReads } from './shared-reads.js'
 import { CheckFailure, CheckNotRun, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need, type WriteAnswer } from '../checks/types.js'
@@ -25,12 +26,15 @@ export interface WriteSupport {
 }
 
 /**
- * A request the circuit breaker did not send or cut off, or one the run's own interruption or time bound did: the check
- * that needed it ends 'not run', never failed by an answer that never came.
+ * The exchange, for a check to judge. A request the circuit breaker did not send or cut off, or one the run's own
+ * interruption or time bound did, and a response that cannot be judged (a body in a coding the suite cannot decode, a
+ * redirect not followed): the check that needed it ends 'not run', never failed by an answer that never came.
  */
-function throwIfNotRun(exchange: Exchange): void {
+function judgeable(exchange: Exchange): Exchange {
   const code = exchange.error?.code
   if (code === NOT_ANSWERING || (code !== undefined && RUN_CUT_CODES.has(code))) throw new CheckNotRun(exchange.error!.message, exchange)
+  if (exchange.response?.notJudged !== undefined) throw new CheckNotRun(`${exchange.request.method} ${new URL(exchange.request.url).pathname} got ${exchange.response.notJudged}`, exchange)
+  return exchange
 }
 
 /**
@@ -76,8 +80,7 @@ export function createCheckContext(
     if (operationId) exchange.operation = operationId
     // An exchange that settles after its check has ended is no part of the check's evidence.
     if (!ended.signal.aborted) sent[order] = exchange
-    throwIfNotRun(exchange)
-    return exchange
+    return judgeable(exchange)
   }
 
   /**
@@ -88,8 +91,7 @@ export function createCheckContext(
     if (!sharing) return send(path, headers, undefined, operationId)
     const key = `${path} ${JSON.stringify(Object.entries(headers).sort())}`
     const exchange = await sharing.reads.read(key, sharing.checkId, () => client.get({ path, headers, operation: operationId }).then((e) => ({ ...e, operation: operationId })))
-    throwIfNotRun(exchange)
-    return exchange
+    return judgeable(exchange)
   }
 
   const defaultParams = (id: OperationId, given: Record<string, string> = {}): Record<string, string> => {
@@ -199,7 +201,7 @@ export function createCheckContext(
     },
     expectSchema(schema, exchange) {
       const { response } = exchange
-      if (!response) return fail(`no response: ${whyNoResponse(exchange)}`, { exchange })
+      if (!response) return fail(unansweredAs(exchange.error), { exchange })
       if (response.json === undefined) return fail(`the body is ${response.jsonError}`, { exchange })
       const violations = validateAgainst(schema, response.json)
       if (violations.length > 0) {

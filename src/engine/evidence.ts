@@ -55,7 +55,9 @@ export function curlCommand(exchange: Exchange, secrets: readonly Secret[]): str
   // A near miss of a secret has no variable of its own: its placeholder stays as text.
   const asShellVariables = secrets.map((secret) => (/^\$[A-Z0-9_]+$/.test(secret.placeholder) ? { ...secret, placeholder: `\${${secret.placeholder.slice(1)}}` } : secret))
   const quote = (text: string) => `"${redact(text, asShellVariables).replace(/["\\`]/g, '\\$&').replace(/\$(?!\{IPTS_[A-Z_]+\})/g, '\\$')}"`
-  const headers = Object.entries(exchange.request.headers).map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`)
+  // curl states and decodes the content codings it knows itself (--compressed), so that the body shows as text.
+  const codings = Object.keys(exchange.request.headers).some((name) => name.toLowerCase() === 'accept-encoding') ? ['--compressed'] : []
+  const headers = [...codings, ...Object.entries(exchange.request.headers).filter(([name]) => name.toLowerCase() !== 'accept-encoding').map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`)]
   const [address, query] = exchange.request.url.split(/\?(.*)/s) as [string, string | undefined]
   const params = (query ?? '').split('&').filter(Boolean).map((pair) => ({ pair, decoded: [...new URLSearchParams(pair)].map(([name, value]) => `${name}=${value}`)[0] ?? '' }))
   const holdsSecret = ({ decoded }: { decoded: string }) => redact(decoded, secrets) !== decoded

@@ -43,6 +43,11 @@ export function observe(exchanges: readonly Exchange[], settings: JudgedSettings
       if (responses) countResponse(responses, exchange.operation!, undefined, false)
       continue
     }
+    // A response the suite cannot judge (a body in a coding it cannot decode, a redirect not followed) says nothing of any rule.
+    if (response.notJudged !== undefined) {
+      if (responses) countResponse(responses, exchange.operation!, response.status, false)
+      continue
+    }
     let judged = false
     for (const rule of judges) {
       if (rule.profile && !stated(settings.profile, rule.profile)) continue

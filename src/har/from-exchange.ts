@@ -1,3 +1,4 @@
+import { unknownCodingOf } from '../http/content-coding.js'
 import type { Exchange, ExchangeResponse, ExchangeTimings } from '../http/exchange.js'
 import { redactDeep, withoutSecretTail, type Secret } from '../http/secrets.js'
 import type { HarEntry, HarNameValue } from './types.js'
@@ -27,6 +28,14 @@ function harResponse(response: ExchangeResponse | undefined, error: Exchange['er
   const text = response.truncated ? withoutSecretTail(response.body, secrets) : response.body
   const content: HarEntry['response']['content'] = { size: bytes, mimeType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? 'x-unknown', text }
   if (response.truncated) content.comment = `body truncated at the size cap: the first ${bytes} bytes`
+  if (unknownCodingOf(response.headers['content-encoding']) !== undefined && response.encodedBytes !== undefined) {
+    // A body the suite could not decode is not recorded: what it holds cannot be redacted.
+    Object.assign(content, { size: response.encodedBytes, comment: response.notJudged ?? 'a body in an unknown content coding: not recorded' })
+    delete content.text
+  } else if (response.encodedBytes !== undefined && !response.truncated) {
+    // The body is recorded decoded, beside the headers as sent (Content-Encoding among them), as HAR 1.2 records it.
+    content.compression = bytes - response.encodedBytes
+  }
   return {
     status: response.status,
     statusText: '',
@@ -36,7 +45,7 @@ function harResponse(response: ExchangeResponse | undefined, error: Exchange['er
     content,
     redirectURL: (Array.isArray(location) ? location[0] : location) ?? '',
     headersSize: -1,
-    bodySize: bytes,
+    bodySize: response.encodedBytes ?? bytes,
   }
 }
 
@@ -72,8 +81,21 @@ function harEntry(exchange: Exchange, attempt: Attempt, checks: readonly string[
   return entry
 }
 
-/** The HAR entries of an exchange: each retried attempt its own entry, oldest first, then the last; secrets as the reports' placeholders. */
+/** The requests of a followed redirect: each hop asked the URL before it, the last response answered the last Location. */
+function redirectEntries(exchange: Exchange, checks: readonly string[], secrets: readonly Secret[]): HarEntry[] {
+  const hops = exchange.redirects ?? []
+  const urls = [...hops.map((hop) => hop.url), exchange.request.url]
+  const last = hops.at(-1)
+  if (last) urls[hops.length] = new URL(String(last.response.headers.location), last.url).href
+  const asked = (url: string): Exchange => ({ ...exchange, request: { ...exchange.request, url } })
+  return [...hops.map((hop) => harEntry(asked(hop.url), { ...exchange, response: hop.response, error: undefined }, checks, secrets)), harEntry(asked(urls.at(-1)!), exchange, checks, secrets)]
+}
+
+/**
+ * The HAR entries of an exchange: each retried attempt its own entry, oldest first, then the last (after the redirects
+ * it followed, each its own entry); secrets as the reports' placeholders.
+ */
 export function harEntries(exchange: Exchange, checks: readonly string[], secrets: readonly Secret[]): HarEntry[] {
-  const entries = [...exchange.retries.map((retry) => harEntry(exchange, retry, checks, secrets)), harEntry(exchange, exchange, checks, secrets)]
+  const entries = [...exchange.retries.map((retry) => harEntry(exchange, retry, checks, secrets)), ...redirectEntries(exchange, checks, secrets)]
   return redactDeep(entries, secrets)
 }

@@ -1,5 +1,9 @@
-import type { Exchange } from '../http/exchange.js'
-import { decodeUtf8, parsedResponse } from '../http/response-body.js'
+import { isUtf8 } from 'node:buffer'
+import { settingDefaults } from '../core/defaults.js'
+import { decodeBody, decodedResponse } from '../http/content-coding.js'
+import type { Exchange, ExchangeResponse } from '../http/exchange.js'
+import { recordedRedirect } from '../http/redirects.js'
+import { parsedResponse } from '../http/response-body.js'
 import type { HarEntry, HarNameValue } from './types.js'
 
 /** A recorded exchange as the suite's judgements read it, and whether the recording kept the response body. */
@@ -18,8 +22,19 @@ function headerRecord(headers: readonly HarNameValue[]): Record<string, string |
   return record
 }
 
+/**
+ * A body recorded as base64. HAR 1.2 records bodies decoded, but some recorders keep the bytes as received, with their
+ * Content-Encoding: those are decoded (each decoded body capped as a run caps it). Bytes that are not in the coding
+ * their header names, yet are UTF-8 text, are the recorder's decoded body, as HAR 1.2 says.
+ */
+async function recordedBytes(status: number, headers: Record<string, string | string[]>, bytes: Buffer, maxBodyBytes: number): Promise<ExchangeResponse> {
+  const decoded = await decodeBody(bytes, headers['content-encoding'], maxBodyBytes)
+  const alreadyDecoded = !('bytes' in decoded) && isUtf8(bytes)
+  return alreadyDecoded ? parsedResponse(status, headers, bytes.toString('utf8'), false) : decodedResponse(status, headers, bytes, false, maxBodyBytes)
+}
+
 /** One HAR entry as an exchange. A status of 0 is a request that got no response (Chromium and Playwright record them so). */
-export function exchangeOf(entry: HarEntry): RecordedExchange {
+export async function exchangeOf(entry: HarEntry, maxBodyBytes: number = settingDefaults.maxBodyBytes): Promise<RecordedExchange> {
   const requestHeaders: Record<string, string> = {}
   for (const [name, value] of Object.entries(headerRecord(entry.request.headers))) requestHeaders[name] = Array.isArray(value) ? value.join(', ') : value
   const exchange: Exchange = {
@@ -35,7 +50,11 @@ export function exchangeOf(entry: HarEntry): RecordedExchange {
   }
   const { content } = response
   const bodyRecorded = typeof content.text === 'string' || content.size === 0
-  const body = content.text === undefined ? '' : content.encoding === 'base64' ? decodeUtf8(Buffer.from(content.text, 'base64')) : content.text
-  exchange.response = parsedResponse(response.status, headerRecord(response.headers), body, false)
+  const headers = headerRecord(response.headers)
+  exchange.response = recordedRedirect(
+    content.text !== undefined && content.encoding === 'base64'
+      ? await recordedBytes(response.status, headers, Buffer.from(content.text, 'base64'), maxBodyBytes)
+      : parsedResponse(response.status, headers, content.text ?? '', false),
+  )
   return { exchange, bodyRecorded }
 }

@@ -33,7 +33,7 @@ export interface HarEntry {
     httpVersion: string
     cookies: unknown[]
     headers: HarNameValue[]
-    content: { size: number; mimeType: string; text?: string; encoding?: string; comment?: string }
+    content: { size: number; compression?: number; mimeType: string; text?: string; encoding?: string; comment?: string }
     redirectURL: string
     headersSize: number
     bodySize: number

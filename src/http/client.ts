@@ -2,13 +2,16 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { Pool, type Dispatcher } from 'undici'
 import { operations } from '../contract/operations.js'
 import { CircuitBreaker, NOT_ANSWERING } from './circuit-breaker.js'
+import { ACCEPTED_CODINGS, decodedResponse } from './content-coding.js'
 import type { Exchange, ExchangeResponse } from './exchange.js'
 import { Limiter } from './limiter.js'
-import { BodyCollector, decodeUtf8, parsedResponse } from './response-body.js'
+import { redirectLocation } from './redirects.js'
+import { BodyCollector } from './response-body.js'
 import { EVERY_REQUEST, QuotaGate } from './quota-gate.js'
 import { breakerCells, createSharedState, gateSlots, inFlightCounter } from './shared-state.js'
 import { defaultRetryPolicy, quotaIsPerKey, rateLimitWaitMs, retryWaitMs, type RetryPolicy } from './retry.js'
 import { interruptedReason, interruptionCause } from '../core/report.js'
+import { transportError } from './transport-errors.js'
 
 export interface ClientOptions {
   baseUrl: string
@@ -41,6 +44,9 @@ export interface OutgoingRequest {
   /** Aborted when the check that sends the request has ended: a request not yet sent is not sent, one in flight is cut off. */
   signal?: AbortSignal
 }
+
+/** Redirects a GET follows before its response is left unjudged. */
+export const MAX_REDIRECTS = 5
 
 /** Unanswered requests in a row that trip the circuit breaker: a full wave of requests in flight, and at least this many. */
 const MIN_BREAKER_THRESHOLD = 3
@@ -164,8 +170,22 @@ export class HttpClient {
     }
   }
 
+  /** The request as sent: it states the content codings the client decodes, unless the request states its own. */
   private describe({ method = 'GET', path, headers = {}, body }: OutgoingRequest): Exchange['request'] {
-    return { method, url: this.urlFor(path), headers, ...(body === undefined ? {} : { body }) }
+    const stated = Object.keys(headers).some((name) => name.toLowerCase() === 'accept-encoding')
+    return { method, url: this.urlFor(path), headers: stated ? headers : { ...headers, 'accept-encoding': ACCEPTED_CODINGS }, ...(body === undefined ? {} : { body }) }
+  }
+
+  /**
+   * Why a redirect is not followed, or undefined to follow it: only a GET is, only to the target's own origin (the API
+   * key and a receipt in the query are never sent anywhere else), and at most MAX_REDIRECTS times.
+   */
+  private redirectRefusal(method: string, status: number, next: URL | undefined, hops: number): string | undefined {
+    if (next === undefined) return `a ${status} redirect whose location is no URL: not followed, not judged`
+    if (next.origin !== this.origin) return `a ${status} redirect to another origin (${next.origin}): not followed, so that the API key and the request's query are not sent there; not judged`
+    if (method !== 'GET') return `a ${status} redirect of a ${method}: not followed (a write is sent only where the suite addressed it); not judged`
+    if (hops >= MAX_REDIRECTS) return `redirected more than ${MAX_REDIRECTS} times: not followed further, not judged`
+    return undefined
   }
 
   private async send(request: OutgoingRequest): Promise<Exchange> {
@@ -176,18 +196,36 @@ export class HttpClient {
     const signals = [timeout, this.breaker.signal, deadline, this.options.stop, request.signal].filter((signal): signal is AbortSignal => signal !== undefined)
     const cutOff = AbortSignal.any(signals)
     try {
-      const answer = await this.pool.request({
-        method: exchange.request.method as Dispatcher.HttpMethod,
-        path: `${this.basePath}${request.path}`,
-        headers: exchange.request.headers,
-        body: request.body,
-        signal: cutOff,
-      })
-      const headersAt = performance.now()
-      exchange.response = await readResponse(answer.statusCode, answer.headers, answer.body, this.options.maxBodyBytes)
-      exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }
+      let path = `${this.basePath}${request.path}`
+      let asked = exchange.request.url
+      for (let hops = 0; ; hops++) {
+        const answer = await this.pool.request({
+          method: exchange.request.method as Dispatcher.HttpMethod,
+          path,
+          headers: exchange.request.headers,
+          body: request.body,
+          signal: cutOff,
+        })
+        const headersAt = performance.now()
+        const response = await readResponse(answer.statusCode, answer.headers, answer.body, this.options.maxBodyBytes)
+        exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }
+        const location = redirectLocation(response)
+        if (location === undefined) {
+          exchange.response = response
+          break
+        }
+        const next = URL.canParse(location, asked) ? new URL(location, asked) : undefined
+        const refusal = this.redirectRefusal(exchange.request.method, response.status, next, hops)
+        if (refusal !== undefined) {
+          exchange.response = { ...response, notJudged: refusal }
+          break
+        }
+        ;(exchange.redirects ??= []).push({ url: asked, response })
+        path = `${next!.pathname}${next!.search}`
+        asked = next!.href
+      }
       if (exchange.response.truncated) {
-        exchange.error = { code: 'BODY_TOO_LARGE', message: `response body larger than ${this.options.maxBodyBytes} bytes; read stopped there` }
+        exchange.error = { code: 'BODY_TOO_LARGE', message: `response body ${exchange.response.encodedBytes === undefined ? '' : 'decoded '}larger than ${this.options.maxBodyBytes} bytes; read stopped there` }
       }
     } catch (error) {
       // The signal that aborted first names the ending: under load a second one (the timeout) may have fired by now too.
@@ -230,7 +268,7 @@ async function readResponse(
       break
     }
   }
-  return parsedResponse(status, rawHeaders, decodeUtf8(collector.bytes()), collector.truncated)
+  return decodedResponse(status, rawHeaders, collector.bytes(), collector.truncated, maxBodyBytes)
 }
 
 /**
@@ -293,35 +331,4 @@ function runTimeBoundError(what: string): ExchangeError {
 
 function timeoutError(requestTimeoutMs: number): { code: string; message: string } {
   return { code: 'TIMEOUT', message: `no complete response within ${requestTimeoutMs} ms` }
-}
-
-function transportError(error: unknown, requestTimeoutMs: number): { code: string; message: string } {
-  const err = error as { code?: string; name?: string; message?: string }
-  if (err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT') return timeoutError(requestTimeoutMs)
-  const code = err.code ?? err.name ?? 'ERROR'
-  return { code, message: transportWords(code) ?? (err.message || `the request failed (${code})`) }
-}
-
-/**
- * A transport failure named in words, with its code as the detail: a finding's reason must not be a library's internal
- * text (OpenSSL's "ssl3_get_record:wrong version number", undici's "other side closed").
- */
-function transportWords(code: string): string | undefined {
-  if (/^ERR_SSL_|^EPROTO$/.test(code)) return `the TLS handshake failed: the server does not speak TLS there as expected (${code})`
-  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return `the server's TLS certificate is not trusted (${code})`
-  if (/^HPE_/.test(code)) return `the response is not valid HTTP/1.1 (${code})`
-  const words: Record<string, string> = {
-    UND_ERR_SOCKET: 'the server closed the connection before a complete response',
-    ECONNRESET: 'the connection was reset before a complete response',
-    EPIPE: 'the connection was closed while the request was sent',
-    ECONNREFUSED: 'the connection was refused',
-    ENOTFOUND: 'the host name does not resolve',
-    EAI_AGAIN: 'the host name could not be resolved (temporary DNS failure)',
-    EHOSTUNREACH: 'the host is unreachable',
-    ENETUNREACH: 'the network is unreachable',
-    UND_ERR_CONNECT_TIMEOUT: 'no connection within the connect timeout',
-    UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the body ended before the length its Content-Length header stated',
-    UND_ERR_CLOSED: 'the connection was closed',
-  }
-  return words[code] === undefined ? undefined : `${words[code]} (${code})`
 }

@@ -12,6 +12,8 @@ export interface Exchange {
   timings?: ExchangeTimings
   /** Earlier attempts of the same request that were retried (429, 502, 503), oldest first, with the wait before the next attempt. */
   retries: RetriedAttempt[]
+  /** The redirects followed before the response, oldest first; the response answered the last one's Location. */
+  redirects?: RedirectHop[]
 }
 
 /** Where an attempt's time went, as the client measured it: waiting for the response head, then reading the body. */
@@ -45,6 +47,16 @@ export interface ExchangeResponse {
   json?: unknown
   /** Why the body is not JSON, when it is not. */
   jsonError?: string
+  /** Why the response is not judged at all: a body in a content coding the suite cannot decode, a redirect not followed. */
+  notJudged?: string
+  /** The body's size as sent, when it came in a content coding (body is then the decoded text). */
+  encodedBytes?: number
+}
+
+/** A redirect the client followed (same origin, a GET): the URL it asked and the 3xx it got; the next hop asked its Location. */
+export interface RedirectHop {
+  url: string
+  response: ExchangeResponse
 }
 
 export function headerValues(response: ExchangeResponse, name: string): string[] {

@@ -25,3 +25,8 @@ export function carryRequestId(response: RefResponse, id: string): void {
 export function errorBodyOf(response: RefResponse): Record<string, unknown> | undefined {
   return response.status >= 400 ? bodyOf(response) : undefined
 }
+
+/** The bytes a response is sent with: its encoded payload, else its raw bytes, else its body as JSON (none without a body). */
+export function payloadOf(response: RefResponse): Buffer {
+  return response.encoded ?? Buffer.from(response.raw ?? (response.body === undefined ? '' : JSON.stringify(response.body)))
+}

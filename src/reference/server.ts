@@ -5,6 +5,7 @@ import { loadOpenApi } from '../contract/schemas.js'
 import { buildReferenceData, type FixtureOverrides, type ReferenceData } from './data.js'
 import { errorResponse, findRoute, type Scope } from './handlers.js'
 import type { Behaviour, RefRequest, RefResponse } from './types.js'
+import { payloadOf } from './response-edits.js'
 import { findWriteRoute, handleWrite } from './writes.js'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
@@ -113,8 +114,8 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     for (const behaviour of behaviours) behaviour.onResponse?.(response, request, data)
 
     if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs))
-    const payload = response.raw ?? (response.body === undefined ? '' : JSON.stringify(response.body))
-    outgoing.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(payload) })
+    const payload = payloadOf(response)
+    outgoing.writeHead(response.status, { ...response.headers, 'content-length': payload.length })
     outgoing.end(payload)
   }
 

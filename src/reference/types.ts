@@ -23,6 +23,8 @@ export interface RefResponse {
   body?: unknown
   /** Bytes sent as they are instead of body, for behaviours that break the wire format. */
   raw?: string
+  /** The payload in a content coding, sent instead of both. */
+  encoded?: Buffer
 }
 
 /** A named change to the reference server's behaviour: a fault (breaks the contract) or an allowance (stays within it). */

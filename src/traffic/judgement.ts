@@ -52,6 +52,7 @@ export class TrafficJudgement {
     else if (destination === 'other-v1') this.counts.otherV1++
     else if (!exchange.response) this.counts.withoutResponse++
     else if (!bodyRecorded) this.counts.withoutBody++
+    else if (exchange.response.notJudged !== undefined) this.counts.notJudged = (this.counts.notJudged ?? 0) + 1
     else {
       this.counts.judged++
       this.tally.add(observe([{ ...exchange, operation: destination.operation }], { profile: this.profile }, this.secrets.list(), this.judges, undefined, this.responses))

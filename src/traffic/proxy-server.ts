@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net'
 import { Transform } from 'node:stream'
 import { Agent, request } from 'undici'
 import type { Exchange } from '../http/exchange.js'
-import { BodyCollector, decodeUtf8, parsedResponse } from '../http/response-body.js'
+import { decodedResponse } from '../http/content-coding.js'
+import { recordedRedirect } from '../http/redirects.js'
+import { BodyCollector, decodeUtf8 } from '../http/response-body.js'
+import { transportError } from '../http/transport-errors.js'
 
 /** Headers of one connection, not of the message (RFC 9110 §7.6.1), and Host, which names the proxy: not forwarded. */
 const PER_CONNECTION = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host'])
@@ -66,8 +69,8 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     try {
       answer = await request(url, { method, headers, body, dispatcher })
     } catch (error) {
-      const err = error as { code?: string; message?: string }
-      exchange.error = { code: err.code ?? 'UPSTREAM_ERROR', message: `the upstream did not answer: ${err.code ?? ''} ${err.message ?? ''}`.trim() }
+      const { code, message } = transportError(error, options.requestTimeoutMs)
+      exchange.error = { code, message: `the upstream did not answer: ${message}` }
       exchange.durationMs = performance.now() - started
       if (!outgoing.headersSent) {
         outgoing.writeHead(502, { 'content-type': 'application/json' })
@@ -89,11 +92,13 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       await options.backlog?.()
       outgoing.end()
     } catch (error) {
-      exchange.error = { code: (error as { code?: string }).code ?? 'UPSTREAM_ERROR', message: `the upstream's body broke off: ${(error as Error).message}` }
+      const { code, message } = transportError(error, options.requestTimeoutMs)
+      exchange.error = { code, message: `the upstream's body broke off: ${message}` }
       outgoing.destroy()
       answer.body.destroy()
     }
-    exchange.response = parsedResponse(answer.statusCode, answer.headers, decodeUtf8(kept.bytes()), kept.truncated)
+    // The client got the bytes as sent; the judgement reads the body decoded.
+    exchange.response = recordedRedirect(await decodedResponse(answer.statusCode, answer.headers, kept.bytes(), kept.truncated, options.maxBodyBytes))
     // The answer has ended, so the request's body has been read; one cut at the cap is not kept.
     if (hasBody && !sentBody.truncated) exchange.request.body = decodeUtf8(sentBody.bytes())
     exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }

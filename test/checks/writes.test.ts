@@ -263,7 +263,7 @@ describe('a status the client cannot ask', () => {
   test('is not granted, and the transport error is named', async () => {
     // A statusPath with a space makes no valid request path: the status asked gets no response.
     const values = withOperations({ ...OPERATIONS, submitIntent: { ...OPERATIONS.submitIntent!, statusPath: '/v1/intents/{id} ?receipt={receipt}' } })
-    expect(verdict(await outcomeOf('writes/receipt-grants-only-its-own-status', [], values))).toBe('failed: submitIntent: the status of a new submission, asked with its own receipt, is not granted (no response (invalid request path))')
-    expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [], values))).toBe('failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (no response (invalid request path))')
+    expect(verdict(await outcomeOf('writes/receipt-grants-only-its-own-status', [], values))).toBe('failed: submitIntent: the status of a new submission, asked with its own receipt, is not granted (no response (the request could not be sent (invalid request path)))')
+    expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [], values))).toBe('failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (no response (the request could not be sent (invalid request path)))')
   })
 })

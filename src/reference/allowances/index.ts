@@ -1,6 +1,7 @@
 import type { Allowance } from '../types.js'
 import { authAllowances } from './auth.js'
 import { configAllowances } from './config.js'
+import { codingsAllowances } from './codings.js'
 import { cursorsAllowances } from './cursors.js'
 import { envelopeAllowances } from './envelope.js'
 import { errorsAllowances } from './errors.js'
@@ -28,6 +29,7 @@ export const allowances: readonly Allowance[] = [
   ...propertiesAllowances,
   ...profileAllowances,
   ...writesAllowances,
+  ...codingsAllowances,
 ]
 
 export function allowanceByName(name: string): Allowance | undefined {

@@ -1,5 +1,6 @@
 import type { Fault } from '../types.js'
 import { authFaults } from './auth.js'
+import { codingsFaults } from './codings.js'
 import { configFaults } from './config.js'
 import { cursorsFaults } from './cursors.js'
 import { envelopeFaults } from './envelope.js'
@@ -30,6 +31,7 @@ export const faults: readonly Fault[] = [
   ...profileFaults,
   ...unsampledFaults,
   ...writesFaults,
+  ...codingsFaults,
 ]
 
 export function faultByName(name: string): Fault | undefined {
