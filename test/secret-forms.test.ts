@@ -382,9 +382,11 @@ describe('partial forms', () => {
     expect(redact('sk_l and gh78 and ab12', [key])).toBe('sk_l and gh78 and ab12')
   })
 
-  test('the receipt check judges a masked piece a disclosure when it is telling, not a format prefix', () => {
+  test('the receipt check judges a masked piece a disclosure from 4 characters past the format prefix', () => {
     expect(mentionsSecret('receipt rcpt_****', 'rcpt_0a1b2c3d4e5f')).toBe(false)
+    expect(mentionsSecret('receipt rcpt_0a1****', 'rcpt_0a1b2c3d4e5f')).toBe(false)
     expect(mentionsSecret('receipt rcpt_0a1b****', 'rcpt_0a1b2c3d4e5f')).toBe(true)
+    expect(mentionsSecret('receipt rcpt_abcd****', 'rcpt_abcdef0123')).toBe(true)
     expect(mentionsSecret('receipt …4e5f', 'rcpt_0a1b2c3d4e5f')).toBe(true)
   })
 

@@ -38,6 +38,7 @@ export const flags: readonly Flag[] = [
   { name: 'max-writes', env: 'IPTS_MAX_WRITES', kind: 'int', min: 0, max: 100000, help: 'with --allow-writes: submissions the run sends at most; a write check that would pass the bound is skipped with that reason' },
   { name: 'baseline', env: 'IPTS_BASELINE', kind: 'text', help: "a previous run's report.json: say which checks newly fail, were fixed, or are unchanged" },
   { name: 'strict', env: 'IPTS_STRICT', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
+  { name: 'raw-record', env: 'IPTS_RAW_RECORD', kind: 'flag', help: 'keep every response header and body member as received (secrets redacted by detection alone) in the reports and the HAR, not only those the contract and HTTP define; the files may then hold secrets' },
   { name: 'fault', env: 'IPTS_FAULT', kind: 'list', help: 'embedded reference only: switch on a named fault (repeatable)' },
   { name: 'allowance', env: 'IPTS_ALLOWANCE', kind: 'list', help: 'embedded reference only: switch on a named allowance (repeatable)' },
   { name: 'profile', env: 'IPTS_PROFILE', kind: 'text', help: "a deployment profile (YAML, specs/profile.schema.json): facts the contract leaves 'not shown', each checked as MUST; `ipts-conformance profile init` writes a template" },
@@ -108,6 +109,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
       maxBodyBytes: settingDefaults.maxBodyBytes,
       replayPath,
       probeRateLimit: checked('probe-rate-limit') === true,
+      rawRecord: checked('raw-record') === true,
       // Never from the environment or a file: a write creates orders, so only this command line may ask for it.
       allowWrites: fromFlags['allow-writes'] === true,
       maxWrites: checked('max-writes') as number | undefined,

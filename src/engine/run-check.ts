@@ -80,7 +80,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   // Read after the check: the receipts its writes were handed are among them.
   const secrets = secretsNow(env)
   const observations = observe(ctx.exchanges, settings, secrets, env.judges, check.id)
-  if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets)
+  if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets, env.settings.rawRecord)
   const outcome = { ...base, ...annotations(ctx), ...verdictOf(check, thrown, env), ...(writes.length > 0 ? { writes: redactDeep(writes, secrets) } : {}) }
   return finish(outcome, observations)
 }
@@ -107,7 +107,7 @@ function verdictOf(check: Check, thrown: unknown, env: CheckEnvironment): Partia
   if (code === ERROR_CODES.checkSkipped) return { status: 'skipped', reason: redact((thrown as CheckSkipped).reason, secrets) }
   if (code === ERROR_CODES.checkNotRun) {
     const { reason, exchange } = thrown as CheckNotRun
-    return { status: 'not run', reason: redact(reason, secrets), evidence: buildEvidence(reason, { exchange }, secrets) }
+    return { status: 'not run', reason: redact(reason, secrets), evidence: buildEvidence(reason, { exchange }, secrets, undefined, settings.rawRecord) }
   }
   if (code !== ERROR_CODES.checkFailed) {
     const message = redact(`${CRASH_PREFIX}${String(thrown)}`, secrets)
@@ -117,7 +117,7 @@ function verdictOf(check: Check, thrown: unknown, env: CheckEnvironment): Partia
   const message = redact(failure.message, secrets)
   const { details } = failure
   const replay = details.counterexample && replayCommand(settings, check.id, details.counterexample.seed, details.counterexample.path)
-  const evidence = buildEvidence(message, details, secrets, replay)
+  const evidence = buildEvidence(message, details, secrets, replay, settings.rawRecord)
   if (check.profile) evidence.profile = profileEvidence(settings.profile!, check.profile)
   return { status: 'failed', reason: message, evidence }
 }

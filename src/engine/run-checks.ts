@@ -98,7 +98,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   const known = secretsNow(env)
   for (const { exchange, sentBy } of sharedReads.exchanges) {
     tally.add(observe([exchange], settings, known, judges, sentBy))
-    if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, known)
+    if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, known, settings.rawRecord)
   }
   return { outcomes: runOutcomes(outcomes, tally, exchangeJudges(), settings.profile), errors: [] }
 }

@@ -10,8 +10,8 @@ import type { HarEntry } from './types.js'
  * The run's exchanges cross from the suite workers to the runner through a directory: each worker appends its checks'
  * entries (already redacted) to a file of its own, one entry a line, and the runner gathers them into the HAR.
  */
-export function logExchanges(dir: string, exchanges: readonly Exchange[], checkId: string, secrets: readonly Secret[]): void {
-  const lines = exchanges.flatMap((exchange) => harEntries(exchange, [checkId], secrets)).map((entry) => `${JSON.stringify(entry)}\n`)
+export function logExchanges(dir: string, exchanges: readonly Exchange[], checkId: string, secrets: readonly Secret[], raw = false): void {
+  const lines = exchanges.flatMap((exchange) => harEntries(exchange, [checkId], secrets, raw)).map((entry) => `${JSON.stringify(entry)}\n`)
   // Synchronous: one check's lines are written whole before another check of the same worker appends.
   if (lines.length > 0) appendFileSync(join(dir, `worker-${process.pid}-${threadId}.jsonl`), lines.join(''))
 }

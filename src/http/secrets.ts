@@ -142,6 +142,8 @@ export const MIN_MASKED = 4
  * alone included): the rest of a secret split across fields, lines or readings is not left in clear around the part found.
  */
 export const STRETCH = 4
+/** Words each followed by a separator at the start of a secret: its format ('rcpt_', 'sk_live_'), the same in every secret of its kind. */
+const FORMAT_PREFIX = /^(?:[A-Za-z]+[_./ -])+/
 /** A run of characters that stands for the hidden part of a secret. */
 const MASK = /\*{2,}|•{2,}|●{2,}|·{3,}|…|\.{3,}|x{4,}|X{4,}|#{3,}/g
 
@@ -216,14 +218,14 @@ class Detector {
   }
 
   /**
-   * Whether any view of the text holds a secret: whole, a piece, or a piece shown next to a mask that is telling (a
-   * secret's format prefix, 'rcpt_' or 'sk_live_', before a mask discloses nothing).
+   * Whether any view of the text holds a secret: whole, a piece, or a piece shown next to a mask that holds
+   * MIN_MASKED characters or more past the secret's format prefix ('rcpt_' or 'sk_live_' before a mask discloses nothing).
    */
   holds(text: string): boolean {
     for (const view of decodedViews(text)) {
       let hit = false
       this.search(view.text, () => (hit = true))
-      this.masked(view.text, (at, end) => (hit ||= telling(view.text.slice(at, end))))
+      this.masked(view.text, (at, end) => (hit ||= view.text.slice(at, end).replace(FORMAT_PREFIX, '').length >= MIN_MASKED))
       if (hit) return true
     }
     return false

@@ -126,7 +126,7 @@ function decodings(text: string): string[] {
     }
   }
   if (/[\r\n]/.test(text)) out.push(text.replace(/\r?\n[ \t]*/g, ''))
-  const bytesRead = (bytes: Buffer) => [bytes.toString('utf8'), bytes.toString('utf16le'), Buffer.from(bytes).swap16().toString('utf16le'), inflatedText(bytes)]
+  const bytesRead = (bytes: Buffer) => [bytes.toString('utf8'), bytes.toString('utf16le'), Buffer.from(bytes.subarray(0, bytes.length & ~1)).swap16().toString('utf16le'), inflatedText(bytes)]
   for (const skip of [0, 1]) {
     const hex = text.replace(/[0-9a-fA-F]{16,}/g, (token) => bytesRead(Buffer.from(token.slice(skip), 'hex')).join(' '))
     out.push(hex)
