@@ -18,8 +18,9 @@ import { captured } from './support/capture.js'
  */
 
 const KEY = 'ipts_full_0a1b2c3d4e5f60718293a4b5c6d7e8f9'
-/** An encoding of the key that no decoder of redaction knows. */
-const rot13 = (text: string) => text.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c < 'a' ? 65 : 97)))
+/** An encoding of the key that no decoder of redaction knows: ROT13 for letters, ROT5 for digits (ROT18). */
+const rot13 = (text: string) =>
+  text.replace(/[a-z0-9]/gi, (c) => (/[0-9]/.test(c) ? String((Number(c) + 5) % 10) : String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c < 'a' ? 65 : 97))))
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -49,11 +50,11 @@ describe('listed body members', () => {
   })
 
   test('a success body keeps its members at every depth, through arrays and references, and replaces unknown ones', () => {
-    const body = JSON.stringify({ data: [{ marketId: '1', secretNote: 'zz' }], nextCursor: null })
-    const listed = JSON.parse(listedBody(body, 'listMarkets', 200)) as { data: Record<string, unknown>[]; nextCursor: unknown }
-    expect(listed.data[0]!.marketId).toBe('1')
+    const body = JSON.stringify({ data: [{ id: '1', secretNote: 'zz' }], cursor: null })
+    const listed = JSON.parse(listedBody(body, 'listMarkets', 200)) as { data: Record<string, unknown>[]; cursor: unknown }
+    expect(listed.data[0]!.id).toBe('1')
     expect(listed.data[0]!.secretNote).toBe(standIn('member', '"zz"'))
-    expect(listed.nextCursor).toBeNull()
+    expect(listed.cursor).toBeNull()
   })
 
   test('a member a finding points at keeps its value', () => {

@@ -166,8 +166,7 @@ function base64Bytes(token: string, skip: number): number {
  * Whether bytes are mostly UTF-8 (at most 4 bytes and one in 8 that are not): else they are not the text of a secret
  * (hex, words and other base64 read at the wrong alignment, random bytes). Stops at the first byte too many.
  */
-function mostlyUtf8(bytes: Uint8Array, length: number): boolean {
-  const allowed = 4 + length / 8
+function mostlyUtf8(bytes: Uint8Array, length: number, allowed = 4 + length / 8): boolean {
   const code = { value: 0 }
   let invalid = 0
   for (let i = 0; i < length; ) {
@@ -235,14 +234,17 @@ function inflated(bytes: Uint8Array, length: number, raw: boolean): string | und
  * Pushes each reading of bytes as text, after a separator but the first: UTF-8 (when mostly that), UTF-16 in both byte
  * orders (when a zero byte is every other one), and the text they inflate to (when compressed; as raw deflate too
  * when `raw`). An inflated unit comes from the whole of `whole`: no byte of a compressed stream stands for one
- * character. Returns the number of readings pushed, counting from `pushed`.
+ * character. `exact`: UTF-8 only when every byte is (a token whose whole is the bytes, as hex is: short runs of
+ * random bytes, an address or a hash, are mostly UTF-8 by chance). `beforeFirst` is called before the first reading of a token (pushed 0). Returns the number of readings
+ * pushed, counting from `pushed`.
  */
-function pushReadings(out: Output, spanned: SpannedBytes, whole: { start: number; end: number }, raw: boolean, pushed: number): number {
+function pushReadings(out: Output, spanned: SpannedBytes, whole: { start: number; end: number }, raw: boolean, pushed: number, beforeFirst: () => void, exact = false): number {
   const { bytes, length } = spanned
   const next = () => {
-    if (pushed++ > 0) out.push(ALIGNMENT_SEPARATOR, whole.start, whole.end)
+    if (pushed++ === 0) beforeFirst()
+    else out.push(ALIGNMENT_SEPARATOR, whole.start, whole.end)
   }
-  if (mostlyUtf8(bytes, length)) {
+  if (mostlyUtf8(bytes, length, exact ? 0 : undefined)) {
     next()
     pushUtf8(out, spanned, 'replacement')
   }
@@ -417,9 +419,9 @@ BASE64_VALUE['_'.charCodeAt(0)] = 63
 const ALIGNMENT_SEPARATOR = '\uffff'
 
 /** A base64 token that may be raw deflate (which has no signature): long, and with capitals, small letters and digits. */
-const RAW_DEFLATE_CANDIDATE = /^(?=.{16})(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])/
+const RAW_DEFLATE_CANDIDATE = /^(?=.{20})(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])/
 /** Raw deflate tried on at most this many tokens of one text: inflating garbage costs time, and a text may be all tokens. */
-const MAX_RAW_TRIES = 16
+const MAX_RAW_TRIES = 4
 
 /**
  * Base64 and base64url tokens decoded, each at its four alignments (a secret may start at any byte of an encoded
@@ -459,8 +461,7 @@ const base64Decoded: Decoder = (text) => {
         }
       }
       const into = (out ??= new Output(text.length))
-      if (readings === 0) into.copy(text, copied, match.index)
-      readings = pushReadings(into, bytes, whole, raw, readings)
+      readings = pushReadings(into, bytes, whole, raw, readings, () => into.copy(text, copied, match.index))
     }
     if (readings === 0) continue
     out!.changed = true
@@ -485,8 +486,7 @@ function bytesDecoder(tokens: RegExp, quick: RegExp, bytesOf: (token: string, at
       let readings = 0
       for (const bytes of bytesOf(match[0], match.index) ?? []) {
         const into = (out ??= new Output(text.length))
-        if (readings === 0) into.copy(text, copied, match.index)
-        readings = pushReadings(into, bytes, whole, false, readings)
+        readings = pushReadings(into, bytes, whole, false, readings, () => into.copy(text, copied, match.index), true)
       }
       if (readings === 0) continue
       out!.changed = true
@@ -503,13 +503,31 @@ function bytesDecoder(tokens: RegExp, quick: RegExp, bytesOf: (token: string, at
  * may begin with a digit that is not the stream's), pairs with a colon or space between them, and \xHH escapes.
  */
 const hexDecoded = bytesDecoder(/(?:\\x[0-9a-fA-F]{2}){8,}|[0-9a-fA-F]{2}(?:[: ][0-9a-fA-F]{2}){7,}|[0-9a-fA-F]{16,}/g, /[0-9a-fA-F]{16}|[0-9a-fA-F]{2}[: \\]/, (token, at) => {
+  // Decimal digits alone are a number, not hex of text (which holds a letter digit in every byte from 0x3a on).
+  if (/^[0-9: ]+$/.test(token)) return undefined
   const contiguous = HEX.test(token)
-  return (contiguous ? [0, 1] : [0]).map((offset) => {
+  return (contiguous ? [0, 1] : [0]).filter((offset) => contiguous ? readable(hexBytes(token, offset)) : true).map((offset) => {
     const bytes = new SpannedBytes(token.length / 2)
     for (const pair of token.slice(offset).matchAll(/[0-9a-fA-F]{2}/g)) bytes.add(parseInt(pair[0], 16), at + offset + pair.index, at + offset + pair.index + 2)
     return bytes
   })
 })
+
+/** A contiguous hex run's bytes from `offset` into scratch; their number. */
+function hexBytes(token: string, offset: number): number {
+  if (scratch.length < token.length) scratch = new Uint8Array(token.length * 2)
+  let length = 0
+  for (let i = offset; i + 1 < token.length; i += 2) scratch[length++] = (HEX_VALUE[token.charCodeAt(i)]! << 4) | HEX_VALUE[token.charCodeAt(i + 1)]!
+  return length
+}
+
+const HEX_VALUE = new Uint8Array(128)
+for (const [i, c] of [...'0123456789abcdef'].entries()) HEX_VALUE[c.charCodeAt(0)] = HEX_VALUE[c.toUpperCase().charCodeAt(0)] = i
+
+/** Whether the `length` bytes in scratch may be read as text by pushReadings with `exact`: most hex runs (hashes, ids) are not. */
+function readable(length: number): boolean {
+  return mostlyUtf8(scratch, length, 0) || utf16Parities(scratch, length) !== 0 || compressedStart(scratch, length) !== undefined
+}
 
 /** A JSON array of eight byte values or more, unsigned (0 to 255) or signed (-128 to 127, as Java writes a byte[]). */
 const byteArrayDecoded = bytesDecoder(/\[\s*-?\d{1,3}(?:\s*,\s*-?\d{1,3}){7,}\s*\]/g, /\[\s*-?\d/, (token, at) => {

@@ -55,13 +55,15 @@ function memberSchema(schema: Schema | undefined, name: string): Schema | typeof
   const at = resolved(schema)
   if (!at) return UNKNOWN
   const properties = at.properties as Record<string, Schema> | undefined
-  if (properties && Object.hasOwn(properties, name)) return properties[name]!
+  // Every branch that names the member describes it (an envelope's data, and the list's data with its items).
+  const named: Schema[] = properties && Object.hasOwn(properties, name) ? [properties[name]!] : []
   for (const key of ['allOf', 'oneOf', 'anyOf']) {
     for (const branch of (at[key] as Schema[] | undefined) ?? []) {
       const found = memberSchema(branch, name)
-      if (found !== UNKNOWN) return found
+      if (found !== UNKNOWN) named.push(found)
     }
   }
+  if (named.length > 0) return named.length === 1 ? named[0]! : { allOf: named }
   return typeof at.additionalProperties === 'object' ? (at.additionalProperties as Schema) : UNKNOWN
 }
 
