@@ -1,6 +1,7 @@
 import { schemaPattern } from '../contract/schemas.js'
 import { operations } from '../contract/operations.js'
 import type { Exchange } from '../http/exchange.js'
+import { isTransient } from '../http/retry.js'
 import { answersOf, callCursorPages, callEveryOperation, callServableOperations, inputsOrStandIns } from './operation-calls.js'
 import type { RecordedJudgement } from './exchange-judge.js'
 import type { Auth, Check, CheckContext } from './types.js'
@@ -10,9 +11,10 @@ const UNKNOWN_KEY = 'ipts-conformance-unknown-key-00000000000000000000'
 const QUERY_KEY_NAMES = ['api_key', 'apiKey', 'x-api-key', 'key'] as const
 
 const isSuccess = (exchange: Exchange) => !!exchange.response && exchange.response.status < 300
+/** A 429 answers the quota, a transient 502, 503 or 504 a dependency (the 5xx policy): neither says anything of scopes. A 500 is an answer. */
 const saysNothingOfScope = (exchange: Exchange) => {
-  const status = exchange.response?.status ?? 0
-  return status === 429 || status >= 500
+  const status = exchange.response?.status
+  return status === 429 || isTransient(status)
 }
 
 /** Every operation, and the cursor page of each list (a server may authenticate only the first page), with the key given. */
@@ -31,13 +33,14 @@ const invalidOtherwise = (exchange: Exchange) => {
 }
 
 /**
- * A request to an operation without X-API-Key, whichever check sent it: anything but a 401 breaks the rule. A 429 or a
- * 5xx says nothing of authentication, and a request with another defect (an invalid X-Request-ID) may be refused for that.
+ * A request to an operation without X-API-Key, whichever check sent it: anything but a 401 breaks the rule. A 429 says
+ * nothing of authentication, nor does a transient 502, 503 or 504 (judgesAnswer: the engine leaves those out), and a
+ * request with another defect (an invalid X-Request-ID) may be refused for that. A 500 that repeated is an answer.
  */
 const missingKeyRefused: RecordedJudgement = {
   notApplicable: 'no exchange was a request to an operation without X-API-Key',
-  applies: (response, exchange) =>
-    exchange.operation !== undefined && exchange.request.headers['x-api-key'] === undefined && response.status !== 429 && response.status < 500 && !invalidOtherwise(exchange),
+  judgesAnswer: true,
+  applies: (response, exchange) => exchange.operation !== undefined && exchange.request.headers['x-api-key'] === undefined && response.status !== 429 && !invalidOtherwise(exchange),
   violation: (response) => (response.status === 401 ? undefined : `answered ${response.status} to a request without X-API-Key, expected 401`),
 }
 
@@ -67,7 +70,7 @@ export const authChecks: readonly Check[] = [
     title: 'the restricted key gets 200 (a 2xx from config) or 403 from every operation and cursor page, and 403 from one at least',
     needs: ['restrictedApiKey'],
     async run(ctx) {
-      // A 429 or a 5xx says nothing about scopes (the contract allows them for any read), so those answers are not judged.
+      // A 429 or a transient 5xx says nothing about scopes (the contract allows them for any read), so those answers are not judged.
       const asked = [...(await callServableOperations(ctx, 'restricted')), ...(await callCursorPages(ctx, 'restricted'))]
       const exchanges = asked.filter((e) => !saysNothingOfScope(e))
       // The configuration's success status is not shown, so any 2xx grants it; the other operations show 200. The client

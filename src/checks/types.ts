@@ -41,7 +41,7 @@ export interface CallOptions {
   headers?: Record<string, string>
   /** Leave out Accept: application/json, which a request may send but need not. */
   withoutAccept?: boolean
-  /** False: a 429, 502 or 503 comes back as it is instead of being retried, for a check that tests those responses. */
+  /** False: a 429 comes back as it is instead of being waited out, for a check that tests those responses; a 5xx is retried as ever (the 5xx policy). */
   retry?: boolean
   /**
    * A plain read that other checks ask for too (an operation with the configured inputs and a key): sent once for the

@@ -7,6 +7,7 @@ import type { RunSettings } from '../core/settings.js'
 import { NOT_ANSWERING } from '../http/circuit-breaker.js'
 import { missingInputReasons, missingNeed } from '../checks/needs.js'
 import type { SharedReads } from './shared-reads.js'
+import { transientOnly } from './server-errors.js'
 import { CheckFailure, CheckNotRun, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need, type WriteAnswer } from '../checks/types.js'
 import type { SentWrite } from '../core/report.js'
 import { valueAt } from '../core/json-pointer.js'
@@ -68,7 +69,14 @@ export function createCheckContext(
     // An exchange that settles after its check has ended is no part of the check's evidence.
     if (!ended.signal.aborted) sent[order] = exchange
     if (exchange.error?.code === NOT_ANSWERING) throw new CheckNotRun(exchange.error.message, exchange)
+    if (!write) notAssessedIfTransient(exchange)
     return exchange
+  }
+
+  /** A safe read whose every attempt was a 502, 503 or 504 leaves the check that needed it not assessed (the 5xx policy). */
+  const notAssessedIfTransient = (exchange: Exchange) => {
+    const reason = transientOnly(exchange)
+    if (reason) throw new CheckNotRun(reason, exchange)
   }
 
   /**
@@ -80,6 +88,7 @@ export function createCheckContext(
     const key = `${path} ${JSON.stringify(Object.entries(headers).sort())}`
     const exchange = await sharing.reads.read(key, sharing.checkId, () => client.get({ path, headers, operation: operationId }).then((e) => ({ ...e, operation: operationId })))
     if (exchange.error?.code === NOT_ANSWERING) throw new CheckNotRun(exchange.error.message, exchange)
+    notAssessedIfTransient(exchange)
     return exchange
   }
 
