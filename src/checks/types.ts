@@ -112,7 +112,7 @@ export class CheckFailure extends Error {
   }
 }
 
-/** Thrown when the circuit breaker would not send a request of the check: the target stopped answering. */
+/** Thrown when the circuit breaker would not send a request of the check (the target stopped answering), or when every attempt of a safe read it needed was a transient 502, 503 or 504 (not assessed). */
 export class CheckNotRun extends Error {
   readonly code = ERROR_CODES.checkNotRun
   override readonly name = 'CheckNotRun'

@@ -37,7 +37,7 @@ export interface RunOptions {
   onWritePlan?: (plan: WritePlan) => void
   /** Where to write the run's exchanges as HAR 1.2 (every attempt an entry, secrets as placeholders); none when undefined. */
   harPath?: string
-  /** How safe reads are retried after a 429, 502 or 503; the polite default unless given (a self-test shortens the backoff of the 5xx it scripts). */
+  /** How safe reads are retried after a 429 or a 5xx (the 5xx policy, docs/checks.md); the polite default unless given (a self-test shortens the backoff of the 5xx it scripts). */
   retryPolicy?: RetryPolicy
 }
 
