@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { ERROR_CODES } from '../src/core/errors.js'
+import { exchangeJudges } from '../src/engine/judges.js'
+import { observe } from '../src/engine/observations.js'
 import { SharedReads } from '../src/engine/shared-reads.js'
-import type { Exchange } from '../src/http/exchange.js'
+import type { Exchange, ExchangeResponse } from '../src/http/exchange.js'
 import type { RefRequest } from '../src/reference/types.js'
 import { failureSummary, idsWithStatus, runAgainstReference, TEST_RETRY_POLICY } from './support/run.js'
 import { answering, withAnswer } from './support/scripted-answers.js'
@@ -99,5 +101,32 @@ describe('the shared reads of a run', () => {
     expect(await reads.once('walk', compute)).toBe(2)
     expect(await reads.once('walk', compute), 'the walk was computed again').toBe(2)
     expect(computed).toBe(2)
+  })
+})
+
+describe('the observer of a run', () => {
+  const judged = ['auth/missing-key', 'every-response/error-body', 'every-response/allowed-request-not-500']
+  const judges = exchangeJudges().filter((judge) => judged.includes(judge.id))
+  const errorResponse = (status: number): ExchangeResponse => ({ status, headers: { 'content-type': 'application/json' }, body: '{"error":"e"}', json: { error: 'e' }, truncated: false })
+  /** A keyless vault read answered `status` after the attempts `earlier`. */
+  const keyless = (status: number, earlier: number[] = []): Exchange => ({
+    operation: 'getVault',
+    request: { method: 'GET', url: 'http://127.0.0.1/v1/vault', headers: { accept: 'application/json' } },
+    response: errorResponse(status),
+    durationMs: 0,
+    retries: earlier.map((attempt) => ({ status: attempt, waitedMs: 0, response: errorResponse(attempt) })),
+  })
+
+  test('judges an attempt the client sent again, and a transient answer, only by the rules of a response as such', () => {
+    const observations = observe([keyless(401, [500]), keyless(504, [502, 503])], {}, [], judges)
+    expect(observations['auth/missing-key'], 'only the 401 is an answer').toEqual({ applied: 1, violated: 0, violations: [] })
+    expect(observations['every-response/allowed-request-not-500']).toEqual({ applied: 1, violated: 0, violations: [] })
+    expect(observations['every-response/error-body']?.applied, 'every attempt is a response').toBe(5)
+  })
+
+  test('judges a 500 that repeated as the answer', () => {
+    const observations = observe([keyless(500, [500])], {}, [], judges)
+    expect(observations['auth/missing-key']?.violations.map((v) => v.message)).toEqual(['answered 500 to a request without X-API-Key, expected 401'])
+    expect(observations['every-response/allowed-request-not-500']?.violations.map((v) => v.message)).toEqual(['a request the contract allows to getVault was answered 500 to a retry too: the operation failed to serve it'])
   })
 })
