@@ -6,7 +6,7 @@ import type { CheckOutcome } from '../core/report.js'
 import type { RunSettings } from '../core/settings.js'
 import { notSelected, ObservationTally, runOutcomes } from './judged-outcomes.js'
 import { EVERY_RESPONSE, exchangeJudges, type Judge } from './judges.js'
-import { observe } from './observations.js'
+import { observe, type Observations } from './observations.js'
 import { SharedReads } from './shared-reads.js'
 import { logExchanges } from '../har/exchange-log.js'
 import { runCheck, secretsNow, type CheckEnvironment } from './run-check.js'
@@ -75,6 +75,8 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   const catalogue = Object.entries(checksByConcern).flatMap(([concern, checks]) => checks.map((check) => ({ check, concern })))
   const outcomes: CheckOutcome[] = new Array(catalogue.length)
   const tally = new ObservationTally()
+  // Added up in the catalogue's order once every check is done, not as each ends: a rule's first violations, its evidence, do not depend on timing.
+  const observed: Observations[] = []
   let next = 0
   const worker = async () => {
     for (let index = next++; index < catalogue.length; index = next++) {
@@ -84,7 +86,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
       } else {
         const result = await runCheck(check, concern, env)
         outcomes[index] = result.outcome
-        tally.add(result.observations)
+        observed[index] = result.observations
       }
       options.onCheck?.(redactDeep(outcomes[index]!, secretsNow(env)))
     }
@@ -95,6 +97,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   } finally {
     await client.close()
   }
+  for (const observations of observed) if (observations) tally.add(observations)
   const known = secretsNow(env)
   for (const { exchange, sentBy } of sharedReads.exchanges) {
     tally.add(observe([exchange], settings, known, judges, sentBy))
