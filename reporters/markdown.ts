@@ -67,7 +67,7 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
   const crashed = report.checks.filter((c) => c.crashed)
   if (crashed.length > 0) lines.push('', `Checks that crashed (a defect of the suite; their failure says nothing about the target): ${crashed.map((c) => `\`${c.id}\``).join(', ')}.`)
   const retried = report.checks.filter((c) => c.retried)
-  if (retried.length > 0) lines.push('', `Outcomes that depended on a retry (429, 502 or 503): ${retried.map((c) => `\`${c.id}\` (${c.status})`).join(', ')}.`)
+  if (retried.length > 0) lines.push('', `Outcomes that depended on a retry (a 429 or a 5xx): ${retried.map((c) => `\`${c.id}\` (${c.status})`).join(', ')}.`)
   const uncovered = report.requirements.filter((r) => r.status === 'uncovered')
   if (uncovered.length > 0) lines.push('', `Observable requirements no check covers yet: ${uncovered.map((r) => `\`${r.id}\``).join(', ')}.`)
   if (comparison) {

@@ -140,6 +140,16 @@ const RULE_WITNESSES: Readonly<Record<string, readonly string[]>> = {
   'write-without-key-accepted': ['writes/missing-key-refused'],
   'idempotency-key-length-unchecked': ['writes/key-length-outside-bounds-refused'],
   'idempotency-key-characters-unchecked': ['writes/unsafe-key-refused'],
+  'vault-internal-error': ['shapes/vault-members'],
+  'intent-without-failure-crashes': ['intents/second-receipt-grants-status'],
+  'malformed-hash-500': ['intents/malformed-hash-refused'],
+  'malformed-hash-gateway-error': ['intents/malformed-hash-refused'],
+  'receipt-out-of-bounds-500': ['errors/intent-validation-unprocessable'],
+  'receipt-mismatch-500': ['intents/wrong-receipt-refused', 'properties/invalid-request-id-not-echoed'],
+  'unknown-intent-answers-500': ['errors/unknown-intent-not-found', 'properties/invalid-request-id-not-echoed'],
+  'malformed-address-answers-500': ['errors/malformed-address-validation'],
+  'cursors-tampered-cursor-500': ['cursors/tampered-cursor-rejected'],
+  'properties-long-key-crashes': ['properties/garbage-key-refused'],
 }
 
 /**

@@ -87,6 +87,44 @@ describe('the HTTP client', () => {
     expect(target.arrivals).toHaveLength(defaultRetryPolicy.maxAttempts)
   })
 
+  test('retries a 504 as it retries a 502: the three statuses of a dependency are transient', async () => {
+    const target = await scriptedServer([504, 504, 502])
+    const exchange = await clientFor(target.baseUrl).get(withKey)
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.retries.map((r) => r.status)).toEqual([504, 504, 502])
+  })
+
+  test('sends a read answered 500 once more, and returns the second 500 without a third attempt', async () => {
+    const target = await scriptedServer([500, 500, 500])
+    const exchange = await clientFor(target.baseUrl).get(withKey)
+    expect(exchange.response?.status).toBe(500)
+    expect(exchange.retries.map((r) => r.status), 'the first 500 is kept for the evidence').toEqual([500])
+    expect(target.arrivals, 'a 500 is sent again once, not as a transient status is').toHaveLength(2)
+  })
+
+  test('returns the answer that follows a single 500, with the 500 among the retried attempts', async () => {
+    const target = await scriptedServer([500, 502])
+    const exchange = await clientFor(target.baseUrl).get(withKey)
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.retries.map((r) => r.status)).toEqual([500, 502])
+  })
+
+  test('sends a write answered 500, 502 or 504 once only: it is no safe read', async () => {
+    for (const status of [500, 502, 504]) {
+      const target = await scriptedServer([status])
+      const exchange = await clientFor(target.baseUrl).request({ ...withKey, method: 'POST', body: '{}' })
+      expect(exchange.response?.status, `a write answered ${status}`).toBe(status)
+      expect(target.arrivals, `a write answered ${status} was sent again`).toHaveLength(1)
+    }
+  })
+
+  test('retries the 5xx of a request that asks for no retry: only its 429 comes back as it is', async () => {
+    const target = await scriptedServer([504, 500])
+    const exchange = await clientFor(target.baseUrl).get({ ...withKey, retry: false })
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.retries.map((r) => r.status)).toEqual([504, 500])
+  })
+
   test("returns a 503 whose Retry-After is longer than the client's bound without waiting", async () => {
     const target = await scriptedServer([503], { 'retry-after': '86400' })
     const exchange = await clientFor(target.baseUrl).get(withKey)

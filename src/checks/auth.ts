@@ -1,6 +1,7 @@
 import { schemaPattern } from '../contract/schemas.js'
 import { operations } from '../contract/operations.js'
 import type { Exchange } from '../http/exchange.js'
+import { isTransient } from '../http/retry.js'
 import { answersOf, callCursorPages, callEveryOperation, callServableOperations, inputsOrStandIns, receiptRefusedForKey, refused, type KeyedCursorPage } from './operation-calls.js'
 import type { JudgedSettings, RecordedJudgement } from './exchange-judge.js'
 import { settingDefaults } from '../core/defaults.js'
@@ -11,9 +12,10 @@ const UNKNOWN_KEY = 'ipts-conformance-unknown-key-00000000000000000000'
 const QUERY_KEY_NAMES = ['api_key', 'apiKey', 'x-api-key', 'key'] as const
 
 const isSuccess = (exchange: Exchange) => !!exchange.response && exchange.response.status < 300
+/** A 429 answers the quota, a transient 502, 503 or 504 a dependency (the 5xx policy): neither says anything of scopes. A 500 is an answer. */
 const saysNothingOfScope = (exchange: Exchange) => {
-  const status = exchange.response?.status ?? 0
-  return status === 429 || status >= 500
+  const status = exchange.response?.status
+  return status === 429 || isTransient(status)
 }
 
 /** Cursor pages asked with a cursor of another key that were served: the key got a page past a first page it is refused. */
@@ -46,14 +48,15 @@ const invalidOtherwise = (exchange: Exchange) => {
 const carriesCursor = (exchange: Exchange, settings: JudgedSettings) => new URL(exchange.request.url).searchParams.has(settings.cursorParam ?? settingDefaults.cursorParam)
 
 /**
- * A request to an operation without X-API-Key, whichever check sent it: anything but a 401 breaks the rule. A 429 or a
- * 5xx says nothing of authentication, and a request with another defect (an invalid X-Request-ID) may be refused for
- * that. A request with a cursor carries one another key was given, which a deployment may refuse first: any refusal (4xx) of it passes.
+ * A request to an operation without X-API-Key, whichever check sent it: anything but a 401 breaks the rule. A 429 says
+ * nothing of authentication, nor does a transient 502, 503 or 504 (judgesAnswer: the engine leaves those out), and a
+ * request with another defect (an invalid X-Request-ID) may be refused for that. A 500 that repeated is an answer. A
+ * request with a cursor carries one another key was given, which a deployment may refuse first: any refusal (4xx) of it passes.
  */
 const missingKeyRefused: RecordedJudgement = {
   notApplicable: 'no exchange was a request to an operation without X-API-Key',
-  applies: (response, exchange) =>
-    exchange.operation !== undefined && exchange.request.headers['x-api-key'] === undefined && response.status !== 429 && response.status < 500 && !invalidOtherwise(exchange),
+  judgesAnswer: true,
+  applies: (response, exchange) => exchange.operation !== undefined && exchange.request.headers['x-api-key'] === undefined && response.status !== 429 && !invalidOtherwise(exchange),
   violation: (response, exchange, settings) =>
     response.status === 401 || (carriesCursor(exchange, settings) && refused(exchange)) ? undefined : `answered ${response.status} to a request without X-API-Key, expected 401`,
 }
@@ -84,9 +87,9 @@ export const authChecks: readonly Check[] = [
     title: 'the restricted key gets 200 (a 2xx from config) or 403 from every operation and cursor page, and 403 from one at least',
     needs: ['restrictedApiKey'],
     async run(ctx) {
-      // A 429 or a 5xx says nothing about scopes (the contract allows them for any read), nor a refusal of the intent's
-      // receipt (given for the API key's intent), so those answers are not judged. A cursor page carries the restricted
-      // key's own cursor where its first page gives one, else (its first page refused) the full key's.
+      // A 429 or a transient 5xx says nothing about scopes (the contract allows them for any read), nor a refusal of the
+      // intent's receipt (given for the API key's intent), so those answers are not judged. A cursor page carries the
+      // restricted key's own cursor where its first page gives one, else (its first page refused) the full key's.
       const operations = await callServableOperations(ctx, 'restricted')
       const cursorPages = await callCursorPages(ctx, 'restricted')
       const asked = [...operations, ...cursorPages.filter((page) => !page.foreignCursor).map((page) => page.exchange)]

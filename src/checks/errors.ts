@@ -1,13 +1,13 @@
 import { operations } from '../contract/operations.js'
 import { validateAgainst } from '../contract/schemas.js'
 import type { Exchange } from '../http/exchange.js'
+import { VALIDATION_STATUSES } from './request-formats.js'
 import { answersOf, callServableOperations, intentRefusalStatuses, STAND_IN, statusOf, UNKNOWN_ROUTE } from './operation-calls.js'
 import type { Check, CheckContext } from './types.js'
 
 const MALFORMED_ADDRESS = 'not-an-address'
 const TRADER_OPERATIONS = ['getTraderPnl', 'listTraderBalances'] as const
 const RECEIPT_TOO_LONG = 'r'.repeat(513)
-const VALIDATION_STATUSES = [400, 422]
 
 /** The operation whose success body a 2xx answer carries; the config's shape is not shown, so any body could be it and it is left out. */
 function operationServed(exchange: Exchange): string | undefined {

@@ -5,6 +5,7 @@ import { mentionsSecret } from '../http/secrets.js'
 import { profileRules } from './profile-rules.js'
 import { bodyMember, type ExchangeJudge } from './exchange-judge.js'
 import { carriedPayload } from './refusal-payload.js'
+import { brokenFormat, VALIDATION_STATUSES } from './request-formats.js'
 
 /** A rule that holds for any response, applied to every exchange of the run whichever check made it. */
 
@@ -182,6 +183,30 @@ const contractRules: readonly ExchangeJudge[] = [
       const values = headerValues(response, 'x-ratelimit-scope')
       if (values.length > 1) return `x-ratelimit-scope is repeated: ${values.join(' | ')}`
       return values[0]?.trim() ? undefined : 'a 429 without x-ratelimit-scope, which names the scope'
+    },
+  },
+  {
+    id: 'every-response/malformed-request-not-5xx',
+    requirement: 'ERR-VALIDATION',
+    title: 'no request that breaks a format the contract states (a malformed hash, a receipt missing or outside 1 to 512 characters, an X-Request-ID outside its pattern) is answered with a 5xx: a validation failure is 400 or 422',
+    notApplicable: 'no request to an operation of the contract broke a format the contract states',
+    // A transient 502, 503 or 504 and an attempt the client sent again are no answer (the 5xx policy): a 5xx judged here is a 500 that repeated, or a 501, 505...
+    judgesAnswer: true,
+    applies: (_, exchange) => isRead(exchange) && brokenFormat(exchange) !== undefined,
+    violation: (response, exchange) =>
+      response.status >= 500 ? `the request breaks a format the contract states (${brokenFormat(exchange)}), a validation failure (${VALIDATION_STATUSES.join(' or ')}), and was answered ${response.status}: an unexpected failure` : undefined,
+  },
+  {
+    id: 'every-response/allowed-request-not-500',
+    requirement: 'ERR-UNEXPECTED-FAILURE',
+    title: 'no request the contract allows is answered 500 on a retry too (an unexpected failure of the operation)',
+    notApplicable: 'no request to an operation of the contract was well-formed',
+    judgesAnswer: true,
+    applies: (_, exchange) => isRead(exchange) && brokenFormat(exchange) === undefined,
+    violation(response, exchange) {
+      if (response.status < 500) return undefined
+      const repeated = exchange.retries.some((attempt) => attempt.status === response.status) ? ' to a retry too' : ''
+      return `a request the contract allows to ${exchange.operation} was answered ${response.status}${repeated}: the operation failed to serve it`
     },
   },
   {

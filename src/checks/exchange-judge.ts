@@ -21,12 +21,18 @@ export interface ExchangeJudge {
   notApplicable: string
   /** The profile key the judgement holds every response to; without it in the run's profile it applies to nothing. */
   profile?: ProfileKey
+  /**
+   * True for a judgement of what the operation answered (its status), as against the response's own shape: the engine
+   * applies it only to the request's answer, not to an attempt the client sent again (after a 500, 502, 503 or 504) nor
+   * to a transient 502, 503 or 504, which says nothing of the request (src/engine/server-errors.ts).
+   */
+  judgesAnswer?: boolean
   applies(response: ExchangeResponse, exchange: Exchange, settings: JudgedSettings): boolean
   violation(response: ExchangeResponse, exchange: Exchange, settings: JudgedSettings): Finding | undefined
 }
 
 /** The part of a check that judges one recorded exchange, for checks whose requirement one exchange can show. */
-export type RecordedJudgement = Pick<ExchangeJudge, 'notApplicable' | 'applies' | 'violation'>
+export type RecordedJudgement = Pick<ExchangeJudge, 'notApplicable' | 'judgesAnswer' | 'applies' | 'violation'>
 
 export function findingMessage(finding: Finding): string {
   return typeof finding === 'string' ? finding : finding.message

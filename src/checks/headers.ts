@@ -1,4 +1,5 @@
 import { headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
+import { isTransient } from '../http/retry.js'
 import { exchangeRules } from './every-response.js'
 import { findingMessage } from './exchange-judge.js'
 import { callServableOperations, cursorPageSources, servableOperations, STAND_IN, statusOf } from './operation-calls.js'
@@ -26,7 +27,8 @@ type Variant = Pick<CallOptions, 'headers' | 'withoutAccept'>
 /**
  * Sends every operation whose inputs were given, and each list's cursor page, as the suite sends them (Accept, no
  * X-Request-ID) and in each variant, and fails where a variant changes the status: a header the contract lets a
- * request send or leave out must not change the outcome. A 429 or a 5xx answers the load, not the header.
+ * request send or leave out must not change the outcome. A 429 or a transient 502, 503 or 504 answers the load, not the
+ * header; a 500 that repeated on a retry is an outcome like any other (the 5xx policy).
  */
 async function expectOutcomeKept(ctx: CheckContext, variants: readonly Variant[]): Promise<void> {
   const requests: { what: string; send(variant?: Variant): Promise<Exchange | undefined> }[] = [
@@ -40,7 +42,7 @@ async function expectOutcomeKept(ctx: CheckContext, variants: readonly Variant[]
       },
     })),
   ]
-  const saysNothing = (status: number | undefined) => status === undefined || status === 429 || status >= 500
+  const saysNothing = (status: number | undefined) => status === undefined || status === 429 || isTransient(status)
   const unjudged: string[] = []
   for (const request of requests) {
     const [plain, ...varied] = await Promise.all([request.send(), ...variants.map((variant) => request.send(variant))])
@@ -52,7 +54,7 @@ async function expectOutcomeKept(ctx: CheckContext, variants: readonly Variant[]
     const changed = varied.find((exchange): exchange is Exchange => !!exchange && !saysNothing(exchange.response?.status) && exchange.response!.status !== outcome)
     if (changed) ctx.fail(`${request.what} answered ${outcome} as the suite sends it and ${changed.response!.status} ${describeVariant(changed)}`, { exchange: changed })
   }
-  if (unjudged.length === requests.length) ctx.skip(`no request, as the suite sends it, got an answer that shows its outcome (a 429, a 5xx or no response says nothing of a header): ${unjudged.join(', ')}`)
+  if (unjudged.length === requests.length) ctx.skip(`no request, as the suite sends it, got an answer that shows its outcome (a 429, a transient 502, 503 or 504 or no response says nothing of a header): ${unjudged.join(', ')}`)
 }
 
 const describeVariant = (exchange: Exchange) => {

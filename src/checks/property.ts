@@ -55,9 +55,15 @@ async function coveragePhase<T>(ctx: CheckContext, examine: (value: T) => Promis
   const judged = chosen.filter((entry) => !options.skip?.test(entry.value))
   const skipped = chosen.length - judged.length
   ctx.countInputs('coverage', judged.length)
-  const breaches = await Promise.all(judged.map((entry) => examine(entry.value)))
+  // Every case is awaited, so that an input whose read was not assessed (every attempt a transient 5xx) does not hide another's breach.
+  const settled = await Promise.allSettled(judged.map((entry) => examine(entry.value)))
+  const breaches = settled.map((result) => (result.status === 'fulfilled' ? result.value : undefined))
   const at = breaches.findIndex((breach) => breach !== undefined)
-  if (at < 0) return
+  if (at < 0) {
+    const lost = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected')
+    if (lost) throw lost.reason
+    return
+  }
   const { label, value, index } = judged[at]!
   const breach = breaches[at]!
   const skippedNote = skipped > 0 ? `; ${skipped} coverage inputs skipped (${options.skip!.why})` : ''

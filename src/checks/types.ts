@@ -41,7 +41,7 @@ export interface CallOptions {
   headers?: Record<string, string>
   /** Leave out Accept: application/json, which a request may send but need not. */
   withoutAccept?: boolean
-  /** False: a 429, 502 or 503 comes back as it is instead of being retried, for a check that tests those responses. */
+  /** False: a 429 comes back as it is instead of being waited out, for a check that tests those responses; a 5xx is retried as ever (the 5xx policy). */
   retry?: boolean
   /**
    * A plain read that other checks ask for too (an operation with the configured inputs and a key): sent once for the
@@ -112,7 +112,7 @@ export class CheckFailure extends Error {
   }
 }
 
-/** Thrown when the circuit breaker would not send a request of the check: the target stopped answering. */
+/** Thrown when the circuit breaker would not send a request of the check (the target stopped answering), or when every attempt of a safe read it needed was a transient 502, 503 or 504 (not assessed). */
 export class CheckNotRun extends Error {
   readonly code = ERROR_CODES.checkNotRun
   override readonly name = 'CheckNotRun'

@@ -29,7 +29,8 @@ export interface Evidence {
 }
 
 /**
- * 'not run': the circuit breaker stopped sending because the target stopped answering (it fails the run), or the run
+ * 'not run': the circuit breaker stopped sending because the target stopped answering, or every attempt of a read the
+ * check needed was a transient 502, 503 or 504 (its reason says "not assessed: ..."): either fails the run; or the run
  * itself was cut short before the check could end (a signal, the caller's abort, --max-duration: `interrupted`).
  */
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'waived' | 'not run'
@@ -50,7 +51,7 @@ export interface CheckOutcome {
   /** For a waived check: the user's reason, and what the check found. */
   waiver?: { reason: string; outcome: 'passed' | 'failed' | 'skipped' }
   durationMs?: number
-  /** True when a request of the check was retried after a 429, 502 or 503: the outcome depended on a retry. */
+  /** True when a request of the check was retried after a 429 or a 5xx: the outcome depended on a retry. */
   retried?: boolean
   /** True when the check crashed (threw something other than a finding): it failed, but says nothing about the target. */
   crashed?: boolean

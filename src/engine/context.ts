@@ -8,6 +8,7 @@ import { NOT_ANSWERING } from '../http/circuit-breaker.js'
 import { unansweredAs } from '../http/transport-errors.js'
 import { missingInputReasons, missingNeed } from '../checks/needs.js'
 import type { SharedReads } from './shared-reads.js'
+import { transientOnly } from './server-errors.js'
 import { CheckFailure, CheckNotRun, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need, type WriteAnswer } from '../checks/types.js'
 import type { SentWrite } from '../core/report.js'
 import { valueAt } from '../core/json-pointer.js'
@@ -80,7 +81,15 @@ export function createCheckContext(
     if (operationId) exchange.operation = operationId
     // An exchange that settles after its check has ended is no part of the check's evidence.
     if (!ended.signal.aborted) sent[order] = exchange
-    return judgeable(exchange)
+    judgeable(exchange)
+    if (!write) notAssessedIfTransient(exchange)
+    return exchange
+  }
+
+  /** A safe read whose every attempt was a 502, 503 or 504 leaves the check that needed it not assessed (the 5xx policy). */
+  const notAssessedIfTransient = (exchange: Exchange) => {
+    const reason = transientOnly(exchange)
+    if (reason) throw new CheckNotRun(reason, exchange)
   }
 
   /**
@@ -91,7 +100,9 @@ export function createCheckContext(
     if (!sharing) return send(path, headers, undefined, operationId)
     const key = `${path} ${JSON.stringify(Object.entries(headers).sort())}`
     const exchange = await sharing.reads.read(key, sharing.checkId, () => client.get({ path, headers, operation: operationId }).then((e) => ({ ...e, operation: operationId })))
-    return judgeable(exchange)
+    judgeable(exchange)
+    notAssessedIfTransient(exchange)
+    return exchange
   }
 
   const defaultParams = (id: OperationId, given: Record<string, string> = {}): Record<string, string> => {

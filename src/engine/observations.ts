@@ -6,6 +6,7 @@ import type { Evidence } from '../core/report.js'
 import { buildEvidence } from './evidence.js'
 import { exchangeJudges } from './judges.js'
 import { countResponse, type ResponsesSeen } from './responses-seen.js'
+import { isAnswerToJudge } from './server-errors.js'
 
 /**
  * Per every-response rule: how many of a check's exchanges it applied to, the first violations with evidence, and the
@@ -22,22 +23,23 @@ export interface RuleObservation {
 
 const VIOLATIONS_KEPT_PER_CHECK = 3
 
-/** A retried 429 or 503 is a response of the run like any other: the every-response rules see it too. */
-function withRetriedAttempts(exchange: Exchange): Exchange[] {
-  const attempts = exchange.retries.map(({ response }) => ({ ...exchange, response, error: undefined, retries: [] }))
-  return [...attempts, exchange]
+/** A retried 429 or 5xx is a response of the run like any other: the every-response rules see it too, as an attempt the client sent again. */
+function withRetriedAttempts(exchange: Exchange): { exchange: Exchange; superseded: boolean }[] {
+  const attempts = exchange.retries.map(({ response }) => ({ exchange: { ...exchange, response, error: undefined, retries: [] }, superseded: true }))
+  return [...attempts, { exchange, superseded: false }]
 }
 
 /**
  * Judges each exchange, and each retried attempt, by itself: the one place where an exchange is judged, for a run (the
  * every-response rules), for check-har and for the proxy (those rules and the checks a recorded exchange decides).
  * Only exchanges with the contract's operations are judged: the contract states its header and body rules for its
- * operations, and a path that is no operation (an unknown route) may be answered by a gateway in its own way.
+ * operations, and a path that is no operation (an unknown route) may be answered by a gateway in its own way. A rule
+ * that judges what the operation answered sees only answers (the 5xx policy, src/engine/server-errors.ts).
  * `responses`, when given, counts each response by operation and status, and whether any rule judged it (coverage).
  */
 export function observe(exchanges: readonly Exchange[], settings: JudgedSettings, secrets: readonly Secret[], judges: readonly ExchangeJudge[] = exchangeJudges(), sentBy?: string, responses?: ResponsesSeen): Observations {
   const observations: Observations = {}
-  for (const exchange of exchanges.filter((e) => e.operation !== undefined).flatMap(withRetriedAttempts)) {
+  for (const { exchange, superseded } of exchanges.filter((e) => e.operation !== undefined).flatMap(withRetriedAttempts)) {
     const { response } = exchange
     if (!response) {
       if (responses) countResponse(responses, exchange.operation!, undefined, false)
@@ -48,9 +50,11 @@ export function observe(exchanges: readonly Exchange[], settings: JudgedSettings
       if (responses) countResponse(responses, exchange.operation!, response.status, false)
       continue
     }
+    const answer = isAnswerToJudge(response, superseded)
     let judged = false
     for (const rule of judges) {
       if (rule.profile && !stated(settings.profile, rule.profile)) continue
+      if (rule.judgesAnswer && !answer) continue
       let finding: ReturnType<ExchangeJudge['violation']>
       try {
         if (!rule.applies(response, exchange, settings)) continue

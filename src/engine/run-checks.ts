@@ -6,7 +6,7 @@ import { interruptedReason, interruptionCause, type CheckOutcome, type Interrupt
 import type { RunSettings } from '../core/settings.js'
 import { notSelected, ObservationTally, outcomeOf, runOutcomes } from './judged-outcomes.js'
 import { EVERY_RESPONSE, exchangeJudges, type Judge } from './judges.js'
-import { observe } from './observations.js'
+import { observe, type Observations } from './observations.js'
 import { addResponses, type ResponsesSeen } from './responses-seen.js'
 import { SharedReads } from './shared-reads.js'
 import { logExchanges } from '../har/exchange-log.js'
@@ -94,6 +94,8 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   const outcomes: CheckOutcome[] = new Array(catalogue.length)
   const tally = new ObservationTally()
   const responses: ResponsesSeen = {}
+  // Added up in the catalogue's order once every check is done, not as each ends: a rule's first violations, its evidence, do not depend on timing.
+  const observed: Observations[] = []
   let next = 0
   const worker = async () => {
     for (let index = next++; index < catalogue.length; index = next++) {
@@ -106,7 +108,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
       } else {
         const result = await runCheck(check, concern, env)
         outcomes[index] = result.outcome
-        tally.add(result.observations)
+        observed[index] = result.observations
         addResponses(responses, result.responses)
       }
       options.onCheck?.(redactDeep(outcomes[index]!, secretsNow(env)))
@@ -119,6 +121,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
     stop?.removeEventListener('abort', markStop)
     await client.close()
   }
+  for (const observations of observed) if (observations) tally.add(observations)
   const known = secretsNow(env)
   for (const { exchange, sentBy } of sharedReads.exchanges) {
     tally.add(observe([exchange], settings, known, judges, sentBy, responses))

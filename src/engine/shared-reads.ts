@@ -1,10 +1,14 @@
+import { ERROR_CODES } from '../core/errors.js'
 import type { Exchange } from '../http/exchange.js'
+import { isTransient } from '../http/retry.js'
 
 /**
  * The reads the checks of one run share: the same safe request (an operation, its inputs, its headers) asked for by
  * several checks is sent once, and its answer handed to each. Every exchange of the run is judged by every rule that
  * applies to it, so one answer serves every check as well as several would, for fewer requests to the deployment.
- * Each shared exchange is judged and logged once, as the first asker's.
+ * Each shared exchange is judged and logged once, as the first asker's. A read whose every attempt was transient (502,
+ * 503, 504), and a result whose computing met one, is not kept: the checks waiting on it are not assessed, and a check
+ * that asks later reads it again.
  */
 export class SharedReads {
   private readonly reads = new Map<string, Promise<Exchange>>()
@@ -18,6 +22,10 @@ export class SharedReads {
     if (!result) {
       result = compute()
       this.results.set(key, result)
+      const computed = result
+      computed.catch((error: unknown) => {
+        if ((error as { code?: string }).code === ERROR_CODES.checkNotRun && this.results.get(key) === computed) this.results.delete(key)
+      })
     }
     return result
   }
@@ -32,7 +40,11 @@ export class SharedReads {
     if (!reading) {
       const entry = { exchange: undefined as unknown as Exchange, sentBy: askedBy }
       this.exchanges.push(entry)
-      reading = send().then((exchange) => (entry.exchange = exchange))
+      const sent = send().then((exchange) => {
+        if (isTransient(exchange.response?.status) && this.reads.get(key) === sent) this.reads.delete(key)
+        return (entry.exchange = exchange)
+      })
+      reading = sent
       this.reads.set(key, reading)
     }
     return reading

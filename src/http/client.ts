@@ -37,7 +37,7 @@ export interface OutgoingRequest {
   /** A write's body, sent unchanged with every attempt. */
   body?: string
   headers?: Record<string, string>
-  /** False: a 429, 502 or 503 is returned as it is, for a check that tests those responses. The key's 429 gate still holds. */
+  /** False: a 429 is returned as it is, for a check that tests those responses. The key's 429 gate still holds, and 5xx are retried as ever (the 5xx policy). */
   retry?: boolean
   /** The contract operation addressed, which the circuit breaker counts apart; without it, the path without its query. */
   operation?: string
@@ -57,7 +57,8 @@ type ExchangeError = NonNullable<Exchange['error']>
  * The one HTTP client of a run: one connection pool to the target, bounded concurrency, bounded bodies and time.
  * Safe reads are retried as the contract asks of clients: after a 429 not before its Retry-After, and no request that
  * shares its quota (the key's, or every request of the run when x-ratelimit-scope names something else or nothing) is
- * sent until then; after a 502 with bounded exponential backoff, after a 503 not before its Retry-After (else backoff).
+ * sent until then; after a 502 or 504 with bounded exponential backoff, after a 503 not before its Retry-After (else
+ * backoff), and once after a 500 (src/http/retry.ts).
  */
 export class HttpClient {
   private readonly pool: Pool
@@ -148,7 +149,7 @@ export class HttpClient {
         this.gate.close(quotaIsPerKey(response) ? key : EVERY_REQUEST, Date.now() + rateLimitWaitMs(response, this.policy))
         this.latestQuotaRefusal = { exchange: { ...exchange, retries: [...retries] }, at: Date.now() }
       }
-      const wait = request.retry === false ? undefined : retryWaitMs(response, attempt, this.policy, write)
+      const wait = request.retry === false && response.status === 429 ? undefined : retryWaitMs(response, attempt, this.policy, write, retries)
       if (wait === undefined || Date.now() + wait >= this.deadlineAt) return exchange
       waitingSince = performance.now()
       // The check ended during the wait: its answer is this response, not retried; the run's interruption leaves it unanswered.

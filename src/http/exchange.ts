@@ -10,7 +10,7 @@ export interface Exchange {
   startedAt?: string
   durationMs: number
   timings?: ExchangeTimings
-  /** Earlier attempts of the same request that were retried (429, 502, 503), oldest first, with the wait before the next attempt. */
+  /** Earlier attempts of the same request that were retried (429, 500, 502, 503, 504), oldest first, with the wait before the next attempt. */
   retries: RetriedAttempt[]
   /** The redirects followed before the response, oldest first; the response answered the last one's Location. */
   redirects?: RedirectHop[]

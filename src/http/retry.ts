@@ -1,6 +1,9 @@
 import { headerValue, type ExchangeResponse } from './exchange.js'
 
-/** How the client retries a safe read: after a 429 once Retry-After has passed, after a 502 or 503 with bounded exponential backoff. */
+/**
+ * How the client retries a safe read: after a 429 once Retry-After has passed, after a transient 502, 503 or 504 with
+ * bounded exponential backoff (a 503's Retry-After when given), and once after a 500 (a 500 that repeats is a finding).
+ */
 export interface RetryPolicy {
   /** Attempts of one request in all, the first included. Waiting for a key that another request's 429 closed is no attempt. */
   maxAttempts: number
@@ -23,6 +26,16 @@ export const defaultRetryPolicy: RetryPolicy = {
   defaultRateLimitWaitMs: 2000,
   ambiguousWriteRetries: 1,
 }
+
+/** The statuses the contract names for a dependency's failure (502, 503, 504): transient, retried; they say nothing of the request. */
+export const TRANSIENT_STATUSES: readonly number[] = [502, 503, 504]
+
+export function isTransient(status: number | undefined): boolean {
+  return status !== undefined && TRANSIENT_STATUSES.includes(status)
+}
+
+/** The status of an unexpected failure: a safe read answered 500 is sent once more before it is judged. */
+export const UNEXPECTED_FAILURE = 500
 
 const RETRY_AFTER_SECONDS = /^\s*[1-9][0-9]{0,8}\s*$/
 
@@ -52,15 +65,17 @@ export function backoffMs(retry: number, policy: RetryPolicy, random: () => numb
 
 /**
  * Whether to send the request again after this response, and the least wait before doing so; undefined means return the response as it is.
- * A 429's wait is enforced by the client's per-key gate; a 502 or 503 waits here. A write is sent again after a 429 or a
- * 503, whose Retry-After says the request was refused, not after a 502: only safe reads are retried with backoff.
+ * A 429's wait is enforced by the client's per-key gate; a 502, 503 or 504 waits here. A write is sent again after a 429
+ * or a 503, whose Retry-After says the request was refused, not after a 502 or 504: only safe reads are retried with
+ * backoff. A safe read answered 500 is sent once more (after the first backoff), unless an earlier attempt was a 500 too.
  */
-export function retryWaitMs(response: ExchangeResponse, attempt: number, policy: RetryPolicy, write = false): number | undefined {
+export function retryWaitMs(response: ExchangeResponse, attempt: number, policy: RetryPolicy, write = false, earlier: readonly { status: number }[] = []): number | undefined {
   if (attempt + 1 >= policy.maxAttempts) return undefined
   let wait: number
   if (response.status === 429) wait = rateLimitWaitMs(response, policy)
   else if (response.status === 503) wait = retryAfterMs(response) ?? backoffMs(attempt, policy)
-  else if (response.status === 502 && !write) wait = backoffMs(attempt, policy)
+  else if (isTransient(response.status) && !write) wait = backoffMs(attempt, policy)
+  else if (response.status === UNEXPECTED_FAILURE && !write && !earlier.some((e) => e.status === UNEXPECTED_FAILURE)) wait = backoffMs(attempt, policy)
   else return undefined
   return wait <= policy.maxWaitMs ? wait : undefined
 }

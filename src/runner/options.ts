@@ -48,7 +48,7 @@ export interface RunOptions {
    * 'SIGINT' or 'SIGTERM' is named as that signal (the CLI's); any other as the caller's abort.
    */
   signal?: AbortSignal
-  /** How safe reads are retried after a 429, 502 or 503; the polite default unless given (a self-test shortens the backoff of the 5xx it scripts). */
+  /** How safe reads are retried after a 429 or a 5xx (the 5xx policy, docs/checks.md); the polite default unless given (a self-test shortens the backoff of the 5xx it scripts). */
   retryPolicy?: RetryPolicy
 }
 

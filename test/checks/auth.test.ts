@@ -70,10 +70,13 @@ describe('auth/missing-key judged on any exchange of a run (its recorded judgeme
     expect(judged(401)).toBe('conforms')
   })
 
-  test('a 429 or a 5xx says nothing of authentication', () => {
+  test('a 429 says nothing of authentication; a 500 (one that repeated, in a run) is an answer', () => {
     expect(judged(429)).toBe('not judged')
-    expect(judged(500)).toBe('not judged')
-    expect(judged(503)).toBe('not judged')
+    expect(judged(500)).toBe('answered 500 to a request without X-API-Key, expected 401')
+  })
+
+  test('judges the answer: the engine leaves out a transient 502, 503 or 504 and an attempt the client sent again (test/server-errors.test.ts)', () => {
+    expect(judgement.judgesAnswer).toBe(true)
   })
 
   test('a request with a key, or to no operation, is not judged', () => {
@@ -189,9 +192,15 @@ describe('auth/restricted-key-scope', () => {
     expect(outcome.reason).toBe('the restricted key got neither 200 (a 2xx for config) nor 403: getIntentStatus 401')
   })
 
-  test('says nothing of a 429 or a 500 (the contract allows them for any read)', async () => {
-    const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer('markets-429', '/v1/markets', rateLimited), restrictedAnswer('config-500', '/v1/config', setStatus(500))])
+  test('says nothing of a 429 (the contract allows it for any read)', async () => {
+    const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer('markets-429', '/v1/markets', rateLimited)])
     expect(outcome.status, outcome.reason).toBe('passed')
+  })
+
+  test('fails on a 500 that repeats on the retry: the operation failed to serve the key', async () => {
+    const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer('config-500', '/v1/config', setStatus(500))])
+    expect(outcome.status, outcome.reason).toBe('failed')
+    expect(outcome.reason).toBe('the restricted key got neither 200 (a 2xx for config) nor 403: getConfig 500')
   })
 })
 

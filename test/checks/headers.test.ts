@@ -31,8 +31,16 @@ describe('headers/optional-request-headers and headers/request-without-accept-se
     expect(outcome.reason).toBe('a cursor page of listMarkets answered 200 as the suite sends it and 400 with the valid X-Request-ID "ipts.rid"')
   })
 
-  test('say nothing of a request whose plain answer is a 500', async () => {
-    passedWithoutCrash(await outcomeWithBehaviours([OPTIONAL], [answering('plain-500', plainFirstPage, setStatus(500))]))
+  test('judge a plain answer of 500 that repeats on the retry as an outcome: a variant answered 200 changed it', async () => {
+    const outcome = await outcomeWithBehaviours([OPTIONAL], [answering('plain-500', plainFirstPage, setStatus(500))])
+    expect(outcome.status, outcome.reason).toBe('failed')
+    expect(outcome.reason).toBe('GET /v1/markets answered 500 as the suite sends it and 200 with the valid X-Request-ID "ipts.rid"')
+  })
+
+  test('are not assessed when the plain answer is a 503 on every attempt (a transient failure says nothing of a header)', async () => {
+    const outcome = await outcomeWithBehaviours([OPTIONAL], [answering('plain-503', plainFirstPage, setStatus(503))])
+    expect(outcome.status, outcome.reason).toBe('not run')
+    expect(outcome.reason).toMatch(/^not assessed: the target answered 503 to \d+ attempts of GET \/v1\/markets, /)
   })
 
   test('say nothing of a request whose plain answer is a 429', async () => {
@@ -48,8 +56,10 @@ describe('headers/optional-request-headers and headers/request-without-accept-se
     passedWithoutCrash(await outcomeWithBehaviours([WITHOUT_ACCEPT], [answering('plain-broken', plainFirstPage, unreadable)]))
   })
 
-  test('say nothing of a variant answered 500, or unreadable', async () => {
-    passedWithoutCrash(await outcomeWithBehaviours([OPTIONAL], [answering('varied-500', (r) => markets(r) && withShortId(r), setStatus(500))]))
+  test('fail on a variant answered 500 on the retry too; say nothing of a variant that is unreadable', async () => {
+    const outcome = await outcomeWithBehaviours([OPTIONAL], [answering('varied-500', (r) => markets(r) && withShortId(r), setStatus(500))])
+    expect(outcome.status, outcome.reason).toBe('failed')
+    expect(outcome.evidence?.retries?.map((r) => r.status), 'the first 500 is in the evidence').toEqual([500])
     passedWithoutCrash(await outcomeWithBehaviours([WITHOUT_ACCEPT], [answering('varied-broken', (r) => markets(r) && r.headers.accept === undefined, unreadable)]))
   })
 

@@ -9,6 +9,7 @@ import { headersAllowances } from './headers.js'
 import { intentsAllowances } from './intents.js'
 import { limitsAllowances } from './limits.js'
 import { requestIdAllowances } from './request-ids.js'
+import { serverErrorsAllowances } from './server-errors.js'
 import { shapeAllowances } from './shapes.js'
 import { profileAllowances } from './profile.js'
 import { propertiesAllowances } from './properties.js'
@@ -30,6 +31,7 @@ export const allowances: readonly Allowance[] = [
   ...profileAllowances,
   ...writesAllowances,
   ...codingsAllowances,
+  ...serverErrorsAllowances,
 ]
 
 export function allowanceByName(name: string): Allowance | undefined {

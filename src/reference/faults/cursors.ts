@@ -125,7 +125,7 @@ export const cursorsFaults: readonly Fault[] = [
   {
     name: 'cursors-tampered-cursor-500',
     description: 'A cursor whose signature does not hold gets 500 instead of a 4xx.',
-    breaks: ['cursors/tampered-cursor-rejected'],
+    breaks: ['cursors/tampered-cursor-rejected', 'every-response/allowed-request-not-500'],
     onResponse(response) {
       if (response.status === 400 && bodyOf(response)?.code === 'invalid_cursor') response.status = 500
     },

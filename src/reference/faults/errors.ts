@@ -27,7 +27,7 @@ export const errorsFaults: readonly Fault[] = [
   {
     name: 'unknown-intent-answers-500',
     description: 'The intent operation fails with 500 for a well-formed hash it does not know.',
-    breaks: ['errors/unknown-intent-not-found'],
+    breaks: ['errors/unknown-intent-not-found', 'every-response/allowed-request-not-500', 'every-response/malformed-request-not-5xx'],
     onResponse(response, request, data) {
       const hash = request.route?.params.hash?.toLowerCase()
       if (isOperation(request, 'getIntentStatus') && response.status === 404 && !data.intents.some((i) => i.hash.toLowerCase() === hash)) {
@@ -84,7 +84,7 @@ export const errorsFaults: readonly Fault[] = [
   {
     name: 'malformed-address-answers-500',
     description: 'The trader operations fail with 500 for a malformed address instead of rejecting it as invalid input.',
-    breaks: ['errors/malformed-address-validation', 'properties/malformed-address-rejected'],
+    breaks: ['errors/malformed-address-validation', 'every-response/allowed-request-not-500', 'properties/malformed-address-rejected'],
     onResponse(response, request) {
       if (request.route?.params.address !== undefined && response.status === 422) {
         response.status = 500

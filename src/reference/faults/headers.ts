@@ -48,8 +48,9 @@ export const headersFaults: readonly Fault[] = [
   },
   {
     name: 'markets-unavailable-without-retry-after',
-    description: 'GET /v1/markets answers 503 (its index is unavailable) without Retry-After.',
-    breaks: ['every-response/retry-after', 'shapes/operations-answer-200', 'profile/restricted-key-granted', 'profile/market-required-members', 'profile/page-size-in-range'],
+    description: 'GET /v1/markets answers 503 (its index is unavailable) without Retry-After, to every attempt.',
+    // Every attempt transient: the checks that needed the markets are not assessed (the 5xx policy), only the 503's own header rule fails.
+    breaks: ['every-response/retry-after'],
     onResponse(response, request) {
       if (isOperation(request, 'listMarkets') && response.status === 200) {
         response.status = 503

@@ -1,6 +1,7 @@
 import { RESERVED_CHARACTER_RECEIPTS, type IntentRecord, type ReferenceData } from '../data.js'
 import { gzipSync } from 'node:zlib'
 import { bodyOf, errorBodyOf, isOperation } from '../response-edits.js'
+import { attemptOf } from '../first-attempts.js'
 import type { Fault, RefRequest, RefResponse } from '../types.js'
 
 const HASH = /^0x[0-9a-fA-F]{64}$/
@@ -111,8 +112,8 @@ export const intentsFaults: readonly Fault[] = [
   {
     name: 'malformed-hash-500',
     description: 'A malformed hash reaches the database query, which throws: 500 instead of a 4xx.',
-    // No access is granted, so the MUST checks pass; that a validation failure is a 4xx is the reading RCPT-REFUSAL-4XX.
-    breaks: ['intents/refusals-declared-4xx'],
+    // No access is granted, so the refusal checks pass; a malformed hash is a validation failure (400 or 422), which a 500 is not.
+    breaks: ['every-response/malformed-request-not-5xx', 'intents/refusals-declared-4xx'],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') crash(response, 'invalid input syntax for type bytea')
     },
@@ -120,10 +121,30 @@ export const intentsFaults: readonly Fault[] = [
   {
     name: 'receipt-mismatch-500',
     description: 'A receipt of the right length that is not the intent\'s makes the comparison throw: 500 instead of a 4xx.',
-    breaks: ['intents/refusals-declared-4xx'],
+    breaks: ['every-response/allowed-request-not-500', 'every-response/malformed-request-not-5xx', 'intents/refusals-declared-4xx'],
     onResponse(response, request, data) {
       const receipt = request.query.get('receipt')
       if (askedIntent(request, data) && receipt !== null && receipt.length >= 1 && receipt.length <= 512 && bodyOf(response)?.code === 'intent_not_found') crash(response, 'receipt comparison failed')
+    },
+  },
+  {
+    name: 'receipt-out-of-bounds-500',
+    description: 'A receipt outside 1 to 512 characters overflows a fixed-width column: 500 instead of a 4xx.',
+    breaks: ['errors/intent-validation-unprocessable', 'every-response/malformed-request-not-5xx', 'intents/refusals-declared-4xx'],
+    onResponse(response, request) {
+      const receipt = request.query.get('receipt')
+      if (isOperation(request, 'getIntentStatus') && receipt !== null && (receipt.length < 1 || receipt.length > 512) && response.status === 422) crash(response, 'value too long for type character varying(512)')
+    },
+  },
+  {
+    name: 'malformed-hash-gateway-error',
+    description: 'A malformed hash makes the upstream crash: its gateway answers 502 to the first attempt and 500 to every later one.',
+    // The 502 is retried as transient; the 500 that follows repeats, and is judged.
+    breaks: ['every-response/malformed-request-not-5xx', 'intents/refusals-declared-4xx'],
+    onResponse(response, request, data) {
+      if (!isOperation(request, 'getIntentStatus') || bodyOf(response)?.code !== 'invalid_hash') return
+      crash(response, 'upstream connection reset')
+      if (attemptOf(request, data) === 1) response.status = 502
     },
   },
   {
@@ -155,7 +176,7 @@ export const intentsFaults: readonly Fault[] = [
   {
     name: 'intent-without-failure-crashes',
     description: 'Serialising an intent status without a failure member throws, so such an intent answers 500.',
-    breaks: ['intents/second-receipt-grants-status'],
+    breaks: ['every-response/allowed-request-not-500', 'intents/second-receipt-grants-status'],
     onResponse(response, request) {
       const status = grantedStatus(response, request)
       if (status && status.failure === undefined) crash(response, "Cannot read properties of undefined (reading 'retryable')")

@@ -116,7 +116,7 @@ export const profileFaults: readonly Fault[] = [
   {
     name: 'malformed-hash-500-code-unlisted',
     description: 'A malformed hash gets 500 with the code "database_error", which the profile does not list.',
-    breaks: ['every-response/error-code-listed', 'intents/refusals-declared-4xx'],
+    breaks: ['every-response/error-code-listed', 'every-response/malformed-request-not-5xx', 'intents/refusals-declared-4xx'],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') {
         response.status = 500

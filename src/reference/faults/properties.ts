@@ -94,7 +94,7 @@ export const propertiesFaults: readonly Fault[] = [
   {
     name: 'properties-long-key-crashes',
     description: `An API key longer than ${LONGEST_KEY_HANDLED} characters overflows a buffer: the answer is a 500 instead of a 401.`,
-    breaks: ['properties/garbage-key-refused'],
+    breaks: ['every-response/allowed-request-not-500', 'properties/garbage-key-refused'],
     onResponse(response, request) {
       if ((request.headers['x-api-key']?.length ?? 0) > LONGEST_KEY_HANDLED) answerError(response, 500, 'internal', 'internal error')
     },

@@ -86,7 +86,7 @@ export const shapeFaults: readonly Fault[] = [
   {
     name: 'vault-internal-error',
     description: 'GET /v1/vault answers 500 with an error body to a valid request.',
-    breaks: ['shapes/operations-answer-200', 'profile/restricted-key-granted', 'profile/vault-required-members'],
+    breaks: ['auth/restricted-key-scope', 'every-response/allowed-request-not-500', 'profile/restricted-key-granted', 'profile/vault-required-members', 'shapes/operations-answer-200'],
     onResponse(response, request) {
       if (request.route?.operation !== 'getVault' || response.status !== 200) return
       response.status = 500
