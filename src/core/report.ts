@@ -49,7 +49,7 @@ export interface CheckOutcome {
   reason?: string
   evidence?: Evidence
   /** For a waived check: the user's reason, and what the check found. */
-  waiver?: { reason: string; outcome: 'passed' | 'failed' | 'skipped' }
+  waiver?: { reason: string; outcome: 'passed' | 'failed' | 'skipped' | 'not run' }
   durationMs?: number
   /** True when a request of the check was retried after a 429 or a 5xx: the outcome depended on a retry. */
   retried?: boolean

@@ -38,6 +38,6 @@ function restartCommand(baseUrl: string, options: Pick<RunOptions, 'reference'>)
 function applyWaivers(outcomes: CheckOutcome[], waivers: readonly Waiver[]): CheckOutcome[] {
   return outcomes.map((outcome) => {
     const waiver = waivers.find((w) => w.check === outcome.id)
-    return waiver ? { ...outcome, status: 'waived', waiver: { reason: waiver.reason, outcome: outcome.status as 'passed' | 'failed' | 'skipped' } } : outcome
+    return waiver ? { ...outcome, status: 'waived', waiver: { reason: waiver.reason, outcome: outcome.status as 'passed' | 'failed' | 'skipped' | 'not run' } } : outcome
   })
 }
