@@ -40,7 +40,6 @@ const flagTable: readonly Flag[] = [
   { name: 'baseline', kind: 'text', help: "a previous run's report.json: say which checks newly fail, were fixed, or are unchanged" },
   { name: 'strict', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
   minAssessedFlag,
-  { name: 'raw-record', kind: 'flag', help: 'keep every response header and body member as received (secrets redacted by detection alone) in the reports and the HAR, not only those the contract and HTTP define; the files may then hold secrets' },
   { name: 'fault', kind: 'list', help: 'embedded reference only: switch on a named fault (repeatable)' },
   { name: 'allowance', kind: 'list', help: 'embedded reference only: switch on a named allowance (repeatable)' },
   { name: 'profile', kind: 'text', help: "a deployment profile (YAML, specs/profile.schema.json): facts the contract leaves 'not shown', each checked as MUST; `ipts-conformance profile init` writes a template" },
@@ -122,7 +121,6 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
     maxBodyBytes: settingDefaults.maxBodyBytes,
     replayPath: checked('replay-path') as string | undefined,
     probeRateLimit: checked('probe-rate-limit') === true,
-    rawRecord: checked('raw-record') === true,
     // Never from the environment or a file: a write creates orders, so only this command line may ask for it.
     allowWrites: fromFlags['allow-writes'] === true,
     maxWrites: checked('max-writes') as number | undefined,

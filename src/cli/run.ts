@@ -9,9 +9,6 @@ import { runConformance } from '../runner/run.js'
 import { writePlanLines } from '../engine/write-plan.js'
 import type { CliOptions } from './options.js'
 
-/** Printed before a run with --raw-record. */
-export const RAW_RECORD_WARNING = 'warning: --raw-record: the reports and the HAR keep every response header and body member as received, secrets redacted by detection alone; these files may hold secrets in an encoding redaction does not know'
-
 /** `ipts-conformance [run]`: runs the suite, writes the reports, prints the summary; 0 when the verdict is pass, else 1. */
 export async function run(options: CliOptions, env: NodeJS.ProcessEnv): Promise<number> {
   try {
@@ -27,7 +24,6 @@ async function runAndReport(options: CliOptions, env: NodeJS.ProcessEnv): Promis
   const baseline = options.baseline ? { path: options.baseline, report: await readBaseline(options.baseline) } : undefined
   const progress = createProgress(process.stdout, env, Object.fromEntries(Object.entries(checksByConcern).map(([concern, checks]) => [concern, checks.length])))
   const harPath = join(options.reportDir, HAR_FILE)
-  if (options.run.settings.rawRecord) process.stdout.write(`${RAW_RECORD_WARNING}\n`)
   let report
   const stop = stopOnSignals()
   try {

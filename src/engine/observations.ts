@@ -70,7 +70,7 @@ export function observe(exchanges: readonly Exchange[], settings: JudgedSettings
       if (finding === undefined) continue
       entry.violated++
       if (entry.violations.length < VIOLATIONS_KEPT_PER_CHECK) {
-        const evidence = buildEvidence(findingMessage(finding), { exchange, violations: typeof finding === 'string' ? undefined : finding.violations }, secrets, undefined, settings.rawRecord)
+        const evidence = buildEvidence(findingMessage(finding), { exchange, violations: typeof finding === 'string' ? undefined : finding.violations }, secrets)
         if (rule.profile) evidence.profile = profileEvidence(settings.profile!, rule.profile)
         if (sentBy !== undefined) evidence.sentBy = sentBy
         entry.violations.push(evidence)

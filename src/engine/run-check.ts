@@ -84,7 +84,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   const secrets = secretsNow(env)
   const responses: ResponsesSeen = {}
   const observations = observe(ctx.exchanges, settings, secrets, env.judges, check.id, responses)
-  if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets, env.settings.rawRecord)
+  if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets)
   const outcome = { ...base, ...annotations(ctx), ...verdictOf(check, thrown, env), ...(writes.length > 0 ? { writes: redactDeep(writes, secrets) } : {}) }
   return finish(outcome, observations, responses)
 }
@@ -112,7 +112,7 @@ function verdictOf(check: Check, thrown: unknown, env: CheckEnvironment): Partia
   if (code === ERROR_CODES.checkNotRun) {
     const { reason, exchange } = thrown as CheckNotRun
     const interrupted = exchange?.error !== undefined && RUN_CUT_CODES.has(exchange.error.code)
-    return { status: 'not run', reason: redact(reason, secrets), evidence: buildEvidence(reason, { exchange }, secrets, undefined, settings.rawRecord), ...(interrupted ? { interrupted } : {}) }
+    return { status: 'not run', reason: redact(reason, secrets), evidence: buildEvidence(reason, { exchange }, secrets), ...(interrupted ? { interrupted } : {}) }
   }
   if (code !== ERROR_CODES.checkFailed) {
     const message = redact(`${CRASH_PREFIX}${String(thrown)}`, secrets)
@@ -122,7 +122,7 @@ function verdictOf(check: Check, thrown: unknown, env: CheckEnvironment): Partia
   const message = redact(failure.message, secrets)
   const { details } = failure
   const replay = details.counterexample && replayCommand(settings, check.id, details.counterexample.seed, details.counterexample.path)
-  const evidence = buildEvidence(message, details, secrets, replay, settings.rawRecord)
+  const evidence = buildEvidence(message, details, secrets, replay)
   if (check.profile) evidence.profile = profileEvidence(settings.profile!, check.profile)
   return { status: 'failed', reason: message, evidence }
 }

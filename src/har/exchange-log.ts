@@ -10,11 +10,11 @@ import type { HarEntry } from './types.js'
  * The run's exchanges cross from the suite workers to the runner through a directory: each worker appends its checks'
  * entries (already redacted) to a file of its own, one entry a line, and the runner gathers them into the HAR.
  */
-export function logExchanges(dir: string, exchanges: readonly Exchange[], checkId: string, secrets: readonly Secret[], raw = false): void {
+export function logExchanges(dir: string, exchanges: readonly Exchange[], checkId: string, secrets: readonly Secret[]): void {
   // Synchronous: one check's lines are written whole before another check of the same worker appends. One exchange's
   // entries at a time: a property check's hundreds of large bodies are never all copied into one string.
   const file = join(dir, `worker-${process.pid}-${threadId}.jsonl`)
-  for (const exchange of exchanges) appendFileSync(file, harEntries(exchange, [checkId], secrets, raw).map((entry) => `${JSON.stringify(entry)}\n`).join(''))
+  for (const exchange of exchanges) appendFileSync(file, harEntries(exchange, [checkId], secrets).map((entry) => `${JSON.stringify(entry)}\n`).join(''))
 }
 
 /** Where one logged entry lies, and when it was sent: what the HAR's order needs, without the entry itself. */

@@ -1,5 +1,3 @@
-import { deflateRawSync, deflateSync, gzipSync, inflateRawSync, inflateSync } from 'node:zlib'
-
 /**
  * Real encoders a target may pass a secret through before it writes it back: each is what a library, a browser or a
  * language's standard encoder produces. The generative self-test of secrecy chains them.
@@ -54,17 +52,6 @@ export const ENCODERS: Record<string, (text: string) => string> = {
     [`base64 at byte ${offset}`, base64At(offset, 'base64')],
     [`base64url at byte ${offset}`, base64At(offset, 'base64url')],
   ])),
-  'base64, wrapped at 76 (MIME)': (text) => Buffer.from(`${text}${text}`, 'utf8').toString('base64').replace(/.{76}/g, '$&\r\n'),
-  'gzip in base64': (text) => gzipSync(`{"session":${JSON.stringify(text)}}`).toString('base64'),
-  'zlib in base64url (a session cookie)': (text) => `.${deflateSync(`{"session":${JSON.stringify(text)}}`).toString('base64url')}`,
-  'raw deflate in base64': (text) => deflateRawSync(Buffer.from(text, 'utf8')).toString('base64'),
-  'gzip in hex': (text) => gzipSync(text).toString('hex'),
-  'hex, lower case': (text) => Buffer.from(text, 'utf8').toString('hex'),
-  'hex, upper case': (text) => Buffer.from(text, 'utf8').toString('hex').toUpperCase(),
-  'a JSON array of bytes': (text) => JSON.stringify([...Buffer.from(text, 'utf8')]),
-  'UTF-16LE in base64': (text) => Buffer.from(text, 'utf16le').toString('base64'),
-  'UTF-16BE in hex': (text) => Buffer.from(text, 'utf16le').swap16().toString('hex'),
-  'UTF-16LE bytes as Latin-1': (text) => Buffer.from(text, 'utf16le').toString('latin1'),
 }
 
 /**
@@ -125,35 +112,8 @@ function decodings(text: string): string[] {
       out.push(text.replace(/[A-Za-z0-9+/_-]{8,}/g, (token) => Buffer.from(token.slice(skip).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8')))
     }
   }
-  if (/[\r\n]/.test(text)) out.push(text.replace(/\r?\n[ \t]*/g, ''))
-  const bytesRead = (bytes: Buffer) => [bytes.toString('utf8'), bytes.toString('utf16le'), Buffer.from(bytes.subarray(0, bytes.length & ~1)).swap16().toString('utf16le'), inflatedText(bytes)]
-  for (const skip of [0, 1]) {
-    const hex = text.replace(/[0-9a-fA-F]{16,}/g, (token) => bytesRead(Buffer.from(token.slice(skip), 'hex')).join(' '))
-    out.push(hex)
-  }
-  out.push(text.replace(/\[[-\d,\s]{15,}\]/g, (array) => bytesRead(Buffer.from((JSON.parse(array) as number[]).map((n) => (n + 256) % 256))).join(' ')))
-  if (/[\x00-\xff]/.test(text)) out.push(text.replace(/[\x00-\xff]{8,}/g, (run) => bytesRead(Buffer.from(run.slice(Math.max(0, run.search(/\x1f\x8b|x[\x01\x5e\x9c\xda]/))), 'latin1')).join(' ')))
-  if (tokens) {
-    for (let skip = 0; skip < 2; skip++) {
-      out.push(text.replace(/[A-Za-z0-9+/_-]{8,}/g, (token) => bytesRead(Buffer.from(token.slice(skip).replace(/-/g, '+').replace(/_/g, '/'), 'base64')).slice(1).join(' ')))
-    }
-  }
   return out.filter((view) => view !== text)
 }
-
-/** What bytes inflate to as zlib, gzip (its 10-byte header skipped) or raw deflate, as far as they go; '' when none. */
-function inflatedText(bytes: Buffer): string {
-  const options = { finishFlush: 2 }
-  for (const inflate of [() => inflateSync(bytes, options), () => inflateRawSync(bytes.subarray(10), options), () => inflateRawSync(bytes, options)]) {
-    try {
-      return inflate().toString('utf8')
-    } catch {
-      // not this one
-    }
-  }
-  return ''
-}
-
 
 /** The pieces of a secret (UTF-16 units) that are its own: no text the suite writes holds one by chance. */
 export function piecesOf(secret: string, size = 8): string[] {
