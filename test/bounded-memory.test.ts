@@ -8,6 +8,7 @@ import type { Report } from '../src/core/report.js'
 import { readHarEntries } from '../src/har/read.js'
 import type { HarEntry } from '../src/har/types.js'
 import { exchangeOf } from '../src/har/to-exchange.js'
+import { WRITES_REMEMBERED, WriteKeys } from '../src/traffic/write-keys.js'
 import { captureOutput } from './support/output.js'
 import { runAgainstReference } from './support/run.js'
 
@@ -123,5 +124,19 @@ describe('a run against a target answering bodies nested 100,000 deep', () => {
     const vault = report.checks.find((c) => c.id === 'shapes/vault-checkpoint')!
     expect(vault.status, vault.reason).not.toBe('passed')
     expect(JSON.parse(readFileSync(join(dir, 'exchanges.har'), 'utf8')).log.entries.length).toBeGreaterThan(0)
+  })
+})
+
+describe("the proxy's memory of signed writes (IDEM-SAME-BODY)", () => {
+  test(`remembers the last ${WRITES_REMEMBERED} pairings of key and body, not every write`, () => {
+    const writeKeys = new WriteKeys()
+    const write = (i: number, key = `idem-key-${i}`) => writeKeys.record('intents', key, `{"n":${i}}`, `write ${i}`)
+    for (let i = 0; i <= WRITES_REMEMBERED; i++) write(i)
+    // The first write is forgotten: its body sent again under another key is not paired with it.
+    write(0, 'idem-key-again-0')
+    expect(writeKeys.breaches()).toEqual([])
+    // The last one is remembered.
+    write(WRITES_REMEMBERED, 'idem-key-again-last')
+    expect(writeKeys.breaches().map((breach) => breach.message)).toEqual([`intents: write ${WRITES_REMEMBERED} sent a signed body again under Idempotency-Key "idem-key-again-last"; it was sent under "idem-key-${WRITES_REMEMBERED}" before`])
   })
 })
