@@ -23,7 +23,8 @@ function withoutEach(a: readonly string[], b: readonly string[]): string[] {
 }
 
 /** The reachability probe's reads (src/runner/target.ts), each without a key. */
-const PROBE_ANSWERS = ['/v1/config 401', '/v1/vault 401', '/v1/markets 401']
+// The preflight's probes (src/runner/preflight.ts) carry the run's key; the allowance under test may answer one 503.
+const PROBE_ANSWERS = ['/v1/config 200', '/v1/vault 200', '/v1/markets 200', '/v1/config 503', '/v1/vault 503', '/v1/markets 503']
 
 describe('exchanges.har', () => {
   test('holds every request the target answered, each retry its own entry, valid HAR 1.2 with the check IDs and placeholders for secrets', async () => {
@@ -47,7 +48,7 @@ describe('exchanges.har', () => {
     // The probe's reads go out at once and it stops at the first answer, so the target may answer one to three of them.
     const beyond = withoutEach(answered, logged)
     expect(beyond.length, 'the reachability probe is answered and not in the HAR').toBeGreaterThan(0)
-    expect(beyond.filter((answer) => !PROBE_ANSWERS.includes(answer)), 'what the target answered beyond the HAR: the reachability probe alone (it sends no key)').toEqual([])
+    expect(beyond.filter((answer) => !PROBE_ANSWERS.includes(answer)), 'what the target answered beyond the HAR: the preflight probes alone').toEqual([])
     expect(withoutEach(logged, answered), 'entries the target did not answer').toEqual([])
     const starts = entries.map((e) => e.startedDateTime)
     expect(starts, 'entries oldest first').toEqual([...starts].sort())

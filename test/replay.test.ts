@@ -57,7 +57,7 @@ describe('--replay-path', () => {
       const code = await main(argv, {})
       vi.restoreAllMocks()
       expect(code).toBe(2)
-      expect(err.join('').trimEnd().split('\n'), 'one line').toEqual([expect.stringMatching(/--replay-path needs --seed and exactly one --check/)])
+      expect(err.join('').trimEnd().split('\n'), 'one line').toEqual([expect.stringMatching(/--replay-path needs --seed( \(or IPTS_SEED\))? and exactly one --check/)])
     },
   )
 })

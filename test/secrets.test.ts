@@ -171,9 +171,10 @@ describe('secrets', () => {
     const echo: Behaviour = {
       name: 'echo-unlisted-encodings (test only)',
       description: 'repeats the key and the receipt in encodings no list had',
-      onResponse(response: RefResponse) {
+      onResponse(response: RefResponse, request) {
         response.headers.link = [receipt, key].map((s) => `</v1/intents/x?receipt=${whatwg(s)}>; rel="related"`).join(', ')
-        if (response.status === 200 && bigBodies < 3) {
+        // A trader's reads, which the preflight does not probe: its probes' answers are in no report.
+        if (response.status === 200 && request.path.includes('/traders/') && bigBodies < 3) {
           bigBodies++
           response.raw = `${'a'.repeat(CAP_KEPT - 4)}${receipt}${'a'.repeat(5 * 1024 * 1024)}`
           return

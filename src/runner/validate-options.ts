@@ -115,7 +115,7 @@ export function validateRunOptions(options: RunOptions, name: OptionNamer = apiN
   }
   if (options.minAssessed !== undefined) {
     const problem = typeof options.minAssessed === 'number' ? numberProblem(options.minAssessed, { min: 0, max: 100 }) : `must be a whole number, got ${typeof options.minAssessed}`
-    if (problem) fail('minAssessed', `(a percentage) ${problem}`)
+    if (problem) fail('minAssessed', `must be a percentage from 0 to 100, got ${String(options.minAssessed)}`)
   }
   if (settings.maxWrites !== undefined && !settings.allowWrites) fail('maxWrites', `bounds writes, which only ${name('allowWrites')} sends: give both, or neither`)
   if (settings.replayPath !== undefined && (options.only?.length !== 1 || settings.seed === undefined)) {

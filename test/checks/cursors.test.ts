@@ -7,7 +7,7 @@ import { findRoute } from '../../src/reference/handlers.js'
 import { bodyOf, isOperation } from '../../src/reference/response-edits.js'
 import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
-import { outcomeWithBehaviours, runAgainstReference } from '../support/run.js'
+import { outcomeWithBehaviours, outcomeWithInputs, runAgainstReference } from '../support/run.js'
 
 /**
  * The cursor checks on answers scripted by hand: pages, cursors and refusals the plain reference and its named faults
@@ -435,7 +435,7 @@ describe('otherTrader: a trader other than the configured one', () => {
 
 describe('the lists a run reads', () => {
   test('without a trader, only markets are walked', async () => {
-    const outcome = await outcomeWithBehaviours(['cursors/items-unique'], [], { trader: '' })
+    const outcome = await outcomeWithInputs('cursors/items-unique', (server) => ({ apiKey: server.data.apiKey }))
     expect(outcome.status, outcome.reason).toBe('passed')
   })
 })

@@ -259,8 +259,8 @@ describe('intents checks against the scripted reference', () => {
     const receipt512 = { hash: FIRST.hash, receipt: 'r'.repeat(512) }
     const padded = await outcomeWithBehaviours(['intents/oversized-receipt-refused'], [answerWith('513-granted', 200, (request) => request.query.get('receipt')?.length === 513)], { intent: receipt512 })
     expect([padded.status, padded.reason]).toEqual(['failed', 'the intent with its receipt padded to 513 characters answered 200: access was granted'])
-    const long = await outcomeWithBehaviours(['intents/oversized-receipt-refused'], [], { intent: { hash: FIRST.hash, receipt: 'r'.repeat(513) } })
-    expect([long.status, long.reason]).toEqual(['skipped', 'the configured receipt is longer than 512 characters'])
+    // A configured receipt outside the contract's bounds is refused before the run, as every input is (validateRunOptions).
+    await expect(outcomeWithBehaviours(['intents/oversized-receipt-refused'], [], { intent: { hash: FIRST.hash, receipt: 'r'.repeat(513) } })).rejects.toThrow('settings.intent receipt must be 1 to 512 characters')
   })
 
   it('a wrong receipt has the real one\'s length', async () => {
@@ -361,7 +361,6 @@ describe('intents checks against the scripted reference', () => {
     it('sends no probe the configured intents do not allow (the real receipt on the real hash is never a refusal probe)', async () => {
       const realReceipt = (receipt: string) => crashOn((request) => request.query.get('receipt') === receipt)
       const given: [string, Partial<RunSettings>][] = [
-        ['a receipt longer than 512', { intent: { hash: FIRST.hash, receipt: 'r'.repeat(600) } }],
         ['a receipt that is the filler', { intent: { hash: FIRST.hash, receipt: 'not-the-receipt.' } }],
         ['a second intent of the same receipt', { intent: first, secondIntent: { hash: SECOND.hash, receipt: FIRST.receipt } }],
       ]
