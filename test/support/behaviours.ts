@@ -7,6 +7,8 @@ export function firstConfigRequestUnavailable(retryAfter: string | undefined): B
     name: 'first-config-request-unavailable',
     description: 'The first request for each config URL and key gets a 503.',
     onResponse(response, request) {
+      // The preflight's probes (src/runner/preflight.ts) send no Accept-Encoding and no check reads their answers.
+      if (request.headers['accept-encoding'] === undefined) return
       const attempt = `${request.path}?${request.query} ${request.headers['x-api-key']}`
       if (request.path !== '/v1/config' || response.status !== 200 || seen.has(attempt)) return
       seen.add(attempt)
