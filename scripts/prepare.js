@@ -18,7 +18,7 @@ try {
   process.stderr.write(
     built
       ? 'ipts-conformance: TypeScript is not installed (a dev dependency); dist/ is left as it was built\n'
-      : 'ipts-conformance: dist/ is not built: TypeScript is a dev dependency; run `npm ci && npm prune --omit=dev` in this clone to build it and keep only the production dependencies\n',
+      : `ipts-conformance: dist/ is not built: TypeScript is a dev dependency; \`npm ci && npm prune --omit=dev\` in ${root} builds it and keeps only the production dependencies\n`,
   )
   process.exit(0)
 }
