@@ -54,6 +54,13 @@ module.exports = {
       to: { path: '^src/reference/(named-behaviours|faults/|allowances/)', dependencyTypesNot: ['dynamic-import'] },
     },
     {
+      name: 'vitest-only-in-the-vitest-mode',
+      comment: 'vitest is an optional peer dependency: nothing the CLI (every subcommand) or the typed API reaches imports it, dynamic and type imports included',
+      severity: 'error',
+      from: { path: '^src/(index|cli/main)\\.ts$' },
+      to: { path: '^(vitest(/|$)|node_modules/vitest/)', reachable: true },
+    },
+    {
       name: 'no-circular',
       comment: 'modules import one way',
       severity: 'error',

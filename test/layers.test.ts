@@ -20,7 +20,7 @@ describe('the layers (.dependency-cruiser.cjs)', () => {
     expect(status, output).toBe(0)
   })
 
-  test('are enforced: a check that imports the engine, and an engine module that imports the reference server, are violations', () => {
+  test('are enforced: a check that imports the engine, an engine module that imports the reference server, and a CLI that reaches vitest are violations', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-layers-'))
     try {
       const write = (file: string, text: string) => {
@@ -31,10 +31,13 @@ describe('the layers (.dependency-cruiser.cjs)', () => {
       write('src/engine/run.ts', "import { fault } from '../reference/fault.js'\nexport const run = (): string => fault\n")
       write('src/checks/check.ts', "import { run } from '../engine/run.js'\nexport const check = run\n")
       write('src/reference/fault.ts', "export const fault = 'a fault'\n")
+      write('src/cli/main.ts', "export const main = async (): Promise<unknown> => import('./run.js')\n")
+      write('src/cli/run.ts', "import { test } from 'vitest'\nexport const run = test\n")
       const { status, output } = cruise(dir, ['src'])
-      expect(status, output).toBe(2)
+      expect(status, output).toBe(3)
       expect(output).toMatch(/checks-imports-no-layer-above: src\/checks\/check\.ts → src\/engine\/run\.ts/)
       expect(output).toMatch(/reference-is-a-fixture: src\/engine\/run\.ts → src\/reference\/fault\.ts/)
+      expect(output, 'a subcommand that imports vitest, loaded on demand').toMatch(/vitest-only-in-the-vitest-mode: src\/cli\/main\.ts → vitest/)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
