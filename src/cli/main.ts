@@ -13,7 +13,7 @@ export interface Subcommand {
   name: string
   /** One line for the top-level --help. */
   summary: string
-  /** Imported on demand, so that one subcommand's dependencies (vitest, for a run) do not slow the start of another, or of --help. */
+  /** Imported on demand, so that one subcommand's dependencies (the engine and its client, for a run) do not slow the start of another, or of --help. */
   load(): Promise<LoadedSubcommand>
 }
 
