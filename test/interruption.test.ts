@@ -33,6 +33,17 @@ async function slowTarget(delayMs: number): Promise<{ url: string; requests: () 
 
 const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report
 
+/** A report the signal interrupted: marked so, and each check it cut off not run with the signal as the reason. */
+function expectInterrupted(report: Report, signal: 'SIGINT' | 'SIGTERM'): void {
+  expect(report.interrupted?.by).toBe(signal)
+  const notRun = report.checks.filter((c) => c.status === 'not run')
+  expect(notRun.length, 'checks the signal cut off').toBeGreaterThan(0)
+  for (const check of notRun) {
+    expect(check.interrupted, check.id).toBe(true)
+    expect(check.reason, check.id).toMatch(new RegExp(`^interrupted by ${signal}`))
+  }
+}
+
 describe('a run interrupted by a signal, through the bin', () => {
   test.each([
     ['SIGINT', 130],
@@ -51,14 +62,7 @@ describe('a run interrupted by a signal, through the bin', () => {
       child.kill(signal)
       const [code] = await exited
       expect(code, out).toBe(exitCode)
-      const report = readReport(dir)
-      expect(report.interrupted?.by).toBe(signal)
-      const notRun = report.checks.filter((c) => c.status === 'not run')
-      expect(notRun.length, 'checks the signal cut off').toBeGreaterThan(0)
-      for (const check of notRun) {
-        expect(check.interrupted, check.id).toBe(true)
-        expect(check.reason, check.id).toMatch(new RegExp(`^interrupted by ${signal}`))
-      }
+      expectInterrupted(readReport(dir), signal)
       expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(`INTERRUPTED by ${signal} after `)
       expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain(`<property name="interrupted" value="INTERRUPTED by ${signal} after `)
       expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain(`INTERRUPTED by ${signal} after `)
@@ -125,14 +129,7 @@ describe.skipIf(process.platform !== 'linux')('launched through npx, signalled',
       const { child, output } = viaNpx(['--base-url', target.url, '--report-dir', dir], { IPTS_API_KEY: 'interrupted-run-key-0001' })
       await expect.poll(target.requests, { timeout: 60_000, interval: 50 }).toBeGreaterThan(10)
       expect(await signalNpx(child, signal, to), output()).toBe(exitCode)
-      const report = readReport(dir)
-      expect(report.interrupted?.by).toBe(signal)
-      const notRun = report.checks.filter((c) => c.status === 'not run')
-      expect(notRun.length, 'checks the signal cut off').toBeGreaterThan(0)
-      for (const check of notRun) {
-        expect(check.interrupted, check.id).toBe(true)
-        expect(check.reason, check.id).toMatch(new RegExp(`^interrupted by ${signal}`))
-      }
+      expectInterrupted(readReport(dir), signal)
       expect(readdirSync(dir).sort()).toEqual(['exchanges.har', 'junit.xml', 'report.html', 'report.json', 'report.md'])
     } finally {
       await target.close()
