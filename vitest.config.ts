@@ -1,12 +1,13 @@
 import { join } from 'node:path'
 import { defineConfig } from 'vitest/config'
 import type { VitestPluginContext } from 'vitest/node'
-import { readBaseline } from './reporters/baseline.js'
 import { parseCli } from './src/cli/options.js'
 import { allChecks } from './src/checks/index.js'
 import { isUserFixable } from './src/core/errors.js'
 import { writePlan, writePlanLines } from './src/engine/write-plan.js'
 import { HAR_FILE } from './src/har/write.js'
+import { secretsOf } from './src/http/secrets.js'
+import { RunSession, withSecretsRedacted } from './src/runner/session.js'
 import { openTarget } from './src/runner/target.js'
 import { suiteTestConfig } from './src/vitest/config.js'
 import { ReportFiles } from './src/vitest/report-files.js'
@@ -18,9 +19,9 @@ import { ReportFiles } from './src/vitest/report-files.js'
  * IPTS_ALLOW_WRITES=1 and a profile that states them (IPTS_PROFILE, or the embedded reference's own).
  */
 export default defineConfig(async () => {
-  const { run, reportDir, baselineReport, target } = await openFromEnvironment()
+  const { run, reportDir, session, target } = await openFromEnvironment()
   const runOptions = { ...run, harPath: join(reportDir, HAR_FILE) }
-  const reportFiles = new ReportFiles(target, runOptions, { reportDir, baseline: baselineReport, env: process.env, stdout: process.stdout })
+  const reportFiles = new ReportFiles(target, runOptions, session)
   return {
     plugins: [
       {
@@ -45,11 +46,13 @@ async function openFromEnvironment() {
     // No command line here: writes need this variable, said explicitly (as --allow-writes would be), and a profile that states them.
     const { run, reportDir, baseline, notices } = parseCli(process.env.IPTS_ALLOW_WRITES === '1' ? ['--allow-writes'] : [], process.env)
     for (const notice of notices) process.stderr.write(`ipts-conformance: ${notice}\n`)
-    const baselineReport = baseline ? { path: baseline, report: await readBaseline(baseline) } : undefined
-    const target = await openTarget({ ...run, harPath: join(reportDir, HAR_FILE) })
-    const plan = writePlan(allChecks, target.settings, run.only)
-    if (plan) process.stdout.write(`${writePlanLines(plan).join('\n')}\n`)
-    return { run, reportDir, baselineReport, target }
+    return await withSecretsRedacted(() => secretsOf(run.settings), async () => {
+      const session = await RunSession.open(run, { reportDir, baseline, env: process.env, stdout: process.stdout })
+      const target = await openTarget({ ...run, harPath: join(reportDir, HAR_FILE) })
+      const plan = writePlan(allChecks, target.settings, run.only)
+      if (plan) process.stdout.write(`${writePlanLines(plan).join('\n')}\n`)
+      return { run, reportDir, session, target }
+    })
   } catch (error) {
     if (!isUserFixable(error)) throw error
     for (const line of error.message.split('\n')) process.stderr.write(`ipts-conformance: ${line}\n`)

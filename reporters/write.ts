@@ -1,4 +1,4 @@
-import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { UsageError } from '../src/core/errors.js'
 import { join } from 'node:path'
 import type { BaselineComparison } from './baseline.js'
@@ -22,18 +22,36 @@ const formats: readonly { file: string; render(report: Report, comparison?: Base
  * out unwritable (or full) leaves no partial report behind, and the failure is one line naming the folder.
  */
 export async function writeReports(report: Report, dir: string, comparison?: BaselineComparison, jobSummaryPath?: string): Promise<string[]> {
+  return writeReportsNow(report, dir, comparison, jobSummaryPath)
+}
+
+/**
+ * writeReports, synchronously: what a signal handler can still do before the process ends (`npx vitest run` exits a
+ * millisecond after SIGINT).
+ */
+export function writeReportsNow(report: Report, dir: string, comparison?: BaselineComparison, jobSummaryPath?: string): string[] {
   const rendered = formats.map((format) => ({ path: join(dir, format.file), text: format.render(report, comparison) }))
   const temporary = (path: string) => `${path}.${process.pid}.tmp`
   const placed: string[] = []
   try {
-    await mkdir(dir, { recursive: true })
-    for (const { path, text } of rendered) await writeFile(temporary(path), text)
-    for (const { path } of rendered) await rename(temporary(path), path).then(() => placed.push(path))
+    mkdirSync(dir, { recursive: true })
+    for (const { path, text } of rendered) writeFileSync(temporary(path), text)
+    for (const { path } of rendered) {
+      renameSync(temporary(path), path)
+      placed.push(path)
+    }
   } catch (error) {
-    const partial = [...rendered.map(({ path }) => temporary(path)), ...placed]
-    await Promise.all(partial.map((path) => rm(path, { force: true }).catch(() => undefined)))
+    for (const path of [...rendered.map(({ path }) => temporary(path)), ...placed]) removeIfAny(path)
     throw new UsageError(`cannot write the reports to ${dir} (${(error as { code?: string }).code ?? String(error)}); no report was written`)
   }
-  if (jobSummaryPath) await appendFile(jobSummaryPath, renderMarkdown(report, comparison))
+  if (jobSummaryPath) appendFileSync(jobSummaryPath, renderMarkdown(report, comparison))
   return rendered.map(({ path }) => path)
+}
+
+function removeIfAny(path: string): void {
+  try {
+    rmSync(path, { force: true })
+  } catch {
+    // Left as it is: the error that follows names the folder.
+  }
 }

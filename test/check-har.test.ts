@@ -35,12 +35,12 @@ interface CheckHarRun {
   files: { where: string; text: string }[]
 }
 
-async function checkHar(args: string[]): Promise<CheckHarRun> {
+async function checkHar(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CheckHarRun> {
   const dir = mkdtempSync(join(tmpdir(), 'ipts-check-har-'))
   const { out, err, restore } = captureOutput()
   let code: number
   try {
-    code = await main(['check-har', ...args, '--report-dir', dir], {})
+    code = await main(['check-har', ...args, '--report-dir', dir], env)
   } finally {
     restore()
   }
@@ -162,6 +162,44 @@ describe("check-har on the suite's own exchanges.har", () => {
     expect(idsWithStatus(report, 'failed'), 'the run failed it').toContain(id)
     const run = await checkHar([harPath])
     expect(idsWithStatus(run.report!, 'failed'), 'check-har failed it').toContain(id)
+  })
+})
+
+describe('check-har ends as a run does (the run session)', () => {
+  test('IPTS_BASELINE (--baseline) compares with a previous report: a check the fault failed then is named fixed; the exit code is the traffic\'s', async () => {
+    const [id] = judgedApart
+    const { report: before } = await runWithHar([faultBreaking(id!)])
+    const baseline = join(mkdtempSync(join(tmpdir(), 'ipts-check-har-baseline-')), 'report.json')
+    writeFileSync(baseline, JSON.stringify(before))
+    const { harPath } = await runWithHar([])
+    const run = await checkHar([harPath], { IPTS_BASELINE: baseline })
+    expect(run.code, run.out + run.err).toBe(0)
+    expect(run.out).toContain(`compared with ${baseline} (run of ${before.startedAt}):`)
+    expect(run.out).toMatch(new RegExp(`^  fixed \\d+: .*\\b${id}\\b`, 'm'))
+    expect(run.files.find((f) => f.where === 'report.md')!.text).toContain('### Compared with the baseline')
+  })
+
+  test('a baseline that is not a report: one line naming --baseline, exit 2, no report', async () => {
+    const notReport = join(mkdtempSync(join(tmpdir(), 'ipts-check-har-baseline-')), 'report.json')
+    writeFileSync(notReport, '{"checks": [{"id": 1}]}')
+    const { harPath } = await runWithHar([])
+    const run = await checkHar([harPath, '--baseline', notReport])
+    expect(run.code).toBe(2)
+    expect(run.err).toMatch(/^ipts-conformance: --baseline: .* is not a report\.json of this tool[^\n]*\n$/)
+    expect(run.files).toEqual([])
+  })
+
+  test('paints the verdict on a terminal, and not under NO_COLOR', async () => {
+    const { harPath } = await runWithHar([])
+    const terminal = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY')
+    Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true })
+    try {
+      expect((await checkHar([harPath])).out).toMatch(/^\x1b\[32mPASS\x1b\[0m: /m)
+      expect((await checkHar([harPath], { NO_COLOR: '1' })).out).toMatch(/^PASS: /m)
+    } finally {
+      if (terminal) Object.defineProperty(process.stdout, 'isTTY', terminal)
+      else delete (process.stdout as { isTTY?: boolean }).isTTY
+    }
   })
 })
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -185,6 +185,27 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
       expect(reportValidator()(report), 'valid against specs/report.schema.json').toBe(true)
     } finally {
       await recording.close()
+    }
+  })
+
+  test('ends as a run does (the run session): --baseline names a check fixed since a previous report, and the verdict is painted on a terminal', async () => {
+    const reference = await startReferenceServer()
+    const baseline = join(mkdtempSync(join(tmpdir(), 'ipts-proxy-baseline-')), 'report.json')
+    writeFileSync(baseline, JSON.stringify({ checks: [{ id: 'shapes/vault-members', status: 'failed' }] }))
+    const terminal = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY')
+    Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true })
+    try {
+      const proxy = await startProxy(['--upstream', reference.baseUrl, '--max-requests', '1', '--baseline', baseline])
+      await curl(['-H', `X-API-Key: ${reference.data.apiKey}`, `${proxy.url}/v1/vault`])
+      const { code, out, report } = await proxy.finished
+      expect(code).toBe(0)
+      expect(report.checks.find((c) => c.id === 'shapes/vault-members')?.status).toBe('passed')
+      expect(out).toMatch(/^\x1b\[32mPASS\x1b\[0m: /m)
+      expect(out).toMatch(/^  fixed 1: shapes\/vault-members$/m)
+    } finally {
+      if (terminal) Object.defineProperty(process.stdout, 'isTTY', terminal)
+      else delete (process.stdout as { isTTY?: boolean }).isTTY
+      await reference.close()
     }
   })
 

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,20 +7,27 @@ import { describe, expect, test } from 'vitest'
 import { packageRoot } from '../src/core/package-root.js'
 import type { Report } from '../src/core/report.js'
 import { FIXED_SEED } from './support/run.js'
+import { startReferenceServer } from '../src/reference/server.js'
 
 const VITEST = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs')
 
-/** `npx vitest run ARGS` in the project root, as a team runs it, with only the given IPTS_* variables set. */
-function vitestRun(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string; dir: string }> {
+/** `npx vitest run ARGS` in the project root, as a team runs it, with only the given IPTS_* variables set; output() is what it printed so far. */
+function spawnVitest(args: string[], env: Record<string, string>): { child: ChildProcess; output(): string; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ipts-vitest-'))
   const child = spawn(process.execPath, [VITEST, 'run', ...args], {
     cwd: packageRoot,
     env: { PATH: process.env.PATH, NO_COLOR: '1', CI: 'true', IPTS_REPORT_DIR: dir, IPTS_SEED: String(FIXED_SEED), IPTS_RUNS: '10', ...env },
   })
   let output = ''
-  child.stdout.on('data', (chunk) => (output += chunk))
-  child.stderr.on('data', (chunk) => (output += chunk))
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output, dir })))
+  child.stdout!.on('data', (chunk) => (output += chunk))
+  child.stderr!.on('data', (chunk) => (output += chunk))
+  return { child, output: () => output, dir }
+}
+
+/** vitest run to its end: its exit code, everything it printed, and its report folder. */
+function vitestRun(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string; dir: string }> {
+  const { child, output, dir } = spawnVitest(args, env)
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output: output(), dir })))
 }
 
 const reportIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report
@@ -90,5 +98,44 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
     const { code, output } = await vitestRun([], env)
     expect(code, output).toBe(2)
     expect(output.trim().split('\n'), 'one line, no stack trace').toEqual([expect.stringMatching(line)])
+  })
+})
+
+describe('npx vitest run interrupted by a signal', () => {
+  test.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s: writes every report at once from the checks ended so far, marked interrupted, the others not run, and exits %i', async (signal, exitCode) => {
+    // A slowed reference, so that the signal comes while checks are still under way.
+    const reference = await startReferenceServer({ latencyMs: 100 })
+    try {
+      const { data } = reference
+      const { child, output, dir } = spawnVitest(['--reporter=verbose'], {
+        IPTS_BASE_URL: reference.baseUrl,
+        IPTS_API_KEY: data.apiKey,
+        IPTS_RESTRICTED_API_KEY: data.restrictedApiKey,
+        IPTS_TRADER: data.trader,
+      })
+      const exited = once(child, 'exit') as Promise<[number | null, string | null]>
+      // vitest's verbose reporter prints each test as it ends: signalled once a few have.
+      const ended = () => [...output().matchAll(/^ +✓ suites\/\S+ > (\S+) > (.+?)(?: \d+ms)?$/gm)].map(([, concern, title]) => `${concern} > ${title}`)
+      await expect.poll(() => ended().length, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(3)
+      const passedBefore = ended()
+      child.kill(signal)
+      const [code] = await exited
+      expect(code, output()).toBe(exitCode)
+      const report = reportIn(dir)
+      expect(report.interrupted?.by).toBe(signal)
+      const passed = new Set(report.checks.filter((c) => c.status === 'passed').map((c) => `${c.concern} > ${c.title}`))
+      for (const test of passedBefore) expect(passed.has(test), `${test}, ended before the signal`).toBe(true)
+      const notRun = report.checks.filter((c) => c.status === 'not run')
+      expect(notRun.length, 'checks the signal cut off').toBeGreaterThan(0)
+      for (const check of notRun) expect(check, check.id).toMatchObject({ interrupted: true, reason: `interrupted by ${signal}` })
+      expect(report.summary.verdict, 'the verdict of what ran: the plain reference fails nothing').toBe('pass')
+      for (const file of ['report.md', 'junit.xml', 'report.html']) expect(readFileSync(join(dir, file), 'utf8'), file).toContain(`INTERRUPTED by ${signal} after `)
+      expect(output()).toMatch(new RegExp(`^INTERRUPTED by ${signal} after \\d+ of \\d+ checks: the verdict covers only what ran`, 'm'))
+    } finally {
+      await reference.close()
+    }
   })
 })

@@ -1,10 +1,8 @@
-import { summaryLines } from '../../reporters/console.js'
-import { colourFor } from '../../reporters/progress.js'
-import { writeReports } from '../../reporters/write.js'
 import { readHarEntries } from '../har/read.js'
 import { exchangeOf, type RecordedExchange } from '../har/to-exchange.js'
 import { settingDefaults } from '../core/defaults.js'
 import { BodyCollector, decodeUtf8, parsedResponse } from '../http/response-body.js'
+import { RunSession, withSecretsRedacted } from '../runner/session.js'
 import { TrafficJudgement } from '../traffic/judgement.js'
 import { parseSubcommandArgs, reportFlags, subcommandHelp, trafficProfile, trafficProfileFlag } from './subcommand-args.js'
 
@@ -22,25 +20,26 @@ export interface CheckHarOptions {
   reportDir: string
   strict: boolean
   minAssessed?: number
+  baseline?: string
   profile?: string
 }
 
 export function parseCheckHarArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CheckHarOptions {
   const { values, positionals } = parseSubcommandArgs(argv, flags, 1, env)
-  return { file: positionals[0]!, reportDir: values['report-dir'] as string, strict: values.strict === true, minAssessed: values['min-assessed'] as number | undefined, profile: values.profile as string | undefined }
+  return { file: positionals[0]!, reportDir: values['report-dir'] as string, strict: values.strict === true, minAssessed: values['min-assessed'] as number | undefined, baseline: values.baseline as string | undefined, profile: values.profile as string | undefined }
 }
 
-/** ipts-conformance check-har: judges a HAR file and writes the reports; returns the exit code. */
+/** ipts-conformance check-har: judges a HAR file; the run session writes the reports; returns the exit code. */
 export async function checkHar(options: CheckHarOptions, env: NodeJS.ProcessEnv): Promise<number> {
+  const session = await RunSession.open(options, { reportDir: options.reportDir, baseline: options.baseline, env, stdout: process.stdout })
   const judgement = new TrafficJudgement('har', `recorded traffic: ${options.file}`, await trafficProfile(options.profile))
-  // The file is read twice, an entry at a time, never held whole: every key and receipt of the file is learned first,
-  // before any evidence is kept, so that all of them are redacted everywhere.
-  for await (const { exchange } of recordedExchanges(options.file)) judgement.learn(exchange)
-  for await (const { exchange, bodyRecorded } of recordedExchanges(options.file)) judgement.judge(exchange, bodyRecorded)
-  const report = judgement.report(options.strict, options.minAssessed)
-  const paths = await writeReports(report, options.reportDir, undefined, env.GITHUB_STEP_SUMMARY || undefined)
-  process.stdout.write(`${summaryLines(report, paths, undefined, colourFor(process.stdout, env)).join('\n')}\n`)
-  return report.summary.verdict === 'pass' ? 0 : 1
+  return withSecretsRedacted(() => judgement.secrets.list(), async () => {
+    // The file is read twice, an entry at a time, never held whole: every key and receipt of the file is learned first,
+    // before any evidence is kept, so that all of them are redacted everywhere.
+    for await (const { exchange } of recordedExchanges(options.file)) judgement.learn(exchange)
+    for await (const { exchange, bodyRecorded } of recordedExchanges(options.file)) judgement.judge(exchange, bodyRecorded)
+    return session.publish(session.report(judgement.findings()))
+  })
 }
 
 async function* recordedExchanges(file: string): AsyncGenerator<RecordedExchange> {

@@ -55,8 +55,8 @@ export const subcommands: readonly Subcommand[] = [
     name: 'proxy',
     summary: 'a validating reverse proxy: forwards traffic unchanged and judges each exchange',
     load: async () => {
-      const { parseProxyArgs, proxyHelp, proxyUntilSignalled } = await import('./proxy.js')
-      return { help: proxyHelp, run: (argv, env) => proxyUntilSignalled(parseProxyArgs(argv, env), env) }
+      const { parseProxyArgs, proxyHelp, proxy } = await import('./proxy.js')
+      return { help: proxyHelp, run: (argv, env) => proxy(parseProxyArgs(argv, env), env) }
     },
   },
   {

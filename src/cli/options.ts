@@ -9,7 +9,7 @@ import type { RunOptions, Waiver } from '../runner/options.js'
 import { UsageError } from '../core/errors.js'
 import { booleanOf, emptyValue, envName, flagsHelp, misspeltVariables, parseFlags, readEnvironment, validateFlag, type Flag, type RawFlags } from './flags.js'
 import { SETTING_BOUNDS, validateRunOptions } from '../runner/validate-options.js'
-import { minAssessedFlag } from './subcommand-args.js'
+import { baselineFlag, minAssessedFlag } from './subcommand-args.js'
 
 
 /** The CLI's flags, before each is given its variable. */
@@ -37,7 +37,7 @@ const flagTable: readonly Flag[] = [
   { name: 'probe-rate-limit', kind: 'flag', help: 'opt in: send a bounded burst until a 429 arrives, and check the quota headers' },
   { name: 'allow-writes', kind: 'flag', help: "opt in, on the command line only: send the profile's relayed writes (signed submissions that create orders on the target); the run prints its plan first" },
   { name: 'max-writes', kind: 'int', ...SETTING_BOUNDS.maxWrites, help: 'with --allow-writes: submissions the run sends at most; a write check that would pass the bound is skipped with that reason' },
-  { name: 'baseline', kind: 'text', help: "a previous run's report.json: say which checks newly fail, were fixed, or are unchanged" },
+  baselineFlag,
   { name: 'strict', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
   minAssessedFlag,
   { name: 'fault', kind: 'list', help: 'embedded reference only: switch on a named fault (repeatable)' },

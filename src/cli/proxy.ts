@@ -1,8 +1,6 @@
 import { join } from 'node:path'
-import { summaryLines } from '../../reporters/console.js'
-import { SIGNAL_EXIT_CODES } from '../../reporters/publish.js'
-import { writeReports } from '../../reporters/write.js'
 import { HAR_FILE } from '../har/write.js'
+import { RunSession, withSecretsRedacted } from '../runner/session.js'
 import { HarSpool } from '../traffic/har-spool.js'
 import { TrafficJudgement } from '../traffic/judgement.js'
 import { startProxyServer } from '../traffic/proxy-server.js'
@@ -36,6 +34,7 @@ export interface ProxyOptions {
   timeoutMs: number
   strict: boolean
   minAssessed?: number
+  baseline?: string
   profile?: string
 }
 
@@ -51,57 +50,51 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     timeoutMs: values.timeout as number,
     strict: values.strict === true,
     minAssessed: values['min-assessed'] as number | undefined,
+    baseline: values.baseline as string | undefined,
     profile: values.profile as string | undefined,
-  }
-}
-
-/** The proxy until SIGINT or SIGTERM (or --max-requests), as the CLI runs it. */
-export async function proxyUntilSignalled(options: ProxyOptions, env: NodeJS.ProcessEnv): Promise<number> {
-  const stop = new AbortController()
-  const onInt = () => stop.abort('SIGINT')
-  const onTerm = () => stop.abort('SIGTERM')
-  process.once('SIGINT', onInt).once('SIGTERM', onTerm)
-  try {
-    const verdict = await proxy(options, env, stop.signal)
-    // Stopped by a signal, the proxy exits as a process that signal ended (130, 143); its verdict is in the reports. --max-requests ends it with the verdict's code.
-    return stop.signal.aborted ? SIGNAL_EXIT_CODES[stop.signal.reason as keyof typeof SIGNAL_EXIT_CODES] : verdict
-  } finally {
-    process.off('SIGINT', onInt).off('SIGTERM', onTerm)
   }
 }
 
 /** The same cap on a kept body as a run's (4 MiB): past it, the proxy forwards and judges the body as truncated. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024
 
-/** ipts-conformance proxy: forwards and judges until stopped (the signal) or --max-requests; writes the reports and the HAR; returns the exit code. */
-export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop: AbortSignal): Promise<number> {
+/**
+ * ipts-conformance proxy: forwards and judges until SIGINT or SIGTERM, --max-requests, or the caller's stop (in
+ * process); the run session writes the reports and the HAR. Returns the exit code: 130 or 143 after the signal, as a
+ * process it ended (the verdict is in the reports), else the verdict's.
+ */
+export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop?: AbortSignal): Promise<number> {
+  const session = await RunSession.open(options, { reportDir: options.reportDir, baseline: options.baseline, env, stdout: process.stdout })
   const judgement = new TrafficJudgement('proxy', options.upstream, await trafficProfile(options.profile))
-  const spool = await HarSpool.create()
-  let exchanges = 0
-  const enough = new AbortController()
-  const server = await startProxyServer({
-    upstream: options.upstream,
-    host: options.host,
-    port: options.port,
-    requestTimeoutMs: options.timeoutMs,
-    maxBodyBytes: MAX_BODY_BYTES,
-    onExchange(exchange, upstreamFailed) {
-      if (upstreamFailed) judgement.upstreamFailed(exchange)
-      else judgement.judge(exchange)
-      spool.add(exchange)
-      if (options.maxRequests !== undefined && ++exchanges >= options.maxRequests) enough.abort()
-    },
-    onMalformedRequest: () => judgement.malformedRequest(),
-    backlog: () => spool.backlog(),
-  })
-  process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
-  const done = AbortSignal.any([stop, enough.signal])
-  if (!done.aborted) await new Promise((resolve) => done.addEventListener('abort', resolve, { once: true }))
-  await server.close()
-  const report = judgement.report(options.strict, options.minAssessed)
-  const harPath = join(options.reportDir, HAR_FILE)
-  const paths = [...(await writeReports(report, options.reportDir, undefined, env.GITHUB_STEP_SUMMARY || undefined)), harPath]
-  await spool.writeTo(harPath, judgement.secrets.list())
-  process.stdout.write(`${summaryLines(report, paths).join('\n')}\n`)
-  return report.summary.verdict === 'pass' ? 0 : 1
+  const signals = session.stopOnSignals()
+  try {
+    return await withSecretsRedacted(() => judgement.secrets.list(), async () => {
+      const spool = await HarSpool.create()
+      let exchanges = 0
+      const enough = new AbortController()
+      const server = await startProxyServer({
+        upstream: options.upstream,
+        host: options.host,
+        port: options.port,
+        requestTimeoutMs: options.timeoutMs,
+        maxBodyBytes: MAX_BODY_BYTES,
+        onExchange(exchange, upstreamFailed) {
+          if (upstreamFailed) judgement.upstreamFailed(exchange)
+          else judgement.judge(exchange)
+          spool.add(exchange)
+          if (options.maxRequests !== undefined && ++exchanges >= options.maxRequests) enough.abort()
+        },
+        onMalformedRequest: () => judgement.malformedRequest(),
+        backlog: () => spool.backlog(),
+      })
+      process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
+      const done = AbortSignal.any([signals.signal, enough.signal, ...(stop ? [stop] : [])])
+      if (!done.aborted) await new Promise((resolve) => done.addEventListener('abort', resolve, { once: true }))
+      await server.close()
+      const harPath = join(options.reportDir, HAR_FILE)
+      return session.publish(session.report(judgement.findings()), { path: harPath, write: () => spool.writeTo(harPath, judgement.secrets.list()) })
+    })
+  } finally {
+    signals.release()
+  }
 }

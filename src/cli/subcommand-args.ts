@@ -13,11 +13,20 @@ export const minAssessedFlag: Flag = {
   help: 'fail (exit 1) when less than this percentage of the observable requirements was assessed (default: no minimum; the report states the share either way)',
 }
 
+/** A previous report to compare with: a run, check-har and the proxy take it alike. */
+export const baselineFlag: Flag = {
+  name: 'baseline',
+  env: 'IPTS_BASELINE',
+  kind: 'text',
+  help: "a previous run's report.json: say which checks newly fail, were fixed, or are unchanged",
+}
+
 /** Flags every subcommand that writes reports has, as a run has them. */
 export const reportFlags: readonly Flag[] = [
   { name: 'report-dir', env: 'IPTS_REPORT_DIR', kind: 'folder', default: './conformance-report', help: 'where the report files are written' },
   { name: 'strict', env: 'IPTS_STRICT', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
   minAssessedFlag,
+  baselineFlag,
 ]
 
 /** The flag of the subcommands that judge traffic (check-har, proxy): the deployment's facts, held to each exchange. */

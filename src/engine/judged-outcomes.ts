@@ -2,7 +2,7 @@ import { EVERY_RESPONSE, type NamedJudge } from './judges.js'
 import { notAssessableWithout, stated, type Profile } from '../profile/profile.js'
 import { requirementById } from '../contract/requirements.js'
 import type { Observations, RuleObservation } from './observations.js'
-import type { CheckOutcome } from '../core/report.js'
+import { interruptedReason, type CheckOutcome, type InterruptionCause } from '../core/report.js'
 
 const VIOLATIONS_KEPT_PER_JUDGE = 5
 
@@ -18,6 +18,11 @@ export function outcomeOf(named: { id: string; title: string; requirement: strin
 /** The outcome of a check a run left out (--check, a vitest name pattern). */
 export function notSelected(check: { id: string; title: string; requirement: string }, concern: string): CheckOutcome {
   return { ...outcomeOf(check, concern, 'skipped', NOT_SELECTED), durationMs: 0 }
+}
+
+/** The outcome of a check the run's interruption cut off before it began or ended: not run, with the reason, failing nothing. */
+export function cutOff(check: { id: string; title: string; requirement: string }, concern: string, by: InterruptionCause): CheckOutcome {
+  return { ...outcomeOf(check, concern, 'not run', interruptedReason(by)), interrupted: true, durationMs: 0 }
 }
 
 /** How the message of a check (or every-response rule) that crashed begins; the outcome also carries `crashed: true`. */

@@ -2,9 +2,9 @@ import { checksByConcern } from '../checks/index.js'
 import { HttpClient } from '../http/client.js'
 import type { RetryPolicy } from '../http/retry.js'
 import { GrowingSecrets, redactDeep, secretsOf, type Secret } from '../http/secrets.js'
-import { interruptedReason, interruptionCause, type CheckOutcome, type Interruption } from '../core/report.js'
+import { interruptionCause, type CheckOutcome, type Interruption } from '../core/report.js'
 import type { RunSettings } from '../core/settings.js'
-import { notSelected, ObservationTally, outcomeOf, runOutcomes } from './judged-outcomes.js'
+import { cutOff, notSelected, ObservationTally, runOutcomes } from './judged-outcomes.js'
 import { EVERY_RESPONSE, exchangeJudges, type Judge } from './judges.js'
 import { observe, type Observations } from './observations.js'
 import { addResponses, type ResponsesSeen } from './responses-seen.js'
@@ -104,7 +104,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
       if (options.only && !options.only.includes(check.id)) {
         outcomes[index] = notSelected(check, concern)
       } else if (cut) {
-        outcomes[index] = { ...outcomeOf(check, concern, 'not run', interruptedReason(cut.by)), interrupted: true, durationMs: 0 }
+        outcomes[index] = cutOff(check, concern, cut.by)
       } else {
         const result = await runCheck(check, concern, env)
         outcomes[index] = result.outcome

@@ -1,27 +1,24 @@
-import type { CheckOutcome, Report } from '../core/report.js'
 import type { EngineResult } from '../engine/run-checks.js'
-import { reportOf } from '../engine/report-of.js'
 import { secretsOf } from '../http/secrets.js'
-import { behaviourFlags, switchedOnBehaviours, type RunOptions, type Waiver } from './options.js'
+import { behaviourFlags, switchedOnBehaviours, type RunOptions } from './options.js'
+import type { Findings } from './session.js'
 import type { Target } from './target.js'
 
-/** The report of a finished run: what the checks found, with the waivers applied, summarised and traced to the requirements. */
-export function reportOfRun(target: Pick<Target, 'settings' | 'server' | 'startedAt'>, result: EngineResult, options: Pick<RunOptions, 'waivers' | 'strict' | 'reference' | 'minAssessed'>): Report {
+/** What a run against a target found, for the run session to judge: the checks' outcomes, and what the run was pointed at. */
+export function findingsOfRun(target: Pick<Target, 'settings' | 'server' | 'startedAt'>, result: EngineResult, options: Pick<RunOptions, 'reference'>): Findings {
   const { settings } = target
-  return reportOf({
+  return {
     target: { baseUrl: target.server ? 'embedded reference server' : settings.baseUrl, embedded: !!target.server, ...switchedOn(options), ...(target.server ? { restart: restartCommand(settings.baseUrl, options) } : {}) },
     startedAt: target.startedAt,
     seed: settings.seed,
     runs: settings.runs,
-    strict: options.strict ?? false,
-    checks: applyWaivers(result.outcomes, options.waivers ?? []),
+    checks: result.outcomes,
     profile: settings.profile,
     errors: result.errors,
     responses: result.responses,
-    minAssessed: options.minAssessed,
     ...(result.interrupted ? { interrupted: result.interrupted } : {}),
     secrets: secretsOf(settings),
-  })
+  }
 }
 
 /** The embedded reference's faults and allowances the run switched on, so that a fault run and a clean run do not look alike. */
@@ -33,11 +30,4 @@ function switchedOn(options: Pick<RunOptions, 'reference'>): { switchedOn?: stri
 /** The embedded reference is gone when the run ends, and its port with it: this serves one at the same address, with the same behaviours, for the reproduction commands. */
 function restartCommand(baseUrl: string, options: Pick<RunOptions, 'reference'>): string {
   return ['npx ipts-conformance reference --port', new URL(baseUrl).port, ...behaviourFlags(options)].join(' ')
-}
-
-function applyWaivers(outcomes: CheckOutcome[], waivers: readonly Waiver[]): CheckOutcome[] {
-  return outcomes.map((outcome) => {
-    const waiver = waivers.find((w) => w.check === outcome.id)
-    return waiver ? { ...outcome, status: 'waived', waiver: { reason: waiver.reason, outcome: outcome.status as 'passed' | 'failed' | 'skipped' | 'not run' } } : outcome
-  })
 }

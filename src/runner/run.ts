@@ -3,7 +3,8 @@ import { runChecks } from '../engine/run-checks.js'
 import { writePlan } from '../engine/write-plan.js'
 import type { Report } from '../core/report.js'
 import type { RunOptions } from './options.js'
-import { reportOfRun } from './run-report.js'
+import { findingsOfRun } from './run-report.js'
+import { RunSession, type Findings } from './session.js'
 import { openTarget } from './target.js'
 
 /**
@@ -11,13 +12,18 @@ import { openTarget } from './target.js'
  * report. Starts and stops the embedded reference server when it is the target.
  */
 export async function runConformance(options: RunOptions = {}): Promise<Report> {
+  return RunSession.judgingOnly(options).report(await runFindings(options))
+}
+
+/** What a run found, before the run session judges it: the API's run, and the CLI's, which also publishes it. */
+export async function runFindings(options: RunOptions): Promise<Findings> {
   const target = await openTarget(options)
   try {
     const plan = writePlan(allChecks, target.settings, options.only)
     if (plan) options.onWritePlan?.(plan)
     const result = await runChecks(target, { only: options.only, onCheck: options.onCheck, retryPolicy: options.retryPolicy, stop: options.signal })
     await target.writeHar()
-    return reportOfRun(target, result, options)
+    return findingsOfRun(target, result, options)
   } finally {
     await target.close()
   }

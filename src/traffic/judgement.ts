@@ -2,12 +2,12 @@ import { exchangeRules } from '../checks/every-response.js'
 import { checksByConcern } from '../checks/index.js'
 import { observe } from '../engine/observations.js'
 import { whyNoResponse, type Exchange } from '../http/exchange.js'
-import { reportOf } from '../engine/report-of.js'
 import type { Profile } from '../profile/profile.js'
 import { ObservationTally, outcomeOf } from '../engine/judged-outcomes.js'
 import { exchangeJudges } from '../engine/judges.js'
 import { countResponse, type ResponsesSeen } from '../engine/responses-seen.js'
-import type { CheckOutcome, Report, TrafficSummary } from '../core/report.js'
+import type { CheckOutcome, TrafficSummary } from '../core/report.js'
+import type { Findings } from '../runner/session.js'
 import { LearnedSecrets } from './learned-secrets.js'
 import { destinationOf } from './operation-of.js'
 import { WriteKeys } from './write-keys.js'
@@ -80,8 +80,8 @@ export class TrafficJudgement {
     if (this.upstreamErrors.length < UPSTREAM_ERRORS_NAMED) this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${whyNoResponse(exchange)}`)
   }
 
-  /** minAssessed: the share of the observable requirements the traffic must assess (--min-assessed), else it fails. */
-  report(strict: boolean, minAssessed?: number): Report {
+  /** What the traffic judged so far showed, for the run session to judge. */
+  findings(): Findings {
     const judged = new Map(this.tally.outcomes(this.judges, this.profile).map((outcome) => [outcome.id, outcome]))
     const checks: CheckOutcome[] = [
       ...Object.entries(checksByConcern).flatMap(([concern, list]) => list.map((check) => judged.get(check.id) ?? notAssessed(check, concern))),
@@ -94,7 +94,7 @@ export class TrafficJudgement {
     // Evidence kept before a later exchange taught a secret is redacted again with every secret learned.
     const breaches = this.writeKeys.breaches()
     const traffic = { ...this.counts, ...(breaches.length > 0 ? { clientRuleBreaches: breaches } : {}) }
-    return reportOf({ target: { baseUrl: this.target, embedded: false }, startedAt: this.started, strict, traffic, checks, profile: this.profile, errors, responses: this.responses, minAssessed, secrets: this.secrets.list() })
+    return { target: { baseUrl: this.target, embedded: false }, startedAt: this.started, traffic, checks, profile: this.profile, errors, responses: this.responses, secrets: this.secrets.list() }
   }
 }
 
