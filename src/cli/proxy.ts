@@ -76,7 +76,7 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024
 /** ipts-conformance proxy: forwards and judges until stopped (the signal) or --max-requests; writes the reports and the HAR; returns the exit code. */
 export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop: AbortSignal): Promise<number> {
   const judgement = new TrafficJudgement('proxy', options.upstream, await trafficProfile(options.profile))
-  const spool = await HarSpool.create()
+  const spool = await HarSpool.create(judgement.secrets)
   let exchanges = 0
   const enough = new AbortController()
   const server = await startProxyServer({

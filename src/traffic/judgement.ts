@@ -8,6 +8,7 @@ import { ObservationTally, outcomeOf } from '../engine/judged-outcomes.js'
 import { exchangeJudges } from '../engine/judges.js'
 import { countResponse, type ResponsesSeen } from '../engine/responses-seen.js'
 import type { CheckOutcome, Report, TrafficSummary } from '../core/report.js'
+import { redact } from '../http/secrets.js'
 import { LearnedSecrets } from './learned-secrets.js'
 import { destinationOf } from './operation-of.js'
 import { WriteKeys } from './write-keys.js'
@@ -36,6 +37,11 @@ export class TrafficJudgement {
   constructor(source: TrafficSummary['source'], private readonly target: string, private readonly profile?: Profile) {
     this.counts = { source, exchanges: 0, judged: 0, outsideV1: 0, otherV1: 0, withoutResponse: 0, withoutBody: 0 }
     this.secrets = new LearnedSecrets(profile?.values)
+    // What the report will show is redacted with each secret before it is forgotten: the report is written with those remembered then.
+    this.secrets.beforeForgetting((_, forgotten) => {
+      this.tally.redactKept(forgotten)
+      this.upstreamErrors.splice(0, Infinity, ...this.upstreamErrors.map((error) => redact(error, forgotten)))
+    })
   }
 
   /** Learns the exchange's keys and receipts; check-har learns every entry's before judging any, so that all are redacted everywhere. */
