@@ -70,8 +70,3 @@ export function headerValue(response: ExchangeResponse, name: string): string | 
   const values = headerValues(response, name)
   return values.length === 1 ? values[0] : undefined
 }
-
-/** Why an exchange holds no response, in words: its error's message, never "undefined". */
-export function whyNoResponse(exchange: Pick<Exchange, 'error'>): string {
-  return exchange.error?.message || 'no response and no error were recorded'
-}

@@ -1,7 +1,7 @@
 import { exchangeRules } from '../checks/every-response.js'
 import { checksByConcern } from '../checks/index.js'
 import { observe } from '../engine/observations.js'
-import { whyNoResponse, type Exchange } from '../http/exchange.js'
+import type { Exchange } from '../http/exchange.js'
 import { reportOf } from '../engine/report-of.js'
 import type { Profile } from '../profile/profile.js'
 import { ObservationTally, outcomeOf } from '../engine/judged-outcomes.js'
@@ -9,6 +9,7 @@ import { exchangeJudges } from '../engine/judges.js'
 import { countResponse, type ResponsesSeen } from '../engine/responses-seen.js'
 import type { CheckOutcome, Report, TrafficSummary } from '../core/report.js'
 import { redact } from '../http/secrets.js'
+import { unansweredAs } from '../http/transport-errors.js'
 import { LearnedSecrets } from './learned-secrets.js'
 import { destinationOf } from './operation-of.js'
 import { WriteKeys } from './write-keys.js'
@@ -83,7 +84,7 @@ export class TrafficJudgement {
     const destination = destinationOf(exchange.request.method, exchange.request.url, this.profile?.values)
     if (typeof destination === 'object') countResponse(this.responses, destination.operation, undefined, false)
     this.upstreamFailures++
-    if (this.upstreamErrors.length < UPSTREAM_ERRORS_NAMED) this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${whyNoResponse(exchange)}`)
+    if (this.upstreamErrors.length < UPSTREAM_ERRORS_NAMED) this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${unansweredAs(exchange.error)}`)
   }
 
   /** minAssessed: the share of the observable requirements the traffic must assess (--min-assessed), else it fails. */
