@@ -83,6 +83,8 @@ export class HarSpool {
   /** The redaction of earlier segments into `redacted`, one after the other; the first error is kept for writeTo. */
   private redacting: Promise<void> = Promise.resolve()
   private failed: unknown
+  /** Segments handed to `redacting` and not yet redacted. */
+  private queued = 0
   /** The HAR entries redacted so far, once there are any. */
   private redacted: EncryptedLines | undefined
   /** The exchanges spooled before secrets were forgotten, with every secret known then, until LOOK_AHEAD_EXCHANGES more have come. */
@@ -110,12 +112,13 @@ export class HarSpool {
   }
 
   /**
-   * While the spool holds more than its stream's bound not yet on disk, a promise that resolves once it has drained;
-   * otherwise undefined. The proxy waits on it before it ends a response, so that traffic faster than the disk is slowed
+   * While the spool holds more than its stream's bound not yet on disk, or more than one segment not yet redacted, a
+   * promise that resolves once it has caught up; otherwise undefined. The proxy waits on it before it ends a response, so that traffic faster than the disk is slowed
    * down instead of piling up in memory.
    */
   backlog(): Promise<void> | undefined {
-    return this.raw.backlog()
+    // Redaction runs behind the traffic; when it falls a whole segment behind, the traffic waits for it.
+    return this.queued > 1 ? this.redacting : this.raw.backlog()
   }
 
   /** The exchanges spooled so far are set aside, to be redacted with these secrets and those learned in the next exchanges; the spool goes on in a new file. */
@@ -132,6 +135,7 @@ export class HarSpool {
     const now = new Set(known.map(({ value }) => value))
     const secrets = [...known, ...(this.learned?.list() ?? []).filter(({ value }) => !now.has(value))]
     const redacted = (this.redacted ??= new EncryptedLines(join(this.dir, 'entries.jsonl.enc'), this.key))
+    this.queued++
     this.redacting = this.redacting
       .then(async () => {
         await segment.close()
@@ -143,6 +147,7 @@ export class HarSpool {
       .catch((error: unknown) => {
         this.failed ??= error
       })
+      .finally(() => this.queued--)
   }
 
   /** Writes the HAR: the entries redacted before, redacted again with these secrets, then the exchanges spooled since. */
