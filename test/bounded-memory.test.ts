@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { capped } from '../src/cli/check-har.js'
-import { main } from '../src/cli/main.js'
 import type { Report } from '../src/core/report.js'
 import { packageRoot } from '../src/core/package-root.js'
 import { readHarEntries } from '../src/har/read.js'
@@ -15,7 +14,7 @@ import { HarSpool } from '../src/traffic/har-spool.js'
 import { TrafficJudgement } from '../src/traffic/judgement.js'
 import { LearnedSecrets, SECRETS_REMEMBERED } from '../src/traffic/learned-secrets.js'
 import { WRITES_REMEMBERED, WriteKeys } from '../src/traffic/write-keys.js'
-import { captureOutput } from './support/output.js'
+import { cliRun } from './support/output.js'
 import { runAgainstReference } from './support/run.js'
 
 const MiB = 1024 * 1024
@@ -50,15 +49,9 @@ async function entriesOf(text: string): Promise<HarEntry[]> {
 }
 
 async function checkHar(path: string): Promise<{ code: number; report: Report }> {
-  const dir = mkdtempSync(join(tmpdir(), 'ipts-bounded-report-'))
-  const { restore } = captureOutput()
-  let code: number
-  try {
-    code = await main(['check-har', path, '--report-dir', dir], {})
-  } finally {
-    restore()
-  }
-  return { code, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report }
+  const { code, report, err } = await cliRun(['check-har', path])
+  if (!report) throw new Error(`check-har wrote no report.json: ${err}`)
+  return { code, report }
 }
 
 const deepBody = '{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH)

@@ -6,7 +6,7 @@ import { main } from '../src/cli/main.js'
 import { envName } from '../src/cli/flags.js'
 import { flags, parseCli } from '../src/cli/options.js'
 import { runConformance, type RunOptions } from '../src/runner/run.js'
-import { captured } from './support/capture.js'
+import { captureOutput } from './support/output.js'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -23,7 +23,7 @@ function configFile(text: string): string {
 
 /** The CLI with these arguments and this environment, as a user runs it: its exit code and what it wrote. */
 async function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; lines: string[] }> {
-  const { out, err } = captured()
+  const { out, err } = captureOutput()
   const code = await main(argv, env)
   vi.restoreAllMocks()
   return { code, out: out.join(''), lines: err.join('').trimEnd().split('\n') }
