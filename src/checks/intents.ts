@@ -67,7 +67,7 @@ function refusalProbes({ intent, secondIntent }: RunSettings): { what: string; h
     ...MALFORMED_HASHES.map((malformed) => ({ what: malformed.what, hash: malformed.from(hash), receipt })),
     { what: 'the intent without a receipt', hash, receipt: undefined },
     { what: 'the intent with an empty receipt', hash, receipt: '' },
-    ...(receipt.length <= RECEIPT_MAX_LENGTH ? [{ what: 'the intent with its receipt padded to 513 characters', hash, receipt: receipt.padEnd(RECEIPT_MAX_LENGTH + 1, 'x') }] : []),
+    { what: 'the intent with its receipt padded to 513 characters', hash, receipt: receipt.padEnd(RECEIPT_MAX_LENGTH + 1, 'x') },
     ...(fillerReceipt(receipt) !== receipt ? [{ what: 'the intent with a wrong receipt', hash, receipt: fillerReceipt(receipt) }] : []),
     ...(otherReceipt !== undefined ? [{ what: "the first intent with the second intent's receipt", hash, receipt: otherReceipt }] : []),
   ]
@@ -176,10 +176,8 @@ export const intentsChecks: readonly Check[] = [
     },
     {
       what: 'the intent with its receipt padded to 513 characters',
-      build({ intent }, ctx) {
-        if (intent!.receipt.length > RECEIPT_MAX_LENGTH) ctx.skip(`the configured receipt is longer than ${RECEIPT_MAX_LENGTH} characters`)
-        return intent!.receipt.padEnd(RECEIPT_MAX_LENGTH + 1, 'x')
-      },
+      // The receipts given are 1 to 512 characters (validateRunOptions), so padding always makes one too long.
+      build: ({ intent }) => intent!.receipt.padEnd(RECEIPT_MAX_LENGTH + 1, 'x'),
     },
   ),
   refusalCheck(

@@ -255,7 +255,7 @@ describe('intents checks against the scripted reference', () => {
     expect([outcome.status, outcome.reason]).toEqual(['failed', 'the intent with its receipt padded to 513 characters answered 200: access was granted'])
   })
 
-  it('a configured receipt of 512 characters is padded to 513; one of 513 leaves nothing to pad', async () => {
+  it('a configured receipt of 512 characters is padded to 513; one of 513 is refused before the run', async () => {
     const receipt512 = { hash: FIRST.hash, receipt: 'r'.repeat(512) }
     const padded = await outcomeWithBehaviours(['intents/oversized-receipt-refused'], [answerWith('513-granted', 200, (request) => request.query.get('receipt')?.length === 513)], { intent: receipt512 })
     expect([padded.status, padded.reason]).toEqual(['failed', 'the intent with its receipt padded to 513 characters answered 200: access was granted'])
