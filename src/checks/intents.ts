@@ -120,7 +120,7 @@ function grantCheck(check: Pick<Check, 'id' | 'title'>, which: 'intent' | 'secon
       // Stryker disable next-line OptionalChaining: equivalent, the HTTP client gives every exchange without a response an error.
       if (exchange.response?.status !== 200) ctx.fail(`the intent's own receipt answered ${statusOf(exchange)}, expected 200`, { exchange })
       const orderHash = statusMember(exchange, 'orderHash')
-      if (typeof orderHash !== 'string') return ctx.fail(`the status answered has orderHash ${JSON.stringify(orderHash)}, not a string`, { exchange })
+      if (typeof orderHash !== 'string') return ctx.fail(`the status answered has ${orderHash === undefined ? 'no orderHash' : `orderHash ${JSON.stringify(orderHash)}, not a string`}`, { exchange })
       if (orderHash.toLowerCase() === intent.hash.toLowerCase()) return
       const other = ctx.settings[which === 'intent' ? 'secondIntent' : 'intent']
       if (!other || other.hash.toLowerCase() === intent.hash.toLowerCase()) return

@@ -65,6 +65,12 @@ export function headerValues(response: ExchangeResponse, name: string): string[]
   return Array.isArray(value) ? value : [value]
 }
 
+/** A header as a message names it: `x-request-id "abc"`, or `no single x-request-id` where it is missing or repeated (never "undefined"). */
+export function headerShown(response: ExchangeResponse, name: string): string {
+  const value = headerValue(response, name)
+  return value === undefined ? `no single ${name}` : `${name} ${JSON.stringify(value)}`
+}
+
 /** The single value of a header, or undefined when it is missing or repeated. */
 export function headerValue(response: ExchangeResponse, name: string): string | undefined {
   const values = headerValues(response, name)

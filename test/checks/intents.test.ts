@@ -178,11 +178,11 @@ describe('intents checks on hand-made answers', () => {
     expect(await sent('intents/refusals-declared-4xx', given)).toEqual(
       [...malformed, [h, undefined], [h, ''], [h, r.padEnd(513, 'x')], [h, 'not-the-receipt.'.repeat(4).slice(0, r.length)], [h, SECOND.receipt]].sort(),
     )
-    // A receipt over 512 characters that is the filler itself, and a second intent of the same receipt: only the probes they allow.
-    const filler = 'not-the-receipt.'.repeat(40)
+    // A receipt that is the filler itself (512 characters, the longest valid), and a second intent of the same receipt: only the probes they allow.
+    const filler = 'not-the-receipt.'.repeat(32)
     const bare = { apiKey: 'k', intent: { hash: h, receipt: filler }, secondIntent: { hash: SECOND.hash, receipt: filler } }
     const bareMalformed = malformed.map(([hash]) => [hash, filler])
-    expect(await sent('intents/refusals-declared-4xx', bare)).toEqual([...bareMalformed, [h, undefined], [h, '']].sort())
+    expect(await sent('intents/refusals-declared-4xx', bare)).toEqual([...bareMalformed, [h, undefined], [h, ''], [h, filler.padEnd(513, 'x')]].sort())
   })
 
   it('a grant check reads the other intent only when one is given', async () => {
