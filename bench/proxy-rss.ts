@@ -19,12 +19,21 @@ function rssMiB(pid: number): number {
   return kib / 1024
 }
 
-/** Sends `count` requests round-robin from the set, `concurrency` at a time, bodies read and dropped. */
-async function sendRequests(pool: Pool, requests: readonly RecordedRequest[], count: number, concurrency: number): Promise<void> {
-  let next = 0
+/**
+ * Every this many exchanges, one sends an API key of its own, never seen before: the proxy learns each, so what it
+ * remembers of keys is measured too (it keeps the most recent 512).
+ */
+export const DISTINCT_KEY_EVERY = 10
+
+/** Sends `count` requests round-robin from the set, `concurrency` at a time, bodies read and dropped; `sent`: how many were sent before. */
+async function sendRequests(pool: Pool, requests: readonly RecordedRequest[], sent: number, count: number, concurrency: number): Promise<void> {
+  let next = sent
+  const end = sent + count
   const worker = async () => {
-    while (next < count) {
-      const { path, headers } = requests[next++ % requests.length]!
+    while (next < end) {
+      const n = next++
+      const { path, headers: recorded } = requests[n % requests.length]!
+      const headers = n % DISTINCT_KEY_EVERY === 0 ? { ...recorded, 'x-api-key': `ipts_bench_distinct_${n.toString(16).padStart(8, '0')}` } : recorded
       const { body } = await pool.request({ method: 'GET', path, headers })
       await body.arrayBuffer()
     }
@@ -47,9 +56,9 @@ export async function measureProxyRss(upstream: string, requests: readonly Recor
     lines.on('line', () => undefined)
     const { url } = JSON.parse(first) as { url: string }
     const pool = new Pool(url, { connections: concurrency })
-    await sendRequests(pool, requests, early, concurrency)
+    await sendRequests(pool, requests, 0, early, concurrency)
     const earlyRss = rssMiB(child.pid!)
-    await sendRequests(pool, requests, late - early, concurrency)
+    await sendRequests(pool, requests, early, late - early, concurrency)
     const lateRss = rssMiB(child.pid!)
     await pool.close()
     return { early: { exchanges: early, rssMiB: earlyRss }, late: { exchanges: late, rssMiB: lateRss } }

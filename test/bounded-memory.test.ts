@@ -1,15 +1,21 @@
+import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { capped } from '../src/cli/check-har.js'
-import { main } from '../src/cli/main.js'
 import type { Report } from '../src/core/report.js'
+import { packageRoot } from '../src/core/package-root.js'
+import { reportOf } from '../src/engine/report-of.js'
 import { readHarEntries } from '../src/har/read.js'
-import type { HarEntry } from '../src/har/types.js'
+import type { Har, HarEntry } from '../src/har/types.js'
 import { exchangeOf } from '../src/har/to-exchange.js'
+import type { Exchange } from '../src/http/exchange.js'
+import { HarSpool } from '../src/traffic/har-spool.js'
+import { TrafficJudgement } from '../src/traffic/judgement.js'
+import { LearnedSecrets, SECRETS_REMEMBERED } from '../src/traffic/learned-secrets.js'
 import { WRITES_REMEMBERED, WriteKeys } from '../src/traffic/write-keys.js'
-import { captureOutput } from './support/output.js'
+import { cliRun } from './support/output.js'
 import { runAgainstReference } from './support/run.js'
 
 const MiB = 1024 * 1024
@@ -44,15 +50,9 @@ async function entriesOf(text: string): Promise<HarEntry[]> {
 }
 
 async function checkHar(path: string): Promise<{ code: number; report: Report }> {
-  const dir = mkdtempSync(join(tmpdir(), 'ipts-bounded-report-'))
-  const { restore } = captureOutput()
-  let code: number
-  try {
-    code = await main(['check-har', path, '--report-dir', dir], {})
-  } finally {
-    restore()
-  }
-  return { code, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report }
+  const { code, report, err } = await cliRun(['check-har', path])
+  if (!report) throw new Error(`check-har wrote no report.json: ${err}`)
+  return { code, report }
 }
 
 const deepBody = '{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH)
@@ -139,4 +139,91 @@ describe("the proxy's memory of signed writes (IDEM-SAME-BODY)", () => {
     write(WRITES_REMEMBERED, 'idem-key-again-last')
     expect(writeKeys.breaches().map((breach) => breach.message)).toEqual([`intents: write ${WRITES_REMEMBERED} sent a signed body again under Idempotency-Key "idem-key-again-last"; it was sent under "idem-key-${WRITES_REMEMBERED}" before`])
   })
+})
+
+describe("the proxy's memory of keys and receipts", () => {
+  /** Every tenth exchange sends this key again: seen that often, it is never forgotten. */
+  const STEADY_KEY = 'ipts_live_steady_7f3e9a01'
+  const hashOf = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16)
+  const keyOf = (i: number) => `ipts_live_${hashOf(`key ${i}`)}`
+  // A slash and a plus: percent-encoded in the URL, as they are in the body.
+  const receiptOf = (i: number) => `rcpt/${hashOf(`receipt ${i}`)}+9q`
+  const keyAt = (i: number) => (i % 10 === 5 ? STEADY_KEY : keyOf(i))
+
+  test('50,000 distinct keys and 50,000 receipts: never more than SECRETS_REMEMBERED at a time; the least recently seen are forgotten, those seen again keep their placeholder', () => {
+    const learned = new LearnedSecrets()
+    const told: { known: number; forgotten: string[] }[] = []
+    learned.beforeForgetting((known, forgotten) => told.push({ known: known.length, forgotten: forgotten.map((s) => s.value) }))
+    let most = 0
+    for (let i = 0; i < 50_000; i++) {
+      learned.learn({ request: { method: 'GET', url: `http://deployment.test/v1/vault?receipt=${encodeURIComponent(receiptOf(i))}`, headers: { 'x-api-key': keyAt(i) } } })
+      most = Math.max(most, learned.size)
+    }
+    expect(most).toBe(SECRETS_REMEMBERED)
+    // 95,001 distinct: the first time one more than SECRETS_REMEMBERED are known, and again each time as many are learned as were forgotten.
+    expect(told.length, 'all but the most recent half forgotten at once').toBe(Math.floor((95_001 - (SECRETS_REMEMBERED + 1)) / (SECRETS_REMEMBERED / 2 + 1)) + 1)
+    expect(told.every((t) => t.known === SECRETS_REMEMBERED + 1 && t.forgotten.length === SECRETS_REMEMBERED / 2 + 1)).toBe(true)
+    expect(told[0]!.forgotten.slice(0, 2), 'the least recently seen first').toEqual([keyOf(0), receiptOf(0)])
+    expect(told.some((t) => t.forgotten.includes(STEADY_KEY)), 'the key seen every tenth exchange').toBe(false)
+    const placeholders = new Map(learned.list().map((s) => [s.value, s.placeholder]))
+    expect(placeholders.get(STEADY_KEY)).toBe('$IPTS_API_KEY_6')
+    expect(placeholders.get(keyOf(49_999)), 'numbered in turn, forgotten ones counted').toBe('$IPTS_API_KEY_45001')
+    expect(placeholders.has(keyOf(0))).toBe(false)
+    expect(readFileSync(join(packageRoot, 'docs', 'traffic.md'), 'utf8'), 'the bound as docs/traffic.md states it').toContain(`remembers the ${SECRETS_REMEMBERED} most`)
+  })
+
+  const EXCHANGES = 2_000
+  /**
+   * Exchange i sends a key and receipt i; its answer echoes them as they are and in base64, and names receipt i + 1,
+   * which no request has sent yet (the last names its own). One in a thousand is an operation of the contract answered with a request ID too
+   * short, so that its evidence (the answer) is kept for the report.
+   */
+  function exchangeAt(i: number): Exchange {
+    const key = keyAt(i)
+    const body = JSON.stringify({ key, keyBase64: Buffer.from(key).toString('base64'), receipt: receiptOf(i), next: receiptOf(Math.min(i + 1, EXCHANGES - 1)) })
+    return {
+      request: { method: 'GET', url: `http://deployment.test${i % 1000 === 0 ? '/v1/vault' : '/health'}?receipt=${encodeURIComponent(receiptOf(i))}`, headers: { 'x-api-key': key } },
+      response: { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'req-1' }, body, truncated: false },
+      startedAt: new Date(0).toISOString(),
+      durationMs: 1,
+      retries: [],
+    }
+  }
+
+  /** Each form of a key or receipt the answers and requests carry, by the beginning all of them share. */
+  const FORMS = ['ipts_live_', Buffer.from('ipts_live_').toString('base64').slice(0, 12), 'rcpt/', 'rcpt%2F', 'rcpt%2f']
+
+  test(`the proxy's judgement and spool over ${EXCHANGES} exchanges, each with a key and a receipt of its own: none of them in the report or the HAR, though most were forgotten before they were written`, async () => {
+    const judgement = new TrafficJudgement('proxy', 'http://deployment.test')
+    const spool = await HarSpool.create(judgement.secrets)
+    let most = 0
+    for (let i = 0; i < EXCHANGES; i++) {
+      const exchange = exchangeAt(i)
+      judgement.judge(exchange)
+      spool.add(exchange)
+      most = Math.max(most, judgement.secrets.size)
+      await spool.backlog()
+    }
+    expect(most).toBe(SECRETS_REMEMBERED)
+
+    const report = JSON.stringify(reportOf({ ...judgement.findings(), strict: false }))
+    const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-learned-bound-')), 'exchanges.har')
+    await spool.writeTo(harPath, judgement.secrets.list())
+    const har = readFileSync(harPath, 'utf8')
+    for (const form of FORMS) {
+      expect(report.includes(form), `${form}… in the report`).toBe(false)
+      expect(har.includes(form), `${form}… in the HAR`).toBe(false)
+    }
+
+    const entries = (JSON.parse(har) as Har).log.entries
+    expect(entries).toHaveLength(EXCHANGES)
+    const keyPlaceholder = (i: number) => entries[i]!.request.headers.find((h) => h.name === 'x-api-key')?.value
+    expect([0, 1, EXCHANGES - 1].map(keyPlaceholder), 'each new key numbered in turn').toEqual(['$IPTS_API_KEY', '$IPTS_API_KEY_2', `$IPTS_API_KEY_${EXCHANGES * 0.9 + 1}`])
+    expect(new Set(entries.flatMap((_, i) => (i % 10 === 5 ? [keyPlaceholder(i)] : []))), 'the key seen again keeps its placeholder').toEqual(new Set(['$IPTS_API_KEY_6']))
+    // The answer of exchange 0 named receipt 1 before a request sent it, and the report that kept it as evidence was
+    // written long after receipt 1 was forgotten.
+    const evidence = (JSON.parse(report) as Report).checks.find((c) => c.id === 'every-response/request-id-format')?.evidence
+    expect(evidence?.response?.bodyExcerpt).toContain('"next":"$IPTS_INTENT_RECEIPT_2"')
+    expect(entries[0]!.response.content.text).toContain('"next":"$IPTS_INTENT_RECEIPT_2"')
+  }, 120_000)
 })

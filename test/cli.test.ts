@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import { main, subcommands } from '../src/cli/main.js'
 import { parseCli } from '../src/cli/options.js'
 import { runConformance } from '../src/runner/run.js'
-import { captured } from './support/capture.js'
+import { captureOutput } from './support/output.js'
 import { FIXED_SEED } from './support/run.js'
 
 /** A file where a report folder is asked for: found before the run, not after it. */
@@ -19,7 +19,7 @@ afterEach(() => {
 describe('the command line', () => {
   test('runs the suite against the embedded reference and exits 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-cli-'))
-    const { out } = captured()
+    const { out } = captureOutput()
     // A long --timeout: a timeout against the embedded reference would be the load of a shared machine, not a finding.
     const code = await main(['--report-dir', dir, '--seed', String(FIXED_SEED), '--timeout', '60000'], {})
     vi.restoreAllMocks()
@@ -32,7 +32,7 @@ describe('the command line', () => {
 
   test('exits 1 and names the failing check when a fault is switched on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-cli-'))
-    const { out } = captured()
+    const { out } = captureOutput()
     const code = await main(['--report-dir', dir, '--seed', String(FIXED_SEED), '--fault', 'market-paused-as-string'], {})
     vi.restoreAllMocks()
     expect(code).toBe(1)
@@ -63,7 +63,7 @@ describe('the command line', () => {
     [['check-har', REPORT_DIR_FILE, '--report-dir', REPORT_DIR_FILE], /--report-dir must name a folder/],
     [['compare', REPORT_DIR_FILE, REPORT_DIR_FILE, '--report-dir', REPORT_DIR_FILE], /--report-dir must name a folder/],
   ])('%j exits 2 with one line', async (argv, pattern) => {
-    const { out, err } = captured()
+    const { out, err } = captureOutput()
     const code = await main(argv as string[], {})
     vi.restoreAllMocks()
     expect(code).toBe(2)
@@ -76,7 +76,7 @@ describe('the command line', () => {
   test('a bad value names where it came from: the environment variable, or the config file and its key', async () => {
     const config = join(mkdtempSync(join(tmpdir(), 'ipts-config-')), 'ipts.yaml')
     writeFileSync(config, 'runs: lots\n')
-    const { err } = captured()
+    const { err } = captureOutput()
     expect(await main([], { IPTS_RUNS: '-1' })).toBe(2)
     expect(await main(['--config', config], {})).toBe(2)
     vi.restoreAllMocks()
@@ -86,7 +86,7 @@ describe('the command line', () => {
   })
 
   test('each subcommand has its own --help; the top-level help lists the subcommands', async () => {
-    const { out } = captured()
+    const { out } = captureOutput()
     expect(await main(['reference', '--help'], {})).toBe(0)
     const referenceHelp = out.splice(0).join('')
     expect(await main(['--help'], {})).toBe(0)
@@ -99,7 +99,7 @@ describe('the command line', () => {
   })
 
   test('-h, help and help SUBCOMMAND print the help that --help prints', async () => {
-    const { out } = captured()
+    const { out } = captureOutput()
     const printed = async (argv: string[]) => {
       expect(await main(argv, {}), argv.join(' ')).toBe(0)
       return out.splice(0).join('')
@@ -116,7 +116,7 @@ describe('the command line', () => {
   })
 
   test('profile without a subcommand lists its subcommands, as profile --help does', async () => {
-    const { out, err } = captured()
+    const { out, err } = captureOutput()
     expect(await main(['profile'], {})).toBe(0)
     const alone = out.splice(0).join('')
     expect(await main(['help', 'profile'], {})).toBe(0)
@@ -132,7 +132,7 @@ describe('the command line', () => {
   })
 
   test('--help and --version exit 0', async () => {
-    const { out } = captured()
+    const { out } = captureOutput()
     expect(await main(['--help'], {})).toBe(0)
     expect(await main(['--version'], {})).toBe(0)
     vi.restoreAllMocks()

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { chromium } from 'playwright-core'
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
-import { captured } from './support/capture.js'
+import { captureOutput } from './support/output.js'
 import { main } from '../src/cli/main.js'
 import { specPath } from '../src/core/package-root.js'
 import type { Comparison } from '../reporters/compare.js'
@@ -39,7 +39,7 @@ beforeAll(async () => {
 describe('ipts-conformance compare', () => {
   test('writes compare.json (valid against its schema), compare.md and compare.html, the rows that differ first, each column labelled with what its run switched on, and exits 0', async () => {
     const out = join(dir, 'out')
-    const { out: lines } = captured()
+    const { out: lines } = captureOutput()
     expect(await main(['compare', plainPath, faultyPath, '--report-dir', out], {})).toBe(0)
     vi.restoreAllMocks()
     expect(lines.join('')).toContain('compare.html')
@@ -61,7 +61,7 @@ describe('ipts-conformance compare', () => {
 
   test.skipIf(skipBrowser)('compare.html in headless Chromium: a column per report, the differing rows first, the filter hides the others, nothing fetched', async () => {
     const out = join(dir, 'html')
-    captured()
+    captureOutput()
     await main(['compare', plainPath, faultyPath, '--report-dir', out], {})
     vi.restoreAllMocks()
     const comparison = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as Comparison
@@ -91,7 +91,7 @@ describe('ipts-conformance compare', () => {
   ])('%s is a usage error: one line, exit 2', async (_, content, pattern) => {
     const bad = join(dir, `bad-${Math.random()}.json`)
     writeFileSync(bad, content)
-    const { out, err } = captured()
+    const { out, err } = captureOutput()
     const code = await main(['compare', plainPath, bad], {})
     vi.restoreAllMocks()
     expect(code).toBe(2)
@@ -101,7 +101,7 @@ describe('ipts-conformance compare', () => {
   })
 
   test('fewer than two reports is a usage error', async () => {
-    const { err } = captured()
+    const { err } = captureOutput()
     expect(await main(['compare', plainPath], {})).toBe(2)
     vi.restoreAllMocks()
     expect(err.join('')).toMatch(/at least two report\.json files/)

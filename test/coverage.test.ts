@@ -20,7 +20,7 @@ import { notAssessableWithout, WRITES_NOT_ASSESSABLE, type Profile } from '../sr
 import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js'
 import { runConformance } from '../src/runner/run.js'
 import { NOT_ASSESSED } from '../src/traffic/judgement.js'
-import { captured } from './support/capture.js'
+import { captureOutput, cliRun } from './support/output.js'
 import { reportValidator } from './support/report-schema.js'
 import { FIXED_SEED, TEST_RETRY_POLICY, TEST_SETTINGS } from './support/run.js'
 
@@ -200,19 +200,7 @@ describe('a run given only some inputs', () => {
 
 describe('--min-assessed', () => {
   /** The CLI on the embedded reference with one check selected: a run that assesses little, fast. */
-  async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string; report?: Report }> {
-    const dir = mkdtempSync(join(tmpdir(), 'ipts-min-assessed-'))
-    const { out, err } = captured()
-    const code = await main(['--report-dir', dir, '--seed', String(FIXED_SEED), '--timeout', '60000', '--check', 'config/answers-json', ...args], env)
-    vi.restoreAllMocks()
-    let report: Report | undefined
-    try {
-      report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report
-    } catch {
-      report = undefined
-    }
-    return { code, out: out.join(''), err: err.join(''), report }
-  }
+  const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => cliRun(['--seed', String(FIXED_SEED), '--timeout', '60000', '--check', 'config/answers-json', ...args], env)
 
   test('fails a run that assessed less, exit 1, and the verdict line says why; passes one that assessed as much', async () => {
     const below = await cli(['--min-assessed', '100'])
@@ -316,7 +304,7 @@ describe('coverage of recorded traffic', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-coverage-har-'))
     const harPath = join(dir, 'traffic.har')
     writeFileSync(harPath, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }))
-    const { out } = captured()
+    const { out } = captureOutput()
     const code = await main(['check-har', harPath, '--report-dir', dir, '--min-assessed', '100'], {})
     vi.restoreAllMocks()
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report
@@ -338,7 +326,7 @@ describe('coverage of recorded traffic', () => {
   test('the proxy counts what it forwarded, by operation and status', async () => {
     const upstream = await startReferenceServer()
     const dir = mkdtempSync(join(tmpdir(), 'ipts-coverage-proxy-'))
-    const { out } = captured()
+    const { out } = captureOutput()
     const exited = proxy(parseProxyArgs(['--upstream', upstream.baseUrl, '--report-dir', dir, '--max-requests', '3']), {}, new AbortController().signal)
     try {
       await vi.waitFor(() => expect(out.join('')).toContain('\n'), { timeout: 10_000 })

@@ -108,7 +108,7 @@ describe('every-response/error-request-id-matches-header', () => {
   test('an error body whose requestId is a string is held to the header', () => {
     expect(judged(rule, responseOf(400, { 'x-request-id': REQUEST_ID }, { error: 'x', requestId: REQUEST_ID }))).toBe('holds')
     expect(judged(rule, responseOf(400, { 'x-request-id': REQUEST_ID }, { error: 'x', requestId: 'other-0123' }))).toBe(`body requestId "other-0123" differs from x-request-id "${REQUEST_ID}"`)
-    expect(judged(rule, responseOf(400, {}, { error: 'x', requestId: 'other-0123' }))).toBe('body requestId "other-0123" differs from x-request-id undefined')
+    expect(judged(rule, responseOf(400, {}, { error: 'x', requestId: 'other-0123' }))).toBe('body requestId "other-0123" differs from no single x-request-id')
   })
 
   test('a success, a body without a string requestId, or a body that is no object is not judged', () => {

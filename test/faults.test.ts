@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { NOT_SELECTED } from '../src/engine/judged-outcomes.js'
 import { faults } from '../src/reference/faults/index.js'
-import { crashedIds, failureSummary, idsWithStatus, runAgainstReference } from './support/run.js'
+import { crashedIds, failureSummary, idsWithStatus, messagesNotInWords, runAgainstReference } from './support/run.js'
 
 describe('the plain reference server', () => {
   test('passes every check', async () => {
@@ -10,6 +10,7 @@ describe('the plain reference server', () => {
     expect(crashedIds(report), failureSummary(report)).toEqual([])
     expect(report.errors).toEqual([])
     expect(report.summary.verdict).toBe('pass')
+    expect(messagesNotInWords(report).join('\n'), 'messages not in words').toBe('')
     // Nothing is left out by --check here, so a skip with the collector's fallback is one whose check gave no reason.
     const skipped = report.checks.filter((c) => c.status === 'skipped')
     expect(skipped.length, 'the plain run skips the opt-in rate-limit probe at least').toBeGreaterThan(0)
@@ -26,6 +27,7 @@ describe('each fault of the reference server', () => {
     for (const failed of report.checks.filter((c) => c.status === 'failed')) {
       expect(failed.evidence?.message, `${failed.id} failed without evidence`).toBeTruthy()
     }
+    expect(messagesNotInWords(report).join('\n'), 'messages not in words').toBe('')
   })
 })
 

@@ -7,7 +7,7 @@ import { HAR_FILE } from '../src/har/write.js'
 import { parseCli } from '../src/cli/options.js'
 import { runConformance, type RunOptions } from '../src/runner/run.js'
 import { hostileCases, LARGE_BODY_BYTES, type HostileTarget } from './hostile/servers.js'
-import { crashedIds, failureSummary, FIXED_SEED } from './support/run.js'
+import { crashedIds, failureSummary, FIXED_SEED, messagesNotInWords } from './support/run.js'
 
 const REQUEST_TIMEOUT_MS = 1500
 /** The bound of a run against a target that hangs every request; its evidence may name the bound or the timeout. */
@@ -60,6 +60,7 @@ describe('a hostile or broken target', () => {
       const failures = report.checks.filter((c) => c.status === 'failed' || c.status === 'not run')
       for (const failed of failures) expect(failed.evidence?.message, `${failed.id} failed without evidence: ${failed.reason}`).toBeTruthy()
       expect(JSON.stringify(failures), failureSummary(report)).toMatch(hostile.shows)
+      expect(messagesNotInWords(report).join('\n'), 'messages not in words').toBe('')
       // Memory itself is measured by `npm run bench`; here, the bytes the target got to write show the client stopped reading.
       if (target.mostBodyBytesWritten) expect(target.mostBodyBytesWritten(), 'a body was read to its end').toBeLessThan(LARGE_BODY_BYTES)
       if (target.requestsElsewhere) expect(target.requestsElsewhere(), 'a redirect was followed to another host').toBe(0)

@@ -6,7 +6,7 @@ import { main } from '../src/cli/main.js'
 import { envName } from '../src/cli/flags.js'
 import { flags, parseCli } from '../src/cli/options.js'
 import { runConformance, type RunOptions } from '../src/runner/run.js'
-import { captured } from './support/capture.js'
+import { captureOutput } from './support/output.js'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -23,7 +23,7 @@ function configFile(text: string): string {
 
 /** The CLI with these arguments and this environment, as a user runs it: its exit code and what it wrote. */
 async function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; lines: string[] }> {
-  const { out, err } = captured()
+  const { out, err } = captureOutput()
   const code = await main(argv, env)
   vi.restoreAllMocks()
   return { code, out: out.join(''), lines: err.join('').trimEnd().split('\n') }
@@ -109,6 +109,7 @@ describe('the API validates its options as the CLI does: one UsageError naming t
     ['a key ending in a carriage return', { settings: { apiKey: 'k3y\r' } }, /^settings\.apiKey holds a control character \(U\+000D\)/],
     ['a malformed trader', { settings: { trader: '0x12' } }, /^settings\.trader must be 0x followed by 40 hex digits$/],
     ['an intent without its receipt', { settings: { intent: { hash: HASH, receipt: '' } } }, /^settings\.intent receipt must be 1 to 512 characters$/],
+    ['a receipt of the embedded reference over 512 characters', { reference: { receipts: ['r'.repeat(513), 'receipt-of-b-0001'] } }, /^reference\.receipts 1 must be 1 to 512 characters$/],
     ['an unknown check ID', { only: ['auth/missing-kye'] }, /^only: no check has the ID "auth\/missing-kye" \(closest: auth\/missing-key, /],
     ['an empty selection', { only: [] }, /^only names no check: a run of none would pass on nothing$/],
     ['an unknown waiver ID', { waivers: [{ check: 'auth/missing-kye', reason: 'ticket' }] }, /^waiver 1: no check has the ID "auth\/missing-kye"/],

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { main } from '../src/cli/main.js'
 import { runConformance } from '../src/runner/run.js'
 import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js'
-import { captured } from './support/capture.js'
+import { captureOutput } from './support/output.js'
 
 /** A folder no one may create, root included (sysfs): the report folder a run could not write. */
 const UNWRITABLE = '/sys/ipts-reports'
@@ -33,7 +33,7 @@ afterAll(async () => {
 })
 
 async function cli(argv: string[]): Promise<{ code: number; out: string; lines: string[] }> {
-  const { out, err } = captured()
+  const { out, err } = captureOutput()
   const code = await main(argv, {})
   vi.restoreAllMocks()
   return { code, out: out.join(''), lines: err.join('').trimEnd().split('\n') }

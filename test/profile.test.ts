@@ -18,7 +18,7 @@ import { renderHtml } from '../reporters/html.js'
 import { renderMarkdown } from '../reporters/markdown.js'
 import type { Report } from '../src/core/report.js'
 import { failureSummary, runAgainstReference } from './support/run.js'
-import { captured } from './support/capture.js'
+import { captureOutput } from './support/output.js'
 
 const profiledIds = new Set([...allChecks, ...exchangeRules].filter((c) => c.profile).map((c) => c.id))
 const profiledRequirements = loadRequirements().filter((r) => r.profile)
@@ -160,7 +160,7 @@ describe('a bad profile', () => {
     ['an unreachable openapi source', 'profile:\n  openapi: http://127.0.0.1:9/openapi.json\n', /profile\.yaml: profile\.openapi cannot be fetched from http:\/\/127\.0\.0\.1:9\/openapi\.json/],
     ['an openapi file that is not JSON or YAML', 'profile:\n  openapi: openapi.json\n', /profile\.openapi at .* is neither JSON nor YAML \(not valid YAML at line 1, column 14: Flow sequence in block collection must be sufficiently indented and end with a \]\)$/, { 'openapi.json': '{"openapi": [' }],
   ] as const)('with %s exits 2 with one line naming the file and the key', async (_, text, message, files: Record<string, string> = {}) => {
-    const { err } = captured()
+    const { err } = captureOutput()
     const code = await main(['--profile', write(text, files), '--report-dir', tempDir()], {})
     vi.restoreAllMocks()
     expect(code, err.join('')).toBe(2)
@@ -169,7 +169,7 @@ describe('a bad profile', () => {
   })
 
   test('a profile file that cannot be read names what gave its path: the flag or the variable', async () => {
-    const { err } = captured()
+    const { err } = captureOutput()
     expect(await main(['--profile', '/nonexistent/profile.yaml', '--report-dir', tempDir()], {})).toBe(2)
     expect(await main(['--report-dir', tempDir()], { IPTS_PROFILE: '/nonexistent/profile.yaml' })).toBe(2)
     vi.restoreAllMocks()
@@ -179,7 +179,7 @@ describe('a bad profile', () => {
   test('a profile inline in a --config file names that file', async () => {
     const dir = tempDir()
     writeFileSync(join(dir, 'ipts.yaml'), 'profile:\n  restrictedKey: { granted: [listMarket] }\n')
-    const { err } = captured()
+    const { err } = captureOutput()
     expect(await main(['--config', join(dir, 'ipts.yaml'), '--report-dir', tempDir()], {})).toBe(2)
     vi.restoreAllMocks()
     expect(err.join('').trimEnd()).toMatch(/^ipts-conformance: \S+ipts\.yaml: profile\.restrictedKey\.granted\.0 is "listMarket", not an operation of the contract that this key takes \(closest first: listMarkets, /)
@@ -198,9 +198,9 @@ describe('the profile file format', () => {
 
   test('profile init writes a commented template of every key, valid as it is and with every key uncommented', async () => {
     const file = join(tempDir(), 'ipts-profile.yaml')
-    captured()
+    captureOutput()
     expect(await main(['profile', 'init', file], {})).toBe(0)
-    const { err } = captured()
+    const { err } = captureOutput()
     expect(await main(['profile', 'init', file], {}), 'a second init overwrote the file').toBe(2)
     vi.restoreAllMocks()
     expect(err.join('')).toMatch(/exists; it is not overwritten/)

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import { main } from '../src/cli/main.js'
 import { hexOf, type ReferenceData } from '../src/reference/data.js'
 import { bodyOf } from '../src/reference/response-edits.js'
-import { startReferenceServer } from '../src/reference/server.js'
+import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js'
 import type { Behaviour, RefResponse } from '../src/reference/types.js'
 import { captureOutput } from './support/output.js'
 import { piecesOf, readerViews } from './support/secret-encoders.js'
@@ -109,6 +109,24 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
+/** The CLI against the server with its trader and both its intents, the reports under dir/report; the server closed after. */
+async function runWithIntents(server: ReferenceServer, dir: string, env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
+  const { out, err, restore } = captureOutput()
+  let code: number
+  try {
+    const [a, b] = server.data.intents
+    code = await main(
+      ['--base-url', server.baseUrl, '--report-dir', join(dir, 'report'), '--seed', '5', '--runs', '5', '--trader', server.data.trader,
+        '--intent-hash', a!.hash, '--intent-receipt', a!.receipt, '--second-intent-hash', b!.hash, '--second-intent-receipt', b!.receipt],
+      env,
+    )
+  } finally {
+    restore()
+    await server.close()
+  }
+  return { code, out: out.join(''), err: err.join('') }
+}
+
 describe('secrets', () => {
   test('no piece of a key or receipt, in any form, appears in any report file, the job summary, stdout or stderr of a run whose target echoes them all', async () => {
     const server = await startReferenceServer({
@@ -120,27 +138,15 @@ describe('secrets', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-secrets-'))
     const jobSummary = join(dir, 'job-summary.md')
     writeFileSync(jobSummary, '')
-    const { out, err } = captureOutput()
-    let code: number
-    try {
-      const [a, b] = server.data.intents
-      code = await main(
-        ['--base-url', server.baseUrl, '--report-dir', join(dir, 'report'), '--seed', '5', '--runs', '5', '--trader', server.data.trader,
-          '--intent-hash', a!.hash, '--intent-receipt', a!.receipt, '--second-intent-hash', b!.hash, '--second-intent-receipt', b!.receipt],
-        { IPTS_API_KEY: canaries.apiKey, IPTS_RESTRICTED_API_KEY: canaries.restrictedApiKey, GITHUB_STEP_SUMMARY: jobSummary },
-      )
-    } finally {
-      vi.restoreAllMocks()
-      await server.close()
-    }
-    expect(code, err.join('')).toBe(1)
+    const { code, out, err } = await runWithIntents(server, dir, { IPTS_API_KEY: canaries.apiKey, IPTS_RESTRICTED_API_KEY: canaries.restrictedApiKey, GITHUB_STEP_SUMMARY: jobSummary })
+    expect(code, err).toBe(1)
     const written = [
       ...filesUnder(dir).flatMap((path) => {
         const text = readFileSync(path, 'utf8')
         return [{ where: path, text }, { where: `${path} (character references resolved)`, text: unescapeMarkup(text) }]
       }),
-      { where: 'stdout', text: out.join('') },
-      { where: 'stderr', text: err.join('') },
+      { where: 'stdout', text: out },
+      { where: 'stderr', text: err },
     ]
     expect(written.length, 'report files, job summary, stdout, stderr').toBeGreaterThanOrEqual(12)
     const leaks: string[] = []
@@ -186,22 +192,10 @@ describe('secrets', () => {
     }
     const server = await startReferenceServer({ apiKey: key, restrictedApiKey: canaries.restrictedApiKey, receipts: [receipt, canaries.receiptB], behaviours: [echo] })
     const dir = mkdtempSync(join(tmpdir(), 'ipts-secrets-19-'))
-    const { out, err } = captureOutput()
-    let code: number
-    try {
-      const [a, b] = server.data.intents
-      code = await main(
-        ['--base-url', server.baseUrl, '--report-dir', join(dir, 'report'), '--seed', '5', '--runs', '5', '--trader', server.data.trader,
-          '--intent-hash', a!.hash, '--intent-receipt', a!.receipt, '--second-intent-hash', b!.hash, '--second-intent-receipt', b!.receipt],
-        { IPTS_API_KEY: key, IPTS_RESTRICTED_API_KEY: canaries.restrictedApiKey },
-      )
-    } finally {
-      vi.restoreAllMocks()
-      await server.close()
-    }
-    expect(code, err.join('')).toBe(1)
+    const { code, out, err } = await runWithIntents(server, dir, { IPTS_API_KEY: key, IPTS_RESTRICTED_API_KEY: canaries.restrictedApiKey })
+    expect(code, err).toBe(1)
     expect(bigBodies, 'responses of 5 MiB').toBe(3)
-    const written = [...filesUnder(dir).map((path) => ({ where: path, text: readFileSync(path, 'utf8') })), { where: 'stdout', text: out.join('') }, { where: 'stderr', text: err.join('') }]
+    const written = [...filesUnder(dir).map((path) => ({ where: path, text: readFileSync(path, 'utf8') })), { where: 'stdout', text: out }, { where: 'stderr', text: err }]
     expect(written.map((w) => w.where).join('\n')).toMatch(/exchanges\.har/)
     const leaks: string[] = []
     for (const { where, text } of written) {

@@ -1,6 +1,6 @@
 import { operations, type OperationId } from '../contract/operations.js'
 import { schemaPattern, validateAgainst } from '../contract/schemas.js'
-import { headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
+import { headerShown, headerValue, headerValues, type Exchange, type ExchangeResponse } from '../http/exchange.js'
 import { mentionsSecret } from '../http/secrets.js'
 import { profileRules } from './profile-rules.js'
 import { bodyMember, type ExchangeJudge } from './exchange-judge.js'
@@ -135,7 +135,7 @@ const contractRules: readonly ExchangeJudge[] = [
     violation(response) {
       const inBody = bodyMember(response, 'requestId') as string
       const inHeader = headerValue(response, 'x-request-id')
-      return inBody === inHeader ? undefined : `body requestId ${JSON.stringify(inBody)} differs from x-request-id ${JSON.stringify(inHeader)}`
+      return inBody === inHeader ? undefined : `body requestId ${JSON.stringify(inBody)} differs from ${headerShown(response, 'x-request-id')}`
     },
   },
   {

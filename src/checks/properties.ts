@@ -6,7 +6,7 @@ import { anyCaseHexIdentifier, malformedHexIdentifier, malformedHexIdentifierCov
 import { nearMissCoverage } from '../generators/near-misses.js'
 import { outOfBoundsReceipt, outOfBoundsReceiptCoverage, wrongReceipt, wrongReceiptCoverage } from '../generators/receipts.js'
 import { headerValueOf, invalidRequestId, invalidRequestIdCoverage, isSendableHeaderValue, validRequestId, validRequestIdCoverage } from '../generators/request-ids.js'
-import { headerValue, type Exchange } from '../http/exchange.js'
+import { headerShown, headerValue, type Exchange } from '../http/exchange.js'
 import { checkProperty } from './property.js'
 import { answeredWithError, foundOrNotFound, grantsNoAccess, refusedWithErrorBody } from './expectations.js'
 import { STAND_IN, statusOf } from './operation-calls.js'
@@ -102,7 +102,7 @@ export const propertiesChecks: readonly Check[] = [
         requestIdOnAnyPath(validRequestId()),
         async (input) => {
           const { exchange, sent, on, echoed } = await requestIdEcho(ctx, input)
-          return echoed === sent ? undefined : { problem: `sent X-Request-ID ${JSON.stringify(sent)} on ${on}, got ${exchange.response ? `x-request-id ${JSON.stringify(echoed)}` : statusOf(exchange)}`, exchange }
+          return echoed === sent ? undefined : { problem: `sent X-Request-ID ${JSON.stringify(sent)} on ${on}, got ${exchange.response ? headerShown(exchange.response, 'x-request-id') : statusOf(exchange)}`, exchange }
         },
         { coverage: inTurn(REQUEST_ID_PATHS, validRequestIdCoverage()) },
       ),

@@ -69,7 +69,7 @@ export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop?
   const signals = session.stopOnSignals()
   try {
     return await withSecretsRedacted(() => judgement.secrets.list(), async () => {
-      const spool = await HarSpool.create()
+      const spool = await HarSpool.create(judgement.secrets)
       let exchanges = 0
       const enough = new AbortController()
       const server = await startProxyServer({

@@ -3,6 +3,7 @@ import { notAssessableWithout, stated, type Profile } from '../profile/profile.j
 import { requirementById } from '../contract/requirements.js'
 import type { Observations, RuleObservation } from './observations.js'
 import { interruptedReason, type CheckOutcome, type InterruptionCause } from '../core/report.js'
+import { redact, redactDeep, type Secret } from '../http/secrets.js'
 
 const VIOLATIONS_KEPT_PER_JUDGE = 5
 
@@ -50,6 +51,14 @@ export class ObservationTally {
       total.violations.push(...entry.violations.slice(0, VIOLATIONS_KEPT_PER_JUDGE - total.violations.length))
       total.crash ??= entry.crash
       this.tally.set(id, total)
+    }
+  }
+
+  /** Redacts the evidence kept so far with these secrets: a holder that will forget them (the proxy's) redacts first. */
+  redactKept(secrets: readonly Secret[]): void {
+    for (const total of this.tally.values()) {
+      total.violations = redactDeep(total.violations, secrets)
+      if (total.crash !== undefined) total.crash = redact(total.crash, secrets)
     }
   }
 

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events'
 import type { Exchange } from './exchange.js'
+import { endingInWords } from './transport-errors.js'
 
 /** Atomics.waitAsync (Node 16+), missing from the ES2022 library typings this project compiles against. */
 const waitAsync = (Atomics as unknown as { waitAsync(array: Int32Array<SharedArrayBuffer>, index: number, value: number): { async: boolean; value: Promise<unknown> | string } }).waitAsync
@@ -86,7 +87,7 @@ export class CircuitBreaker {
   private stoppedAnswering(what: string, count: number, done: string): NonNullable<Exchange['error']> {
     const subject = what === 'the target' ? 'the target stopped answering' : `${what} stopped answering`
     const last = UNANSWERED_ENDINGS[Atomics.load(this.cells, LAST_ENDING) - 1]
-    const ending = last === undefined ? 'timeouts, resets' : `the last one: ${last}`
+    const ending = last === undefined ? 'timeouts, resets' : `the last one: ${endingInWords(last)}`
     return { code: NOT_ANSWERING, message: `${done}: ${subject}: ${count} requests in a row ended without a response (${ending})` }
   }
 

@@ -65,13 +65,14 @@ export function headerValues(response: ExchangeResponse, name: string): string[]
   return Array.isArray(value) ? value : [value]
 }
 
+/** A header as a message names it: `x-request-id "abc"`, or `no single x-request-id` where it is missing or repeated (never "undefined"). */
+export function headerShown(response: ExchangeResponse, name: string): string {
+  const value = headerValue(response, name)
+  return value === undefined ? `no single ${name}` : `${name} ${JSON.stringify(value)}`
+}
+
 /** The single value of a header, or undefined when it is missing or repeated. */
 export function headerValue(response: ExchangeResponse, name: string): string | undefined {
   const values = headerValues(response, name)
   return values.length === 1 ? values[0] : undefined
-}
-
-/** Why an exchange holds no response, in words: its error's message, never "undefined". */
-export function whyNoResponse(exchange: Pick<Exchange, 'error'>): string {
-  return exchange.error?.message || 'no response and no error were recorded'
 }

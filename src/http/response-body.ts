@@ -42,7 +42,7 @@ export function parsedResponse(status: number, rawHeaders: Record<string, string
     try {
       response.json = JSON.parse(body)
     } catch (error) {
-      response.jsonError = `not JSON: ${(error as Error).message}`
+      response.jsonError = notJson(body, error)
     }
   }
   return response
@@ -73,4 +73,13 @@ export function decodeUtf8(bytes: Buffer): string {
   } catch {
     return `[invalid UTF-8, ${bytes.length} bytes] ${bytes.toString('latin1')}`
   }
+}
+
+/** Why a body is not JSON, in words (where it stops being JSON, how it begins), never the parser's own text. */
+function notJson(body: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : ''
+  const begins = `it begins ${JSON.stringify(body.slice(0, 10))}${body.length > 10 ? '…' : ''}`
+  if (/end of JSON input/.test(message)) return `not JSON: it ends before its value does (${begins})`
+  const at = /at position (\d+)/.exec(message)?.[1]
+  return at === undefined ? `not JSON (${begins})` : `not JSON from character ${Number(at) + 1} on (${begins})`
 }

@@ -57,11 +57,19 @@ export function transportError(error: unknown, requestTimeoutMs: number): { code
   return { code: TIMEOUTS.has(code) ? 'TIMEOUT' : code, message: `${reason(requestTimeoutMs, typeof err.message === 'string' ? err.message : '')}${named}` }
 }
 
+/** The code of a request that ended without a response, in words, without the bound of a timeout: "the connection was reset (ECONNRESET)". */
+export function endingInWords(code: string): string {
+  const reason = REASONS[code]
+  if (code === 'TIMEOUT') return 'no response in time'
+  if (!reason) return `the request failed (${code})`
+  return `${reason(0, '')}${/^UND_ERR_/.test(code) ? '' : ` (${code})`}`
+}
+
 /** Codes of a response that came but whose head could not be read: the target answered, unreadably. */
 const UNREADABLE_HEAD = new Set(['UND_ERR_HEADERS_OVERFLOW', 'HPE_HEADER_OVERFLOW'])
 
-/** What an exchange without a response got, as a report names it in place of a status. */
+/** What an exchange without a response got, in words (never "undefined" nor empty), as a report names it in place of a status. */
 export function unansweredAs(error: { code: string; message: string } | undefined): string {
   if (error !== undefined && UNREADABLE_HEAD.has(error.code)) return `a response whose head is not readable (${error.message})`
-  return `no response (${error?.message ?? 'no reason recorded'})`
+  return `no response (${error?.message || 'no reason recorded'})`
 }

@@ -103,6 +103,11 @@ export function validateRunOptions(options: RunOptions, name: OptionNamer = apiN
     const receiptProblem = valueProblem('receipt', String(intent?.receipt ?? ''))
     if (receiptProblem) fail(key, `receipt ${receiptProblem}`)
   }
+  // The embedded reference's intents take these receipts: a check holds them to the contract's bounds as it does the intents given.
+  for (const [i, receipt] of (options.reference?.receipts ?? []).entries()) {
+    const problem = valueProblem('receipt', String(receipt))
+    if (problem) throw new UsageError(`reference.receipts ${i + 1} ${problem}`)
+  }
   if (options.only !== undefined) {
     if (options.only.length === 0) fail('only', 'names no check: a run of none would pass on nothing')
     const unknown = unknownCheckId(options.only)

@@ -1,13 +1,15 @@
 import { exchangeRules } from '../checks/every-response.js'
 import { checksByConcern } from '../checks/index.js'
 import { observe } from '../engine/observations.js'
-import { whyNoResponse, type Exchange } from '../http/exchange.js'
+import type { Exchange } from '../http/exchange.js'
 import type { Profile } from '../profile/profile.js'
 import { ObservationTally, outcomeOf } from '../engine/judged-outcomes.js'
 import { exchangeJudges } from '../engine/judges.js'
 import { countResponse, type ResponsesSeen } from '../engine/responses-seen.js'
 import type { CheckOutcome, TrafficSummary } from '../core/report.js'
 import type { Findings } from '../runner/session.js'
+import { redact } from '../http/secrets.js'
+import { unansweredAs } from '../http/transport-errors.js'
 import { LearnedSecrets } from './learned-secrets.js'
 import { destinationOf } from './operation-of.js'
 import { WriteKeys } from './write-keys.js'
@@ -36,6 +38,11 @@ export class TrafficJudgement {
   constructor(source: TrafficSummary['source'], private readonly target: string, private readonly profile?: Profile) {
     this.counts = { source, exchanges: 0, judged: 0, outsideV1: 0, otherV1: 0, withoutResponse: 0, withoutBody: 0 }
     this.secrets = new LearnedSecrets(profile?.values)
+    // What the report will show is redacted with each secret before it is forgotten: the report is written with those remembered then.
+    this.secrets.beforeForgetting((_, forgotten) => {
+      this.tally.redactKept(forgotten)
+      this.upstreamErrors.splice(0, Infinity, ...this.upstreamErrors.map((error) => redact(error, forgotten)))
+    })
   }
 
   /** Learns the exchange's keys and receipts; check-har learns every entry's before judging any, so that all are redacted everywhere. */
@@ -77,7 +84,7 @@ export class TrafficJudgement {
     const destination = destinationOf(exchange.request.method, exchange.request.url, this.profile?.values)
     if (typeof destination === 'object') countResponse(this.responses, destination.operation, undefined, false)
     this.upstreamFailures++
-    if (this.upstreamErrors.length < UPSTREAM_ERRORS_NAMED) this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${whyNoResponse(exchange)}`)
+    if (this.upstreamErrors.length < UPSTREAM_ERRORS_NAMED) this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${unansweredAs(exchange.error)}`)
   }
 
   /** What the traffic judged so far showed, for the run session to judge. */

@@ -178,11 +178,11 @@ describe('intents checks on hand-made answers', () => {
     expect(await sent('intents/refusals-declared-4xx', given)).toEqual(
       [...malformed, [h, undefined], [h, ''], [h, r.padEnd(513, 'x')], [h, 'not-the-receipt.'.repeat(4).slice(0, r.length)], [h, SECOND.receipt]].sort(),
     )
-    // A receipt over 512 characters that is the filler itself, and a second intent of the same receipt: only the probes they allow.
-    const filler = 'not-the-receipt.'.repeat(40)
+    // A receipt that is the filler itself (512 characters, the longest valid), and a second intent of the same receipt: only the probes they allow.
+    const filler = 'not-the-receipt.'.repeat(32)
     const bare = { apiKey: 'k', intent: { hash: h, receipt: filler }, secondIntent: { hash: SECOND.hash, receipt: filler } }
     const bareMalformed = malformed.map(([hash]) => [hash, filler])
-    expect(await sent('intents/refusals-declared-4xx', bare)).toEqual([...bareMalformed, [h, undefined], [h, '']].sort())
+    expect(await sent('intents/refusals-declared-4xx', bare)).toEqual([...bareMalformed, [h, undefined], [h, ''], [h, filler.padEnd(513, 'x')]].sort())
   })
 
   it('a grant check reads the other intent only when one is given', async () => {
@@ -255,7 +255,7 @@ describe('intents checks against the scripted reference', () => {
     expect([outcome.status, outcome.reason]).toEqual(['failed', 'the intent with its receipt padded to 513 characters answered 200: access was granted'])
   })
 
-  it('a configured receipt of 512 characters is padded to 513; one of 513 leaves nothing to pad', async () => {
+  it('a configured receipt of 512 characters is padded to 513; one of 513 is refused before the run', async () => {
     const receipt512 = { hash: FIRST.hash, receipt: 'r'.repeat(512) }
     const padded = await outcomeWithBehaviours(['intents/oversized-receipt-refused'], [answerWith('513-granted', 200, (request) => request.query.get('receipt')?.length === 513)], { intent: receipt512 })
     expect([padded.status, padded.reason]).toEqual(['failed', 'the intent with its receipt padded to 513 characters answered 200: access was granted'])

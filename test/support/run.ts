@@ -1,5 +1,5 @@
 import { runConformance, type RunOptions } from '../../src/runner/run.js'
-import type { CheckOutcome, Report } from '../../src/core/report.js'
+import type { CheckOutcome, Evidence, Report } from '../../src/core/report.js'
 import type { Behaviour } from '../../src/reference/types.js'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
 import { defaultRetryPolicy, type RetryPolicy } from '../../src/http/retry.js'
@@ -77,4 +77,42 @@ export function crashedIds(report: Pick<Report, 'checks'>): string[] {
 export function failureSummary(report: Report): string {
   const lines = report.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}${c.crashed ? ' (crashed)' : ''}: ${c.reason}`)
   return [...lines, ...report.errors].join('\n') || 'no failures'
+}
+
+/**
+ * What is not said in words: "undefined", "[object Object]", "NaN", an error code of undici or Node where words should
+ * be (a code in parentheses after the words that say it is fine: "the connection was reset (ECONNRESET)"), OpenSSL's
+ * text, a JSON parser's. A value the target sent, quoted ("NaN"), is the target's and not looked at.
+ */
+const NOT_IN_WORDS = [
+  /\bundefined\b/,
+  /\[object \w+\]/,
+  /\bNaN\b/,
+  /\bUND_ERR_\w*/,
+  /(?<!\()\b(?:ERR_[A-Z_]+|E[A-Z]{3,}|HPE_[A-Z_]+)\b(?!\))/,
+  /wrong version number|SSL routines|ssl3_\w+|:error:[0-9A-F]{8}:/i,
+  /Unexpected token|in JSON at position|is not valid JSON|Unexpected end of JSON/,
+]
+
+/** Every message a report gives (reasons, evidence messages, transport errors, run errors) that is not in words, with where it is. */
+export function messagesNotInWords(report: Report): string[] {
+  const found: string[] = []
+  const look = (where: string, text: string | undefined) => {
+    if (text === undefined) return
+    const unquoted = text.replace(/"(?:[^"\\]|\\.)*"/g, '""')
+    for (const pattern of NOT_IN_WORDS) if (pattern.test(unquoted)) found.push(`${where}: ${text}`)
+  }
+  const lookAt = (where: string, evidence: Evidence | undefined) => {
+    if (!evidence) return
+    look(`${where} evidence`, evidence.message)
+    look(`${where} transport error`, evidence.transportError?.message)
+    for (const [i, other] of (evidence.others ?? []).entries()) lookAt(`${where} evidence ${i + 2}`, other)
+  }
+  for (const check of report.checks) {
+    look(`${check.id} reason`, check.reason)
+    lookAt(check.id, check.evidence)
+  }
+  for (const error of report.errors) look('run error', error)
+  for (const requirement of report.coverage?.requirements ?? []) look(`${requirement.id} coverage`, requirement.reason)
+  return found
 }
