@@ -12,6 +12,7 @@ import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parse as parseYaml } from 'yaml'
+import { pragmaSection } from './mutation-pragmas.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const DEFAULT_CONFIGS = ['mutation/stryker.secrets.config.mjs', 'mutation/stryker.judges.config.mjs', 'mutation/stryker.config.mjs']
@@ -187,12 +188,13 @@ const lines = [
   '',
   '## Equivalent mutants (disabled in the code)',
   '',
-  disabled.length === 0 ? 'None.' : 'A mutant that cannot change any verdict, disabled by a `// Stryker disable next-line` comment that gives the reason.',
+  disabled.length === 0 ? 'None.' : 'A mutant that cannot change any verdict, disabled by a `// Stryker disable next-line` comment that gives the reason (the argument: next section).',
   '',
   ...(disabled.length === 0
     ? []
     : ['| where | mutator | reason |', '| --- | --- | --- |', ...disabled.map(({ row, m }) => `| ${where(row, m)} | ${m.mutatorName} | ${cell(m.statusReason ?? '')} |`)]),
   '',
+  ...pragmaSection(root),
 ]
 writeFileSync(documentPath, lines.join('\n'))
 console.log(`mutation score ${score(all).toFixed(2)}%, ${all.length} mutants, ${survivors.length} surviving (${unexamined.length} without a reason); written to ${documentPath}`)
