@@ -99,7 +99,7 @@ const HAND_REVIEW = [
     what: 'the 5xx branch of the receipt refusals',
     killedBy: "`receipt-mismatch-500` answers a receipt that is not the intent's with 500.",
     file: 'src/checks/intents.ts',
-    line: 'return refusals.includes(status) ? undefined : `${what} answered ${status}, not a declared 4xx (one of ${refusals.join(\', \')})`',
+    line: 'return refusals.includes(status)',
   },
 ]
 function handReviewStatus(file, text) {
