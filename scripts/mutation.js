@@ -1,7 +1,7 @@
-// npm run mutation: runs StrykerJS in three parts, the redaction of secrets (stryker.secrets.config.mjs), the verdict
-// code with the every-response rules (stryker.judges.config.mjs), then the checks (stryker.config.mjs), and writes
-// docs/mutation.md from their JSON reports: the score, the time it took, the mutants by status and file, the survivors and the mutants disabled as
-// equivalent with their reasons.
+// npm run mutation: runs StrykerJS in three parts (their configs are in mutation/), the redaction of secrets
+// (stryker.secrets.config.mjs), the verdict code with the every-response rules (stryker.judges.config.mjs), then the
+// checks (stryker.config.mjs), and writes docs/mutation.md from their JSON reports: the score, the time it took, the
+// mutants by status and file, the survivors and the mutants disabled as equivalent with their reasons.
 //   node scripts/mutation.js [config…] [-- stryker options]   runs each config, then writes the document
 //   node scripts/mutation.js --report-only [config…]           writes the document from the last reports
 // With configs other than the three, the document goes beside the first one's JSON report, not to docs/ (or to
@@ -12,9 +12,10 @@ import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parse as parseYaml } from 'yaml'
+import { pragmaSection } from './mutation-pragmas.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const DEFAULT_CONFIGS = ['stryker.secrets.config.mjs', 'stryker.judges.config.mjs', 'stryker.config.mjs']
+const DEFAULT_CONFIGS = ['mutation/stryker.secrets.config.mjs', 'mutation/stryker.judges.config.mjs', 'mutation/stryker.config.mjs']
 const args = process.argv.slice(2)
 const reportOnly = args[0] === '--report-only'
 if (reportOnly) args.shift()
@@ -98,7 +99,7 @@ const HAND_REVIEW = [
     what: 'the 5xx branch of the receipt refusals',
     killedBy: "`receipt-mismatch-500` answers a receipt that is not the intent's with 500.",
     file: 'src/checks/intents.ts',
-    line: 'return refusals.includes(status) ? undefined : `${what} answered ${status}, not a declared 4xx (one of ${refusals.join(\', \')})`',
+    line: 'return refusals.includes(status)',
   },
 ]
 function handReviewStatus(file, text) {
@@ -126,7 +127,7 @@ const lines = [
   'StrykerJS mutates the code and runs, for each mutant, only the self-tests that reach it (per-test coverage); a mutant no',
   'test kills is a branch no self-test proves. Three parts:',
   '',
-  '- the checks (`src/checks/`), judged by `vitest.mutation.config.ts`: each check run by itself against the plain reference,',
+  '- the checks (`src/checks/`), judged by `mutation/vitest.mutation.config.ts`: each check run by itself against the plain reference,',
   '  each fault that names it and the allowances of its concern or that name it (`test/each-check.test.ts`, which pins each',
   "  outcome's reason and the exchange each failure's evidence shows in a snapshot); a check that judges every exchange of",
   "  a run runs, under a fault it finds only in another check's requests, with that check (`CHECK_WITNESSES`); each check",
@@ -137,16 +138,16 @@ const lines = [
   '- the every-response rules (`src/checks/every-response.ts`, `profile-rules.ts`, `exchange-judge.ts`), the code that',
   '  decides pass, fail and skip (`src/engine/run-check.ts`, `src/engine/judged-outcomes.ts`, `src/engine/summarize.ts`)',
   "  and what every check's run goes through (`src/checks/needs.ts`, `types.ts`, `index.ts`),",
-  '  judged by `vitest.mutation-judges.config.ts`: each rule under each fault that names it (through',
+  '  judged by `mutation/vitest.mutation-judges.config.ts`: each rule under each fault that names it (through',
   '  the traffic of one witness check), the rules on the plain reference, each rule on responses made by hand',
   '  (`test/exchange-rules.test.ts`), and the unit tests of the verdict (`test/verdict-units.test.ts`);',
-  '- the redaction of secrets (`src/http/secrets.ts`), judged by its unit tests alone (`vitest.mutation-secrets.config.ts`:',
+  '- the redaction of secrets (`src/http/secrets.ts`), judged by its unit tests alone (`mutation/vitest.mutation-secrets.config.ts`:',
   '  `test/redaction.test.ts`, `test/secret-forms.test.ts`): every run redacts, so the runs would cover each of its',
   '  mutants at the cost of every run, and prove none of its branches.',
   '',
   "CI (`.ci/run`, Node 20) runs `test/each-check.test.ts` whole, then `npm run mutation:ci`: StrykerJS over a fixed sample",
   '(the checks of auth; the profile rules and the verdict code), without incremental mode; a score under a',
-  "sample's break threshold (`stryker.ci-*.config.mjs`) fails CI.",
+  "sample's break threshold (`mutation/stryker.ci-*.config.mjs`) fails CI.",
   '',
   'The HTML reports are `reports/mutation/*.html` (not committed).',
   '',
@@ -187,12 +188,13 @@ const lines = [
   '',
   '## Equivalent mutants (disabled in the code)',
   '',
-  disabled.length === 0 ? 'None.' : 'A mutant that cannot change any verdict, disabled by a `// Stryker disable next-line` comment that gives the reason.',
+  disabled.length === 0 ? 'None.' : 'A mutant that cannot change any verdict, disabled by a `// Stryker disable next-line` comment that gives the reason (the argument: next section).',
   '',
   ...(disabled.length === 0
     ? []
     : ['| where | mutator | reason |', '| --- | --- | --- |', ...disabled.map(({ row, m }) => `| ${where(row, m)} | ${m.mutatorName} | ${cell(m.statusReason ?? '')} |`)]),
   '',
+  ...pragmaSection(root),
 ]
 writeFileSync(documentPath, lines.join('\n'))
 console.log(`mutation score ${score(all).toFixed(2)}%, ${all.length} mutants, ${survivors.length} surviving (${unexamined.length} without a reason); written to ${documentPath}`)

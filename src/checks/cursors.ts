@@ -57,8 +57,13 @@ function identityOf(list: ListOperation, item: unknown): string {
  * An answer that is no page. Its items are never read: every caller ends on the problem first, and the page-size retry
  * compares the length of a page with that of a whole list of two or more items.
  */
-// Stryker disable next-line ArrayDeclaration: equivalent, the items of an answer with a problem are never read (above)
-const notAPage = (exchange: Exchange, problem: string): PageAnswer => ({ exchange, items: [], cursor: undefined, problem })
+const notAPage = (exchange: Exchange, problem: string): PageAnswer => ({
+  exchange,
+  // Stryker disable next-line ArrayDeclaration: equivalent: the items of an answer with a problem are never read
+  items: [],
+  cursor: undefined,
+  problem,
+})
 
 /** A page as it came: its items and cursor, or what keeps it from being a page (problem). */
 async function requestPage(ctx: CheckContext, list: ListOperation, query: Record<string, string>): Promise<PageAnswer> {

@@ -41,8 +41,12 @@ async function askPage(ctx: CheckContext, operation: ListOperationId, size: stri
   // A query member left undefined is not sent: the page without a size.
   const exchange = await ctx.call(operation, { query: { [ctx.settings.limitParam]: size } })
   const data = (exchange.response?.json as { data?: unknown } | undefined)?.data
-  // Stryker disable next-line StringLiteral: equivalent, the page asked without a size is never named (only its status and items are compared)
-  return { size: size ?? '(none)', exchange, items: exchange.response?.status === 200 && Array.isArray(data) ? data.length : undefined }
+  return {
+    // Stryker disable next-line StringLiteral: equivalent: the page asked without a size is never named
+    size: size ?? '(none)',
+    exchange,
+    items: exchange.response?.status === 200 && Array.isArray(data) ? data.length : undefined,
+  }
 }
 
 /**
@@ -75,7 +79,7 @@ export function refusalProblem(page: SizedPage): string | undefined {
   return violations.length === 0 ? undefined : `got ${response.status} without an error body (ErrorBody${violations[0]!.instancePath} ${violations[0]!.message})`
 }
 
-// Stryker disable next-line ConditionalExpression: equivalent, undefined <= max is false: the guard is for the type checker
+// Stryker disable next-line ConditionalExpression: equivalent: undefined <= max is false; the guard is for the types
 const served = (page: SizedPage, max: number) => page.items !== undefined && page.items <= max
 
 export function outOfRangeProblem(page: SizedPage, above: boolean, rule: PageSizeRule): string | undefined {

@@ -110,7 +110,8 @@ export const profileRules: readonly ExchangeJudge[] = [
     title: "every x-service-source met is the value the profile's serviceSource gives its operation",
     notApplicable: 'no response of an operation the profile maps carried x-service-source',
     profile: 'serviceSource',
-    // Stryker disable next-line ConditionalExpression: equivalent, an exchange without an operation has none the profile maps.
+    // Stryker disable next-line ConditionalExpression: equivalent: an exchange without an operation has none mapped
+    // prettier-ignore
     applies: (response, exchange, settings) => headerValues(response, 'x-service-source').length > 0 && exchange.operation !== undefined && exchange.operation in values(settings).serviceSource!,
     violation(response, exchange, settings) {
       const expected = values(settings).serviceSource![exchange.operation as keyof ProfileValues['serviceSource']]

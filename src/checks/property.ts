@@ -35,7 +35,7 @@ const EXECUTIONS_PER_RUN = 4
  * the shrunk counterexample, the seed and the path.
  */
 export async function checkProperty<T>(ctx: CheckContext, arbitrary: fc.Arbitrary<T>, examine: (value: T) => Promise<Breach | undefined>, options: PropertyOptions<T> = {}): Promise<void> {
-  // Stryker disable next-line StringLiteral: equivalent, any text but coverage:<index> matches no coverage case, as '' does
+  // Stryker disable next-line StringLiteral: equivalent: any text but coverage:<index> matches no coverage case
   const replayedCase = COVERAGE_PATH.exec(ctx.settings.replayPath ?? '')
   if (replayedCase || ctx.settings.replayPath === undefined) {
     await coveragePhase(ctx, examine, options, replayedCase ? Number(replayedCase[1]) : undefined)
@@ -86,7 +86,7 @@ async function randomPhase<T>(ctx: CheckContext, arbitrary: fc.Arbitrary<T>, exa
       skipped++
       fc.pre(false)
     }
-    // Stryker disable next-line BooleanLiteral: equivalent, after an abort the check throws it whatever fast-check concludes
+    // Stryker disable next-line BooleanLiteral: equivalent: the abort is thrown whatever fast-check concludes
     if (aborted !== undefined) return true
     const answer = examined.get(fc.stringify(value))?.shift()
     // Past the budget: the smallest failure so far stands.
@@ -97,7 +97,7 @@ async function randomPhase<T>(ctx: CheckContext, arbitrary: fc.Arbitrary<T>, exa
       return breach === undefined
     } catch (error) {
       aborted = error
-      // Stryker disable next-line BooleanLiteral: equivalent, as above: the abort is thrown whatever fast-check concludes
+      // Stryker disable next-line BooleanLiteral: equivalent: the abort is thrown whatever fast-check concludes
       return true
     }
   })

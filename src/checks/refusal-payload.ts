@@ -14,7 +14,7 @@ const component = (name: string) => loadOpenApi().components.schemas[name] as Sc
 
 /** The schema of an enveloped operation's data, from its success schema: an object schema, or the item schema of a list. */
 function dataSchemaOf(successSchema: string): { name: string; list: boolean } | undefined {
-  // Stryker disable next-line ArrayDeclaration: equivalent, only ConfigResponse has no allOf, and a string in its place has no properties either
+  // Stryker disable next-line ArrayDeclaration: equivalent: only ConfigResponse lacks allOf; a string has none
   for (const part of component(successSchema).allOf ?? []) {
     const data = part.properties?.data
     // The Envelope part has no properties; the part that names data gives its schema, an object's $ref or a list's items.

@@ -71,8 +71,13 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   if (submissions > 0 && !env.writing!.budget.take(submissions)) return finish({ ...base, status: 'skipped', reason: env.writing!.budget.refusal(submissions) })
 
   const writing = submissions > 0 ? { bodies: env.writing!.bodies, secrets: env.writing!.secrets, allowance: submissions } : undefined
-  // Stryker disable next-line ConditionalExpression: equivalent, shared reads save requests; a check that sends its own gets the same answers.
-  const { ctx, end, writes } = createCheckContext(settings, env.client, env.sharedReads && { reads: env.sharedReads, checkId: check.id }, writing)
+  const { ctx, end, writes } = createCheckContext(
+    settings,
+    env.client,
+    // Stryker disable next-line ConditionalExpression: equivalent: a check sending its own reads gets the same answers
+    env.sharedReads && { reads: env.sharedReads, checkId: check.id },
+    writing,
+  )
   let thrown: unknown
   try {
     await check.run(ctx)

@@ -21,10 +21,11 @@ export interface Secret {
  */
 export function secretsOf(settings: { apiKey?: string; restrictedApiKey?: string; intent?: { receipt: string }; secondIntent?: { receipt: string } }): Secret[] {
   const given: (Secret & { where: 'header' | 'url' })[] = []
-  // Stryker disable next-line StringLiteral: where 'header' is equivalent to any other text but 'url' (only a URL's secret gets a full-width near miss); the placeholder's mutant is killed by the tests of secretsOf.
+  // Stryker disable next-line StringLiteral: 'header' is like any text but 'url'; the placeholder's mutant is killed
   if (settings.apiKey) given.push({ value: settings.apiKey, placeholder: '$IPTS_API_KEY', where: 'header' })
-  // Stryker disable next-line StringLiteral: as above.
-  if (settings.restrictedApiKey) given.push({ value: settings.restrictedApiKey, placeholder: '$IPTS_RESTRICTED_API_KEY', where: 'header' })
+  if (settings.restrictedApiKey)
+    // Stryker disable next-line StringLiteral: as above.
+    given.push({ value: settings.restrictedApiKey, placeholder: '$IPTS_RESTRICTED_API_KEY', where: 'header' })
   if (settings.intent) given.push({ value: settings.intent.receipt, placeholder: '$IPTS_INTENT_RECEIPT', where: 'url' })
   if (settings.secondIntent) given.push({ value: settings.secondIntent.receipt, placeholder: '$IPTS_SECOND_INTENT_RECEIPT', where: 'url' })
   const secrets: Secret[] = given.map(({ value, placeholder }) => ({ value, placeholder }))
@@ -151,11 +152,11 @@ class Detector {
       if (list) list.push(pattern)
       else this.byFirst.set(first, [pattern])
     }
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, a scan and a search per pattern find the same (the tests redact with few and with many secrets).
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: scan or search, the same found
     if (this.patterns.length <= SCAN_ABOVE_PATTERNS) return
-    // Stryker disable next-line BlockStatement: equivalent, without the scan's tables each pattern is searched by itself.
+    // Stryker disable next-line BlockStatement: equivalent: without the scan's tables each pattern is searched alone
     for (const pattern of this.patterns) {
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, a pattern searched by itself is found as in the scan.
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: searched alone, found as in scan
       if (pattern.text.length < START_CHARS) {
         this.short.push(pattern)
         continue
@@ -204,10 +205,10 @@ class Detector {
       return
     }
     for (const pattern of this.short) for (let at = text.indexOf(pattern.text); at !== -1; at = text.indexOf(pattern.text, at + 1)) onMatch(at, pattern)
-    // Stryker disable next-line ArithmeticOperator: equivalent, positions past text.length - START_CHARS begin no pattern (none is shorter than START_CHARS; startsWith fails there), so a longer loop only costs time.
+    // Stryker disable next-line ArithmeticOperator: equivalent: no pattern begins in the last START_CHARS - 1 positions
     for (let at = 0; at <= text.length - START_CHARS; at++) {
       const pair = pairOf(text, at)
-      // Stryker disable next-line ConditionalExpression: equivalent, a filter that only passes over positions no pattern starts at.
+      // Stryker disable next-line ConditionalExpression: equivalent: it only skips positions where no pattern starts
       if ((this.pairs[pair >> 3]! & (1 << (pair & 7))) === 0) continue
       const list = this.byStart.get(startOf(text, at))
       if (list) for (const pattern of list) if (text.startsWith(pattern.text, at)) onMatch(at, pattern)
@@ -219,15 +220,15 @@ class Detector {
 
   /** Replaces the span of every secret found by its placeholder; the whole text is withheld when that does not leave it free of secrets. */
   apply(text: string): string {
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, a shortcut: an empty text or a detector without patterns finds nothing either way.
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: a shortcut, nothing is found anyway
     if (this.empty || text.length === 0) return text
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, which texts are remembered decides the time, not the redaction.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: what is remembered only saves time
     if (text.length > RECENT_MAX_CHARS) return this.redacted(text)
     let redacted = this.recent.get(text)
-    // Stryker disable next-line ConditionalExpression: equivalent, redacting a remembered text again gives what was remembered.
+    // Stryker disable next-line ConditionalExpression: equivalent: redacting a remembered text again gives the same
     if (redacted === undefined) {
       redacted = this.redacted(text)
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the bound of what is remembered decides the memory, not the redaction.
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the bound only limits memory
       if (this.recent.size >= RECENT_KEPT) this.recent.clear()
       this.recent.set(text, redacted)
     }
@@ -261,7 +262,7 @@ class Detector {
       for (let end = v.length; end >= MIN_SECRET_TAIL; end--) {
         const unitEnd = view.ends ? view.ends[end - 1]! : end
         if (unitEnd < tail.length - MAX_SPLIT_ESCAPE) continue
-        // Stryker disable next-line MethodExpression: equivalent, a start before end - longest begins no proper beginning of a secret (secret.length > end - at fails for all), and one before 0 reads NaN, the first unit of no pattern; the bound only saves time.
+        // Stryker disable next-line MethodExpression: equivalent: a start outside the bound begins no secret
         for (let at = Math.max(0, end - this.longest); at <= end - MIN_SECRET_TAIL; at++) {
           const candidates = this.byFirst.get(v.charCodeAt(at))
           if (!candidates?.some(({ text: secret }) => secret.length > end - at && secret.startsWith(v.slice(at, end)))) continue
@@ -280,12 +281,12 @@ const START_CHARS = 4
 const PAIR_BITS = 1 << 16
 
 /** The first unit in the high byte, the second in the low: each pair of Latin-1 characters has a bit of its own. */
-// Stryker disable next-line BlockStatement: equivalent, undefined for every pair files every pattern under bit 0 and finds bit 0 at every position, so the filter passes every position; it only saves time.
+// Stryker disable next-line BlockStatement: equivalent: without the table the filter passes every position
 function pairOf(text: string, at: number): number {
   return ((text.charCodeAt(at) << 8) ^ text.charCodeAt(at + 1)) & (PAIR_BITS - 1)
 }
 
-// Stryker disable all: equivalent, a key computed the same way where patterns are filed and where they are looked up; each one found is then compared whole.
+// Stryker disable all: equivalent: a key computed the same way where filed and where looked up
 function startOf(text: string, at: number): number {
   return (((text.charCodeAt(at) * 0x10001 + text.charCodeAt(at + 1)) * 0x3ff + text.charCodeAt(at + 2)) * 0x3ff + text.charCodeAt(at + 3)) % 0x7fffffff
 }
@@ -344,9 +345,9 @@ export function mentionsSecret(text: string, value: string | readonly string[]):
   let detector = mentionDetectors.get(key)
   // Stryker disable next-line ConditionalExpression: equivalent, a new detector of the same values finds the same.
   if (!detector) {
-    // Stryker disable next-line StringLiteral: equivalent, whether a text holds a value does not depend on its placeholder.
+    // Stryker disable next-line StringLiteral: equivalent: finding a value does not depend on its placeholder
     detector = new Detector(values.map((v) => ({ value: v, placeholder: '' })))
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the bound of the detectors kept decides the memory, not what they find.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the bound only limits memory
     if (mentionDetectors.size >= 64) mentionDetectors.clear()
     mentionDetectors.set(key, detector)
   }
@@ -379,10 +380,10 @@ function redactedWith<T>(value: T, detector: Detector): T {
  */
 export function withoutSecretTail(text: string, secrets: readonly Secret[]): string {
   const detector = detectorOf(secrets)
-  // Stryker disable next-line EqualityOperator,UpdateOperator: equivalent, a bound on the rounds against a pathological text; none of the tests' needs more than two.
+  // Stryker disable next-line EqualityOperator,UpdateOperator: equivalent: a bound on rounds; tests need two at most
   for (let round = 0; round < 8; round++) {
     const start = detector.tailStart(text)
-    // Stryker disable next-line ConditionalExpression: equivalent, a shortcut: cutting at no start leaves the text as it is.
+    // Stryker disable next-line ConditionalExpression: equivalent: a shortcut, cutting at no start changes nothing
     if (start === undefined) return text
     text = text.slice(0, start)
   }

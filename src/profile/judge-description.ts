@@ -23,7 +23,9 @@ function successSchemaPointer(document: Document, path: string): string | undefi
   let pointer = `#/paths/${escapePointer(path)}/get/responses/200`
   if (response?.$ref?.startsWith('#/')) {
     pointer = response.$ref
-    response = pointer.slice(2).split('/').reduce<any>((node, segment) => node?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')], document)
+    const member = (node: unknown, segment: string) =>
+      (node as Record<string, unknown> | undefined)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')]
+    response = pointer.slice(2).split('/').reduce<unknown>(member, document) as typeof response
   }
   return response?.content?.['application/json'] ? `${pointer}/content/application~1json/schema` : undefined
 }

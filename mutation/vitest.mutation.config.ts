@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import UnitTestsFirst from './test/support/unit-tests-first.js'
+import UnitTestsFirst from '../test/support/unit-tests-first.js'
 
 /**
  * The self-tests a mutant of a check is judged by (npm run mutation, stryker.config.mjs): each check run by itself

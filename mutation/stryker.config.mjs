@@ -8,7 +8,7 @@
  */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.mutation.config.ts', related: false },
+  vitest: { configFile: 'mutation/vitest.mutation.config.ts', related: false },
   coverageAnalysis: 'perTest',
   mutate: ['src/checks/**/*.ts', ...['every-response', 'profile-rules', 'exchange-judge', 'needs', 'types', 'index'].map((file) => `!src/checks/${file}.ts`)],
   // A mutant in a module's top-level code (a check's ID or title, a constant) would need every test; those are not branches of a check.

@@ -9,7 +9,7 @@ import checks from './stryker.config.mjs'
  */
 export default {
   ...checks,
-  vitest: { configFile: 'vitest.mutation-secrets.config.ts', related: false },
+  vitest: { configFile: 'mutation/vitest.mutation-secrets.config.ts', related: false },
   mutate: ['src/http/secrets.ts'],
   incrementalFile: 'reports/mutation/secrets-incremental.json',
   tempDirName: '.stryker-tmp-secrets',

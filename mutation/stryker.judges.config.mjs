@@ -11,7 +11,7 @@ import checks from './stryker.config.mjs'
  */
 export default {
   ...checks,
-  vitest: { configFile: 'vitest.mutation-judges.config.ts', related: false },
+  vitest: { configFile: 'mutation/vitest.mutation-judges.config.ts', related: false },
   mutate: [
     'src/checks/every-response.ts',
     'src/checks/profile-rules.ts',

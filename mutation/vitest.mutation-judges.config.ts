@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import UnitTestsFirst from './test/support/unit-tests-first.js'
+import UnitTestsFirst from '../test/support/unit-tests-first.js'
 
 /**
  * The self-tests the every-response rules and the verdict code are judged by under mutation (stryker.judges.config.mjs):
