@@ -20,12 +20,18 @@ import { ReportFiles } from './src/vitest/report-files.js'
 export default defineConfig(async () => {
   const { run, reportDir, baselineReport, target } = await openFromEnvironment()
   const runOptions = { ...run, harPath: join(reportDir, HAR_FILE) }
-  const reportFiles = new ReportFiles(target, runOptions, { reportDir, baseline: baselineReport, env: process.env, stdout: process.stdout })
+  const reportFiles = new ReportFiles(target, runOptions, {
+    reportDir,
+    baseline: baselineReport,
+    env: process.env,
+    stdout: process.stdout,
+  })
   return {
     plugins: [
       {
         name: 'ipts-conformance',
-        // Added here rather than in test.reporters, so that a --reporter flag adds vitest's reporters without dropping the report files.
+        // Added here rather than in test.reporters, so that a --reporter flag adds vitest's reporters without dropping
+        // the report files.
         configureVitest({ vitest }: VitestPluginContext) {
           vitest.config.reporters.push(reportFiles)
           vitest.onClose(() => target.close())
@@ -42,8 +48,12 @@ export default defineConfig(async () => {
  */
 async function openFromEnvironment() {
   try {
-    // No command line here: writes need this variable, said explicitly (as --allow-writes would be), and a profile that states them.
-    const { run, reportDir, baseline, notices } = parseCli(process.env.IPTS_ALLOW_WRITES === '1' ? ['--allow-writes'] : [], process.env)
+    // No command line here: writes need this variable, said explicitly (as --allow-writes would be), and a profile that
+    // states them.
+    const { run, reportDir, baseline, notices } = parseCli(
+      process.env.IPTS_ALLOW_WRITES === '1' ? ['--allow-writes'] : [],
+      process.env,
+    )
     for (const notice of notices) process.stderr.write(`ipts-conformance: ${notice}\n`)
     const baselineReport = baseline ? { path: baseline, report: await readBaseline(baseline) } : undefined
     const target = await openTarget({ ...run, harPath: join(reportDir, HAR_FILE) })

@@ -7,7 +7,10 @@ import { Pool } from 'undici'
 import { packageRoot } from '../src/core/package-root.js'
 import type { RecordedRequest } from './replay.js'
 
-/** The proxy's resident memory after a first and a last count of exchanges: whether it stays bounded however long it runs. */
+/**
+ * The proxy's resident memory after a first and a last count of exchanges: whether it stays bounded however long it
+ * runs.
+ */
 export interface ProxyRssFigures {
   early: { exchanges: number; rssMiB: number }
   late: { exchanges: number; rssMiB: number }
@@ -20,7 +23,12 @@ function rssMiB(pid: number): number {
 }
 
 /** Sends `count` requests round-robin from the set, `concurrency` at a time, bodies read and dropped. */
-async function sendRequests(pool: Pool, requests: readonly RecordedRequest[], count: number, concurrency: number): Promise<void> {
+async function sendRequests(
+  pool: Pool,
+  requests: readonly RecordedRequest[],
+  count: number,
+  concurrency: number,
+): Promise<void> {
   let next = 0
   const worker = async () => {
     while (next < count) {
@@ -33,13 +41,23 @@ async function sendRequests(pool: Pool, requests: readonly RecordedRequest[], co
 }
 
 /**
- * The proxy as a user starts it (the bin, a process of its own) in front of the upstream: its RSS once `early` exchanges
- * have gone through, and again after `late`; then it is killed (the HAR of 200,000 exchanges it would write is not what
- * is measured) and its report folder removed.
+ * The proxy as a user starts it (the bin, a process of its own) in front of the upstream: its RSS once `early`
+ * exchanges have gone through, and again after `late`; then it is killed (the HAR of 200,000 exchanges it would write
+ * is not what is measured) and its report folder removed.
  */
-export async function measureProxyRss(upstream: string, requests: readonly RecordedRequest[], concurrency: number, early: number, late: number): Promise<ProxyRssFigures> {
+export async function measureProxyRss(
+  upstream: string,
+  requests: readonly RecordedRequest[],
+  concurrency: number,
+  early: number,
+  late: number,
+): Promise<ProxyRssFigures> {
   const reportDir = mkdtempSync(join(tmpdir(), 'ipts-bench-proxy-rss-'))
-  const child = spawn(process.execPath, [join(packageRoot, 'bin', 'ipts-conformance.js'), 'proxy', '--upstream', upstream, '--report-dir', reportDir], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(
+    process.execPath,
+    [join(packageRoot, 'bin', 'ipts-conformance.js'), 'proxy', '--upstream', upstream, '--report-dir', reportDir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  )
   const exited = new Promise((resolve) => child.once('exit', resolve))
   try {
     const lines = createInterface({ input: child.stdout })

@@ -14,15 +14,24 @@ export interface Publication {
   harPath?: string
 }
 
-/** The end of a run, from the CLI or from `npx vitest run`: the report files written, the baseline compared, the summary printed. Returns the exit code. */
+/**
+ * The end of a run, from the CLI or from `npx vitest run`: the report files written, the baseline compared, the summary
+ * printed. Returns the exit code.
+ */
 export async function publishReport(report: Report, to: Publication): Promise<number> {
   const comparison = to.baseline && compareWithBaseline(to.baseline.report, to.baseline.path, report)
-  const paths = [...(await writeReports(report, to.reportDir, comparison, to.env.GITHUB_STEP_SUMMARY || undefined)), ...(to.harPath ? [to.harPath] : [])]
+  const paths = [
+    ...(await writeReports(report, to.reportDir, comparison, to.env.GITHUB_STEP_SUMMARY || undefined)),
+    ...(to.harPath ? [to.harPath] : []),
+  ]
   to.stdout.write(`${summaryLines(report, paths, comparison, colourFor(to.stdout, to.env)).join('\n')}\n`)
   return exitCodeOf(report)
 }
 
-/** 130 and 143 for a run a SIGINT or a SIGTERM interrupted, whatever the verdict (as a shell reports a process the signal ended); else 0 when the verdict is pass, 1 when not. */
+/**
+ * 130 and 143 for a run a SIGINT or a SIGTERM interrupted, whatever the verdict (as a shell reports a process the
+ * signal ended); else 0 when the verdict is pass, 1 when not.
+ */
 export function exitCodeOf(report: Pick<Report, 'summary' | 'interrupted'>): number {
   const signal = report.interrupted?.by
   if (signal === 'SIGINT' || signal === 'SIGTERM') return SIGNAL_EXIT_CODES[signal]

@@ -21,7 +21,12 @@ const formats: readonly { file: string; render(report: Report, comparison?: Base
  * All or nothing: each file is written under a temporary name and renamed once all are, so that a folder that turns
  * out unwritable (or full) leaves no partial report behind, and the failure is one line naming the folder.
  */
-export async function writeReports(report: Report, dir: string, comparison?: BaselineComparison, jobSummaryPath?: string): Promise<string[]> {
+export async function writeReports(
+  report: Report,
+  dir: string,
+  comparison?: BaselineComparison,
+  jobSummaryPath?: string,
+): Promise<string[]> {
   const rendered = formats.map((format) => ({ path: join(dir, format.file), text: format.render(report, comparison) }))
   const temporary = (path: string) => `${path}.${process.pid}.tmp`
   const placed: string[] = []
@@ -32,7 +37,9 @@ export async function writeReports(report: Report, dir: string, comparison?: Bas
   } catch (error) {
     const partial = [...rendered.map(({ path }) => temporary(path)), ...placed]
     await Promise.all(partial.map((path) => rm(path, { force: true }).catch(() => undefined)))
-    throw new UsageError(`cannot write the reports to ${dir} (${(error as { code?: string }).code ?? String(error)}); no report was written`)
+    throw new UsageError(
+      `cannot write the reports to ${dir} (${(error as { code?: string }).code ?? String(error)}); no report was written`,
+    )
   }
   if (jobSummaryPath) await appendFile(jobSummaryPath, renderMarkdown(report, comparison))
   return rendered.map(({ path }) => path)

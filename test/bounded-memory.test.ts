@@ -19,13 +19,38 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-/** A recorded exchange; its request ID is too short on purpose, so that every-response/request-id-format fails with the response as evidence. */
+/**
+ * A recorded exchange; its request ID is too short on purpose, so that every-response/request-id-format fails with the
+ * response as evidence.
+ */
 function entry(path: string, body: string, apiKey = 'recorded-key-0001'): HarEntry {
   return {
     startedDateTime: '2026-11-25T10:00:00.000Z',
     time: 1,
-    request: { method: 'GET', url: `http://deployment.test${path}`, httpVersion: 'HTTP/1.1', cookies: [], headers: [{ name: 'X-API-Key', value: apiKey }], queryString: [], headersSize: -1, bodySize: 0 },
-    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', cookies: [], headers: [{ name: 'content-type', value: 'application/json' }, { name: 'x-request-id', value: 'req-1' }], content: { size: body.length, mimeType: 'application/json', text: body }, redirectURL: '', headersSize: -1, bodySize: body.length },
+    request: {
+      method: 'GET',
+      url: `http://deployment.test${path}`,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [{ name: 'X-API-Key', value: apiKey }],
+      queryString: [],
+      headersSize: -1,
+      bodySize: 0,
+    },
+    response: {
+      status: 200,
+      statusText: 'OK',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [
+        { name: 'content-type', value: 'application/json' },
+        { name: 'x-request-id', value: 'req-1' },
+      ],
+      content: { size: body.length, mimeType: 'application/json', text: body },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: body.length,
+    },
     cache: {},
     timings: { send: 0, wait: 1, receive: 0 },
   }
@@ -76,7 +101,11 @@ describe('reading a HAR streaming', () => {
     ['a file cut short', '{"log":{"entries":[{"request":', /is not a HAR file \(not JSON\)$/],
     ['JSON without log.entries', '{"entries":[]}', /is not a HAR file \(no log.entries\)$/],
     ['an entry that is not an object', '{"log":{"entries":[1]}}', /is not a HAR file \(entry 1 is not an object\)$/],
-    ['an entry without a request', '{"log":{"entries":[{"response":{}}]}}', /is not a HAR file \(entry 1 has no request/],
+    [
+      'an entry without a request',
+      '{"log":{"entries":[{"response":{}}]}}',
+      /is not a HAR file \(entry 1 has no request/,
+    ],
   ])('%s: a usage error naming the file', async (_, text, message) => {
     await expect(entriesOf(text)).rejects.toThrow(message)
   })
@@ -94,7 +123,11 @@ describe('check-har bounds what it judges', () => {
   })
 
   test('a HAR with a 45 MB body: judged, the body cut at the cap in the evidence, no crash', async () => {
-    const path = harFile(JSON.stringify({ log: { version: '1.2', entries: [entry('/v1/vault', JSON.stringify({ data: 'x'.repeat(45 * MiB) }))] } }))
+    const path = harFile(
+      JSON.stringify({
+        log: { version: '1.2', entries: [entry('/v1/vault', JSON.stringify({ data: 'x'.repeat(45 * MiB) }))] },
+      }),
+    )
     const { report } = await checkHar(path)
     expect(report.traffic?.judged).toBe(1)
     const evidence = report.checks.map((c) => c.evidence?.response).filter((r) => r !== undefined)
@@ -107,10 +140,16 @@ describe('check-har bounds what it judges', () => {
   })
 
   test('a body nested 100,000 deep is judged without a crash, and no check of its body passes on it', async () => {
-    const { report } = await checkHar(harFile(JSON.stringify({ log: { version: '1.2', entries: [entry('/v1/vault', deepBody)] } })))
+    const { report } = await checkHar(
+      harFile(JSON.stringify({ log: { version: '1.2', entries: [entry('/v1/vault', deepBody)] } })),
+    )
     expect(report.traffic?.judged).toBe(1)
     expect(report.checks.some((c) => c.crashed)).toBe(false)
-    expect(report.checks.find((c) => c.id === 'every-response/request-id-format')?.evidence?.response?.bodyExcerpt.startsWith('{"a":{"a":')).toBe(true)
+    expect(
+      report.checks
+        .find((c) => c.id === 'every-response/request-id-format')
+        ?.evidence?.response?.bodyExcerpt.startsWith('{"a":{"a":'),
+    ).toBe(true)
     expect(report.checks.find((c) => c.id === 'shapes/vault-checkpoint')?.status).not.toBe('passed')
   })
 })
@@ -118,8 +157,17 @@ describe('check-har bounds what it judges', () => {
 describe('a run against a target answering bodies nested 100,000 deep', () => {
   test('ends without a crash, the check of the vault body not passed, and a HAR written', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-deep-run-'))
-    const deep = { name: 'deep-vault', description: 'answers the vault with a body nested 100,000 deep', onResponse: (response: { raw?: string }, request: { path: string }) => void (request.path === '/v1/vault' && (response.raw = deepBody)) }
-    const report = await runAgainstReference({ behaviours: [deep] }, {}, { only: ['shapes/vault-checkpoint'], harPath: join(dir, 'exchanges.har') })
+    const deep = {
+      name: 'deep-vault',
+      description: 'answers the vault with a body nested 100,000 deep',
+      onResponse: (response: { raw?: string }, request: { path: string }) =>
+        void (request.path === '/v1/vault' && (response.raw = deepBody)),
+    }
+    const report = await runAgainstReference(
+      { behaviours: [deep] },
+      {},
+      { only: ['shapes/vault-checkpoint'], harPath: join(dir, 'exchanges.har') },
+    )
     expect(report.checks.some((c) => c.crashed)).toBe(false)
     const vault = report.checks.find((c) => c.id === 'shapes/vault-checkpoint')!
     expect(vault.status, vault.reason).not.toBe('passed')
@@ -137,6 +185,8 @@ describe("the proxy's memory of signed writes (IDEM-SAME-BODY)", () => {
     expect(writeKeys.breaches()).toEqual([])
     // The last one is remembered.
     write(WRITES_REMEMBERED, 'idem-key-again-last')
-    expect(writeKeys.breaches().map((breach) => breach.message)).toEqual([`intents: write ${WRITES_REMEMBERED} sent a signed body again under Idempotency-Key "idem-key-again-last"; it was sent under "idem-key-${WRITES_REMEMBERED}" before`])
+    expect(writeKeys.breaches().map((breach) => breach.message)).toEqual([
+      `intents: write ${WRITES_REMEMBERED} sent a signed body again under Idempotency-Key "idem-key-again-last"; it was sent under "idem-key-${WRITES_REMEMBERED}" before`,
+    ])
   })
 })

@@ -10,11 +10,22 @@ import { FIXED_SEED } from './support/run.js'
 const VITEST = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs')
 
 /** `npx vitest run ARGS` in the project root, as a team runs it, with only the given IPTS_* variables set. */
-function vitestRun(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string; dir: string }> {
+function vitestRun(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'ipts-vitest-'))
   const child = spawn(process.execPath, [VITEST, 'run', ...args], {
     cwd: packageRoot,
-    env: { PATH: process.env.PATH, NO_COLOR: '1', CI: 'true', IPTS_REPORT_DIR: dir, IPTS_SEED: String(FIXED_SEED), IPTS_RUNS: '10', ...env },
+    env: {
+      PATH: process.env.PATH,
+      NO_COLOR: '1',
+      CI: 'true',
+      IPTS_REPORT_DIR: dir,
+      IPTS_SEED: String(FIXED_SEED),
+      IPTS_RUNS: '10',
+      ...env,
+    },
   })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
@@ -29,7 +40,8 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
   test('runs the suite against the embedded reference, writes the four reports and exchanges.har, and exits 0', async () => {
     const { code, output, dir } = await vitestRun([], {})
     expect(code, output).toBe(0)
-    for (const file of ['report.json', 'report.md', 'junit.xml', 'report.html', 'exchanges.har']) expect(existsSync(join(dir, file)), file).toBe(true)
+    for (const file of ['report.json', 'report.md', 'junit.xml', 'report.html', 'exchanges.har'])
+      expect(existsSync(join(dir, file)), file).toBe(true)
     const report = reportIn(dir)
     expect(report.target.embedded).toBe(true)
     expect(report.seed).toBe(FIXED_SEED)
@@ -42,7 +54,9 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
     expect(code, output).toBe(1)
     const report = reportIn(dir)
     expect(failed(report)).toEqual(['shapes/market-members'])
-    expect(new Set(report.checks.filter((c) => !c.id.startsWith('every-response/')).map((c) => c.concern))).toEqual(new Set(['shapes']))
+    expect(new Set(report.checks.filter((c) => !c.id.startsWith('every-response/')).map((c) => c.concern))).toEqual(
+      new Set(['shapes']),
+    )
   })
 
   test('with -t and a fault that fails only a SHOULD check: the check fails and the exit code follows the verdict, 0', async () => {
@@ -70,22 +84,41 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
   })
 
   test('sends writes only with IPTS_ALLOW_WRITES=1: the plan is printed and a write fault fails its check; with any other value none is sent', async () => {
-    const writing = await vitestRun(['suites/writes.test.ts'], { IPTS_ALLOW_WRITES: '1', IPTS_FAULT: 'replay-creates-second-order' })
+    const writing = await vitestRun(['suites/writes.test.ts'], {
+      IPTS_ALLOW_WRITES: '1',
+      IPTS_FAULT: 'replay-creates-second-order',
+    })
     expect(writing.output).toMatch(/Writes \(--allow-writes\): 9 checks send at most 22 submissions/)
     expect(failed(reportIn(writing.dir))).toEqual(['writes/replay-creates-no-second-order'])
     expect(writing.code, writing.output).toBe(1)
     const reading = await vitestRun(['suites/writes.test.ts'], { IPTS_ALLOW_WRITES: 'true' })
     expect(reading.output).not.toMatch(/Writes \(--allow-writes\)/)
-    expect(reportIn(reading.dir).checks.filter((c) => c.id.startsWith('writes/')).map((c) => c.status)).toEqual(Array(9).fill('skipped'))
+    expect(
+      reportIn(reading.dir)
+        .checks.filter((c) => c.id.startsWith('writes/'))
+        .map((c) => c.status),
+    ).toEqual(Array(9).fill('skipped'))
   })
 
   test.each([
     [{ IPTS_RUNS: '-1' }, /^ipts-conformance: IPTS_RUNS must be from 1 to 10000, got -1$/],
-    [{ IPTS_BASE_URL: 'notaurl' }, /^ipts-conformance: IPTS_BASE_URL must be an absolute http\(s\) URL, got "notaurl"$/],
-    [{ IPTS_BASE_URL: 'http://127.0.0.1:1', IPTS_API_KEY: 'some-key' }, /^ipts-conformance: target http:\/\/127\.0\.0\.1:1 is unreachable \(ECONNREFUSED\)$/],
-    [{ IPTS_CHECK: 'no/such-check' }, /^ipts-conformance: IPTS_CHECK: no check has the ID "no\/such-check" \(closest: /],
+    [
+      { IPTS_BASE_URL: 'notaurl' },
+      /^ipts-conformance: IPTS_BASE_URL must be an absolute http\(s\) URL, got "notaurl"$/,
+    ],
+    [
+      { IPTS_BASE_URL: 'http://127.0.0.1:1', IPTS_API_KEY: 'some-key' },
+      /^ipts-conformance: target http:\/\/127\.0\.0\.1:1 is unreachable \(ECONNREFUSED\)$/,
+    ],
+    [
+      { IPTS_CHECK: 'no/such-check' },
+      /^ipts-conformance: IPTS_CHECK: no check has the ID "no\/such-check" \(closest: /,
+    ],
     [{ IPTS_BASE_URL: '' }, /^ipts-conformance: IPTS_BASE_URL is set but empty/],
-    [{ IPTS_BASE_URL: 'http://127.0.0.1:1' }, /^ipts-conformance: --api-key \(or IPTS_API_KEY\) is required with IPTS_BASE_URL/],
+    [
+      { IPTS_BASE_URL: 'http://127.0.0.1:1' },
+      /^ipts-conformance: --api-key \(or IPTS_API_KEY\) is required with IPTS_BASE_URL/,
+    ],
   ])('with %j prints one line and exits 2, as the CLI does', async (env, line) => {
     const { code, output } = await vitestRun([], env)
     expect(code, output).toBe(2)

@@ -8,14 +8,40 @@ import { TrafficJudgement } from '../traffic/judgement.js'
 import { startProxyServer } from '../traffic/proxy-server.js'
 import { UsageError } from '../core/errors.js'
 import type { Flag } from './flags.js'
-import { parseSubcommandArgs, reportFlags, subcommandHelp, trafficProfile, trafficProfileFlag } from './subcommand-args.js'
+import {
+  parseSubcommandArgs,
+  reportFlags,
+  subcommandHelp,
+  trafficProfile,
+  trafficProfileFlag,
+} from './subcommand-args.js'
 
 const flags: readonly Flag[] = [
   { name: 'upstream', kind: 'url', help: 'base URL of the deployment the proxy forwards to (required)' },
-  { name: 'port', kind: 'int', min: 0, max: 65535, default: '0', help: 'port to listen on (0: any free port; the URL is printed)' },
+  {
+    name: 'port',
+    kind: 'int',
+    min: 0,
+    max: 65535,
+    default: '0',
+    help: 'port to listen on (0: any free port; the URL is printed)',
+  },
   { name: 'host', kind: 'text', default: '127.0.0.1', help: 'address to listen on' },
-  { name: 'max-requests', kind: 'int', min: 1, max: 100_000_000, help: 'stop after this many exchanges, write the reports and exit' },
-  { name: 'timeout', kind: 'int', min: 100, max: 600_000, default: '30000', help: "bound on the upstream's answer in milliseconds: its head, and each pause in its body" },
+  {
+    name: 'max-requests',
+    kind: 'int',
+    min: 1,
+    max: 100_000_000,
+    help: 'stop after this many exchanges, write the reports and exit',
+  },
+  {
+    name: 'timeout',
+    kind: 'int',
+    min: 100,
+    max: 600_000,
+    default: '30000',
+    help: "bound on the upstream's answer in milliseconds: its head, and each pause in its body",
+  },
   ...reportFlags,
   trafficProfileFlag,
 ]
@@ -63,7 +89,8 @@ export async function proxyUntilSignalled(options: ProxyOptions, env: NodeJS.Pro
   process.once('SIGINT', onInt).once('SIGTERM', onTerm)
   try {
     const verdict = await proxy(options, env, stop.signal)
-    // Stopped by a signal, the proxy exits as a process that signal ended (130, 143); its verdict is in the reports. --max-requests ends it with the verdict's code.
+    // Stopped by a signal, the proxy exits as a process that signal ended (130, 143); its verdict is in the reports.
+    // --max-requests ends it with the verdict's code.
     return stop.signal.aborted ? SIGNAL_EXIT_CODES[stop.signal.reason as keyof typeof SIGNAL_EXIT_CODES] : verdict
   } finally {
     process.off('SIGINT', onInt).off('SIGTERM', onTerm)
@@ -73,7 +100,10 @@ export async function proxyUntilSignalled(options: ProxyOptions, env: NodeJS.Pro
 /** The same cap on a kept body as a run's (4 MiB): past it, the proxy forwards and judges the body as truncated. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024
 
-/** ipts-conformance proxy: forwards and judges until stopped (the signal) or --max-requests; writes the reports and the HAR; returns the exit code. */
+/**
+ * ipts-conformance proxy: forwards and judges until stopped (the signal) or --max-requests; writes the reports and the
+ * HAR; returns the exit code.
+ */
 export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop: AbortSignal): Promise<number> {
   const judgement = new TrafficJudgement('proxy', options.upstream, await trafficProfile(options.profile))
   const spool = await HarSpool.create()
@@ -100,7 +130,10 @@ export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop:
   await server.close()
   const report = judgement.report(options.strict, options.minAssessed)
   const harPath = join(options.reportDir, HAR_FILE)
-  const paths = [...(await writeReports(report, options.reportDir, undefined, env.GITHUB_STEP_SUMMARY || undefined)), harPath]
+  const paths = [
+    ...(await writeReports(report, options.reportDir, undefined, env.GITHUB_STEP_SUMMARY || undefined)),
+    harPath,
+  ]
   await spool.writeTo(harPath, judgement.secrets.list())
   process.stdout.write(`${summaryLines(report, paths).join('\n')}\n`)
   return report.summary.verdict === 'pass' ? 0 : 1

@@ -9,7 +9,9 @@ import { runConformance } from '../runner/run.js'
 import { writePlanLines } from '../engine/write-plan.js'
 import type { CliOptions } from './options.js'
 
-/** `ipts-conformance [run]`: runs the suite, writes the reports, prints the summary; 0 when the verdict is pass, else 1. */
+/**
+ * `ipts-conformance [run]`: runs the suite, writes the reports, prints the summary; 0 when the verdict is pass, else 1.
+ */
 export async function run(options: CliOptions, env: NodeJS.ProcessEnv): Promise<number> {
   try {
     return await runAndReport(options, env)
@@ -21,14 +23,26 @@ export async function run(options: CliOptions, env: NodeJS.ProcessEnv): Promise<
 }
 
 async function runAndReport(options: CliOptions, env: NodeJS.ProcessEnv): Promise<number> {
-  const baseline = options.baseline ? { path: options.baseline, report: await readBaseline(options.baseline) } : undefined
-  const progress = createProgress(process.stdout, env, Object.fromEntries(Object.entries(checksByConcern).map(([concern, checks]) => [concern, checks.length])))
+  const baseline = options.baseline
+    ? { path: options.baseline, report: await readBaseline(options.baseline) }
+    : undefined
+  const progress = createProgress(
+    process.stdout,
+    env,
+    Object.fromEntries(Object.entries(checksByConcern).map(([concern, checks]) => [concern, checks.length])),
+  )
   const harPath = join(options.reportDir, HAR_FILE)
   let report
   const stop = stopOnSignals()
   try {
     try {
-      report = await runConformance({ ...options.run, onCheck: progress.onCheck, onWritePlan: (plan) => process.stdout.write(`${writePlanLines(plan).join('\n')}\n`), harPath, signal: stop.signal })
+      report = await runConformance({
+        ...options.run,
+        onCheck: progress.onCheck,
+        onWritePlan: (plan) => process.stdout.write(`${writePlanLines(plan).join('\n')}\n`),
+        harPath,
+        signal: stop.signal,
+      })
     } finally {
       progress.end()
     }
@@ -46,7 +60,9 @@ function stopOnSignals(): { signal: AbortSignal; release(): void } {
   const stop = new AbortController()
   const onSignal = (name: keyof typeof SIGNAL_EXIT_CODES) => {
     if (stop.signal.aborted) process.exit(SIGNAL_EXIT_CODES[name])
-    process.stderr.write(`ipts-conformance: ${name}: stopping; writing the reports of what ran (send it again to quit at once)\n`)
+    process.stderr.write(
+      `ipts-conformance: ${name}: stopping; writing the reports of what ran (send it again to quit at once)\n`,
+    )
     stop.abort(name)
   }
   const onInt = () => onSignal('SIGINT')

@@ -15,7 +15,12 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
   try {
     const plan = writePlan(allChecks, target.settings, options.only)
     if (plan) options.onWritePlan?.(plan)
-    const result = await runChecks(target, { only: options.only, onCheck: options.onCheck, retryPolicy: options.retryPolicy, stop: options.signal })
+    const result = await runChecks(target, {
+      only: options.only,
+      onCheck: options.onCheck,
+      retryPolicy: options.retryPolicy,
+      stop: options.signal,
+    })
     await target.writeHar()
     return reportOfRun(target, result, options)
   } finally {

@@ -15,9 +15,9 @@ import type { Secret } from '../http/secrets.js'
 const CIPHER = 'aes-256-ctr'
 
 /**
- * The HAR of a long stream of exchanges, spooled to a temporary file one exchange a line as they come, so that memory does
- * not grow with their number. The file is encrypted with a key that lives only in this process: an entry may hold a
- * secret not learned yet when it comes (a receipt answered before any request sends it), and a proxy killed before it
+ * The HAR of a long stream of exchanges, spooled to a temporary file one exchange a line as they come, so that memory
+ * does not grow with their number. The file is encrypted with a key that lives only in this process: an entry may hold
+ * a secret not learned yet when it comes (a receipt answered before any request sends it), and a proxy killed before it
  * writes its reports leaves no secret readable on disk. Each exchange becomes HAR entries, redacted once with every
  * secret learned by the end, when the HAR is written, and not on the forwarding path.
  */
@@ -48,8 +48,8 @@ export class HarSpool {
 
   /**
    * While the spool holds more than its stream's bound not yet on disk, a promise that resolves once it has drained;
-   * otherwise undefined. The proxy waits on it before it ends a response, so that traffic faster than the disk is slowed
-   * down instead of piling up in memory.
+   * otherwise undefined. The proxy waits on it before it ends a response, so that traffic faster than the disk is
+   * slowed down instead of piling up in memory.
    */
   backlog(): Promise<void> | undefined {
     if (!this.out.writableNeedDrain) return undefined
@@ -63,10 +63,13 @@ export class HarSpool {
   async writeTo(path: string, secrets: readonly Secret[]): Promise<void> {
     this.out.end()
     await once(this.file, 'close')
-    const spooled = createReadStream(join(this.dir, 'entries.jsonl.enc')).pipe(createDecipheriv(CIPHER, this.key, this.iv))
+    const spooled = createReadStream(join(this.dir, 'entries.jsonl.enc')).pipe(
+      createDecipheriv(CIPHER, this.key, this.iv),
+    )
     // The reader starts when the writer asks for the first entry: lines read before anyone iterates would be lost.
     async function* entries(): AsyncGenerator<HarEntry> {
-      for await (const line of createInterface({ input: spooled, crlfDelay: Infinity })) if (line) yield* harEntries(JSON.parse(line) as Exchange, [], secrets)
+      for await (const line of createInterface({ input: spooled, crlfDelay: Infinity }))
+        if (line) yield* harEntries(JSON.parse(line) as Exchange, [], secrets)
     }
     try {
       await writeHar(path, entries())

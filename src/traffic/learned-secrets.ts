@@ -35,7 +35,8 @@ export class LearnedSecrets {
   learn(exchange: Pick<Exchange, 'request' | 'response'>): void {
     const key = exchange.request.headers['x-api-key']
     if (key) this.add(this.keys, key, 'IPTS_API_KEY')
-    for (const receipt of new URL(exchange.request.url).searchParams.getAll('receipt')) if (receipt) this.add(this.receipts, receipt, 'IPTS_INTENT_RECEIPT')
+    for (const receipt of new URL(exchange.request.url).searchParams.getAll('receipt'))
+      if (receipt) this.add(this.receipts, receipt, 'IPTS_INTENT_RECEIPT')
     const write = writeOperationAt(this.profile, exchange.request.method, exchange.request.url)
     const pointer = write && this.profile!.writes!.operations[write]!.receipt
     const receipt = pointer && exchange.response ? valueAt(exchange.response.json, pointer) : undefined
@@ -43,12 +44,21 @@ export class LearnedSecrets {
   }
 
   list(): Secret[] {
-    this.cached ??= [...this.keys, ...this.receipts, ...this.writeReceipts].map(([value, placeholder]) => ({ value, placeholder }))
+    this.cached ??= [...this.keys, ...this.receipts, ...this.writeReceipts].map(([value, placeholder]) => ({
+      value,
+      placeholder,
+    }))
     return this.cached
   }
 
   private add(known: Map<string, string>, value: string, name: string): void {
-    if (known.has(value) || value.trim().length < MIN_SECRET_LENGTH || JUNK.test(value.trim()) || PLACEHOLDER.test(value)) return
+    if (
+      known.has(value) ||
+      value.trim().length < MIN_SECRET_LENGTH ||
+      JUNK.test(value.trim()) ||
+      PLACEHOLDER.test(value)
+    )
+      return
     known.set(value, `$${name}${known.size === 0 ? '' : `_${known.size + 1}`}`)
     this.cached = undefined
   }

@@ -6,9 +6,16 @@ import { notSelected, ObservationTally, runOutcomes } from '../engine/judged-out
 import { exchangeJudges } from '../engine/judges.js'
 import { addResponses, type ResponsesSeen } from '../engine/responses-seen.js'
 
-const checkById = new Map(Object.entries(checksByConcern).flatMap(([concern, checks]) => checks.map((check) => [check.id, { check, concern }] as const)))
+const checkById = new Map(
+  Object.entries(checksByConcern).flatMap(([concern, checks]) =>
+    checks.map((check) => [check.id, { check, concern }] as const),
+  ),
+)
 
-/** A vitest reporter that gathers the engine's outcome of each test, with what the run's observer found in every exchange. */
+/**
+ * A vitest reporter that gathers the engine's outcome of each test, with what the run's observer found in every
+ * exchange.
+ */
 export class CheckCollector implements Reporter {
   readonly outcomes: CheckOutcome[] = []
   readonly errors: string[] = []
@@ -16,7 +23,10 @@ export class CheckCollector implements Reporter {
 
   constructor(
     private readonly onCheck?: (outcome: CheckOutcome) => void,
-    /** The run's deployment profile: a rule that holds responses to a fact it does not state is skipped as not assessable. */
+    /**
+     * The run's deployment profile: a rule that holds responses to a fact it does not state is skipped as not
+     * assessable.
+     */
     private readonly profile?: Profile,
   ) {}
 

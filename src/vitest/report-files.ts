@@ -7,13 +7,18 @@ import { publishReport, type Publication } from '../../reporters/publish.js'
 
 /**
  * The reporter `npx vitest run` adds (vitest.config.ts): it collects the checks as the CLI does, writes the four
- * report files and exchanges.har, prints the summary, and makes the exit code the verdict's: a failed SHOULD check alone does not fail the run.
+ * report files and exchanges.har, prints the summary, and makes the exit code the verdict's: a failed SHOULD check
+ * alone does not fail the run.
  */
 export class ReportFiles implements Reporter {
   private collector: CheckCollector
   private startedAt = new Date()
 
-  constructor(private readonly target: Target, private readonly options: RunOptions, private readonly publication: Publication) {
+  constructor(
+    private readonly target: Target,
+    private readonly options: RunOptions,
+    private readonly publication: Publication,
+  ) {
     this.collector = new CheckCollector(undefined, target.settings.profile)
   }
 
@@ -26,7 +31,10 @@ export class ReportFiles implements Reporter {
     this.collector.onTestCaseResult(testCase)
   }
 
-  async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): Promise<void> {
+  async onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+  ): Promise<void> {
     this.collector.onTestRunEnd(testModules, unhandledErrors)
     const report = reportOfRun({ ...this.target, startedAt: this.startedAt }, this.collector, this.options)
     const harPath = await this.target.writeHar()
