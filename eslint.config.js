@@ -13,7 +13,9 @@ export default defineConfig(
   prettier,
   {
     // The scripts and configs in plain JavaScript run on Node (TypeScript files need no list of globals).
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', module: 'writable', require: 'readonly' } },
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', module: 'writable', require: 'readonly', URL: 'readonly' },
+    },
     rules: {
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'array-callback-return': 'error',

@@ -26,7 +26,8 @@ export default defineConfig(async () => {
     plugins: [
       {
         name: 'ipts-conformance',
-        // Added here rather than in test.reporters, so that a --reporter flag adds vitest's reporters without dropping the report files.
+        // Added here rather than in test.reporters, so that a --reporter flag adds vitest's reporters without dropping
+        // the report files.
         configureVitest({ vitest }: VitestPluginContext) {
           vitest.config.reporters.push(reportFiles)
           vitest.onClose(() => target.close())
@@ -43,16 +44,23 @@ export default defineConfig(async () => {
  */
 async function openFromEnvironment() {
   try {
-    // No command line here: writes need this variable, said explicitly (as --allow-writes would be), and a profile that states them.
-    const { run, reportDir, baseline, notices } = parseCli(process.env.IPTS_ALLOW_WRITES === '1' ? ['--allow-writes'] : [], process.env)
+    // No command line here: writes need this variable, said explicitly (as --allow-writes would be), and a profile that
+    // states them.
+    const { run, reportDir, baseline, notices } = parseCli(
+      process.env.IPTS_ALLOW_WRITES === '1' ? ['--allow-writes'] : [],
+      process.env,
+    )
     for (const notice of notices) process.stderr.write(`ipts-conformance: ${notice}\n`)
-    return await withSecretsRedacted(() => secretsOf(run.settings), async () => {
-      const session = await RunSession.open(run, { reportDir, baseline, env: process.env, stdout: process.stdout })
-      const target = await openTarget({ ...run, harPath: join(reportDir, HAR_FILE) })
-      const plan = writePlan(allChecks, target.settings, run.only)
-      if (plan) process.stdout.write(`${writePlanLines(plan).join('\n')}\n`)
-      return { run, reportDir, session, target }
-    })
+    return await withSecretsRedacted(
+      () => secretsOf(run.settings),
+      async () => {
+        const session = await RunSession.open(run, { reportDir, baseline, env: process.env, stdout: process.stdout })
+        const target = await openTarget({ ...run, harPath: join(reportDir, HAR_FILE) })
+        const plan = writePlan(allChecks, target.settings, run.only)
+        if (plan) process.stdout.write(`${writePlanLines(plan).join('\n')}\n`)
+        return { run, reportDir, session, target }
+      },
+    )
   } catch (error) {
     if (!isUserFixable(error)) throw error
     for (const line of error.message.split('\n')) process.stderr.write(`ipts-conformance: ${line}\n`)

@@ -1,6 +1,9 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 
-/** The project's own tests (npm test). The conformance suites under suites/ (and the fixture suites) run only through the runner. */
+/**
+ * The project's own tests (npm test). The conformance suites under suites/ (and the fixture suites) run only through
+ * the runner.
+ */
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],

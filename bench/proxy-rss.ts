@@ -7,7 +7,10 @@ import { Pool } from 'undici'
 import { packageRoot } from '../src/core/package-root.js'
 import type { RecordedRequest } from './replay.js'
 
-/** The proxy's resident memory after a first and a last count of exchanges: whether it stays bounded however long it runs. */
+/**
+ * The proxy's resident memory after a first and a last count of exchanges: whether it stays bounded however long it
+ * runs.
+ */
 export interface ProxyRssFigures {
   early: { exchanges: number; rssMiB: number }
   late: { exchanges: number; rssMiB: number }
@@ -25,15 +28,27 @@ function rssMiB(pid: number): number {
  */
 export const DISTINCT_KEY_EVERY = 10
 
-/** Sends `count` requests round-robin from the set, `concurrency` at a time, bodies read and dropped; `sent`: how many were sent before. */
-async function sendRequests(pool: Pool, requests: readonly RecordedRequest[], sent: number, count: number, concurrency: number): Promise<void> {
+/**
+ * Sends `count` requests round-robin from the set, `concurrency` at a time, bodies read and dropped; `sent`: how many
+ * were sent before.
+ */
+async function sendRequests(
+  pool: Pool,
+  requests: readonly RecordedRequest[],
+  sent: number,
+  count: number,
+  concurrency: number,
+): Promise<void> {
   let next = sent
   const end = sent + count
   const worker = async () => {
     while (next < end) {
       const n = next++
       const { path, headers: recorded } = requests[n % requests.length]!
-      const headers = n % DISTINCT_KEY_EVERY === 0 ? { ...recorded, 'x-api-key': `ipts_bench_distinct_${n.toString(16).padStart(8, '0')}` } : recorded
+      const headers =
+        n % DISTINCT_KEY_EVERY === 0
+          ? { ...recorded, 'x-api-key': `ipts_bench_distinct_${n.toString(16).padStart(8, '0')}` }
+          : recorded
       const { body } = await pool.request({ method: 'GET', path, headers })
       await body.arrayBuffer()
     }
@@ -42,13 +57,24 @@ async function sendRequests(pool: Pool, requests: readonly RecordedRequest[], se
 }
 
 /**
- * The proxy as a user starts it (the bin, a process of its own) in front of the upstream: its RSS once `early` exchanges
+ * The proxy as a user starts it (the bin, a process of its own) in front of the upstream: its RSS once `early`
+ * exchanges
  * have gone through, and again after `late`; then it is killed (the HAR of 200,000 exchanges it would write is not what
  * is measured) and its report folder removed.
  */
-export async function measureProxyRss(upstream: string, requests: readonly RecordedRequest[], concurrency: number, early: number, late: number): Promise<ProxyRssFigures> {
+export async function measureProxyRss(
+  upstream: string,
+  requests: readonly RecordedRequest[],
+  concurrency: number,
+  early: number,
+  late: number,
+): Promise<ProxyRssFigures> {
   const reportDir = mkdtempSync(join(tmpdir(), 'ipts-bench-proxy-rss-'))
-  const child = spawn(process.execPath, [join(packageRoot, 'bin', 'ipts-conformance.js'), 'proxy', '--upstream', upstream, '--report-dir', reportDir], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(
+    process.execPath,
+    [join(packageRoot, 'bin', 'ipts-conformance.js'), 'proxy', '--upstream', upstream, '--report-dir', reportDir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  )
   const exited = new Promise((resolve) => child.once('exit', resolve))
   try {
     const lines = createInterface({ input: child.stdout })

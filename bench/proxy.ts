@@ -7,7 +7,9 @@ import { Pool } from 'undici'
 import { packageRoot } from '../src/core/package-root.js'
 import type { RecordedRequest } from './replay.js'
 
-/** What the proxy costs: throughput through it against direct, the latency it adds, and the peak memory of a long run. */
+/**
+ * What the proxy costs: throughput through it against direct, the latency it adds, and the peak memory of a long run.
+ */
 export interface ProxyFigures {
   requests: number
   directPerSecond: number
@@ -26,8 +28,16 @@ interface Timed {
   latenciesMs: number[]
 }
 
-/** Sends the requests round-robin, `concurrency` at a time, bodies read and dropped; returns the wall time and each request's latency. */
-async function send(baseUrl: string, requests: readonly RecordedRequest[], count: number, concurrency: number): Promise<Timed> {
+/**
+ * Sends the requests round-robin, `concurrency` at a time, bodies read and dropped; returns the wall time and each
+ * request's latency.
+ */
+async function send(
+  baseUrl: string,
+  requests: readonly RecordedRequest[],
+  count: number,
+  concurrency: number,
+): Promise<Timed> {
   const pool = new Pool(baseUrl, { connections: concurrency })
   const latenciesMs: number[] = []
   let next = 0
@@ -56,8 +66,14 @@ function percentile(values: readonly number[], p: number): number {
  * A proxy in a process of its own (under GNU time for its peak resident memory) that prints {"url": …} when it listens
  * and exits by itself after the exchanges it was told; the traffic is sent from this process.
  */
-async function proxied<T>(script: string, args: readonly string[], traffic: (proxyUrl: string) => Promise<T>): Promise<{ result: T; peakRssMiB: number; exitCode: number | null }> {
-  const child = spawn('/usr/bin/time', ['-f', 'peak-rss-kib %M', process.execPath, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+async function proxied<T>(
+  script: string,
+  args: readonly string[],
+  traffic: (proxyUrl: string) => Promise<T>,
+): Promise<{ result: T; peakRssMiB: number; exitCode: number | null }> {
+  const child = spawn('/usr/bin/time', ['-f', 'peak-rss-kib %M', process.execPath, script, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stderr = ''
   child.stderr.on('data', (chunk) => (stderr += String(chunk)))
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
@@ -74,20 +90,39 @@ async function proxied<T>(script: string, args: readonly string[], traffic: (pro
   return { result, peakRssMiB: kib / 1024, exitCode }
 }
 
-/** The suite's proxy as a user starts it (the bin), in front of the upstream until it has forwarded maxRequests exchanges. */
-async function suiteProxy<T>(upstream: string, maxRequests: number, traffic: (proxyUrl: string) => Promise<T>): ReturnType<typeof proxied<T>> {
+/**
+ * The suite's proxy as a user starts it (the bin), in front of the upstream until it has forwarded maxRequests
+ * exchanges.
+ */
+async function suiteProxy<T>(
+  upstream: string,
+  maxRequests: number,
+  traffic: (proxyUrl: string) => Promise<T>,
+): ReturnType<typeof proxied<T>> {
   const reportDir = mkdtempSync(join(tmpdir(), 'ipts-bench-proxy-'))
   try {
-    return await proxied(join(packageRoot, 'bin', 'ipts-conformance.js'), ['proxy', '--upstream', upstream, '--max-requests', String(maxRequests), '--report-dir', reportDir], traffic)
+    return await proxied(
+      join(packageRoot, 'bin', 'ipts-conformance.js'),
+      ['proxy', '--upstream', upstream, '--max-requests', String(maxRequests), '--report-dir', reportDir],
+      traffic,
+    )
   } finally {
     rmSync(reportDir, { recursive: true, force: true })
   }
 }
 
-export async function measureProxy(upstream: string, requests: readonly RecordedRequest[], concurrency: number, count: number, longRun: number): Promise<ProxyFigures> {
+export async function measureProxy(
+  upstream: string,
+  requests: readonly RecordedRequest[],
+  concurrency: number,
+  count: number,
+  longRun: number,
+): Promise<ProxyFigures> {
   await send(upstream, requests, Math.min(count, 500), concurrency) // warm-up
   const direct = await send(upstream, requests, count, concurrency)
-  const bare = await proxied(join(packageRoot, 'dist', 'bench', 'bare-proxy.js'), [upstream, String(count)], (url) => send(url, requests, count, concurrency))
+  const bare = await proxied(join(packageRoot, 'dist', 'bench', 'bare-proxy.js'), [upstream, String(count)], (url) =>
+    send(url, requests, count, concurrency),
+  )
   const through = await suiteProxy(upstream, count, (url) => send(url, requests, count, concurrency))
   const long = await suiteProxy(upstream, longRun, (url) => send(url, requests, longRun, concurrency))
   return {

@@ -12,12 +12,20 @@ const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-en
 export function recorded(request: RefRequest): RecordedRequest {
   const query = request.query.toString()
   const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value
+  for (const [name, value] of Object.entries(request.headers))
+    if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value
   return { path: query ? `${request.path}?${query}` : request.path, headers }
 }
 
-/** The lower bound the suite is measured against: the same requests, sent by bare undici with the same concurrency, bodies read and dropped. */
-export async function replay(baseUrl: string, requests: readonly RecordedRequest[], concurrency: number): Promise<number> {
+/**
+ * The lower bound the suite is measured against: the same requests, sent by bare undici with the same concurrency,
+ * bodies read and dropped.
+ */
+export async function replay(
+  baseUrl: string,
+  requests: readonly RecordedRequest[],
+  concurrency: number,
+): Promise<number> {
   const pool = new Pool(baseUrl, { connections: concurrency })
   const started = performance.now()
   let next = 0

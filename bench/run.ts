@@ -17,7 +17,10 @@ import { tmpdir } from 'node:os'
 import { recorded, replay, type RecordedRequest } from './replay.js'
 import { peakRssOfDefaultRun, startupMs } from './startup.js'
 
-/** `npm run bench`: the suite's own cost against the embedded reference, under added latency, and under a quota; the proxy's cost. */
+/**
+ * `npm run bench`: the suite's own cost against the embedded reference, under added latency, and under a quota; the
+ * proxy's cost.
+ */
 
 /** Taken before the bench sends anything: what else the machine was doing. */
 const LOAD_AT_START = loadavg()
@@ -25,16 +28,24 @@ const CONCURRENCY = 8
 const LATENCY_MS = 120
 const QUOTA = { limit: 15, windowMs: 1000 }
 const AIM = 1.25
-/** Requests sent directly and through the proxy for throughput and latency, and the exchanges of the long proxy run for memory. */
+/**
+ * Requests sent directly and through the proxy for throughput and latency, and the exchanges of the long proxy run for
+ * memory.
+ */
 const PROXY_REQUESTS = 4000
 const PROXY_LONG_RUN = 10_000
-/** The proxy's RSS after the first and after the last of these exchanges: bounded memory means within 20% of each other. */
+/**
+ * The proxy's RSS after the first and after the last of these exchanges: bounded memory means within 20% of each other.
+ */
 const PROXY_RSS_EARLY = 10_000
 const PROXY_RSS_LATE = 200_000
 /** The size of the HAR check-har reads for its peak memory (aim: under 500 MB of RSS). */
 const LARGE_HAR_BYTES = 500 * 1024 * 1024
 /** The memory figures, runnable alone: `npm run bench -- --only proxy-rss,check-har-rss`. */
-const MEMORY_FIGURES = ['proxy-rss', 'check-har-rss'] as const/** Where the table goes, between its markers: the benchmark's page of the documentation. */
+const MEMORY_FIGURES = [
+  'proxy-rss',
+  'check-har-rss',
+] as const /** Where the table goes, between its markers: the benchmark's page of the documentation. */
 const BENCHMARK_DOC = join(packageRoot, 'docs', 'benchmark.md')
 
 const settings = {
@@ -64,7 +75,10 @@ async function measure(reference: RunOptions['reference'] = {}, only?: string[])
   const report = await runConformance({
     settings,
     only,
-    reference: { ...reference, record: (request, response) => (requests.push(recorded(request)), statuses.push(response.status)) },
+    reference: {
+      ...reference,
+      record: (request, response) => (requests.push(recorded(request)), statuses.push(response.status)),
+    },
   })
   return { report, wallMs: performance.now() - started, requests, statuses }
 }
@@ -75,7 +89,11 @@ const LARGE_BODY_BYTES = 50 * 1024 * 1024
 async function largeBodyTarget(): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const chunk = Buffer.alloc(64 * 1024, 0x20)
   const server = createServer((_, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'bench-large-body', 'content-length': LARGE_BODY_BYTES })
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'x-request-id': 'bench-large-body',
+      'content-length': LARGE_BODY_BYTES,
+    })
     let sent = 0
     const pump = () => {
       while (sent < LARGE_BODY_BYTES && !res.destroyed) {
@@ -94,7 +112,10 @@ async function largeBodyTarget(): Promise<{ baseUrl: string; close(): Promise<vo
   }
 }
 
-/** The peak growth of resident memory while a run goes against a 50 MB body (the suite's workers are threads of this process). */
+/**
+ * The peak growth of resident memory while a run goes against a 50 MB body (the suite's workers are threads of this
+ * process).
+ */
 async function largeBodyMemory(): Promise<{ growth: number; wallMs: number }> {
   const target = await largeBodyTarget()
   const before = process.memoryUsage.rss()
@@ -120,7 +141,10 @@ async function largeBodyMemory(): Promise<{ growth: number; wallMs: number }> {
   }
 }
 
-/** A bound the ideal ignores: no run is shorter than its longest check, whose requests go one after another (a property's inputs). */
+/**
+ * A bound the ideal ignores: no run is shorter than its longest check, whose requests go one after another (a
+ * property's inputs).
+ */
 function longestCheck(report: Report): { id: string; ms: number } {
   const longest = [...report.checks].sort((a, b) => (b.durationMs ?? 0) - (a.durationMs ?? 0))[0]
   return { id: longest?.id ?? 'none', ms: longest?.durationMs ?? 0 }
@@ -128,12 +152,16 @@ function longestCheck(report: Report): { id: string; ms: number } {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`
-const outcomes = (report: Report) => report.checks.map((c) => `${c.id}=${c.status === 'skipped' && c.id.startsWith('every-response/') ? 'passed' : c.status}`).sort()
+const outcomes = (report: Report) =>
+  report.checks
+    .map((c) => `${c.id}=${c.status === 'skipped' && c.id.startsWith('every-response/') ? 'passed' : c.status}`)
+    .sort()
 
 /**
  * The memory figures of long-running work, in a table of their own (the `benchmark-memory` section): the proxy's RSS
  * after 10,000 and after 200,000 exchanges of the suite's own requests through it against the reference, and the peak
- * RSS of check-har reading a 500 MB HAR made of a run's own exchanges. Generated files go to a temporary folder, removed after.
+ * RSS of check-har reading a 500 MB HAR made of a run's own exchanges. Generated files go to a temporary folder,
+ * removed after.
  */
 async function memoryFigures(only: readonly string[]): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'ipts-bench-memory-'))
@@ -145,15 +173,29 @@ async function memoryFigures(only: readonly string[]): Promise<string> {
     if (only.includes('proxy-rss')) {
       const reference = await startReferenceServer()
       try {
-        const { early, late } = await measureProxyRss(reference.baseUrl, requests, CONCURRENCY, PROXY_RSS_EARLY, PROXY_RSS_LATE)
-        rows.push([`proxy RSS after ${early.exchanges} and after ${late.exchanges} exchanges (a run's ${requests.length} requests, round-robin; one in ${DISTINCT_KEY_EVERY} with an API key never seen before)`, `${early.rssMiB.toFixed(0)} MiB, ${late.rssMiB.toFixed(0)} MiB: ${ratio(late.rssMiB, early.rssMiB)}`, 'aim: within 1.20×'])
+        const { early, late } = await measureProxyRss(
+          reference.baseUrl,
+          requests,
+          CONCURRENCY,
+          PROXY_RSS_EARLY,
+          PROXY_RSS_LATE,
+        )
+        rows.push([
+          `proxy RSS after ${early.exchanges} and after ${late.exchanges} exchanges (a run's ${requests.length} requests, round-robin; one in ${DISTINCT_KEY_EVERY} with an API key never seen before)`,
+          `${early.rssMiB.toFixed(0)} MiB, ${late.rssMiB.toFixed(0)} MiB: ${ratio(late.rssMiB, early.rssMiB)}`,
+          'aim: within 1.20×',
+        ])
       } finally {
         await reference.close()
       }
     }
     if (only.includes('check-har-rss')) {
       const har = measureCheckHarRss(harPath, LARGE_HAR_BYTES)
-      rows.push([`check-har of a ${har.fileMiB.toFixed(0)} MiB HAR (${har.entries} entries, a run's exchanges repeated)`, `peak RSS ${har.peakRssMiB.toFixed(0)} MiB in ${seconds(har.wallMs)}`, `aim: under 500 MB; exit code ${har.exitCode}`])
+      rows.push([
+        `check-har of a ${har.fileMiB.toFixed(0)} MiB HAR (${har.entries} entries, a run's exchanges repeated)`,
+        `peak RSS ${har.peakRssMiB.toFixed(0)} MiB in ${seconds(har.wallMs)}`,
+        `aim: under 500 MB; exit code ${har.exitCode}`,
+      ])
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -169,7 +211,10 @@ async function memoryFigures(only: readonly string[]): Promise<string> {
 
 function writeMemoryFigures(table: string): void {
   console.log(table)
-  writeFileSync(BENCHMARK_DOC, withGeneratedSection(readFileSync(BENCHMARK_DOC, 'utf8'), 'benchmark-memory', table, 'docs/benchmark.md'))
+  writeFileSync(
+    BENCHMARK_DOC,
+    withGeneratedSection(readFileSync(BENCHMARK_DOC, 'utf8'), 'benchmark-memory', table, 'docs/benchmark.md'),
+  )
 }
 
 /** `--only a,b`: those memory figures alone; undefined without the flag. */
@@ -178,7 +223,10 @@ function onlyFigures(argv: readonly string[]): string[] | undefined {
   if (at < 0) return undefined
   const named = (argv[at + 1] ?? '').split(',').filter(Boolean)
   const unknown = named.find((name) => !(MEMORY_FIGURES as readonly string[]).includes(name))
-  if (named.length === 0 || unknown !== undefined) throw new Error(`--only takes one or more of ${MEMORY_FIGURES.join(', ')}, comma-separated; got ${JSON.stringify(argv[at + 1] ?? '')}`)
+  if (named.length === 0 || unknown !== undefined)
+    throw new Error(
+      `--only takes one or more of ${MEMORY_FIGURES.join(', ')}, comma-separated; got ${JSON.stringify(argv[at + 1] ?? '')}`,
+    )
   return named
 }
 
@@ -190,7 +238,13 @@ async function main(): Promise<void> {
   const plain = await measure()
   const reference = await startReferenceServer()
   const rawMs = await replay(reference.baseUrl, plain.requests, CONCURRENCY)
-  const proxyFigures = await measureProxy(reference.baseUrl, plain.requests, CONCURRENCY, PROXY_REQUESTS, PROXY_LONG_RUN).finally(() => reference.close())
+  const proxyFigures = await measureProxy(
+    reference.baseUrl,
+    plain.requests,
+    CONCURRENCY,
+    PROXY_REQUESTS,
+    PROXY_LONG_RUN,
+  ).finally(() => reference.close())
   const slow = await measure({ latencyMs: LATENCY_MS })
   const idealMs = (slow.requests.length * LATENCY_MS) / CONCURRENCY
   const limited = await measure({ quota: QUOTA })
@@ -204,19 +258,54 @@ async function main(): Promise<void> {
   const rows: [string, string, string, string][] = [
     ['scenario', 'requests', 'wall time', 'against'],
     ['startup and teardown (no checks)', String(startup.requests.length), seconds(startup.wallMs), ''],
-    ['full suite', String(plain.requests.length), seconds(plain.wallMs), `raw undici loop ${seconds(rawMs)}: ${ratio(plain.wallMs, rawMs)}; without startup ${ratio(plain.wallMs - startup.wallMs, rawMs)}`],
-    [`full suite, ${LATENCY_MS} ms latency`, String(slow.requests.length), seconds(slow.wallMs), `ideal ${seconds(idealMs)}: ${ratio(slow.wallMs, idealMs)}; without startup ${ratio(slow.wallMs - startup.wallMs, idealMs)}`],
+    [
+      'full suite',
+      String(plain.requests.length),
+      seconds(plain.wallMs),
+      `raw undici loop ${seconds(rawMs)}: ${ratio(plain.wallMs, rawMs)}; without startup ${ratio(plain.wallMs - startup.wallMs, rawMs)}`,
+    ],
+    [
+      `full suite, ${LATENCY_MS} ms latency`,
+      String(slow.requests.length),
+      seconds(slow.wallMs),
+      `ideal ${seconds(idealMs)}: ${ratio(slow.wallMs, idealMs)}; without startup ${ratio(slow.wallMs - startup.wallMs, idealMs)}`,
+    ],
     ['  its longest check', '', seconds(longestCheck(slow.report).ms), longestCheck(slow.report).id],
     ['CLI start-up: node bin/ipts-conformance.js --help (median of 5)', '', seconds(cliStartup.bin), ''],
-    ['CLI start-up: npm start -- --help (median of 5, dist fresh)', '', seconds(cliStartup.npmStart), `${ratio(cliStartup.npmStart, cliStartup.bin)} the bin's`],
+    [
+      'CLI start-up: npm start -- --help (median of 5, dist fresh)',
+      '',
+      seconds(cliStartup.npmStart),
+      `${ratio(cliStartup.npmStart, cliStartup.bin)} the bin's`,
+    ],
     ['peak memory (RSS) of a default CLI run', '', `${memory.peakMb.toFixed(0)} MB`, `exit code ${memory.exitCode}`],
-    [`full suite, quota ${QUOTA.limit}/s per key`, String(limited.requests.length), seconds(limited.wallMs), `${limited.statuses.filter((s) => s === 429).length} answered 429; false failures: ${falseFailures.length}; outcomes changed: ${changed.length}`],
-    ['full suite, every body 50 MB', '', seconds(large.wallMs), `peak resident memory growth ${Math.round(large.growth / 1024 / 1024)} MiB (bodies are cut at ${settings.maxBodyBytes / 1024 / 1024} MiB)`],
+    [
+      `full suite, quota ${QUOTA.limit}/s per key`,
+      String(limited.requests.length),
+      seconds(limited.wallMs),
+      `${limited.statuses.filter((s) => s === 429).length} answered 429; false failures: ${falseFailures.length}; outcomes changed: ${changed.length}`,
+    ],
+    [
+      'full suite, every body 50 MB',
+      '',
+      seconds(large.wallMs),
+      `peak resident memory growth ${Math.round(large.growth / 1024 / 1024)} MiB (bodies are cut at ${settings.maxBodyBytes / 1024 / 1024} MiB)`,
+    ],
   ]
   const p = proxyFigures
   rows.push(
-    [`through the proxy, concurrency ${CONCURRENCY}`, String(p.requests), `${p.proxiedPerSecond.toFixed(0)} req/s`, `direct ${p.directPerSecond.toFixed(0)} req/s: ${(p.proxiedPerSecond / p.directPerSecond).toFixed(2)} of direct (aim: at least 0.5); a bare forwarding proxy ${p.barePerSecond.toFixed(0)} req/s: ${(p.proxiedPerSecond / p.barePerSecond).toFixed(2)} of it; added latency p50 ${p.addedP50Ms.toFixed(2)} ms, p99 ${p.addedP99Ms.toFixed(2)} ms`],
-    [`proxy, ${p.longRunExchanges} exchanges`, String(p.longRunExchanges), `peak RSS ${p.longRunPeakRssMiB.toFixed(0)} MiB`, `the proxy process as a whole (GNU time); exit code ${p.longRunExitCode}`],
+    [
+      `through the proxy, concurrency ${CONCURRENCY}`,
+      String(p.requests),
+      `${p.proxiedPerSecond.toFixed(0)} req/s`,
+      `direct ${p.directPerSecond.toFixed(0)} req/s: ${(p.proxiedPerSecond / p.directPerSecond).toFixed(2)} of direct (aim: at least 0.5); a bare forwarding proxy ${p.barePerSecond.toFixed(0)} req/s: ${(p.proxiedPerSecond / p.barePerSecond).toFixed(2)} of it; added latency p50 ${p.addedP50Ms.toFixed(2)} ms, p99 ${p.addedP99Ms.toFixed(2)} ms`,
+    ],
+    [
+      `proxy, ${p.longRunExchanges} exchanges`,
+      String(p.longRunExchanges),
+      `peak RSS ${p.longRunPeakRssMiB.toFixed(0)} MiB`,
+      `the proxy process as a whole (GNU time); exit code ${p.longRunExitCode}`,
+    ],
   )
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
   const line = (row: readonly string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`
@@ -227,7 +316,10 @@ async function main(): Promise<void> {
     [line(rows[0]!), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n'),
   ].join('\n')
   console.log(table)
-  writeFileSync(BENCHMARK_DOC, withGeneratedSection(readFileSync(BENCHMARK_DOC, 'utf8'), 'benchmark', table, 'docs/benchmark.md'))
+  writeFileSync(
+    BENCHMARK_DOC,
+    withGeneratedSection(readFileSync(BENCHMARK_DOC, 'utf8'), 'benchmark', table, 'docs/benchmark.md'),
+  )
   writeMemoryFigures(await memoryFigures(MEMORY_FIGURES))
   console.log(`\nthe tables are written into ${BENCHMARK_DOC}`)
   if (falseFailures.length > 0) console.log(`\nfalse failures under the quota: ${falseFailures.join(', ')}`)

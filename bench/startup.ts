@@ -21,16 +21,33 @@ export function medianMs(command: string, args: readonly string[], runs = 5): nu
 
 /** Start-up: the CLI's --help from the bin, and through `npm start` (dist fresh, so no compile). */
 export function startupMs(): { bin: number; npmStart: number } {
-  return { bin: medianMs(process.execPath, [BIN, '--help']), npmStart: medianMs('npm', ['start', '--silent', '--', '--help']) }
+  return {
+    bin: medianMs(process.execPath, [BIN, '--help']),
+    npmStart: medianMs('npm', ['start', '--silent', '--', '--help']),
+  }
 }
 
-/** Peak resident memory of a default run of the bin (embedded reference, every check) in a process of its own, suite workers included. */
+/**
+ * Peak resident memory of a default run of the bin (embedded reference, every check) in a process of its own, suite
+ * workers included.
+ */
 export function peakRssOfDefaultRun(seed: number): Promise<{ peakMb: number; exitCode: number }> {
-  const argv = [process.execPath, BIN, '--report-dir', mkdtempSync(join(tmpdir(), 'ipts-bench-')), '--seed', String(seed)]
+  const argv = [
+    process.execPath,
+    BIN,
+    '--report-dir',
+    mkdtempSync(join(tmpdir(), 'ipts-bench-')),
+    '--seed',
+    String(seed),
+  ]
   const script = `process.on('exit', () => process.stderr.write('maxrss ' + process.resourceUsage().maxRSS + '\\n'))
 process.argv = ${JSON.stringify(argv)}
 await import(${JSON.stringify(pathToFileURL(BIN).href)})`
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: packageRoot, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } })
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: packageRoot,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  })
   let err = ''
   child.stderr.on('data', (chunk) => (err += chunk))
   return new Promise((resolve, reject) =>

@@ -8,7 +8,12 @@ import judges from './stryker.judges.config.mjs'
  */
 export default {
   ...judges,
-  mutate: ['src/checks/profile-rules.ts', 'src/engine/run-check.ts', 'src/engine/judged-outcomes.ts', 'src/engine/summarize.ts'],
+  mutate: [
+    'src/checks/profile-rules.ts',
+    'src/engine/run-check.ts',
+    'src/engine/judged-outcomes.ts',
+    'src/engine/summarize.ts',
+  ],
   incremental: false,
   tempDirName: '.stryker-tmp-ci-judges',
   reporters: ['clear-text', 'progress', 'json'],

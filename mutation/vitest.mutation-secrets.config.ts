@@ -1,10 +1,10 @@
 import { defineConfig } from 'vitest/config'
 
 /**
- * The self-tests the redaction of secrets is judged by under mutation (stryker.secrets.config.mjs): its unit tests, each
- * a text and the secrets it holds. Every run of a check redacts, so the runs would cover each mutant of it too, and a
- * mutant they let through would cost every run; the unit tests are what proves each branch. Stryker runs them in one
- * thread, one test at a time.
+ * The self-tests the redaction of secrets is judged by under mutation (stryker.secrets.config.mjs): its unit tests,
+ * each a text and the secrets it holds. Every run of a check redacts, so the runs would cover each mutant of it too,
+ * and a mutant they let through would cost every run; the unit tests are what proves each branch. Stryker runs them in
+ * one thread, one test at a time.
  */
 export default defineConfig({
   test: {

@@ -3,15 +3,20 @@ import UnitTestsFirst from '../test/support/unit-tests-first.js'
 
 /**
  * The self-tests a mutant of a check is judged by (npm run mutation, stryker.config.mjs): each check run by itself
- * against the reference, its faults and its concern's allowances; the tests of each concern's checks on answers scripted by
- * hand (test/checks/); and the unit tests of the property runner. Stryker
- * runs them in one thread, one test at a time, and per mutant only the tests that reach it. No build: none of them runs
- * the bin.
+ * against the reference, its faults and its concern's allowances; the tests of each concern's checks on answers
+ * scripted by hand (test/checks/); and the unit tests of the property runner. Stryker runs them in one thread, one test
+ * at a time, and per mutant only the tests that reach it. No build: none of them runs the bin.
  */
 export default defineConfig({
   test: {
-    include: ['test/each-check.test.ts', 'test/check-inputs.test.ts', 'test/checks/*.test.ts', 'test/property-runner.test.ts'],
-    // One module graph for every run of the tests: Stryker switches mutants on at run time, so nothing needs a fresh import.
+    include: [
+      'test/each-check.test.ts',
+      'test/check-inputs.test.ts',
+      'test/checks/*.test.ts',
+      'test/property-runner.test.ts',
+    ],
+    // One module graph for every run of the tests: Stryker switches mutants on at run time, so nothing needs a fresh
+    // import.
     isolate: false,
     sequence: { sequencer: UnitTestsFirst },
     testTimeout: 300_000,

@@ -43,7 +43,8 @@ export async function readBaseline(path: string): Promise<Baseline> {
     throw new UsageError(`--baseline: ${path} is not JSON (${(error as Error).message.split('\n')[0]})`)
   }
   const checks = (parsed as { checks?: unknown } | null)?.checks
-  if (!Array.isArray(checks) || !checks.every(isCheckEntry)) throw new UsageError(`--baseline: ${path} is not a report.json of this tool (no checks list of {id, status})`)
+  if (!Array.isArray(checks) || !checks.every(isCheckEntry))
+    throw new UsageError(`--baseline: ${path} is not a report.json of this tool (no checks list of {id, status})`)
   const startedAt = (parsed as { startedAt?: unknown }).startedAt
   return { startedAt: typeof startedAt === 'string' ? startedAt : undefined, checks }
 }
@@ -56,7 +57,16 @@ function isCheckEntry(entry: unknown): entry is Baseline['checks'][number] {
 /** Puts each check of the report in exactly one of newly failing, fixed, unchanged, changed and added. */
 export function compareWithBaseline(baseline: Baseline, path: string, report: Report): BaselineComparison {
   const before = new Map(baseline.checks.map((c) => [c.id, c.status]))
-  const comparison: BaselineComparison = { path, startedAt: baseline.startedAt, newlyFailing: [], fixed: [], stillFailing: [], unchanged: 0, changed: [], added: [] }
+  const comparison: BaselineComparison = {
+    path,
+    startedAt: baseline.startedAt,
+    newlyFailing: [],
+    fixed: [],
+    stillFailing: [],
+    unchanged: 0,
+    changed: [],
+    added: [],
+  }
   for (const { id, status } of report.checks) {
     const was = before.get(id)
     if (status === 'failed' && was === 'failed') comparison.stillFailing.push(id)

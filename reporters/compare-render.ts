@@ -2,7 +2,8 @@ import type { Comparison, ComparisonRow } from './compare.js'
 import { escapeHtml, pageHead } from './html.js'
 import { escapeMarkdown } from './markdown.js'
 
-const rowName = (row: ComparisonRow) => (row.kind === 'check' ? `check ${row.id} (${row.requirement})` : `requirement ${row.id}`)
+const rowName = (row: ComparisonRow) =>
+  row.kind === 'check' ? `check ${row.id} (${row.requirement})` : `requirement ${row.id}`
 const verdictText = (verdict: 'pass' | 'fail') => (verdict === 'pass' ? 'PASS' : 'FAIL')
 
 /** compare.md: the verdicts side by side, then every row, those that differ first. */
@@ -11,7 +12,12 @@ export function renderCompareMarkdown(comparison: Comparison): string {
   const head = `| | ${columns.map((c) => escapeMarkdown(c.label)).join(' | ')} |\n|---|${columns.map(() => '---|').join('')}`
   const table = (list: readonly ComparisonRow[]) =>
     `| row | level | ${columns.map((c) => escapeMarkdown(c.label)).join(' | ')} |\n|---|---|${columns.map(() => '---|').join('')}\n` +
-    list.map((row) => `| ${row.kind} \`${escapeMarkdown(row.id)}\`${row.requirement ? ` (${escapeMarkdown(row.requirement)})` : ''} | ${row.level} | ${row.outcomes.map((o) => (o === null ? '(absent)' : row.differs ? `**${o}**` : o)).join(' | ')} |`).join('\n')
+    list
+      .map(
+        (row) =>
+          `| ${row.kind} \`${escapeMarkdown(row.id)}\`${row.requirement ? ` (${escapeMarkdown(row.requirement)})` : ''} | ${row.level} | ${row.outcomes.map((o) => (o === null ? '(absent)' : row.differs ? `**${o}**` : o)).join(' | ')} |`,
+      )
+      .join('\n')
   const differing = rows.filter((r) => r.differs)
   return [
     `# IPTS conformance: ${summary.reports} reports compared`,
@@ -34,10 +40,16 @@ export function renderCompareMarkdown(comparison: Comparison): string {
   ].join('\n')
 }
 
-/** compare.html: one self-contained page (nothing fetched), the same table as compare.md, with a filter to the rows that differ. */
+/**
+ * compare.html: one self-contained page (nothing fetched), the same table as compare.md, with a filter to the rows that
+ * differ.
+ */
 export function renderCompareHtml(comparison: Comparison): string {
   const { columns, rows, summary } = comparison
-  const cell = (outcome: string | null) => (outcome === null ? '<td class="absent">(absent)</td>' : `<td><span class="status s-${escapeHtml(outcome.replace(/ /g, '-'))}">${escapeHtml(outcome)}</span></td>`)
+  const cell = (outcome: string | null) =>
+    outcome === null
+      ? '<td class="absent">(absent)</td>'
+      : `<td><span class="status s-${escapeHtml(outcome.replace(/ /g, '-'))}">${escapeHtml(outcome)}</span></td>`
   const row = (r: ComparisonRow) =>
     `<tr class="${r.differs ? 'differs' : 'alike'}" data-row="${escapeHtml(`${r.kind}:${r.id}`)}"><th scope="row">${escapeHtml(rowName(r))}${r.title ? `<div class="note">${escapeHtml(r.title)}</div>` : ''}</th><td>${escapeHtml(r.level)}</td>${r.outcomes.map(cell).join('')}</tr>`
   return `${pageHead(`IPTS conformance: ${summary.reports} reports compared`, COMPARE_STYLE)}

@@ -3,7 +3,9 @@ import { packageJson } from '../src/core/package-root.js'
 import { UsageError } from '../src/core/errors.js'
 import type { Report } from '../src/core/report.js'
 
-/** What compare reads of each report.json: enough to label its column and give each check and requirement its outcome. */
+/**
+ * What compare reads of each report.json: enough to label its column and give each check and requirement its outcome.
+ */
 export interface ComparedReport {
   target: Report['target']
   startedAt: string
@@ -64,23 +66,34 @@ export async function readComparedReport(path: string): Promise<ComparedReport> 
   return parsed as ComparedReport
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
-const hasStrings = (value: unknown, ...names: string[]) => isObject(value) && names.every((name) => typeof value[name] === 'string')
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+const hasStrings = (value: unknown, ...names: string[]) =>
+  isObject(value) && names.every((name) => typeof value[name] === 'string')
 
 function missingMember(report: unknown): string | undefined {
   if (!isObject(report)) return 'not an object'
   if (!isObject(report.tool) || report.tool.name !== packageJson.name) return `tool.name is not ${packageJson.name}`
   if (!hasStrings(report.target, 'baseUrl')) return 'no target.baseUrl'
   if (typeof report.startedAt !== 'string') return 'no startedAt'
-  if (!isObject(report.summary) || (report.summary.verdict !== 'pass' && report.summary.verdict !== 'fail')) return 'no summary.verdict'
-  if (!Array.isArray(report.checks) || !report.checks.every((c) => hasStrings(c, 'id', 'requirement', 'level', 'status'))) return 'no checks list of {id, requirement, level, status}'
-  if (!Array.isArray(report.requirements) || !report.requirements.every((r) => hasStrings(r, 'id', 'level', 'status'))) return 'no requirements list of {id, level, status}'
+  if (!isObject(report.summary) || (report.summary.verdict !== 'pass' && report.summary.verdict !== 'fail'))
+    return 'no summary.verdict'
+  if (
+    !Array.isArray(report.checks) ||
+    !report.checks.every((c) => hasStrings(c, 'id', 'requirement', 'level', 'status'))
+  )
+    return 'no checks list of {id, requirement, level, status}'
+  if (!Array.isArray(report.requirements) || !report.requirements.every((r) => hasStrings(r, 'id', 'level', 'status')))
+    return 'no requirements list of {id, level, status}'
   return undefined
 }
 
 /** Lines up the reports: one column each, one row per requirement and per check, the rows that differ first. */
 export function compareReports(inputs: readonly { path: string; report: ComparedReport }[]): Comparison {
-  const labels = inputs.map(({ report }) => `${report.target.baseUrl}${report.target.switchedOn?.length ? ` (${report.target.switchedOn.join(', ')})` : ''} @ ${report.startedAt}`)
+  const labels = inputs.map(
+    ({ report }) =>
+      `${report.target.baseUrl}${report.target.switchedOn?.length ? ` (${report.target.switchedOn.join(', ')})` : ''} @ ${report.startedAt}`,
+  )
   const columns = inputs.map(({ path, report }, i) => ({
     label: labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!) ? labels[i]! : `${labels[i]} (${path})`,
     path,
@@ -100,10 +113,18 @@ export function compareReports(inputs: readonly { path: string; report: Compared
   )
   const all = [...requirementRows, ...checkRows]
   const rows = [...all.filter((row) => row.differs), ...all.filter((row) => !row.differs)]
-  return { tool: { name: packageJson.name, version: packageJson.version }, columns, summary: { reports: inputs.length, rows: rows.length, differing: rows.filter((r) => r.differs).length }, rows }
+  return {
+    tool: { name: packageJson.name, version: packageJson.version },
+    columns,
+    summary: { reports: inputs.length, rows: rows.length, differing: rows.filter((r) => r.differs).length },
+    rows,
+  }
 }
 
-function rowsOf<T extends { id: string; status: string }>(lists: readonly (readonly T[])[], describe: (item: T) => Omit<ComparisonRow, 'differs' | 'outcomes'>): ComparisonRow[] {
+function rowsOf<T extends { id: string; status: string }>(
+  lists: readonly (readonly T[])[],
+  describe: (item: T) => Omit<ComparisonRow, 'differs' | 'outcomes'>,
+): ComparisonRow[] {
   const byId = new Map<string, Omit<ComparisonRow, 'differs' | 'outcomes'>>()
   for (const list of lists) for (const item of list) if (!byId.has(item.id)) byId.set(item.id, describe(item))
   return [...byId].map(([id, row]) => {

@@ -2,7 +2,14 @@ import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine } from './evidence-text.js'
 import type { Colour } from './progress.js'
 import { levelLabel } from '../src/contract/requirements.js'
-import { assessedLine, interruptionLine, provenance, type CheckOutcome, type Coverage, type Report } from '../src/core/report.js'
+import {
+  assessedLine,
+  interruptionLine,
+  provenance,
+  type CheckOutcome,
+  type Coverage,
+  type Report,
+} from '../src/core/report.js'
 
 const FAILURES_LISTED = 20
 const plain = (_: Colour, text: string) => text
@@ -13,8 +20,16 @@ function checksAndRules(checks: readonly CheckOutcome[]): string {
   return `${checks.length - rules} checks and ${rules} every-response rules`
 }
 
-/** The closing lines of a run: verdict, counts, failures with their requirement and level, the baseline comparison, and where the reports are. */
-export function summaryLines(report: Report, reportPaths: readonly string[], comparison?: BaselineComparison, paint: (colour: Colour, text: string) => string = plain): string[] {
+/**
+ * The closing lines of a run: verdict, counts, failures with their requirement and level, the baseline comparison, and
+ * where the reports are.
+ */
+export function summaryLines(
+  report: Report,
+  reportPaths: readonly string[],
+  comparison?: BaselineComparison,
+  paint: (colour: Colour, text: string) => string = plain,
+): string[] {
   const { summary } = report
   const verdict = summary.verdict === 'pass' ? paint('green', 'PASS') : paint('red', 'FAIL')
   const lines = [
@@ -25,8 +40,10 @@ export function summaryLines(report: Report, reportPaths: readonly string[], com
   const interrupted = interruptionLine(report)
   if (interrupted) lines.unshift(paint('yellow', interrupted))
   const failed = report.checks.filter((c) => c.status === 'failed')
-  for (const check of failed.slice(0, FAILURES_LISTED)) lines.push(`  ${check.crashed ? 'crashed' : 'failed'} ${describe(check)}: ${oneLine(check.reason)}`)
-  if (failed.length > FAILURES_LISTED) lines.push(`  … and ${failed.length - FAILURES_LISTED} more failures (see the report)`)
+  for (const check of failed.slice(0, FAILURES_LISTED))
+    lines.push(`  ${check.crashed ? 'crashed' : 'failed'} ${describe(check)}: ${oneLine(check.reason)}`)
+  if (failed.length > FAILURES_LISTED)
+    lines.push(`  … and ${failed.length - FAILURES_LISTED} more failures (see the report)`)
   const notRun = report.checks.filter((c) => c.status === 'not run')
   if (notRun.length > 0) lines.push(`  not run: ${notRun.length} checks, ${oneLine(notRun[0]!.reason)}`)
   for (const error of report.errors) lines.push(`  run error: ${error}`)
@@ -48,7 +65,10 @@ export function remediesLine(coverage: Coverage): string | undefined {
   return `not assessed for want of ${[inputs.join(', '), profile].filter(Boolean).join('; and of ')}`
 }
 
-/** "--intent-hash and --intent-receipt (16 requirements)": each name with the requirements that want it, names wanted by the same ones together, most first. */
+/**
+ * "--intent-hash and --intent-receipt (16 requirements)": each name with the requirements that want it, names wanted by
+ * the same ones together, most first.
+ */
 function groupedCounts(wanting: readonly { id: string; named: readonly string[] }[]): string[] {
   const wantedBy = new Map<string, string[]>()
   for (const { id, named } of wanting) for (const name of named) wantedBy.set(name, [...(wantedBy.get(name) ?? []), id])

@@ -6,19 +6,26 @@ export function evidenceLines(evidence: Evidence): string[] {
   const { request, response, transportError, counterexample } = evidence
   if (request) lines.push(`request: ${request.method} ${request.url}`, ...headerLines(request.headers))
   if (response) {
-    lines.push(`response: status ${response.status}, ${response.bodyBytes} bytes${response.truncated ? ' (cut at the size cap)' : ''}`, ...headerLines(response.headers))
+    lines.push(
+      `response: status ${response.status}, ${response.bodyBytes} bytes${response.truncated ? ' (cut at the size cap)' : ''}`,
+      ...headerLines(response.headers),
+    )
     if (response.bodyExcerpt) lines.push('body excerpt:', response.bodyExcerpt)
   }
   if (transportError) lines.push(`transport error: ${transportError.code}: ${transportError.message}`)
-  for (const retry of evidence.retries ?? []) lines.push(`retried after status ${retry.status}, waited ${retry.waitedMs} ms`)
+  for (const retry of evidence.retries ?? [])
+    lines.push(`retried after status ${retry.status}, waited ${retry.waitedMs} ms`)
   for (const v of evidence.schemaViolations ?? []) lines.push(`schema ${v.schema}: ${violationText(v)}`)
   if (counterexample) {
-    lines.push(`counterexample (seed ${counterexample.seed}, path ${counterexample.path}, ${counterexample.runs} runs): ${JSON.stringify(counterexample.value)}`)
+    lines.push(
+      `counterexample (seed ${counterexample.seed}, path ${counterexample.path}, ${counterexample.runs} runs): ${JSON.stringify(counterexample.value)}`,
+    )
     if (counterexample.replay) lines.push(`replay: ${counterexample.replay}`)
   }
   if (evidence.profile) lines.push(profileLine(evidence.profile))
   if (evidence.reproduce) lines.push(`reproduce: ${evidence.reproduce}`)
-  if (evidence.others?.length) lines.push(`${evidence.others.length} more response(s) broke the same rule; see report.json`)
+  if (evidence.others?.length)
+    lines.push(`${evidence.others.length} more response(s) broke the same rule; see report.json`)
   return lines
 }
 
@@ -27,12 +34,19 @@ export function profileLine(profile: { key: string; value: unknown; source?: str
   return `assessed against the profile: ${profile.key} = ${oneLine(JSON.stringify(profile.value), max)}${profile.source ? ` (${profile.source})` : ''}`
 }
 
-export function violationText(v: { keyword: string; instancePath: string; schemaPath: string; message: string }): string {
+export function violationText(v: {
+  keyword: string
+  instancePath: string
+  schemaPath: string
+  message: string
+}): string {
   return `${v.instancePath || '(root)'} ${v.message} (keyword ${v.keyword} at ${v.schemaPath})`
 }
 
 function headerLines(headers: Record<string, string | string[]>): string[] {
-  return Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `  ${name}: ${v}`))
+  return Object.entries(headers).flatMap(([name, value]) =>
+    (Array.isArray(value) ? value : [value]).map((v) => `  ${name}: ${v}`),
+  )
 }
 
 /** The first line of a reason, whitespace collapsed and cut to a length fit for a table cell or a console line. */

@@ -2,16 +2,33 @@ import { levelLabel } from '../src/contract/requirements.js'
 import type { Evidence } from '../src/core/report.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
 import { oneLine, profileLine } from './evidence-text.js'
-import { assessedLine, belowMinimum, interruptionLine, provenance, type CheckOutcome, type Coverage, type Report, type RequirementResult } from '../src/core/report.js'
+import {
+  assessedLine,
+  belowMinimum,
+  interruptionLine,
+  provenance,
+  type CheckOutcome,
+  type Coverage,
+  type Report,
+  type RequirementResult,
+} from '../src/core/report.js'
 import { requirementCounts } from '../src/engine/traceability.js'
 import { prettyJsonHtml } from './json-body.js'
 
 /** Everything interpolated into the page goes through here: the target's responses are hostile input. */
 export function escapeHtml(text: string | number | boolean | undefined): string {
-  return String(text ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+  return String(text ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
 }
 
-/** The head of a self-contained page: nothing may be fetched (the CSP allows only inline style, inline script and data: images). */
+/**
+ * The head of a self-contained page: nothing may be fetched (the CSP allows only inline style, inline script and data:
+ * images).
+ */
 export function pageHead(title: string, extraStyle = ''): string {
   return `<!doctype html>
 <html lang="en">
@@ -25,9 +42,13 @@ export function pageHead(title: string, extraStyle = ''): string {
 }
 
 const anchor = (checkId: string) => `check-${checkId.replace(/[^a-z0-9-]/gi, '-')}`
-const badge = (status: string) => `<span class="status s-${escapeHtml(status.replace(/ /g, '-'))}">${escapeHtml(status)}</span>`
+const badge = (status: string) =>
+  `<span class="status s-${escapeHtml(status.replace(/ /g, '-'))}">${escapeHtml(status)}</span>`
 
-/** report.html: one self-contained page (inline style and script, nothing fetched) with the verdict, the traceability matrix and each failure's evidence. */
+/**
+ * report.html: one self-contained page (inline style and script, nothing fetched) with the verdict, the traceability
+ * matrix and each failure's evidence.
+ */
 export function renderHtml(report: Report, comparison?: BaselineComparison): string {
   const failed = report.checks.filter((c) => c.status === 'failed')
   return `${pageHead(`IPTS conformance: ${report.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`)}
@@ -56,7 +77,9 @@ function skippedSummary(report: Report): string {
   return `<details id="skipped" open><summary>Skipped (${skipped.length}): what the run could not judge, and why</summary><ul>${skipped.map((c) => `<li><a href="#${anchor(c.id)}"><code>${escapeHtml(c.id)}</code></a>: ${escapeHtml(c.reason ?? '')}</li>`).join('')}</ul></details>`
 }
 
-/** Links to each part of the page that is there: the verdict, failures, coverage, skips, traceability and every check. */
+/**
+ * Links to each part of the page that is there: the verdict, failures, coverage, skips, traceability and every check.
+ */
 function tableOfContents(report: Report, comparison: BaselineComparison | undefined): string {
   const failed = report.checks.filter((c) => c.status === 'failed').length
   const skipped = report.checks.filter((c) => c.status === 'skipped').length
@@ -71,19 +94,34 @@ function tableOfContents(report: Report, comparison: BaselineComparison | undefi
     ['traceability', 'Traceability'],
     ['checks', `Every check (${report.checks.length})`],
   ]
-  return `<nav id="toc"><ul>${entries.filter(([, label]) => label !== false).map(([id, label]) => `<li><a href="#${id}">${escapeHtml(label as string)}</a></li>`).join('')}</ul></nav>`
+  return `<nav id="toc"><ul>${entries
+    .filter(([, label]) => label !== false)
+    .map(([id, label]) => `<li><a href="#${id}">${escapeHtml(label as string)}</a></li>`)
+    .join('')}</ul></nav>`
 }
 
-/** How much the report judged: the share assessed, each operation's responses by status, and each observable requirement not assessed with why and what would assess it. */
+/**
+ * How much the report judged: the share assessed, each operation's responses by status, and each observable requirement
+ * not assessed with why and what would assess it.
+ */
 function coverageSection(coverage: Coverage): string {
   const { summary } = coverage
   const operations = coverage.operations.map((op) => {
-    const statuses = Object.entries(op.statuses).map(([status, n]) => `<span class="seen">${escapeHtml(status)} ×${n}</span>`).join(' ')
+    const statuses = Object.entries(op.statuses)
+      .map(([status, n]) => `<span class="seen">${escapeHtml(status)} ×${n}</span>`)
+      .join(' ')
     return `<tr><td><code>${escapeHtml(op.operation)}</code></td><td>${statuses || '<span class="reason">no response</span>'}</td><td>${op.judged}</td></tr>`
   })
   const unassessed = coverage.requirements.filter((r) => r.observable && !r.assessed)
-  const wanted = (r: Coverage['requirements'][number]) => [...(r.assessedWith?.inputs ?? []).map((flag) => `<code>${escapeHtml(flag)}</code>`), ...(r.assessedWith?.profileKeys ?? []).map((key) => `profile <code>${escapeHtml(key)}</code>`)].join(', ')
-  const rows = unassessed.map((r) => `<tr><td><a href="#req-${escapeHtml(r.id)}"><code>${escapeHtml(r.id)}</code></a></td><td>${r.level}</td><td>${escapeHtml(r.reason)}</td><td>${wanted(r)}</td></tr>`)
+  const wanted = (r: Coverage['requirements'][number]) =>
+    [
+      ...(r.assessedWith?.inputs ?? []).map((flag) => `<code>${escapeHtml(flag)}</code>`),
+      ...(r.assessedWith?.profileKeys ?? []).map((key) => `profile <code>${escapeHtml(key)}</code>`),
+    ].join(', ')
+  const rows = unassessed.map(
+    (r) =>
+      `<tr><td><a href="#req-${escapeHtml(r.id)}"><code>${escapeHtml(r.id)}</code></a></td><td>${r.level}</td><td>${escapeHtml(r.reason)}</td><td>${wanted(r)}</td></tr>`,
+  )
   return `<section id="coverage"><h2>Coverage</h2>
 <p class="assessed${belowMinimum(summary) ? ' below' : ''}">${escapeHtml(assessedLine(summary))}.</p>
 <table class="operations"><thead><tr><th>operation</th><th>responses by status</th><th>judged</th></tr></thead><tbody>${operations.join('')}</tbody></table>
@@ -97,7 +135,9 @@ function headerSection(report: Report): string {
     const of = (status: string) => report.checks.filter((c) => c.level === level && c.status === status).length
     return `<tr><th>${level}</th><td>${of('passed')}</td><td>${of('failed')}</td><td>${of('not run')}</td><td>${of('skipped')}</td><td>${of('waived')}</td></tr>`
   })
-  const requirements = Object.entries(requirementCounts(report.requirements)).map(([status, n]) => `${badge(status)} ${n}`)
+  const requirements = Object.entries(requirementCounts(report.requirements)).map(
+    ([status, n]) => `${badge(status)} ${n}`,
+  )
   return `<header>
 <h1>IPTS conformance <span id="verdict" class="verdict v-${summary.verdict}">${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}</span></h1>
 ${report.interrupted ? `<p id="interrupted" class="interrupted"><b>${escapeHtml(interruptionLine(report)!)}</b></p>\n` : ''}<p class="meta">Target <b>${escapeHtml(report.target.baseUrl)}</b> · ${escapeHtml(report.tool.name)} ${escapeHtml(report.tool.version)} · started ${escapeHtml(report.startedAt)} · ${report.durationMs} ms · ${escapeHtml(report.traffic ? provenance(report) : `seed ${report.seed} · ${report.runs} runs per property`)}${report.strict ? ' · strict' : ''}</p>
@@ -126,7 +166,10 @@ ${check.evidence ? evidenceBlock(check.evidence) : `<p class="message">${escapeH
 function evidenceBlock(evidence: Evidence): string {
   const parts = [`<p class="message">${escapeHtml(evidence.message)}</p>`]
   const { request, response, counterexample } = evidence
-  if (request) parts.push(`<h4>Request</h4><pre class="request">${escapeHtml(`${request.method} ${request.url}\n${headerText(request.headers)}`)}</pre>`)
+  if (request)
+    parts.push(
+      `<h4>Request</h4><pre class="request">${escapeHtml(`${request.method} ${request.url}\n${headerText(request.headers)}`)}</pre>`,
+    )
   if (response) {
     parts.push(
       `<h4>Response: status <span class="http-status">${response.status}</span>, ${response.bodyBytes} bytes${response.truncated ? ' (cut at the size cap)' : ''}</h4>`,
@@ -134,27 +177,48 @@ function evidenceBlock(evidence: Evidence): string {
       bodyBlock(response.bodyExcerpt, evidence.schemaViolations?.map((v) => v.instancePath) ?? []),
     )
   }
-  if (evidence.transportError) parts.push(`<h4>Transport error</h4><pre>${escapeHtml(`${evidence.transportError.code}: ${evidence.transportError.message}`)}</pre>`)
-  if (evidence.retries?.length) parts.push(`<p>Retried: ${evidence.retries.map((r) => `status ${r.status} after ${r.waitedMs} ms`).join(', ')}</p>`)
+  if (evidence.transportError)
+    parts.push(
+      `<h4>Transport error</h4><pre>${escapeHtml(`${evidence.transportError.code}: ${evidence.transportError.message}`)}</pre>`,
+    )
+  if (evidence.retries?.length)
+    parts.push(`<p>Retried: ${evidence.retries.map((r) => `status ${r.status} after ${r.waitedMs} ms`).join(', ')}</p>`)
   if (evidence.schemaViolations?.length) {
-    const rows = evidence.schemaViolations.map((v) => `<tr><td>${escapeHtml(v.schema)}</td><td><code>${escapeHtml(v.keyword)}</code></td><td><code>${escapeHtml(v.instancePath || '(root)')}</code></td><td><code>${escapeHtml(v.schemaPath)}</code></td><td>${escapeHtml(v.message)}</td></tr>`)
-    parts.push(`<h4>Schema violations</h4><table class="violations"><thead><tr><th>schema</th><th>keyword</th><th>JSON pointer</th><th>schema path</th><th>message</th></tr></thead><tbody>${rows.join('')}</tbody></table>`)
+    const rows = evidence.schemaViolations.map(
+      (v) =>
+        `<tr><td>${escapeHtml(v.schema)}</td><td><code>${escapeHtml(v.keyword)}</code></td><td><code>${escapeHtml(v.instancePath || '(root)')}</code></td><td><code>${escapeHtml(v.schemaPath)}</code></td><td>${escapeHtml(v.message)}</td></tr>`,
+    )
+    parts.push(
+      `<h4>Schema violations</h4><table class="violations"><thead><tr><th>schema</th><th>keyword</th><th>JSON pointer</th><th>schema path</th><th>message</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+    )
   }
   if (counterexample) {
-    parts.push(`<h4>Counterexample</h4><p>seed ${counterexample.seed}, path <code>${escapeHtml(counterexample.path)}</code>, after ${counterexample.runs} runs</p><pre>${escapeHtml(JSON.stringify(counterexample.value, null, 2))}</pre>`)
+    parts.push(
+      `<h4>Counterexample</h4><p>seed ${counterexample.seed}, path <code>${escapeHtml(counterexample.path)}</code>, after ${counterexample.runs} runs</p><pre>${escapeHtml(JSON.stringify(counterexample.value, null, 2))}</pre>`,
+    )
     if (counterexample.replay) parts.push(commandBlock('Replay', counterexample.replay))
   }
-  if (evidence.profile) parts.push(`<h4>Deployment profile</h4><p class="profile">${escapeHtml(profileLine(evidence.profile))}</p>`)
+  if (evidence.profile)
+    parts.push(`<h4>Deployment profile</h4><p class="profile">${escapeHtml(profileLine(evidence.profile))}</p>`)
   if (evidence.reproduce) parts.push(commandBlock('Reproduce', evidence.reproduce, variablesNote(evidence.reproduce)))
-  if (evidence.others?.length) parts.push(`<details><summary>${evidence.others.length} more response(s) broke the same rule</summary><ul>${evidence.others.map((o) => `<li>${escapeHtml(oneLine(o.message))}${o.request ? ` <code>${escapeHtml(`${o.request.method} ${o.request.url}`)}</code>` : ''}</li>`).join('')}</ul></details>`)
+  if (evidence.others?.length)
+    parts.push(
+      `<details><summary>${evidence.others.length} more response(s) broke the same rule</summary><ul>${evidence.others.map((o) => `<li>${escapeHtml(oneLine(o.message))}${o.request ? ` <code>${escapeHtml(`${o.request.method} ${o.request.url}`)}</code>` : ''}</li>`).join('')}</ul></details>`,
+    )
   return parts.join('\n')
 }
 
-/** A response body: pretty-printed JSON with the value at each violation's pointer marked, or the excerpt as it is when it is no whole JSON value. */
+/**
+ * A response body: pretty-printed JSON with the value at each violation's pointer marked, or the excerpt as it is when
+ * it is no whole JSON value.
+ */
 function bodyBlock(excerpt: string, pointers: readonly string[]): string {
   const pretty = prettyJsonHtml(excerpt, pointers, escapeHtml)
   if (pretty === undefined) return `<pre class="body">${escapeHtml(excerpt)}</pre>`
-  const note = pointers.length > 0 ? '<p class="note">Pretty-printed; the value at each violation\'s JSON pointer is marked.</p>' : ''
+  const note =
+    pointers.length > 0
+      ? '<p class="note">Pretty-printed; the value at each violation\'s JSON pointer is marked.</p>'
+      : ''
   return `${note}<pre class="body json">${pretty}</pre>`
 }
 
@@ -187,7 +251,12 @@ function quoteBlock(quote: readonly string[]): string {
 function traceabilitySection(report: Report): string {
   const statusOf = new Map(report.checks.map((c) => [c.id, c.status]))
   const row = (r: RequirementResult) => {
-    const checks = r.checks.map((id) => `<li><a href="#${anchor(id)}"><code>${escapeHtml(id)}</code></a> ${badge(statusOf.get(id) ?? 'not run')}</li>`).join('')
+    const checks = r.checks
+      .map(
+        (id) =>
+          `<li><a href="#${anchor(id)}"><code>${escapeHtml(id)}</code></a> ${badge(statusOf.get(id) ?? 'not run')}</li>`,
+      )
+      .join('')
     return `<tr id="req-${escapeHtml(r.id)}" class="r-${escapeHtml(r.status)}"><td><code>${escapeHtml(r.id)}</code></td><td>${levelLabel(r)}</td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.rule)}${quoteBlock(r.quote)}</td><td>${checks ? `<ul>${checks}</ul>` : '—'}</td><td>${badge(r.status)}${r.profile ? `<div class="profile">${escapeHtml(profileLine(r.profile, 120))}</div>` : ''}${r.reason ? `<div class="reason">${escapeHtml(r.reason)}</div>` : ''}</td></tr>`
   }
   return `<section id="traceability"><h2>Traceability: requirement → checks → outcome</h2>
@@ -200,8 +269,10 @@ function traceabilitySection(report: Report): string {
 function writesSection(checks: readonly CheckOutcome[]): string {
   const writes = checks.flatMap((c) => (c.writes ?? []).map((write) => ({ check: c.id, ...write })))
   if (writes.length === 0) return ''
-  const cell = (value: unknown) => `<td>${value === undefined || value === null ? '' : `<code>${escapeHtml(String(value))}</code>`}</td>`
-  const row = (w: (typeof writes)[number]) => `<tr>${[w.check, `${w.operation} (${w.method})`, w.idempotencyKey ?? 'none', w.status ?? 'no response', w.attempts, w.statusIdentifier, w.receipt, w.duplicate].map(cell).join('')}</tr>`
+  const cell = (value: unknown) =>
+    `<td>${value === undefined || value === null ? '' : `<code>${escapeHtml(String(value))}</code>`}</td>`
+  const row = (w: (typeof writes)[number]) =>
+    `<tr>${[w.check, `${w.operation} (${w.method})`, w.idempotencyKey ?? 'none', w.status ?? 'no response', w.attempts, w.statusIdentifier, w.receipt, w.duplicate].map(cell).join('')}</tr>`
   return `<section id="writes"><h2>Writes sent (${writes.length})</h2><table><thead><tr><th>check</th><th>operation</th><th>Idempotency-Key</th><th>status</th><th>attempts</th><th>status identifier</th><th>receipt</th><th>duplicate</th></tr></thead><tbody>${writes.map(row).join('\n')}</tbody></table></section>`
 }
 
@@ -231,7 +302,10 @@ pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.5em;overflow:auto;max-h
 .assessed{font-weight:600}.assessed.below{color:#a40e26}.seen{display:inline-block;margin-right:.6em;white-space:nowrap}table.operations{width:auto}table.unassessed{table-layout:fixed}
 `
 
-/** No data in here: the script only wires the copy buttons and the matrix filter, and scrolls each long body to its marked value. */
+/**
+ * No data in here: the script only wires the copy buttons and the matrix filter, and scrolls each long body to its
+ * marked value.
+ */
 const SCRIPT = `
 for (const body of document.querySelectorAll('pre.body')) {
   const mark = body.querySelector('mark.pointer')

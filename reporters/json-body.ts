@@ -10,9 +10,14 @@ const pointerToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1
 /**
  * A response body as HTML: pretty-printed, and each value at one of the JSON pointers (a schema violation's
  * instancePath) wrapped in <mark class="pointer">. Every string and number is kept as the target wrote it (a number
- * too long for a double stays whole), escaped with escapeHtml. Undefined when the text is not one whole JSON value (an excerpt cut short).
+ * too long for a double stays whole), escaped with escapeHtml. Undefined when the text is not one whole JSON value (an
+ * excerpt cut short).
  */
-export function prettyJsonHtml(text: string, pointers: readonly string[], escapeHtml: (text: string) => string): string | undefined {
+export function prettyJsonHtml(
+  text: string,
+  pointers: readonly string[],
+  escapeHtml: (text: string) => string,
+): string | undefined {
   const marked = new Set(pointers)
   let at = 0
   const take = (pattern: RegExp): string => {
@@ -31,12 +36,18 @@ export function prettyJsonHtml(text: string, pointers: readonly string[], escape
     skipSpace()
     const first = text[at]
     const html =
-      first === '{' ? container('}', pointer, indent, true)
-      : first === '[' ? container(']', pointer, indent, false)
-      : first === '"' ? escapeHtml(take(STRING))
-      : first === '-' || (first !== undefined && first >= '0' && first <= '9') ? escapeHtml(take(NUMBER))
-      : escapeHtml(take(WORD))
-    return marked.has(pointer) ? `<mark class="pointer" title="${escapeHtml(pointer || '(root)')}">${html}</mark>` : html
+      first === '{'
+        ? container('}', pointer, indent, true)
+        : first === '['
+          ? container(']', pointer, indent, false)
+          : first === '"'
+            ? escapeHtml(take(STRING))
+            : first === '-' || (first !== undefined && first >= '0' && first <= '9')
+              ? escapeHtml(take(NUMBER))
+              : escapeHtml(take(WORD))
+    return marked.has(pointer)
+      ? `<mark class="pointer" title="${escapeHtml(pointer || '(root)')}">${html}</mark>`
+      : html
   }
   const container = (close: string, pointer: string, indent: string, members: boolean): string => {
     const open = text[at]!

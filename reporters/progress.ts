@@ -27,7 +27,11 @@ export function colourFor(output: ProgressOutput, env: NodeJS.ProcessEnv): (colo
  * failures). Elsewhere (CI logs): one line per concern once all its checks are done, with the running total, however
  * the concerns' checks interleave. A failed check gets a line of its own in both.
  */
-export function createProgress(output: ProgressOutput, env: NodeJS.ProcessEnv, checksPerConcern: Readonly<Record<string, number>>): Progress {
+export function createProgress(
+  output: ProgressOutput,
+  env: NodeJS.ProcessEnv,
+  checksPerConcern: Readonly<Record<string, number>>,
+): Progress {
   const paint = colourFor(output, env)
   const live = output.isTTY === true
   const expected = Object.values(checksPerConcern).reduce((sum, n) => sum + n, 0)
@@ -47,11 +51,15 @@ export function createProgress(output: ProgressOutput, env: NodeJS.ProcessEnv, c
       if (outcome.status === 'failed') {
         failed++
         concern.failed++
-        output.write(`${live ? '\r\x1b[K' : ''}${paint('red', 'failed')} ${outcome.id} [${outcome.requirement}, ${levelLabel(outcome)}]\n`)
+        output.write(
+          `${live ? '\r\x1b[K' : ''}${paint('red', 'failed')} ${outcome.id} [${outcome.requirement}, ${levelLabel(outcome)}]\n`,
+        )
       }
       if (live) output.write(status())
       else if (concern.done === checksPerConcern[outcome.concern]) {
-        output.write(`${outcome.concern}: ${checksDone(concern.done)}${concern.failed > 0 ? `, ${concern.failed} failed` : ''} (${done} of ${expected} in all)\n`)
+        output.write(
+          `${outcome.concern}: ${checksDone(concern.done)}${concern.failed > 0 ? `, ${concern.failed} failed` : ''} (${done} of ${expected} in all)\n`,
+        )
       }
     },
     end() {

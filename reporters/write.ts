@@ -21,7 +21,12 @@ const formats: readonly { file: string; render(report: Report, comparison?: Base
  * All or nothing: each file is written under a temporary name and renamed once all are, so that a folder that turns
  * out unwritable (or full) leaves no partial report behind, and the failure is one line naming the folder.
  */
-export async function writeReports(report: Report, dir: string, comparison?: BaselineComparison, jobSummaryPath?: string): Promise<string[]> {
+export async function writeReports(
+  report: Report,
+  dir: string,
+  comparison?: BaselineComparison,
+  jobSummaryPath?: string,
+): Promise<string[]> {
   return writeReportsNow(report, dir, comparison, jobSummaryPath)
 }
 
@@ -29,7 +34,12 @@ export async function writeReports(report: Report, dir: string, comparison?: Bas
  * writeReports, synchronously: what a signal handler can still do before the process ends (`npx vitest run` exits a
  * millisecond after SIGINT).
  */
-export function writeReportsNow(report: Report, dir: string, comparison?: BaselineComparison, jobSummaryPath?: string): string[] {
+export function writeReportsNow(
+  report: Report,
+  dir: string,
+  comparison?: BaselineComparison,
+  jobSummaryPath?: string,
+): string[] {
   const rendered = formats.map((format) => ({ path: join(dir, format.file), text: format.render(report, comparison) }))
   const temporary = (path: string) => `${path}.${process.pid}.tmp`
   const placed: string[] = []
@@ -42,7 +52,9 @@ export function writeReportsNow(report: Report, dir: string, comparison?: Baseli
     }
   } catch (error) {
     for (const path of [...rendered.map(({ path }) => temporary(path)), ...placed]) removeIfAny(path)
-    throw new UsageError(`cannot write the reports to ${dir} (${(error as { code?: string }).code ?? String(error)}); no report was written`)
+    throw new UsageError(
+      `cannot write the reports to ${dir} (${(error as { code?: string }).code ?? String(error)}); no report was written`,
+    )
   }
   if (jobSummaryPath) appendFileSync(jobSummaryPath, renderMarkdown(report, comparison))
   return rendered.map(({ path }) => path)

@@ -30,7 +30,11 @@ export function pragmasIn(root) {
       .flatMap((text, index) => {
         const match = PRAGMA.exec(text)
         if (!match) return []
-        const scope = match[1] ? 'the next line' : match[2].trim() === 'all' ? 'every mutator until restored' : 'until restored'
+        const scope = match[1]
+          ? 'the next line'
+          : match[2].trim() === 'all'
+            ? 'every mutator until restored'
+            : 'until restored'
         return [{ file, line: index + 1, mutators: match[2].trim(), scope, reason: (match[3] ?? '').trim() }]
       }),
   )

@@ -15,7 +15,11 @@ import { parse as parseYaml } from 'yaml'
 import { pragmaSection } from './mutation-pragmas.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const DEFAULT_CONFIGS = ['mutation/stryker.secrets.config.mjs', 'mutation/stryker.judges.config.mjs', 'mutation/stryker.config.mjs']
+const DEFAULT_CONFIGS = [
+  'mutation/stryker.secrets.config.mjs',
+  'mutation/stryker.judges.config.mjs',
+  'mutation/stryker.config.mjs',
+]
 const args = process.argv.slice(2)
 const reportOnly = args[0] === '--report-only'
 if (reportOnly) args.shift()
@@ -23,20 +27,37 @@ const dashes = args.indexOf('--')
 const strykerArgs = dashes === -1 ? [] : args.slice(dashes + 1)
 const named = dashes === -1 ? args : args.slice(0, dashes)
 const configFiles = named.length > 0 ? named : DEFAULT_CONFIGS
-const configs = await Promise.all(configFiles.map(async (file) => ({ file, config: (await import(pathToFileURL(join(root, file)).href)).default })))
-const jsonReports = configs.map(({ config }) => join(root, config.jsonReporter?.fileName ?? 'reports/mutation/mutation.json'))
+const configs = await Promise.all(
+  configFiles.map(async (file) => ({ file, config: (await import(pathToFileURL(join(root, file)).href)).default })),
+)
+const jsonReports = configs.map(({ config }) =>
+  join(root, config.jsonReporter?.fileName ?? 'reports/mutation/mutation.json'),
+)
 const isFullRun = configFiles.join() === DEFAULT_CONFIGS.join()
-const documentPath = process.env.MUTATION_DOC ? join(root, process.env.MUTATION_DOC) : isFullRun ? join(root, 'docs/mutation.md') : join(dirname(jsonReports[0]), 'mutation.md')
+const documentPath = process.env.MUTATION_DOC
+  ? join(root, process.env.MUTATION_DOC)
+  : isFullRun
+    ? join(root, 'docs/mutation.md')
+    : join(dirname(jsonReports[0]), 'mutation.md')
 
 const DETECTED = ['Killed', 'Timeout']
 const UNDETECTED = ['Survived', 'NoCoverage']
 const STATUSES = ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'Ignored', 'CompileError', 'RuntimeError']
 
-const givenConcurrency = strykerArgs.includes('--concurrency') ? Number(strykerArgs[strykerArgs.indexOf('--concurrency') + 1]) : undefined
+const givenConcurrency = strykerArgs.includes('--concurrency')
+  ? Number(strykerArgs[strykerArgs.indexOf('--concurrency') + 1])
+  : undefined
 // StrykerJS's own default: as many workers as cores, one fewer above four.
-const concurrencyOf = (config) => givenConcurrency ?? config.concurrency ?? (availableParallelism() > 4 ? availableParallelism() - 1 : availableParallelism())
+const concurrencyOf = (config) =>
+  givenConcurrency ??
+  config.concurrency ??
+  (availableParallelism() > 4 ? availableParallelism() - 1 : availableParallelism())
 const startedAt = Date.now()
-let run = { seconds: undefined, parts: [], when: new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' }
+let run = {
+  seconds: undefined,
+  parts: [],
+  when: new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+}
 // When and how long the run that wrote the reports took, so that a document written again from them (--report-only,
 // after a reason is added) still says how the run was made.
 const runRecord = join(dirname(jsonReports[0]), 'run.json')
@@ -47,7 +68,11 @@ if (!reportOnly) {
   if (build.status !== 0) process.exit(build.status ?? 1)
   for (const { file, config } of configs) {
     const started = Date.now()
-    const stryker = spawnSync(process.execPath, [join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', file, ...strykerArgs], { cwd: root, stdio: 'inherit' })
+    const stryker = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', file, ...strykerArgs],
+      { cwd: root, stdio: 'inherit' },
+    )
     run.parts.push(`${file} ${Math.round((Date.now() - started) / 1000)} s at concurrency ${concurrencyOf(config)}`)
     if (stryker.status !== 0) {
       console.error(`stryker run ${file} exited with ${stryker.status}; ${documentPath} is left as it was`)
@@ -58,7 +83,13 @@ if (!reportOnly) {
   writeFileSync(runRecord, JSON.stringify(run))
 }
 
-const rows = jsonReports.flatMap((path) => Object.entries(JSON.parse(readFileSync(path, 'utf8')).files).map(([file, { source, mutants }]) => ({ file, source, mutants })))
+const rows = jsonReports.flatMap((path) =>
+  Object.entries(JSON.parse(readFileSync(path, 'utf8')).files).map(([file, { source, mutants }]) => ({
+    file,
+    source,
+    mutants,
+  })),
+)
 const count = (mutants, statuses) => mutants.filter((m) => statuses.includes(m.status)).length
 const score = (mutants) => {
   const valid = count(mutants, [...DETECTED, ...UNDETECTED])
@@ -68,30 +99,47 @@ const all = rows.flatMap((row) => row.mutants)
 const lineOf = (row, mutant) => row.source.split('\n')[mutant.location.start.line - 1]?.trim() ?? ''
 const where = (row, mutant) => `${row.file}:${mutant.location.start.line}`
 const cell = (text) => text.replaceAll('|', '\\|').replaceAll('`', "'")
-const minutes = (seconds) => (seconds === undefined ? 'not measured (document written from an existing report)' : `${Math.floor(seconds / 60)} min ${seconds % 60} s`)
-// Mutants of top-level code (ignoreStatic) are ignored by Stryker itself; the others were disabled in the code, with a reason.
+const minutes = (seconds) =>
+  seconds === undefined
+    ? 'not measured (document written from an existing report)'
+    : `${Math.floor(seconds / 60)} min ${seconds % 60} s`
+// Mutants of top-level code (ignoreStatic) are ignored by Stryker itself; the others were disabled in the code, with a
+// reason.
 const staticIgnored = all.filter((m) => m.status === 'Ignored' && /static/i.test(m.statusReason ?? ''))
-const disabled = rows.flatMap((row) => row.mutants.filter((m) => m.status === 'Ignored' && !/static/i.test(m.statusReason ?? '')).map((m) => ({ row, m })))
+const disabled = rows.flatMap((row) =>
+  row.mutants.filter((m) => m.status === 'Ignored' && !/static/i.test(m.statusReason ?? '')).map((m) => ({ row, m })),
+)
 // Every file the three parts of npm run mutation mutate, to name those a partial run left out.
-const fullScope = [...readdirSync(join(root, 'src/checks')).filter((f) => f.endsWith('.ts')).map((f) => `src/checks/${f}`), 'src/http/secrets.ts', 'src/engine/run-check.ts', 'src/engine/judged-outcomes.ts', 'src/engine/summarize.ts']
+const fullScope = [
+  ...readdirSync(join(root, 'src/checks'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `src/checks/${f}`),
+  'src/http/secrets.ts',
+  'src/engine/run-check.ts',
+  'src/engine/judged-outcomes.ts',
+  'src/engine/summarize.ts',
+]
 const notMutated = fullScope.filter((file) => !rows.some((row) => row.file === file)).sort()
 // The lines of the hand review's survivors, and what kills each now.
 const HAND_REVIEW = [
   {
-    what: "`cursors/issued-cursor-opaque`, its bare-integer test made to require a sign",
-    killedBy: "`cursors-bare-integer-cursor-beyond-ids` issues markets cursors that are bare integers but no market's ID (the offset plus 1000), and test/checks/cursors.test.ts scripts signed ones (\"+1020\"), which the pattern's sign must also catch.",
+    what: '`cursors/issued-cursor-opaque`, its bare-integer test made to require a sign',
+    killedBy:
+      '`cursors-bare-integer-cursor-beyond-ids` issues markets cursors that are bare integers but no market\'s ID (the offset plus 1000), and test/checks/cursors.test.ts scripts signed ones ("+1020"), which the pattern\'s sign must also catch.',
     file: 'src/checks/cursors.ts',
     line: "if (/^[+-]?[0-9]+$/.test(cursor)) return 'a bare integer'",
   },
   {
     what: '`every-response/error-code-listed` judging 4xx codes only',
-    killedBy: '`malformed-hash-500-code-unlisted` sends a 500 with a code the profile does not list (`invalid-cursor-code-unlisted` a 400, for the edge at 400), and test/exchange-rules.test.ts judges a 503.',
+    killedBy:
+      '`malformed-hash-500-code-unlisted` sends a 500 with a code the profile does not list (`invalid-cursor-code-unlisted` a 400, for the edge at 400), and test/exchange-rules.test.ts judges a 503.',
     file: 'src/checks/profile-rules.ts',
     line: "valuesOf: (response) => (response.status >= 400 ? stringMember(response, 'code') : []),",
   },
   {
     what: '`properties/garbage-key-refused` accepting any 4xx with an error body',
-    killedBy: '`properties-key-around-real-key-forbidden` answers a key with a real key inside it with 403 and an error body.',
+    killedBy:
+      '`properties-key-around-real-key-forbidden` answers a key with a real key inside it with 403 and an error body.',
     file: 'src/checks/properties.ts',
     line: 'async ([id, key]) => answeredWithError(await ctx.call(id, { auth: { key: headerValueOf(key) } }), 401),',
   },
@@ -105,20 +153,34 @@ const HAND_REVIEW = [
 function handReviewStatus(file, text) {
   const row = rows.find((r) => r.file === file)
   if (!row) return 'not mutated in this run'
-  const lines = row.source.split('\n').map((l, i) => (l.includes(text) ? i + 1 : 0)).filter(Boolean)
+  const lines = row.source
+    .split('\n')
+    .map((l, i) => (l.includes(text) ? i + 1 : 0))
+    .filter(Boolean)
   const mutants = row.mutants.filter((m) => lines.includes(m.location.start.line))
   if (mutants.length === 0) return 'no mutant of the line'
-  return STATUSES.filter((s) => count(mutants, [s]) > 0).map((s) => `${count(mutants, [s])} ${s}`).join(', ')
+  return STATUSES.filter((s) => count(mutants, [s]) > 0)
+    .map((s) => `${count(mutants, [s])} ${s}`)
+    .join(', ')
 }
-const survivors = rows.flatMap((row) => row.mutants.filter((m) => UNDETECTED.includes(m.status)).map((m) => ({ row, m })))
+const survivors = rows.flatMap((row) =>
+  row.mutants.filter((m) => UNDETECTED.includes(m.status)).map((m) => ({ row, m })),
+)
 // Why a mutant survives, where it has been examined (scripts/mutation-survivors.yaml): matched by its file, a piece of
 // its line's text and, where given, its mutators, so that a reason follows its line when the lines above it move.
 const REASONS = parseYaml(readFileSync(join(root, 'scripts/mutation-survivors.yaml'), 'utf8')) ?? []
 const reasonOf = (row, m) =>
-  REASONS.find((r) => r.file === row.file && lineOf(row, m).includes(r.line) && (!r.mutators || r.mutators.includes(m.mutatorName)))?.reason
+  REASONS.find(
+    (r) =>
+      r.file === row.file && lineOf(row, m).includes(r.line) && (!r.mutators || r.mutators.includes(m.mutatorName)),
+  )?.reason
 const unexamined = survivors.filter(({ row, m }) => reasonOf(row, m) === undefined)
 // Reasons of files this run mutated that no survivor took: their mutants are killed now, and the entry should go.
-const stale = REASONS.filter((r) => rows.some((row) => row.file === r.file) && !survivors.some(({ row, m }) => reasonOf(row, m) === r.reason && row.file === r.file))
+const stale = REASONS.filter(
+  (r) =>
+    rows.some((row) => row.file === r.file) &&
+    !survivors.some(({ row, m }) => reasonOf(row, m) === r.reason && row.file === r.file),
+)
 
 const lines = [
   '# Mutation testing',
@@ -133,7 +195,7 @@ const lines = [
   "  a run runs, under a fault it finds only in another check's requests, with that check (`CHECK_WITNESSES`); each check",
   '  against a target that stops answering after the probe (it fails with the unanswered request, skips, or is not run);',
   "  the tests of each concern's checks on answers scripted by hand, and on a reference given only some inputs (no trader,",
-  "  intent or restricted key) (`test/checks/`, `test/check-inputs.test.ts`);",
+  '  intent or restricted key) (`test/checks/`, `test/check-inputs.test.ts`);',
   '  and the unit tests of the property runner;',
   '- the every-response rules (`src/checks/every-response.ts`, `profile-rules.ts`, `exchange-judge.ts`), the code that',
   '  decides pass, fail and skip (`src/engine/run-check.ts`, `src/engine/judged-outcomes.ts`, `src/engine/summarize.ts`)',
@@ -145,7 +207,7 @@ const lines = [
   '  `test/redaction.test.ts`, `test/secret-forms.test.ts`): every run redacts, so the runs would cover each of its',
   '  mutants at the cost of every run, and prove none of its branches.',
   '',
-  "CI (`.ci/run`, Node 20) runs `test/each-check.test.ts` whole, then `npm run mutation:ci`: StrykerJS over a fixed sample",
+  'CI (`.ci/run`, Node 20) runs `test/each-check.test.ts` whole, then `npm run mutation:ci`: StrykerJS over a fixed sample',
   '(the checks of auth; the profile rules and the verdict code), without incremental mode; a score under a',
   "sample's break threshold (`mutation/stryker.ci-*.config.mjs`) fails CI.",
   '',
@@ -163,18 +225,29 @@ const lines = [
   'fault alone; each now has a fault of the reference server that only that branch catches, and the mutants StrykerJS',
   'makes of each line fare as listed:',
   '',
-  ...HAND_REVIEW.map(({ what, file, line, killedBy }) => `- ${what}: ${killedBy} StrykerJS on \`${file}\` (\`${cell(line)}\`): ${handReviewStatus(file, line)}.`),
+  ...HAND_REVIEW.map(
+    ({ what, file, line, killedBy }) =>
+      `- ${what}: ${killedBy} StrykerJS on \`${file}\` (\`${cell(line)}\`): ${handReviewStatus(file, line)}.`,
+  ),
   '',
   ...(notMutated.length === 0
     ? []
-    : ['## Not mutated in this run', '', `Files of \`npm run mutation\` that this document's reports do not cover: ${notMutated.map((f) => `\`${f}\``).join(', ')}.`, '']),
+    : [
+        '## Not mutated in this run',
+        '',
+        `Files of \`npm run mutation\` that this document's reports do not cover: ${notMutated.map((f) => `\`${f}\``).join(', ')}.`,
+        '',
+      ]),
   '## By file',
   '',
   '| file | mutants | killed | timeout | survived | no coverage | ignored | score |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...rows
     .sort((a, b) => a.file.localeCompare(b.file))
-    .map(({ file, mutants }) => `| ${file} | ${mutants.length} | ${count(mutants, ['Killed'])} | ${count(mutants, ['Timeout'])} | ${count(mutants, ['Survived'])} | ${count(mutants, ['NoCoverage'])} | ${count(mutants, ['Ignored'])} | ${score(mutants).toFixed(1)}% |`),
+    .map(
+      ({ file, mutants }) =>
+        `| ${file} | ${mutants.length} | ${count(mutants, ['Killed'])} | ${count(mutants, ['Timeout'])} | ${count(mutants, ['Survived'])} | ${count(mutants, ['NoCoverage'])} | ${count(mutants, ['Ignored'])} | ${score(mutants).toFixed(1)}% |`,
+    ),
   '',
   '## Surviving mutants',
   '',
@@ -184,18 +257,34 @@ const lines = [
   '',
   ...(survivors.length === 0
     ? []
-    : ['| where | status | mutator | replacement | line | why it survives |', '| --- | --- | --- | --- | --- | --- |', ...survivors.map(({ row, m }) => `| ${where(row, m)} | ${m.status} | ${m.mutatorName} | \`${cell(m.replacement ?? '')}\` | \`${cell(lineOf(row, m))}\` | ${cell(reasonOf(row, m) ?? 'not examined yet')} |`)]),
+    : [
+        '| where | status | mutator | replacement | line | why it survives |',
+        '| --- | --- | --- | --- | --- | --- |',
+        ...survivors.map(
+          ({ row, m }) =>
+            `| ${where(row, m)} | ${m.status} | ${m.mutatorName} | \`${cell(m.replacement ?? '')}\` | \`${cell(lineOf(row, m))}\` | ${cell(reasonOf(row, m) ?? 'not examined yet')} |`,
+        ),
+      ]),
   '',
   '## Equivalent mutants (disabled in the code)',
   '',
-  disabled.length === 0 ? 'None.' : 'A mutant that cannot change any verdict, disabled by a `// Stryker disable next-line` comment that gives the reason (the argument: next section).',
+  disabled.length === 0
+    ? 'None.'
+    : 'A mutant that cannot change any verdict, disabled by a `// Stryker disable next-line` comment that gives the reason (the argument: next section).',
   '',
   ...(disabled.length === 0
     ? []
-    : ['| where | mutator | reason |', '| --- | --- | --- |', ...disabled.map(({ row, m }) => `| ${where(row, m)} | ${m.mutatorName} | ${cell(m.statusReason ?? '')} |`)]),
+    : [
+        '| where | mutator | reason |',
+        '| --- | --- | --- |',
+        ...disabled.map(({ row, m }) => `| ${where(row, m)} | ${m.mutatorName} | ${cell(m.statusReason ?? '')} |`),
+      ]),
   '',
   ...pragmaSection(root),
 ]
 writeFileSync(documentPath, lines.join('\n'))
-console.log(`mutation score ${score(all).toFixed(2)}%, ${all.length} mutants, ${survivors.length} surviving (${unexamined.length} without a reason); written to ${documentPath}`)
-for (const r of stale) console.log(`scripts/mutation-survivors.yaml: no survivor of ${r.file} takes the reason for "${r.line}"; remove it`)
+console.log(
+  `mutation score ${score(all).toFixed(2)}%, ${all.length} mutants, ${survivors.length} surviving (${unexamined.length} without a reason); written to ${documentPath}`,
+)
+for (const r of stale)
+  console.log(`scripts/mutation-survivors.yaml: no survivor of ${r.file} takes the reason for "${r.line}"; remove it`)

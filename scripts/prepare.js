@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm's prepare: after `npm ci` or `npm install` in a clone, and when npm installs the package from a git URL (it
 // installs the dev dependencies first there), compiles dist/. TypeScript is a dev dependency, so `npm ci --omit=dev`
-// in a clone has no compiler: that install still succeeds, and this says how to get a dist/ instead of failing with 127.
+// in a clone has no compiler: that install still succeeds, and this says how to get a dist/ instead of failing with
+// 127.
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'

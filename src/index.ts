@@ -1,4 +1,7 @@
-/** The programmatic API of ipts-conformance (package.json "exports"); the report's JSON Schema is `ipts-conformance/specs/report.schema.json`. */
+/**
+ * The programmatic API of ipts-conformance (package.json "exports"); the report's JSON Schema is
+ * `ipts-conformance/specs/report.schema.json`.
+ */
 export { runConformance, type RunOptions, type Waiver } from './runner/run.js'
 export { TargetUnreachableError, UsageError, ProfileError, ERROR_CODES } from './core/errors.js'
 export type { GivenSettings } from './core/defaults.js'

@@ -36,7 +36,8 @@ describe('the checks', () => {
 
   test('are named after their concern', () => {
     for (const [concern, checks] of Object.entries(checksByConcern)) {
-      for (const check of checks) expect(check.id.startsWith(`${concern}/`), `${check.id} is not under ${concern}/`).toBe(true)
+      for (const check of checks)
+        expect(check.id.startsWith(`${concern}/`), `${check.id} is not under ${concern}/`).toBe(true)
     }
   })
 
@@ -45,8 +46,13 @@ describe('the checks', () => {
       expect(requirementIds.has(requirement), `${id} cites unknown requirement ${requirement}`).toBe(true)
       const cites = requirements.find((r) => r.id === requirement)!
       if (cites.observable) continue
-      expect(cites.profile, `${id} cites ${requirement}, which is not observable and no profile key assesses`).toBeDefined()
-      expect(profile, `${id} cites ${requirement}, assessed against the profile key ${cites.profile}`).toBe(cites.profile)
+      expect(
+        cites.profile,
+        `${id} cites ${requirement}, which is not observable and no profile key assesses`,
+      ).toBeDefined()
+      expect(profile, `${id} cites ${requirement}, assessed against the profile key ${cites.profile}`).toBe(
+        cites.profile,
+      )
     }
   })
 
@@ -58,7 +64,10 @@ describe('the checks', () => {
 
   test('each have a suite file under suites/', () => {
     for (const concern of Object.keys(checksByConcern)) {
-      expect(() => readFileSync(new URL(`../suites/${concern}.test.ts`, import.meta.url)), `suites/${concern}.test.ts is missing`).not.toThrow()
+      expect(
+        () => readFileSync(new URL(`../suites/${concern}.test.ts`, import.meta.url)),
+        `suites/${concern}.test.ts is missing`,
+      ).not.toThrow()
     }
   })
 })
@@ -79,18 +88,22 @@ describe('faults and allowances', () => {
 
   test('allowances name only checks that exist among those they skip', () => {
     const ids = new Set(allCheckIds())
-    for (const allowance of allowances) for (const id of allowance.skips ?? []) expect(ids.has(id), `${allowance.name} names unknown check ${id}`).toBe(true)
+    for (const allowance of allowances)
+      for (const id of allowance.skips ?? [])
+        expect(ids.has(id), `${allowance.name} names unknown check ${id}`).toBe(true)
   })
 
   test('allowances name as readings they fail only SHOULD checks that exist', () => {
     const levelOf = new Map(loadRequirements().map((r) => [r.id, r.level]))
     const levels = new Map([...allChecks, ...exchangeRules].map((check) => [check.id, levelOf.get(check.requirement)]))
     for (const allowance of allowances) {
-      for (const id of allowance.readings ?? []) expect(levels.get(id), `${allowance.name} names ${id} as a reading it fails`).toBe('SHOULD')
+      for (const id of allowance.readings ?? [])
+        expect(levels.get(id), `${allowance.name} names ${id} as a reading it fails`).toBe('SHOULD')
     }
   })
 
   test('allowances cite requirements that exist', () => {
-    for (const allowance of allowances) expect(requirementIds.has(allowance.permittedBy), `${allowance.name} cites ${allowance.permittedBy}`).toBe(true)
+    for (const allowance of allowances)
+      expect(requirementIds.has(allowance.permittedBy), `${allowance.name} cites ${allowance.permittedBy}`).toBe(true)
   })
 })

@@ -11,9 +11,15 @@ const { trader } = buildReferenceData()
 
 describe('cursors/cursor-bound-to-trader', () => {
   test('looks for another trader in the orders of the intents given when the second trader is the configured one (in any letter case), and skips naming --second-trader when each order is its', async () => {
-    const report = await runAgainstReference({}, { secondTrader: `0x${trader.slice(2).toUpperCase()}` }, { only: ['cursors/cursor-bound-to-trader'] })
+    const report = await runAgainstReference(
+      {},
+      { secondTrader: `0x${trader.slice(2).toUpperCase()}` },
+      { only: ['cursors/cursor-bound-to-trader'] },
+    )
     const outcome = report.checks.find((c) => c.id === 'cursors/cursor-bound-to-trader')!
     expect(outcome.status, outcome.reason).toBe('skipped')
-    expect(outcome.reason).toBe("no other trader is known: give --second-trader (a trader with balances); the orders of the intents given are all the configured trader's")
+    expect(outcome.reason).toBe(
+      "no other trader is known: give --second-trader (a trader with balances); the orders of the intents given are all the configured trader's",
+    )
   })
 })

@@ -48,18 +48,29 @@ async function headTrickler(): Promise<HostileTarget & { seen: () => number }> {
   let seen = 0
   const target = await rawTarget((socket) => {
     seen++
-    const head = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-ID: trickle-0001\r\nContent-Length: 2\r\n\r\n{}'
+    const head =
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-ID: trickle-0001\r\nContent-Length: 2\r\n\r\n{}'
     let at = 0
     drip(socket, () => (at < head.length ? head[at++] : undefined), 1000)
   })
   return { ...target, seen: () => seen }
 }
 
-/** A target that answers its first `answered` requests with an error body (a 404: a 401 to every probe would be a refused key, which the preflight names), then stops answering. */
-async function targetThatDies(answered: number, stopped: 'silent' | 'body-trickle'): Promise<HostileTarget & { seen: () => number }> {
+/**
+ * A target that answers its first `answered` requests with an error body (a 404: a 401 to every probe would be a
+ * refused key, which the preflight names), then stops answering.
+ */
+async function targetThatDies(
+  answered: number,
+  stopped: 'silent' | 'body-trickle',
+): Promise<HostileTarget & { seen: () => number }> {
   let seen = 0
   const target = await httpTarget((_, res) => {
-    if (++seen <= answered) return void (res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'dies-0001' }), res.end('{"error":"no"}'))
+    if (++seen <= answered)
+      return void (
+        res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'dies-0001' }),
+        res.end('{"error":"no"}')
+      )
     if (stopped === 'body-trickle') {
       res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'dies-0002' })
       drip(res, () => ' ', 1000)
@@ -70,7 +81,16 @@ async function targetThatDies(answered: number, stopped: 'silent' | 'body-trickl
 
 /** Runs the CLI against the target; returns its exit code, stderr lines and the report written, if any. */
 async function cli(target: HostileTarget): Promise<{ code: number; err: string[]; report?: Report }> {
-  const { code, err, report } = await cliRun(['--base-url', target.baseUrl, '--api-key', 'dead-target-key', '--timeout', String(TIMEOUT_MS), '--seed', String(FIXED_SEED)])
+  const { code, err, report } = await cliRun([
+    '--base-url',
+    target.baseUrl,
+    '--api-key',
+    'dead-target-key',
+    '--timeout',
+    String(TIMEOUT_MS),
+    '--seed',
+    String(FIXED_SEED),
+  ])
   return { code, err: err.trimEnd().split('\n'), report }
 }
 
@@ -83,7 +103,9 @@ describe('a target that never answered any request', () => {
     try {
       const { code, err, report } = await cli(target)
       expect(code).toBe(2)
-      expect(err, 'one line').toEqual([expect.stringMatching(/never answered \(no response within 1000 ms, --timeout\)/)])
+      expect(err, 'one line').toEqual([
+        expect.stringMatching(/never answered \(no response within 1000 ms, --timeout\)/),
+      ])
       expect(report, 'no report for a target that never answered').toBeUndefined()
       expect(target.seen(), 'only the probe reached the target').toBeLessThanOrEqual(3)
     } finally {
@@ -105,11 +127,14 @@ describe('a target that stops answering', () => {
         expect(report.summary.notRun).toBe(notRun.length)
         expect(report.summary.verdict).toBe('fail')
         for (const check of notRun) {
-          expect(check.reason, check.id).toMatch(/stopped answering: \d+ requests in a row ended without a response \(the last one: no response in time\)/)
+          expect(check.reason, check.id).toMatch(
+            /stopped answering: \d+ requests in a row ended without a response \(the last one: no response in time\)/,
+          )
           expect(check.evidence?.transportError?.code, check.id).toBe('TARGET_NOT_ANSWERING')
           expect(check.evidence?.request?.url, check.id).toContain(target.baseUrl)
         }
-        // The probe's three answers, then a wave in flight when the breaker tripped and those that started as it did; a full run sends hundreds.
+        // The probe's three answers, then a wave in flight when the breaker tripped and those that started as it did; a
+        // full run sends hundreds.
         expect(target.seen(), 'requests sent after the breaker tripped').toBeLessThanOrEqual(3 + 3 * CONCURRENCY)
       } finally {
         await target.close()
@@ -136,17 +161,26 @@ describe('a target slow on one operation only', () => {
     const proxy = await httpTarget(async (req, res) => {
       if (req.url?.startsWith('/v1/intents/')) return void intentRequests++
       const answer = await request(`${reference.baseUrl}${req.url}`, { headers: req.headers as Record<string, string> })
-      const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => name !== 'transfer-encoding' && name !== 'connection'))
+      const headers = Object.fromEntries(
+        Object.entries(answer.headers).filter(([name]) => name !== 'transfer-encoding' && name !== 'connection'),
+      )
       res.writeHead(answer.statusCode, headers as Record<string, string>)
       res.end(Buffer.from(await answer.body.arrayBuffer()))
     })
     try {
       // Room for the other operations to answer through the proxy on a loaded machine; the slow one never does.
-      const report = await runConformance({ settings: { ...settingsFor(proxy), ...referenceInputs(reference), requestTimeoutMs: 5000 } })
+      const report = await runConformance({
+        settings: { ...settingsFor(proxy), ...referenceInputs(reference), requestTimeoutMs: 5000 },
+      })
       const notRun = report.checks.filter((c) => c.status === 'not run')
       expect(notRun.length, 'the intent checks were left').toBeGreaterThan(0)
       for (const check of notRun) expect(check.reason, check.id).toMatch(/getIntentStatus stopped answering/)
-      for (const id of ['config/answers-json', 'shapes/vault-members', 'properties/garbage-key-refused', 'cursors/markets-walk-ends']) {
+      for (const id of [
+        'config/answers-json',
+        'shapes/vault-members',
+        'properties/garbage-key-refused',
+        'cursors/markets-walk-ends',
+      ]) {
         const check = report.checks.find((c) => c.id === id)
         expect(check?.status, `${id}: ${check?.reason}`).toBe('passed')
       }

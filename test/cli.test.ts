@@ -33,7 +33,10 @@ describe('the command line', () => {
   test('exits 1 and names the failing check when a fault is switched on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-cli-'))
     const { out } = captureOutput()
-    const code = await main(['--report-dir', dir, '--seed', String(FIXED_SEED), '--fault', 'market-paused-as-string'], {})
+    const code = await main(
+      ['--report-dir', dir, '--seed', String(FIXED_SEED), '--fault', 'market-paused-as-string'],
+      {},
+    )
     vi.restoreAllMocks()
     expect(code).toBe(1)
     expect(out.join('')).toContain('shapes/market-members')
@@ -49,14 +52,26 @@ describe('the command line', () => {
     [['--bogus'], /unknown flag --bogus/],
     [['--intent-hash', `0x${'a'.repeat(64)}`], /--intent-receipt is required/],
     [['--config', '/nonexistent/ipts.yaml'], /--config/],
-    [['--check', 'auth/missing-kye'], /^ipts-conformance: --check: no check has the ID "auth\/missing-kye" \(closest: auth\/missing-key, /],
+    [
+      ['--check', 'auth/missing-kye'],
+      /^ipts-conformance: --check: no check has the ID "auth\/missing-kye" \(closest: auth\/missing-key, /,
+    ],
     [['--check', 'no/such-check'], /--check: no check has the ID "no\/such-check"/],
-    [['--fault', 'no-such-fault'], /unknown reference fault no-such-fault \(ipts-conformance reference --list names them all\)/],
+    [
+      ['--fault', 'no-such-fault'],
+      /unknown reference fault no-such-fault \(ipts-conformance reference --list names them all\)/,
+    ],
     [['bogus'], /unknown subcommand "bogus"/],
     [['help', 'bogus'], /unknown subcommand "bogus"/],
-    [['profile', 'bogus'], /^ipts-conformance: profile: unknown subcommand "bogus" \(one of: init \[FILE\], validate FILE; see ipts-conformance help profile\)$/],
+    [
+      ['profile', 'bogus'],
+      /^ipts-conformance: profile: unknown subcommand "bogus" \(one of: init \[FILE\], validate FILE; see ipts-conformance help profile\)$/,
+    ],
     [['--runs', '-1'], /^ipts-conformance: --runs must be from 1 to 10000, got -1$/],
-    [['--base-url', '--trader', `0x${'a'.repeat(40)}`], /^ipts-conformance: --base-url needs a value \(one that begins with - is written --base-url=VALUE\)$/],
+    [
+      ['--base-url', '--trader', `0x${'a'.repeat(40)}`],
+      /^ipts-conformance: --base-url needs a value \(one that begins with - is written --base-url=VALUE\)$/,
+    ],
     [['run', 'extra'], /unexpected argument "extra"/],
     [['--report-dir', REPORT_DIR_FILE], /--report-dir must name a folder, but .* is a file/],
     [['--report-dir', join(REPORT_DIR_FILE, 'reports')], /--report-dir must name a folder, but .* is a file/],
@@ -82,7 +97,10 @@ describe('the command line', () => {
     vi.restoreAllMocks()
     expect(parseCli(['--runs', '3', '--config', config], {}).run.settings.runs, 'a flag wins over the file').toBe(3)
     const lines = err.join('').trimEnd().split('\n')
-    expect(lines.slice(0, 2)).toEqual(['ipts-conformance: IPTS_RUNS must be from 1 to 10000, got -1', `ipts-conformance: runs in ${config} must be a whole number, got "lots"`])
+    expect(lines.slice(0, 2)).toEqual([
+      'ipts-conformance: IPTS_RUNS must be from 1 to 10000, got -1',
+      `ipts-conformance: runs in ${config} must be a whole number, got "lots"`,
+    ])
   })
 
   test('each subcommand has its own --help; the top-level help lists the subcommands', async () => {
@@ -106,7 +124,12 @@ describe('the command line', () => {
     }
     const topLevel = await printed(['--help'])
     const reference = await printed(['reference', '--help'])
-    const [short, word, subShort, subWord] = [await printed(['-h']), await printed(['help']), await printed(['reference', '-h']), await printed(['help', 'reference'])]
+    const [short, word, subShort, subWord] = [
+      await printed(['-h']),
+      await printed(['help']),
+      await printed(['reference', '-h']),
+      await printed(['help', 'reference']),
+    ]
     vi.restoreAllMocks()
     expect(topLevel).toMatch(/^ipts-conformance \d/)
     expect(short, '-h').toBe(topLevel)
@@ -143,11 +166,15 @@ describe('the command line', () => {
 
 describe('a selection of checks', () => {
   test('with an ID no check has is refused by the API too, naming the closest, before any request', async () => {
-    await expect(runConformance({ only: ['config/answers-object'] })).rejects.toThrow(/^only: no check has the ID "config\/answers-object" \(closest: config\/answers-json, /)
+    await expect(runConformance({ only: ['config/answers-object'] })).rejects.toThrow(
+      /^only: no check has the ID "config\/answers-object" \(closest: config\/answers-json, /,
+    )
   })
 
   test('from IPTS_CHECK names the variable', () => {
-    expect(() => parseCli([], { IPTS_CHECK: 'auth/missing-kye' })).toThrow(/^IPTS_CHECK: no check has the ID "auth\/missing-kye" \(closest: auth\/missing-key, /)
+    expect(() => parseCli([], { IPTS_CHECK: 'auth/missing-kye' })).toThrow(
+      /^IPTS_CHECK: no check has the ID "auth\/missing-kye" \(closest: auth\/missing-key, /,
+    )
   })
 })
 
@@ -155,7 +182,10 @@ describe('settings', () => {
   test('flags win over the environment, the environment over the config file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-config-'))
     const file = join(dir, 'ipts.yaml')
-    writeFileSync(file, 'runs: 3\nconcurrency: 2\nseed: 11\nwaivers:\n  - check: shapes/market-members\n    reason: vendor ticket 42\n')
+    writeFileSync(
+      file,
+      'runs: 3\nconcurrency: 2\nseed: 11\nwaivers:\n  - check: shapes/market-members\n    reason: vendor ticket 42\n',
+    )
     const options = parseCli(['--config', file, '--runs', '9'], { IPTS_RUNS: '5', IPTS_CONCURRENCY: '4' })
     expect(options.run.settings.runs).toBe(9)
     expect(options.run.settings.concurrency).toBe(4)
@@ -169,12 +199,18 @@ describe('settings', () => {
     writeFileSync(file, 'bogus: 1\n')
     expect(() => parseCli(['--config', file], {})).toThrow(/unknown setting "bogus"/)
     writeFileSync(file, 'concurency: 2\n')
-    expect(() => parseCli(['--config', file], {})).toThrow(/unknown setting "concurency" in \S+ \(closest: concurrency, /)
+    expect(() => parseCli(['--config', file], {})).toThrow(
+      /unknown setting "concurency" in \S+ \(closest: concurrency, /,
+    )
   })
 
   test('a config file that is not YAML is one line: the file, the line, the column and what is wrong', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ipts-config-')), 'ipts.yaml')
     writeFileSync(file, 'runs: 3\ncheck: [auth/missing-key,\n')
-    expect(() => parseCli(['--config', file], {})).toThrow(new RegExp(`^--config: ${file} is not valid YAML at line 3, column 1: Flow sequence in block collection must be sufficiently indented and end with a \\]$`))
+    expect(() => parseCli(['--config', file], {})).toThrow(
+      new RegExp(
+        `^--config: ${file} is not valid YAML at line 3, column 1: Flow sequence in block collection must be sufficiently indented and end with a \\]$`,
+      ),
+    )
   })
 })

@@ -14,7 +14,16 @@ import { writeReports } from '../reporters/write.js'
 import { runAgainstReference } from './support/run.js'
 
 const CHROMIUM = '/usr/bin/chromium'
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 const skipBrowser = !existsSync(CHROMIUM) && !process.env.CI
 
 afterEach(() => {
@@ -28,7 +37,10 @@ let faulty: Report
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ipts-compare-'))
-  const [plain, withFault] = await Promise.all([runAgainstReference(), runAgainstReference({ faults: ['market-paused-as-string'] })])
+  const [plain, withFault] = await Promise.all([
+    runAgainstReference(),
+    runAgainstReference({ faults: ['market-paused-as-string'] }),
+  ])
   faulty = withFault
   await writeReports(plain, join(dir, 'plain'))
   await writeReports(withFault, join(dir, 'faulty'))
@@ -44,46 +56,68 @@ describe('ipts-conformance compare', () => {
     vi.restoreAllMocks()
     expect(lines.join('')).toContain('compare.html')
     const comparison = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as Comparison
-    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(specPath('compare.schema.json'), 'utf8')))
+    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(
+      JSON.parse(readFileSync(specPath('compare.schema.json'), 'utf8')),
+    )
     expect(validate(comparison), JSON.stringify(validate.errors)).toBe(true)
-    expect(comparison.columns.map((c) => [c.path, c.verdict])).toEqual([[plainPath, 'pass'], [faultyPath, 'fail']])
-    expect(comparison.columns[1]!.label, 'the fault run is labelled with the fault it switched on').toMatch(/\(fault market-paused-as-string\) @ /)
+    expect(comparison.columns.map((c) => [c.path, c.verdict])).toEqual([
+      [plainPath, 'pass'],
+      [faultyPath, 'fail'],
+    ])
+    expect(comparison.columns[1]!.label, 'the fault run is labelled with the fault it switched on').toMatch(
+      /\(fault market-paused-as-string\) @ /,
+    )
     expect(comparison.columns[0]!.label, 'the clean run is labelled without one').not.toMatch(/fault|allowance/)
     const differing = comparison.rows.filter((r) => r.differs)
     expect(comparison.rows.slice(0, differing.length), 'rows that differ come first').toEqual(differing)
     expect(differing.map((r) => `${r.kind} ${r.id}: ${r.outcomes.join(' → ')}`)).toEqual(
-      expect.arrayContaining(['check shapes/market-members: passed → failed', `requirement ${faulty.checks.find((c) => c.id === 'shapes/market-members')!.requirement}: passed → failed`]),
+      expect.arrayContaining([
+        'check shapes/market-members: passed → failed',
+        `requirement ${faulty.checks.find((c) => c.id === 'shapes/market-members')!.requirement}: passed → failed`,
+      ]),
     )
     expect(comparison.summary.differing).toBe(differing.length)
     const markdown = readFileSync(join(out, 'compare.md'), 'utf8')
-    expect(markdown.indexOf('shapes/market-members'), 'the differing check is listed before the rows alike').toBeLessThan(markdown.indexOf('## Rows alike'))
+    expect(
+      markdown.indexOf('shapes/market-members'),
+      'the differing check is listed before the rows alike',
+    ).toBeLessThan(markdown.indexOf('## Rows alike'))
   })
 
-  test.skipIf(skipBrowser)('compare.html in headless Chromium: a column per report, the differing rows first, the filter hides the others, nothing fetched', async () => {
-    const out = join(dir, 'html')
-    captureOutput()
-    await main(['compare', plainPath, faultyPath, '--report-dir', out], {})
-    vi.restoreAllMocks()
-    const comparison = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as Comparison
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
-    try {
-      const page = await browser.newPage()
-      const requests: string[] = []
-      page.on('request', (request) => requests.push(request.url()))
-      await page.goto(pathToFileURL(join(out, 'compare.html')).href, { waitUntil: 'load' })
-      expect(await page.locator('th.column').allInnerTexts()).toEqual(comparison.columns.map((c) => c.label))
-      const rows = page.locator('table.compare tbody tr')
-      expect(await rows.count(), 'one row per requirement and check').toBe(comparison.rows.length)
-      expect(await rows.first().getAttribute('class')).toBe('differs')
-      const marketRow = page.locator('tr[data-row="check:shapes/market-members"] td .status')
-      expect(await marketRow.allInnerTexts()).toEqual(['passed', 'failed'])
-      await page.locator('#only-differing').check()
-      expect(await page.locator('table.compare tbody tr:visible').count(), 'only the differing rows stay visible').toBe(comparison.summary.differing)
-      expect(requests.filter((url) => !url.startsWith('file:')), 'requests beyond the file itself').toEqual([])
-    } finally {
-      await browser.close()
-    }
-  })
+  test.skipIf(skipBrowser)(
+    'compare.html in headless Chromium: a column per report, the differing rows first, the filter hides the others, nothing fetched',
+    async () => {
+      const out = join(dir, 'html')
+      captureOutput()
+      await main(['compare', plainPath, faultyPath, '--report-dir', out], {})
+      vi.restoreAllMocks()
+      const comparison = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as Comparison
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
+      try {
+        const page = await browser.newPage()
+        const requests: string[] = []
+        page.on('request', (request) => requests.push(request.url()))
+        await page.goto(pathToFileURL(join(out, 'compare.html')).href, { waitUntil: 'load' })
+        expect(await page.locator('th.column').allInnerTexts()).toEqual(comparison.columns.map((c) => c.label))
+        const rows = page.locator('table.compare tbody tr')
+        expect(await rows.count(), 'one row per requirement and check').toBe(comparison.rows.length)
+        expect(await rows.first().getAttribute('class')).toBe('differs')
+        const marketRow = page.locator('tr[data-row="check:shapes/market-members"] td .status')
+        expect(await marketRow.allInnerTexts()).toEqual(['passed', 'failed'])
+        await page.locator('#only-differing').check()
+        expect(
+          await page.locator('table.compare tbody tr:visible').count(),
+          'only the differing rows stay visible',
+        ).toBe(comparison.summary.differing)
+        expect(
+          requests.filter((url) => !url.startsWith('file:')),
+          'requests beyond the file itself',
+        ).toEqual([])
+      } finally {
+        await browser.close()
+      }
+    },
+  )
 
   test.each([
     ['a file that is not JSON', 'not json', /is not JSON/],

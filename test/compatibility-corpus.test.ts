@@ -8,6 +8,8 @@ describe('specs/compatibility-corpus.json', () => {
     const read = compatibilityCorpus()
     expect(read.accepted.length, 'the corpus has bodies the contract accepts').toBeGreaterThan(0)
     expect(read.forbidden.length, 'the corpus has bodies the contract forbids').toBeGreaterThan(0)
-    expect(read, 'specs/compatibility-corpus.json is stale: run npm run corpus').toEqual(JSON.parse(JSON.stringify(built)))
+    expect(read, 'specs/compatibility-corpus.json is stale: run npm run corpus').toEqual(
+      JSON.parse(JSON.stringify(built)),
+    )
   })
 })

@@ -17,8 +17,27 @@ function entryWith(headers: Record<string, string>, content: HarEntry['response'
   return {
     startedDateTime: '2026-01-01T00:00:00.000Z',
     time: 1,
-    request: { method: 'GET', url: 'http://127.0.0.1:9/v1/config', httpVersion: 'HTTP/1.1', cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0 },
-    response: { status, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], headers: Object.entries(headers).map(([name, value]) => ({ name, value })), content, redirectURL: '', headersSize: -1, bodySize: -1 },
+    request: {
+      method: 'GET',
+      url: 'http://127.0.0.1:9/v1/config',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [],
+      queryString: [],
+      headersSize: -1,
+      bodySize: 0,
+    },
+    response: {
+      status,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
+      content,
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+    },
     cache: {},
     timings: { send: 0, wait: 1, receive: 0 },
   }
@@ -31,7 +50,11 @@ describe('content codings', () => {
   })
 
   test('a chain is undone last first; a body cut at the cap as sent still gives its decoded start', async () => {
-    expect(await decodeBody(gzipSync(brotliCompressSync(JSON_TEXT)), 'br, gzip', 1024)).toEqual({ bytes: Buffer.from(JSON_TEXT), truncated: false, codings: ['br', 'gzip'] })
+    expect(await decodeBody(gzipSync(brotliCompressSync(JSON_TEXT)), 'br, gzip', 1024)).toEqual({
+      bytes: Buffer.from(JSON_TEXT),
+      truncated: false,
+      codings: ['br', 'gzip'],
+    })
     const long = gzipSync(Buffer.from('x'.repeat(100_000)))
     const cut = await decodeBody(long.subarray(0, long.length - 20), 'gzip', 1_000_000, true)
     expect(cut).toMatchObject({ truncated: true })
@@ -41,22 +64,46 @@ describe('content codings', () => {
 
 describe('a HAR entry in a content coding', () => {
   test('recorded as the bytes received (base64 of the gzip) is judged decoded', async () => {
-    const { exchange } = await exchangeOf(entryWith({ 'content-encoding': 'gzip' }, { size: 0, mimeType: 'application/json', encoding: 'base64', text: gzipSync(JSON_TEXT).toString('base64') }))
+    const { exchange } = await exchangeOf(
+      entryWith(
+        { 'content-encoding': 'gzip' },
+        { size: 0, mimeType: 'application/json', encoding: 'base64', text: gzipSync(JSON_TEXT).toString('base64') },
+      ),
+    )
     expect(exchange.response?.json).toEqual({ data: { chainId: 1 } })
   })
 
   test('recorded decoded, as HAR 1.2 says, in base64 or as text, is taken as it is', async () => {
-    const base64 = await exchangeOf(entryWith({ 'content-encoding': 'gzip' }, { size: 0, mimeType: 'application/json', encoding: 'base64', text: Buffer.from(JSON_TEXT).toString('base64') }))
-    const text = await exchangeOf(entryWith({ 'content-encoding': 'br' }, { size: 0, mimeType: 'application/json', text: JSON_TEXT }))
+    const base64 = await exchangeOf(
+      entryWith(
+        { 'content-encoding': 'gzip' },
+        { size: 0, mimeType: 'application/json', encoding: 'base64', text: Buffer.from(JSON_TEXT).toString('base64') },
+      ),
+    )
+    const text = await exchangeOf(
+      entryWith({ 'content-encoding': 'br' }, { size: 0, mimeType: 'application/json', text: JSON_TEXT }),
+    )
     expect(base64.exchange.response?.json).toEqual({ data: { chainId: 1 } })
     expect(text.exchange.response?.json).toEqual({ data: { chainId: 1 } })
   })
 
   test('in a coding the suite cannot decode, or a redirect, is not judged', async () => {
-    const zstd = await exchangeOf(entryWith({ 'content-encoding': 'zstd' }, { size: 6, mimeType: 'application/json', encoding: 'base64', text: Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x80, 0xff]).toString('base64') }))
+    const zstd = await exchangeOf(
+      entryWith(
+        { 'content-encoding': 'zstd' },
+        {
+          size: 6,
+          mimeType: 'application/json',
+          encoding: 'base64',
+          text: Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x80, 0xff]).toString('base64'),
+        },
+      ),
+    )
     expect(zstd.exchange.response?.notJudged).toBe('a body in an unknown content coding zstd: not judged')
     const moved = await exchangeOf(entryWith({ location: '/v1/config/' }, { size: 0, mimeType: 'x-unknown' }, 308))
-    expect(moved.exchange.response?.notJudged).toBe('a 308 redirect: not judged (the request it leads to is judged by itself)')
+    expect(moved.exchange.response?.notJudged).toBe(
+      'a 308 redirect: not judged (the request it leads to is judged by itself)',
+    )
   })
 })
 
@@ -70,15 +117,47 @@ describe("a run's HAR", () => {
   })
 
   test('records a decoded body beside the headers as sent, with the bytes saved; a body it could not decode is not recorded', () => {
-    const [gzipped] = harEntries(exchange({ status: 200, headers: { 'content-encoding': 'gzip' }, body: JSON_TEXT, truncated: false, encodedBytes: 10 }), [], [])
-    expect(gzipped!.response.content).toMatchObject({ text: JSON_TEXT, size: JSON_TEXT.length, compression: JSON_TEXT.length - 10 })
+    const [gzipped] = harEntries(
+      exchange({
+        status: 200,
+        headers: { 'content-encoding': 'gzip' },
+        body: JSON_TEXT,
+        truncated: false,
+        encodedBytes: 10,
+      }),
+      [],
+      [],
+    )
+    expect(gzipped!.response.content).toMatchObject({
+      text: JSON_TEXT,
+      size: JSON_TEXT.length,
+      compression: JSON_TEXT.length - 10,
+    })
     expect(gzipped!.response.bodySize).toBe(10)
-    const [zstd] = harEntries(exchange({ status: 200, headers: { 'content-encoding': 'zstd' }, body: '', truncated: false, encodedBytes: 6, notJudged: 'a body in an unknown content coding zstd: not judged' }), [], [])
-    expect(zstd!.response.content).toEqual({ size: 6, mimeType: 'x-unknown', comment: 'a body in an unknown content coding zstd: not judged' })
+    const [zstd] = harEntries(
+      exchange({
+        status: 200,
+        headers: { 'content-encoding': 'zstd' },
+        body: '',
+        truncated: false,
+        encodedBytes: 6,
+        notJudged: 'a body in an unknown content coding zstd: not judged',
+      }),
+      [],
+      [],
+    )
+    expect(zstd!.response.content).toEqual({
+      size: 6,
+      mimeType: 'x-unknown',
+      comment: 'a body in an unknown content coding zstd: not judged',
+    })
   })
 
   test('records each redirect followed as its own entry, the last answering the last Location', () => {
-    const hop = { url: 'http://127.0.0.1:9/v1/config', response: { status: 308, headers: { location: '/v1/config/' }, body: '', truncated: false } }
+    const hop = {
+      url: 'http://127.0.0.1:9/v1/config',
+      response: { status: 308, headers: { location: '/v1/config/' }, body: '', truncated: false },
+    }
     const entries = harEntries(exchange({ status: 200, headers: {}, body: JSON_TEXT, truncated: false }, [hop]), [], [])
     expect(entries.map((entry) => [entry.request.url, entry.response.status])).toEqual([
       ['http://127.0.0.1:9/v1/config', 308],
@@ -116,7 +195,9 @@ describe('a run meeting a response it cannot judge', () => {
       })
       const outcome = await outcomeWithBehaviours(['config/answers-json'], [moved])
       expect(outcome.status).toBe('not run')
-      expect(outcome.reason).toMatch(/^GET \/v1\/config got a 302 redirect to another origin \(http:\/\/127\.0\.0\.1:\d+\): not followed/)
+      expect(outcome.reason).toMatch(
+        /^GET \/v1\/config got a 302 redirect to another origin \(http:\/\/127\.0\.0\.1:\d+\): not followed/,
+      )
       expect(seen, 'the other origin got a request').toEqual([])
     } finally {
       await new Promise((resolve) => elsewhere.close(resolve))

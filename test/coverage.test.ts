@@ -30,7 +30,16 @@ afterEach(() => {
 
 /** An outcome of a check citing the requirement, with the status (and reason) given. */
 function outcome(requirement: string, status: string, extra: Partial<CheckOutcome> = {}): CheckOutcome {
-  return { id: `unit/${status.replace(/ /g, '-')}`, title: status, requirement, level: 'MUST', inferred: false, concern: 'unit', status: status as CheckOutcome['status'], ...extra }
+  return {
+    id: `unit/${status.replace(/ /g, '-')}`,
+    title: status,
+    requirement,
+    level: 'MUST',
+    inferred: false,
+    concern: 'unit',
+    status: status as CheckOutcome['status'],
+    ...extra,
+  }
 }
 
 const OBSERVABLE = 'SHAPE-MARKET'
@@ -49,12 +58,21 @@ describe('what counts as assessed', () => {
     expect(judgedSomething(outcome(OBSERVABLE, 'skipped'))).toBe(false)
     expect(judgedSomething(outcome(OBSERVABLE, 'not run'))).toBe(false)
     expect(judgedSomething(outcome(OBSERVABLE, 'not assessed'))).toBe(false)
-    expect(judgedSomething(outcome(OBSERVABLE, 'waived', { waiver: { reason: 'ticket', outcome: 'failed' } }))).toBe(true)
-    expect(judgedSomething(outcome(OBSERVABLE, 'waived', { waiver: { reason: 'ticket', outcome: 'skipped' } }))).toBe(false)
+    expect(judgedSomething(outcome(OBSERVABLE, 'waived', { waiver: { reason: 'ticket', outcome: 'failed' } }))).toBe(
+      true,
+    )
+    expect(judgedSomething(outcome(OBSERVABLE, 'waived', { waiver: { reason: 'ticket', outcome: 'skipped' } }))).toBe(
+      false,
+    )
   })
 
   test('one check that judged assesses its requirement, whatever the others did', () => {
-    expect(coverageWith([outcome(OBSERVABLE, 'skipped', { reason: missingInputReasons.trader }), outcome(OBSERVABLE, 'passed')])).toEqual({ id: OBSERVABLE, level: 'MUST', observable: true, assessed: true })
+    expect(
+      coverageWith([
+        outcome(OBSERVABLE, 'skipped', { reason: missingInputReasons.trader }),
+        outcome(OBSERVABLE, 'passed'),
+      ]),
+    ).toEqual({ id: OBSERVABLE, level: 'MUST', observable: true, assessed: true })
   })
 
   test('a requirement none of whose checks judged is not assessed, with their reasons and the flags and profile keys they lacked', () => {
@@ -78,18 +96,30 @@ describe('what counts as assessed', () => {
     const without = coverageOf(traceRequirements(outcomes), outcomes, {}).requirements.find((r) => r.id === OBSERVABLE)
     expect(without?.assessedWith).toEqual({ inputs: ['--allow-writes'], profileKeys: ['writes'] })
     const profile = { source: 'unit.yaml', values: { writes: { operations: {} } } } as unknown as Profile
-    const stating = coverageOf(traceRequirements(outcomes, profile), outcomes, {}, profile).requirements.find((r) => r.id === OBSERVABLE)
+    const stating = coverageOf(traceRequirements(outcomes, profile), outcomes, {}, profile).requirements.find(
+      (r) => r.id === OBSERVABLE,
+    )
     expect(stating?.assessedWith).toEqual({ inputs: ['--allow-writes'] })
   })
 
   test('a skip no input would remedy names no input', () => {
-    expect(coverageWith([outcome(OBSERVABLE, 'skipped', { reason: 'the target lists no market' })])).toEqual({ id: OBSERVABLE, level: 'MUST', observable: true, assessed: false, reason: 'the target lists no market' })
+    expect(coverageWith([outcome(OBSERVABLE, 'skipped', { reason: 'the target lists no market' })])).toEqual({
+      id: OBSERVABLE,
+      level: 'MUST',
+      observable: true,
+      assessed: false,
+      reason: 'the target lists no market',
+    })
   })
 
   test('a requirement left "not shown" counts as observable only where a profile key can assess it, and names that key', () => {
     const coverage = coverageOf(traceRequirements([]), [], {})
     const byId = new Map(coverage.requirements.map((r) => [r.id, r]))
-    expect(byId.get('ERR-CODE-VALUES')).toMatchObject({ observable: true, assessed: false, assessedWith: { profileKeys: ['errorCodes'] } })
+    expect(byId.get('ERR-CODE-VALUES')).toMatchObject({
+      observable: true,
+      assessed: false,
+      assessedWith: { profileKeys: ['errorCodes'] },
+    })
     expect(byId.get('STATE-TRANSITIONS')).toMatchObject({ observable: false, assessed: false })
     expect(byId.get('STATE-TRANSITIONS')!.assessedWith).toBeUndefined()
     const observable = loadRequirements().filter((r) => r.observable || r.profile !== undefined)
@@ -107,15 +137,41 @@ describe('what counts as assessed', () => {
 
   test('the console names what would assess the rest, flags wanted by the same requirements together, most first', () => {
     const covered = [
-      { id: 'A-ONE', level: 'MUST' as const, observable: true, assessed: false, assessedWith: { inputs: ['--intent-hash', '--intent-receipt'] } },
-      { id: 'A-TWO', level: 'MUST' as const, observable: true, assessed: false, assessedWith: { inputs: ['--intent-hash', '--intent-receipt'] } },
-      { id: 'A-THREE', level: 'MUST' as const, observable: true, assessed: false, assessedWith: { inputs: ['--trader'], profileKeys: ['quota' as const] } },
+      {
+        id: 'A-ONE',
+        level: 'MUST' as const,
+        observable: true,
+        assessed: false,
+        assessedWith: { inputs: ['--intent-hash', '--intent-receipt'] },
+      },
+      {
+        id: 'A-TWO',
+        level: 'MUST' as const,
+        observable: true,
+        assessed: false,
+        assessedWith: { inputs: ['--intent-hash', '--intent-receipt'] },
+      },
+      {
+        id: 'A-THREE',
+        level: 'MUST' as const,
+        observable: true,
+        assessed: false,
+        assessedWith: { inputs: ['--trader'], profileKeys: ['quota' as const] },
+      },
       { id: 'A-FOUR', level: 'MUST' as const, observable: true, assessed: true },
     ]
-    expect(remediesLine({ operations: [], requirements: covered, summary: { assessed: 1, observable: 4, percent: 25 } })).toBe(
+    expect(
+      remediesLine({ operations: [], requirements: covered, summary: { assessed: 1, observable: 4, percent: 25 } }),
+    ).toBe(
       'not assessed for want of --intent-hash and --intent-receipt (2 requirements), --trader (1 requirement); and of a deployment profile (--profile) that states quota (1 requirement)',
     )
-    expect(remediesLine({ operations: [], requirements: covered.slice(3), summary: { assessed: 1, observable: 1, percent: 100 } })).toBeUndefined()
+    expect(
+      remediesLine({
+        operations: [],
+        requirements: covered.slice(3),
+        summary: { assessed: 1, observable: 1, percent: 100 },
+      }),
+    ).toBeUndefined()
   })
 })
 
@@ -139,12 +195,15 @@ describe('a pretty-printed body in report.html', () => {
   })
 
   test('marks a whole container, and the root as (root)', () => {
-    expect(prettyJsonHtml('{"a":{}}', ['/a'], escapeHtml)).toBe('{\n  &quot;a&quot;: <mark class="pointer" title="/a">{}</mark>\n}')
+    expect(prettyJsonHtml('{"a":{}}', ['/a'], escapeHtml)).toBe(
+      '{\n  &quot;a&quot;: <mark class="pointer" title="/a">{}</mark>\n}',
+    )
     expect(prettyJsonHtml('[]', [''], escapeHtml)).toBe('<mark class="pointer" title="(root)">[]</mark>')
   })
 
   test('gives up on an excerpt cut short or text that is not JSON', () => {
-    for (const text of ['{"data":[1,2', '{"a":1}…', 'not json', '', '{"a":1,}', '[01]']) expect(prettyJsonHtml(text, [], escapeHtml), text).toBeUndefined()
+    for (const text of ['{"data":[1,2', '{"a":1}…', 'not json', '', '{"a":1,}', '[01]'])
+      expect(prettyJsonHtml(text, [], escapeHtml), text).toBeUndefined()
   })
 })
 
@@ -155,7 +214,11 @@ describe('a run given only some inputs', () => {
   beforeAll(async () => {
     reference = await startReferenceServer()
     // Against the reference as a deployment: only the API key, no trader, intent, restricted key or profile.
-    report = await runConformance({ settings: { ...TEST_SETTINGS, runs: 2, baseUrl: reference.baseUrl, apiKey: reference.data.apiKey }, profile: null, retryPolicy: TEST_RETRY_POLICY })
+    report = await runConformance({
+      settings: { ...TEST_SETTINGS, runs: 2, baseUrl: reference.baseUrl, apiKey: reference.data.apiKey },
+      profile: null,
+      retryPolicy: TEST_RETRY_POLICY,
+    })
   }, 300_000)
 
   afterAll(async () => {
@@ -169,12 +232,31 @@ describe('a run given only some inputs', () => {
 
   test('names the flag or profile key that would assess each requirement it could not', () => {
     const byId = new Map(report.coverage.requirements.map((r) => [r.id, r]))
-    expect(byId.get('SHAPE-PNL')).toMatchObject({ assessed: false, reason: missingInputReasons.trader, assessedWith: { inputs: ['--trader'] } })
-    expect(byId.get('SHAPE-INTENT-STATUS')).toMatchObject({ assessed: false, assessedWith: { inputs: ['--intent-hash', '--intent-receipt'] } })
-    expect(byId.get('AUTH-403-SCOPE')).toMatchObject({ assessed: false, assessedWith: { inputs: ['--restricted-api-key'] } })
-    expect(byId.get('ERR-CODE-VALUES')).toMatchObject({ observable: true, assessed: false, assessedWith: { profileKeys: ['errorCodes'] } })
-    expect(byId.get('IDEM-DUPLICATE')).toMatchObject({ observable: true, assessed: false, assessedWith: { profileKeys: ['writes'] } })
-    for (const id of ['SHAPE-MARKET', 'AUTH-401-MISSING-KEY', 'EP-CONFIG']) expect(byId.get(id), id).toMatchObject({ observable: true, assessed: true })
+    expect(byId.get('SHAPE-PNL')).toMatchObject({
+      assessed: false,
+      reason: missingInputReasons.trader,
+      assessedWith: { inputs: ['--trader'] },
+    })
+    expect(byId.get('SHAPE-INTENT-STATUS')).toMatchObject({
+      assessed: false,
+      assessedWith: { inputs: ['--intent-hash', '--intent-receipt'] },
+    })
+    expect(byId.get('AUTH-403-SCOPE')).toMatchObject({
+      assessed: false,
+      assessedWith: { inputs: ['--restricted-api-key'] },
+    })
+    expect(byId.get('ERR-CODE-VALUES')).toMatchObject({
+      observable: true,
+      assessed: false,
+      assessedWith: { profileKeys: ['errorCodes'] },
+    })
+    expect(byId.get('IDEM-DUPLICATE')).toMatchObject({
+      observable: true,
+      assessed: false,
+      assessedWith: { profileKeys: ['writes'] },
+    })
+    for (const id of ['SHAPE-MARKET', 'AUTH-401-MISSING-KEY', 'EP-CONFIG'])
+      expect(byId.get(id), id).toMatchObject({ observable: true, assessed: true })
     const { summary } = report.coverage
     expect(summary.assessed).toBe(report.coverage.requirements.filter((r) => r.observable && r.assessed).length)
     expect(summary.assessed).toBeLessThan(summary.observable)
@@ -183,9 +265,11 @@ describe('a run given only some inputs', () => {
   test("counts each operation's responses by status, and judges each", () => {
     expect(report.coverage.operations.map((op) => op.operation)).toEqual(operations().map((op) => op.id))
     const byId = new Map(report.coverage.operations.map((op) => [op.operation, op]))
-    for (const id of ['listMarkets', 'getVault', 'getConfig']) expect(byId.get(id)!.statuses['200'], `${id} answered 200`).toBeGreaterThan(0)
+    for (const id of ['listMarkets', 'getVault', 'getConfig'])
+      expect(byId.get(id)!.statuses['200'], `${id} answered 200`).toBeGreaterThan(0)
     // Without a trader or an intent, nothing reads a real one: no 200 from those operations.
-    for (const id of ['getTraderPnl', 'listTraderBalances', 'getIntentStatus']) expect(byId.get(id)!.statuses['200'], id).toBeUndefined()
+    for (const id of ['getTraderPnl', 'listTraderBalances', 'getIntentStatus'])
+      expect(byId.get(id)!.statuses['200'], id).toBeUndefined()
     for (const op of report.coverage.operations) {
       const seen = Object.values(op.statuses).reduce((sum, n) => sum + n, 0)
       expect(op.judged, `${op.operation}: the every-response rules judge every response of an operation`).toBe(seen)
@@ -193,14 +277,25 @@ describe('a run given only some inputs', () => {
   })
 
   test('the input it names assesses the requirement', async () => {
-    const given = await runConformance({ settings: { ...TEST_SETTINGS, baseUrl: reference.baseUrl, apiKey: reference.data.apiKey, trader: reference.data.trader }, profile: null, only: ['shapes/pnl-members'], retryPolicy: TEST_RETRY_POLICY })
+    const given = await runConformance({
+      settings: {
+        ...TEST_SETTINGS,
+        baseUrl: reference.baseUrl,
+        apiKey: reference.data.apiKey,
+        trader: reference.data.trader,
+      },
+      profile: null,
+      only: ['shapes/pnl-members'],
+      retryPolicy: TEST_RETRY_POLICY,
+    })
     expect(given.coverage.requirements.find((r) => r.id === 'SHAPE-PNL')).toMatchObject({ assessed: true })
   })
 })
 
 describe('--min-assessed', () => {
   /** The CLI on the embedded reference with one check selected: a run that assesses little, fast. */
-  const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => cliRun(['--seed', String(FIXED_SEED), '--timeout', '60000', '--check', 'config/answers-json', ...args], env)
+  const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    cliRun(['--seed', String(FIXED_SEED), '--timeout', '60000', '--check', 'config/answers-json', ...args], env)
 
   test('fails a run that assessed less, exit 1, and the verdict line says why; passes one that assessed as much', async () => {
     const below = await cli(['--min-assessed', '100'])
@@ -210,10 +305,14 @@ describe('--min-assessed', () => {
     expect(below.report!.summary.verdict).toBe('fail')
     expect(below.report!.summary.failed, 'no check failed: the share alone fails it').toBe(0)
     const verdictLine = below.out.split('\n').find((line) => line.startsWith('FAIL: '))!
-    expect(verdictLine).toContain(`assessed ${summary.assessed} of ${summary.observable} observable requirements (${summary.percent}%), below the 100% --min-assessed asks for`)
+    expect(verdictLine).toContain(
+      `assessed ${summary.assessed} of ${summary.observable} observable requirements (${summary.percent}%), below the 100% --min-assessed asks for`,
+    )
     const enough = await cli([], { IPTS_MIN_ASSESSED: String(Math.floor(summary.percent)) })
     expect(enough.code, enough.out + enough.err).toBe(0)
-    expect(enough.out.split('\n').find((line) => line.startsWith('PASS: '))).toContain(`assessed ${summary.assessed} of ${summary.observable} observable requirements (${summary.percent}%)`)
+    expect(enough.out.split('\n').find((line) => line.startsWith('PASS: '))).toContain(
+      `assessed ${summary.assessed} of ${summary.observable} observable requirements (${summary.percent}%)`,
+    )
   })
 
   test('without it, a run that assessed little passes as before, and says how little', async () => {
@@ -248,25 +347,53 @@ describe('--min-assessed', () => {
     const enough = await runConformance({ ...options, minAssessed: 0 })
     expect(enough.summary.verdict).toBe('pass')
     for (const minAssessed of [-1, 100.5, Number.NaN, '50' as unknown as number]) {
-      await expect(runConformance({ ...options, minAssessed }), String(minAssessed)).rejects.toMatchObject({ code: ERROR_CODES.usage, message: expect.stringMatching(/^minAssessed must be a percentage from 0 to 100, got /) })
+      await expect(runConformance({ ...options, minAssessed }), String(minAssessed)).rejects.toMatchObject({
+        code: ERROR_CODES.usage,
+        message: expect.stringMatching(/^minAssessed must be a percentage from 0 to 100, got /),
+      })
     }
   })
 })
 
-/** A HAR entry of a GET with the response given; status 0 is a request that got no response, body undefined one whose body the recording left out. */
-function harEntry(url: string, sent: Record<string, string>, status: number, headers: Record<string, string | string[]> = {}, body?: string) {
-  const pairs = (record: Record<string, string | string[]>) => Object.entries(record).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })))
+/**
+ * A HAR entry of a GET with the response given; status 0 is a request that got no response, body undefined one whose
+ * body the recording left out.
+ */
+function harEntry(
+  url: string,
+  sent: Record<string, string>,
+  status: number,
+  headers: Record<string, string | string[]> = {},
+  body?: string,
+) {
+  const pairs = (record: Record<string, string | string[]>) =>
+    Object.entries(record).flatMap(([name, value]) =>
+      (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })),
+    )
   return {
     startedDateTime: new Date(0).toISOString(),
     time: 1,
-    request: { method: 'GET', url, httpVersion: 'HTTP/1.1', cookies: [], headers: pairs(sent), queryString: [], headersSize: -1, bodySize: 0 },
+    request: {
+      method: 'GET',
+      url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(sent),
+      queryString: [],
+      headersSize: -1,
+      bodySize: 0,
+    },
     response: {
       status,
       statusText: '',
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: pairs(headers),
-      content: { size: body === undefined ? -1 : Buffer.byteLength(body), mimeType: 'application/json', ...(body === undefined ? {} : { text: body }) },
+      content: {
+        size: body === undefined ? -1 : Buffer.byteLength(body),
+        mimeType: 'application/json',
+        ...(body === undefined ? {} : { text: body }),
+      },
       redirectURL: '',
       headersSize: -1,
       bodySize: -1,
@@ -280,7 +407,13 @@ function harEntry(url: string, sent: Record<string, string>, status: number, hea
 async function recordedEntry(base: string, path: string, sent: Record<string, string>, keepBody = true) {
   const response = await request(`${base}${path}`, { headers: sent })
   const body = await response.body.text()
-  return harEntry(`${base}${path}`, sent, response.statusCode, response.headers as Record<string, string | string[]>, keepBody ? body : undefined)
+  return harEntry(
+    `${base}${path}`,
+    sent,
+    response.statusCode,
+    response.headers as Record<string, string | string[]>,
+    keepBody ? body : undefined,
+  )
 }
 
 describe('coverage of recorded traffic', () => {
@@ -303,7 +436,10 @@ describe('coverage of recorded traffic', () => {
     }
     const dir = mkdtempSync(join(tmpdir(), 'ipts-coverage-har-'))
     const harPath = join(dir, 'traffic.har')
-    writeFileSync(harPath, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }))
+    writeFileSync(
+      harPath,
+      JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }),
+    )
     const { out } = captureOutput()
     const code = await main(['check-har', harPath, '--report-dir', dir, '--min-assessed', '100'], {})
     vi.restoreAllMocks()
@@ -311,12 +447,25 @@ describe('coverage of recorded traffic', () => {
     expect(reportValidator()(report)).toBe(true)
     const byId = new Map(report.coverage.operations.map((op) => [op.operation, op]))
     expect(byId.get('listMarkets')).toEqual({ operation: 'listMarkets', statuses: { 200: 1, 401: 2 }, judged: 3 })
-    expect(byId.get('getConfig'), 'a response without its body is seen, not judged').toEqual({ operation: 'getConfig', statuses: { 200: 1 }, judged: 0 })
+    expect(byId.get('getConfig'), 'a response without its body is seen, not judged').toEqual({
+      operation: 'getConfig',
+      statuses: { 200: 1 },
+      judged: 0,
+    })
     expect(byId.get('getVault')).toEqual({ operation: 'getVault', statuses: { 'no response': 1 }, judged: 0 })
     expect(byId.get('getIntentStatus')).toEqual({ operation: 'getIntentStatus', statuses: {}, judged: 0 })
-    expect(report.coverage.operations.map((op) => op.operation), "a route that is no operation is the traffic summary's, not an operation").toEqual(operations().map((op) => op.id))
-    expect(report.coverage.requirements.find((r) => r.id === 'ERR-404-UNKNOWN-ROUTE'), 'a check that sends requests of its own assesses nothing in recorded traffic').toMatchObject({ assessed: false, reason: NOT_ASSESSED })
-    expect(report.coverage.requirements.find((r) => r.id === 'AUTH-401-MISSING-KEY'), 'a 401 to a request without a key assesses it').toMatchObject({ assessed: true })
+    expect(
+      report.coverage.operations.map((op) => op.operation),
+      "a route that is no operation is the traffic summary's, not an operation",
+    ).toEqual(operations().map((op) => op.id))
+    expect(
+      report.coverage.requirements.find((r) => r.id === 'ERR-404-UNKNOWN-ROUTE'),
+      'a check that sends requests of its own assesses nothing in recorded traffic',
+    ).toMatchObject({ assessed: false, reason: NOT_ASSESSED })
+    expect(
+      report.coverage.requirements.find((r) => r.id === 'AUTH-401-MISSING-KEY'),
+      'a 401 to a request without a key assesses it',
+    ).toMatchObject({ assessed: true })
     expect(report.coverage.requirements.find((r) => r.id === 'HDR-CONTENT-TYPE-JSON')).toMatchObject({ assessed: true })
     expect(code, out.join('')).toBe(1)
     expect(report.summary.failed).toBe(0)
@@ -327,12 +476,21 @@ describe('coverage of recorded traffic', () => {
     const upstream = await startReferenceServer()
     const dir = mkdtempSync(join(tmpdir(), 'ipts-coverage-proxy-'))
     const { out } = captureOutput()
-    const exited = proxy(parseProxyArgs(['--upstream', upstream.baseUrl, '--report-dir', dir, '--max-requests', '3']), {}, new AbortController().signal)
+    const exited = proxy(
+      parseProxyArgs(['--upstream', upstream.baseUrl, '--report-dir', dir, '--max-requests', '3']),
+      {},
+      new AbortController().signal,
+    )
     try {
       await vi.waitFor(() => expect(out.join('')).toContain('\n'), { timeout: 10_000 })
       const { url } = JSON.parse(out.join('').split('\n')[0]!) as { url: string }
       const key = { 'x-api-key': upstream.data.apiKey, accept: 'application/json' }
-      for (const [path, headers] of [['/v1/markets', key], ['/v1/markets', {}], ['/v1/config', key]] as const) await (await request(`${url}${path}`, { headers })).body.text()
+      for (const [path, headers] of [
+        ['/v1/markets', key],
+        ['/v1/markets', {}],
+        ['/v1/config', key],
+      ] as const)
+        await (await request(`${url}${path}`, { headers })).body.text()
       expect(await exited).toBe(0)
     } finally {
       vi.restoreAllMocks()

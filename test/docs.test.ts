@@ -13,7 +13,12 @@ import { packageRoot } from '../src/core/package-root.js'
 
 const read = (path: string) => readFileSync(join(packageRoot, path), 'utf8')
 const readme = read('README.md')
-const documents = ['README.md', ...readdirSync(join(packageRoot, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)]
+const documents = [
+  'README.md',
+  ...readdirSync(join(packageRoot, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+]
 
 /** The relative links of a Markdown document (images too), outside code blocks and code spans. */
 function relativeLinks(markdown: string): string[] {
@@ -22,16 +27,27 @@ function relativeLinks(markdown: string): string[] {
 }
 
 /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
-const anchorOf = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')
-const anchorsOf = (markdown: string) => new Set([...markdown.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchorOf(match[1]!)))
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-')
+const anchorsOf = (markdown: string) =>
+  new Set(
+    [...markdown.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchorOf(match[1]!)),
+  )
 
 describe('the generated sections of docs/', () => {
-  test.each(generatedDocuments.flatMap((document) => Object.entries(document.sections).map(([name, render]) => [document.path, name, render] as const)))(
-    '%s: %s is what npm run docs renders',
-    async (path, name, render) => {
-      expect(generatedSection(read(path), name, path), `${path} is out of date: run \`npm run docs\``).toBe(await render())
-    },
-  )
+  test.each(
+    generatedDocuments.flatMap((document) =>
+      Object.entries(document.sections).map(([name, render]) => [document.path, name, render] as const),
+    ),
+  )('%s: %s is what npm run docs renders', async (path, name, render) => {
+    expect(generatedSection(read(path), name, path), `${path} is out of date: run \`npm run docs\``).toBe(
+      await render(),
+    )
+  })
 
   test('the check list names every check and every-response rule', () => {
     const table = renderCheckTable()
@@ -58,7 +74,11 @@ describe('the generated sections of docs/', () => {
     expect(options.run.settings.runs).toBe(50)
     expect(options.run.only).toEqual(['auth/missing-key', 'shapes/market-members'])
     expect(options.run.waivers).toEqual([{ check: 'shapes/market-members', reason: 'vendor ticket 42' }])
-    expect(options.run.profile && 'values' in options.run.profile && options.run.profile.values.errorCodes).toEqual(['missing_api_key', 'invalid_api_key', 'insufficient_scope'])
+    expect(options.run.profile && 'values' in options.run.profile && options.run.profile.values.errorCodes).toEqual([
+      'missing_api_key',
+      'invalid_api_key',
+      'insufficient_scope',
+    ])
   })
 })
 
@@ -77,8 +97,17 @@ describe('the README', () => {
 
   test('is about 150 lines: what it is, install, a run against a deployment, exit codes, the reports, links; the reference is in docs/', () => {
     expect(lines.length).toBeLessThanOrEqual(170)
-    for (const heading of ['## Set-up', '## Install', '## Run against a deployment', '## Exit codes', '## Reports', '## Documentation']) expect(readme, heading).toContain(`\n${heading}\n`)
-    for (const document of documents.filter((path) => path.startsWith('docs/'))) expect(readme, `the README links ${document}`).toContain(`](${document})`)
+    for (const heading of [
+      '## Set-up',
+      '## Install',
+      '## Run against a deployment',
+      '## Exit codes',
+      '## Reports',
+      '## Documentation',
+    ])
+      expect(readme, heading).toContain(`\n${heading}\n`)
+    for (const document of documents.filter((path) => path.startsWith('docs/')))
+      expect(readme, `the README links ${document}`).toContain(`](${document})`)
   })
 })
 
@@ -94,9 +123,20 @@ describe('the links of README.md and docs/', () => {
   })
 
   test('every file they link is in the packed tarball, so the links hold where the package is installed', () => {
-    const linked = new Set(documents.flatMap((path) => relativeLinks(read(path)).map((link) => relative(packageRoot, resolve(dirname(join(packageRoot, path)), link.split('#')[0] || path)))))
-    const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: packageRoot, encoding: 'utf8' })) as [{ files: { path: string }[] }]
+    const linked = new Set(
+      documents.flatMap((path) =>
+        relativeLinks(read(path)).map((link) =>
+          relative(packageRoot, resolve(dirname(join(packageRoot, path)), link.split('#')[0] || path)),
+        ),
+      ),
+    )
+    const [pack] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: packageRoot, encoding: 'utf8' }),
+    ) as [{ files: { path: string }[] }]
     const packed = new Set(pack.files.map((file) => file.path))
-    expect([...linked].filter((path) => !packed.has(path)), 'linked files npm pack leaves out (package.json files)').toEqual([])
+    expect(
+      [...linked].filter((path) => !packed.has(path)),
+      'linked files npm pack leaves out (package.json files)',
+    ).toEqual([])
   })
 })

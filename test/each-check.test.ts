@@ -26,8 +26,8 @@ import { answering, unreadable } from './support/scripted-answers.js'
  * concern and those that name it, in this process; each every-response rule under each fault that names it, seen
  * through the traffic of one check (RULE_WITNESSES). A check that judges every exchange of a run (its `recorded`
  * judgement) may see a fault only in another check's requests: under such a fault it runs with the checks whose traffic
- * shows it (CHECK_WITNESSES). The whole-run tests (faults.test.ts, allowances.test.ts) stay the proof that a fault fails
- * exactly its `breaks`; these tests are the ones a mutant of one check is judged by (npm run mutation, per-test
+ * shows it (CHECK_WITNESSES). The whole-run tests (faults.test.ts, allowances.test.ts) stay the proof that a fault
+ * fails exactly its `breaks`; these tests are the ones a mutant of one check is judged by (npm run mutation, per-test
  * coverage): a run of one check reaches that check's code and the engine's, and no other check's but its witnesses'.
  * The tests go one after another, as Stryker's per-test coverage needs.
  */
@@ -167,11 +167,17 @@ const CHECK_WITNESSES: Readonly<Record<string, Readonly<Record<string, readonly 
   'request-id-regenerated-on-errors': { 'request-ids/valid-echoed': ['request-ids/error-echoes-sent-id'] },
 }
 
-const ruleCases = !selected('every-response') ? [] : faults.flatMap((fault) => fault.breaks.filter((id) => ruleIds.has(id)).map((rule) => [rule, fault.name, fault] as const))
+const ruleCases = !selected('every-response')
+  ? []
+  : faults.flatMap((fault) =>
+      fault.breaks.filter((id) => ruleIds.has(id)).map((rule) => [rule, fault.name, fault] as const),
+    )
 
 describe.runIf(selected('every-response'))('each every-response rule', () => {
   test('has a witness for each fault that names it', () => {
-    const missing = ruleCases.filter(([, name]) => RULE_WITNESSES[name] === undefined).map(([rule, name]) => `${rule} under ${name}`)
+    const missing = ruleCases
+      .filter(([, name]) => RULE_WITNESSES[name] === undefined)
+      .map(([rule, name]) => `${rule} under ${name}`)
     expect(missing, 'add the fault to RULE_WITNESSES with a check whose traffic shows it').toEqual([])
   })
 
@@ -180,25 +186,38 @@ describe.runIf(selected('every-response'))('each every-response rule', () => {
     expect(failedRules(report)).toEqual([])
   })
 
-  test.each(ruleCases.filter(([, name]) => RULE_WITNESSES[name] !== undefined))('%s fails under the fault %s, with evidence', async (rule, name, fault) => {
-    const witnesses = RULE_WITNESSES[name]!
-    const report = await runAgainstReference({ faults: [name] }, { probeRateLimit: fault.run?.probeRateLimit ?? false, allowWrites: fault.run?.allowWrites ?? false }, { only: [...witnesses] })
-    const outcome = outcomeOf(report, rule)
-    const otherRules = failedRules(report).filter((failed) => !fault.breaks.some((id) => failed.startsWith(`${id}: `)))
-    expect(otherRules, `rules the fault ${name} does not name failed`).toEqual([])
-    expect(outcome.status, `${rule} under ${name} through ${witnesses.join(', ')}: ${outcome.reason}`).toBe('failed')
-    expect(outcome.crashed, `${rule} crashed: ${outcome.reason}`).toBeFalsy()
-    expect(outcome.evidence?.message, `${rule} failed without evidence`).toBeTruthy()
-    expect(stable(outcome.reason)).toMatchSnapshot()
-  })
+  test.each(ruleCases.filter(([, name]) => RULE_WITNESSES[name] !== undefined))(
+    '%s fails under the fault %s, with evidence',
+    async (rule, name, fault) => {
+      const witnesses = RULE_WITNESSES[name]!
+      const report = await runAgainstReference(
+        { faults: [name] },
+        { probeRateLimit: fault.run?.probeRateLimit ?? false, allowWrites: fault.run?.allowWrites ?? false },
+        { only: [...witnesses] },
+      )
+      const outcome = outcomeOf(report, rule)
+      const otherRules = failedRules(report).filter(
+        (failed) => !fault.breaks.some((id) => failed.startsWith(`${id}: `)),
+      )
+      expect(otherRules, `rules the fault ${name} does not name failed`).toEqual([])
+      expect(outcome.status, `${rule} under ${name} through ${witnesses.join(', ')}: ${outcome.reason}`).toBe('failed')
+      expect(outcome.crashed, `${rule} crashed: ${outcome.reason}`).toBeFalsy()
+      expect(outcome.evidence?.message, `${rule} failed without evidence`).toBeTruthy()
+      expect(stable(outcome.reason)).toMatchSnapshot()
+    },
+  )
 })
 
-const recordedChecks = new Set(Object.values(checksByConcern).flatMap((checks) => checks.filter((check) => check.recorded).map((check) => check.id)))
+const recordedChecks = new Set(
+  Object.values(checksByConcern).flatMap((checks) => checks.filter((check) => check.recorded).map((check) => check.id)),
+)
 
 test('each check witness names a fault that breaks a check judging every exchange', () => {
   const stray = Object.entries(CHECK_WITNESSES).flatMap(([name, byCheck]) =>
     Object.keys(byCheck)
-      .filter((id) => !recordedChecks.has(id) || !faults.some((fault) => fault.name === name && fault.breaks.includes(id)))
+      .filter(
+        (id) => !recordedChecks.has(id) || !faults.some((fault) => fault.name === name && fault.breaks.includes(id)),
+      )
       .map((id) => `${id} under ${name}`),
   )
   expect(stray, 'a witness is for a recorded judgement the fault breaks').toEqual([])
@@ -210,13 +229,24 @@ test('each check witness names a fault that breaks a check judging every exchang
  */
 const STOPS_ANSWERING = answering('stops-answering', (request) => request.path.startsWith('/v1/'), unreadable)
 
-/** Checks that pass with no answer: of what an answer must not carry, which none carries, or of the description, still served. */
-const PASSES_WITHOUT_ANSWERS = new Set(['errors/unknown-route-serves-no-operation', 'properties/invalid-request-id-not-echoed', 'profile/openapi-document', 'profile/openapi-compatible'])
+/**
+ * Checks that pass with no answer: of what an answer must not carry, which none carries, or of the description, still
+ * served.
+ */
+const PASSES_WITHOUT_ANSWERS = new Set([
+  'errors/unknown-route-serves-no-operation',
+  'properties/invalid-request-id-not-echoed',
+  'profile/openapi-document',
+  'profile/openapi-compatible',
+])
 
-const catalogue = Object.entries(checksByConcern).filter(([concern]) => selected(concern)).flatMap(([concern, checks]) => checks.map((check) => [check.id, concern] as const))
+const catalogue = Object.entries(checksByConcern)
+  .filter(([concern]) => selected(concern))
+  .flatMap(([concern, checks]) => checks.map((check) => [check.id, concern] as const))
 
 describe.each(catalogue)('%s run by itself', (id, concern) => {
-  const steady = (text: string | undefined) => (concern === 'writes' ? withoutWrittenIdentifiers(stable(text)) : stable(text))
+  const steady = (text: string | undefined) =>
+    concern === 'writes' ? withoutWrittenIdentifiers(stable(text)) : stable(text)
   test('passes against the plain reference, or skips with a reason of its own', async () => {
     // A write check sends its writes, as it does in a run with --allow-writes and the reference's profile.
     const report = await runAgainstReference({}, { allowWrites: concern === 'writes' }, { only: [id] })
@@ -229,37 +259,69 @@ describe.each(catalogue)('%s run by itself', (id, concern) => {
   })
 
   const naming = faults.filter((fault) => fault.breaks.includes(id))
-  test.each(naming.map((fault) => [fault.name, fault] as const))('fails under the fault %s, with evidence', async (_, fault) => {
-    const witnesses = CHECK_WITNESSES[fault.name]?.[id] ?? []
-    const report = await runAgainstReference({ faults: [fault.name] }, { probeRateLimit: fault.run?.probeRateLimit ?? false, allowWrites: fault.run?.allowWrites ?? false }, { only: [id, ...witnesses] })
-    const outcome = outcomeOf(report, id)
-    expect(outcome.status, `${id} under ${fault.name}${witnesses.length > 0 ? ` through ${witnesses.join(', ')}` : ''}: ${outcome.reason}`).toBe('failed')
-    expect(outcome.crashed, `${id} crashed: ${outcome.reason}`).toBeFalsy()
-    expect(outcome.evidence?.message, `${id} failed without evidence`).toBeTruthy()
-    // What the failure says is its evidence: the same seed finds the same thing, says it in the same words and shows the same exchange.
-    expect(steady(outcome.reason)).toMatchSnapshot()
-    expect(steady(shownExchange(outcome.evidence)), 'the exchange the evidence shows').toMatchSnapshot()
-  })
+  test.each(naming.map((fault) => [fault.name, fault] as const))(
+    'fails under the fault %s, with evidence',
+    async (_, fault) => {
+      const witnesses = CHECK_WITNESSES[fault.name]?.[id] ?? []
+      const report = await runAgainstReference(
+        { faults: [fault.name] },
+        { probeRateLimit: fault.run?.probeRateLimit ?? false, allowWrites: fault.run?.allowWrites ?? false },
+        { only: [id, ...witnesses] },
+      )
+      const outcome = outcomeOf(report, id)
+      expect(
+        outcome.status,
+        `${id} under ${fault.name}${witnesses.length > 0 ? ` through ${witnesses.join(', ')}` : ''}: ${outcome.reason}`,
+      ).toBe('failed')
+      expect(outcome.crashed, `${id} crashed: ${outcome.reason}`).toBeFalsy()
+      expect(outcome.evidence?.message, `${id} failed without evidence`).toBeTruthy()
+      // What the failure says is its evidence: the same seed finds the same thing, says it in the same words and shows
+      // the same exchange.
+      expect(steady(outcome.reason)).toMatchSnapshot()
+      expect(steady(shownExchange(outcome.evidence)), 'the exchange the evidence shows').toMatchSnapshot()
+    },
+  )
 
   test('fails with an unanswered request as evidence, or skips, against a target that stops answering after the probe', async () => {
     // The circuit breaker trips after as many unanswered requests in a row as the concurrency: at 64, each check meets
     // its unanswered requests itself.
-    const report = await runAgainstReference({ behaviours: [STOPS_ANSWERING] }, { allowWrites: concern === 'writes', concurrency: 64 }, { only: [id] })
+    const report = await runAgainstReference(
+      { behaviours: [STOPS_ANSWERING] },
+      { allowWrites: concern === 'writes', concurrency: 64 },
+      { only: [id] },
+    )
     const outcome = outcomeOf(report, id)
     expect(outcome.crashed, `${id} crashed: ${outcome.reason}`).toBeFalsy()
-    expect(outcome.status, `${id}: ${outcome.reason}`).toMatch(PASSES_WITHOUT_ANSWERS.has(id) ? /^passed$/ : /^(failed|skipped|not run)$/)
-    if (outcome.status === 'failed') expect(outcome.evidence?.transportError, `${id} failed without the unanswered request as evidence`).toBeTruthy()
+    expect(outcome.status, `${id}: ${outcome.reason}`).toMatch(
+      PASSES_WITHOUT_ANSWERS.has(id) ? /^passed$/ : /^(failed|skipped|not run)$/,
+    )
+    if (outcome.status === 'failed')
+      expect(outcome.evidence?.transportError, `${id} failed without the unanswered request as evidence`).toBeTruthy()
     expect(`${outcome.status}${outcome.reason === undefined ? '' : `: ${steady(outcome.reason)}`}`).toMatchSnapshot()
   })
 
-  const relevant = allowances.filter((allowance) => allowancesByConcern[concern]!.includes(allowance) || allowance.skips?.includes(id) || allowance.readings?.includes(id))
-  test.each(relevant.map((allowance) => [allowance.name, allowance] as const))('passes under the allowance %s, skipping only where it names the check, failing only a reading it names', async (_, allowance) => {
-    const report = await runAgainstReference({ allowances: [allowance.name] }, allowance.run ?? {}, { only: [id] })
-    const outcome = outcomeOf(report, id)
-    const expected = allowance.readings?.includes(id) ? /^failed$/ : allowance.skips?.includes(id) ? /^skipped$/ : /^(passed|skipped)$/
-    expect(outcome.status, `${id} under ${allowance.name}: ${outcome.reason}`).toMatch(expected)
-    expect(`${outcome.status}${outcome.reason === undefined ? '' : `: ${steady(outcome.reason)}`}`).toMatchSnapshot()
-    const otherRules = failedRules(report).filter((failed) => !allowance.readings?.some((reading) => failed.startsWith(`${reading}: `)))
-    expect(otherRules, `an every-response rule failed under ${allowance.name}`).toEqual([])
-  })
+  const relevant = allowances.filter(
+    (allowance) =>
+      allowancesByConcern[concern]!.includes(allowance) ||
+      allowance.skips?.includes(id) ||
+      allowance.readings?.includes(id),
+  )
+  test.each(relevant.map((allowance) => [allowance.name, allowance] as const))(
+    'passes under the allowance %s, skipping only where it names the check, failing only a reading it names',
+    async (_, allowance) => {
+      const report = await runAgainstReference({ allowances: [allowance.name] }, allowance.run ?? {}, { only: [id] })
+      const outcome = outcomeOf(report, id)
+      const expected = allowance.readings?.includes(id)
+        ? /^failed$/
+        : allowance.skips?.includes(id)
+          ? /^skipped$/
+          : /^(passed|skipped)$/
+      expect(outcome.status, `${id} under ${allowance.name}: ${outcome.reason}`).toMatch(expected)
+      expect(`${outcome.status}${outcome.reason === undefined ? '' : `: ${steady(outcome.reason)}`}`).toMatchSnapshot()
+      const otherRules = failedRules(report).filter(
+        (failed) => !allowance.readings?.some((reading) => failed.startsWith(`${reading}: `)),
+      )
+      expect(otherRules, `an every-response rule failed under ${allowance.name}`).toEqual([])
+    },
+  )
 })

@@ -29,11 +29,26 @@ const REQUEST_ID = 'req-0123456789'
 describe('every-response/json-content-type and success-json-content-type', () => {
   test.each([
     [400, {}, 'every-response/json-content-type', 'content-type is missing'],
-    [400, { 'content-type': ['application/json', 'application/json'] }, 'every-response/json-content-type', 'content-type is repeated: application/json | application/json'],
+    [
+      400,
+      { 'content-type': ['application/json', 'application/json'] },
+      'every-response/json-content-type',
+      'content-type is repeated: application/json | application/json',
+    ],
     [400, { 'content-type': 'application/problem+json; charset=utf-8' }, 'every-response/json-content-type', 'holds'],
-    [500, { 'content-type': 'text/plain' }, 'every-response/json-content-type', 'content-type is text/plain, not application/json'],
+    [
+      500,
+      { 'content-type': 'text/plain' },
+      'every-response/json-content-type',
+      'content-type is text/plain, not application/json',
+    ],
     [399, { 'content-type': 'text/plain' }, 'every-response/json-content-type', 'not applied'],
-    [399, { 'content-type': 'text/plain' }, 'every-response/success-json-content-type', 'content-type is text/plain, not application/json'],
+    [
+      399,
+      { 'content-type': 'text/plain' },
+      'every-response/success-json-content-type',
+      'content-type is text/plain, not application/json',
+    ],
     [200, {}, 'every-response/success-json-content-type', 'content-type is missing'],
     [400, { 'content-type': 'text/plain' }, 'every-response/success-json-content-type', 'not applied'],
   ] as const)('a %i with %j: %s says %s', (status, headers, id, expected) => {
@@ -44,7 +59,9 @@ describe('every-response/json-content-type and success-json-content-type', () =>
 describe('every-response/request-id-present and request-id-format', () => {
   test('a missing or empty x-request-id is missing; one value is present', () => {
     expect(judged('every-response/request-id-present', responseOf(200))).toBe('x-request-id is missing')
-    expect(judged('every-response/request-id-present', responseOf(200, { 'x-request-id': '' }))).toBe('x-request-id is missing')
+    expect(judged('every-response/request-id-present', responseOf(200, { 'x-request-id': '' }))).toBe(
+      'x-request-id is missing',
+    )
     expect(judged('every-response/request-id-present', responseOf(200, { 'x-request-id': REQUEST_ID }))).toBe('holds')
   })
 
@@ -52,8 +69,12 @@ describe('every-response/request-id-present and request-id-format', () => {
     const rule = 'every-response/request-id-format'
     expect(judged(rule, responseOf(200))).toBe('not applied')
     expect(judged(rule, responseOf(200, { 'x-request-id': REQUEST_ID }))).toBe('holds')
-    expect(judged(rule, responseOf(200, { 'x-request-id': [REQUEST_ID, REQUEST_ID] }))).toBe(`x-request-id is repeated: ${REQUEST_ID} | ${REQUEST_ID}`)
-    expect(judged(rule, responseOf(200, { 'x-request-id': 'short' }))).toBe(`x-request-id "short" does not match ${schemaPattern('RequestId').source}`)
+    expect(judged(rule, responseOf(200, { 'x-request-id': [REQUEST_ID, REQUEST_ID] }))).toBe(
+      `x-request-id is repeated: ${REQUEST_ID} | ${REQUEST_ID}`,
+    )
+    expect(judged(rule, responseOf(200, { 'x-request-id': 'short' }))).toBe(
+      `x-request-id "short" does not match ${schemaPattern('RequestId').source}`,
+    )
   })
 })
 
@@ -62,8 +83,12 @@ describe('every-response/error-body', () => {
     const rule = 'every-response/error-body'
     expect(judged(rule, responseOf(400))).toBe('error body is empty')
     expect(judged(rule, responseOf(400, JSON_TYPE, { error: 'bad request' }))).toBe('holds')
-    expect(judged(rule, responseOf(400, JSON_TYPE, {}))).toBe("ErrorBody must have required property 'error' (required)")
-    expect(judged(rule, responseOf(400, JSON_TYPE, { error: 1, code: 2 }))).toBe('ErrorBody/error must be string (type); ErrorBody/code must be string (type)')
+    expect(judged(rule, responseOf(400, JSON_TYPE, {}))).toBe(
+      "ErrorBody must have required property 'error' (required)",
+    )
+    expect(judged(rule, responseOf(400, JSON_TYPE, { error: 1, code: 2 }))).toBe(
+      'ErrorBody/error must be string (type); ErrorBody/code must be string (type)',
+    )
     expect(judged(rule, responseOf(200, JSON_TYPE, {}))).toBe('not applied')
   })
 })
@@ -96,7 +121,9 @@ describe('every-response/declared-status', () => {
     const rule = 'every-response/declared-status'
     const intent = { operation: 'getIntentStatus' }
     expect(judged(rule, responseOf(422), intent)).toBe('holds')
-    expect(judged(rule, responseOf(400), intent)).toBe('status 400 is not declared by getIntentStatus (200, 401, 403, 404, 422, 429, 500, 502, 503, 504)')
+    expect(judged(rule, responseOf(400), intent)).toBe(
+      'status 400 is not declared by getIntentStatus (200, 401, 403, 404, 422, 429, 500, 502, 503, 504)',
+    )
     expect(judged(rule, responseOf(400), { ...intent, headers: {} })).toBe('not applied')
     expect(judged(rule, responseOf(418), { operation: 'listMarkets' })).toBe('not applied')
     expect(judged(rule, responseOf(418), { operation: undefined })).toBe('not applied')
@@ -106,9 +133,15 @@ describe('every-response/declared-status', () => {
 describe('every-response/error-request-id-matches-header', () => {
   const rule = 'every-response/error-request-id-matches-header'
   test('an error body whose requestId is a string is held to the header', () => {
-    expect(judged(rule, responseOf(400, { 'x-request-id': REQUEST_ID }, { error: 'x', requestId: REQUEST_ID }))).toBe('holds')
-    expect(judged(rule, responseOf(400, { 'x-request-id': REQUEST_ID }, { error: 'x', requestId: 'other-0123' }))).toBe(`body requestId "other-0123" differs from x-request-id "${REQUEST_ID}"`)
-    expect(judged(rule, responseOf(400, {}, { error: 'x', requestId: 'other-0123' }))).toBe('body requestId "other-0123" differs from no single x-request-id')
+    expect(judged(rule, responseOf(400, { 'x-request-id': REQUEST_ID }, { error: 'x', requestId: REQUEST_ID }))).toBe(
+      'holds',
+    )
+    expect(judged(rule, responseOf(400, { 'x-request-id': REQUEST_ID }, { error: 'x', requestId: 'other-0123' }))).toBe(
+      `body requestId "other-0123" differs from x-request-id "${REQUEST_ID}"`,
+    )
+    expect(judged(rule, responseOf(400, {}, { error: 'x', requestId: 'other-0123' }))).toBe(
+      'body requestId "other-0123" differs from no single x-request-id',
+    )
   })
 
   test('a success, a body without a string requestId, or a body that is no object is not judged', () => {
@@ -170,22 +203,38 @@ describe('every-response/receipt-not-disclosed', () => {
   const sent = (receipt: string): Sent => ({ operation: 'getIntentStatus', url: intentUrl(receipt) })
 
   test('applies to a request that sent a receipt', () => {
-    expect(judged(rule, responseOf(200, {}, { echoed: 'receipt-0123456789' }), { operation: 'getIntentStatus', url: 'http://127.0.0.1:9/v1/intents/0xabc' })).toBe('not applied')
+    expect(
+      judged(rule, responseOf(200, {}, { echoed: 'receipt-0123456789' }), {
+        operation: 'getIntentStatus',
+        url: 'http://127.0.0.1:9/v1/intents/0xabc',
+      }),
+    ).toBe('not applied')
     expect(judged(rule, responseOf(200, {}, { state: 'pending' }), sent('receipt-0123456789'))).toBe('holds')
   })
 
   test('the receipt sent, or a receipt of the settings, repeated in the body or a header breaks it', () => {
     const repeats = 'the response repeats a receipt that was sent'
-    expect(judged(rule, responseOf(404, {}, { error: 'receipt-0123456789 is wrong' }), sent('receipt-0123456789'))).toBe(repeats)
+    expect(
+      judged(rule, responseOf(404, {}, { error: 'receipt-0123456789 is wrong' }), sent('receipt-0123456789')),
+    ).toBe(repeats)
     expect(judged(rule, responseOf(404, { 'x-echo': 'receipt-0123456789' }), sent('receipt-0123456789'))).toBe(repeats)
     expect(judged(rule, responseOf(404, { 'receipt-0123456789': 'x' }), sent('receipt-0123456789'))).toBe(repeats)
-    const settings = { intent: { hash: '0xabc', receipt: 'first-receipt-0001' }, secondIntent: { hash: '0xdef', receipt: 'second-receipt-0002' } }
-    expect(judged(rule, responseOf(200, {}, { note: 'first-receipt-0001' }), sent('other-receipt'), settings)).toBe(repeats)
-    expect(judged(rule, responseOf(200, {}, { note: 'second-receipt-0002' }), sent('other-receipt'), settings)).toBe(repeats)
+    const settings = {
+      intent: { hash: '0xabc', receipt: 'first-receipt-0001' },
+      secondIntent: { hash: '0xdef', receipt: 'second-receipt-0002' },
+    }
+    expect(judged(rule, responseOf(200, {}, { note: 'first-receipt-0001' }), sent('other-receipt'), settings)).toBe(
+      repeats,
+    )
+    expect(judged(rule, responseOf(200, {}, { note: 'second-receipt-0002' }), sent('other-receipt'), settings)).toBe(
+      repeats,
+    )
   })
 
   test('a receipt of 8 characters is looked for, one shorter is not (it would be found by chance)', () => {
-    expect(judged(rule, responseOf(200, {}, { note: 'rcpt0008' }), sent('rcpt0008'))).toBe('the response repeats a receipt that was sent')
+    expect(judged(rule, responseOf(200, {}, { note: 'rcpt0008' }), sent('rcpt0008'))).toBe(
+      'the response repeats a receipt that was sent',
+    )
     expect(judged(rule, responseOf(200, {}, { note: 'rcpt007' }), sent('rcpt007'))).toBe('holds')
   })
 })
@@ -199,13 +248,16 @@ describe('the profile rules', () => {
     quota: { limit: 40, scope: 'key' },
   }
   const settings: JudgedSettings = { profile: { source: 'a profile made for the test', values } }
-  const judgedBy = (id: string, response: ExchangeResponse, sent: Sent = {}, given = settings) => judged(id, response, sent, given)
+  const judgedBy = (id: string, response: ExchangeResponse, sent: Sent = {}, given = settings) =>
+    judged(id, response, sent, given)
 
   test('every-response/intent-state-listed judges the state of a 200 of the intent operation', () => {
     const rule = 'every-response/intent-state-listed'
     const intent = { operation: 'getIntentStatus' }
     expect(judgedBy(rule, responseOf(200, {}, { state: 'pending' }), intent)).toBe('holds')
-    expect(judgedBy(rule, responseOf(200, {}, { state: 'halted' }), intent)).toBe('intent state "halted" is not listed (the profile lists "pending", "filled")')
+    expect(judgedBy(rule, responseOf(200, {}, { state: 'halted' }), intent)).toBe(
+      'intent state "halted" is not listed (the profile lists "pending", "filled")',
+    )
     expect(judgedBy(rule, responseOf(404, {}, { state: 'halted' }), intent)).toBe('not applied')
     expect(judgedBy(rule, responseOf(200, {}, { state: 'halted' }), { operation: 'getVault' })).toBe('not applied')
     expect(judgedBy(rule, responseOf(200, {}, { state: 3 }), intent)).toBe('not applied')
@@ -214,18 +266,34 @@ describe('the profile rules', () => {
   test('every-response/market-status-listed judges each market of a 200 of the markets list, each value once', () => {
     const rule = 'every-response/market-status-listed'
     const markets = { operation: 'listMarkets' }
-    expect(judgedBy(rule, responseOf(200, {}, { data: [{ status: 'open' }, null, { status: 2 }] }), markets)).toBe('holds')
-    expect(judgedBy(rule, responseOf(200, {}, { data: [{ status: 'odd' }, { status: 'open' }, { status: 'odd' }] }), markets)).toBe('market status "odd" is not listed (the profile lists "open")')
-    expect(judgedBy(rule, responseOf(200, {}, { data: [{ status: 'odd' }, { status: 'weird' }] }), markets)).toBe('market status "odd", "weird" is not listed (the profile lists "open")')
+    expect(judgedBy(rule, responseOf(200, {}, { data: [{ status: 'open' }, null, { status: 2 }] }), markets)).toBe(
+      'holds',
+    )
+    expect(
+      judgedBy(
+        rule,
+        responseOf(200, {}, { data: [{ status: 'odd' }, { status: 'open' }, { status: 'odd' }] }),
+        markets,
+      ),
+    ).toBe('market status "odd" is not listed (the profile lists "open")')
+    expect(judgedBy(rule, responseOf(200, {}, { data: [{ status: 'odd' }, { status: 'weird' }] }), markets)).toBe(
+      'market status "odd", "weird" is not listed (the profile lists "open")',
+    )
     expect(judgedBy(rule, responseOf(200, {}, { data: { status: 'odd' } }), markets)).toBe('not applied')
-    expect(judgedBy(rule, responseOf(200, {}, { data: [{ status: 'odd' }] }), { operation: 'listTraderBalances' })).toBe('not applied')
+    expect(
+      judgedBy(rule, responseOf(200, {}, { data: [{ status: 'odd' }] }), { operation: 'listTraderBalances' }),
+    ).toBe('not applied')
   })
 
   test('every-response/error-code-listed judges the code of every 4xx and 5xx', () => {
     const rule = 'every-response/error-code-listed'
     expect(judgedBy(rule, responseOf(400, {}, { error: 'x', code: 'bad_request' }))).toBe('holds')
-    expect(judgedBy(rule, responseOf(400, {}, { error: 'x', code: 'oops' }))).toBe('error code "oops" is not listed (the profile lists "bad_request")')
-    expect(judgedBy(rule, responseOf(503, {}, { error: 'x', code: 'oops' }))).toBe('error code "oops" is not listed (the profile lists "bad_request")')
+    expect(judgedBy(rule, responseOf(400, {}, { error: 'x', code: 'oops' }))).toBe(
+      'error code "oops" is not listed (the profile lists "bad_request")',
+    )
+    expect(judgedBy(rule, responseOf(503, {}, { error: 'x', code: 'oops' }))).toBe(
+      'error code "oops" is not listed (the profile lists "bad_request")',
+    )
     expect(judgedBy(rule, responseOf(399, {}, { code: 'oops' }))).toBe('not applied')
     expect(judgedBy(rule, responseOf(400, {}, ['code']))).toBe('not applied')
   })
@@ -234,18 +302,30 @@ describe('the profile rules', () => {
     const rule = 'every-response/service-source-mapped'
     const vault = { operation: 'getVault' }
     expect(judgedBy(rule, responseOf(200, { 'x-service-source': 'indexed' }), vault)).toBe('holds')
-    expect(judgedBy(rule, responseOf(200, { 'x-service-source': 'live' }), vault)).toBe('getVault sent x-service-source "live"; the profile gives "indexed"')
-    expect(judgedBy(rule, responseOf(200, { 'x-service-source': ['indexed', 'live'] }), vault)).toBe('getVault sent x-service-source "indexed | live"; the profile gives "indexed"')
+    expect(judgedBy(rule, responseOf(200, { 'x-service-source': 'live' }), vault)).toBe(
+      'getVault sent x-service-source "live"; the profile gives "indexed"',
+    )
+    expect(judgedBy(rule, responseOf(200, { 'x-service-source': ['indexed', 'live'] }), vault)).toBe(
+      'getVault sent x-service-source "indexed | live"; the profile gives "indexed"',
+    )
     expect(judgedBy(rule, responseOf(200, {}), vault)).toBe('not applied')
-    expect(judgedBy(rule, responseOf(200, { 'x-service-source': 'live' }), { operation: 'listMarkets' })).toBe('not applied')
+    expect(judgedBy(rule, responseOf(200, { 'x-service-source': 'live' }), { operation: 'listMarkets' })).toBe(
+      'not applied',
+    )
   })
 
   test("every-response/quota-values holds a 429's headers to the profile's limit and scope", () => {
     const rule = 'every-response/quota-values'
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': ' 40 ', 'x-ratelimit-scope': ' key ' }))).toBe('holds')
-    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '41', 'x-ratelimit-scope': 'key' }))).toBe('the 429 has x-ratelimit-limit "41"; the profile gives 40')
-    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40', 'x-ratelimit-scope': 'ip' }))).toBe('the 429 has x-ratelimit-scope "ip"; the profile gives "key"')
-    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': ['40', '40'] }))).toBe('the 429 has x-ratelimit-limit "40 | 40"; the profile gives 40')
+    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '41', 'x-ratelimit-scope': 'key' }))).toBe(
+      'the 429 has x-ratelimit-limit "41"; the profile gives 40',
+    )
+    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40', 'x-ratelimit-scope': 'ip' }))).toBe(
+      'the 429 has x-ratelimit-scope "ip"; the profile gives "key"',
+    )
+    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': ['40', '40'] }))).toBe(
+      'the 429 has x-ratelimit-limit "40 | 40"; the profile gives 40',
+    )
     expect(judgedBy(rule, responseOf(503, {}))).toBe('not applied')
   })
 
@@ -253,45 +333,81 @@ describe('the profile rules', () => {
     const rule = 'every-response/quota-values'
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-scope': 'key' }))).toBe('holds')
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40' }))).toBe('holds')
-    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-scope': 'ip' }))).toBe('the 429 has x-ratelimit-scope "ip"; the profile gives "key"')
-    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '41' }))).toBe('the 429 has x-ratelimit-limit "41"; the profile gives 40')
+    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-scope': 'ip' }))).toBe(
+      'the 429 has x-ratelimit-scope "ip"; the profile gives "key"',
+    )
+    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '41' }))).toBe(
+      'the 429 has x-ratelimit-limit "41"; the profile gives 40',
+    )
     expect(judgedBy(rule, responseOf(429, {}))).toBe('not applied')
     const scopeOnly = { profile: { source: 'a profile made for the test', values: { quota: { scope: 'key' } } } }
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-scope': 'key' }), {}, scopeOnly)).toBe('holds')
     const limitOnly = { profile: { source: 'a profile made for the test', values: { quota: { limit: 40 } } } }
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40' }), {}, limitOnly)).toBe('holds')
-    expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40', 'x-ratelimit-scope': 'ip' }), {}, limitOnly), 'a scope the profile does not state').toBe('holds')
+    expect(
+      judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40', 'x-ratelimit-scope': 'ip' }), {}, limitOnly),
+      'a scope the profile does not state',
+    ).toBe('holds')
   })
 })
 
 describe('every-response/accepted-write-carries-key', () => {
   const rule = 'every-response/accepted-write-carries-key'
-  const submitIntent = { kind: 'intent', method: 'POST', path: '/v1/intents', statusIdentifier: '/data/hash', bodies: { files: ['a.json'] } }
+  const submitIntent = {
+    kind: 'intent',
+    method: 'POST',
+    path: '/v1/intents',
+    statusIdentifier: '/data/hash',
+    bodies: { files: ['a.json'] },
+  }
   const profiled = (keyPattern?: string): JudgedSettings => ({
-    profile: { source: 'a profile made for the test', values: { writes: { ...(keyPattern !== undefined && { keyPattern }), operations: { submitIntent } } } as unknown as ProfileValues },
+    profile: {
+      source: 'a profile made for the test',
+      values: {
+        writes: { ...(keyPattern !== undefined && { keyPattern }), operations: { submitIntent } },
+      } as unknown as ProfileValues,
+    },
   })
-  const write = (key: string | undefined, url = 'http://127.0.0.1:9/v1/intents', method = 'POST'): Sent => ({ operation: undefined, method, url, headers: key === undefined ? ACCEPTED : { ...ACCEPTED, 'idempotency-key': key } })
-  const accepted = (key: string | undefined, status = 201, settings = profiled()) => judged(rule, responseOf(status, JSON_TYPE, { data: {} }), write(key), settings)
+  const write = (key: string | undefined, url = 'http://127.0.0.1:9/v1/intents', method = 'POST'): Sent => ({
+    operation: undefined,
+    method,
+    url,
+    headers: key === undefined ? ACCEPTED : { ...ACCEPTED, 'idempotency-key': key },
+  })
+  const accepted = (key: string | undefined, status = 201, settings = profiled()) =>
+    judged(rule, responseOf(status, JSON_TYPE, { data: {} }), write(key), settings)
 
   test('a key of 8 to 128 characters holds; 7, 129 and none break it', () => {
     expect(accepted('k'.repeat(8))).toBe('holds')
     expect(accepted('k'.repeat(128))).toBe('holds')
-    expect(accepted('k'.repeat(7))).toBe('a write of submitIntent sent with an Idempotency-Key of 7 characters, outside 8 to 128 was accepted (201)')
-    expect(accepted('k'.repeat(129))).toBe('a write of submitIntent sent with an Idempotency-Key of 129 characters, outside 8 to 128 was accepted (201)')
+    expect(accepted('k'.repeat(7))).toBe(
+      'a write of submitIntent sent with an Idempotency-Key of 7 characters, outside 8 to 128 was accepted (201)',
+    )
+    expect(accepted('k'.repeat(129))).toBe(
+      'a write of submitIntent sent with an Idempotency-Key of 129 characters, outside 8 to 128 was accepted (201)',
+    )
     expect(accepted(undefined)).toBe('a write of submitIntent sent without Idempotency-Key was accepted (201)')
   })
 
   test('a control character, DEL or a character no reading calls safe breaks it; letters, digits and hyphens hold', () => {
     expect(accepted('key-0123-abcd')).toBe('holds')
-    expect(accepted('key-0123\x1fabcd')).toBe('a write of submitIntent sent with an Idempotency-Key holding "\\u001f", which no reading calls safe was accepted (201)')
-    expect(accepted('key-0123\x7fabcd')).toBe('a write of submitIntent sent with an Idempotency-Key holding "\x7f", which no reading calls safe was accepted (201)')
-    expect(accepted('key-0123 abcd')).toBe('a write of submitIntent sent with an Idempotency-Key holding " ", which no reading calls safe was accepted (201)')
+    expect(accepted('key-0123\x1fabcd')).toBe(
+      'a write of submitIntent sent with an Idempotency-Key holding "\\u001f", which no reading calls safe was accepted (201)',
+    )
+    expect(accepted('key-0123\x7fabcd')).toBe(
+      'a write of submitIntent sent with an Idempotency-Key holding "\x7f", which no reading calls safe was accepted (201)',
+    )
+    expect(accepted('key-0123 abcd')).toBe(
+      'a write of submitIntent sent with an Idempotency-Key holding " ", which no reading calls safe was accepted (201)',
+    )
     expect(accepted('key-0123~abcd')).toBe('holds')
   })
 
   test("a profile's keyPattern decides what is safe instead", () => {
     expect(accepted('abcdefgh', 201, profiled('^[a-z]+$'))).toBe('holds')
-    expect(accepted('abcdefg1', 201, profiled('^[a-z]+$'))).toBe("a write of submitIntent sent with an Idempotency-Key that the profile's writes.keyPattern refuses was accepted (201)")
+    expect(accepted('abcdefg1', 201, profiled('^[a-z]+$'))).toBe(
+      "a write of submitIntent sent with an Idempotency-Key that the profile's writes.keyPattern refuses was accepted (201)",
+    )
     expect(accepted('abc{defg}', 201, profiled('^[^x]+$')), 'the pattern takes braces').toBe('holds')
   })
 
@@ -301,8 +417,22 @@ describe('every-response/accepted-write-carries-key', () => {
     expect(accepted('k'.repeat(7), 199)).toBe('not applied')
     expect(accepted('k'.repeat(7), 300)).toBe('not applied')
     expect(accepted('k'.repeat(7), 400)).toBe('not applied')
-    expect(judged(rule, responseOf(201, JSON_TYPE, { data: {} }), write('k'.repeat(7), 'http://127.0.0.1:9/v1/intents', 'GET'), profiled())).toBe('not applied')
-    expect(judged(rule, responseOf(201, JSON_TYPE, { data: {} }), write('k'.repeat(7), 'http://127.0.0.1:9/v1/orders'), profiled())).toBe('not applied')
+    expect(
+      judged(
+        rule,
+        responseOf(201, JSON_TYPE, { data: {} }),
+        write('k'.repeat(7), 'http://127.0.0.1:9/v1/intents', 'GET'),
+        profiled(),
+      ),
+    ).toBe('not applied')
+    expect(
+      judged(
+        rule,
+        responseOf(201, JSON_TYPE, { data: {} }),
+        write('k'.repeat(7), 'http://127.0.0.1:9/v1/orders'),
+        profiled(),
+      ),
+    ).toBe('not applied')
     expect(judged(rule, responseOf(201, JSON_TYPE, { data: {} }), write('k'.repeat(7)), {})).toBe('not applied')
   })
 })

@@ -3,10 +3,29 @@ import { describe, expect, test } from 'vitest'
 import { loadOpenApi } from '../src/contract/schemas.js'
 import { garbageApiKey, garbageApiKeyCoverage } from '../src/generators/api-keys.js'
 import { tamper, tampering } from '../src/generators/cursor-tampering.js'
-import { anyCaseHexIdentifier, malformedHexIdentifier, malformedHexIdentifierCoverage, validHexIdentifier, type HexIdentifierSchema } from '../src/generators/hex-identifiers.js'
+import {
+  anyCaseHexIdentifier,
+  malformedHexIdentifier,
+  malformedHexIdentifierCoverage,
+  validHexIdentifier,
+  type HexIdentifierSchema,
+} from '../src/generators/hex-identifiers.js'
 import { schemaPattern } from '../src/contract/schemas.js'
-import { outOfBoundsReceipt, outOfBoundsReceiptCoverage, receiptBounds, wrongReceipt, wrongReceiptCoverage } from '../src/generators/receipts.js'
-import { headerValueOf, invalidRequestId, invalidRequestIdCoverage, isSendableHeaderValue, validRequestId, validRequestIdCoverage } from '../src/generators/request-ids.js'
+import {
+  outOfBoundsReceipt,
+  outOfBoundsReceiptCoverage,
+  receiptBounds,
+  wrongReceipt,
+  wrongReceiptCoverage,
+} from '../src/generators/receipts.js'
+import {
+  headerValueOf,
+  invalidRequestId,
+  invalidRequestIdCoverage,
+  isSendableHeaderValue,
+  validRequestId,
+  validRequestIdCoverage,
+} from '../src/generators/request-ids.js'
 import { invalidUnsignedIntegerString, validUnsignedIntegerString } from '../src/generators/unsigned-integer-strings.js'
 import { FIXED_SEED } from './support/run.js'
 
@@ -17,7 +36,8 @@ const settings = { seed: FIXED_SEED, numRuns: SAMPLES }
 describe('patterns', () => {
   test('come from specs/openapi.yaml as they are written there', () => {
     const schemas = loadOpenApi().components.schemas as Record<string, { pattern?: string }>
-    for (const name of ['Hash', 'Address', 'UnsignedIntegerString', 'RequestId']) expect(schemaPattern(name).source).toBe(schemas[name]!.pattern)
+    for (const name of ['Hash', 'Address', 'UnsignedIntegerString', 'RequestId'])
+      expect(schemaPattern(name).source).toBe(schemas[name]!.pattern)
   })
 })
 
@@ -28,9 +48,18 @@ describe.each<[HexIdentifierSchema, number]>([
   const pattern = schemaPattern(schema)
 
   test('valid identifiers match the pattern in the letter case asked for', () => {
-    fc.assert(fc.property(validHexIdentifier(schema, 'lower'), (id) => pattern.test(id) && !/[A-F]/.test(id.slice(2))), settings)
-    fc.assert(fc.property(validHexIdentifier(schema, 'upper'), (id) => pattern.test(id) && !/[a-f]/.test(id.slice(2))), settings)
-    fc.assert(fc.property(anyCaseHexIdentifier(schema), (id) => pattern.test(id)), settings)
+    fc.assert(
+      fc.property(validHexIdentifier(schema, 'lower'), (id) => pattern.test(id) && !/[A-F]/.test(id.slice(2))),
+      settings,
+    )
+    fc.assert(
+      fc.property(validHexIdentifier(schema, 'upper'), (id) => pattern.test(id) && !/[a-f]/.test(id.slice(2))),
+      settings,
+    )
+    fc.assert(
+      fc.property(anyCaseHexIdentifier(schema), (id) => pattern.test(id)),
+      settings,
+    )
   })
 
   test('malformed identifiers never match, and are mostly near misses', () => {
@@ -44,7 +73,8 @@ describe.each<[HexIdentifierSchema, number]>([
       'a non-hex digit': (id) => id.startsWith('0x') && id.length === 2 + digits && /[^0-9a-fA-F]/.test(id.slice(2)),
       'surrounding whitespace': (id) => id.trim() !== id && pattern.test(id.trim()),
     }
-    for (const [kind, is] of Object.entries(nearMisses)) expect(ids.some(is), `no ${kind} among ${SAMPLES} samples`).toBe(true)
+    for (const [kind, is] of Object.entries(nearMisses))
+      expect(ids.some(is), `no ${kind} among ${SAMPLES} samples`).toBe(true)
   })
 })
 
@@ -52,9 +82,21 @@ describe('UnsignedIntegerString generators', () => {
   const pattern = schemaPattern('UnsignedIntegerString')
 
   test('valid strings match the pattern and stay in range; near misses never match', () => {
-    fc.assert(fc.property(validUnsignedIntegerString(1, 100), (text) => pattern.test(text) && Number(text) >= 1 && Number(text) <= 100), settings)
-    fc.assert(fc.property(invalidUnsignedIntegerString(1, 100), (text) => !pattern.test(text)), settings)
-    expect(sample(invalidUnsignedIntegerString()).some((text) => /^0[0-9]/.test(text)), 'no leading zero').toBe(true)
+    fc.assert(
+      fc.property(
+        validUnsignedIntegerString(1, 100),
+        (text) => pattern.test(text) && Number(text) >= 1 && Number(text) <= 100,
+      ),
+      settings,
+    )
+    fc.assert(
+      fc.property(invalidUnsignedIntegerString(1, 100), (text) => !pattern.test(text)),
+      settings,
+    )
+    expect(
+      sample(invalidUnsignedIntegerString()).some((text) => /^0[0-9]/.test(text)),
+      'no leading zero',
+    ).toBe(true)
   })
 })
 
@@ -69,10 +111,22 @@ describe('receipt generators', () => {
   test('out-of-bounds receipts are never 1 to 512 characters, and cover empty, just over, long and padded real receipts', () => {
     const receipts = sample(outOfBoundsReceipt(real))
     expect(receipts.filter((r) => r.length >= min && r.length <= max)).toEqual([])
-    expect(receipts.some((r) => r.length === 0), 'no empty receipt').toBe(true)
-    expect(receipts.some((r) => r.length === max + 1), 'no receipt of 513').toBe(true)
-    expect(receipts.some((r) => r.length > 1000), 'no long receipt').toBe(true)
-    expect(receipts.some((r) => r.startsWith(real)), 'no padded real receipt').toBe(true)
+    expect(
+      receipts.some((r) => r.length === 0),
+      'no empty receipt',
+    ).toBe(true)
+    expect(
+      receipts.some((r) => r.length === max + 1),
+      'no receipt of 513',
+    ).toBe(true)
+    expect(
+      receipts.some((r) => r.length > 1000),
+      'no long receipt',
+    ).toBe(true)
+    expect(
+      receipts.some((r) => r.startsWith(real)),
+      'no padded real receipt',
+    ).toBe(true)
   })
 })
 
@@ -82,9 +136,18 @@ describe('wrong receipt generators', () => {
   test('are 1 to 512 characters, never the real receipt, and reach both bounds', () => {
     const receipts = sample(wrongReceipt(real))
     expect(receipts.filter((r) => r === real || r.length < 1 || r.length > 512)).toEqual([])
-    expect(receipts.some((r) => r.length === 1), 'no receipt of 1').toBe(true)
-    expect(receipts.some((r) => r.length === 512), 'no receipt of 512').toBe(true)
-    expect(receipts.some((r) => r.startsWith(real)), 'no real receipt with a suffix').toBe(true)
+    expect(
+      receipts.some((r) => r.length === 1),
+      'no receipt of 1',
+    ).toBe(true)
+    expect(
+      receipts.some((r) => r.length === 512),
+      'no receipt of 512',
+    ).toBe(true)
+    expect(
+      receipts.some((r) => r.startsWith(real)),
+      'no real receipt with a suffix',
+    ).toBe(true)
   })
 })
 
@@ -94,8 +157,14 @@ describe('X-Request-ID generators', () => {
   test('valid IDs match the pattern and reach both length bounds', () => {
     const ids = sample(validRequestId())
     expect(ids.filter((id) => !pattern.test(id))).toEqual([])
-    expect(ids.some((id) => id.length === 8), 'no ID of 8').toBe(true)
-    expect(ids.some((id) => id.length === 128), 'no ID of 128').toBe(true)
+    expect(
+      ids.some((id) => id.length === 8),
+      'no ID of 8',
+    ).toBe(true)
+    expect(
+      ids.some((id) => id.length === 128),
+      'no ID of 128',
+    ).toBe(true)
   })
 
   test('invalid IDs never match and cover 7 and 129 characters, a space, unicode, percent-encoding and CR or LF', () => {
@@ -125,8 +194,14 @@ describe('API key generators', () => {
   test('garbage keys are never a real key nor surrounded by whitespace, and include real keys with characters added', () => {
     const keys = sample(garbageApiKey(realKeys))
     expect(keys.filter((key) => realKeys.includes(key) || key.trim() !== key)).toEqual([])
-    expect(keys.some((key) => realKeys.some((real) => key.startsWith(real))), 'no real key with a suffix').toBe(true)
-    expect(keys.some((key) => realKeys.some((real) => key.endsWith(real) && key !== real)), 'no real key with a prefix').toBe(true)
+    expect(
+      keys.some((key) => realKeys.some((real) => key.startsWith(real))),
+      'no real key with a suffix',
+    ).toBe(true)
+    expect(
+      keys.some((key) => realKeys.some((real) => key.endsWith(real) && key !== real)),
+      'no real key with a prefix',
+    ).toBe(true)
   })
 })
 
@@ -156,13 +231,18 @@ describe('the fixed coverage cases', () => {
   const receipt = 'receipt-of-the-intent'
   const values = <T>(cases: readonly { value: T }[]) => cases.map((c) => c.value)
 
-  test.each(['Hash', 'Address'] as const)('of malformed %s never match, and none is empty or a whole dot segment of a path', (schema) => {
-    const known = schema === 'Hash' ? hash : `0x${'3a'.repeat(20)}`
-    const cases = values(malformedHexIdentifierCoverage(schema, [known]))
-    expect(cases.filter((v) => schemaPattern(schema).test(v))).toEqual([])
-    expect(cases.filter((v) => v === '' || v === '.' || v === '..')).toEqual([])
-    expect(cases, 'the full-width form of a digit, the prefix mistakes, a colliding identifier').toEqual(expect.arrayContaining([`0x\uff13${known.slice(3)}`, `0X${known.slice(2)}`, known.slice(2), 'constructor']))
-  })
+  test.each(['Hash', 'Address'] as const)(
+    'of malformed %s never match, and none is empty or a whole dot segment of a path',
+    (schema) => {
+      const known = schema === 'Hash' ? hash : `0x${'3a'.repeat(20)}`
+      const cases = values(malformedHexIdentifierCoverage(schema, [known]))
+      expect(cases.filter((v) => schemaPattern(schema).test(v))).toEqual([])
+      expect(cases.filter((v) => v === '' || v === '.' || v === '..')).toEqual([])
+      expect(cases, 'the full-width form of a digit, the prefix mistakes, a colliding identifier').toEqual(
+        expect.arrayContaining([`0x\uff13${known.slice(3)}`, `0X${known.slice(2)}`, known.slice(2), 'constructor']),
+      )
+    },
+  )
 
   test('of request IDs are valid or invalid as the pattern says, at and past both bounds', () => {
     const pattern = schemaPattern('RequestId')
@@ -176,7 +256,9 @@ describe('the fixed coverage cases', () => {
     const { min, max } = receiptBounds()
     const wrong = values(wrongReceiptCoverage(receipt))
     expect(wrong.filter((r) => r === receipt || r.length < min || r.length > max)).toEqual([])
-    expect(wrong, 'a trimming server, a lookup in a plain object').toEqual(expect.arrayContaining([` ${receipt}`, `${receipt}\u0000`, '__proto__']))
+    expect(wrong, 'a trimming server, a lookup in a plain object').toEqual(
+      expect.arrayContaining([` ${receipt}`, `${receipt}\u0000`, '__proto__']),
+    )
     expect(values(outOfBoundsReceiptCoverage(receipt)).filter((r) => r.length >= min && r.length <= max)).toEqual([])
   })
 

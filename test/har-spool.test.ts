@@ -20,7 +20,9 @@ function exchange(path: string, headers: Record<string, string>, body: string, t
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((name) => join(dir, name)).filter((path) => statSync(path).isFile())
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile())
 }
 
 const tmpdirBefore = process.env.TMPDIR
@@ -44,17 +46,27 @@ test('the spool on disk holds no secret readable, even one learned after the exc
   for (const path of spooled) {
     const bytes = readFileSync(path)
     expect(bytes.length, `${path} holds the spooled exchanges`).toBeGreaterThan(0)
-    for (const secret of [KEY, Buffer.from(KEY).toString('base64'), 'x-api-key', '/v1/markets']) expect(bytes.includes(secret), `${secret} readable in ${path}`).toBe(false)
+    for (const secret of [KEY, Buffer.from(KEY).toString('base64'), 'x-api-key', '/v1/markets'])
+      expect(bytes.includes(secret), `${secret} readable in ${path}`).toBe(false)
   }
 
-  await spool.writeTo(harPath, [{ value: KEY, placeholder: '$IPTS_API_KEY' }, { value: TRUNCATED_KEY, placeholder: '$IPTS_API_KEY_2' }])
+  await spool.writeTo(harPath, [
+    { value: KEY, placeholder: '$IPTS_API_KEY' },
+    { value: TRUNCATED_KEY, placeholder: '$IPTS_API_KEY_2' },
+  ])
   const text = readFileSync(harPath, 'utf8')
   const har = JSON.parse(text) as Har
-  expect(har.log.entries.map((e) => new URL(e.request.url).pathname)).toEqual(['/v1/config', '/v1/markets', '/v1/vault'])
+  expect(har.log.entries.map((e) => new URL(e.request.url).pathname)).toEqual([
+    '/v1/config',
+    '/v1/markets',
+    '/v1/vault',
+  ])
   expect(text.includes(KEY), 'the key learned from a later request').toBe(false)
   expect(har.log.entries[0]!.response.content.text).toBe('{"example":"$IPTS_API_KEY"}')
   expect(har.log.entries[1]!.request.headers).toContainEqual({ name: 'x-api-key', value: '$IPTS_API_KEY' })
-  expect(har.log.entries[2]!.response.content.text, 'the beginning of a secret where the body was cut').toBe('{"data":"')
+  expect(har.log.entries[2]!.response.content.text, 'the beginning of a secret where the body was cut').toBe(
+    '{"data":"',
+  )
   expect(filesUnder(spoolRoot), 'the spool is removed once the HAR is written').toEqual([])
 })
 

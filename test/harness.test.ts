@@ -34,7 +34,9 @@ const settings: RunSettings = {
 
 /** What test/faults.test.ts counts: a fault is detected by the failed checks, and no check may crash. */
 function expectCrashAndFinding(outcomes: CheckOutcome[]): void {
-  expect(outcomes.map((o) => o.id).sort(), 'every fixture check has an outcome').toEqual(harnessChecks.map((c) => c.id).sort())
+  expect(outcomes.map((o) => o.id).sort(), 'every fixture check has an outcome').toEqual(
+    harnessChecks.map((c) => c.id).sort(),
+  )
   const crash = outcomes.find((o) => o.id === 'harness/crash')!
   expect(crash.status).toBe('failed')
   expect(crash.crashed).toBe(true)
@@ -50,7 +52,9 @@ describe('the engine', () => {
   test('reports a check that crashes as failed and crashed, and a finding as failed only', async () => {
     const client = clientOf(settings, createSharedState())
     try {
-      const results = await Promise.all(harnessChecks.map((check) => runCheck(check, 'harness', { settings, client, secrets: [] })))
+      const results = await Promise.all(
+        harnessChecks.map((check) => runCheck(check, 'harness', { settings, client, secrets: [] })),
+      )
       expectCrashAndFinding(results.map((r) => r.outcome))
     } finally {
       await client.close()
@@ -65,10 +69,15 @@ describe('the engine', () => {
       notApplicable: 'no response',
       applies: () => true,
       violation: () => {
-        throw new TypeError('cannot read the rule\'s own state')
+        throw new TypeError("cannot read the rule's own state")
       },
     }
-    const exchange = { operation: 'getConfig', request: { method: 'GET', url: 'http://127.0.0.1:9/v1/config', headers: {} }, response: { status: 200, headers: {}, body: '{}', json: {}, truncated: false }, retries: [] } as unknown as Exchange
+    const exchange = {
+      operation: 'getConfig',
+      request: { method: 'GET', url: 'http://127.0.0.1:9/v1/config', headers: {} },
+      response: { status: 200, headers: {}, body: '{}', json: {}, truncated: false },
+      retries: [],
+    } as unknown as Exchange
     const tally = new ObservationTally()
     tally.add(observe([exchange], settings, [], [throwing]))
     const [outcome] = tally.outcomes([{ ...throwing, concern: 'every-response' }], undefined)

@@ -45,29 +45,46 @@ function settingsFor(target: HostileTarget, overrides: Partial<RunOptions['setti
 }
 
 describe('a hostile or broken target', () => {
-  test.each(hostileCases.map((c) => [c.name, c] as const))('with %s gives failed checks with evidence and a finished run', { timeout: GUARD_MS + 60_000 }, async (_, hostile) => {
-    const target = await hostile.start()
-    try {
-      const dir = mkdtempSync(join(tmpdir(), 'ipts-hostile-'))
-      const report = await runConformance({ settings: settingsFor(target, { maxDurationMs: hostile.hangs ? HANGING_RUN_MS : GUARD_MS }), harPath: join(dir, HAR_FILE) })
-      await writeReports(report, dir)
-      const bytes = readdirSync(dir).reduce((sum, file) => sum + statSync(join(dir, file)).size, 0)
-      expect(bytes, `the report files of the run, ${readdirSync(dir).join(', ')}, fit a CI artefact`).toBeLessThan(REPORT_FILES_BOUND_BYTES)
-      expect(report.errors, 'the run itself went wrong').toEqual([])
-      // A target that stops answering every request trips the circuit breaker: the checks left are 'not run', with evidence.
-      expect(report.summary.failed + report.summary.notRun, failureSummary(report)).toBeGreaterThan(0)
-      expect(crashedIds(report), `checks that crashed instead of failing with a finding: ${failureSummary(report)}`).toEqual([])
-      const failures = report.checks.filter((c) => c.status === 'failed' || c.status === 'not run')
-      for (const failed of failures) expect(failed.evidence?.message, `${failed.id} failed without evidence: ${failed.reason}`).toBeTruthy()
-      expect(JSON.stringify(failures), failureSummary(report)).toMatch(hostile.shows)
-      expect(messagesNotInWords(report).join('\n'), 'messages not in words').toBe('')
-      // Memory itself is measured by `npm run bench`; here, the bytes the target got to write show the client stopped reading.
-      if (target.mostBodyBytesWritten) expect(target.mostBodyBytesWritten(), 'a body was read to its end').toBeLessThan(LARGE_BODY_BYTES)
-      if (target.requestsElsewhere) expect(target.requestsElsewhere(), 'a redirect was followed to another host').toBe(0)
-    } finally {
-      await target.close()
-    }
-  })
+  test.each(hostileCases.map((c) => [c.name, c] as const))(
+    'with %s gives failed checks with evidence and a finished run',
+    { timeout: GUARD_MS + 60_000 },
+    async (_, hostile) => {
+      const target = await hostile.start()
+      try {
+        const dir = mkdtempSync(join(tmpdir(), 'ipts-hostile-'))
+        const report = await runConformance({
+          settings: settingsFor(target, { maxDurationMs: hostile.hangs ? HANGING_RUN_MS : GUARD_MS }),
+          harPath: join(dir, HAR_FILE),
+        })
+        await writeReports(report, dir)
+        const bytes = readdirSync(dir).reduce((sum, file) => sum + statSync(join(dir, file)).size, 0)
+        expect(bytes, `the report files of the run, ${readdirSync(dir).join(', ')}, fit a CI artefact`).toBeLessThan(
+          REPORT_FILES_BOUND_BYTES,
+        )
+        expect(report.errors, 'the run itself went wrong').toEqual([])
+        // A target that stops answering every request trips the circuit breaker: the checks left are 'not run', with
+        // evidence.
+        expect(report.summary.failed + report.summary.notRun, failureSummary(report)).toBeGreaterThan(0)
+        expect(
+          crashedIds(report),
+          `checks that crashed instead of failing with a finding: ${failureSummary(report)}`,
+        ).toEqual([])
+        const failures = report.checks.filter((c) => c.status === 'failed' || c.status === 'not run')
+        for (const failed of failures)
+          expect(failed.evidence?.message, `${failed.id} failed without evidence: ${failed.reason}`).toBeTruthy()
+        expect(JSON.stringify(failures), failureSummary(report)).toMatch(hostile.shows)
+        expect(messagesNotInWords(report).join('\n'), 'messages not in words').toBe('')
+        // Memory itself is measured by `npm run bench`; here, the bytes the target got to write show the client stopped
+        // reading.
+        if (target.mostBodyBytesWritten)
+          expect(target.mostBodyBytesWritten(), 'a body was read to its end').toBeLessThan(LARGE_BODY_BYTES)
+        if (target.requestsElsewhere)
+          expect(target.requestsElsewhere(), 'a redirect was followed to another host').toBe(0)
+      } finally {
+        await target.close()
+      }
+    },
+  )
 })
 
 describe('the time bound of the whole run', () => {
@@ -79,14 +96,22 @@ describe('the time bound of the whole run', () => {
   test('ends a run against a target that never finishes a body, the checks it cut off not run with that reason', async () => {
     const target = await hostileCases.find((c) => c.name === 'a body that never ends')!.start()
     try {
-      const report = await runConformance({ settings: settingsFor(target, { requestTimeoutMs: 60_000, maxDurationMs: 3000 }) })
+      const report = await runConformance({
+        settings: settingsFor(target, { requestTimeoutMs: 60_000, maxDurationMs: 3000 }),
+      })
       expect(report.errors).toEqual([])
       expect(report.interrupted?.by).toBe('max-duration')
       const cut = report.checks.filter((c) => c.status === 'not run' && c.interrupted)
       expect(cut.length, failureSummary(report)).toBeGreaterThan(0)
-      // The request timeout is 60 s: a check whose request the bound cut off shows that the bound, not the timeout, ended it.
-      for (const check of cut) if (check.evidence?.transportError) expect(check.evidence.transportError.code, `${check.id}: ${check.reason}`).toBe('RUN_TIME_BOUND')
-      expect(report.checks.filter((c) => c.status === 'failed' && c.evidence?.transportError?.code === 'RUN_TIME_BOUND'), 'no check failed for the bound').toEqual([])
+      // The request timeout is 60 s: a check whose request the bound cut off shows that the bound, not the timeout,
+      // ended it.
+      for (const check of cut)
+        if (check.evidence?.transportError)
+          expect(check.evidence.transportError.code, `${check.id}: ${check.reason}`).toBe('RUN_TIME_BOUND')
+      expect(
+        report.checks.filter((c) => c.status === 'failed' && c.evidence?.transportError?.code === 'RUN_TIME_BOUND'),
+        'no check failed for the bound',
+      ).toEqual([])
     } finally {
       await target.close()
     }

@@ -6,7 +6,10 @@ import { HttpClient, type ClientOptions } from '../src/http/client.js'
 import { defaultRetryPolicy } from '../src/http/retry.js'
 import { unansweredAs } from '../src/http/transport-errors.js'
 
-/** A server answering each request with the next scripted status (then 200), recording when each request arrived (its clock, in ms). */
+/**
+ * A server answering each request with the next scripted status (then 200), recording when each request arrived (its
+ * clock, in ms).
+ */
 async function scriptedServer(statuses: number[], headers: Record<string, string> = {}) {
   const arrivals: number[] = []
   const script = [...statuses]
@@ -14,7 +17,11 @@ async function scriptedServer(statuses: number[], headers: Record<string, string
     arrivals.push(Date.now())
     if (req.url === '/hang') return
     const status = script.shift() ?? 200
-    res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'test-request-1', ...(status === 200 ? {} : headers) })
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'x-request-id': 'test-request-1',
+      ...(status === 200 ? {} : headers),
+    })
     res.end(status === 200 ? '{"data":{}}' : '{"error":"scripted"}')
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -59,7 +66,10 @@ describe('the HTTP client', () => {
     expect(first.retries.map((r) => r.status)).toEqual([429])
     expect(second.retries).toEqual([])
     expect(target.arrivals, 'the 429, its retry and the next request').toHaveLength(3)
-    expect(target.arrivals[1]! - target.arrivals[0]!, 'the retry came before Retry-After had passed (measured at the server)').toBeGreaterThanOrEqual(1000)
+    expect(
+      target.arrivals[1]! - target.arrivals[0]!,
+      'the retry came before Retry-After had passed (measured at the server)',
+    ).toBeGreaterThanOrEqual(1000)
   })
 
   test('holds every request with a key while a 429 on that key is in force', async () => {
@@ -69,14 +79,22 @@ describe('the HTTP client', () => {
     const other = await client.get(withKey)
     expect(other.response?.status).toBe(200)
     expect(other.retries, 'the other request was held, not sent and retried').toEqual([])
-    expect(target.arrivals[1]! - target.arrivals[0]!, 'the other request came before Retry-After had passed (measured at the server)').toBeGreaterThanOrEqual(1000)
+    expect(
+      target.arrivals[1]! - target.arrivals[0]!,
+      'the other request came before Retry-After had passed (measured at the server)',
+    ).toBeGreaterThanOrEqual(1000)
   })
 
   test('waits a bounded default after a 429 without Retry-After', async () => {
     const target = await scriptedServer([429])
-    const exchange = await clientFor(target.baseUrl, { retryPolicy: { ...defaultRetryPolicy, defaultRateLimitWaitMs: 300 } }).get(withKey)
+    const exchange = await clientFor(target.baseUrl, {
+      retryPolicy: { ...defaultRetryPolicy, defaultRateLimitWaitMs: 300 },
+    }).get(withKey)
     expect(exchange.response?.status).toBe(200)
-    expect(target.arrivals[1]! - target.arrivals[0]!, 'the retry came before the default wait had passed (measured at the server)').toBeGreaterThanOrEqual(300)
+    expect(
+      target.arrivals[1]! - target.arrivals[0]!,
+      'the retry came before the default wait had passed (measured at the server)',
+    ).toBeGreaterThanOrEqual(300)
   })
 
   test('retries 502 and 503 with backoff and returns the last answer after the bounded number of attempts', async () => {
@@ -98,7 +116,10 @@ describe('the HTTP client', () => {
     const target = await scriptedServer([500, 500, 500])
     const exchange = await clientFor(target.baseUrl).get(withKey)
     expect(exchange.response?.status).toBe(500)
-    expect(exchange.retries.map((r) => r.status), 'the first 500 is kept for the evidence').toEqual([500])
+    expect(
+      exchange.retries.map((r) => r.status),
+      'the first 500 is kept for the evidence',
+    ).toEqual([500])
     expect(target.arrivals, 'a 500 is sent again once, not as a transient status is').toHaveLength(2)
   })
 
@@ -146,7 +167,10 @@ describe('the HTTP client', () => {
     const hanging = await client.get({ path: '/hang' })
     expect(hanging.error?.code).toBe('RUN_TIME_BOUND')
     const later = await client.get(withKey)
-    expect(later.error).toEqual({ code: 'RUN_TIME_BOUND', message: "not sent: the run's time bound (--max-duration) had passed" })
+    expect(later.error).toEqual({
+      code: 'RUN_TIME_BOUND',
+      message: "not sent: the run's time bound (--max-duration) had passed",
+    })
     expect(target.arrivals).toHaveLength(1)
   })
 
@@ -154,21 +178,34 @@ describe('the HTTP client', () => {
     const target = await scriptedServer([])
     const client = clientFor(target.baseUrl, { concurrency: 2 })
     const keys = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'good-key' : 'bad-key\r'))
-    const exchanges = await Promise.all(keys.map((key) => client.get({ path: '/v1/vault', headers: { 'x-api-key': key } })))
-    expect(exchanges.map((e) => e.response?.status ?? e.error?.code)).toEqual(keys.map((key) => (key === 'good-key' ? 200 : 'HEADER_NOT_SENDABLE')))
-    expect(exchanges[1]!.error!.message).toBe('not sent: the x-api-key header holds the character U+000D, which HTTP does not allow in a header value')
+    const exchanges = await Promise.all(
+      keys.map((key) => client.get({ path: '/v1/vault', headers: { 'x-api-key': key } })),
+    )
+    expect(exchanges.map((e) => e.response?.status ?? e.error?.code)).toEqual(
+      keys.map((key) => (key === 'good-key' ? 200 : 'HEADER_NOT_SENDABLE')),
+    )
+    expect(exchanges[1]!.error!.message).toBe(
+      'not sent: the x-api-key header holds the character U+000D, which HTTP does not allow in a header value',
+    )
     expect(target.arrivals, 'only the sendable requests reached the server').toHaveLength(6)
   })
 
   test("names a transport failure in words, never a library's internal text", async () => {
     const target = await scriptedServer([])
     const tls = await clientFor(target.baseUrl.replace('http:', 'https:')).get(withKey)
-    expect(tls.error).toEqual({ code: 'ERR_SSL_WRONG_VERSION_NUMBER', message: 'the TLS handshake failed: the port does not speak TLS (an http:// port?) (ERR_SSL_WRONG_VERSION_NUMBER)' })
+    expect(tls.error).toEqual({
+      code: 'ERR_SSL_WRONG_VERSION_NUMBER',
+      message:
+        'the TLS handshake failed: the port does not speak TLS (an http:// port?) (ERR_SSL_WRONG_VERSION_NUMBER)',
+    })
     const closing = createServer((req) => req.socket.destroy())
     await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve))
     servers.push(closing)
     const closed = await clientFor(`http://127.0.0.1:${(closing.address() as AddressInfo).port}`).get(withKey)
-    expect(closed.error).toEqual({ code: 'UND_ERR_SOCKET', message: 'the connection was closed before the response was complete' })
+    expect(closed.error).toEqual({
+      code: 'UND_ERR_SOCKET',
+      message: 'the connection was closed before the response was complete',
+    })
   })
 })
 
@@ -187,7 +224,8 @@ async function routedServer(routes: Record<string, (res: ServerResponse, req: In
 }
 
 const JSON_BODY = '{"data":{"symbol":"ETH-USD"}}'
-const encoded = (coding: string, bytes: Buffer) => (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding }).end(bytes)
+const encoded = (coding: string, bytes: Buffer) => (res: ServerResponse) =>
+  res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding }).end(bytes)
 
 describe('the HTTP client reads responses as clients meet them', () => {
   test('states the codings it decodes, and decodes each coding a server may choose, chains included, before anything reads the body', async () => {
@@ -212,7 +250,10 @@ describe('the HTTP client reads responses as clients meet them', () => {
   })
 
   test('leaves a body in a coding it cannot decode not judged, naming the coding; a body not in its declared coding is kept as served, not JSON', async () => {
-    const target = await routedServer({ '/zstd': encoded('zstd', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0])), '/lie': encoded('gzip', Buffer.from(JSON_BODY)) })
+    const target = await routedServer({
+      '/zstd': encoded('zstd', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0])),
+      '/lie': encoded('gzip', Buffer.from(JSON_BODY)),
+    })
     const client = clientFor(target.baseUrl)
     const unknown = await client.get({ path: '/zstd' })
     expect(unknown.response?.status).toBe(200)
@@ -222,7 +263,9 @@ describe('the HTTP client reads responses as clients meet them', () => {
     expect(lie.response?.notJudged).toBeUndefined()
     expect(lie.response?.json).toBeUndefined()
     expect(lie.response?.body).toBe(JSON_BODY)
-    expect(lie.response?.jsonError).toBe('not readable: content-encoding gzip, but the body is not in that coding (incorrect header check)')
+    expect(lie.response?.jsonError).toBe(
+      'not readable: content-encoding gzip, but the body is not in that coding (incorrect header check)',
+    )
   })
 
   test('keeps a decompression bomb to the cap on its decoded size, and says so', async () => {
@@ -231,16 +274,30 @@ describe('the HTTP client reads responses as clients meet them', () => {
     const exchange = await clientFor(target.baseUrl, { maxBodyBytes: 1024 * 1024 }).get({ path: '/bomb' })
     expect(bomb.length, 'the bomb fits under the cap as sent').toBeLessThan(1024 * 1024)
     expect(exchange.response?.truncated).toBe(true)
-    expect(Buffer.byteLength(exchange.response!.body), 'only the start of the decoded body is kept').toBeLessThanOrEqual(64 * 1024)
-    expect(exchange.error).toEqual({ code: 'BODY_TOO_LARGE', message: 'response body decoded larger than 1048576 bytes; read stopped there' })
+    expect(
+      Buffer.byteLength(exchange.response!.body),
+      'only the start of the decoded body is kept',
+    ).toBeLessThanOrEqual(64 * 1024)
+    expect(exchange.error).toEqual({
+      code: 'BODY_TOO_LARGE',
+      message: 'response body decoded larger than 1048576 bytes; read stopped there',
+    })
   })
 
   test('names a response head over the header limit as such, not as no response', async () => {
-    const target = await routedServer({ '/huge-head': (res) => res.writeHead(200, { 'content-type': 'application/json', 'x-padding': 'a'.repeat(20 * 1024) }).end('{}') })
+    const target = await routedServer({
+      '/huge-head': (res) =>
+        res.writeHead(200, { 'content-type': 'application/json', 'x-padding': 'a'.repeat(20 * 1024) }).end('{}'),
+    })
     const exchange = await clientFor(target.baseUrl).get({ path: '/huge-head' })
     expect(exchange.response).toBeUndefined()
-    expect(exchange.error).toEqual({ code: 'UND_ERR_HEADERS_OVERFLOW', message: "the response's header section is over 16 KiB: not readable" })
-    expect(unansweredAs(exchange.error), 'as a report names it in place of a status').toBe("a response whose head is not readable (the response's header section is over 16 KiB: not readable)")
+    expect(exchange.error).toEqual({
+      code: 'UND_ERR_HEADERS_OVERFLOW',
+      message: "the response's header section is over 16 KiB: not readable",
+    })
+    expect(unansweredAs(exchange.error), 'as a report names it in place of a status').toBe(
+      "a response whose head is not readable (the response's header section is over 16 KiB: not readable)",
+    )
   })
 
   test('names a refused connection in words, with its code', async () => {
@@ -259,7 +316,9 @@ describe('the HTTP client reads responses as clients meet them', () => {
     const exchange = await clientFor(target.baseUrl).get({ path: '/v1/markets', headers: { 'x-api-key': 'k' } })
     expect(exchange.response?.status).toBe(200)
     expect(exchange.response?.json).toEqual({ data: { symbol: 'ETH-USD' } })
-    expect(exchange.redirects?.map((hop) => [hop.url, hop.response.status])).toEqual([[`${target.baseUrl}/v1/markets`, 308]])
+    expect(exchange.redirects?.map((hop) => [hop.url, hop.response.status])).toEqual([
+      [`${target.baseUrl}/v1/markets`, 308],
+    ])
     expect(target.seen.map((request) => [request.url, request.headers['x-api-key']])).toEqual([
       ['/v1/markets', 'k'],
       ['/v1/markets/?page=1', 'k'],
@@ -268,10 +327,17 @@ describe('the HTTP client reads responses as clients meet them', () => {
 
   test('never follows a redirect to another origin: the API key and the query stay home, and the response is not judged', async () => {
     const collector = await routedServer({})
-    const target = await routedServer({ '/v1/intents/x': (res) => res.writeHead(302, { location: `${collector.baseUrl}/collect` }).end() })
-    const exchange = await clientFor(target.baseUrl).get({ path: '/v1/intents/x?receipt=secret-receipt', headers: { 'x-api-key': 'secret-key' } })
+    const target = await routedServer({
+      '/v1/intents/x': (res) => res.writeHead(302, { location: `${collector.baseUrl}/collect` }).end(),
+    })
+    const exchange = await clientFor(target.baseUrl).get({
+      path: '/v1/intents/x?receipt=secret-receipt',
+      headers: { 'x-api-key': 'secret-key' },
+    })
     expect(exchange.response?.status).toBe(302)
-    expect(exchange.response?.notJudged).toBe(`a 302 redirect to another origin (${collector.baseUrl}): not followed, so that the API key and the request's query are not sent there; not judged`)
+    expect(exchange.response?.notJudged).toBe(
+      `a 302 redirect to another origin (${collector.baseUrl}): not followed, so that the API key and the request's query are not sent there; not judged`,
+    )
     expect(collector.seen, 'the other origin got a request').toEqual([])
   })
 
@@ -284,9 +350,18 @@ describe('the HTTP client reads responses as clients meet them', () => {
   })
 
   test('does not follow a redirect of a write, and sends the write once', async () => {
-    const target = await routedServer({ '/v1/orders': (res) => res.writeHead(307, { location: '/v1/orders/elsewhere' }).end() })
-    const exchange = await clientFor(target.baseUrl).request({ method: 'POST', path: '/v1/orders', body: '{}', headers: { 'content-type': 'application/json' } })
-    expect(exchange.response?.notJudged).toBe('a 307 redirect of a POST: not followed (a write is sent only where the suite addressed it); not judged')
+    const target = await routedServer({
+      '/v1/orders': (res) => res.writeHead(307, { location: '/v1/orders/elsewhere' }).end(),
+    })
+    const exchange = await clientFor(target.baseUrl).request({
+      method: 'POST',
+      path: '/v1/orders',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(exchange.response?.notJudged).toBe(
+      'a 307 redirect of a POST: not followed (a write is sent only where the suite addressed it); not judged',
+    )
     expect(target.seen.map((request) => request.url)).toEqual(['/v1/orders'])
   })
 })

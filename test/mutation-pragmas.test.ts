@@ -27,9 +27,18 @@ describe('the Stryker disable comments of the shipped code (docs/mutation.md)', 
       const long = `equivalent,${' a long argument'.repeat(6)}`
       writeFileSync(
         join(root, 'src', 'code.ts'),
-        [`// Stryker disable next-line StringLiteral: ${long}`, "const a = 'a'", '// Stryker disable next-line BlockStatement: short', 'function f() {}', ''].join('\n'),
+        [
+          `// Stryker disable next-line StringLiteral: ${long}`,
+          "const a = 'a'",
+          '// Stryker disable next-line BlockStatement: short',
+          'function f() {}',
+          '',
+        ].join('\n'),
       )
-      writeFileSync(join(root, 'scripts', 'mutation-equivalents.yaml'), `- file: src/gone.ts\n  reason: gone\n  argument: gone\n- file: src/code.ts\n  reason: "${long}"\n  argument: why\n`)
+      writeFileSync(
+        join(root, 'scripts', 'mutation-equivalents.yaml'),
+        `- file: src/gone.ts\n  reason: gone\n  argument: gone\n- file: src/code.ts\n  reason: "${long}"\n  argument: why\n`,
+      )
       writeFileSync(join(root, 'docs', 'mutation.md'), '# Mutation testing\n')
       const { status, problems } = check(root)
       expect(problems).toEqual([

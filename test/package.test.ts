@@ -22,14 +22,19 @@ console.log(JSON.stringify({ verdict: report.summary.verdict, checks: report.che
 `
 
 const NPM_ENV = { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_prefer_offline: 'true' }
-const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, ...NPM_ENV } })
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, ...NPM_ENV } })
 
 /** The one tarball the tests of this file install, packed once. */
 let tarball: string
 beforeAll(() => {
   const work = mkdtempSync(join(tmpdir(), 'ipts-tarball-'))
-  // dist/ is built by the self-tests' global setup; --ignore-scripts packs it as it is rather than rebuild under other tests' feet.
-  tarball = join(work, npm(['pack', '--ignore-scripts', '--silent', '--pack-destination', work], packageRoot).trim().split('\n').at(-1)!)
+  // dist/ is built by the self-tests' global setup; --ignore-scripts packs it as it is rather than rebuild under other
+  // tests' feet.
+  tarball = join(
+    work,
+    npm(['pack', '--ignore-scripts', '--silent', '--pack-destination', work], packageRoot).trim().split('\n').at(-1)!,
+  )
 })
 
 /** The size of a folder's files, as du --apparent-size counts it. */
@@ -50,13 +55,35 @@ function emptyProject(name: string): string {
 describe('the packed tarball, installed into a TypeScript project', () => {
   test('typechecks import { runConformance } from "ipts-conformance" under nodenext, and runs it with plain node', () => {
     const consumer = emptyProject('consumer')
-    writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, outDir: 'out', types: ['node'], typeRoots: [join(packageRoot, 'node_modules', '@types')] } }))
+    writeFileSync(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          outDir: 'out',
+          types: ['node'],
+          typeRoots: [join(packageRoot, 'node_modules', '@types')],
+        },
+      }),
+    )
     writeFileSync(join(consumer, 'main.ts'), CONSUMER)
     npm(['install', '--omit=dev', tarball], consumer)
-    expect(existsSync(join(consumer, 'node_modules', 'vitest')), 'vitest, an optional peer dependency, is not installed').toBe(false)
-    expect(bytesIn(join(consumer, 'node_modules')), 'the production install, the package included').toBeLessThan(15 * 2 ** 20)
+    expect(
+      existsSync(join(consumer, 'node_modules', 'vitest')),
+      'vitest, an optional peer dependency, is not installed',
+    ).toBe(false)
+    expect(bytesIn(join(consumer, 'node_modules')), 'the production install, the package included').toBeLessThan(
+      15 * 2 ** 20,
+    )
     execFileSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: consumer, encoding: 'utf8' })
-    const out = execFileSync(process.execPath, ['out/main.js'], { cwd: consumer, encoding: 'utf8', env: { PATH: process.env.PATH } })
+    const out = execFileSync(process.execPath, ['out/main.js'], {
+      cwd: consumer,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    })
     const result = JSON.parse(out.trim().split('\n').at(-1)!)
     expect(result.verdict).toBe('pass')
     expect(result.checks).toBeGreaterThan(60)
@@ -76,19 +103,30 @@ describe('the vitest preset (ipts-conformance/vitest), from the packed tarball',
     npm(['install', tarball], consumer)
 
     // vitest run from elsewhere (as npx runs it from its cache) while the project has none beside the package.
-    const without = spawnSync(process.execPath, [join(VITEST, 'vitest.mjs'), 'run'], { cwd: consumer, env: RUN_ENV, encoding: 'utf8' })
+    const without = spawnSync(process.execPath, [join(VITEST, 'vitest.mjs'), 'run'], {
+      cwd: consumer,
+      env: RUN_ENV,
+      encoding: 'utf8',
+    })
     expect(without.status, without.stderr).toBe(2)
     expect(`${without.stdout}${without.stderr}`.trim().split('\n')).toEqual([
-      expect.stringMatching(/^ipts-conformance: the vitest mode needs vitest installed beside ipts-conformance: npm install --save-dev vitest@'\^4\.\d+\.\d+'$/),
+      expect.stringMatching(
+        /^ipts-conformance: the vitest mode needs vitest installed beside ipts-conformance: npm install --save-dev vitest@'\^4\.\d+\.\d+'$/,
+      ),
     ])
 
     const version = JSON.parse(readFileSync(join(VITEST, 'package.json'), 'utf8')).version as string
     npm(['install', '--save-dev', `vitest@${version}`], consumer)
-    const run = spawnSync('npx', ['--no-install', 'vitest', 'run'], { cwd: consumer, env: { ...RUN_ENV, ...NPM_ENV }, encoding: 'utf8' })
+    const run = spawnSync('npx', ['--no-install', 'vitest', 'run'], {
+      cwd: consumer,
+      env: { ...RUN_ENV, ...NPM_ENV },
+      encoding: 'utf8',
+    })
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0)
-    expect(run.stdout, 'the test files are the package\'s own').toMatch(/dist\/suites\/auth\.test\.js/)
+    expect(run.stdout, "the test files are the package's own").toMatch(/dist\/suites\/auth\.test\.js/)
     const reportDir = join(consumer, 'conformance-report')
-    for (const file of ['report.json', 'report.md', 'junit.xml', 'report.html', 'exchanges.har']) expect(existsSync(join(reportDir, file)), file).toBe(true)
+    for (const file of ['report.json', 'report.md', 'junit.xml', 'report.html', 'exchanges.har'])
+      expect(existsSync(join(reportDir, file)), file).toBe(true)
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as Report
     expect(report.target.embedded).toBe(true)
     expect(report.seed).toBe(FIXED_SEED)
@@ -99,11 +137,20 @@ describe('the vitest preset (ipts-conformance/vitest), from the packed tarball',
 
 describe('examples/conformance.yml, its shell steps run as written', () => {
   const workflow = readWorkflow(join(packageRoot, 'examples', 'conformance.yml'))
-  // The runner's own environment; no deployment's variable or secret is set, so each run targets the embedded reference.
+  // The runner's own environment; no deployment's variable or secret is set, so each run targets the embedded
+  // reference.
   // The runs are narrowed to the auth checks (IPTS_CHECK, as an environment's variable could): what this proves is the
   // steps; the whole suite from the tarball runs in the tests above.
   const IPTS_CHECK = 'auth/missing-key,auth/unknown-key,auth/query-key-not-accepted'
-  const runner = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CI: 'true', IPTS_SEED: String(FIXED_SEED), IPTS_CHECK, ...NPM_ENV }
+  const runner = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NO_COLOR: '1',
+    CI: 'true',
+    IPTS_SEED: String(FIXED_SEED),
+    IPTS_CHECK,
+    ...NPM_ENV,
+  }
   const failedStep = (job: JobRun) => job.steps.find((step) => step.code !== 0)
 
   test('installs from a pinned source: a git URL at a full commit SHA', () => {
@@ -116,14 +163,25 @@ describe('examples/conformance.yml, its shell steps run as written', () => {
     const deployments = workflow.jobs.conformance!.strategy!.matrix!.deployment as string[]
     const install = { IPTS_CONFORMANCE: tarball }
     for (const deployment of deployments) {
-      const job = runJob(workflow, 'conformance', { matrix: { deployment }, vars: {}, secrets: {} }, first, runner, install)
+      const job = runJob(
+        workflow,
+        'conformance',
+        { matrix: { deployment }, vars: {}, secrets: {} },
+        first,
+        runner,
+        install,
+      )
       expect(failedStep(job), deployment).toBeUndefined()
       expect(job.steps.map((step) => step.name)).toEqual(['Install ipts-conformance', 'Run the conformance suite'])
       expect(existsSync(join(job.runnerTemp, 'ipts', 'node_modules', 'vitest')), 'vitest is not installed').toBe(false)
-      const report = JSON.parse(readFileSync(join(first.current, `conformance-report-${deployment}`, 'report.json'), 'utf8')) as Report
+      const report = JSON.parse(
+        readFileSync(join(first.current, `conformance-report-${deployment}`, 'report.json'), 'utf8'),
+      ) as Report
       expect(report.summary.verdict).toBe('pass')
       expect(report.target.embedded).toBe(true)
-      expect(report.checks.filter((c) => c.status === 'passed').map((c) => c.id)).toEqual(expect.arrayContaining(IPTS_CHECK.split(',')))
+      expect(report.checks.filter((c) => c.status === 'passed').map((c) => c.id)).toEqual(
+        expect.arrayContaining(IPTS_CHECK.split(',')),
+      )
       expect(readFileSync(job.stepSummary, 'utf8'), 'report.md in the job summary').toMatch(/^## /m)
     }
 
@@ -134,8 +192,17 @@ describe('examples/conformance.yml, its shell steps run as written', () => {
     expect(readFileSync(compare.stepSummary, 'utf8')).toBe(comparison)
 
     const next = { ...day(), previous: first.current }
-    const again = runJob(workflow, 'conformance', { matrix: { deployment: deployments[0]! }, vars: {}, secrets: {} }, next, runner, install)
+    const again = runJob(
+      workflow,
+      'conformance',
+      { matrix: { deployment: deployments[0]! }, vars: {}, secrets: {} },
+      next,
+      runner,
+      install,
+    )
     expect(failedStep(again)).toBeUndefined()
-    expect(readFileSync(join(next.current, `conformance-report-${deployments[0]}`, 'report.md'), 'utf8')).toContain('### Compared with the baseline')
+    expect(readFileSync(join(next.current, `conformance-report-${deployments[0]}`, 'report.md'), 'utf8')).toContain(
+      '### Compared with the baseline',
+    )
   }, 900_000)
 })

@@ -19,7 +19,10 @@ describe('path parameters', () => {
 
   test('the malformed-identifier generators never produce a value that addresses another path', () => {
     for (const schema of ['Hash', 'Address'] as const) {
-      const values = fc.sample(malformedHexIdentifier(schema, ['0x' + 'a'.repeat(schema === 'Hash' ? 64 : 40)]), { seed: FIXED_SEED, numRuns: 5000 })
+      const values = fc.sample(malformedHexIdentifier(schema, ['0x' + 'a'.repeat(schema === 'Hash' ? 64 : 40)]), {
+        seed: FIXED_SEED,
+        numRuns: 5000,
+      })
       expect(values.filter((value) => !staysInItsSegment(value))).toEqual([])
     }
   })
@@ -27,11 +30,19 @@ describe('path parameters', () => {
 
 describe('the every-response rules', () => {
   const response = { status: 404, headers: { 'content-type': 'text/html' }, body: '<html></html>', truncated: false }
-  const exchange = (operation?: string): Exchange => ({ operation, request: { method: 'GET', url: 'http://127.0.0.1:1/v1/x', headers: {} }, response, durationMs: 1, retries: [] })
+  const exchange = (operation?: string): Exchange => ({
+    operation,
+    request: { method: 'GET', url: 'http://127.0.0.1:1/v1/x', headers: {} },
+    response,
+    durationMs: 1,
+    retries: [],
+  })
   const settings = { seed: FIXED_SEED } as RunSettings
 
   test('judge an exchange with an operation of the contract', () => {
-    expect(observe([exchange('getVault')], settings, [])['every-response/json-content-type']?.violations).toHaveLength(1)
+    expect(observe([exchange('getVault')], settings, [])['every-response/json-content-type']?.violations).toHaveLength(
+      1,
+    )
   })
 
   test('leave alone an exchange with a path that is no operation', () => {

@@ -22,18 +22,18 @@ import { captureOutput } from './support/output.js'
 
 const profiledIds = new Set([...allChecks, ...exchangeRules].filter((c) => c.profile).map((c) => c.id))
 const profiledRequirements = loadRequirements().filter((r) => r.profile)
-const assessed = (report: Report) => report.requirements.filter((r) => r.status !== 'not-assessable' && r.status !== 'uncovered')
+const assessed = (report: Report) =>
+  report.requirements.filter((r) => r.status !== 'not-assessable' && r.status !== 'uncovered')
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'ipts-profile-'))
 }
 
-
 afterEach(() => {
   vi.restoreAllMocks()
 })
 
-describe("a run against the embedded reference with its own profile", () => {
+describe('a run against the embedded reference with its own profile', () => {
   let report: Report
   let requests = 0
   let plainRequests = 0
@@ -55,7 +55,13 @@ describe("a run against the embedded reference with its own profile", () => {
 
   test('assesses all but at most 18 of the requirements (84 of 102), those of the profile against it', () => {
     expect(report.requirements.length).toBe(102)
-    expect(assessed(report).length, report.requirements.filter((r) => r.status === 'not-assessable').map((r) => r.id).join(', ')).toBeGreaterThanOrEqual(84)
+    expect(
+      assessed(report).length,
+      report.requirements
+        .filter((r) => r.status === 'not-assessable')
+        .map((r) => r.id)
+        .join(', '),
+    ).toBeGreaterThanOrEqual(84)
     expect(report.profile?.source).toMatch(/reference-profile\.yaml/)
     for (const requirement of profiledRequirements) {
       const traced = report.requirements.find((r) => r.id === requirement.id)!
@@ -72,17 +78,24 @@ describe("a run against the embedded reference with its own profile", () => {
       expect(traced.reason, requirement.id).toContain(`\`${requirement.profile}\``)
       expect(traced.profile).toBeUndefined()
     }
-    for (const check of plain.checks.filter((c) => profiledIds.has(c.id))) expect(check.status, check.id).toBe('skipped')
+    for (const check of plain.checks.filter((c) => profiledIds.has(c.id)))
+      expect(check.status, check.id).toBe('skipped')
     expect(plain.profile).toBeUndefined()
     expect(assessed(plain).length).toBe(assessed(report).length - profiledRequirements.length)
   })
 
   test('adds requests to a run, and changes no other outcome', () => {
-    console.info(`requests with the reference's profile: ${requests}; without a profile: ${plainRequests}; added: ${requests - plainRequests}`)
+    console.info(
+      `requests with the reference's profile: ${requests}; without a profile: ${plainRequests}; added: ${requests - plainRequests}`,
+    )
     expect(requests).toBeGreaterThan(plainRequests)
-    // The readings that every Balance and PnL member is sent give way to the profile's requiredMembers, which states which are.
+    // The readings that every Balance and PnL member is sent give way to the profile's requiredMembers, which states
+    // which are.
     const givesWay = new Set(['shapes/balance-all-members', 'shapes/pnl-all-members'])
-    const others = (r: Report) => Object.fromEntries(r.checks.filter((c) => !profiledIds.has(c.id) && !givesWay.has(c.id)).map((c) => [c.id, c.status]))
+    const others = (r: Report) =>
+      Object.fromEntries(
+        r.checks.filter((c) => !profiledIds.has(c.id) && !givesWay.has(c.id)).map((c) => [c.id, c.status]),
+      )
     expect(others(report)).toEqual(others(plain))
     const statuses = (r: Report) => r.checks.filter((c) => givesWay.has(c.id)).map((c) => c.status)
     expect(statuses(plain), 'the readings judge a run without a profile').toEqual(['passed', 'passed'])
@@ -92,7 +105,11 @@ describe("a run against the embedded reference with its own profile", () => {
 
 describe('a failure against the profile', () => {
   test('names the profile value in report.json, report.md and report.html', async () => {
-    const report = await runAgainstReference({ faults: ['intent-state-expired'] }, {}, { only: ['intents/receipt-grants-status', 'intents/second-receipt-grants-status'] })
+    const report = await runAgainstReference(
+      { faults: ['intent-state-expired'] },
+      {},
+      { only: ['intents/receipt-grants-status', 'intents/second-receipt-grants-status'] },
+    )
     const failed = report.checks.find((c) => c.id === 'every-response/intent-state-listed')!
     expect(failed.status, failureSummary(report)).toBe('failed')
     expect(failed.evidence?.profile).toMatchObject({ key: 'intentStates', value: report.profile!.values.intentStates })
@@ -108,13 +125,29 @@ describe('a failure against the profile', () => {
 
 describe('the published description', () => {
   test('is fetched from a URL with one GET and checked', async () => {
-    const publisher = await startReferenceServer({ behaviours: [{ name: 'record', description: 'records', onResponse: (_, request) => seen.push(`${request.method} ${request.path}`) }] })
+    const publisher = await startReferenceServer({
+      behaviours: [
+        {
+          name: 'record',
+          description: 'records',
+          onResponse: (_, request) => seen.push(`${request.method} ${request.path}`),
+        },
+      ],
+    })
     const seen: string[] = []
     try {
       const dir = tempDir()
       writeFileSync(join(dir, 'profile.yaml'), `profile:\n  openapi: ${publisher.baseUrl}/openapi.json\n`)
-      const report = await runAgainstReference({}, {}, { profile: { values: readProfileFile(join(dir, 'profile.yaml')), baseDir: dir, source: 'test' }, only: ['profile/openapi-document', 'profile/openapi-compatible'] })
-      for (const id of ['profile/openapi-document', 'profile/openapi-compatible']) expect(report.checks.find((c) => c.id === id)?.status, failureSummary(report)).toBe('passed')
+      const report = await runAgainstReference(
+        {},
+        {},
+        {
+          profile: { values: readProfileFile(join(dir, 'profile.yaml')), baseDir: dir, source: 'test' },
+          only: ['profile/openapi-document', 'profile/openapi-compatible'],
+        },
+      )
+      for (const id of ['profile/openapi-document', 'profile/openapi-compatible'])
+        expect(report.checks.find((c) => c.id === id)?.status, failureSummary(report)).toBe('passed')
       expect(seen).toEqual(['GET /openapi.json'])
     } finally {
       await publisher.close()
@@ -126,11 +159,22 @@ describe('the published description', () => {
     const document = parse(readFileSync(specPath('openapi.yaml'), 'utf8'))
     delete document.components.schemas.IntentStatus.additionalProperties
     writeFileSync(join(dir, 'openapi.json'), JSON.stringify(document))
-    const report = await runAgainstReference({}, {}, { profile: { values: { openapi: 'openapi.json' }, baseDir: dir, source: 'test' }, only: ['profile/openapi-document', 'profile/openapi-compatible'] })
-    expect(report.checks.find((c) => c.id === 'profile/openapi-document')?.status, failureSummary(report)).toBe('passed')
+    const report = await runAgainstReference(
+      {},
+      {},
+      {
+        profile: { values: { openapi: 'openapi.json' }, baseDir: dir, source: 'test' },
+        only: ['profile/openapi-document', 'profile/openapi-compatible'],
+      },
+    )
+    expect(report.checks.find((c) => c.id === 'profile/openapi-document')?.status, failureSummary(report)).toBe(
+      'passed',
+    )
     const compatible = report.checks.find((c) => c.id === 'profile/openapi-compatible')!
     expect(compatible.status).toBe('failed')
-    expect(compatible.reason).toMatch(/accepts a getIntentStatus body the contract forbids \(fault intent-extra-member\)/)
+    expect(compatible.reason).toMatch(
+      /accepts a getIntentStatus body the contract forbids \(fault intent-extra-member\)/,
+    )
   })
 })
 
@@ -143,37 +187,105 @@ describe('a bad profile', () => {
   }
 
   test.each([
-    ['an unknown key', 'profile:\n  intentStatus: [open]\n', /profile\.yaml: unknown key 'profile\.intentStatus' \(did you mean 'profile\.intentStates'\?\)$/],
-    ['a misspelt top-level key', 'profle:\n  intentStates: [open]\n', /profile\.yaml: unknown key 'profle' \(did you mean 'profile'\?\)$/],
-    ['no profile key at all', 'intentStates: [open]\n', /profile\.yaml: unknown key 'intentStates' \(the keys there: profile\)$/],
-    ['an empty mapping', '{}\n', /profile\.yaml: has no 'profile' key: a profile file is a mapping under 'profile:' \(ipts-conformance profile init writes one\)$/],
+    [
+      'an unknown key',
+      'profile:\n  intentStatus: [open]\n',
+      /profile\.yaml: unknown key 'profile\.intentStatus' \(did you mean 'profile\.intentStates'\?\)$/,
+    ],
+    [
+      'a misspelt top-level key',
+      'profle:\n  intentStates: [open]\n',
+      /profile\.yaml: unknown key 'profle' \(did you mean 'profile'\?\)$/,
+    ],
+    [
+      'no profile key at all',
+      'intentStates: [open]\n',
+      /profile\.yaml: unknown key 'intentStates' \(the keys there: profile\)$/,
+    ],
+    [
+      'an empty mapping',
+      '{}\n',
+      /profile\.yaml: has no 'profile' key: a profile file is a mapping under 'profile:' \(ipts-conformance profile init writes one\)$/,
+    ],
     ['a wrong type', 'profile:\n  intentStates: open\n', /profile\.yaml: profile\.intentStates must be array$/],
-    ['an unknown operation name', 'profile:\n  restrictedKey: { refused: [getVualt] }\n', /profile\.yaml: profile\.restrictedKey\.refused\.0 is "getVualt", not an operation of the contract that this key takes \(closest first: getVault, [a-zA-Z, ]+\)$/],
-    ['an unknown operation as a key', 'profile:\n  serviceSource: { getVaults: indexed }\n', /profile\.serviceSource has the key "getVaults", not an operation of the contract that this key takes \(closest first: getVault, /],
-    ['a list operation misspelt', 'profile:\n  pagination: { listMarket: { minPageSize: 1, maxPageSize: 5, outOfRange: reject } }\n', /profile\.pagination has the key "listMarket", not an operation of the contract that this key takes \(closest first: listMarkets, listTraderBalances\)$/],
-    ['a value not among those the key takes', 'profile:\n  pagination: { listMarkets: { minPageSize: 1, maxPageSize: 5, outOfRange: rejct } }\n', /profile\.pagination\.listMarkets\.outOfRange is "rejct", not a value this key takes \(closest first: reject, clamp\)$/],
-    ['page-size bounds the wrong way round', 'profile:\n  pagination: { listMarkets: { minPageSize: 10, maxPageSize: 5, outOfRange: reject } }\n', /profile\.pagination\.listMarkets has minPageSize 10 above maxPageSize 5/],
-    ['a YAML syntax error', 'profile:\n  intentStates: [open,\n', /profile\.yaml: not valid YAML at line 3, column 1: Flow sequence in block collection must be sufficiently indented and end with a \]$/],
-    ['a tab as indentation', 'profile:\n\tintentStates: [open]\n', /profile\.yaml: not valid YAML at line 2, column 1: Tabs are not allowed as indentation$/],
-    ['a config schema that cannot be read', 'profile:\n  configSchema: missing.json\n', /profile\.yaml: profile\.configSchema cannot be read/],
-    ['a config schema that does not compile', 'profile:\n  configSchema: config.schema.json\n', /profile\.configSchema: .* does not compile/, { 'config.schema.json': '{"type":"nothing"}' }],
-    ['an unreachable openapi source', 'profile:\n  openapi: http://127.0.0.1:9/openapi.json\n', /profile\.yaml: profile\.openapi cannot be fetched from http:\/\/127\.0\.0\.1:9\/openapi\.json/],
-    ['an openapi file that is not JSON or YAML', 'profile:\n  openapi: openapi.json\n', /profile\.openapi at .* is neither JSON nor YAML \(not valid YAML at line 1, column 14: Flow sequence in block collection must be sufficiently indented and end with a \]\)$/, { 'openapi.json': '{"openapi": [' }],
-  ] as const)('with %s exits 2 with one line naming the file and the key', async (_, text, message, files: Record<string, string> = {}) => {
-    const { err } = captureOutput()
-    const code = await main(['--profile', write(text, files), '--report-dir', tempDir()], {})
-    vi.restoreAllMocks()
-    expect(code, err.join('')).toBe(2)
-    expect(err.join('').trimEnd()).toMatch(message)
-    expect(err.join('').trim().split('\n')).toHaveLength(1)
-  })
+    [
+      'an unknown operation name',
+      'profile:\n  restrictedKey: { refused: [getVualt] }\n',
+      /profile\.yaml: profile\.restrictedKey\.refused\.0 is "getVualt", not an operation of the contract that this key takes \(closest first: getVault, [a-zA-Z, ]+\)$/,
+    ],
+    [
+      'an unknown operation as a key',
+      'profile:\n  serviceSource: { getVaults: indexed }\n',
+      /profile\.serviceSource has the key "getVaults", not an operation of the contract that this key takes \(closest first: getVault, /,
+    ],
+    [
+      'a list operation misspelt',
+      'profile:\n  pagination: { listMarket: { minPageSize: 1, maxPageSize: 5, outOfRange: reject } }\n',
+      /profile\.pagination has the key "listMarket", not an operation of the contract that this key takes \(closest first: listMarkets, listTraderBalances\)$/,
+    ],
+    [
+      'a value not among those the key takes',
+      'profile:\n  pagination: { listMarkets: { minPageSize: 1, maxPageSize: 5, outOfRange: rejct } }\n',
+      /profile\.pagination\.listMarkets\.outOfRange is "rejct", not a value this key takes \(closest first: reject, clamp\)$/,
+    ],
+    [
+      'page-size bounds the wrong way round',
+      'profile:\n  pagination: { listMarkets: { minPageSize: 10, maxPageSize: 5, outOfRange: reject } }\n',
+      /profile\.pagination\.listMarkets has minPageSize 10 above maxPageSize 5/,
+    ],
+    [
+      'a YAML syntax error',
+      'profile:\n  intentStates: [open,\n',
+      /profile\.yaml: not valid YAML at line 3, column 1: Flow sequence in block collection must be sufficiently indented and end with a \]$/,
+    ],
+    [
+      'a tab as indentation',
+      'profile:\n\tintentStates: [open]\n',
+      /profile\.yaml: not valid YAML at line 2, column 1: Tabs are not allowed as indentation$/,
+    ],
+    [
+      'a config schema that cannot be read',
+      'profile:\n  configSchema: missing.json\n',
+      /profile\.yaml: profile\.configSchema cannot be read/,
+    ],
+    [
+      'a config schema that does not compile',
+      'profile:\n  configSchema: config.schema.json\n',
+      /profile\.configSchema: .* does not compile/,
+      { 'config.schema.json': '{"type":"nothing"}' },
+    ],
+    [
+      'an unreachable openapi source',
+      'profile:\n  openapi: http://127.0.0.1:9/openapi.json\n',
+      /profile\.yaml: profile\.openapi cannot be fetched from http:\/\/127\.0\.0\.1:9\/openapi\.json/,
+    ],
+    [
+      'an openapi file that is not JSON or YAML',
+      'profile:\n  openapi: openapi.json\n',
+      /profile\.openapi at .* is neither JSON nor YAML \(not valid YAML at line 1, column 14: Flow sequence in block collection must be sufficiently indented and end with a \]\)$/,
+      { 'openapi.json': '{"openapi": [' },
+    ],
+  ] as const)(
+    'with %s exits 2 with one line naming the file and the key',
+    async (_, text, message, files: Record<string, string> = {}) => {
+      const { err } = captureOutput()
+      const code = await main(['--profile', write(text, files), '--report-dir', tempDir()], {})
+      vi.restoreAllMocks()
+      expect(code, err.join('')).toBe(2)
+      expect(err.join('').trimEnd()).toMatch(message)
+      expect(err.join('').trim().split('\n')).toHaveLength(1)
+    },
+  )
 
   test('a profile file that cannot be read names what gave its path: the flag or the variable', async () => {
     const { err } = captureOutput()
     expect(await main(['--profile', '/nonexistent/profile.yaml', '--report-dir', tempDir()], {})).toBe(2)
     expect(await main(['--report-dir', tempDir()], { IPTS_PROFILE: '/nonexistent/profile.yaml' })).toBe(2)
     vi.restoreAllMocks()
-    expect(err.join('').trimEnd().split('\n')).toEqual(['ipts-conformance: --profile: cannot read /nonexistent/profile.yaml (ENOENT)', 'ipts-conformance: IPTS_PROFILE: cannot read /nonexistent/profile.yaml (ENOENT)'])
+    expect(err.join('').trimEnd().split('\n')).toEqual([
+      'ipts-conformance: --profile: cannot read /nonexistent/profile.yaml (ENOENT)',
+      'ipts-conformance: IPTS_PROFILE: cannot read /nonexistent/profile.yaml (ENOENT)',
+    ])
   })
 
   test('a profile inline in a --config file names that file', async () => {
@@ -182,7 +294,9 @@ describe('a bad profile', () => {
     const { err } = captureOutput()
     expect(await main(['--config', join(dir, 'ipts.yaml'), '--report-dir', tempDir()], {})).toBe(2)
     vi.restoreAllMocks()
-    expect(err.join('').trimEnd()).toMatch(/^ipts-conformance: \S+ipts\.yaml: profile\.restrictedKey\.granted\.0 is "listMarket", not an operation of the contract that this key takes \(closest first: listMarkets, /)
+    expect(err.join('').trimEnd()).toMatch(
+      /^ipts-conformance: \S+ipts\.yaml: profile\.restrictedKey\.granted\.0 is "listMarket", not an operation of the contract that this key takes \(closest first: listMarkets, /,
+    )
   })
 })
 
@@ -191,8 +305,15 @@ describe('the profile file format', () => {
 
   test("specs/profile.schema.json validates the reference's own profile and names the contract's operations", () => {
     const validate = new Ajv2020({ strict: true, allowUnionTypes: true }).compile(schema)
-    expect(validate(parse(readFileSync(specPath('reference-profile.yaml'), 'utf8'))), JSON.stringify(validate.errors)).toBe(true)
-    expect(schema.$defs.operation.enum.sort()).toEqual(operations().map((op) => op.id).sort())
+    expect(
+      validate(parse(readFileSync(specPath('reference-profile.yaml'), 'utf8'))),
+      JSON.stringify(validate.errors),
+    ).toBe(true)
+    expect(schema.$defs.operation.enum.sort()).toEqual(
+      operations()
+        .map((op) => op.id)
+        .sort(),
+    )
     expect(Object.keys(schema.properties.profile.properties)).toEqual([...PROFILE_KEYS])
   })
 
@@ -209,9 +330,20 @@ describe('the profile file format', () => {
     expect(profileValues(parse(template), 'template')).toEqual({})
     // Each key is a block: what it states, what it unlocks, then its example, commented out.
     const blocks = template.split('\n\n')
-    const uncommentedText = [blocks[0], ...blocks.slice(1).map((block) => block.split('\n').map((line, i) => (i >= 2 ? line.replace(/^ {2}# /, '  ') : line)).join('\n'))].join('\n\n')
+    const uncommentedText = [
+      blocks[0],
+      ...blocks.slice(1).map((block) =>
+        block
+          .split('\n')
+          .map((line, i) => (i >= 2 ? line.replace(/^ {2}# /, '  ') : line))
+          .join('\n'),
+      ),
+    ].join('\n\n')
     const uncommented = profileValues(parse(uncommentedText), 'template')
     expect(Object.keys(uncommented).sort()).toEqual([...PROFILE_KEYS].sort())
-    for (const key of PROFILE_KEYS) expect(template, `the template does not say what ${key} unlocks`).toMatch(new RegExp(`# ${key}: [^\\n]+\\n {2}# Unlocks: assesses [A-Z]`))
+    for (const key of PROFILE_KEYS)
+      expect(template, `the template does not say what ${key} unlocks`).toMatch(
+        new RegExp(`# ${key}: [^\\n]+\\n {2}# Unlocks: assesses [A-Z]`),
+      )
   })
 })

@@ -55,7 +55,9 @@ describe('checkProperty', () => {
   })
 
   test('fails with the shrunk counterexample, the seed and the path', async () => {
-    const failure = await failureOf(checkProperty(contextFor({}), fc.nat(1000), async (n) => (n >= 10 ? { problem: `${n} is too big` } : undefined)))
+    const failure = await failureOf(
+      checkProperty(contextFor({}), fc.nat(1000), async (n) => (n >= 10 ? { problem: `${n} is too big` } : undefined)),
+    )
     expect(failure.details.counterexample).toMatchObject({ seed: FIXED_SEED, value: 10 })
     expect(failure.message).toContain('10 is too big')
     expect(failure.message).toContain(`seed ${FIXED_SEED}, path ${failure.details.counterexample!.path}`)
@@ -64,24 +66,38 @@ describe('checkProperty', () => {
   test('examines at most 4 × runs inputs however long shrinking would go on', async () => {
     let examined = 0
     const failure = await failureOf(
-      checkProperty(contextFor({ runs: 10 }), fc.string({ minLength: 200 }), async (text) => (examined++, text.length > 0 ? { problem: 'not empty' } : undefined)),
+      checkProperty(
+        contextFor({ runs: 10 }),
+        fc.string({ minLength: 200 }),
+        async (text) => (examined++, text.length > 0 ? { problem: 'not empty' } : undefined),
+      ),
     )
     expect(examined).toBeLessThanOrEqual(40)
-    expect((failure.details.counterexample!.value as string).length, 'a failure that was really seen').toBeGreaterThan(0)
+    expect((failure.details.counterexample!.value as string).length, 'a failure that was really seen').toBeGreaterThan(
+      0,
+    )
   })
 
   test('replays exactly the input at the given path', async () => {
     const examine = async (n: number) => (n >= 1000 && n % 2 === 1 ? { problem: 'odd, and 1000 or more' } : undefined)
     const first = await failureOf(checkProperty(contextFor({}), fc.nat(100_000), examine))
     const seen: number[] = []
-    const replayed = await failureOf(checkProperty(contextFor({ replayPath: first.details.counterexample!.path }), fc.nat(100_000), async (n) => (seen.push(n), examine(n))))
+    const replayed = await failureOf(
+      checkProperty(
+        contextFor({ replayPath: first.details.counterexample!.path }),
+        fc.nat(100_000),
+        async (n) => (seen.push(n), examine(n)),
+      ),
+    )
     expect(replayed.details.counterexample!.value).toBe(first.details.counterexample!.value)
     expect(seen, 'only the one input').toEqual([first.details.counterexample!.value])
   })
 
   test('counts skipped inputs in the failure message', async () => {
     const failure = await failureOf(
-      checkProperty(contextFor({}), fc.nat(100), async (n) => (n > 50 ? { problem: 'big' } : undefined), { skip: { test: (n) => n % 2 === 1, why: 'odd' } }),
+      checkProperty(contextFor({}), fc.nat(100), async (n) => (n > 50 ? { problem: 'big' } : undefined), {
+        skip: { test: (n) => n % 2 === 1, why: 'odd' },
+      }),
     )
     expect(failure.message).toMatch(/; \d+ generated inputs skipped \(odd\)/)
   })
@@ -115,8 +131,12 @@ describe('checkProperty: the coverage phase', () => {
       await new Promise((resolve) => setTimeout(resolve, n === 2 ? 0 : 20))
       return n >= 1 ? { problem: `${n} breaks it`, exchange } : undefined
     }
-    const failure = await failureOf(checkProperty(contextFor({ runs: 5 }), fc.constant(100), examine, { coverage: cases }))
-    expect(failure.message).toBe('1 breaks it; coverage input 1 (one) 1 (fixed coverage phase, the same for every seed; path coverage:1)')
+    const failure = await failureOf(
+      checkProperty(contextFor({ runs: 5 }), fc.constant(100), examine, { coverage: cases }),
+    )
+    expect(failure.message).toBe(
+      '1 breaks it; coverage input 1 (one) 1 (fixed coverage phase, the same for every seed; path coverage:1)',
+    )
     expect(failure.details.counterexample).toEqual({ seed: FIXED_SEED, path: 'coverage:1', value: 1, runs: 3 })
     expect(failure.details.exchange).toBe(exchange)
   })
@@ -124,41 +144,77 @@ describe('checkProperty: the coverage phase', () => {
   test('skips the cases it cannot judge, saying how many, and keeps the index of each case', async () => {
     const ctx = contextFor({})
     const failure = await failureOf(
-      checkProperty(ctx, fc.constant(100), async (n) => (n === 2 ? { problem: 'two' } : undefined), { coverage: cases, skip: { test: (n) => n < 2, why: 'too small' } }),
+      checkProperty(ctx, fc.constant(100), async (n) => (n === 2 ? { problem: 'two' } : undefined), {
+        coverage: cases,
+        skip: { test: (n) => n < 2, why: 'too small' },
+      }),
     )
-    expect(failure.message).toBe('two; coverage input 2 (two) 2 (fixed coverage phase, the same for every seed; path coverage:2; 2 coverage inputs skipped (too small))')
+    expect(failure.message).toBe(
+      'two; coverage input 2 (two) 2 (fixed coverage phase, the same for every seed; path coverage:2; 2 coverage inputs skipped (too small))',
+    )
     expect(ctx.inputs).toEqual({ coverage: 1 })
   })
 
   test('shows a long value by its start and length, a value of 200 characters whole', async () => {
     const long = 'a'.repeat(300)
-    const failure = await failureOf(checkProperty(contextFor({}), fc.constant(''), async (s) => (s ? { problem: 'p' } : undefined), { coverage: [{ label: 'long', value: long }] }))
-    expect(failure.message).toBe(`p; coverage input 0 (long) "${'a'.repeat(199)}… (302 characters) (fixed coverage phase, the same for every seed; path coverage:0)`)
+    const failure = await failureOf(
+      checkProperty(contextFor({}), fc.constant(''), async (s) => (s ? { problem: 'p' } : undefined), {
+        coverage: [{ label: 'long', value: long }],
+      }),
+    )
+    expect(failure.message).toBe(
+      `p; coverage input 0 (long) "${'a'.repeat(199)}… (302 characters) (fixed coverage phase, the same for every seed; path coverage:0)`,
+    )
     const edge = 'b'.repeat(198)
-    const whole = await failureOf(checkProperty(contextFor({}), fc.constant(''), async (s) => (s ? { problem: 'p' } : undefined), { coverage: [{ label: 'edge', value: edge }] }))
-    expect(whole.message).toBe(`p; coverage input 0 (edge) "${edge}" (fixed coverage phase, the same for every seed; path coverage:0)`)
+    const whole = await failureOf(
+      checkProperty(contextFor({}), fc.constant(''), async (s) => (s ? { problem: 'p' } : undefined), {
+        coverage: [{ label: 'edge', value: edge }],
+      }),
+    )
+    expect(whole.message).toBe(
+      `p; coverage input 0 (edge) "${edge}" (fixed coverage phase, the same for every seed; path coverage:0)`,
+    )
   })
 
   test('replays one coverage case alone, without the generated inputs', async () => {
     const seen: number[] = []
     const ctx = contextFor({ replayPath: 'coverage:2' })
-    const failure = await failureOf(checkProperty(ctx, fc.constant(100), async (n) => (seen.push(n), n === 2 ? { problem: 'two' } : undefined), { coverage: cases }))
+    const failure = await failureOf(
+      checkProperty(ctx, fc.constant(100), async (n) => (seen.push(n), n === 2 ? { problem: 'two' } : undefined), {
+        coverage: cases,
+      }),
+    )
     expect(seen).toEqual([2])
     expect(failure.details.counterexample).toMatchObject({ path: 'coverage:2', runs: 1 })
     const passing: number[] = []
-    await checkProperty(contextFor({ replayPath: 'coverage:0' }), fc.constant(100), async (n) => void passing.push(n), { coverage: cases })
+    await checkProperty(contextFor({ replayPath: 'coverage:0' }), fc.constant(100), async (n) => void passing.push(n), {
+      coverage: cases,
+    })
     expect(passing).toEqual([0])
   })
 
   test('a replayed coverage path that names no case fails, saying how many there are', async () => {
-    const failure = await failureOf(checkProperty(contextFor({ replayPath: 'coverage:3' }), fc.constant(100), async () => undefined, { coverage: cases }))
+    const failure = await failureOf(
+      checkProperty(contextFor({ replayPath: 'coverage:3' }), fc.constant(100), async () => undefined, {
+        coverage: cases,
+      }),
+    )
     expect(failure.message).toBe('--replay-path coverage:3 names no coverage case: this check has 3')
   })
 
   test('a fast-check replay path skips the coverage phase', async () => {
     const seen: number[] = []
-    const first = await failureOf(checkProperty(contextFor({}), fc.nat(1000), async (n) => (n > 10 ? { problem: 'big' } : undefined)))
-    await failureOf(checkProperty(contextFor({ replayPath: first.details.counterexample!.path }), fc.nat(1000), async (n) => (seen.push(n), n > 10 ? { problem: 'big' } : undefined), { coverage: cases }))
+    const first = await failureOf(
+      checkProperty(contextFor({}), fc.nat(1000), async (n) => (n > 10 ? { problem: 'big' } : undefined)),
+    )
+    await failureOf(
+      checkProperty(
+        contextFor({ replayPath: first.details.counterexample!.path }),
+        fc.nat(1000),
+        async (n) => (seen.push(n), n > 10 ? { problem: 'big' } : undefined),
+        { coverage: cases },
+      ),
+    )
     expect(seen).toEqual([first.details.counterexample!.value])
   })
 })
@@ -178,15 +234,29 @@ describe('checkProperty: the random phase', () => {
   })
 
   test('a property whose every input is skipped could not be checked', async () => {
-    const failure = await failureOf(checkProperty(contextFor({ runs: 5 }), fc.nat(), async () => undefined, { skip: { test: () => true, why: 'unsendable' } }))
-    expect(failure.message).toMatch(/^the property could not be checked: \d+ generated inputs skipped; \d+ generated inputs skipped \(unsendable\)$/)
+    const failure = await failureOf(
+      checkProperty(contextFor({ runs: 5 }), fc.nat(), async () => undefined, {
+        skip: { test: () => true, why: 'unsendable' },
+      }),
+    )
+    expect(failure.message).toMatch(
+      /^the property could not be checked: \d+ generated inputs skipped; \d+ generated inputs skipped \(unsendable\)$/,
+    )
   })
 
   test('the failure names the shrunk input, the runs and shrinks, the seed and the path, with the breach seen', async () => {
     const exchange = { operation: 'y' } as never
-    const failure = await failureOf(checkProperty(contextFor({}), fc.nat(1000), async (n) => (n >= 10 ? { problem: `${n} is too big`, exchange } : undefined)))
+    const failure = await failureOf(
+      checkProperty(contextFor({}), fc.nat(1000), async (n) =>
+        n >= 10 ? { problem: `${n} is too big`, exchange } : undefined,
+      ),
+    )
     const { path, runs } = failure.details.counterexample!
-    expect(failure.message).toMatch(new RegExp(`^10 is too big; generated input 10 \\(after ${runs} runs, shrunk \\d+ times; seed ${FIXED_SEED}, path ${path}\\)$`))
+    expect(failure.message).toMatch(
+      new RegExp(
+        `^10 is too big; generated input 10 \\(after ${runs} runs, shrunk \\d+ times; seed ${FIXED_SEED}, path ${path}\\)$`,
+      ),
+    )
     expect(failure.details.exchange).toBe(exchange)
   })
 })
@@ -195,7 +265,13 @@ describe('checkProperty: its bounds', () => {
   test('examines exactly 4 × runs inputs when shrinking would go on, and fails with an input it examined', async () => {
     const examined = new Set<string>()
     const ctx = contextFor({ runs: 10 })
-    const failure = await failureOf(checkProperty(ctx, fc.string({ minLength: 200 }), async (text) => (examined.add(text), { problem: `${text.length} characters` })))
+    const failure = await failureOf(
+      checkProperty(
+        ctx,
+        fc.string({ minLength: 200 }),
+        async (text) => (examined.add(text), { problem: `${text.length} characters` }),
+      ),
+    )
     expect(examined.size).toBe(40)
     expect(ctx.inputs.random).toBe(40)
     expect(examined.has(failure.details.counterexample!.value as string), 'the counterexample was examined').toBe(true)
@@ -203,7 +279,9 @@ describe('checkProperty: its bounds', () => {
 
   test('never examines an input it skips, in the first runs or after', async () => {
     const seen: number[] = []
-    await checkProperty(contextFor({ runs: 20 }), fc.nat(100), async (n) => void seen.push(n), { skip: { test: (n) => n % 2 === 1, why: 'odd' } })
+    await checkProperty(contextFor({ runs: 20 }), fc.nat(100), async (n) => void seen.push(n), {
+      skip: { test: (n) => n % 2 === 1, why: 'odd' },
+    })
     expect(seen.length).toBeGreaterThan(0)
     expect(seen.filter((n) => n % 2 === 1)).toEqual([])
   })

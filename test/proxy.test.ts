@@ -18,7 +18,13 @@ import { faultByName } from '../src/reference/faults/index.js'
 import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js'
 import type { RefRequest } from '../src/reference/types.js'
 import type { Report } from '../src/core/report.js'
-import { CHROMIUM, chromiumSkipReason, LAUNCH_ARGS, recordBrowserTraffic, referenceOperationPaths } from './support/browser.js'
+import {
+  CHROMIUM,
+  chromiumSkipReason,
+  LAUNCH_ARGS,
+  recordBrowserTraffic,
+  referenceOperationPaths,
+} from './support/browser.js'
 import { specPath } from '../src/core/package-root.js'
 import { notAssessableWithout } from '../src/profile/profile.js'
 import { REFERENCE_PROFILE_FILE } from '../src/runner/profile-of-run.js'
@@ -72,7 +78,8 @@ function curl(args: string[]): Promise<{ stdout: string }> {
 }
 
 function expectNoSecret(files: Finished['files'], secrets: readonly string[]): void {
-  for (const { where, text } of files) for (const secret of secrets) expect(text.includes(secret), `a key or receipt in ${where}`).toBe(false)
+  for (const { where, text } of files)
+    for (const secret of secrets) expect(text.includes(secret), `a key or receipt in ${where}`).toBe(false)
 }
 
 /** An upstream that answers each request with what it received: method, path, headers and body. */
@@ -81,7 +88,14 @@ async function echoServer(): Promise<{ url: string; server: Server }> {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'echo-server-1' })
-    res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString() }))
+    res.end(
+      JSON.stringify({
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      }),
+    )
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
@@ -96,7 +110,15 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
   const seen: RefRequest[] = []
 
   beforeAll(async () => {
-    reference = await startReferenceServer({ behaviours: [{ name: 'seen', description: 'records each request', onRequest: (request) => void seen.push({ ...request, headers: { ...request.headers } }) }] })
+    reference = await startReferenceServer({
+      behaviours: [
+        {
+          name: 'seen',
+          description: 'records each request',
+          onRequest: (request) => void seen.push({ ...request, headers: { ...request.headers } }),
+        },
+      ],
+    })
   })
 
   afterAll(async () => {
@@ -106,23 +128,59 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
   test('forwards each request unchanged, X-API-Key included, and answers what the upstream answered; the reports follow on stop', async () => {
     const proxy = await startProxy(['--upstream', reference.baseUrl])
     const paths = referenceOperationPaths(reference)
-    const through = await Promise.all(paths.map((path) => curl(['-i', '-H', `X-API-Key: ${reference.data.apiKey}`, '-H', 'X-Request-ID: curl-request.1', `${proxy.url}${path}`])))
-    const direct = await Promise.all(paths.map((path) => curl(['-H', `X-API-Key: ${reference.data.apiKey}`, '-H', 'X-Request-ID: curl-request.1', `${reference.baseUrl}${path}`])))
+    const through = await Promise.all(
+      paths.map((path) =>
+        curl([
+          '-i',
+          '-H',
+          `X-API-Key: ${reference.data.apiKey}`,
+          '-H',
+          'X-Request-ID: curl-request.1',
+          `${proxy.url}${path}`,
+        ]),
+      ),
+    )
+    const direct = await Promise.all(
+      paths.map((path) =>
+        curl([
+          '-H',
+          `X-API-Key: ${reference.data.apiKey}`,
+          '-H',
+          'X-Request-ID: curl-request.1',
+          `${reference.baseUrl}${path}`,
+        ]),
+      ),
+    )
     through.forEach(({ stdout }, i) => {
       expect(stdout, paths[i]).toMatch(/^HTTP\/1\.1 200 /)
-      expect(stdout.slice(stdout.indexOf('\r\n\r\n') + 4), `${paths[i]}: the body the upstream answered`).toBe(direct[i]!.stdout)
+      expect(stdout.slice(stdout.indexOf('\r\n\r\n') + 4), `${paths[i]}: the body the upstream answered`).toBe(
+        direct[i]!.stdout,
+      )
     })
     const forwarded = seen.filter((r) => r.headers['x-request-id'] === 'curl-request.1').slice(0, paths.length)
-    for (const r of forwarded) expect(r.headers['x-api-key'], `${r.path}: the key reached the upstream`).toBe(reference.data.apiKey)
+    for (const r of forwarded)
+      expect(r.headers['x-api-key'], `${r.path}: the key reached the upstream`).toBe(reference.data.apiKey)
     const { code, report, har, files } = await proxy.stop()
-    expect(code, report.checks.filter((c) => c.status === 'failed').map((c) => c.reason).join('\n')).toBe(0)
+    expect(
+      code,
+      report.checks
+        .filter((c) => c.status === 'failed')
+        .map((c) => c.reason)
+        .join('\n'),
+    ).toBe(0)
     expect(report.traffic).toMatchObject({ source: 'proxy', exchanges: paths.length, judged: paths.length })
     const validReport = reportValidator()
     expect(validReport(report), JSON.stringify(validReport.errors?.slice(0, 3))).toBe(true)
     expect(har.log.entries).toHaveLength(paths.length)
     const validate = harValidator()
     expect(validate(har), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true)
-    expect(files.map((f) => f.where).sort()).toEqual(['exchanges.har', 'junit.xml', 'report.html', 'report.json', 'report.md'])
+    expect(files.map((f) => f.where).sort()).toEqual([
+      'exchanges.har',
+      'junit.xml',
+      'report.html',
+      'report.json',
+      'report.md',
+    ])
     expectNoSecret(files, [reference.data.apiKey, ...reference.data.intents.map((i) => i.receipt)])
     expect(har.log.entries[0]!.request.headers.find((h) => h.name === 'x-api-key')?.value).toBe('$IPTS_API_KEY')
   })
@@ -140,18 +198,44 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
     await new Promise<void>((resolve) => streaming.listen(0, '127.0.0.1', resolve))
     const proxyToEcho = await startProxy(['--upstream', echo.url])
     try {
-      const { stdout } = await curl(['-X', 'POST', '-H', 'X-API-Key: a-key-for-the-echo', '-H', 'X-Custom: one', '-H', 'content-type: application/json', '--data', '{"order":1}', `${proxyToEcho.url}/v1/anything?q=1`])
-      const echoed = JSON.parse(stdout) as { method: string; url: string; headers: Record<string, string>; body: string }
+      const { stdout } = await curl([
+        '-X',
+        'POST',
+        '-H',
+        'X-API-Key: a-key-for-the-echo',
+        '-H',
+        'X-Custom: one',
+        '-H',
+        'content-type: application/json',
+        '--data',
+        '{"order":1}',
+        `${proxyToEcho.url}/v1/anything?q=1`,
+      ])
+      const echoed = JSON.parse(stdout) as {
+        method: string
+        url: string
+        headers: Record<string, string>
+        body: string
+      }
       expect(echoed).toMatchObject({ method: 'POST', url: '/v1/anything?q=1', body: '{"order":1}' })
-      expect(echoed.headers).toMatchObject({ 'x-api-key': 'a-key-for-the-echo', 'x-custom': 'one', 'content-type': 'application/json' })
+      expect(echoed.headers).toMatchObject({
+        'x-api-key': 'a-key-for-the-echo',
+        'x-custom': 'one',
+        'content-type': 'application/json',
+      })
       const finished = await proxyToEcho.stop()
       expect(finished.report.traffic).toMatchObject({ exchanges: 1, otherV1: 1, judged: 0 })
 
-      const proxyToStream = await startProxy(['--upstream', `http://127.0.0.1:${(streaming.address() as AddressInfo).port}`])
+      const proxyToStream = await startProxy([
+        '--upstream',
+        `http://127.0.0.1:${(streaming.address() as AddressInfo).port}`,
+      ])
       const answer = await request(`${proxyToStream.url}/v1/config`)
       const reader = answer.body[Symbol.asyncIterator]()
       const first = await reader.next()
-      expect(String(first.value), 'the first part arrived while the upstream still held the rest').toBe('{"data":"first part ')
+      expect(String(first.value), 'the first part arrived while the upstream still held the rest').toBe(
+        '{"data":"first part ',
+      )
       release()
       let rest = ''
       for (let next = await reader.next(); !next.done; next = await reader.next()) rest += String(next.value)
@@ -166,11 +250,18 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
 
   test('answers a request it cannot parse with 400, forwards nothing, and counts it in the report', async () => {
     const seen: string[] = []
-    const recording = await startReferenceServer({ behaviours: [{ name: 'record', description: 'records', onResponse: (_, request) => void seen.push(request.path) }] })
+    const recording = await startReferenceServer({
+      behaviours: [
+        { name: 'record', description: 'records', onResponse: (_, request) => void seen.push(request.path) },
+      ],
+    })
     try {
       const proxy = await startProxy(['--upstream', recording.baseUrl])
       const { port } = new URL(proxy.url)
-      for (const raw of ['GARBAGE REQUEST LINE\r\n\r\n', 'GET /v1/config HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n']) {
+      for (const raw of [
+        'GARBAGE REQUEST LINE\r\n\r\n',
+        'GET /v1/config HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n',
+      ]) {
         const answer = await new Promise<string>((resolve) => {
           const socket = connect(Number(port), '127.0.0.1', () => socket.write(raw))
           let text = ''
@@ -201,7 +292,7 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
       expect(code).toBe(0)
       expect(report.checks.find((c) => c.id === 'shapes/vault-members')?.status).toBe('passed')
       expect(out).toMatch(/^\x1b\[32mPASS\x1b\[0m: /m)
-      expect(out).toMatch(/^  fixed 1: shapes\/vault-members$/m)
+      expect(out).toMatch(/^ {2}fixed 1: shapes\/vault-members$/m)
     } finally {
       if (terminal) Object.defineProperty(process.stdout, 'isTTY', terminal)
       else delete (process.stdout as { isTTY?: boolean }).isTTY
@@ -234,7 +325,13 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
       expect(Number(answer.headers['content-length']), 'the bytes as the upstream sent them').toBe(sent.length)
       expect(JSON.parse(gunzipSync(sent).toString())).toHaveProperty('data')
       const { code, report, har } = await proxy.finished
-      expect(code, report.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.reason}`).join('\n')).toBe(0)
+      expect(
+        code,
+        report.checks
+          .filter((c) => c.status === 'failed')
+          .map((c) => `${c.id}: ${c.reason}`)
+          .join('\n'),
+      ).toBe(0)
       expect(report.traffic).toMatchObject({ exchanges: 1, judged: 1 })
       const { content, headers } = har.log.entries[0]!.response
       expect(headers).toContainEqual({ name: 'content-encoding', value: 'gzip' })
@@ -245,7 +342,7 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
     }
   })
 
-  test("holds each exchange to --profile: a market status the profile does not list fails its rule, which is not assessable without it", async () => {
+  test('holds each exchange to --profile: a market status the profile does not list fails its rule, which is not assessable without it', async () => {
     const faulty = await startReferenceServer({ behaviours: [faultByName('market-status-halted')!] })
     const judged = async (profileArgs: string[]) => {
       const proxy = await startProxy(['--upstream', faulty.baseUrl, '--max-requests', '1', ...profileArgs])
@@ -255,10 +352,15 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
     try {
       const held = await judged(['--profile', specPath(REFERENCE_PROFILE_FILE)])
       expect(held.code).toBe(1)
-      expect(held.report.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['every-response/market-status-listed'])
+      expect(held.report.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual([
+        'every-response/market-status-listed',
+      ])
       const without = await judged([])
       expect(without.code).toBe(0)
-      expect(without.report.checks.find((c) => c.id === 'every-response/market-status-listed')).toMatchObject({ status: 'skipped', reason: notAssessableWithout('marketStatuses') })
+      expect(without.report.checks.find((c) => c.id === 'every-response/market-status-listed')).toMatchObject({
+        status: 'skipped',
+        reason: notAssessableWithout('marketStatuses'),
+      })
     } finally {
       await faulty.close()
     }
@@ -272,63 +374,99 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
     const proxy = await startProxy(['--upstream', `http://127.0.0.1:${port}`])
     const { stdout } = await curl(['-i', `${proxy.url}/v1/config`])
     expect(stdout).toMatch(/^HTTP\/1\.1 502 /)
-    expect(JSON.parse(stdout.slice(stdout.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'upstream_unreachable', error: expect.stringContaining('ECONNREFUSED') })
+    expect(JSON.parse(stdout.slice(stdout.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      code: 'upstream_unreachable',
+      error: expect.stringContaining('ECONNREFUSED'),
+    })
     const { code, report, har } = await proxy.stop()
     expect(code).toBe(1)
-    expect(report.errors.join('\n')).toMatch(/the upstream did not answer 1 request; the client got a 502 from the proxy/)
+    expect(report.errors.join('\n')).toMatch(
+      /the upstream did not answer 1 request; the client got a 502 from the proxy/,
+    )
     expect(har.log.entries[0]!.response.status, 'no response from the upstream, as Chromium records one').toBe(0)
   })
 })
 
-describe.skipIf(chromiumSkipReason)(`the proxy with Chromium${chromiumSkipReason ? ` (skipped: ${chromiumSkipReason})` : ''}`, () => {
-  let browser: Browser
+describe.skipIf(chromiumSkipReason)(
+  `the proxy with Chromium${chromiumSkipReason ? ` (skipped: ${chromiumSkipReason})` : ''}`,
+  () => {
+    let browser: Browser
 
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
-  })
+    beforeAll(async () => {
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
+    })
 
-  afterAll(async () => {
-    await browser?.close()
-  })
+    afterAll(async () => {
+      await browser?.close()
+    })
 
-  test('judges the operations Chromium loads through it from the reference', async () => {
-    const reference = await startReferenceServer()
-    try {
-      const proxy = await startProxy(['--upstream', reference.baseUrl])
-      await recordBrowserTraffic(browser, proxy.url, reference, join(mkdtempSync(join(tmpdir(), 'ipts-proxy-browser-')), 'browser.har'))
-      const { code, report, files } = await proxy.stop()
-      expect(code, report.checks.filter((c) => c.status === 'failed').map((c) => c.reason).join('\n')).toBe(0)
-      expect(report.traffic?.judged, 'the navigation and every operation').toBe(operations().length + 1)
-      expect(report.checks.find((c) => c.id === 'shapes/vault-members')?.status).toBe('passed')
-      expectNoSecret(files, [reference.data.apiKey, ...reference.data.intents.map((i) => i.receipt)])
-    } finally {
-      await reference.close()
-    }
-  })
-})
+    test('judges the operations Chromium loads through it from the reference', async () => {
+      const reference = await startReferenceServer()
+      try {
+        const proxy = await startProxy(['--upstream', reference.baseUrl])
+        await recordBrowserTraffic(
+          browser,
+          proxy.url,
+          reference,
+          join(mkdtempSync(join(tmpdir(), 'ipts-proxy-browser-')), 'browser.har'),
+        )
+        const { code, report, files } = await proxy.stop()
+        expect(
+          code,
+          report.checks
+            .filter((c) => c.status === 'failed')
+            .map((c) => c.reason)
+            .join('\n'),
+        ).toBe(0)
+        expect(report.traffic?.judged, 'the navigation and every operation').toBe(operations().length + 1)
+        expect(report.checks.find((c) => c.id === 'shapes/vault-members')?.status).toBe('passed')
+        expectNoSecret(files, [reference.data.apiKey, ...reference.data.intents.map((i) => i.receipt)])
+      } finally {
+        await reference.close()
+      }
+    })
+  },
+)
 
 describe('the proxy command', () => {
-  test.each([['SIGTERM', 143], ['SIGINT', 130]] as const)('on %s writes the reports and the HAR and exits %i, as a process the signal ended', async (signal, exitCode) => {
-    const reference = await startReferenceServer()
-    const dir = mkdtempSync(join(tmpdir(), 'ipts-proxy-signal-'))
-    const { out } = captureOutput()
-    try {
-      const exited = main(['proxy', '--upstream', reference.baseUrl, '--report-dir', dir], {})
-      await vi.waitFor(() => expect(out.join('')).toContain('\n'), { timeout: 10_000 })
-      const { url } = JSON.parse(out.join('').split('\n')[0]!) as { url: string }
-      expect(out.join('').split('\n')[0], 'one JSON line with the URL').toBe(JSON.stringify({ url }))
-      await request(`${url}/v1/vault`, { headers: { 'x-api-key': reference.data.apiKey } }).then(({ body }) => body.text())
-      // Delivered to the listeners as the signal would be, without signalling the test process itself.
-      process.emit(signal)
-      expect(await exited).toBe(exitCode)
-      expect((JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report).summary.verdict, 'the verdict of the traffic it judged').toBe('pass')
-      expect(readdirSync(dir).sort()).toEqual(['exchanges.har', 'junit.xml', 'report.html', 'report.json', 'report.md'])
-      expect(process.listenerCount(signal), 'the handler is removed once the proxy has stopped').toBe(0)
-    } finally {
-      vi.restoreAllMocks()
-      await reference.close()
-    }
-  })
+  test.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)(
+    'on %s writes the reports and the HAR and exits %i, as a process the signal ended',
+    async (signal, exitCode) => {
+      const reference = await startReferenceServer()
+      const dir = mkdtempSync(join(tmpdir(), 'ipts-proxy-signal-'))
+      const { out } = captureOutput()
+      try {
+        const exited = main(['proxy', '--upstream', reference.baseUrl, '--report-dir', dir], {})
+        await vi.waitFor(() => expect(out.join('')).toContain('\n'), { timeout: 10_000 })
+        const { url } = JSON.parse(out.join('').split('\n')[0]!) as { url: string }
+        expect(out.join('').split('\n')[0], 'one JSON line with the URL').toBe(JSON.stringify({ url }))
+        await request(`${url}/v1/vault`, { headers: { 'x-api-key': reference.data.apiKey } }).then(({ body }) =>
+          body.text(),
+        )
+        // Delivered to the listeners as the signal would be, without signalling the test process itself.
+        process.emit(signal)
+        expect(await exited).toBe(exitCode)
+        expect(
+          (JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report).summary.verdict,
+          'the verdict of the traffic it judged',
+        ).toBe('pass')
+        expect(readdirSync(dir).sort()).toEqual([
+          'exchanges.har',
+          'junit.xml',
+          'report.html',
+          'report.json',
+          'report.md',
+        ])
+        expect(process.listenerCount(signal), 'the handler is removed once the proxy has stopped').toBe(0)
+      } finally {
+        vi.restoreAllMocks()
+        await reference.close()
+      }
+    },
+  )
 })
 
 describe('proxy usage', () => {

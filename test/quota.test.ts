@@ -4,9 +4,13 @@ import { failureSummary, idsWithStatus, runAgainstReference } from './support/ru
 
 const QUOTA = { limit: 15, windowMs: 1000 }
 
-/** Check ID to status, where an every-response rule skipped for want of (error) responses counts as passed: the 429s give it some. */
+/**
+ * Check ID to status, where an every-response rule skipped for want of (error) responses counts as passed: the 429s
+ * give it some.
+ */
 function statuses(report: Report): Record<string, string> {
-  const comparable = (id: string, status: string) => (id.startsWith('every-response/') && status === 'skipped' ? 'passed' : status)
+  const comparable = (id: string, status: string) =>
+    id.startsWith('every-response/') && status === 'skipped' ? 'passed' : status
   return Object.fromEntries(report.checks.map((c) => [c.id, comparable(c.id, c.status)]))
 }
 
@@ -28,14 +32,19 @@ describe('a run under a quota of 15 requests per second per key', () => {
         if (response.status === 429) limited++
       },
     })
-    console.info(`quota run: ${requests} requests, ${limited} answered 429, ${report.durationMs} ms (without a quota: ${plain.durationMs} ms)`)
+    console.info(
+      `quota run: ${requests} requests, ${limited} answered 429, ${report.durationMs} ms (without a quota: ${plain.durationMs} ms)`,
+    )
     expect(idsWithStatus(report, 'failed'), failureSummary(report)).toEqual([])
     expect(report.errors).toEqual([])
     expect(statuses(report)).toEqual(statuses(plain))
     // The suite sends hundreds of requests with one key, eight at a time: far more than 15 in some second.
     expect(limited, `${requests} requests and not one 429: the quota was not exercised`).toBeGreaterThan(0)
     expect(outcome(report, 'every-response/retry-after').status).toBe('passed')
-    expect(report.checks.filter((c) => c.retried).length, 'no check says its outcome depended on a retry').toBeGreaterThan(0)
+    expect(
+      report.checks.filter((c) => c.retried).length,
+      'no check says its outcome depended on a retry',
+    ).toBeGreaterThan(0)
   })
 })
 

@@ -6,7 +6,10 @@ import { packageRoot, specPath } from '../src/core/package-root.js'
 
 /** The contract the repository carries and tests against. */
 const CONTRACT = specPath('contract.md')
-/** Where the contract is published beside a checkout of this project (in CI and in the project's worktrees); absent in a clone elsewhere. */
+/**
+ * Where the contract is published beside a checkout of this project (in CI and in the project's worktrees); absent in a
+ * clone elsewhere.
+ */
 const PUBLISHED_CONTRACT = join(packageRoot, '..', 'shared', 'contract', 'trading-service-rest-interface.md')
 
 /**
@@ -26,13 +29,17 @@ describe('the quotes of specs/requirements.yaml', () => {
       console.log(`quotes: no published contract at ${PUBLISHED_CONTRACT}; specs/contract.md is not compared with it`)
       return skip(`no published contract beside the repository (${PUBLISHED_CONTRACT})`)
     }
-    expect(readFileSync(CONTRACT).equals(readFileSync(PUBLISHED_CONTRACT)), `specs/contract.md differs from ${PUBLISHED_CONTRACT}: copy it again`).toBe(true)
+    expect(
+      readFileSync(CONTRACT).equals(readFileSync(PUBLISHED_CONTRACT)),
+      `specs/contract.md differs from ${PUBLISHED_CONTRACT}: copy it again`,
+    ).toBe(true)
   })
 
   test.each(requirements.map((r) => [r.id, r] as const))('%s quotes the contract verbatim', (_, requirement) => {
     const contract = asRead(readFileSync(CONTRACT, 'utf8'))
     expect(requirement.quote.length, `${requirement.id} has no quote`).toBeGreaterThan(0)
-    for (const quote of requirement.quote) expect(contract.includes(asRead(quote)), `${requirement.id}: not in the contract: ${quote}`).toBe(true)
+    for (const quote of requirement.quote)
+      expect(contract.includes(asRead(quote)), `${requirement.id}: not in the contract: ${quote}`).toBe(true)
   })
 
   test('cover every MUST, and a MUST is never a reading', () => {

@@ -1,7 +1,15 @@
 import { describe, expect, test } from 'vitest'
 import { buildEvidence, curlCommand } from '../src/engine/evidence.js'
 import type { Exchange } from '../src/http/exchange.js'
-import { excerpt, GrowingSecrets, mentionsSecret, redact, redactDeep, withoutSecretTail, type Secret } from '../src/http/secrets.js'
+import {
+  excerpt,
+  GrowingSecrets,
+  mentionsSecret,
+  redact,
+  redactDeep,
+  withoutSecretTail,
+  type Secret,
+} from '../src/http/secrets.js'
 
 const receipt = "rcpt 1a2b~!'(x)/+=é"
 const secrets: Secret[] = [{ value: receipt, placeholder: '$IPTS_INTENT_RECEIPT' }]
@@ -11,28 +19,45 @@ const formPlus = new URLSearchParams({ r: receipt }).toString().slice(2)
 const encoded: Record<string, string> = {
   raw: receipt,
   encodeURIComponent: encodeURIComponent(receipt),
-  'encodeURIComponent, lower-case escapes': encodeURIComponent(receipt).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+  'encodeURIComponent, lower-case escapes': encodeURIComponent(receipt).replace(/%[0-9A-F]{2}/g, (e) =>
+    e.toLowerCase(),
+  ),
   'URLSearchParams (+ for space)': formPlus,
   'form-encoded with %20 for space': formPlus.replace(/\+/g, '%20'),
   'form-encoded, lower-case escapes': formPlus.toLowerCase(),
   'JSON-escaped': JSON.stringify(receipt).slice(1, -1),
   'JSON-escaped with \\/': JSON.stringify(receipt).slice(1, -1).replace(/\//g, '\\/'),
-  'JSON-escaped with \\/ and \\u00e9': JSON.stringify(receipt).slice(1, -1).replace(/\//g, '\\/').replace('é', '\\u00e9'),
+  'JSON-escaped with \\/ and \\u00e9': JSON.stringify(receipt)
+    .slice(1, -1)
+    .replace(/\//g, '\\/')
+    .replace('é', '\\u00e9'),
   'JSON pointer': receipt.replace(/~/g, '~0').replace(/\//g, '~1'),
   'UTF-8 read as Latin-1 (a header value)': Buffer.from(receipt, 'utf8').toString('latin1'),
   base64: Buffer.from(receipt).toString('base64'),
   'base64 one byte in': Buffer.from(`x${receipt}y`).toString('base64'),
   'base64url two bytes in': Buffer.from(`xy${receipt}`).toString('base64url'),
   'WHATWG URL serialisation': new URL(`http://h/?receipt=${receipt}`).search.slice('?receipt='.length),
-  'JSON escaping every non-alphanumeric character, upper-case hex (.NET)': [...receipt].map((c) => (/[A-Za-z0-9]/.test(c) ? c : `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)).join(''),
+  'JSON escaping every non-alphanumeric character, upper-case hex (.NET)': [...receipt]
+    .map((c) => (/[A-Za-z0-9]/.test(c) ? c : `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`))
+    .join(''),
   'escape()': escape(receipt),
-  'HTML references, named and numeric': receipt.replace(/[^A-Za-z0-9]/g, (c) => (c === '&' ? '&amp;' : c === '/' ? '&sol;' : `&#x${c.charCodeAt(0).toString(16)};`)),
+  'HTML references, named and numeric': receipt.replace(/[^A-Za-z0-9]/g, (c) =>
+    c === '&' ? '&amp;' : c === '/' ? '&sol;' : `&#x${c.charCodeAt(0).toString(16)};`,
+  ),
   'percent-encoded twice': encodeURIComponent(encodeURIComponent(receipt)),
-  'percent-encoded inside a JSON string inside a JSON string': JSON.stringify(JSON.stringify({ u: `/x?r=${encodeURIComponent(receipt)}` })),
+  'percent-encoded inside a JSON string inside a JSON string': JSON.stringify(
+    JSON.stringify({ u: `/x?r=${encodeURIComponent(receipt)}` }),
+  ),
 }
 
-/** Keys a proxy learns from a client that sends many (the suite's own traffic does): enough for redact() to scan once for all forms. */
-const learnedKeys: Secret[] = Array.from({ length: 300 }, (_, i) => ({ value: `garbage-key-${i}`, placeholder: `$IPTS_API_KEY_${i + 2}` }))
+/**
+ * Keys a proxy learns from a client that sends many (the suite's own traffic does): enough for redact() to scan once
+ * for all forms.
+ */
+const learnedKeys: Secret[] = Array.from({ length: 300 }, (_, i) => ({
+  value: `garbage-key-${i}`,
+  placeholder: `$IPTS_API_KEY_${i + 2}`,
+}))
 
 describe.each([
   ['one secret', secrets],
@@ -58,7 +83,23 @@ describe.each([
 
   test("cuts a long schema violation's value after redacting it", () => {
     const value = `${'x'.repeat(490)}${receipt}`
-    const evidence = buildEvidence('failed', { violations: [{ schema: 'S', keyword: 'pattern', instancePath: '/a', schemaPath: '#', params: {}, message: 'must match', value }] }, secrets)
+    const evidence = buildEvidence(
+      'failed',
+      {
+        violations: [
+          {
+            schema: 'S',
+            keyword: 'pattern',
+            instancePath: '/a',
+            schemaPath: '#',
+            params: {},
+            message: 'must match',
+            value,
+          },
+        ],
+      },
+      secrets,
+    )
     expect(JSON.stringify(evidence)).not.toContain('1a2b')
   })
 
@@ -68,7 +109,9 @@ describe.each([
 
   test('replaces a piece of 8 characters of the secret, found where the whole is not (an encoder dropped a character)', () => {
     // What follows the dropped character is shorter than a piece, and stays.
-    expect(redact(`receipt=${encodeURIComponent(receipt.replace('(', ''))}`, secrets)).toBe('receipt=[part of $IPTS_INTENT_RECEIPT]x)%2F%2B%3D%C3%A9')
+    expect(redact(`receipt=${encodeURIComponent(receipt.replace('(', ''))}`, secrets)).toBe(
+      'receipt=[part of $IPTS_INTENT_RECEIPT]x)%2F%2B%3D%C3%A9',
+    )
   })
 
   test('does not take a word out of ordinary text for a piece of a key that holds it', () => {
@@ -83,13 +126,18 @@ test.each([
   ['13 keys (each form searched for in turn)', learnedKeys.slice(0, 13)],
   ['300 keys (one pass for every form)', learnedKeys],
 ])('replaces a secret that contains another whole, among %s', (_, keys) => {
-  expect(redact('garbage-key-12, garbage-key-1; garbage-key-1garbage-key-12', keys)).toBe('$IPTS_API_KEY_14, $IPTS_API_KEY_3; $IPTS_API_KEY_3$IPTS_API_KEY_14')
+  expect(redact('garbage-key-12, garbage-key-1; garbage-key-1garbage-key-12', keys)).toBe(
+    '$IPTS_API_KEY_14, $IPTS_API_KEY_3; $IPTS_API_KEY_3$IPTS_API_KEY_14',
+  )
 })
 
 describe('the three leaks of issue 19', () => {
   const key = 'K~!(x) é+/='
   const issueReceipt = 'R~!(x)é+/=zz'
-  const both: Secret[] = [{ value: key, placeholder: '$IPTS_API_KEY' }, { value: issueReceipt, placeholder: '$IPTS_INTENT_RECEIPT' }]
+  const both: Secret[] = [
+    { value: key, placeholder: '$IPTS_API_KEY' },
+    { value: issueReceipt, placeholder: '$IPTS_INTENT_RECEIPT' },
+  ]
 
   test('a WHATWG-serialised URL in a Link header', () => {
     const link = '</v1/intents/x?receipt=R~!(x)%C3%A9+/=zz>; rel="related"'
@@ -99,7 +147,8 @@ describe('the three leaks of issue 19', () => {
   })
 
   test('JSON escaping every non-alphanumeric character in upper-case hex', () => {
-    const body = '{"receipt":"R\\u007E\\u0021\\u0028x\\u0029\\u00E9\\u002B\\u002F\\u003Dzz","key":"K\\u007E!(x)\\u0020\\u00E9+/="}'
+    const body =
+      '{"receipt":"R\\u007E\\u0021\\u0028x\\u0029\\u00E9\\u002B\\u002F\\u003Dzz","key":"K\\u007E!(x)\\u0020\\u00E9+/="}'
     expect(mentionsSecret(body, issueReceipt)).toBe(true)
     expect(mentionsSecret(body, key)).toBe(true)
     expect(redact(body, both)).toBe('{"receipt":"$IPTS_INTENT_RECEIPT","key":"$IPTS_API_KEY"}')
@@ -110,8 +159,12 @@ describe('the three leaks of issue 19', () => {
     expect(withoutSecretTail(`${'a'.repeat(100)}R~!(x)%C3%A`, both)).toBe('a'.repeat(100))
     expect(withoutSecretTail(`${'a'.repeat(100)}R\\u007E\\u00`, both)).toBe('a'.repeat(100))
     // A space before the base64: glued to the a's it would be one token, whose alignments read as garbage.
-    expect(withoutSecretTail(`${'a'.repeat(100)} ${Buffer.from(`xyR~!(x)é+`).toString('base64')}`, both)).toBe(`${'a'.repeat(100)} `)
-    expect(withoutSecretTail(`${'a'.repeat(100)}R`, both), 'one character is not recognisably a secret').toBe(`${'a'.repeat(100)}R`)
+    expect(withoutSecretTail(`${'a'.repeat(100)} ${Buffer.from(`xyR~!(x)é+`).toString('base64')}`, both)).toBe(
+      `${'a'.repeat(100)} `,
+    )
+    expect(withoutSecretTail(`${'a'.repeat(100)}R`, both), 'one character is not recognisably a secret').toBe(
+      `${'a'.repeat(100)}R`,
+    )
   })
 
   test('withholds a string whole when the span of a secret cannot be cut out without leaving it', () => {
@@ -136,7 +189,9 @@ test('withholds a string whole, naming its secrets, when cutting out what was fo
     { value: 'IPTS_RECEIPT_TWO', placeholder: '$IPTS_INTENT_RECEIPT' },
     { value: 'k3y-0f-the-run-42', placeholder: '$IPTS_RECEIPT_TWO' },
   ]
-  expect(redact('sent k3y-0f-the-run-42 and more', tangled)).toBe('[withheld: holds $IPTS_RECEIPT_TWO and $IPTS_INTENT_RECEIPT, encoded]')
+  expect(redact('sent k3y-0f-the-run-42 and more', tangled)).toBe(
+    '[withheld: holds $IPTS_RECEIPT_TWO and $IPTS_INTENT_RECEIPT, encoded]',
+  )
 })
 
 describe('the curl command', () => {
@@ -158,17 +213,31 @@ describe('the curl command', () => {
   })
 
   test('braces a variable followed by more characters, as a garbage key made of the real one is', () => {
-    const garbage = { ...exchange, request: { ...exchange.request, url: 'http://127.0.0.1:1/v1/vault', headers: { 'x-api-key': 'k3y with spaceAB_1' } } }
-    expect(curlCommand(garbage, withKey)).toBe('curl -sS -i -H "x-api-key: ${IPTS_API_KEY}AB_1" "http://127.0.0.1:1/v1/vault"')
+    const garbage = {
+      ...exchange,
+      request: {
+        ...exchange.request,
+        url: 'http://127.0.0.1:1/v1/vault',
+        headers: { 'x-api-key': 'k3y with spaceAB_1' },
+      },
+    }
+    expect(curlCommand(garbage, withKey)).toBe(
+      'curl -sS -i -H "x-api-key: ${IPTS_API_KEY}AB_1" "http://127.0.0.1:1/v1/vault"',
+    )
   })
 
   test('escapes a dollar sign that is not a placeholder', () => {
-    const dollar = { ...exchange, request: { ...exchange.request, url: 'http://127.0.0.1:1/v1/vault?a=$HOME', headers: {} } }
+    const dollar = {
+      ...exchange,
+      request: { ...exchange.request, url: 'http://127.0.0.1:1/v1/vault?a=$HOME', headers: {} },
+    }
     expect(curlCommand(dollar, withKey)).toBe('curl -sS -i "http://127.0.0.1:1/v1/vault?a=\\$HOME"')
   })
 
   test('keeps the URL as it is when no secret is in the query', () => {
-    expect(curlCommand({ ...exchange, request: { ...exchange.request, url: 'http://127.0.0.1:1/v1/vault?a=%7E' } }, withKey)).toBe(
+    expect(
+      curlCommand({ ...exchange, request: { ...exchange.request, url: 'http://127.0.0.1:1/v1/vault?a=%7E' } }, withKey),
+    ).toBe(
       'curl -sS -i -H "x-api-key: ${IPTS_API_KEY}" -H "accept: application/json" "http://127.0.0.1:1/v1/vault?a=%7E"',
     )
   })

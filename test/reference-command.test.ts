@@ -30,7 +30,9 @@ describe('ipts-conformance reference', () => {
     expect(Object.keys(line)).toEqual(['url', 'apiKey', 'restrictedApiKey', 'trader', 'intents'])
     expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     const [intent] = line.intents
-    const response = await request(`${line.url}/v1/intents/${intent!.hash}?receipt=${intent!.receipt}`, { headers: { 'x-api-key': line.apiKey, accept: 'application/json' } })
+    const response = await request(`${line.url}/v1/intents/${intent!.hash}?receipt=${intent!.receipt}`, {
+      headers: { 'x-api-key': line.apiKey, accept: 'application/json' },
+    })
     const body = (await response.body.json()) as { orderHash: string }
     expect(response.statusCode).toBe(200)
     expect(body.orderHash).toBe(intent!.hash)

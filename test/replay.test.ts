@@ -37,10 +37,15 @@ describe('a failing property', () => {
     const failed = report.checks.find((c) => c.id === checkId)!
     const counterexample = failed.evidence?.counterexample
     expect(counterexample, `${checkId} failed without a counterexample: ${failed.reason}`).toBeDefined()
-    expect(counterexample!.replay, 'the command carries the fault that shaped the run').toBe(`npx ipts-conformance --fault ${fault} --check ${checkId} --seed ${counterexample!.seed} --replay-path ${counterexample!.path}`)
+    expect(counterexample!.replay, 'the command carries the fault that shaped the run').toBe(
+      `npx ipts-conformance --fault ${fault} --check ${checkId} --seed ${counterexample!.seed} --replay-path ${counterexample!.path}`,
+    )
 
     const checks = await replayThroughCli(counterexample!.replay!)
-    expect(checks.filter((c) => c.status !== 'skipped' && !c.id.startsWith('every-response/')).map((c) => c.id), 'only the replayed check ran').toEqual([checkId])
+    expect(
+      checks.filter((c) => c.status !== 'skipped' && !c.id.startsWith('every-response/')).map((c) => c.id),
+      'only the replayed check ran',
+    ).toEqual([checkId])
     const replayed = checks.find((c) => c.id === checkId)!
     expect(replayed.status).toBe('failed')
     expect(replayed.evidence?.counterexample?.value, 'the same counterexample').toEqual(counterexample!.value)
@@ -49,15 +54,18 @@ describe('a failing property', () => {
 })
 
 describe('--replay-path', () => {
-  test.each([[['--replay-path', '1:0']], [['--replay-path', '1:0', '--seed', '5']], [['--replay-path', '1:0', '--check', 'properties/garbage-key-refused']]])(
-    '%j without --seed and exactly one --check exits 2 with one line',
-    async (argv) => {
-      const err: string[] = []
-      vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true))
-      const code = await main(argv, {})
-      vi.restoreAllMocks()
-      expect(code).toBe(2)
-      expect(err.join('').trimEnd().split('\n'), 'one line').toEqual([expect.stringMatching(/--replay-path needs --seed( \(or IPTS_SEED\))? and exactly one --check/)])
-    },
-  )
+  test.each([
+    [['--replay-path', '1:0']],
+    [['--replay-path', '1:0', '--seed', '5']],
+    [['--replay-path', '1:0', '--check', 'properties/garbage-key-refused']],
+  ])('%j without --seed and exactly one --check exits 2 with one line', async (argv) => {
+    const err: string[] = []
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true))
+    const code = await main(argv, {})
+    vi.restoreAllMocks()
+    expect(code).toBe(2)
+    expect(err.join('').trimEnd().split('\n'), 'one line').toEqual([
+      expect.stringMatching(/--replay-path needs --seed( \(or IPTS_SEED\))? and exactly one --check/),
+    ])
+  })
 })

@@ -25,7 +25,10 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
   let report: Report
 
   beforeAll(async () => {
-    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing, and the browser tests are required here (IPTS_REQUIRE_BROWSER or CI is set)`).toBe(true)
+    expect(
+      existsSync(CHROMIUM),
+      `${CHROMIUM} is missing, and the browser tests are required here (IPTS_REQUIRE_BROWSER or CI is set)`,
+    ).toBe(true)
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
     report = (await provokedReport()).report
     // A whole run with every fault, under the quota some faults bring: longer than the default hook bound.
@@ -53,10 +56,16 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
     expect(await article.isVisible(), `the failure of ${firstFailure.id} is visible`).toBe(true)
     expect(await article.locator('.message').innerText()).toBe(firstFailure.evidence!.message)
     expect(await article.locator('pre.reproduce').innerText()).toBe(firstFailure.evidence!.reproduce)
-    if (firstFailure.evidence!.response) expect(await article.locator('.http-status').innerText()).toBe(String(firstFailure.evidence!.response.status))
-    expect(await page.locator('.matrix tbody tr').count(), 'one matrix row per requirement').toBe(report.requirements.length)
+    if (firstFailure.evidence!.response)
+      expect(await article.locator('.http-status').innerText()).toBe(String(firstFailure.evidence!.response.status))
+    expect(await page.locator('.matrix tbody tr').count(), 'one matrix row per requirement').toBe(
+      report.requirements.length,
+    )
     await page.screenshot({ path: join(REPORT_DIR, 'report.png') })
-    expect(requests.filter((url) => !url.startsWith('file:')), 'requests beyond the file itself').toEqual([])
+    expect(
+      requests.filter((url) => !url.startsWith('file:')),
+      'requests beyond the file itself',
+    ).toEqual([])
     await page.close()
   })
 
@@ -67,12 +76,24 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
     expect(hrefs).toEqual(expect.arrayContaining(['#verdict', '#failures', '#coverage', '#skipped', '#traceability']))
     for (const href of hrefs) expect(await page.locator(href!).count(), `one ${href} on the page`).toBe(1)
     await page.locator('#toc a[href="#coverage"]').click()
-    await expect.poll(async () => Math.abs((await page.locator('#coverage').boundingBox())!.y), { message: 'the coverage section is scrolled to the top' }).toBeLessThan(1)
+    await expect
+      .poll(async () => Math.abs((await page.locator('#coverage').boundingBox())!.y), {
+        message: 'the coverage section is scrolled to the top',
+      })
+      .toBeLessThan(1)
     expect(await page.locator('#coverage .assessed').innerText()).toBe(`${assessedLine(report.coverage.summary)}.`)
-    expect(await page.locator('#coverage table.operations tbody tr').count(), 'a row per operation').toBe(report.coverage.operations.length)
+    expect(await page.locator('#coverage table.operations tbody tr').count(), 'a row per operation').toBe(
+      report.coverage.operations.length,
+    )
     const unassessed = report.coverage.requirements.filter((r) => r.observable && !r.assessed)
-    expect(await page.locator('#coverage table.unassessed tbody tr').count(), 'a row per observable requirement not assessed').toBe(unassessed.length)
-    expect(requests.filter((url) => !url.startsWith('file:')), 'requests beyond the file itself').toEqual([])
+    expect(
+      await page.locator('#coverage table.unassessed tbody tr').count(),
+      'a row per observable requirement not assessed',
+    ).toBe(unassessed.length)
+    expect(
+      requests.filter((url) => !url.startsWith('file:')),
+      'requests beyond the file itself',
+    ).toEqual([])
     await page.close()
   })
 
@@ -85,7 +106,9 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
       } catch {
         return undefined
       }
-      const pointer = check.evidence!.schemaViolations?.map((v) => v.instancePath).find((p) => p !== '' && valueAt(parsed, p) !== undefined && typeof valueAt(parsed, p) !== 'object')
+      const pointer = check
+        .evidence!.schemaViolations?.map((v) => v.instancePath)
+        .find((p) => p !== '' && valueAt(parsed, p) !== undefined && typeof valueAt(parsed, p) !== 'object')
       return pointer === undefined ? undefined : { pointer, value: valueAt(parsed, pointer) }
     }
     const failure = report.checks.find((c) => c.status === 'failed' && marked(c))
@@ -98,9 +121,14 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
     expect(await mark.isVisible(), `the value at ${pointer} is marked`).toBe(true)
     expect(JSON.parse(await mark.innerText())).toEqual(value)
     const [markBox, bodyBox] = [await mark.boundingBox(), await article.locator('pre.body').boundingBox()]
-    expect(markBox!.y >= bodyBox!.y && markBox!.y + markBox!.height <= bodyBox!.y + bodyBox!.height, 'a long body is scrolled to its marked value').toBe(true)
+    expect(
+      markBox!.y >= bodyBox!.y && markBox!.y + markBox!.height <= bodyBox!.y + bodyBox!.height,
+      'a long body is scrolled to its marked value',
+    ).toBe(true)
     const bodyText = await article.locator('pre.body').innerText()
-    expect(JSON.parse(bodyText), 'the pretty-printed body is the same JSON').toEqual(JSON.parse(failure!.evidence!.response!.bodyExcerpt))
+    expect(JSON.parse(bodyText), 'the pretty-printed body is the same JSON').toEqual(
+      JSON.parse(failure!.evidence!.response!.bodyExcerpt),
+    )
     expect(bodyText).toContain('\n  "')
     await page.close()
   })
@@ -112,9 +140,15 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
     const planted = hostile.checks.find((c) => c.evidence?.response?.bodyExcerpt.includes('__pwned'))!
     const body = page.locator('article.failure').filter({ hasText: planted.id }).first().locator('pre.body')
     expect(await body.innerText()).toContain('<script>window.__pwned=1</script>')
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), 'a planted script ran').toBeUndefined()
+    expect(
+      await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+      'a planted script ran',
+    ).toBeUndefined()
     expect(await page.locator('img').count(), 'a planted image rendered').toBe(0)
-    expect(requests.filter((url) => !url.startsWith('file:')), 'requests beyond the file itself').toEqual([])
+    expect(
+      requests.filter((url) => !url.startsWith('file:')),
+      'requests beyond the file itself',
+    ).toEqual([])
     await page.close()
   })
 })

@@ -34,9 +34,12 @@ describe('the report directory', () => {
     const dir = tempDir()
     const jobSummary = join(dir, 'summary.md')
     writeFileSync(jobSummary, '# earlier step\n')
-    const { code, out } = await run(['--report-dir', dir, '--seed', String(FIXED_SEED), '--fault', fault.name], { GITHUB_STEP_SUMMARY: jobSummary })
+    const { code, out } = await run(['--report-dir', dir, '--seed', String(FIXED_SEED), '--fault', fault.name], {
+      GITHUB_STEP_SUMMARY: jobSummary,
+    })
     expect(code, out).toBe(1)
-    for (const file of ['report.json', 'report.md', 'junit.xml', 'report.html']) expect(out, `the summary names ${file}`).toContain(join(dir, file))
+    for (const file of ['report.json', 'report.md', 'junit.xml', 'report.html'])
+      expect(out, `the summary names ${file}`).toContain(join(dir, file))
     const summary = readFileSync(jobSummary, 'utf8')
     expect(summary.startsWith('# earlier step\n'), 'the job summary keeps what was there').toBe(true)
     expect(summary).toContain(readFileSync(join(dir, 'report.md'), 'utf8'))
@@ -48,7 +51,14 @@ describe('--baseline', () => {
     const before = tempDir()
     expect((await run(['--report-dir', before, '--seed', String(FIXED_SEED), '--fault', fault.name])).code).toBe(1)
     const now = tempDir()
-    const { code, out } = await run(['--report-dir', now, '--seed', String(FIXED_SEED), '--baseline', join(before, 'report.json')])
+    const { code, out } = await run([
+      '--report-dir',
+      now,
+      '--seed',
+      String(FIXED_SEED),
+      '--baseline',
+      join(before, 'report.json'),
+    ])
     expect(code, out).toBe(0)
     const fixedLine = out.split('\n').find((line) => line.trim().startsWith('fixed '))
     expect(fixedLine).toMatch(new RegExp(`fixed ${fault.breaks.length}: `))
@@ -61,13 +71,24 @@ describe('--baseline', () => {
     const before = tempDir()
     expect((await run(['--report-dir', before, '--seed', String(FIXED_SEED)])).code).toBe(0)
     const now = tempDir()
-    const { code, out } = await run(['--report-dir', now, '--seed', String(FIXED_SEED), '--fault', fault.name, '--baseline', join(before, 'report.json')])
+    const { code, out } = await run([
+      '--report-dir',
+      now,
+      '--seed',
+      String(FIXED_SEED),
+      '--fault',
+      fault.name,
+      '--baseline',
+      join(before, 'report.json'),
+    ])
     expect(code, out).toBe(1)
     const report = JSON.parse(readFileSync(join(now, 'report.json'), 'utf8'))
     const failed = report.checks.filter((c: CheckOutcome) => c.status === 'failed').map((c: CheckOutcome) => c.id)
     expect(out).toContain(`newly failing ${failed.length}: ${failed.join(', ')}`)
     expect(out).toContain('fixed 0')
-    const earlier = new Map<string, string>(JSON.parse(readFileSync(join(before, 'report.json'), 'utf8')).checks.map((c: CheckOutcome) => [c.id, c.status]))
+    const earlier = new Map<string, string>(
+      JSON.parse(readFileSync(join(before, 'report.json'), 'utf8')).checks.map((c: CheckOutcome) => [c.id, c.status]),
+    )
     const unchanged = report.checks.filter((c: CheckOutcome) => earlier.get(c.id) === c.status).length
     expect(out).toMatch(new RegExp(`unchanged ${unchanged}, of which still failing 0`))
   })
@@ -97,20 +118,41 @@ describe('terminal output', () => {
     expect(out).not.toMatch(ANSI)
     expect(out).not.toContain('\r')
     const report = JSON.parse(readFileSync(out.match(/report: (.*report\.json)/)![1]!, 'utf8'))
-    const concerns = new Set(report.checks.filter((c: CheckOutcome) => c.concern !== 'every-response').map((c: CheckOutcome) => c.concern))
-    for (const concern of concerns) expect(out.match(new RegExp(`^${concern}: \\d+ checks? done.* \\(\\d+ of \\d+ in all\\)$`, 'gm')), `one line for ${concern}`).toHaveLength(1)
-    for (const id of fault.breaks.filter((b) => !b.startsWith('every-response/'))) expect(out).toMatch(new RegExp(`^failed ${id} \\[`, 'm'))
+    const concerns = new Set(
+      report.checks.filter((c: CheckOutcome) => c.concern !== 'every-response').map((c: CheckOutcome) => c.concern),
+    )
+    for (const concern of concerns)
+      expect(
+        out.match(new RegExp(`^${concern}: \\d+ checks? done.* \\(\\d+ of \\d+ in all\\)$`, 'gm')),
+        `one line for ${concern}`,
+      ).toHaveLength(1)
+    for (const id of fault.breaks.filter((b) => !b.startsWith('every-response/')))
+      expect(out).toMatch(new RegExp(`^failed ${id} \\[`, 'm'))
     const inAll = Number(/\(\d+ of (\d+) in all\)$/m.exec(out)![1])
     const rules = report.checks.filter((c: CheckOutcome) => c.concern === 'every-response').length
-    expect(out, 'the closing line counts the checks the progress counted, and the every-response rules beside them').toContain(`of ${inAll} checks and ${rules} every-response rules against`)
+    expect(
+      out,
+      'the closing line counts the checks the progress counted, and the every-response rules beside them',
+    ).toContain(`of ${inAll} checks and ${rules} every-response rules against`)
     expect(inAll + rules, 'progress and summary count the same whole').toBe(report.summary.total)
   })
 
-  const outcome = (concern: string, status: CheckOutcome['status']): CheckOutcome => ({ id: `${concern}/x-${status}`, title: 't', requirement: 'ENV-DATA', level: 'MUST', inferred: false, concern, status })
+  const outcome = (concern: string, status: CheckOutcome['status']): CheckOutcome => ({
+    id: `${concern}/x-${status}`,
+    title: 't',
+    requirement: 'ENV-DATA',
+    level: 'MUST',
+    inferred: false,
+    concern,
+    status,
+  })
 
   function drive(isTTY: boolean, env: NodeJS.ProcessEnv): string {
     const written: string[] = []
-    const progress = createProgress({ isTTY, write: (text: string) => written.push(text) }, env, { envelope: 2, shapes: 1 })
+    const progress = createProgress({ isTTY, write: (text: string) => written.push(text) }, env, {
+      envelope: 2,
+      shapes: 1,
+    })
     progress.onCheck(outcome('envelope', 'passed'))
     progress.onCheck(outcome('envelope', 'failed'))
     progress.onCheck(outcome('shapes', 'passed'))
@@ -127,10 +169,27 @@ describe('terminal output', () => {
 
   test('off a terminal: one line per concern once its checks are done, with the running total, whichever order they end in', () => {
     const written: string[] = []
-    const progress = createProgress({ isTTY: false, write: (text: string) => written.push(text) }, {}, { envelope: 2, shapes: 2 })
-    for (const [concern, status] of [['envelope', 'passed'], ['shapes', 'passed'], ['envelope', 'failed'], ['shapes', 'passed']] as const) progress.onCheck(outcome(concern, status))
+    const progress = createProgress(
+      { isTTY: false, write: (text: string) => written.push(text) },
+      {},
+      { envelope: 2, shapes: 2 },
+    )
+    for (const [concern, status] of [
+      ['envelope', 'passed'],
+      ['shapes', 'passed'],
+      ['envelope', 'failed'],
+      ['shapes', 'passed'],
+    ] as const)
+      progress.onCheck(outcome(concern, status))
     progress.end()
-    expect(written.join('')).toBe(['failed envelope/x-failed [ENV-DATA, MUST]', 'envelope: 2 checks done, 1 failed (3 of 4 in all)', 'shapes: 2 checks done (4 of 4 in all)', ''].join('\n'))
+    expect(written.join('')).toBe(
+      [
+        'failed envelope/x-failed [ENV-DATA, MUST]',
+        'envelope: 2 checks done, 1 failed (3 of 4 in all)',
+        'shapes: 2 checks done (4 of 4 in all)',
+        '',
+      ].join('\n'),
+    )
   })
 
   test('on a terminal with NO_COLOR set: no colour', () => {

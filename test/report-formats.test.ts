@@ -22,7 +22,10 @@ async function xsdErrors(xml: string): Promise<string> {
 /** The report with its first failed check marked as one that crashed, and that check. */
 function withOneCrash(report: Report): { report: Report; crashed: CheckOutcome } {
   const crashed = report.checks.find((c) => c.status === 'failed')!
-  return { report: { ...report, checks: report.checks.map((c) => (c === crashed ? { ...c, crashed: true } : c)) }, crashed }
+  return {
+    report: { ...report, checks: report.checks.map((c) => (c === crashed ? { ...c, crashed: true } : c)) },
+    crashed,
+  }
 }
 
 let provoked: Report
@@ -44,7 +47,10 @@ describe('report.json', () => {
 
   test('validates with a check that crashed', () => {
     const validate = reportValidator()
-    expect(validate(JSON.parse(renderJson(withOneCrash(provoked).report))), JSON.stringify(validate.errors, null, 2)).toBe(true)
+    expect(
+      validate(JSON.parse(renderJson(withOneCrash(provoked).report))),
+      JSON.stringify(validate.errors, null, 2),
+    ).toBe(true)
   })
 
   test('the schema rejects a member it does not know', () => {
@@ -100,8 +106,12 @@ describe('report.json', () => {
       expect(result.quote, result.id).toEqual(catalogue.get(result.id)!.quote)
       expect(result.inferred, result.id).toBe(catalogue.get(result.id)!.inferred === true)
     }
-    for (const check of provoked.checks) expect(check.inferred, check.id).toBe(catalogue.get(check.requirement)!.inferred === true)
-    expect(provoked.checks.some((c) => c.inferred) && provoked.checks.some((c) => !c.inferred), 'the run has inferred and stated requirements').toBe(true)
+    for (const check of provoked.checks)
+      expect(check.inferred, check.id).toBe(catalogue.get(check.requirement)!.inferred === true)
+    expect(
+      provoked.checks.some((c) => c.inferred) && provoked.checks.some((c) => !c.inferred),
+      'the run has inferred and stated requirements',
+    ).toBe(true)
   })
 
   test('names in each requirement every check of the suite that cites it', () => {
@@ -140,7 +150,10 @@ describe('junit.xml', () => {
   test('labels each failure with its requirement and level, inferred where it is', () => {
     const xml = renderJunit(provoked)
     const failed = provoked.checks.filter((c) => c.status === 'failed')
-    expect(failed.some((c) => c.inferred), 'the provoked run fails an inferred check').toBe(true)
+    expect(
+      failed.some((c) => c.inferred),
+      'the provoked run fails an inferred check',
+    ).toBe(true)
     for (const check of failed) expect(xml).toContain(`type="${check.id} [${check.requirement}, ${levelLabel(check)}]"`)
   })
 
@@ -160,14 +173,19 @@ describe('junit.xml', () => {
     expect(xml).toContain(`<property name="assessed" value="${line}"/>`)
     for (const r of unassessed) expect(xml).toContain(`${r.id} [${r.level}]: `)
     expect(xml).not.toContain('min-assessed')
-    const withMinimum = (minimum: number): Report => ({ ...plain, coverage: { ...plain.coverage, summary: { ...summary, minimum } } })
+    const withMinimum = (minimum: number): Report => ({
+      ...plain,
+      coverage: { ...plain.coverage, summary: { ...summary, minimum } },
+    })
     const below = renderJunit(withMinimum(100))
     expect(await xsdErrors(below)).toBe('')
     expect(below).toContain(`<failure message="${line}, below the 100% --min-assessed asks for" type="min-assessed"/>`)
     expect(below).toMatch(/^<testsuites [^>]* failures="1"/m)
     const above = renderJunit(withMinimum(0))
     expect(await xsdErrors(above)).toBe('')
-    expect(above).toContain('<testcase name="assessed at least 0% of the observable requirements (--min-assessed)" classname="ipts-conformance.coverage">\n    </testcase>')
+    expect(above).toContain(
+      '<testcase name="assessed at least 0% of the observable requirements (--min-assessed)" classname="ipts-conformance.coverage">\n    </testcase>',
+    )
     expect(above).toMatch(/^<testsuites [^>]* failures="0"/m)
   })
 
@@ -197,8 +215,11 @@ describe('report.md', () => {
   test("states the share assessed, each operation's responses, and what would assess each requirement not assessed", () => {
     const markdown = renderMarkdown(plain)
     const { summary } = plain.coverage
-    expect(markdown).toContain(`Coverage: assessed ${summary.assessed} of ${summary.observable} observable requirements (${summary.percent}%).`)
-    for (const op of plain.coverage.operations) expect(markdown).toMatch(new RegExp(`^\\| ${op.operation} \\| .* \\| ${op.judged} \\|$`, 'm'))
+    expect(markdown).toContain(
+      `Coverage: assessed ${summary.assessed} of ${summary.observable} observable requirements (${summary.percent}%).`,
+    )
+    for (const op of plain.coverage.operations)
+      expect(markdown).toMatch(new RegExp(`^\\| ${op.operation} \\| .* \\| ${op.judged} \\|$`, 'm'))
     // The reference's own profile states writes: only the opt-in is wanting.
     expect(markdown).toMatch(/^\| IDEM-DUPLICATE \| MUST \| .* \| `--allow-writes` \|$/m)
   })
@@ -208,12 +229,14 @@ describe('report.md', () => {
     expect(markdown).toContain('## IPTS conformance: FAIL')
     expect(markdown).toMatch(/\| MUST \| \d+ \| \d+ \| \d+ \| \d+ \|/)
     expect(markdown).toMatch(/\| SHOULD \| \d+ \| \d+ \| \d+ \| \d+ \|/)
-    for (const check of provoked.checks.filter((c) => c.status === 'failed')) expect(markdown).toContain(`| \`${check.id}\` | ${check.requirement} | ${levelLabel(check)} |`)
+    for (const check of provoked.checks.filter((c) => c.status === 'failed'))
+      expect(markdown).toContain(`| \`${check.id}\` | ${check.requirement} | ${levelLabel(check)} |`)
   })
 
   test('names the observable requirements that no check covers', () => {
     const markdown = renderMarkdown(provoked)
-    for (const r of provoked.requirements.filter((r) => r.status === 'uncovered')) expect(markdown).toContain(`\`${r.id}\``)
+    for (const r of provoked.requirements.filter((r) => r.status === 'uncovered'))
+      expect(markdown).toContain(`\`${r.id}\``)
   })
 
   test('renders text from the target inert: no HTML, no broken table row', () => {
@@ -235,7 +258,8 @@ describe('a run against the embedded reference', () => {
     const skipped = report.checks.filter((c) => c.status === 'skipped')
     expect(skipped.length, 'the run skips some checks').toBeGreaterThan(0)
     const firstScreen = html.slice(0, html.indexOf('<section id="failures">'))
-    for (const check of skipped) expect(firstScreen, `${check.id} and its reason before the failures`).toContain(`<code>${check.id}</code></a>: `)
+    for (const check of skipped)
+      expect(firstScreen, `${check.id} and its reason before the failures`).toContain(`<code>${check.id}</code></a>: `)
     expect(renderMarkdown(report)).toContain(report.target.restart!)
   })
 })

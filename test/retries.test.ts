@@ -21,9 +21,14 @@ describe('a target that answers 503 once', () => {
     const report = await runWithConfig503('1')
     expect(idsWithStatus(report, 'failed'), failureSummary(report)).toEqual([])
     expect(report.checks.filter((c) => c.retried).length, 'no check is marked retried').toBeGreaterThan(0)
-    expect(report.checks.find((c) => c.id === 'every-response/retry-after')?.status, 'the retried 503s were not seen').toBe('passed')
+    expect(
+      report.checks.find((c) => c.id === 'every-response/retry-after')?.status,
+      'the retried 503s were not seen',
+    ).toBe('passed')
     const retried = report.checks.find((c) => c.retried)!
-    expect(renderMarkdown(report), 'report.md does not name the retried check').toContain(`Outcomes that depended on a retry (a 429 or a 5xx): \`${retried.id}\``)
+    expect(renderMarkdown(report), 'report.md does not name the retried check').toContain(
+      `Outcomes that depended on a retry (a 429 or a 5xx): \`${retried.id}\``,
+    )
   })
 
   test('without Retry-After fails the every-response rule, though the retry succeeded', async () => {
@@ -38,10 +43,17 @@ describe('the retry policy of a run (RunOptions.retryPolicy)', () => {
   test("is the client's: a 503 of every attempt is sent as many times as it allows", async () => {
     const attempts = async (maxAttempts: number) => {
       let sent = 0
-      // The preflight's probe asks for the vault too, with the key but without Accept-Encoding: only the check's attempts are counted.
-      const record = (request: RefRequest) => { if (request.path === '/v1/vault' && request.headers['accept-encoding'] !== undefined) sent++ }
+      // The preflight's probe asks for the vault too, with the key but without Accept-Encoding: only the check's
+      // attempts are counted.
+      const record = (request: RefRequest) => {
+        if (request.path === '/v1/vault' && request.headers['accept-encoding'] !== undefined) sent++
+      }
       const unavailable = answering('vault-unavailable', (request) => request.path === '/v1/vault', setStatus(503))
-      await runAgainstReference({ record, behaviours: [unavailable] }, {}, { only: ['shapes/vault-members'], retryPolicy: { ...TEST_RETRY_POLICY, maxAttempts } })
+      await runAgainstReference(
+        { record, behaviours: [unavailable] },
+        {},
+        { only: ['shapes/vault-members'], retryPolicy: { ...TEST_RETRY_POLICY, maxAttempts } },
+      )
       return sent
     }
     expect(await attempts(1)).toBe(1)

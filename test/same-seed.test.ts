@@ -6,13 +6,25 @@ import type { Report } from '../src/core/report.js'
 import { referenceInputs } from './hostile/servers.js'
 import { TEST_SETTINGS } from './support/run.js'
 
-/** Faults whose failures carry evidence of every kind: a coverage case, a shrunk counterexample, every-response rules. */
-const FAULTS = ['properties-receipt-prefix-match', 'cursors-tampered-cursor-500', 'request-id-echoed-unvalidated', 'unauthorized-with-payload']
+/**
+ * Faults whose failures carry evidence of every kind: a coverage case, a shrunk counterexample, every-response rules.
+ */
+const FAULTS = [
+  'properties-receipt-prefix-match',
+  'cursors-tampered-cursor-500',
+  'request-id-echoed-unvalidated',
+  'unauthorized-with-payload',
+]
 
-/** What a report holds apart from timings (durations, waits, Date headers), and the request IDs the reference server draws at random for each response. */
+/**
+ * What a report holds apart from timings (durations, waits, Date headers), and the request IDs the reference server
+ * draws at random for each response.
+ */
 function withoutTimings(report: Report): unknown {
   const { checks, requirements, errors, summary, seed, runs } = report
-  const text = JSON.stringify({ checks, requirements, errors, summary, seed, runs }, (key, value: unknown) => (key === 'durationMs' || key === 'waitedMs' || key === 'date' ? undefined : value))
+  const text = JSON.stringify({ checks, requirements, errors, summary, seed, runs }, (key, value: unknown) =>
+    key === 'durationMs' || key === 'waitedMs' || key === 'date' ? undefined : value,
+  )
   return JSON.parse(text.replace(/ref-[0-9a-f]{16}/g, 'ref-…'))
 }
 

@@ -24,7 +24,8 @@ import { ENCODERS, piecesOf, readerViews } from './support/secret-encoders.js'
  * suite writes of that exchange (report.json, junit.xml, report.html, the Markdown summary, the console, the HAR, an
  * error message) is read in every view a reader's decoders give, and no 8-character piece of a secret may be there.
  *
- * IPTS_SECRECY_RUNS sets the number of cases (two secrets each; 100 by default, so 200 secrets), IPTS_SECRECY_SEED the seed.
+ * IPTS_SECRECY_RUNS sets the number of cases (two secrets each; 100 by default, so 200 secrets), IPTS_SECRECY_SEED the
+ * seed.
  */
 const RUNS = Number(process.env.IPTS_SECRECY_RUNS ?? 100)
 const SEED = Number(process.env.IPTS_SECRECY_SEED ?? 19)
@@ -34,13 +35,16 @@ const EXCERPT_CHARS = 2000
 
 /**
  * Markers: three letters that are not hex digits and a digit, between chunks of at most four characters (a grapheme at
- * most two), so that every 8-character piece of a secret holds a digit and some of a marker: no ordinary text holds one,
- * and none is a run of letters (a word, which redaction does not take for a piece of a secret).
+ * most two), so that every 8-character piece of a secret holds a digit and some of a marker: no ordinary text holds
+ * one, and none is a run of letters (a word, which redaction does not take for a piece of a secret).
  */
 const MARKER_LETTERS = [...'GHJKLMNPQRSTVWXYZghjkmnpqrstvwxyz']
-const SPECIALS = [..."~!'()*+/=% &;<>\"\\"]
+const SPECIALS = [...'~!\'()*+/=% &;<>"\\']
 const marker = fc
-  .tuple(fc.string({ unit: fc.constantFrom(...MARKER_LETTERS), minLength: 3, maxLength: 3 }), fc.integer({ min: 0, max: 9 }))
+  .tuple(
+    fc.string({ unit: fc.constantFrom(...MARKER_LETTERS), minLength: 3, maxLength: 3 }),
+    fc.integer({ min: 0, max: 9 }),
+  )
   .map(([letters, digit]) => `${letters}${digit}`)
 const chunk = fc.oneof(
   fc.string({ unit: 'binary', minLength: 1, maxLength: 4 }),
@@ -49,12 +53,22 @@ const chunk = fc.oneof(
   fc.constantFrom('\u0301', 'e\u0301', '\u{1F600}', '\u{10FFFD}', ' ', '  ', '%25', '&amp;', '\\u0041'),
 )
 /** A secret: markers between pieces of any Unicode, short (10 characters) to long (hundreds). */
-const secret = fc.oneof(
-  { weight: 4, arbitrary: fc.array(fc.tuple(marker, chunk), { minLength: 2, maxLength: 6 }) },
-  { weight: 1, arbitrary: fc.array(fc.tuple(marker, chunk), { minLength: 10, maxLength: 30 }) },
-).map((pairs) => pairs.map(([m, c]) => m + c).join(''))
+const secret = fc
+  .oneof(
+    { weight: 4, arbitrary: fc.array(fc.tuple(marker, chunk), { minLength: 2, maxLength: 6 }) },
+    { weight: 1, arbitrary: fc.array(fc.tuple(marker, chunk), { minLength: 10, maxLength: 30 }) },
+  )
+  .map((pairs) => pairs.map(([m, c]) => m + c).join(''))
 
-const PLACEMENTS = ['header', 'link', 'location', 'body value', 'body key', 'across the capture cap', 'across the excerpt cut'] as const
+const PLACEMENTS = [
+  'header',
+  'link',
+  'location',
+  'body value',
+  'body key',
+  'across the capture cap',
+  'across the excerpt cut',
+] as const
 type Placement = (typeof PLACEMENTS)[number]
 
 interface Disclosure {
@@ -75,7 +89,10 @@ const disclosure = fc.record({
 
 const HEADER_SAFE = /^[\t\x20-\x7e\x80-\xff]*$/
 
-/** A header value as a server can send it: UTF-8 bytes as they go on the wire (read back as Latin-1), percent-encoded where even those are not allowed. */
+/**
+ * A header value as a server can send it: UTF-8 bytes as they go on the wire (read back as Latin-1), percent-encoded
+ * where even those are not allowed.
+ */
 function headerSafe(text: string): string {
   if (HEADER_SAFE.test(text)) return text
   const bytes = Buffer.from(text, 'utf8').toString('latin1')
@@ -105,7 +122,8 @@ function echoOf(secrets: readonly string[], disclosures: readonly Disclosure[]):
         headers.link = `${headers.link ? `${headers.link}, ` : ''}</v1/intents/x?receipt=${headerSafe(encoded)}>; rel="related"`
         break
       case 'location':
-        headers[headers.location ? `content-location-${i}` : 'location'] = `http://127.0.0.1/v1/intents/x?receipt=${headerSafe(encoded)}`
+        headers[headers.location ? `content-location-${i}` : 'location'] =
+          `http://127.0.0.1/v1/intents/x?receipt=${headerSafe(encoded)}`
         break
       case 'body value':
         members.push(`"echo${i}":${JSON.stringify(encoded)}`)
@@ -120,16 +138,22 @@ function echoOf(secrets: readonly string[], disclosures: readonly Disclosure[]):
       case 'across the excerpt cut':
         // The body's first member: the excerpt's cut falls `split` characters into the secret's text.
         if (before) members.push(`"echo${i}":${JSON.stringify(encoded)}`)
-        else before = `"cut":"${pad(EXCERPT_CHARS - '{"cut":"'.length - escaped(encoded.slice(0, split)).length)}${escaped(encoded)}"`
+        else
+          before = `"cut":"${pad(EXCERPT_CHARS - '{"cut":"'.length - escaped(encoded.slice(0, split)).length)}${escaped(encoded)}"`
         break
     }
   })
   let body = `{${[before, ...members].filter(Boolean).join(',')}`
   if (capped) {
-    // The last member, padded with short words (not one base64 token) so that the cap falls `split` characters into the secret's text.
+    // The last member, padded with short words (not one base64 token) so that the cap falls `split` characters into the
+    // secret's text.
     const head = `${body}${body.length > 1 ? ',' : ''}"cap":"`
     const escaped = JSON.stringify(capped.encoded).slice(1, -1)
-    const padding = pad(CAPTURE_KEPT - Buffer.byteLength(head) - Buffer.byteLength(JSON.stringify(capped.encoded.slice(0, capped.split)).slice(1, -1)))
+    const padding = pad(
+      CAPTURE_KEPT -
+        Buffer.byteLength(head) -
+        Buffer.byteLength(JSON.stringify(capped.encoded.slice(0, capped.split)).slice(1, -1)),
+    )
     body = `${head}${padding}${escaped}${'z'.repeat(4096)}"`
   }
   body += '}'
@@ -142,16 +166,31 @@ function pad(length: number): string {
 }
 
 /** Everything the suite writes of one exchange, each with where it goes. */
-function writtenOf(exchange: Awaited<ReturnType<HttpClient['get']>>, secrets: readonly Secret[], receipt: string): { where: string; text: string }[] {
+function writtenOf(
+  exchange: Awaited<ReturnType<HttpClient['get']>>,
+  secrets: readonly Secret[],
+  receipt: string,
+): { where: string; text: string }[] {
   const rule = exchangeRules.find((r) => r.id === 'every-response/receipt-not-disclosed')!
   const settings = { intent: { receipt } } as Parameters<typeof rule.violation>[2]
   const finding = exchange.response ? rule.violation(exchange.response, exchange, settings) : undefined
   const message = typeof finding === 'string' ? finding : (finding?.message ?? 'no finding')
   const evidence = buildEvidence(message, { exchange }, secrets)
   const requirement = 'RCPT-NOT-DISCLOSED'
-  const outcome: CheckOutcome = { id: rule.id, title: rule.title, requirement, ...levelOf(requirement), concern: 'every response', status: 'failed', reason: message, evidence }
+  const outcome: CheckOutcome = {
+    id: rule.id,
+    title: rule.title,
+    requirement,
+    ...levelOf(requirement),
+    concern: 'every response',
+    status: 'failed',
+    reason: message,
+    evidence,
+  }
   const headerValues = Object.values(exchange.response?.headers ?? {}).flat()
-  const errors = [`internal error: could not read the response to ${exchange.request.url}: headers ${headerValues.join(' | ')}`]
+  const errors = [
+    `internal error: could not read the response to ${exchange.request.url}: headers ${headerValues.join(' | ')}`,
+  ]
   const report = redactDeep<Report>(
     {
       tool: { name: 'ipts-conformance', version: '0.0.0' },
@@ -172,9 +211,15 @@ function writtenOf(exchange: Awaited<ReturnType<HttpClient['get']>>, secrets: re
     { where: 'junit.xml', text: renderJunit(report) },
     { where: 'report.html', text: renderHtml(report) },
     { where: 'summary.md', text: renderMarkdown(report) },
-    { where: 'console', text: [...summaryLines(report, ['report.json']), ...evidenceLines(report.checks[0]!.evidence!)].join('\n') },
+    {
+      where: 'console',
+      text: [...summaryLines(report, ['report.json']), ...evidenceLines(report.checks[0]!.evidence!)].join('\n'),
+    },
     { where: 'exchanges.har', text: JSON.stringify({ log: { entries: harEntries(exchange, [rule.id], secrets) } }) },
-    { where: 'error message', text: redact(new Error(`GET ${exchange.request.url} failed: ${headerValues.join(', ')}`).message, secrets) },
+    {
+      where: 'error message',
+      text: redact(new Error(`GET ${exchange.request.url} failed: ${headerValues.join(', ')}`).message, secrets),
+    },
   ]
 }
 
@@ -187,7 +232,9 @@ function leaksIn(written: readonly { where: string; text: string }[], secrets: r
       const found = pieces.find(({ piece }) => view.includes(piece))
       if (found) {
         const at = view.indexOf(found.piece)
-        leaks.push(`${found.placeholder} in ${where}: ${JSON.stringify(found.piece)} in …${JSON.stringify(view.slice(Math.max(0, at - 60), at + 60))}…`)
+        leaks.push(
+          `${found.placeholder} in ${where}: ${JSON.stringify(found.piece)} in …${JSON.stringify(view.slice(Math.max(0, at - 60), at + 60))}…`,
+        )
         break
       }
     }
@@ -204,31 +251,45 @@ describe('secrecy, generated', () => {
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    const client = new HttpClient({ baseUrl, concurrency: 1, connectTimeoutMs: 5_000, requestTimeoutMs: 30_000, maxBodyBytes: CAPTURE_KEPT })
+    const client = new HttpClient({
+      baseUrl,
+      concurrency: 1,
+      connectTimeoutMs: 5_000,
+      requestTimeoutMs: 30_000,
+      maxBodyBytes: CAPTURE_KEPT,
+    })
     let generated = 0
     let withheld = 0
     try {
       await fc.assert(
-        fc.asyncProperty(secret, secret, fc.array(disclosure, { minLength: 1, maxLength: 3 }), async (key, receipt, disclosures) => {
-          fc.pre(key !== receipt)
-          generated += 2
-          const secrets: Secret[] = [
-            { value: key, placeholder: '$IPTS_API_KEY' },
-            { value: receipt, placeholder: '$IPTS_INTENT_RECEIPT' },
-          ]
-          echo = echoOf([key, receipt], disclosures)
-          const exchange = await client.get({
-            path: `/v1/intents/0xab?receipt=${encodeURIComponent(receipt)}`,
-            headers: HEADER_SAFE.test(key) ? { 'x-api-key': key } : {},
-            retry: false,
-          })
-          expect(exchange.response, `the echo server answers: ${exchange.error?.message}`).toBeDefined()
-          const written = writtenOf(exchange, secrets, receipt)
-          withheld += written.filter(({ text }) => text.includes('[withheld: ')).length
-          expect(leaksIn(written, secrets), `disclosures ${JSON.stringify(disclosures)}`).toEqual([])
-          const wholeReceipt = disclosures.some((d) => d.which === 1 && d.placement !== 'across the capture cap')
-          if (wholeReceipt) expect(written[0]!.text, 'every-response/receipt-not-disclosed sees the receipt').toContain('the response repeats a receipt')
-        }),
+        fc.asyncProperty(
+          secret,
+          secret,
+          fc.array(disclosure, { minLength: 1, maxLength: 3 }),
+          async (key, receipt, disclosures) => {
+            fc.pre(key !== receipt)
+            generated += 2
+            const secrets: Secret[] = [
+              { value: key, placeholder: '$IPTS_API_KEY' },
+              { value: receipt, placeholder: '$IPTS_INTENT_RECEIPT' },
+            ]
+            echo = echoOf([key, receipt], disclosures)
+            const exchange = await client.get({
+              path: `/v1/intents/0xab?receipt=${encodeURIComponent(receipt)}`,
+              headers: HEADER_SAFE.test(key) ? { 'x-api-key': key } : {},
+              retry: false,
+            })
+            expect(exchange.response, `the echo server answers: ${exchange.error?.message}`).toBeDefined()
+            const written = writtenOf(exchange, secrets, receipt)
+            withheld += written.filter(({ text }) => text.includes('[withheld: ')).length
+            expect(leaksIn(written, secrets), `disclosures ${JSON.stringify(disclosures)}`).toEqual([])
+            const wholeReceipt = disclosures.some((d) => d.which === 1 && d.placement !== 'across the capture cap')
+            if (wholeReceipt)
+              expect(written[0]!.text, 'every-response/receipt-not-disclosed sees the receipt').toContain(
+                'the response repeats a receipt',
+              )
+          },
+        ),
         { seed: SEED, numRuns: RUNS, endOnFailure: true },
       )
     } finally {

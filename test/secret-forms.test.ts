@@ -1,5 +1,14 @@
 import { describe, expect, test } from 'vitest'
-import { excerpt, GrowingSecrets, mentionsSecret, redact, redactDeep, secretsOf, withoutSecretTail, type Secret } from '../src/http/secrets.js'
+import {
+  excerpt,
+  GrowingSecrets,
+  mentionsSecret,
+  redact,
+  redactDeep,
+  secretsOf,
+  withoutSecretTail,
+  type Secret,
+} from '../src/http/secrets.js'
 
 /**
  * Unit tests of redaction beside test/redaction.test.ts: a secret in base64 at each byte alignment, mentionsSecret, the
@@ -9,7 +18,8 @@ import { excerpt, GrowingSecrets, mentionsSecret, redact, redactDeep, secretsOf,
 
 /**
  * A value never used before in this process: redaction remembers short texts with their redaction, and a graph kept
- * from one mutant's run to the next would answer from what an earlier run computed. The suffix is one no encoder changes.
+ * from one mutant's run to the next would answer from what an earlier run computed. The suffix is one no encoder
+ * changes.
  */
 let made = 0
 const fresh = (value: string) => `${value}${Date.now().toString(36)}${process.pid}${made++}`
@@ -22,7 +32,6 @@ describe('base64', () => {
     expect(mentionsSecret(bytes.toString('base64url'), secret), 'base64url').toBe(true)
     expect(redact(bytes.toString('base64'), [{ value: secret, placeholder: '$S' }])).toContain('$S')
   })
-
 })
 
 describe('mentionsSecret', () => {
@@ -35,7 +44,10 @@ describe('mentionsSecret', () => {
 })
 
 /** Secrets enough that their forms pass the bound above which a text is scanned once. */
-const MANY: Secret[] = Array.from({ length: 40 }, (_, index) => ({ value: fresh(`key/${index}-~é-secret-value`), placeholder: `$K${index}` }))
+const MANY: Secret[] = Array.from({ length: 40 }, (_, index) => ({
+  value: fresh(`key/${index}-~é-secret-value`),
+  placeholder: `$K${index}`,
+}))
 
 describe.each([
   ['few secrets (replaced form by form)', (secrets: Secret[]) => secrets],
@@ -99,7 +111,12 @@ describe('redactDeep', () => {
     const secret = fresh('abc-secret')
     const secrets = [{ value: secret, placeholder: '$S' }]
     const data = { [secret]: [secret, 1, null, true, { inner: `x ${secret}` }], n: 2, u: undefined, z: null }
-    expect(redactDeep(data, secrets)).toEqual({ $S: ['$S', 1, null, true, { inner: 'x $S' }], n: 2, u: undefined, z: null })
+    expect(redactDeep(data, secrets)).toEqual({
+      $S: ['$S', 1, null, true, { inner: 'x $S' }],
+      n: 2,
+      u: undefined,
+      z: null,
+    })
   })
 })
 
@@ -113,7 +130,12 @@ describe('excerpt', () => {
 
 describe('secretsOf', () => {
   test('names each key and receipt of the settings by its placeholder, then their near misses, and nothing that is not given', () => {
-    const settings = { apiKey: 'k1', restrictedApiKey: 'k2', intent: { receipt: 'r1' }, secondIntent: { receipt: 'r2' } }
+    const settings = {
+      apiKey: 'k1',
+      restrictedApiKey: 'k2',
+      intent: { receipt: 'r1' },
+      secondIntent: { receipt: 'r2' },
+    }
     expect(secretsOf(settings)).toEqual([
       { value: 'k1', placeholder: '$IPTS_API_KEY' },
       { value: 'k2', placeholder: '$IPTS_RESTRICTED_API_KEY' },
@@ -130,8 +152,12 @@ describe('secretsOf', () => {
       { value: 'key-0124', placeholder: '$IPTS_RESTRICTED_API_KEY~last-changed' },
       { value: 'ley-0123', placeholder: '$IPTS_RESTRICTED_API_KEY~first-changed' },
     ])
-    expect(secretsOf({ intent: { receipt: 'rcpt-012' } }).map((s) => s.placeholder)).toContain('$IPTS_INTENT_RECEIPT~full-width')
-    expect(secretsOf({ secondIntent: { receipt: 'rcpt-012' } }).map((s) => s.placeholder)).toContain('$IPTS_SECOND_INTENT_RECEIPT~full-width')
+    expect(secretsOf({ intent: { receipt: 'rcpt-012' } }).map((s) => s.placeholder)).toContain(
+      '$IPTS_INTENT_RECEIPT~full-width',
+    )
+    expect(secretsOf({ secondIntent: { receipt: 'rcpt-012' } }).map((s) => s.placeholder)).toContain(
+      '$IPTS_SECOND_INTENT_RECEIPT~full-width',
+    )
   })
 })
 
@@ -153,8 +179,13 @@ describe('pieces of a secret', () => {
     expect(redact('x 012345ab y', [{ value: '9012345abc', placeholder: '$K' }])).toBe('x [part of $K] y')
     expect(redact('x 23456789 y', secrets)).toBe('x [part of $K] y')
     expect(redact('x 6789 y', secrets), 'shorter than a piece').toBe('x 6789 y')
-    expect(redact('x 12345abc y', [{ value: '9012345abc', placeholder: '$K' }]), 'the last piece').toBe('x [part of $K] y')
-    expect(redact('x 789-zz y', [{ value: 'zz-0123456789-zz', placeholder: '$K' }]), 'the end of a secret, shorter than a piece').toBe('x 789-zz y')
+    expect(redact('x 12345abc y', [{ value: '9012345abc', placeholder: '$K' }]), 'the last piece').toBe(
+      'x [part of $K] y',
+    )
+    expect(
+      redact('x 789-zz y', [{ value: 'zz-0123456789-zz', placeholder: '$K' }]),
+      'the end of a secret, shorter than a piece',
+    ).toBe('x 789-zz y')
   })
 
   test('a key with spaces is found with them as + (form encoding), whole and in pieces', () => {
@@ -178,7 +209,8 @@ describe('pieces of a secret', () => {
   })
 
   test("in base64, a secret's view that holds another secret whole is named as itself, though both cover the same groups", () => {
-    // 'zzkey-ABC-x1' in base64: the view 'key-ABC-x1' of $A and the secret 'key-ABC-x' of $C end in the same group of 4.
+    // 'zzkey-ABC-x1' in base64: the view 'key-ABC-x1' of $A and the secret 'key-ABC-x' of $C end in the same group of
+    // 4.
     const secrets = [
       { value: 'key-%41BC-x1', placeholder: '$A' },
       { value: 'key-ABC-x', placeholder: '$C' },
@@ -187,11 +219,21 @@ describe('pieces of a secret', () => {
   })
 
   test('a whole secret next to a piece of another keeps both names', () => {
-    expect(redact('aa-0123-aa98765432', [{ value: 'aa-0123-aa', placeholder: '$A' }, { value: 'zz-987654321-zz', placeholder: '$B' }])).toBe('$A[part of $B]')
+    expect(
+      redact('aa-0123-aa98765432', [
+        { value: 'aa-0123-aa', placeholder: '$A' },
+        { value: 'zz-987654321-zz', placeholder: '$B' },
+      ]),
+    ).toBe('$A[part of $B]')
   })
 
   test('two whole secrets that overlap are both named', () => {
-    expect(redact('aaaa-1111-bbbb', [{ value: 'aaaa-1111', placeholder: '$A' }, { value: '1111-bbbb', placeholder: '$B' }])).toBe('$A$B')
+    expect(
+      redact('aaaa-1111-bbbb', [
+        { value: 'aaaa-1111', placeholder: '$A' },
+        { value: '1111-bbbb', placeholder: '$B' },
+      ]),
+    ).toBe('$A$B')
   })
 
   test('a piece two secrets share is named after the longer one', () => {
@@ -234,14 +276,18 @@ describe('excerpt and the tail of a cut text', () => {
 
   test('a tail is the beginning of a whole secret, not of a piece; of any secret that begins with the same character', () => {
     expect(withoutSecretTail('kept 0123', [{ value: 'zz-0123456789-zz', placeholder: '$K' }])).toBe('kept 0123')
-    const two = [{ value: 'tail-secret-0123', placeholder: '$S' }, { value: 'tx-9876543210', placeholder: '$T' }]
+    const two = [
+      { value: 'tail-secret-0123', placeholder: '$S' },
+      { value: 'tx-9876543210', placeholder: '$T' },
+    ]
     expect(withoutSecretTail('kept, then tai', two)).toBe('kept, then ')
     expect(withoutSecretTail('kept, then tx-9', two)).toBe('kept, then ')
   })
 
   test('a text that is the beginning of a secret and nothing else is cut to nothing; a whole secret at the end is no tail', () => {
     expect(withoutSecretTail('ta', [{ value: 'tail-secret-0123', placeholder: '$S' }])).toBe('')
-    // A secret of two characters: its only beginning is one character, so only the whole is there, for redaction to name.
+    // A secret of two characters: its only beginning is one character, so only the whole is there, for redaction to
+    // name.
     expect(withoutSecretTail('xx q9', [{ value: 'q9', placeholder: '$Q' }])).toBe('xx q9')
   })
 
@@ -254,21 +300,29 @@ describe('excerpt and the tail of a cut text', () => {
   })
 
   test('a tail is looked for as far back as the longest secret reaches, 27 characters a unit (JSON-escaped twice)', () => {
-    // Each unit a character of 3 UTF-8 bytes, each byte \u0025XX (.NET's JSON escape of a percent-escape) escaped again.
+    // Each unit a character of 3 UTF-8 bytes, each byte \u0025XX (.NET's JSON escape of a percent-escape) escaped
+    // again.
     const secret = '€₤₹₩₽₿₺₴₫₪₮₱'
-    const escaped = (text: string) => JSON.stringify([...Buffer.from(text)].map((byte) => `\\u0025${byte.toString(16).toUpperCase()}`).join('')).slice(1, -1)
+    const escaped = (text: string) =>
+      JSON.stringify([...Buffer.from(text)].map((byte) => `\\u0025${byte.toString(16).toUpperCase()}`).join('')).slice(
+        1,
+        -1,
+      )
     expect(escaped('€')).toBe('\\\\u0025E2\\\\u002582\\\\u0025AC')
     const text = `${'x'.repeat(400)}${escaped(secret.slice(0, 11))}`
     expect(withoutSecretTail(text, [{ value: secret, placeholder: '$S' }])).toBe('x'.repeat(400))
   })
 
   test("a tail at the end of the first of a long token's base64 readings is found: the readings are not in order", () => {
-    // Letters without the bits 0x80, 0x20, 0x08 and 0x02: the token read at each of its four alignments is ASCII, so all
-    // four readings are kept, one after another; each is longer than 48 characters, and only the first ends in 'R~!('.
+    // Letters without the bits 0x80, 0x20, 0x08 and 0x02: the token read at each of its four alignments is ASCII, so
+    // all four readings are kept, one after another; each is longer than 48 characters, and only the first ends in
+    // 'R~!('.
     const plain = `${'QUEUEDATAPDUETAQ'.repeat(4)}R~!(`
     const token = Buffer.from(plain).toString('base64')
     // Cut from the group of 4 that holds the first byte of 'R~!(' (byte 64, in group 21).
-    expect(withoutSecretTail(`sent ${token}`, [{ value: 'R~!(x)é+/=zz', placeholder: '$R' }])).toBe(`sent ${token.slice(0, 84)}`)
+    expect(withoutSecretTail(`sent ${token}`, [{ value: 'R~!(x)é+/=zz', placeholder: '$R' }])).toBe(
+      `sent ${token.slice(0, 84)}`,
+    )
   })
 
   test('a tail is looked for as far back as the longest secret reaches, whichever secret is given first', () => {

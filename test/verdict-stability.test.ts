@@ -37,8 +37,15 @@ function settingsFor(server: ReferenceServer): RunSettings {
   return { ...TEST_SETTINGS, runs: RUNS, baseUrl: server.baseUrl, embedded: false, ...referenceInputs(server) }
 }
 
-/** Runs one check as the harness does, without vitest around it: its outcome code (undefined when it passed) and its context. */
-async function outcomeOf(settings: RunSettings, client: HttpClient, checkId: string): Promise<{ code?: string; ctx: CheckContext }> {
+/**
+ * Runs one check as the harness does, without vitest around it: its outcome code (undefined when it passed) and its
+ * context.
+ */
+async function outcomeOf(
+  settings: RunSettings,
+  client: HttpClient,
+  checkId: string,
+): Promise<{ code?: string; ctx: CheckContext }> {
   const { ctx, end } = createCheckContext(settings, client)
   const check = allChecks.find((c) => c.id === checkId)!
   const code = await check.run(ctx).then(
@@ -49,7 +56,10 @@ async function outcomeOf(settings: RunSettings, client: HttpClient, checkId: str
   return { code, ctx }
 }
 
-async function withReference<T>(options: Parameters<typeof startReferenceServer>[0], work: (settings: RunSettings, client: HttpClient) => Promise<T>): Promise<T> {
+async function withReference<T>(
+  options: Parameters<typeof startReferenceServer>[0],
+  work: (settings: RunSettings, client: HttpClient) => Promise<T>,
+): Promise<T> {
   const server = await startReferenceServer(options)
   const settings = settingsFor(server)
   const client = new HttpClient(settings)
@@ -65,7 +75,8 @@ describe('the property checks', () => {
   test('are the checks that generate inputs', { timeout: 300_000 }, async () => {
     const generating = await withReference({}, async (settings, client) => {
       const ids: string[] = []
-      for (const check of allChecks) if (Object.keys((await outcomeOf(settings, client, check.id)).ctx.inputs).length > 0) ids.push(check.id)
+      for (const check of allChecks)
+        if (Object.keys((await outcomeOf(settings, client, check.id)).ctx.inputs).length > 0) ids.push(check.id)
       return ids
     })
     expect(generating.sort()).toEqual([...PROPERTY_CHECKS].sort())
@@ -73,15 +84,23 @@ describe('the property checks', () => {
 })
 
 describe('the verdict on a fault a property check catches', () => {
-  test.each(caughtByProperties.map((fault) => [fault.name, fault] as const))('%s is the same under 20 seeds', { timeout: 300_000 }, async (_, fault) => {
-    await withReference({ behaviours: [fault], ...broughtByFaults([fault], {}) }, async (settings, client) => {
-      for (const checkId of fault.breaks.filter((id) => PROPERTY_CHECKS.includes(id))) {
-        const caught: number[] = []
-        for (const seed of SEEDS) if ((await outcomeOf({ ...settings, seed }, client, checkId)).code === 'IPTS_CHECK_FAILED') caught.push(seed)
-        expect(caught, `${checkId} caught ${fault.name} under ${caught.length} of ${SEEDS.length} seeds`).toEqual(SEEDS)
-      }
-    })
-  })
+  test.each(caughtByProperties.map((fault) => [fault.name, fault] as const))(
+    '%s is the same under 20 seeds',
+    { timeout: 300_000 },
+    async (_, fault) => {
+      await withReference({ behaviours: [fault], ...broughtByFaults([fault], {}) }, async (settings, client) => {
+        for (const checkId of fault.breaks.filter((id) => PROPERTY_CHECKS.includes(id))) {
+          const caught: number[] = []
+          for (const seed of SEEDS)
+            if ((await outcomeOf({ ...settings, seed }, client, checkId)).code === 'IPTS_CHECK_FAILED')
+              caught.push(seed)
+          expect(caught, `${checkId} caught ${fault.name} under ${caught.length} of ${SEEDS.length} seeds`).toEqual(
+            SEEDS,
+          )
+        }
+      })
+    },
+  )
 })
 
 describe('the verdict on the faults placed where a sampling suite would not look', () => {
@@ -89,7 +108,15 @@ describe('the verdict on the faults placed where a sampling suite would not look
   // restricted key's reads). All of them at once, as each breaks checks of its own.
   test('is the same under 20 seeds: each of its checks fails, and no other', { timeout: 300_000 }, async () => {
     const expected = [...new Set(unsampledFaults.flatMap((fault) => fault.breaks))].sort()
-    const verdicts = await Promise.all(SEEDS.map(async (seed) => ({ seed, failed: idsWithStatus(await runAgainstReference({ faults: unsampledFaults.map((f) => f.name) }, { seed, runs: 1 }), 'failed') })))
+    const verdicts = await Promise.all(
+      SEEDS.map(async (seed) => ({
+        seed,
+        failed: idsWithStatus(
+          await runAgainstReference({ faults: unsampledFaults.map((f) => f.name) }, { seed, runs: 1 }),
+          'failed',
+        ),
+      })),
+    )
     for (const { seed, failed } of verdicts) expect(failed, `seed ${seed}`).toEqual(expected)
   })
 })

@@ -7,7 +7,16 @@ import { CheckFailure, CheckNotRun, CheckSkipped, type Check } from '../src/chec
 import type { CheckOutcome } from '../src/core/report.js'
 import { summarize } from '../src/engine/summarize.js'
 import type { RunSettings } from '../src/core/settings.js'
-import { CRASH_PREFIX, NOT_SELECTED, ObservationTally, levelOf, notSelected, outcomeOf as judgedOutcome, runOutcomes, withObserved } from '../src/engine/judged-outcomes.js'
+import {
+  CRASH_PREFIX,
+  NOT_SELECTED,
+  ObservationTally,
+  levelOf,
+  notSelected,
+  outcomeOf as judgedOutcome,
+  runOutcomes,
+  withObserved,
+} from '../src/engine/judged-outcomes.js'
 import type { RuleObservation } from '../src/engine/observations.js'
 import { missingInputReasons, missingNeed } from '../src/checks/needs.js'
 import { unknownCheckId } from '../src/checks/index.js'
@@ -53,7 +62,9 @@ function exchange(retried = false): Exchange {
   return {
     request: { method: 'GET', url: 'http://127.0.0.1:9/v1/markets', headers: {} },
     response: { status: 200, headers: {}, body: '{}', truncated: false },
-    retries: retried ? [{ status: 503, waitedMs: 1, response: { status: 503, headers: {}, body: '', truncated: false } }] : [],
+    retries: retried
+      ? [{ status: 503, waitedMs: 1, response: { status: 503, headers: {}, body: '', truncated: false } }]
+      : [],
   } as unknown as Exchange
 }
 
@@ -74,7 +85,15 @@ async function outcomeOf(check: Check, given: Partial<RunSettings> = {}, exchang
 describe('runCheck decides a check outcome', () => {
   test('a check that throws nothing passes, with its identity, level and duration', async () => {
     const outcome = await outcomeOf(checkThat(async () => {}))
-    expect(outcome).toMatchObject({ id: 'unit/check', title: 'a check made for the test', requirement: MUST, level: 'MUST', inferred: false, concern: 'unit', status: 'passed' })
+    expect(outcome).toMatchObject({
+      id: 'unit/check',
+      title: 'a check made for the test',
+      requirement: MUST,
+      level: 'MUST',
+      inferred: false,
+      concern: 'unit',
+      status: 'passed',
+    })
     expect(outcome.durationMs).toBeTypeOf('number')
     expect(outcome.durationMs, 'the time the check took, not a clock reading').toBeLessThan(60_000)
     expect(outcome.reason).toBeUndefined()
@@ -96,8 +115,14 @@ describe('runCheck decides a check outcome', () => {
     })
     const dir = mkdtempSync(join(tmpdir(), 'verdict-units-'))
     try {
-      await outcomeOf(checkThat(async (ctx) => void (await ctx.get('/v1/markets'))), { baseUrl: target.baseUrl }, dir)
-      expect([...gatherExchangeLog(dir)].map((entry) => [entry.request.url, entry._checks])).toEqual([[`${target.baseUrl}/v1/markets`, ['unit/check']]])
+      await outcomeOf(
+        checkThat(async (ctx) => void (await ctx.get('/v1/markets'))),
+        { baseUrl: target.baseUrl },
+        dir,
+      )
+      expect([...gatherExchangeLog(dir)].map((entry) => [entry.request.url, entry._checks])).toEqual([
+        [`${target.baseUrl}/v1/markets`, ['unit/check']],
+      ])
     } finally {
       await target.close()
       rmSync(dir, { recursive: true, force: true })
@@ -105,9 +130,11 @@ describe('runCheck decides a check outcome', () => {
   })
 
   test('a finding fails it with the message and evidence, secrets replaced', async () => {
-    const outcome = await outcomeOf(checkThat(async () => {
-      throw new CheckFailure('got secret-key-0123456789 back', { exchange: exchange() })
-    }))
+    const outcome = await outcomeOf(
+      checkThat(async () => {
+        throw new CheckFailure('got secret-key-0123456789 back', { exchange: exchange() })
+      }),
+    )
     expect(outcome.status).toBe('failed')
     expect(outcome.crashed).toBeUndefined()
     expect(outcome.reason).toBe('got $IPTS_API_KEY back')
@@ -117,50 +144,76 @@ describe('runCheck decides a check outcome', () => {
   })
 
   test('a finding with a counterexample carries the command that replays it', async () => {
-    const outcome = await outcomeOf(checkThat(async () => {
-      throw new CheckFailure('a property failed', { counterexample: { seed: 7, path: '3:1', value: 'x' } as never })
-    }))
-    expect(outcome.evidence?.counterexample?.replay).toBe('npx ipts-conformance --base-url http://127.0.0.1:9 --check unit/check --seed 7 --replay-path 3:1')
+    const outcome = await outcomeOf(
+      checkThat(async () => {
+        throw new CheckFailure('a property failed', { counterexample: { seed: 7, path: '3:1', value: 'x' } as never })
+      }),
+    )
+    expect(outcome.evidence?.counterexample?.replay).toBe(
+      'npx ipts-conformance --base-url http://127.0.0.1:9 --check unit/check --seed 7 --replay-path 3:1',
+    )
   })
 
   test('the replay command names no base URL for the embedded reference', () => {
-    expect(replayCommand({ ...settings, embedded: true }, 'a/b', 1, '0')).toBe('npx ipts-conformance --check a/b --seed 1 --replay-path 0')
+    expect(replayCommand({ ...settings, embedded: true }, 'a/b', 1, '0')).toBe(
+      'npx ipts-conformance --check a/b --seed 1 --replay-path 0',
+    )
   })
 
   test('a finding of a profile check carries the profile value it was held to', async () => {
     const profile = { source: 'unit.json', values: { errorCodes: ['unauthorized'] } }
-    const outcome = await outcomeOf(checkThat(async (ctx) => ctx.fail('not listed'), { profile: 'errorCodes' }), { profile })
+    const outcome = await outcomeOf(
+      checkThat(async (ctx) => ctx.fail('not listed'), { profile: 'errorCodes' }),
+      { profile },
+    )
     expect(outcome.status).toBe('failed')
     expect(outcome.evidence?.profile).toEqual({ key: 'errorCodes', value: ['unauthorized'], source: 'unit.json' })
   })
 
   test('a skip skips it with the reason, secrets replaced', async () => {
-    const outcome = await outcomeOf(checkThat(async () => {
-      throw new CheckSkipped('cannot judge secret-key-0123456789')
-    }))
+    const outcome = await outcomeOf(
+      checkThat(async () => {
+        throw new CheckSkipped('cannot judge secret-key-0123456789')
+      }),
+    )
     expect(outcome).toMatchObject({ status: 'skipped', reason: 'cannot judge $IPTS_API_KEY' })
   })
 
   test("a request the circuit breaker held back leaves it 'not run' with the exchange as evidence", async () => {
-    const outcome = await outcomeOf(checkThat(async () => {
-      throw new CheckNotRun('the target stopped answering secret-key-0123456789', exchange())
-    }))
+    const outcome = await outcomeOf(
+      checkThat(async () => {
+        throw new CheckNotRun('the target stopped answering secret-key-0123456789', exchange())
+      }),
+    )
     expect(outcome).toMatchObject({ status: 'not run', reason: 'the target stopped answering $IPTS_API_KEY' })
     expect(outcome.evidence?.message).toBe('the target stopped answering $IPTS_API_KEY')
     expect(outcome.evidence?.request).toBeDefined()
   })
 
   test('anything else thrown fails it as crashed, never as a finding', async () => {
-    const outcome = await outcomeOf(checkThat(async () => {
-      throw new TypeError('undefined has no secret-key-0123456789')
-    }))
-    expect(outcome).toMatchObject({ status: 'failed', crashed: true, reason: `${CRASH_PREFIX}TypeError: undefined has no $IPTS_API_KEY` })
+    const outcome = await outcomeOf(
+      checkThat(async () => {
+        throw new TypeError('undefined has no secret-key-0123456789')
+      }),
+    )
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      crashed: true,
+      reason: `${CRASH_PREFIX}TypeError: undefined has no $IPTS_API_KEY`,
+    })
     expect(outcome.evidence?.message).toBe(outcome.reason)
   })
 
   test('a missing input skips it before it runs, with the input to give', async () => {
     let ran = false
-    const outcome = await outcomeOf(checkThat(async () => { ran = true }, { needs: ['apiKey', 'trader'] }))
+    const outcome = await outcomeOf(
+      checkThat(
+        async () => {
+          ran = true
+        },
+        { needs: ['apiKey', 'trader'] },
+      ),
+    )
     expect(ran).toBe(false)
     expect(outcome).toMatchObject({ status: 'skipped', reason: 'no trader address given (--trader)' })
   })
@@ -170,22 +223,48 @@ describe('runCheck decides a check outcome', () => {
     ['restrictedApiKey', { restrictedApiKey: undefined }, 'no restricted API key given (--restricted-api-key)'],
     ['trader', { trader: undefined }, 'no trader address given (--trader)'],
     ['intent', { intent: undefined }, 'no intent given (--intent-hash and --intent-receipt)'],
-    ['secondIntent', { secondIntent: undefined }, 'no second intent given (--second-intent-hash and --second-intent-receipt)'],
-  ] as const)('a check that needs %s runs when it is given and is skipped, naming its flag, when it is not', (need, without, reason) => {
-    const given = { ...settings, apiKey: 'k', restrictedApiKey: 'r', trader: `0x${'a'.repeat(40)}`, intent: { hash: 'h', receipt: 'r' }, secondIntent: { hash: 'h2', receipt: 'r2' } } as RunSettings
-    expect(missingNeed(given, [need])).toBeUndefined()
-    expect(missingNeed(given)).toBeUndefined()
-    expect(missingNeed({ ...given, ...without }, [need])).toBe(need)
-    expect(missingInputReasons[need]).toBe(reason)
-  })
+    [
+      'secondIntent',
+      { secondIntent: undefined },
+      'no second intent given (--second-intent-hash and --second-intent-receipt)',
+    ],
+  ] as const)(
+    'a check that needs %s runs when it is given and is skipped, naming its flag, when it is not',
+    (need, without, reason) => {
+      const given = {
+        ...settings,
+        apiKey: 'k',
+        restrictedApiKey: 'r',
+        trader: `0x${'a'.repeat(40)}`,
+        intent: { hash: 'h', receipt: 'r' },
+        secondIntent: { hash: 'h2', receipt: 'r2' },
+      } as RunSettings
+      expect(missingNeed(given, [need])).toBeUndefined()
+      expect(missingNeed(given)).toBeUndefined()
+      expect(missingNeed({ ...given, ...without }, [need])).toBe(need)
+      expect(missingInputReasons[need]).toBe(reason)
+    },
+  )
 
   test('a profile check is skipped as not assessable when the profile does not state its key, and runs when it does', async () => {
     let runs = 0
-    const check = checkThat(async () => { runs++ }, { profile: 'errorCodes' })
-    expect(await outcomeOf(check)).toMatchObject({ status: 'skipped', reason: 'not assessable without a deployment profile that states errorCodes (--profile)' })
-    expect(await outcomeOf(check, { profile: { source: 'unit.json', values: { quota: { limit: 1 } } } })).toMatchObject({ status: 'skipped' })
+    const check = checkThat(
+      async () => {
+        runs++
+      },
+      { profile: 'errorCodes' },
+    )
+    expect(await outcomeOf(check)).toMatchObject({
+      status: 'skipped',
+      reason: 'not assessable without a deployment profile that states errorCodes (--profile)',
+    })
+    expect(await outcomeOf(check, { profile: { source: 'unit.json', values: { quota: { limit: 1 } } } })).toMatchObject(
+      { status: 'skipped' },
+    )
     expect(runs).toBe(0)
-    expect(await outcomeOf(check, { profile: { source: 'unit.json', values: { errorCodes: [] } } })).toMatchObject({ status: 'passed' })
+    expect(await outcomeOf(check, { profile: { source: 'unit.json', values: { errorCodes: [] } } })).toMatchObject({
+      status: 'passed',
+    })
     expect(runs).toBe(1)
   })
 
@@ -194,20 +273,30 @@ describe('runCheck decides a check outcome', () => {
     // The first request gets a 503 to retry at once, every later one a 200.
     const target = await httpTarget((_, res) => {
       const status = answered++ === 0 ? 503 : 200
-      res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '0', 'x-request-id': 'unit-0000-request' })
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        'retry-after': '0',
+        'x-request-id': 'unit-0000-request',
+      })
       res.end('{"data":[]}')
     })
     try {
-      const retried = await outcomeOf(checkThat(async (ctx) => {
-        await ctx.get('/v1/markets')
-        ctx.countInputs('random', 5)
-      }), { baseUrl: target.baseUrl })
+      const retried = await outcomeOf(
+        checkThat(async (ctx) => {
+          await ctx.get('/v1/markets')
+          ctx.countInputs('random', 5)
+        }),
+        { baseUrl: target.baseUrl },
+      )
       expect(retried.retried, 'the 503 was retried').toBe(true)
       expect(retried.inputs).toEqual({ coverage: 0, random: 5 })
-      const plain = await outcomeOf(checkThat(async (ctx) => {
-        await ctx.get('/v1/markets')
-        ctx.countInputs('coverage', 2)
-      }), { baseUrl: target.baseUrl })
+      const plain = await outcomeOf(
+        checkThat(async (ctx) => {
+          await ctx.get('/v1/markets')
+          ctx.countInputs('coverage', 2)
+        }),
+        { baseUrl: target.baseUrl },
+      )
       expect(plain.retried).toBeUndefined()
       expect(plain.inputs).toEqual({ coverage: 2, random: 0 })
     } finally {
@@ -218,8 +307,20 @@ describe('runCheck decides a check outcome', () => {
 
 describe('runCheck and the writes of a check', () => {
   const RECEIPT = 'receipt-secret-0123456789abcdef'
-  const submit: WriteOperation = { kind: 'intent', method: 'POST', path: '/v1/unit-intents', statusIdentifier: '/id', receipt: '/receipt', duplicate: '/duplicate', bodies: { files: ['one.json', 'two.json'] } }
-  const writeSettings = (baseUrl: string): Partial<RunSettings> => ({ baseUrl, allowWrites: true, profile: { source: 'unit.yaml', values: { writes: { operations: { submit } } } } })
+  const submit: WriteOperation = {
+    kind: 'intent',
+    method: 'POST',
+    path: '/v1/unit-intents',
+    statusIdentifier: '/id',
+    receipt: '/receipt',
+    duplicate: '/duplicate',
+    bodies: { files: ['one.json', 'two.json'] },
+  }
+  const writeSettings = (baseUrl: string): Partial<RunSettings> => ({
+    baseUrl,
+    allowWrites: true,
+    profile: { source: 'unit.yaml', values: { writes: { operations: { submit } } } },
+  })
   /** A check that declares two submissions and sends one, failing with the receipt it was handed when told to. */
   const writer = (failWithReceipt = false) =>
     checkThat(
@@ -230,7 +331,10 @@ describe('runCheck and the writes of a check', () => {
       { writes: () => 2 },
     )
 
-  async function withWriteTarget(run: (baseUrl: string, writing: NonNullable<CheckEnvironment['writing']>, budget: WriteBudget) => Promise<void>, max?: number) {
+  async function withWriteTarget(
+    run: (baseUrl: string, writing: NonNullable<CheckEnvironment['writing']>, budget: WriteBudget) => Promise<void>,
+    max?: number,
+  ) {
     const target = await httpTarget((_, res) => {
       res.writeHead(202, { 'content-type': 'application/json', 'x-request-id': 'unit-0000-request' })
       res.end(JSON.stringify({ id: 'status-1', receipt: RECEIPT, duplicate: false }))
@@ -239,14 +343,22 @@ describe('runCheck and the writes of a check', () => {
     for (const file of ['one.json', 'two.json']) writeFileSync(join(dir, file), '{"signed":true}')
     const budget = new WriteBudget(max)
     try {
-      await run(target.baseUrl, { bodies: new SignedBodySource(dir, 1000), budget, secrets: new GrowingSecrets(secrets) }, budget)
+      await run(
+        target.baseUrl,
+        { bodies: new SignedBodySource(dir, 1000), budget, secrets: new GrowingSecrets(secrets) },
+        budget,
+      )
     } finally {
       await target.close()
       rmSync(dir, { recursive: true, force: true })
     }
   }
 
-  async function outcomeWith(check: Check, given: Partial<RunSettings>, writing?: CheckEnvironment['writing']): Promise<CheckOutcome> {
+  async function outcomeWith(
+    check: Check,
+    given: Partial<RunSettings>,
+    writing?: CheckEnvironment['writing'],
+  ): Promise<CheckOutcome> {
     const client = new HttpClient({ ...settings, ...given })
     try {
       return (await runCheck(check, 'unit', { settings: { ...settings, ...given }, client, secrets, writing })).outcome
@@ -264,13 +376,23 @@ describe('runCheck and the writes of a check', () => {
   })
 
   test('a check that writes nothing runs in a run that may not write', async () => {
-    expect((await outcomeWith(checkThat(async () => {}), {})).status).toBe('passed')
+    expect(
+      (
+        await outcomeWith(
+          checkThat(async () => {}),
+          {},
+        )
+      ).status,
+    ).toBe('passed')
   })
 
   test('a write check that does not fit in what is left of --max-writes is skipped, saying so, and takes nothing', async () => {
     await withWriteTarget(async (baseUrl, writing, budget) => {
       const outcome = await outcomeWith(writer(), writeSettings(baseUrl), writing)
-      expect(outcome).toMatchObject({ status: 'skipped', reason: 'skipped: it sends up to 2 submissions, more than the 1 left of --max-writes 1' })
+      expect(outcome).toMatchObject({
+        status: 'skipped',
+        reason: 'skipped: it sends up to 2 submissions, more than the 1 left of --max-writes 1',
+      })
       expect(budget.take(1), 'the one submission left is still there').toBe(true)
     }, 1)
   })
@@ -279,7 +401,19 @@ describe('runCheck and the writes of a check', () => {
     await withWriteTarget(async (baseUrl, writing, budget) => {
       const outcome = await outcomeWith(writer(), writeSettings(baseUrl), writing)
       expect(outcome.status, outcome.reason).toBe('passed')
-      expect(outcome.writes).toEqual([{ operation: 'submit', method: 'POST', url: `${baseUrl}/v1/unit-intents`, idempotencyKey: 'unit-key-0001', status: 202, attempts: 1, statusIdentifier: 'status-1', receipt: '$IPTS_WRITE_RECEIPT_1', duplicate: false }])
+      expect(outcome.writes).toEqual([
+        {
+          operation: 'submit',
+          method: 'POST',
+          url: `${baseUrl}/v1/unit-intents`,
+          idempotencyKey: 'unit-key-0001',
+          status: 202,
+          attempts: 1,
+          statusIdentifier: 'status-1',
+          receipt: '$IPTS_WRITE_RECEIPT_1',
+          duplicate: false,
+        },
+      ])
       expect(budget.take(2), 'the check took 2 of the 3').toBe(false)
       expect(budget.take(1)).toBe(true)
     }, 3)
@@ -312,13 +446,17 @@ describe('runCheck and the writes of a check', () => {
 test('a selection of check IDs is refused by the first ID no check or rule has, naming the closest', () => {
   expect(unknownCheckId(undefined)).toBeUndefined()
   expect(unknownCheckId(['auth/missing-key', 'every-response/json-content-type'])).toBeUndefined()
-  expect(unknownCheckId(['auth/missing-key', 'auth/missing-kye', 'no/such'])).toBe('no check has the ID "auth/missing-kye" (closest: auth/missing-key, auth/unknown-key, writes/missing-key-refused; docs/checks.md lists them all)')
+  expect(unknownCheckId(['auth/missing-key', 'auth/missing-kye', 'no/such'])).toBe(
+    'no check has the ID "auth/missing-kye" (closest: auth/missing-key, auth/unknown-key, writes/missing-key-refused; docs/checks.md lists them all)',
+  )
 })
 
 test('the errors a check throws name themselves where they are printed (a stack trace, vitest under npx vitest run)', () => {
   expect(String(new CheckFailure('found'))).toBe('CheckFailure: found')
   expect(String(new CheckSkipped('no input'))).toBe('CheckSkipped: no input')
-  expect(String(new CheckNotRun('the target stopped answering', exchange()))).toBe('CheckNotRun: the target stopped answering')
+  expect(String(new CheckNotRun('the target stopped answering', exchange()))).toBe(
+    'CheckNotRun: the target stopped answering',
+  )
 })
 
 test('a finding with schema violations is told by its message', () => {
@@ -328,37 +466,80 @@ test('a finding with schema violations is told by its message', () => {
 
 test('the replay command carries the flags that shaped the run', () => {
   const shaped = { ...settings, shapingFlags: ['--profile p.json', '--cursor-param page'] }
-  expect(replayCommand(shaped, 'unit/check', 7, '0:1')).toBe('npx ipts-conformance --base-url http://127.0.0.1:9 --profile p.json --cursor-param page --check unit/check --seed 7 --replay-path 0:1')
+  expect(replayCommand(shaped, 'unit/check', 7, '0:1')).toBe(
+    'npx ipts-conformance --base-url http://127.0.0.1:9 --profile p.json --cursor-param page --check unit/check --seed 7 --replay-path 0:1',
+  )
 })
 
 describe('an outcome as the report holds it', () => {
   const named = { id: 'unit/check', title: 'a check made for the test', requirement: MUST }
 
   test('has a reason only when it is given one', () => {
-    expect(judgedOutcome(named, 'unit', 'passed')).toStrictEqual({ ...named, level: 'MUST', inferred: false, concern: 'unit', status: 'passed' })
-    expect(judgedOutcome(named, 'unit', 'skipped', 'why')).toStrictEqual({ ...named, level: 'MUST', inferred: false, concern: 'unit', status: 'skipped', reason: 'why' })
+    expect(judgedOutcome(named, 'unit', 'passed')).toStrictEqual({
+      ...named,
+      level: 'MUST',
+      inferred: false,
+      concern: 'unit',
+      status: 'passed',
+    })
+    expect(judgedOutcome(named, 'unit', 'skipped', 'why')).toStrictEqual({
+      ...named,
+      level: 'MUST',
+      inferred: false,
+      concern: 'unit',
+      status: 'skipped',
+      reason: 'why',
+    })
   })
 
   test('a check a run left out is skipped as not selected, having taken no time', () => {
-    expect(notSelected(named, 'unit')).toStrictEqual({ ...named, level: 'MUST', inferred: false, concern: 'unit', status: 'skipped', reason: NOT_SELECTED, durationMs: 0 })
+    expect(notSelected(named, 'unit')).toStrictEqual({
+      ...named,
+      level: 'MUST',
+      inferred: false,
+      concern: 'unit',
+      status: 'skipped',
+      reason: NOT_SELECTED,
+      durationMs: 0,
+    })
   })
 })
 
 describe("the observer's findings added to a check's own outcome", () => {
-  const own = (status: CheckOutcome['status'], reason?: string): CheckOutcome => ({ ...outcome(status), id: 'unit/check', ...(reason === undefined ? {} : { reason }) })
-  const observed: CheckOutcome = { ...outcome('failed'), id: 'unit/check', reason: 'one response of 3: wrong', evidence: { message: 'one response of 3: wrong', sentBy: 'unit/other' } }
+  const own = (status: CheckOutcome['status'], reason?: string): CheckOutcome => ({
+    ...outcome(status),
+    id: 'unit/check',
+    ...(reason === undefined ? {} : { reason }),
+  })
+  const observed: CheckOutcome = {
+    ...outcome('failed'),
+    id: 'unit/check',
+    reason: 'one response of 3: wrong',
+    evidence: { message: 'one response of 3: wrong', sentBy: 'unit/other' },
+  }
 
   test("a violation in another check's traffic fails a check that passed or skipped, with that evidence", () => {
     for (const status of ['passed', 'skipped'] as const) {
       const result = withObserved(own(status, status === 'skipped' ? 'nothing to judge' : undefined), observed)
-      expect(result).toMatchObject({ status: 'failed', reason: 'one response of 3: wrong', evidence: { sentBy: 'unit/other' } })
+      expect(result).toMatchObject({
+        status: 'failed',
+        reason: 'one response of 3: wrong',
+        evidence: { sentBy: 'unit/other' },
+      })
       expect('crashed' in result, 'a finding is no crash').toBe(false)
     }
-    expect(withObserved(own('passed'), { ...observed, crashed: true })).toMatchObject({ status: 'failed', crashed: true })
+    expect(withObserved(own('passed'), { ...observed, crashed: true })).toMatchObject({
+      status: 'failed',
+      crashed: true,
+    })
   })
 
-  test("a check that failed by itself, was not run or was left out keeps its outcome; an observer that found nothing adds nothing", () => {
-    const settled = [own('failed', 'its own finding'), own('not run', 'the target stopped answering'), own('skipped', NOT_SELECTED)]
+  test('a check that failed by itself, was not run or was left out keeps its outcome; an observer that found nothing adds nothing', () => {
+    const settled = [
+      own('failed', 'its own finding'),
+      own('not run', 'the target stopped answering'),
+      own('skipped', NOT_SELECTED),
+    ]
     for (const outcome of settled) expect(withObserved(outcome, observed)).toBe(outcome)
     const passed = own('passed')
     expect(withObserved(passed, { ...observed, status: 'passed', reason: undefined })).toBe(passed)
@@ -366,13 +547,28 @@ describe("the observer's findings added to a check's own outcome", () => {
   })
 
   test("a run's outcomes are the checks', with their observations, then each every-response rule once", () => {
-    const judge = (id: string, concern: string) => ({ id, title: id, requirement: MUST, notApplicable: 'nothing it applies to', concern })
+    const judge = (id: string, concern: string) => ({
+      id,
+      title: id,
+      requirement: MUST,
+      notApplicable: 'nothing it applies to',
+      concern,
+    })
     const tally = new ObservationTally()
     tally.add({ 'unit/check': observation(1, ['bad']), 'every-response/first': observation(1) })
     const checks = [own('passed'), { ...own('passed'), id: 'every-response/second' }]
-    const judges = [judge('unit/check', 'unit'), judge('unit/left-out', 'unit'), judge('every-response/first', 'every-response'), judge('every-response/second', 'every-response')]
+    const judges = [
+      judge('unit/check', 'unit'),
+      judge('unit/left-out', 'unit'),
+      judge('every-response/first', 'every-response'),
+      judge('every-response/second', 'every-response'),
+    ]
     const outcomes = runOutcomes(checks, tally, judges, undefined)
-    expect(outcomes.map((o) => `${o.id} ${o.status}`)).toEqual(['unit/check failed', 'every-response/second passed', 'every-response/first passed'])
+    expect(outcomes.map((o) => `${o.id} ${o.status}`)).toEqual([
+      'unit/check failed',
+      'every-response/second passed',
+      'every-response/first passed',
+    ])
   })
 })
 
@@ -384,21 +580,44 @@ describe('levelOf', () => {
 })
 
 function observation(applied: number, messages: string[] = [], crash?: string): RuleObservation {
-  return { applied, violated: messages.length, violations: messages.map((message) => ({ message })), ...(crash === undefined ? {} : { crash }) }
+  return {
+    applied,
+    violated: messages.length,
+    violations: messages.map((message) => ({ message })),
+    ...(crash === undefined ? {} : { crash }),
+  }
 }
 
 describe('the tally of every-response observations', () => {
-  const judge = { id: 'every-response/unit', title: 'a rule made for the test', requirement: MUST, notApplicable: 'no response it applies to', concern: 'every-response' }
+  const judge = {
+    id: 'every-response/unit',
+    title: 'a rule made for the test',
+    requirement: MUST,
+    notApplicable: 'no response it applies to',
+    concern: 'every-response',
+  }
 
   test('a rule that never applied is skipped with its reason', () => {
     const [outcome] = new ObservationTally().outcomes([judge], undefined)
-    expect(outcome).toMatchObject({ id: judge.id, title: judge.title, requirement: MUST, level: 'MUST', concern: 'every-response', status: 'skipped', reason: 'no response it applies to' })
+    expect(outcome).toMatchObject({
+      id: judge.id,
+      title: judge.title,
+      requirement: MUST,
+      level: 'MUST',
+      concern: 'every-response',
+      status: 'skipped',
+      reason: 'no response it applies to',
+    })
   })
 
   test('a rule that holds responses to a profile fact is skipped as not assessable without it, and as not applicable with it', () => {
     const profiled = { ...judge, profile: 'errorCodes' as const }
-    expect(new ObservationTally().outcomes([profiled], undefined)[0]!.reason).toBe('not assessable without a deployment profile that states errorCodes (--profile)')
-    expect(new ObservationTally().outcomes([profiled], { source: 'unit.json', values: { errorCodes: ['x'] } })[0]!.reason).toBe('no response it applies to')
+    expect(new ObservationTally().outcomes([profiled], undefined)[0]!.reason).toBe(
+      'not assessable without a deployment profile that states errorCodes (--profile)',
+    )
+    expect(
+      new ObservationTally().outcomes([profiled], { source: 'unit.json', values: { errorCodes: ['x'] } })[0]!.reason,
+    ).toBe('no response it applies to')
   })
 
   test('a rule that applied without a violation passes, without a reason', () => {
@@ -415,7 +634,11 @@ describe('the tally of every-response observations', () => {
     tally.add({ [judge.id]: observation(2) })
     tally.add({ [judge.id]: observation(1, ['no header']) })
     const [outcome] = tally.outcomes([judge], undefined)
-    expect(outcome).toMatchObject({ status: 'failed', reason: 'one response of 3: no header', evidence: { message: 'one response of 3: no header' } })
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      reason: 'one response of 3: no header',
+      evidence: { message: 'one response of 3: no header' },
+    })
     expect(outcome!.evidence?.others).toBeUndefined()
     expect(outcome!.crashed).toBeUndefined()
   })
@@ -434,7 +657,14 @@ describe('the tally of every-response observations', () => {
     tally.add({ [judge.id]: observation(1, ['found'], 'TypeError: x') })
     tally.add({ [judge.id]: observation(1, [], 'RangeError: y') })
     const [outcome] = tally.outcomes([judge], undefined)
-    expect(outcome).toEqual(expect.objectContaining({ status: 'failed', crashed: true, reason: `${CRASH_PREFIX}TypeError: x`, evidence: { message: `${CRASH_PREFIX}TypeError: x` } }))
+    expect(outcome).toEqual(
+      expect.objectContaining({
+        status: 'failed',
+        crashed: true,
+        reason: `${CRASH_PREFIX}TypeError: x`,
+        evidence: { message: `${CRASH_PREFIX}TypeError: x` },
+      }),
+    )
   })
 
   test('each rule is tallied by itself', () => {
@@ -451,12 +681,36 @@ function outcome(status: CheckOutcome['status'], level: CheckOutcome['level'] = 
 
 describe('summarize decides the verdict of a run', () => {
   test('counts each status', () => {
-    const summary = summarize([outcome('passed', 'SHOULD'), outcome('passed'), outcome('failed', 'SHOULD'), outcome('skipped'), outcome('waived')], false, [])
-    expect(summary).toEqual({ passed: 2, failed: 1, skipped: 1, waived: 1, notRun: 0, total: 5, failedMust: 0, failedShould: 1, verdict: 'pass' })
+    const summary = summarize(
+      [
+        outcome('passed', 'SHOULD'),
+        outcome('passed'),
+        outcome('failed', 'SHOULD'),
+        outcome('skipped'),
+        outcome('waived'),
+      ],
+      false,
+      [],
+    )
+    expect(summary).toEqual({
+      passed: 2,
+      failed: 1,
+      skipped: 1,
+      waived: 1,
+      notRun: 0,
+      total: 5,
+      failedMust: 0,
+      failedShould: 1,
+      verdict: 'pass',
+    })
   })
 
   test('a failed MUST fails the run', () => {
-    expect(summarize([outcome('passed'), outcome('failed', 'MUST')], false, [])).toMatchObject({ failedMust: 1, failedShould: 0, verdict: 'fail' })
+    expect(summarize([outcome('passed'), outcome('failed', 'MUST')], false, [])).toMatchObject({
+      failedMust: 1,
+      failedShould: 0,
+      verdict: 'fail',
+    })
   })
 
   test('a failed SHOULD fails the run only when strict', () => {

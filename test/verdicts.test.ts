@@ -17,20 +17,30 @@ import { FIXED_SEED } from './support/run.js'
 const CONCURRENCY = 4
 const quotaProbe: Check = limitsChecks.find((check) => check.id === 'limits/quota-429')!
 
-/** A target whose first wave of requests (as many as the probe sends at once) gets a 429 for one second, and every later request `afterWait`. */
+/**
+ * A target whose first wave of requests (as many as the probe sends at once) gets a 429 for one second, and every later
+ * request `afterWait`.
+ */
 async function quotaTarget(afterWait: 200 | 204 | 429) {
   const statuses: number[] = []
   const target = await httpTarget((_, res) => {
     const status = statuses.length < CONCURRENCY ? 429 : afterWait
     statuses.push(status)
     const quota = status === 429 ? { 'retry-after': '1', 'x-ratelimit-scope': 'api-key' } : {}
-    res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `scripted-${statuses.length}`.padEnd(8, '0'), ...quota })
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'x-request-id': `scripted-${statuses.length}`.padEnd(8, '0'),
+      ...quota,
+    })
     res.end(status === 429 ? '{"error":"request quota exceeded"}' : status === 204 ? '' : '{"data":{}}')
   })
   return { ...target, statuses }
 }
 
-/** Runs the quota probe against the target; what it threw (a finding has code IPTS_CHECK_FAILED), or undefined when it passed. */
+/**
+ * Runs the quota probe against the target; what it threw (a finding has code IPTS_CHECK_FAILED), or undefined when it
+ * passed.
+ */
 async function probe(baseUrl: string): Promise<unknown> {
   const settings: RunSettings = {
     baseUrl,
@@ -66,13 +76,16 @@ describe('limits/quota-429 after the wait', () => {
     const target = await quotaTarget(200)
     try {
       expect(await probe(target.baseUrl)).toBeUndefined()
-      expect(target.statuses, 'the first wave limited, then one request after the wait').toEqual([...Array(CONCURRENCY).fill(429), 200])
+      expect(target.statuses, 'the first wave limited, then one request after the wait').toEqual([
+        ...Array(CONCURRENCY).fill(429),
+        200,
+      ])
     } finally {
       await target.close()
     }
   })
 
-  test('passes when the request after Retry-After gets another 2xx (the configuration\'s status is not shown)', async () => {
+  test("passes when the request after Retry-After gets another 2xx (the configuration's status is not shown)", async () => {
     const target = await quotaTarget(204)
     try {
       expect(await probe(target.baseUrl)).toBeUndefined()
@@ -85,8 +98,13 @@ describe('limits/quota-429 after the wait', () => {
   test('fails with a finding when requests still get 429 after the wait', async () => {
     const target = await quotaTarget(429)
     try {
-      expect(await probe(target.baseUrl)).toMatchObject({ code: 'IPTS_CHECK_FAILED', message: 'after waiting Retry-After (1 s) the next request got 429, not a 2xx' })
-      expect(target.statuses, 'the first wave, then the request after the wait and its retry').toEqual(Array(CONCURRENCY + 2).fill(429))
+      expect(await probe(target.baseUrl)).toMatchObject({
+        code: 'IPTS_CHECK_FAILED',
+        message: 'after waiting Retry-After (1 s) the next request got 429, not a 2xx',
+      })
+      expect(target.statuses, 'the first wave, then the request after the wait and its retry').toEqual(
+        Array(CONCURRENCY + 2).fill(429),
+      )
     } finally {
       await target.close()
     }

@@ -29,7 +29,11 @@ function expectWaivedFailures(report: Report): void {
 
 describe('waivers', () => {
   test('a waived check that fails is reported waived with the reason and its failed outcome, and the verdict ignores it', async () => {
-    const report = await runAgainstReference({ faults: [FAULT] }, {}, { waivers: waivedChecks.map((check) => ({ check, reason: REASON })) })
+    const report = await runAgainstReference(
+      { faults: [FAULT] },
+      {},
+      { waivers: waivedChecks.map((check) => ({ check, reason: REASON })) },
+    )
     const levels = waivedChecks.map((id) => report.checks.find((c) => c.id === id)?.level)
     expect(levels, 'the waived checks are MUST checks, so without the waiver the run would fail').toContain('MUST')
     expectWaivedFailures(report)

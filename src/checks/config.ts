@@ -3,8 +3,11 @@ import { answersOf, failureOf, pathsOf } from './success-bodies.js'
 import type { Check } from './types.js'
 import { statusOf } from './operation-calls.js'
 
-// For an operation with a path parameter a 404 can mean that the resource does not exist; without one it means the route is missing.
-const unparameterised = operations().filter((op) => !op.template.includes('{')).map((op) => op.id)
+// For an operation with a path parameter a 404 can mean that the resource does not exist; without one it means the
+// route is missing.
+const unparameterised = operations()
+  .filter((op) => !op.template.includes('{'))
+  .map((op) => op.id)
 const NOT_SERVED = [404, 405, 501]
 
 export const configChecks: readonly Check[] = [
@@ -17,7 +20,8 @@ export const configChecks: readonly Check[] = [
       const exchange = await ctx.call('getConfig')
       const status = exchange.response?.status
       // Stryker disable next-line OptionalChaining: equivalent: every exchange without a response has an error
-      if (status === undefined || status < 200 || status > 299) ctx.fail(`answered ${statusOf(exchange)}, expected a 2xx with the deployment configuration`, { exchange })
+      if (status === undefined || status < 200 || status > 299)
+        ctx.fail(`answered ${statusOf(exchange)}, expected a 2xx with the deployment configuration`, { exchange })
       ctx.expectSchema('ConfigResponse', exchange)
     },
   },
@@ -29,7 +33,8 @@ export const configChecks: readonly Check[] = [
     async run(ctx) {
       for (const answer of await answersOf(ctx, unparameterised)) {
         const status = answer.exchange.response?.status
-        if (status === undefined || NOT_SERVED.includes(status)) ctx.fail(failureOf(answer, 'the operation is not served at its /v1 path'), { exchange: answer.exchange })
+        if (status === undefined || NOT_SERVED.includes(status))
+          ctx.fail(failureOf(answer, 'the operation is not served at its /v1 path'), { exchange: answer.exchange })
       }
     },
   },

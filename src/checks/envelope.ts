@@ -16,6 +16,8 @@ export const envelopeChecks: readonly Check[] = envelopeRules.map(([slug, requir
     id: `envelope/${slug}`,
     requirement,
     title: `every enveloped success body carries ${carries}`,
-    operations: operations().filter(isEnveloped).map((op) => op.id),
+    operations: operations()
+      .filter(isEnveloped)
+      .map((op) => op.id),
   }),
 )

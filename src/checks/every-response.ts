@@ -19,15 +19,21 @@ const always = () => true
 const KEY_REFUSALS = [401, 403]
 /** 404 and 422 of the operations other than the intent one: no sentence says they grant nothing, a reading. */
 const LOOKUP_REFUSALS = [404, 422]
-/** A 404 or 422 of the intent operation refuses status access for the receipt (RCPT-WRONG-NO-ACCESS); the other refusals refuse the operation. */
-const isIntentLookupRefusal = (response: ExchangeResponse, exchange: Exchange) => exchange.operation === 'getIntentStatus' && LOOKUP_REFUSALS.includes(response.status)
+/**
+ * A 404 or 422 of the intent operation refuses status access for the receipt (RCPT-WRONG-NO-ACCESS); the other refusals
+ * refuse the operation.
+ */
+const isIntentLookupRefusal = (response: ExchangeResponse, exchange: Exchange) =>
+  exchange.operation === 'getIntentStatus' && LOOKUP_REFUSALS.includes(response.status)
 
 /** Whether the exchange addressed one of the contract's read operations (a write is named by the profile instead). */
 const isRead = (exchange: Exchange) => operations().some((op) => op.id === exchange.operation)
 
 function payloadViolation(response: ExchangeResponse, exchange: Exchange): string | undefined {
   const payload = carriedPayload(exchange.operation as OperationId, response.json)
-  return payload === undefined ? undefined : `a ${response.status} of ${exchange.operation} carries ${payload}: the refusal grants access`
+  return payload === undefined
+    ? undefined
+    : `a ${response.status} of ${exchange.operation} carries ${payload}: the refusal grants access`
 }
 
 function sentReceipt(exchange: Exchange): string | undefined {
@@ -37,7 +43,8 @@ function sentReceipt(exchange: Exchange): string | undefined {
 /** What is wrong with a response's content type, or undefined for one JSON media type. */
 function contentTypeViolation(response: ExchangeResponse): string | undefined {
   const types = headerValues(response, 'content-type')
-  if (types.length !== 1) return types.length === 0 ? 'content-type is missing' : `content-type is repeated: ${types.join(' | ')}`
+  if (types.length !== 1)
+    return types.length === 0 ? 'content-type is missing' : `content-type is repeated: ${types.join(' | ')}`
   return JSON_MEDIA_TYPE.test(types[0]!) ? undefined : `content-type is ${types[0]}, not application/json`
 }
 
@@ -64,7 +71,8 @@ const contractRules: readonly ExchangeJudge[] = [
     title: 'every response carries x-request-id',
     notApplicable: 'no response was received',
     applies: always,
-    violation: (response) => (headerValues(response, 'x-request-id').some((v) => v.length > 0) ? undefined : 'x-request-id is missing'),
+    violation: (response) =>
+      headerValues(response, 'x-request-id').some((v) => v.length > 0) ? undefined : 'x-request-id is missing',
   },
   {
     id: 'every-response/request-id-format',
@@ -75,7 +83,9 @@ const contractRules: readonly ExchangeJudge[] = [
     violation(response) {
       const values = headerValues(response, 'x-request-id')
       if (values.length > 1) return `x-request-id is repeated: ${values.join(' | ')}`
-      return REQUEST_ID.test(values[0]!) ? undefined : `x-request-id ${JSON.stringify(values[0])} does not match ${REQUEST_ID.source}`
+      return REQUEST_ID.test(values[0]!)
+        ? undefined
+        : `x-request-id ${JSON.stringify(values[0])} does not match ${REQUEST_ID.source}`
     },
   },
   {
@@ -87,7 +97,9 @@ const contractRules: readonly ExchangeJudge[] = [
     violation(response) {
       if (response.json === undefined) return `error body is ${response.jsonError}`
       const violations = validateAgainst('ErrorBody', response.json)
-      return violations.length === 0 ? undefined : violations.map((v) => `ErrorBody${v.instancePath} ${v.message} (${v.keyword})`).join('; ')
+      return violations.length === 0
+        ? undefined
+        : violations.map((v) => `ErrorBody${v.instancePath} ${v.message} (${v.keyword})`).join('; ')
     },
   },
   {
@@ -99,7 +111,9 @@ const contractRules: readonly ExchangeJudge[] = [
     violation(response) {
       const value = headerValue(response, 'retry-after')
       if (value === undefined) return `${response.status} without a single Retry-After header`
-      return RETRY_AFTER_SECONDS.test(value.trim()) ? undefined : `Retry-After ${JSON.stringify(value)} is not an integer of at least 1`
+      return RETRY_AFTER_SECONDS.test(value.trim())
+        ? undefined
+        : `Retry-After ${JSON.stringify(value)} is not an integer of at least 1`
     },
   },
   {
@@ -111,19 +125,25 @@ const contractRules: readonly ExchangeJudge[] = [
     violation(response) {
       const values = headerValues(response, 'x-service-source')
       if (values.length > 1) return `x-service-source is repeated: ${values.join(' | ')}`
-      return validateAgainst('ServiceSource', values[0]).length === 0 ? undefined : `x-service-source ${JSON.stringify(values[0])} is not indexed, automation or live`
+      return validateAgainst('ServiceSource', values[0]).length === 0
+        ? undefined
+        : `x-service-source ${JSON.stringify(values[0])} is not indexed, automation or live`
     },
   },
   {
     id: 'every-response/declared-status',
     requirement: 'EP-INTENT-STATUSES',
-    title: 'every status is one the operation declares, to a request that sends Accept as every authenticated request does',
+    title:
+      'every status is one the operation declares, to a request that sends Accept as every authenticated request does',
     notApplicable: 'no request went to an operation that declares its statuses',
-    // A request without Accept breaks "every authenticated request sends Accept": what it is answered is the reading EP-ACCEPT-OPTIONAL's.
+    // A request without Accept breaks "every authenticated request sends Accept": what it is answered is the reading
+    // EP-ACCEPT-OPTIONAL's.
     applies: (_, exchange) => declaredStatuses(exchange) !== undefined && exchange.request.headers.accept !== undefined,
     violation(response, exchange) {
       const declared = declaredStatuses(exchange)!
-      return declared.includes(response.status) ? undefined : `status ${response.status} is not declared by ${exchange.operation} (${declared.join(', ')})`
+      return declared.includes(response.status)
+        ? undefined
+        : `status ${response.status} is not declared by ${exchange.operation} (${declared.join(', ')})`
     },
   },
   {
@@ -135,7 +155,9 @@ const contractRules: readonly ExchangeJudge[] = [
     violation(response) {
       const inBody = bodyMember(response, 'requestId') as string
       const inHeader = headerValue(response, 'x-request-id')
-      return inBody === inHeader ? undefined : `body requestId ${JSON.stringify(inBody)} differs from ${headerShown(response, 'x-request-id')}`
+      return inBody === inHeader
+        ? undefined
+        : `body requestId ${JSON.stringify(inBody)} differs from ${headerShown(response, 'x-request-id')}`
     },
   },
   {
@@ -162,7 +184,8 @@ const contractRules: readonly ExchangeJudge[] = [
     requirement: 'ERR-NOT-FOUND-NO-PAYLOAD',
     title: "every 404 and 422 of an operation other than the intent one carries none of the operation's payload",
     notApplicable: 'no request to an operation of the contract other than the intent one was refused with 404 or 422',
-    applies: (response, exchange) => isRead(exchange) && LOOKUP_REFUSALS.includes(response.status) && !isIntentLookupRefusal(response, exchange),
+    applies: (response, exchange) =>
+      isRead(exchange) && LOOKUP_REFUSALS.includes(response.status) && !isIntentLookupRefusal(response, exchange),
     violation: payloadViolation,
   },
   {
@@ -188,13 +211,17 @@ const contractRules: readonly ExchangeJudge[] = [
   {
     id: 'every-response/malformed-request-not-5xx',
     requirement: 'ERR-VALIDATION',
-    title: 'no request that breaks a format the contract states (a malformed hash, a receipt missing or outside 1 to 512 characters, an X-Request-ID outside its pattern) is answered with a 5xx: a validation failure is 400 or 422',
+    title:
+      'no request that breaks a format the contract states (a malformed hash, a receipt missing or outside 1 to 512 characters, an X-Request-ID outside its pattern) is answered with a 5xx: a validation failure is 400 or 422',
     notApplicable: 'no request to an operation of the contract broke a format the contract states',
-    // A transient 502, 503 or 504 and an attempt the client sent again are no answer (the 5xx policy): a 5xx judged here is a 500 that repeated, or a 501, 505...
+    // A transient 502, 503 or 504 and an attempt the client sent again are no answer (the 5xx policy): a 5xx judged
+    // here is a 500 that repeated, or a 501, 505...
     judgesAnswer: true,
     applies: (_, exchange) => isRead(exchange) && brokenFormat(exchange) !== undefined,
     violation: (response, exchange) =>
-      response.status >= 500 ? `the request breaks a format the contract states (${brokenFormat(exchange)}), a validation failure (${VALIDATION_STATUSES.join(' or ')}), and was answered ${response.status}: an unexpected failure` : undefined,
+      response.status >= 500
+        ? `the request breaks a format the contract states (${brokenFormat(exchange)}), a validation failure (${VALIDATION_STATUSES.join(' or ')}), and was answered ${response.status}: an unexpected failure`
+        : undefined,
   },
   {
     id: 'every-response/allowed-request-not-500',
@@ -216,10 +243,15 @@ const contractRules: readonly ExchangeJudge[] = [
     notApplicable: 'no receipt was sent in this run',
     applies: (_, exchange) => sentReceipt(exchange) !== undefined,
     violation(response, exchange, settings) {
-      const receipts = [sentReceipt(exchange), settings.intent?.receipt, settings.secondIntent?.receipt].filter((r): r is string => !!r && r.length >= 8)
-      // In any encoding a server may write it (found as redaction finds it, in every decoded view), in the body and in every header, names included.
+      const receipts = [sentReceipt(exchange), settings.intent?.receipt, settings.secondIntent?.receipt].filter(
+        (r): r is string => !!r && r.length >= 8,
+      )
+      // In any encoding a server may write it (found as redaction finds it, in every decoded view), in the body and in
+      // every header, names included.
       const texts = [response.body, ...Object.entries(response.headers).flat(2)]
-      return texts.some((text) => mentionsSecret(text, receipts)) ? 'the response repeats a receipt that was sent' : undefined
+      return texts.some((text) => mentionsSecret(text, receipts))
+        ? 'the response repeats a receipt that was sent'
+        : undefined
     },
   },
 ]

@@ -10,8 +10,8 @@ export type Finding = string | { message: string; violations?: SchemaViolation[]
 export type JudgedSettings = Partial<RunSettings>
 
 /**
- * How one exchange is judged, by itself: the every-response rules, and the checks a single recorded exchange can decide.
- * violation() is called only where applies() is true; it returns what is wrong, or undefined.
+ * How one exchange is judged, by itself: the every-response rules, and the checks a single recorded exchange can
+ * decide. violation() is called only where applies() is true; it returns what is wrong, or undefined.
  */
 export interface ExchangeJudge {
   id: string

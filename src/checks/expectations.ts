@@ -19,7 +19,8 @@ export function refusedWithErrorBody(exchange: Exchange): Breach | undefined {
   if (status === undefined) return { problem: statusOf(exchange), exchange }
   const declared = exchange.operation && operation(exchange.operation as OperationId).declaredStatuses
   if (status < 400 || status > 499) return { problem: `status ${status}, expected a 4xx`, exchange }
-  if (declared && !declared.includes(status)) return { problem: `status ${status} is a 4xx the operation does not declare (${declared.join(', ')})`, exchange }
+  if (declared && !declared.includes(status))
+    return { problem: `status ${status} is a 4xx the operation does not declare (${declared.join(', ')})`, exchange }
   const problem = bodyProblem('ErrorBody', exchange)
   return problem ? { problem: `status ${status} without an error body: ${problem}`, exchange } : undefined
 }
@@ -31,7 +32,8 @@ export function refusedWithErrorBody(exchange: Exchange): Breach | undefined {
 export function foundOrNotFound(exchange: Exchange): Breach | undefined {
   const status = exchange.response?.status
   if (status === undefined) return { problem: statusOf(exchange), exchange }
-  if (status !== 200 && status !== 404 && status !== 403) return { problem: `status ${status}, expected 200, 404 or 403 (a restricted key)`, exchange }
+  if (status !== 200 && status !== 404 && status !== 403)
+    return { problem: `status ${status}, expected 200, 404 or 403 (a restricted key)`, exchange }
   const schema = status === 200 ? operation(exchange.operation as OperationId).successSchema : 'ErrorBody'
   const problem = bodyProblem(schema, exchange)
   return problem ? { problem: `status ${status} with an invalid body: ${problem}`, exchange } : undefined

@@ -5,10 +5,19 @@ import { findingMessage } from './exchange-judge.js'
 import { callServableOperations, cursorPageSources, servableOperations, STAND_IN, statusOf } from './operation-calls.js'
 import type { CallOptions, Check, CheckContext } from './types.js'
 
-/** What an every-response rule finds wrong with one exchange, so that a check judges its own exchanges as the rule does. */
-function ruleViolation(ruleId: string, response: ExchangeResponse, exchange: Exchange, ctx: CheckContext): string | undefined {
+/**
+ * What an every-response rule finds wrong with one exchange, so that a check judges its own exchanges as the rule does.
+ */
+function ruleViolation(
+  ruleId: string,
+  response: ExchangeResponse,
+  exchange: Exchange,
+  ctx: CheckContext,
+): string | undefined {
   const rule = exchangeRules.find((r) => r.id === ruleId)!
-  const finding = rule.applies(response, exchange, ctx.settings) ? rule.violation(response, exchange, ctx.settings) : undefined
+  const finding = rule.applies(response, exchange, ctx.settings)
+    ? rule.violation(response, exchange, ctx.settings)
+    : undefined
   return finding === undefined ? undefined : findingMessage(finding)
 }
 
@@ -32,7 +41,10 @@ type Variant = Pick<CallOptions, 'headers' | 'withoutAccept'>
  */
 async function expectOutcomeKept(ctx: CheckContext, variants: readonly Variant[]): Promise<void> {
   const requests: { what: string; send(variant?: Variant): Promise<Exchange | undefined> }[] = [
-    ...servableOperations(ctx.settings).map((op) => ({ what: `GET ${op.template}`, send: (variant?: Variant) => ctx.call(op.id, { ...variant, shared: !variant }) })),
+    ...servableOperations(ctx.settings).map((op) => ({
+      what: `GET ${op.template}`,
+      send: (variant?: Variant) => ctx.call(op.id, { ...variant, shared: !variant }),
+    })),
     // Each with a cursor of its own: a server may take each cursor once.
     ...cursorPageSources(ctx).map((source) => ({
       what: `a cursor page of ${source.operation}`,
@@ -51,10 +63,20 @@ async function expectOutcomeKept(ctx: CheckContext, variants: readonly Variant[]
       unjudged.push(`${request.what} ${plain ? statusOf(plain) : 'not sent (no cursor)'}`)
       continue
     }
-    const changed = varied.find((exchange): exchange is Exchange => !!exchange && !saysNothing(exchange.response?.status) && exchange.response!.status !== outcome)
-    if (changed) ctx.fail(`${request.what} answered ${outcome} as the suite sends it and ${changed.response!.status} ${describeVariant(changed)}`, { exchange: changed })
+    const changed = varied.find(
+      (exchange): exchange is Exchange =>
+        !!exchange && !saysNothing(exchange.response?.status) && exchange.response!.status !== outcome,
+    )
+    if (changed)
+      ctx.fail(
+        `${request.what} answered ${outcome} as the suite sends it and ${changed.response!.status} ${describeVariant(changed)}`,
+        { exchange: changed },
+      )
   }
-  if (unjudged.length === requests.length) ctx.skip(`no request, as the suite sends it, got an answer that shows its outcome (a 429, a transient 502, 503 or 504 or no response says nothing of a header): ${unjudged.join(', ')}`)
+  if (unjudged.length === requests.length)
+    ctx.skip(
+      `no request, as the suite sends it, got an answer that shows its outcome (a 429, a transient 502, 503 or 504 or no response says nothing of a header): ${unjudged.join(', ')}`,
+    )
 }
 
 const describeVariant = (exchange: Exchange) => {
@@ -69,14 +91,20 @@ export const headersChecks: readonly Check[] = [
   {
     id: 'headers/optional-request-headers',
     requirement: 'EP-ACCEPT-HEADERS',
-    title: "every operation, and each list's cursor page, answers a request with a valid X-Request-ID of 8 and of 128 characters as it answers the same request without one",
+    title:
+      "every operation, and each list's cursor page, answers a request with a valid X-Request-ID of 8 and of 128 characters as it answers the same request without one",
     needs: ['apiKey'],
-    run: (ctx) => expectOutcomeKept(ctx, BOUNDARY_REQUEST_IDS.map((id) => ({ headers: { 'x-request-id': id } }))),
+    run: (ctx) =>
+      expectOutcomeKept(
+        ctx,
+        BOUNDARY_REQUEST_IDS.map((id) => ({ headers: { 'x-request-id': id } })),
+      ),
   },
   {
     id: 'headers/request-without-accept-served',
     requirement: 'EP-ACCEPT-OPTIONAL',
-    title: 'every operation, and each list\'s cursor page, answers a request without Accept as it answers the same request with it (a reading: "may send Accept" stands beside "every authenticated request sends Accept")',
+    title:
+      'every operation, and each list\'s cursor page, answers a request without Accept as it answers the same request with it (a reading: "may send Accept" stands beside "every authenticated request sends Accept")',
     needs: ['apiKey'],
     run: (ctx) => expectOutcomeKept(ctx, [{ withoutAccept: true }]),
   },
@@ -100,7 +128,8 @@ export const headersChecks: readonly Check[] = [
     needs: ['apiKey'],
     async run(ctx) {
       const exchanges = await callServableOperations(ctx, 'full')
-      if (!exchanges.some((e) => e.response && headerValues(e.response, 'x-service-source').length > 0)) ctx.skip('no operation sent x-service-source')
+      if (!exchanges.some((e) => e.response && headerValues(e.response, 'x-service-source').length > 0))
+        ctx.skip('no operation sent x-service-source')
       expectRuleHolds(ctx, 'every-response/service-source', exchanges)
     },
   },

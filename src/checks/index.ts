@@ -39,9 +39,14 @@ export function allCheckIds(): string[] {
   return [...allChecks.map((c) => c.id), ...exchangeRules.map((r) => r.id)]
 }
 
-/** Why a selection of check IDs cannot be run: the first ID no check or rule has, and the three closest that do; undefined when all are known. */
+/**
+ * Why a selection of check IDs cannot be run: the first ID no check or rule has, and the three closest that do;
+ * undefined when all are known.
+ */
 export function unknownCheckId(ids: readonly string[] | undefined): string | undefined {
   const known = allCheckIds()
   const unknown = ids?.find((id) => !known.includes(id))
-  return unknown === undefined ? undefined : `no check has the ID ${JSON.stringify(unknown)} (closest: ${closestFirst(unknown, known).slice(0, 3).join(', ')}; docs/checks.md lists them all)`
+  return unknown === undefined
+    ? undefined
+    : `no check has the ID ${JSON.stringify(unknown)} (closest: ${closestFirst(unknown, known).slice(0, 3).join(', ')}; docs/checks.md lists them all)`
 }

@@ -18,14 +18,17 @@ function accessProblem(status: number, what: string): string | undefined {
 /** What is wrong with a refusal that is not a declared 4xx (a 5xx, or a 4xx the operation does not declare). */
 function refusalStatusProblem(status: number, what: string): string | undefined {
   const refusals = intentRefusalStatuses()
-  return refusals.includes(status) ? undefined : `${what} answered ${status}, not a declared 4xx (one of ${refusals.join(', ')})`
+  return refusals.includes(status)
+    ? undefined
+    : `${what} answered ${status}, not a declared 4xx (one of ${refusals.join(', ')})`
 }
 
 /** Fails unless the exchange granted no access; a 429 says nothing either way. */
 function expectRefusal(ctx: CheckContext, exchange: Exchange, what: string): void {
   const status = exchange.response?.status
   if (status === undefined) ctx.fail(`${what} got ${statusOf(exchange)}`, { exchange })
-  if (status === 429) ctx.skip(`${what} was answered 429 (quota exceeded), so whether access is refused was not observed`)
+  if (status === 429)
+    ctx.skip(`${what} was answered 429 (quota exceeded), so whether access is refused was not observed`)
   const problem = accessProblem(status!, what)
   if (problem) ctx.fail(problem, { exchange })
 }
@@ -33,20 +36,32 @@ function expectRefusal(ctx: CheckContext, exchange: Exchange, what: string): voi
 /** A recorded request for an intent's status without a receipt must be refused; a 429 says nothing either way. */
 const missingReceiptRefused: RecordedJudgement = {
   notApplicable: 'no exchange was a request for an intent status without a receipt',
-  applies: (response, exchange) => exchange.operation === 'getIntentStatus' && !new URL(exchange.request.url).searchParams.has('receipt') && response.status !== 429,
+  applies: (response, exchange) =>
+    exchange.operation === 'getIntentStatus' &&
+    !new URL(exchange.request.url).searchParams.has('receipt') &&
+    response.status !== 429,
   violation: (response) => accessProblem(response.status, 'the intent without a receipt'),
 }
 
 function readIntent(ctx: CheckContext, intent: IntentInput): Promise<Exchange> {
-  return ctx.call('getIntentStatus', { params: { hash: intent.hash }, query: { receipt: intent.receipt }, shared: true })
+  return ctx.call('getIntentStatus', {
+    params: { hash: intent.hash },
+    query: { receipt: intent.receipt },
+    shared: true,
+  })
 }
 
-/** A member of the intent status an exchange was answered with: undefined unless it was a 200 whose JSON body has it. */
+/**
+ * A member of the intent status an exchange was answered with: undefined unless it was a 200 whose JSON body has it.
+ */
 export function statusMember(exchange: Exchange, name: string): unknown {
   return exchange.response?.status === 200 ? bodyMember(exchange.response, name) : undefined
 }
 
-/** A receipt of the same length as the real one; built from filler so that no part of the real receipt leaks into a report. */
+/**
+ * A receipt of the same length as the real one; built from filler so that no part of the real receipt leaks into a
+ * report.
+ */
 function fillerReceipt(real: string): string {
   // Stryker disable next-line ArithmeticOperator: equivalent: a longer filler is sliced to the same string
   return 'not-the-receipt.'.repeat(Math.ceil(real.length / 16)).slice(0, real.length)
@@ -60,16 +75,30 @@ function wrongReceipt(ctx: CheckContext, real: string): string {
 }
 
 /** Every request of the refusal checks that the configured intents allow, each named for a failure message. */
-function refusalProbes({ intent, secondIntent }: RunSettings): { what: string; hash: string; receipt: string | undefined }[] {
+function refusalProbes({
+  intent,
+  secondIntent,
+}: RunSettings): { what: string; hash: string; receipt: string | undefined }[] {
   const { hash, receipt } = intent!
-  const otherReceipt = secondIntent && secondIntent.hash.toLowerCase() !== hash.toLowerCase() && secondIntent.receipt !== receipt ? secondIntent.receipt : undefined
+  const otherReceipt =
+    secondIntent && secondIntent.hash.toLowerCase() !== hash.toLowerCase() && secondIntent.receipt !== receipt
+      ? secondIntent.receipt
+      : undefined
   return [
     ...MALFORMED_HASHES.map((malformed) => ({ what: malformed.what, hash: malformed.from(hash), receipt })),
     { what: 'the intent without a receipt', hash, receipt: undefined },
     { what: 'the intent with an empty receipt', hash, receipt: '' },
-    { what: 'the intent with its receipt padded to 513 characters', hash, receipt: receipt.padEnd(RECEIPT_MAX_LENGTH + 1, 'x') },
-    ...(fillerReceipt(receipt) !== receipt ? [{ what: 'the intent with a wrong receipt', hash, receipt: fillerReceipt(receipt) }] : []),
-    ...(otherReceipt !== undefined ? [{ what: "the first intent with the second intent's receipt", hash, receipt: otherReceipt }] : []),
+    {
+      what: 'the intent with its receipt padded to 513 characters',
+      hash,
+      receipt: receipt.padEnd(RECEIPT_MAX_LENGTH + 1, 'x'),
+    },
+    ...(fillerReceipt(receipt) !== receipt
+      ? [{ what: 'the intent with a wrong receipt', hash, receipt: fillerReceipt(receipt) }]
+      : []),
+    ...(otherReceipt !== undefined
+      ? [{ what: "the first intent with the second intent's receipt", hash, receipt: otherReceipt }]
+      : []),
   ]
 }
 
@@ -82,8 +111,14 @@ interface IntentProbe {
   build(settings: RunSettings, ctx: CheckContext): string | undefined
 }
 
-/** A check that sends one request for the configured intent's status that must be refused (the engine fills in its hash). */
-function refusalCheck(check: Pick<Check, 'id' | 'requirement' | 'title' | 'recorded'> & { needs?: readonly Need[] }, probe: IntentProbe): Check {
+/**
+ * A check that sends one request for the configured intent's status that must be refused (the engine fills in its
+ * hash).
+ */
+function refusalCheck(
+  check: Pick<Check, 'id' | 'requirement' | 'title' | 'recorded'> & { needs?: readonly Need[] },
+  probe: IntentProbe,
+): Check {
   return {
     needs: REFUSAL_NEEDS,
     ...check,
@@ -118,24 +153,41 @@ function grantCheck(check: Pick<Check, 'id' | 'title'>, which: 'intent' | 'secon
       const intent = ctx.settings[which]!
       const exchange = await readIntent(ctx, intent)
       // Stryker disable next-line OptionalChaining: equivalent: every exchange without a response has an error
-      if (exchange.response?.status !== 200) ctx.fail(`the intent's own receipt answered ${statusOf(exchange)}, expected 200`, { exchange })
+      if (exchange.response?.status !== 200)
+        ctx.fail(`the intent's own receipt answered ${statusOf(exchange)}, expected 200`, { exchange })
       const orderHash = statusMember(exchange, 'orderHash')
-      if (typeof orderHash !== 'string') return ctx.fail(`the status answered has ${orderHash === undefined ? 'no orderHash' : `orderHash ${JSON.stringify(orderHash)}, not a string`}`, { exchange })
+      if (typeof orderHash !== 'string')
+        return ctx.fail(
+          `the status answered has ${orderHash === undefined ? 'no orderHash' : `orderHash ${JSON.stringify(orderHash)}, not a string`}`,
+          { exchange },
+        )
       if (orderHash.toLowerCase() === intent.hash.toLowerCase()) return
       const other = ctx.settings[which === 'intent' ? 'secondIntent' : 'intent']
       if (!other || other.hash.toLowerCase() === intent.hash.toLowerCase()) return
       const otherHash = statusMember(await readIntent(ctx, other), 'orderHash')
       if (typeof otherHash === 'string' && otherHash.toLowerCase() === orderHash.toLowerCase()) {
-        ctx.fail(`the status answered has orderHash ${orderHash}, not the hash asked for, and the other intent given, read with its own receipt, answers the same orderHash: one of them was answered with a status not its own`, { exchange })
+        ctx.fail(
+          `the status answered has orderHash ${orderHash}, not the hash asked for, and the other intent given, read with its own receipt, answers the same orderHash: one of them was answered with a status not its own`,
+          { exchange },
+        )
       }
     },
   }
 }
 
 export const intentsChecks: readonly Check[] = [
-  grantCheck({ id: 'intents/receipt-grants-status', title: "GET /v1/intents/{hash} with the intent's receipt answers that intent's status" }, 'intent'),
   grantCheck(
-    { id: 'intents/second-receipt-grants-status', title: "GET /v1/intents/{hash} with the second intent's receipt answers the second intent's status" },
+    {
+      id: 'intents/receipt-grants-status',
+      title: "GET /v1/intents/{hash} with the intent's receipt answers that intent's status",
+    },
+    'intent',
+  ),
+  grantCheck(
+    {
+      id: 'intents/second-receipt-grants-status',
+      title: "GET /v1/intents/{hash} with the second intent's receipt answers the second intent's status",
+    },
     'secondIntent',
   ),
   {
@@ -145,7 +197,11 @@ export const intentsChecks: readonly Check[] = [
     needs: REFUSAL_NEEDS,
     async run(ctx) {
       const { hash, receipt } = ctx.settings.intent!
-      const exchanges = await Promise.all(MALFORMED_HASHES.map((malformed) => ctx.call('getIntentStatus', { params: { hash: malformed.from(hash) }, query: { receipt }, shared: true })))
+      const exchanges = await Promise.all(
+        MALFORMED_HASHES.map((malformed) =>
+          ctx.call('getIntentStatus', { params: { hash: malformed.from(hash) }, query: { receipt }, shared: true }),
+        ),
+      )
       MALFORMED_HASHES.forEach(({ what }, i) => expectRefusal(ctx, exchanges[i]!, what))
     },
   },
@@ -162,7 +218,11 @@ export const intentsChecks: readonly Check[] = [
     },
   ),
   refusalCheck(
-    { id: 'intents/empty-receipt-refused', requirement: 'RCPT-LENGTH-NO-ACCESS', title: 'GET /v1/intents/{hash} with an empty receipt grants no access' },
+    {
+      id: 'intents/empty-receipt-refused',
+      requirement: 'RCPT-LENGTH-NO-ACCESS',
+      title: 'GET /v1/intents/{hash} with an empty receipt grants no access',
+    },
     {
       what: 'the intent with an empty receipt',
       build: () => '',
@@ -181,7 +241,11 @@ export const intentsChecks: readonly Check[] = [
     },
   ),
   refusalCheck(
-    { id: 'intents/wrong-receipt-refused', requirement: 'RCPT-WRONG-NO-ACCESS', title: 'GET /v1/intents/{hash} with a wrong receipt of valid length grants no access' },
+    {
+      id: 'intents/wrong-receipt-refused',
+      requirement: 'RCPT-WRONG-NO-ACCESS',
+      title: 'GET /v1/intents/{hash} with a wrong receipt of valid length grants no access',
+    },
     {
       what: 'the intent with a wrong receipt',
       build: ({ intent }, ctx) => wrongReceipt(ctx, intent!.receipt),
@@ -197,7 +261,8 @@ export const intentsChecks: readonly Check[] = [
     {
       what: "the first intent with the second intent's receipt",
       build({ intent, secondIntent }, ctx) {
-        if (intent!.hash.toLowerCase() === secondIntent!.hash.toLowerCase()) ctx.skip('the two intents given have the same hash')
+        if (intent!.hash.toLowerCase() === secondIntent!.hash.toLowerCase())
+          ctx.skip('the two intents given have the same hash')
         if (intent!.receipt === secondIntent!.receipt) ctx.skip('the two intents given have the same receipt')
         return secondIntent!.receipt
       },
@@ -206,18 +271,28 @@ export const intentsChecks: readonly Check[] = [
   {
     id: 'intents/refusals-declared-4xx',
     requirement: 'RCPT-REFUSAL-4XX',
-    title: "GET /v1/intents/{hash} refuses a malformed hash and a receipt that is missing, empty, too long, wrong or another intent's with a declared 4xx, not a 5xx",
+    title:
+      "GET /v1/intents/{hash} refuses a malformed hash and a receipt that is missing, empty, too long, wrong or another intent's with a declared 4xx, not a 5xx",
     needs: REFUSAL_NEEDS,
     async run(ctx) {
       const probes = refusalProbes(ctx.settings)
-      const exchanges = await Promise.all(probes.map(({ hash, receipt }) => ctx.call('getIntentStatus', { params: { hash }, query: { receipt }, shared: true })))
+      const exchanges = await Promise.all(
+        probes.map(({ hash, receipt }) =>
+          ctx.call('getIntentStatus', { params: { hash }, query: { receipt }, shared: true }),
+        ),
+      )
       // A grant of access is the finding of the MUST checks above; a 429 answers the quota, not the request.
       const refused = exchanges.flatMap((exchange, i) => {
         const status = exchange.response?.status
         // Stryker disable next-line ConditionalExpression: equivalent: >= 200 differs only for a 1xx, never final
-        return status === undefined || status === 429 || (status >= 200 && status <= 299) ? [] : [{ exchange, status, what: probes[i]!.what }]
+        return status === undefined || status === 429 || (status >= 200 && status <= 299)
+          ? []
+          : [{ exchange, status, what: probes[i]!.what }]
       })
-      if (refused.length === 0) ctx.skip('no request was refused: a grant of access is the finding of the intents/ refusal checks, and a 429 says nothing of the refusal')
+      if (refused.length === 0)
+        ctx.skip(
+          'no request was refused: a grant of access is the finding of the intents/ refusal checks, and a 429 says nothing of the refusal',
+        )
       for (const { exchange, status, what } of refused) {
         const problem = refusalStatusProblem(status, what)
         if (problem) ctx.fail(problem, { exchange })
@@ -230,13 +305,16 @@ export const intentsChecks: readonly Check[] = [
     title: 'an intent status with failure has failure.retryable false',
     needs: ['apiKey', 'intent'],
     async run(ctx) {
-      const given = [ctx.settings.intent, ctx.settings.secondIntent].filter((intent): intent is IntentInput => intent !== undefined)
+      const given = [ctx.settings.intent, ctx.settings.secondIntent].filter(
+        (intent): intent is IntentInput => intent !== undefined,
+      )
       const exchanges = await Promise.all(given.map((intent) => readIntent(ctx, intent)))
       const failed = exchanges.filter((exchange) => statusMember(exchange, 'failure') !== undefined)
       if (failed.length === 0) ctx.skip('no intent given reports a failure')
       for (const exchange of failed) {
         const failure = statusMember(exchange, 'failure') as { retryable?: unknown } | null
-        if (failure?.retryable !== false) ctx.fail(`failure.retryable is ${JSON.stringify(failure?.retryable)}, expected false`, { exchange })
+        if (failure?.retryable !== false)
+          ctx.fail(`failure.retryable is ${JSON.stringify(failure?.retryable)}, expected false`, { exchange })
       }
     },
   },

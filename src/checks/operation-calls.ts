@@ -16,7 +16,9 @@ export const UNKNOWN_ROUTE = '/v1/ipts-conformance-unknown-route'
 
 /** The declared 4xx statuses of the intent operation that refuse access; 429 answers a quota, not the question. */
 export function intentRefusalStatuses(): number[] {
-  return operation('getIntentStatus').declaredStatuses!.filter((status) => Math.trunc(status / 100) === 4 && status !== 429)
+  return operation('getIntentStatus').declaredStatuses!.filter(
+    (status) => Math.trunc(status / 100) === 4 && status !== 429,
+  )
 }
 
 const takesHash = (op: Operation) => op.template.includes('{hash}')
@@ -27,7 +29,10 @@ export function servableOperations(settings: RunSettings): Operation[] {
   return operations().filter((op) => (!takesHash(op) || !!settings.intent) && (!takesAddress(op) || !!settings.trader))
 }
 
-/** Path and query of an operation: the configured inputs where given, stand-ins elsewhere (a key is refused before any lookup). */
+/**
+ * Path and query of an operation: the configured inputs where given, stand-ins elsewhere (a key is refused before any
+ * lookup).
+ */
 export function inputsOrStandIns(settings: RunSettings, op: Operation): Pick<CallOptions, 'params' | 'query'> {
   const params = { hash: settings.intent?.hash ?? STAND_IN.hash, address: settings.trader ?? STAND_IN.address }
   return { params, query: takesHash(op) ? { receipt: settings.intent?.receipt ?? STAND_IN.receipt } : {} }
@@ -35,7 +40,9 @@ export function inputsOrStandIns(settings: RunSettings, op: Operation): Pick<Cal
 
 /** Calls every operation of the contract with the given key, on configured inputs or stand-ins. */
 export function callEveryOperation(ctx: CheckContext, auth: Auth): Promise<Exchange[]> {
-  return Promise.all(operations().map((op) => ctx.call(op.id, { ...inputsOrStandIns(ctx.settings, op), auth, shared: true })))
+  return Promise.all(
+    operations().map((op) => ctx.call(op.id, { ...inputsOrStandIns(ctx.settings, op), auth, shared: true })),
+  )
 }
 
 const LIST_OPERATIONS: readonly OperationId[] = ['listMarkets', 'listTraderBalances']
@@ -67,15 +74,23 @@ export function cursorPageSources(ctx: CheckContext): CursorPageSource[] {
     }))
 }
 
-/** A list's cursor page asked for with the key given, or the first page that gave none (not served, or served without a cursor). */
-async function firstPageCursor(ctx: CheckContext, id: OperationId, auth?: Auth): Promise<{ page?: CursorPage; firstPage: Exchange }> {
+/**
+ * A list's cursor page asked for with the key given, or the first page that gave none (not served, or served without a
+ * cursor).
+ */
+async function firstPageCursor(
+  ctx: CheckContext,
+  id: OperationId,
+  auth?: Auth,
+): Promise<{ page?: CursorPage; firstPage: Exchange }> {
   let firstPage: Exchange | undefined
   for (const query of [{}, { [ctx.settings.limitParam]: '1' }]) {
     firstPage = await ctx.call(id, { query, ...(auth && { auth }) })
     const { response } = firstPage
     if (response?.status !== 200) break
     const cursor = (response.json as { cursor?: unknown } | undefined)?.cursor
-    if (typeof cursor === 'string') return { page: { operation: id, query: { ...query, [ctx.settings.cursorParam]: cursor } }, firstPage }
+    if (typeof cursor === 'string')
+      return { page: { operation: id, query: { ...query, [ctx.settings.cursorParam]: cursor } }, firstPage }
   }
   return { firstPage: firstPage! }
 }
@@ -91,12 +106,16 @@ export interface KeyedCursorPage {
   foreignCursor: boolean
 }
 
-/** Keys a deployment may give a cursor to: none and an unknown key are refused every first page (which their checks judge), so they never get one. */
+/**
+ * Keys a deployment may give a cursor to: none and an unknown key are refused every first page (which their checks
+ * judge), so they never get one.
+ */
 const mayHoldCursor = (auth: Auth) => auth === 'full' || auth === 'restricted'
 
 /**
- * A list's cursor page with the given key, a fresh cursor for it: its own where its first page gives one; the full key's
- * where its first page is refused (a 4xx but 429); none where its first page says nothing (a 429, a 5xx) or has no next page.
+ * A list's cursor page with the given key, a fresh cursor for it: its own where its first page gives one; the full
+ * key's where its first page is refused (a 4xx but 429); none where its first page says nothing (a 429, a 5xx) or has
+ * no next page.
  */
 async function keyedCursorPage(ctx: CheckContext, id: OperationId, auth: Auth): Promise<KeyedCursorPage | undefined> {
   if (mayHoldCursor(auth)) {
@@ -108,7 +127,9 @@ async function keyedCursorPage(ctx: CheckContext, id: OperationId, auth: Auth): 
   return foreign && { exchange: await ctx.call(id, { query: foreign.query, auth }), foreignCursor: true }
 }
 
-/** Asks each list's cursor page with the given key (see keyedCursorPage); lists that give no cursor page are left out. */
+/**
+ * Asks each list's cursor page with the given key (see keyedCursorPage); lists that give no cursor page are left out.
+ */
 export async function callCursorPages(ctx: CheckContext, auth: Auth): Promise<KeyedCursorPage[]> {
   const pages = await Promise.all(cursorPageSources(ctx).map((source) => keyedCursorPage(ctx, source.operation, auth)))
   return pages.filter((page) => page !== undefined)

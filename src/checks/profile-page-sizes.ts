@@ -17,7 +17,9 @@ export interface SizedPage {
   items?: number
 }
 
-/** The lists the profile bounds and the run can read (balances only with a trader); skips the check when there is none. */
+/**
+ * The lists the profile bounds and the run can read (balances only with a trader); skips the check when there is none.
+ */
 function pagedLists(ctx: CheckContext): PagedList[] {
   const rules = Object.entries(ctx.settings.profile!.values.pagination!) as [ListOperationId, PageSizeRule][]
   const readable = rules.filter(([operation]) => operation !== 'listTraderBalances' || !!ctx.settings.trader)
@@ -26,7 +28,9 @@ function pagedLists(ctx: CheckContext): PagedList[] {
 }
 
 /** In range: the bounds themselves and a size between them. */
-const inRange = ({ minPageSize, maxPageSize }: PageSizeRule): number[] => [...new Set([minPageSize, Math.floor((minPageSize + maxPageSize) / 2), maxPageSize])]
+const inRange = ({ minPageSize, maxPageSize }: PageSizeRule): number[] => [
+  ...new Set([minPageSize, Math.floor((minPageSize + maxPageSize) / 2), maxPageSize]),
+]
 
 /**
  * Out of range: below the minimum, 0, negative, above the maximum, and not an integer. The profile's schema makes
@@ -34,7 +38,11 @@ const inRange = ({ minPageSize, maxPageSize }: PageSizeRule): number[] => [...ne
  */
 function outOfRange({ minPageSize, maxPageSize }: PageSizeRule): { size: string; above: boolean }[] {
   const below = [...new Set([minPageSize - 1, 0, -1])].map(String)
-  return [...below.map((size) => ({ size, above: false })), { size: String(maxPageSize + 1), above: true }, ...[`${minPageSize}.5`, 'abc'].map((size) => ({ size, above: false }))]
+  return [
+    ...below.map((size) => ({ size, above: false })),
+    { size: String(maxPageSize + 1), above: true },
+    ...[`${minPageSize}.5`, 'abc'].map((size) => ({ size, above: false })),
+  ]
 }
 
 async function askPage(ctx: CheckContext, operation: ListOperationId, size: string | undefined): Promise<SizedPage> {
@@ -50,14 +58,19 @@ async function askPage(ctx: CheckContext, operation: ListOperationId, size: stri
 }
 
 /**
- * Why the list's page sizes cannot be judged, unless the list is shown to read the run's page-size parameter: some size asked (those given, else
- * the in-range ones) gets another status or another number of items than the page served without a size. The
- * parameter's name is the run's setting (--limit-param), not the contract's, so a list that ignores it has paged under
- * another name, and what it served says nothing of its page-size bounds.
+ * Why the list's page sizes cannot be judged, unless the list is shown to read the run's page-size parameter: some size
+ * asked (those given, else the in-range ones) gets another status or another number of items than the page served
+ * without a size. The parameter's name is the run's setting (--limit-param), not the contract's, so a list that ignores
+ * it has paged under another name, and what it served says nothing of its page-size bounds.
  */
-async function pageSizeIgnored(ctx: CheckContext, list: PagedList, asked: readonly SizedPage[]): Promise<string | undefined> {
+async function pageSizeIgnored(
+  ctx: CheckContext,
+  list: PagedList,
+  asked: readonly SizedPage[],
+): Promise<string | undefined> {
   const plain = await askPage(ctx, list.operation, undefined)
-  const differs = (page: SizedPage) => page.exchange.response?.status !== plain.exchange.response?.status || page.items !== plain.items
+  const differs = (page: SizedPage) =>
+    page.exchange.response?.status !== plain.exchange.response?.status || page.items !== plain.items
   if (asked.some(differs)) return undefined
   const inRangePages = await Promise.all(inRange(list.rule).map((size) => askPage(ctx, list.operation, String(size))))
   if (inRangePages.some(differs)) return undefined
@@ -76,7 +89,9 @@ export function refusalProblem(page: SizedPage): string | undefined {
   if (response?.status !== 400 && response?.status !== 422) return `got ${statusOf(page.exchange)}, not 400 or 422`
   if (response.json === undefined) return `got ${response.status} whose body is ${response.jsonError}`
   const violations = validateAgainst('ErrorBody', response.json)
-  return violations.length === 0 ? undefined : `got ${response.status} without an error body (ErrorBody${violations[0]!.instancePath} ${violations[0]!.message})`
+  return violations.length === 0
+    ? undefined
+    : `got ${response.status} without an error body (ErrorBody${violations[0]!.instancePath} ${violations[0]!.message})`
 }
 
 // Stryker disable next-line ConditionalExpression: equivalent: undefined <= max is false; the guard is for the types
@@ -84,18 +99,25 @@ const served = (page: SizedPage, max: number) => page.items !== undefined && pag
 
 export function outOfRangeProblem(page: SizedPage, above: boolean, rule: PageSizeRule): string | undefined {
   if (rule.outOfRange === 'reject') return refusalProblem(page)
-  if (above) return served(page, rule.maxPageSize) ? undefined : `clamp: expected 200 with at most ${rule.maxPageSize} items, got ${page.items === undefined ? statusOf(page.exchange) : `${page.items} items`}`
+  if (above)
+    return served(page, rule.maxPageSize)
+      ? undefined
+      : `clamp: expected 200 with at most ${rule.maxPageSize} items, got ${page.items === undefined ? statusOf(page.exchange) : `${page.items} items`}`
   // Clamping says what happens above the maximum; a size that is no page size at all may be refused or served clamped.
-  return served(page, rule.maxPageSize) || refusalProblem(page) === undefined ? undefined : `clamp: expected 200 with at most ${rule.maxPageSize} items, or 400 or 422 with an error body; ${refusalProblem(page)}`
+  return served(page, rule.maxPageSize) || refusalProblem(page) === undefined
+    ? undefined
+    : `clamp: expected 200 with at most ${rule.maxPageSize} items, or 400 or 422 with an error body; ${refusalProblem(page)}`
 }
 
-const describe = ({ operation, rule }: PagedList) => `${operation} (${rule.minPageSize} to ${rule.maxPageSize}, ${rule.outOfRange})`
+const describe = ({ operation, rule }: PagedList) =>
+  `${operation} (${rule.minPageSize} to ${rule.maxPageSize}, ${rule.outOfRange})`
 
 export const profilePageSizeChecks: readonly Check[] = [
   {
     id: 'profile/page-size-out-of-range',
     requirement: 'LIM-PAGE-SIZE',
-    title: "page sizes outside the profile's pagination bounds get 400 or 422 with an error body (reject), or a page of at most maxPageSize items (clamp)",
+    title:
+      "page sizes outside the profile's pagination bounds get 400 or 422 with an error body (reject), or a page of at most maxPageSize items (clamp)",
     needs: ['apiKey'],
     profile: 'pagination',
     async run(ctx) {
@@ -111,7 +133,10 @@ export const profilePageSizeChecks: readonly Check[] = [
         }
         for (const [i, page] of pages.entries()) {
           const problem = outOfRangeProblem(page, sizes[i]!.above, list.rule)
-          if (problem) ctx.fail(`${describe(list)} with ${ctx.settings.limitParam}=${page.size}: ${problem}`, { exchange: page.exchange })
+          if (problem)
+            ctx.fail(`${describe(list)} with ${ctx.settings.limitParam}=${page.size}: ${problem}`, {
+              exchange: page.exchange,
+            })
         }
       }
       skipUnlessJudged(ctx, ignored, lists)
@@ -125,8 +150,14 @@ export const profilePageSizeChecks: readonly Check[] = [
     profile: 'pagination',
     async run(ctx) {
       for (const list of pagedLists(ctx)) {
-        for (const page of await Promise.all(inRange(list.rule).map((size) => askPage(ctx, list.operation, String(size))))) {
-          if (page.items === undefined) ctx.fail(`${describe(list)} with ${ctx.settings.limitParam}=${page.size}: got ${statusOf(page.exchange)}, not 200 with a data array`, { exchange: page.exchange })
+        for (const page of await Promise.all(
+          inRange(list.rule).map((size) => askPage(ctx, list.operation, String(size))),
+        )) {
+          if (page.items === undefined)
+            ctx.fail(
+              `${describe(list)} with ${ctx.settings.limitParam}=${page.size}: got ${statusOf(page.exchange)}, not 200 with a data array`,
+              { exchange: page.exchange },
+            )
         }
       }
     },
@@ -134,7 +165,8 @@ export const profilePageSizeChecks: readonly Check[] = [
   {
     id: 'profile/page-size-honoured',
     requirement: 'EP-LIST-QUERY',
-    title: 'a list asked for a page size within the profile\'s bounds (--limit-param) never serves more items than asked',
+    title:
+      "a list asked for a page size within the profile's bounds (--limit-param) never serves more items than asked",
     needs: ['apiKey'],
     profile: 'pagination',
     async run(ctx) {
@@ -151,7 +183,10 @@ export const profilePageSizeChecks: readonly Check[] = [
         for (const page of pages) {
           if (page.items === undefined) continue
           judged = true
-          if (page.items > Number(page.size)) ctx.fail(`${describe(list)} with ${ctx.settings.limitParam}=${page.size} served ${page.items} items`, { exchange: page.exchange })
+          if (page.items > Number(page.size))
+            ctx.fail(`${describe(list)} with ${ctx.settings.limitParam}=${page.size} served ${page.items} items`, {
+              exchange: page.exchange,
+            })
         }
       }
       skipUnlessJudged(ctx, ignored, lists)
@@ -165,7 +200,8 @@ export const profilePageSizeChecks: readonly Check[] = [
     needs: ['apiKey'],
     profile: 'pagination',
     async run(ctx) {
-      for (const list of pagedLists(ctx)) await expectWalkEnds(ctx, list.operation, { [ctx.settings.limitParam]: String(list.rule.maxPageSize) })
+      for (const list of pagedLists(ctx))
+        await expectWalkEnds(ctx, list.operation, { [ctx.settings.limitParam]: String(list.rule.maxPageSize) })
     },
   },
 ]

@@ -23,21 +23,35 @@ function recordsOf(body: unknown, list: boolean): Record<string, unknown>[] {
 }
 
 /** A recorded 200 with a JSON body from the operation, judged only where the profile states what it is held to. */
-function recordedSuccessOf(op: OperationId, stated: (profile: Profile | undefined) => boolean, violation: RecordedJudgement['violation']): RecordedJudgement {
+function recordedSuccessOf(
+  op: OperationId,
+  stated: (profile: Profile | undefined) => boolean,
+  violation: RecordedJudgement['violation'],
+): RecordedJudgement {
   return {
     notApplicable: `no exchange was a 200 with a JSON body from ${pathsOf([op])}`,
-    applies: (_, exchange, settings) => exchange.operation === op && isSuccessBody(exchange) && stated(settings.profile),
+    applies: (_, exchange, settings) =>
+      exchange.operation === op && isSuccessBody(exchange) && stated(settings.profile),
     violation,
   }
 }
 
 type RecordComponent = 'Vault' | 'Market' | 'Balance' | 'PnL'
 
-/** How each component's records are read and named: the operation, whether data is a list, what one record is called. */
-const RECORDS: Readonly<Record<RecordComponent, { operation: OperationId; list: boolean; noun: string; title: string }>> = {
+/**
+ * How each component's records are read and named: the operation, whether data is a list, what one record is called.
+ */
+const RECORDS: Readonly<
+  Record<RecordComponent, { operation: OperationId; list: boolean; noun: string; title: string }>
+> = {
   Vault: { operation: 'getVault', list: false, noun: 'the vault', title: 'the vault of GET /v1/vault' },
   Market: { operation: 'listMarkets', list: true, noun: 'market', title: 'every market of GET /v1/markets' },
-  Balance: { operation: 'listTraderBalances', list: true, noun: 'balance', title: "every balance of the first page of GET /v1/traders/{address}/balances" },
+  Balance: {
+    operation: 'listTraderBalances',
+    list: true,
+    noun: 'balance',
+    title: 'every balance of the first page of GET /v1/traders/{address}/balances',
+  },
   PnL: { operation: 'getTraderPnl', list: false, noun: 'the PnL', title: 'the PnL of GET /v1/traders/{address}/pnl' },
 }
 
@@ -52,11 +66,21 @@ export function hasMember(record: Record<string, unknown>, path: string): boolea
 }
 
 /** The first record without one of the members, as a finding that says whose rule requires them. */
-export function missingMembersOf(component: RecordComponent, records: readonly Record<string, unknown>[], members: readonly string[], because: string): string | undefined {
+export function missingMembersOf(
+  component: RecordComponent,
+  records: readonly Record<string, unknown>[],
+  members: readonly string[],
+  because: string,
+): string | undefined {
   const { noun } = RECORDS[component]
   for (const [index, record] of records.entries()) {
     const missing = members.filter((member) => !hasMember(record, member))
-    const name = component === 'Market' ? `market ${index} (id ${JSON.stringify(record.id)})` : component === 'Balance' ? `balance ${index} (token ${JSON.stringify(record.token)})` : noun
+    const name =
+      component === 'Market'
+        ? `market ${index} (id ${JSON.stringify(record.id)})`
+        : component === 'Balance'
+          ? `balance ${index} (token ${JSON.stringify(record.token)})`
+          : noun
     if (missing.length > 0) return `${name} has no ${missing.join(', ')}, ${because}`
   }
   return undefined
@@ -68,20 +92,29 @@ export function membersCheck(
   check: Pick<Check, 'id' | 'requirement' | 'title' | 'profile'>,
   membersOf: (profile: Profile | undefined) => readonly string[] | undefined,
   because: string,
-  unjudged = (_profile: Profile | undefined) => `the profile lists no required member of ${component} (requiredMembers.${component})`,
+  unjudged = (_profile: Profile | undefined) =>
+    `the profile lists no required member of ${component} (requiredMembers.${component})`,
 ): Check {
   const { operation, list } = RECORDS[component]
-  const missingMembers = (records: readonly Record<string, unknown>[], members: readonly string[]) => missingMembersOf(component, records, members, because)
+  const missingMembers = (records: readonly Record<string, unknown>[], members: readonly string[]) =>
+    missingMembersOf(component, records, members, because)
   return {
     ...check,
     needs: component === 'Balance' || component === 'PnL' ? ['apiKey', 'trader'] : ['apiKey'],
-    recorded: recordedSuccessOf(operation, (profile) => membersOf(profile) !== undefined, (response, _, settings) => missingMembers(recordsOf(response.json, list), membersOf(settings.profile)!)),
+    recorded: recordedSuccessOf(
+      operation,
+      (profile) => membersOf(profile) !== undefined,
+      (response, _, settings) => missingMembers(recordsOf(response.json, list), membersOf(settings.profile)!),
+    ),
     async run(ctx) {
       const members = membersOf(ctx.settings.profile)
       if (!members) ctx.skip(unjudged(ctx.settings.profile))
       const exchange = await ctx.call(operation)
       const records = recordsOf(await successJson(ctx, exchange), list)
-      if (records.length === 0) ctx.skip(`${operation} answered no ${list ? RECORDS[component].noun : `${component} object`} to judge (envelope/data and the shapes checks judge the body itself)`)
+      if (records.length === 0)
+        ctx.skip(
+          `${operation} answered no ${list ? RECORDS[component].noun : `${component} object`} to judge (envelope/data and the shapes checks judge the body itself)`,
+        )
       const finding = missingMembers(records, members!)
       if (finding !== undefined) ctx.fail(finding, { exchange })
     },
@@ -108,7 +141,10 @@ function configSchemaFinding(body: unknown, profile: Profile): Finding | undefin
   if (validate(body)) return undefined
   const violations = violationsOf('configSchema', validate.errors)
   const first = violations[0]!
-  return { message: `configSchema${first.instancePath} ${first.message} (${first.keyword} at ${first.schemaPath})`, violations }
+  return {
+    message: `configSchema${first.instancePath} ${first.message} (${first.keyword} at ${first.schemaPath})`,
+    violations,
+  }
 }
 
 export const profileShapeChecks: readonly Check[] = [
@@ -122,7 +158,11 @@ export const profileShapeChecks: readonly Check[] = [
     title: "GET /v1/config answers a body valid against the profile's configSchema",
     needs: ['apiKey'],
     profile: 'configSchema',
-    recorded: recordedSuccessOf('getConfig', (profile) => profile?.configSchema !== undefined, (response, _, settings) => configSchemaFinding(response.json, settings.profile!)),
+    recorded: recordedSuccessOf(
+      'getConfig',
+      (profile) => profile?.configSchema !== undefined,
+      (response, _, settings) => configSchemaFinding(response.json, settings.profile!),
+    ),
     async run(ctx) {
       const exchange = await ctx.call('getConfig')
       const body = await successJson(ctx, exchange)

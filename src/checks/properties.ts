@@ -2,10 +2,27 @@ import fc from 'fast-check'
 import type { OperationId } from '../contract/operations.js'
 import { garbageApiKey, garbageApiKeyCoverage } from '../generators/api-keys.js'
 import { inTurn, onEvery } from '../generators/coverage.js'
-import { anyCaseHexIdentifier, malformedHexIdentifier, malformedHexIdentifierCoverage, wellFormedHexIdentifierCoverage } from '../generators/hex-identifiers.js'
+import {
+  anyCaseHexIdentifier,
+  malformedHexIdentifier,
+  malformedHexIdentifierCoverage,
+  wellFormedHexIdentifierCoverage,
+} from '../generators/hex-identifiers.js'
 import { nearMissCoverage } from '../generators/near-misses.js'
-import { outOfBoundsReceipt, outOfBoundsReceiptCoverage, wrongReceipt, wrongReceiptCoverage } from '../generators/receipts.js'
-import { headerValueOf, invalidRequestId, invalidRequestIdCoverage, isSendableHeaderValue, validRequestId, validRequestIdCoverage } from '../generators/request-ids.js'
+import {
+  outOfBoundsReceipt,
+  outOfBoundsReceiptCoverage,
+  wrongReceipt,
+  wrongReceiptCoverage,
+} from '../generators/receipts.js'
+import {
+  headerValueOf,
+  invalidRequestId,
+  invalidRequestIdCoverage,
+  isSendableHeaderValue,
+  validRequestId,
+  validRequestIdCoverage,
+} from '../generators/request-ids.js'
 import { headerShown, headerValue, type Exchange } from '../http/exchange.js'
 import { checkProperty } from './property.js'
 import { answeredWithError, foundOrNotFound, grantsNoAccess, refusedWithErrorBody } from './expectations.js'
@@ -19,17 +36,25 @@ const keyedOperations: OperationId[] = ['getVault', 'listMarkets', 'getConfig']
 /** The configured trader in each letter case, and with its letters' case flipped one by one from the start. */
 function traderInAnyCase(trader: string): fc.Arbitrary<string> {
   const digits = trader.slice(2)
-  return fc.oneof(
-    fc.constantFrom(digits.toLowerCase(), digits.toUpperCase()),
-    fc.nat(digits.length).map((n) => digits.slice(0, n).toUpperCase() + digits.slice(n).toLowerCase()),
-  ).map((hex) => `0x${hex}`)
+  return fc
+    .oneof(
+      fc.constantFrom(digits.toLowerCase(), digits.toUpperCase()),
+      fc.nat(digits.length).map((n) => digits.slice(0, n).toUpperCase() + digits.slice(n).toLowerCase()),
+    )
+    .map((hex) => `0x${hex}`)
 }
 
 /**
  * The requests a generated X-Request-ID rides on: a success and each kind of refusal, so that the every-response
  * rules (the error body's requestId pattern among them) meet generated IDs on every path, not only on a success.
  */
-const REQUEST_ID_PATHS = ['a success', 'a request without a key', 'an unknown intent', 'a malformed hash', 'a wrong receipt'] as const
+const REQUEST_ID_PATHS = [
+  'a success',
+  'a request without a key',
+  'an unknown intent',
+  'a malformed hash',
+  'a wrong receipt',
+] as const
 type RequestIdPath = (typeof REQUEST_ID_PATHS)[number]
 
 function sendOnPath(ctx: CheckContext, path: RequestIdPath, headers: Record<string, string>): Promise<Exchange> {
@@ -45,7 +70,10 @@ function sendOnPath(ctx: CheckContext, path: RequestIdPath, headers: Record<stri
     case 'a malformed hash':
       return ctx.call('getIntentStatus', { ...unknownIntent, params: { hash: 'not-a-hash' } })
     case 'a wrong receipt':
-      return ctx.call('getIntentStatus', { ...unknownIntent, params: { hash: ctx.settings.intent?.hash ?? STAND_IN.hash } })
+      return ctx.call('getIntentStatus', {
+        ...unknownIntent,
+        params: { hash: ctx.settings.intent?.hash ?? STAND_IN.hash },
+      })
   }
 }
 
@@ -58,7 +86,10 @@ async function requestIdEcho(ctx: CheckContext, [path, id]: [RequestIdPath, stri
 const requestIdOnAnyPath = (ids: fc.Arbitrary<string>) => fc.tuple(fc.constantFrom(...REQUEST_ID_PATHS), ids)
 
 /** Skips inputs whose header value (the second member) an HTTP client cannot send. */
-const unsendable = <C>() => ({ test: ([, value]: [C, string]) => !isSendableHeaderValue(value), why: 'CR, LF or another control character, which an HTTP client cannot send in a header' })
+const unsendable = <C>() => ({
+  test: ([, value]: [C, string]) => !isSendableHeaderValue(value),
+  why: 'CR, LF or another control character, which an HTTP client cannot send in a header',
+})
 
 export const propertiesChecks: readonly Check[] = [
   {
@@ -67,9 +98,14 @@ export const propertiesChecks: readonly Check[] = [
     title: 'every generated malformed intent hash gets no status (no 2xx)',
     needs: ['apiKey', 'intent'],
     run: (ctx) =>
-      checkProperty(ctx, malformedHexIdentifier('Hash', [ctx.settings.intent!.hash]), async (hash) => grantsNoAccess(await ctx.call('getIntentStatus', { params: { hash } })), {
-        coverage: malformedHexIdentifierCoverage('Hash', [ctx.settings.intent!.hash]),
-      }),
+      checkProperty(
+        ctx,
+        malformedHexIdentifier('Hash', [ctx.settings.intent!.hash]),
+        async (hash) => grantsNoAccess(await ctx.call('getIntentStatus', { params: { hash } })),
+        {
+          coverage: malformedHexIdentifierCoverage('Hash', [ctx.settings.intent!.hash]),
+        },
+      ),
   },
   {
     id: 'properties/out-of-bounds-receipt-refused',
@@ -77,9 +113,14 @@ export const propertiesChecks: readonly Check[] = [
     title: 'every generated receipt outside 1 to 512 characters gets no access (no 2xx)',
     needs: ['apiKey', 'intent'],
     run: (ctx) =>
-      checkProperty(ctx, outOfBoundsReceipt(ctx.settings.intent!.receipt), async (receipt) => grantsNoAccess(await ctx.call('getIntentStatus', { query: { receipt } })), {
-        coverage: outOfBoundsReceiptCoverage(ctx.settings.intent!.receipt),
-      }),
+      checkProperty(
+        ctx,
+        outOfBoundsReceipt(ctx.settings.intent!.receipt),
+        async (receipt) => grantsNoAccess(await ctx.call('getIntentStatus', { query: { receipt } })),
+        {
+          coverage: outOfBoundsReceiptCoverage(ctx.settings.intent!.receipt),
+        },
+      ),
   },
   {
     id: 'properties/wrong-receipt-refused',
@@ -87,9 +128,14 @@ export const propertiesChecks: readonly Check[] = [
     title: "every generated receipt of 1 to 512 characters other than the intent's gets no access (no 2xx)",
     needs: ['apiKey', 'intent'],
     run: (ctx) =>
-      checkProperty(ctx, wrongReceipt(ctx.settings.intent!.receipt), async (receipt) => grantsNoAccess(await ctx.call('getIntentStatus', { query: { receipt } })), {
-        coverage: wrongReceiptCoverage(ctx.settings.intent!.receipt),
-      }),
+      checkProperty(
+        ctx,
+        wrongReceipt(ctx.settings.intent!.receipt),
+        async (receipt) => grantsNoAccess(await ctx.call('getIntentStatus', { query: { receipt } })),
+        {
+          coverage: wrongReceiptCoverage(ctx.settings.intent!.receipt),
+        },
+      ),
   },
   {
     id: 'properties/valid-request-id-echoed',
@@ -102,7 +148,12 @@ export const propertiesChecks: readonly Check[] = [
         requestIdOnAnyPath(validRequestId()),
         async (input) => {
           const { exchange, sent, on, echoed } = await requestIdEcho(ctx, input)
-          return echoed === sent ? undefined : { problem: `sent X-Request-ID ${JSON.stringify(sent)} on ${on}, got ${exchange.response ? headerShown(exchange.response, 'x-request-id') : statusOf(exchange)}`, exchange }
+          return echoed === sent
+            ? undefined
+            : {
+                problem: `sent X-Request-ID ${JSON.stringify(sent)} on ${on}, got ${exchange.response ? headerShown(exchange.response, 'x-request-id') : statusOf(exchange)}`,
+                exchange,
+              }
         },
         { coverage: inTurn(REQUEST_ID_PATHS, validRequestIdCoverage()) },
       ),
@@ -118,7 +169,9 @@ export const propertiesChecks: readonly Check[] = [
         requestIdOnAnyPath(invalidRequestId()),
         async (input) => {
           const { exchange, sent, on, echoed } = await requestIdEcho(ctx, input)
-          return echoed === sent ? { problem: `the invalid X-Request-ID ${JSON.stringify(sent)} came back verbatim on ${on}`, exchange } : undefined
+          return echoed === sent
+            ? { problem: `the invalid X-Request-ID ${JSON.stringify(sent)} came back verbatim on ${on}`, exchange }
+            : undefined
         },
         { skip: unsendable<RequestIdPath>(), coverage: inTurn(REQUEST_ID_PATHS, invalidRequestIdCoverage()) },
       ),
@@ -126,20 +179,30 @@ export const propertiesChecks: readonly Check[] = [
   {
     id: 'properties/well-formed-address-answered',
     requirement: 'EP-ADDRESS-PARAM',
-    title: "every generated trader address matching the Address pattern (the suite's assumption: the contract does not show the format) gets 200 with a valid body, 404, or 403 (a key restricted to some traders)",
+    title:
+      "every generated trader address matching the Address pattern (the suite's assumption: the contract does not show the format) gets 200 with a valid body, 404, or 403 (a key restricted to some traders)",
     needs: ['apiKey', 'trader'],
     run: (ctx) =>
       checkProperty(
         ctx,
-        fc.tuple(fc.constantFrom(...traderOperations), fc.oneof(anyCaseHexIdentifier('Address'), traderInAnyCase(ctx.settings.trader!))),
+        fc.tuple(
+          fc.constantFrom(...traderOperations),
+          fc.oneof(anyCaseHexIdentifier('Address'), traderInAnyCase(ctx.settings.trader!)),
+        ),
         async ([id, address]) => foundOrNotFound(await ctx.call(id, { params: { address } })),
-        { coverage: inTurn(traderOperations, wellFormedHexIdentifierCoverage('Address', [ctx.settings.trader!]).flatMap((c) => [c, c])) },
+        {
+          coverage: inTurn(
+            traderOperations,
+            wellFormedHexIdentifierCoverage('Address', [ctx.settings.trader!]).flatMap((c) => [c, c]),
+          ),
+        },
       ),
   },
   {
     id: 'properties/malformed-address-rejected',
     requirement: 'EP-ADDRESS-PARAM',
-    title: "every generated trader address not matching the Address pattern (the suite's assumption: the contract does not show the format) gets a 4xx with an error body",
+    title:
+      "every generated trader address not matching the Address pattern (the suite's assumption: the contract does not show the format) gets a 4xx with an error body",
     needs: ['apiKey', 'trader'],
     run: (ctx) =>
       checkProperty(
@@ -165,7 +228,12 @@ export const propertiesChecks: readonly Check[] = [
           // The API key's near misses on every operation; the rest in turn.
           coverage: [
             ...onEvery(keyedOperations, nearMissCoverage(ctx.settings.apiKey!, 'the API key', 'header')),
-            ...inTurn(keyedOperations, [...garbageApiKeyCoverage(realKeys), ...(ctx.settings.restrictedApiKey ? nearMissCoverage(ctx.settings.restrictedApiKey, 'the restricted API key', 'header') : [])]),
+            ...inTurn(keyedOperations, [
+              ...garbageApiKeyCoverage(realKeys),
+              ...(ctx.settings.restrictedApiKey
+                ? nearMissCoverage(ctx.settings.restrictedApiKey, 'the restricted API key', 'header')
+                : []),
+            ]),
           ],
         },
       )

@@ -10,7 +10,10 @@ export interface Breach {
 }
 
 export interface PropertyOptions<T> {
-  /** Inputs that cannot be judged (an HTTP client cannot send them, say) are skipped and counted; `why` says what they were. */
+  /**
+   * Inputs that cannot be judged (an HTTP client cannot send them, say) are skipped and counted; `why` says what they
+   * were.
+   */
   skip?: { test(value: T): boolean; why: string }
   /** The fixed coverage phase: examined in full before the random phase, the same whatever the seed. */
   coverage?: readonly CoverageCase<T>[]
@@ -34,7 +37,12 @@ const EXECUTIONS_PER_RUN = 4
  * (or replays the one input at `settings.replayPath`), and fails the check with the first failing coverage case, or
  * the shrunk counterexample, the seed and the path.
  */
-export async function checkProperty<T>(ctx: CheckContext, arbitrary: fc.Arbitrary<T>, examine: (value: T) => Promise<Breach | undefined>, options: PropertyOptions<T> = {}): Promise<void> {
+export async function checkProperty<T>(
+  ctx: CheckContext,
+  arbitrary: fc.Arbitrary<T>,
+  examine: (value: T) => Promise<Breach | undefined>,
+  options: PropertyOptions<T> = {},
+): Promise<void> {
   // Stryker disable next-line StringLiteral: equivalent: any text but coverage:<index> matches no coverage case
   const replayedCase = COVERAGE_PATH.exec(ctx.settings.replayPath ?? '')
   if (replayedCase || ctx.settings.replayPath === undefined) {
@@ -48,14 +56,21 @@ export async function checkProperty<T>(ctx: CheckContext, arbitrary: fc.Arbitrar
  * Examines every coverage case concurrently (within the client's bound) and fails with the first breach in the list's
  * order, so that the verdict and its evidence do not depend on which answer came first.
  */
-async function coveragePhase<T>(ctx: CheckContext, examine: (value: T) => Promise<Breach | undefined>, options: PropertyOptions<T>, only?: number): Promise<void> {
+async function coveragePhase<T>(
+  ctx: CheckContext,
+  examine: (value: T) => Promise<Breach | undefined>,
+  options: PropertyOptions<T>,
+  only?: number,
+): Promise<void> {
   const all = (options.coverage ?? []).map((entry, index) => ({ ...entry, index }))
   const chosen = only === undefined ? all : all.filter((entry) => entry.index === only)
-  if (only !== undefined && chosen.length === 0) ctx.fail(`--replay-path ${coveragePath(only)} names no coverage case: this check has ${all.length}`)
+  if (only !== undefined && chosen.length === 0)
+    ctx.fail(`--replay-path ${coveragePath(only)} names no coverage case: this check has ${all.length}`)
   const judged = chosen.filter((entry) => !options.skip?.test(entry.value))
   const skipped = chosen.length - judged.length
   ctx.countInputs('coverage', judged.length)
-  // Every case is awaited, so that an input whose read was not assessed (every attempt a transient 5xx) does not hide another's breach.
+  // Every case is awaited, so that an input whose read was not assessed (every attempt a transient 5xx) does not hide
+  // another's breach.
   const settled = await Promise.allSettled(judged.map((entry) => examine(entry.value)))
   const breaches = settled.map((result) => (result.status === 'fulfilled' ? result.value : undefined))
   const at = breaches.findIndex((breach) => breach !== undefined)
@@ -69,10 +84,18 @@ async function coveragePhase<T>(ctx: CheckContext, examine: (value: T) => Promis
   const skippedNote = skipped > 0 ? `; ${skipped} coverage inputs skipped (${options.skip!.why})` : ''
   const path = coveragePath(index)
   const message = `${breach.problem}; coverage input ${index} (${label}) ${shown(value)} (fixed coverage phase, the same for every seed; path ${path}${skippedNote})`
-  ctx.fail(message, { exchange: breach.exchange, counterexample: { seed: ctx.settings.seed, path, value, runs: judged.length } })
+  ctx.fail(message, {
+    exchange: breach.exchange,
+    counterexample: { seed: ctx.settings.seed, path, value, runs: judged.length },
+  })
 }
 
-async function randomPhase<T>(ctx: CheckContext, arbitrary: fc.Arbitrary<T>, examine: (value: T) => Promise<Breach | undefined>, options: PropertyOptions<T>): Promise<void> {
+async function randomPhase<T>(
+  ctx: CheckContext,
+  arbitrary: fc.Arbitrary<T>,
+  examine: (value: T) => Promise<Breach | undefined>,
+  options: PropertyOptions<T>,
+): Promise<void> {
   const { seed, runs, replayPath } = ctx.settings
   const budget = runs * EXECUTIONS_PER_RUN
   let skipped = 0
@@ -101,7 +124,11 @@ async function randomPhase<T>(ctx: CheckContext, arbitrary: fc.Arbitrary<T>, exa
       return true
     }
   })
-  const details = await fc.check(property, { seed, numRuns: runs, ...(replayPath === undefined ? {} : { path: replayPath, endOnFailure: true }) })
+  const details = await fc.check(property, {
+    seed,
+    numRuns: runs,
+    ...(replayPath === undefined ? {} : { path: replayPath, endOnFailure: true }),
+  })
   ctx.countInputs('random', Math.min(executions, budget))
   if (aborted !== undefined) throw aborted
   if (!details.failed) return
@@ -130,7 +157,12 @@ function shown(value: unknown): string {
  * concurrently up front, within the client's concurrency bound, and the property awaits those answers in order.
  * Shrinking and replays still go one input at a time.
  */
-function prefetch<T>(arbitrary: fc.Arbitrary<T>, examine: (value: T) => Promise<Breach | undefined>, settings: { seed: number; runs: number; replayPath?: string }, options: PropertyOptions<T>): Map<string, Promise<Breach | undefined>[]> {
+function prefetch<T>(
+  arbitrary: fc.Arbitrary<T>,
+  examine: (value: T) => Promise<Breach | undefined>,
+  settings: { seed: number; runs: number; replayPath?: string },
+  options: PropertyOptions<T>,
+): Map<string, Promise<Breach | undefined>[]> {
   const examined = new Map<string, Promise<Breach | undefined>[]>()
   if (settings.replayPath !== undefined) return examined
   for (const value of fc.sample(arbitrary, { seed: settings.seed, numRuns: settings.runs })) {

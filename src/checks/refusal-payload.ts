@@ -12,12 +12,15 @@ interface SchemaObject {
 const componentName = (ref: string) => ref.replace('#/components/schemas/', '')
 const component = (name: string) => loadOpenApi().components.schemas[name] as SchemaObject
 
-/** The schema of an enveloped operation's data, from its success schema: an object schema, or the item schema of a list. */
+/**
+ * The schema of an enveloped operation's data, from its success schema: an object schema, or the item schema of a list.
+ */
 function dataSchemaOf(successSchema: string): { name: string; list: boolean } | undefined {
   // Stryker disable next-line ArrayDeclaration: equivalent: only ConfigResponse lacks allOf; a string has none
   for (const part of component(successSchema).allOf ?? []) {
     const data = part.properties?.data
-    // The Envelope part has no properties; the part that names data gives its schema, an object's $ref or a list's items.
+    // The Envelope part has no properties; the part that names data gives its schema, an object's $ref or a list's
+    // items.
     if (!data) continue
     // Every data member of a success schema's allOf has a $ref or items (specs/openapi.yaml).
     return { name: componentName((data.$ref ?? data.items!.$ref)!), list: data.$ref === undefined }
@@ -37,7 +40,8 @@ function intentStatusMembers(body: Record<string, unknown>): string[] {
  * shown, so nothing is taken as its payload.
  */
 export function carriedPayload(operationId: OperationId, body: unknown): string | undefined {
-  // A body that is no object carries no member: a JSON string's, number's or array's members by these names are undefined too.
+  // A body that is no object carries no member: a JSON string's, number's or array's members by these names are
+  // undefined too.
   const members = (body ?? {}) as Record<string, unknown>
   const { successSchema } = operation(operationId)
   // Each data schema is an object schema: a data member that is no object is not valid against it.
@@ -50,7 +54,12 @@ export function carriedPayload(operationId: OperationId, body: unknown): string 
   if (!data) return undefined
   if (data.list) {
     const items = members.data
-    if (!Array.isArray(items) || items.length === 0 || !items.every((item) => validateAgainst(data.name, item).length === 0)) return undefined
+    if (
+      !Array.isArray(items) ||
+      items.length === 0 ||
+      !items.every((item) => validateAgainst(data.name, item).length === 0)
+    )
+      return undefined
     return `its data, ${items.length} valid ${data.name} item${items.length === 1 ? '' : 's'}`
   }
   return validateAgainst(data.name, members.data).length === 0 ? `its data, a valid ${data.name}` : undefined

@@ -1,7 +1,10 @@
 import { schemaPattern } from '../contract/schemas.js'
 import type { Exchange } from '../http/exchange.js'
 
-/** The statuses of a validation failure in the contract's status table (400 Validation failure, 422 Request validation failed). */
+/**
+ * The statuses of a validation failure in the contract's status table (400 Validation failure, 422 Request validation
+ * failed).
+ */
 export const VALIDATION_STATUSES: readonly number[] = [400, 422]
 
 const HASH = schemaPattern('Hash')
@@ -27,7 +30,10 @@ function headerOf(exchange: Exchange, name: string): string | undefined {
  * pattern. The address format is not shown, so no address makes a request malformed here.
  */
 export function brokenFormat(exchange: Exchange): string | undefined {
-  return (exchange.operation === 'getIntentStatus' ? brokenIntentInput(new URL(exchange.request.url)) : undefined) ?? brokenRequestId(exchange)
+  return (
+    (exchange.operation === 'getIntentStatus' ? brokenIntentInput(new URL(exchange.request.url)) : undefined) ??
+    brokenRequestId(exchange)
+  )
 }
 
 function brokenIntentInput(url: URL): string | undefined {
@@ -35,11 +41,14 @@ function brokenIntentInput(url: URL): string | undefined {
   if (hash === undefined || !HASH.test(hash)) return 'its hash is not in Hash format (0x and 64 hex digits)'
   const receipt = url.searchParams.get('receipt')
   if (receipt === null) return 'it has no receipt, which is required'
-  if (receipt.length < 1 || receipt.length > RECEIPT_MAX_LENGTH) return `its receipt has ${receipt.length} characters, outside 1 to ${RECEIPT_MAX_LENGTH}`
+  if (receipt.length < 1 || receipt.length > RECEIPT_MAX_LENGTH)
+    return `its receipt has ${receipt.length} characters, outside 1 to ${RECEIPT_MAX_LENGTH}`
   return undefined
 }
 
 function brokenRequestId(exchange: Exchange): string | undefined {
   const requestId = headerOf(exchange, 'x-request-id')
-  return requestId !== undefined && !REQUEST_ID.test(requestId) ? 'its X-Request-ID is not 8 to 128 letters, digits, dots, underscores, colons or hyphens' : undefined
+  return requestId !== undefined && !REQUEST_ID.test(requestId)
+    ? 'its X-Request-ID is not 8 to 128 letters, digits, dots, underscores, colons or hyphens'
+    : undefined
 }

@@ -40,7 +40,10 @@ function responseOf(ctx: CheckContext, exchange: Exchange): ExchangeResponse {
 }
 
 /** GET /v1/config without a key: the one error every deployment can be made to answer. */
-async function errorResponse(ctx: CheckContext, headers: Record<string, string> = {}): Promise<{ exchange: Exchange; response: ExchangeResponse }> {
+async function errorResponse(
+  ctx: CheckContext,
+  headers: Record<string, string> = {},
+): Promise<{ exchange: Exchange; response: ExchangeResponse }> {
   // Stryker disable next-line StringLiteral: equivalent: auth '' sends no key, the same request as 'none'
   const exchange = await ctx.call('getConfig', { auth: 'none', headers })
   const response = responseOf(ctx, exchange)
@@ -75,11 +78,14 @@ function examplesCheck(
       },
     },
     async run(ctx) {
-      const exchanges = await Promise.all(examples.map(({ value }) => ctx.call('getConfig', { headers: { 'x-request-id': value } })))
+      const exchanges = await Promise.all(
+        examples.map(({ value }) => ctx.call('getConfig', { headers: { 'x-request-id': value } })),
+      )
       examples.forEach((example, i) => {
         const exchange = exchanges[i]!
         const found = problem(example, responseOf(ctx, exchange))
-        if (found !== undefined) ctx.fail(`the ${example.name} X-Request-ID ${JSON.stringify(example.value)} ${found}`, { exchange })
+        if (found !== undefined)
+          ctx.fail(`the ${example.name} X-Request-ID ${JSON.stringify(example.value)} ${found}`, { exchange })
       })
     },
   }
@@ -93,7 +99,8 @@ export const requestIdChecks: readonly Check[] = [
     needs: ['apiKey'],
     async run(ctx) {
       const exchange = await ctx.call('getConfig')
-      if (headerValues(responseOf(ctx, exchange), 'x-request-id').length === 0) ctx.fail('x-request-id is missing', { exchange })
+      if (headerValues(responseOf(ctx, exchange), 'x-request-id').length === 0)
+        ctx.fail('x-request-id is missing', { exchange })
     },
   },
   {
@@ -102,19 +109,23 @@ export const requestIdChecks: readonly Check[] = [
     title: 'an error response carries x-request-id',
     async run(ctx) {
       const { exchange, response } = await errorResponse(ctx)
-      if (headerValues(response, 'x-request-id').length === 0) ctx.fail(`x-request-id is missing from a ${response.status}`, { exchange })
+      if (headerValues(response, 'x-request-id').length === 0)
+        ctx.fail(`x-request-id is missing from a ${response.status}`, { exchange })
     },
   },
   examplesCheck(
     {
       id: 'request-ids/valid-echoed',
       requirement: 'RID-ECHO-VALID',
-      title: 'a valid X-Request-ID comes back unchanged in x-request-id, at its bounds and with each allowed punctuation',
+      title:
+        'a valid X-Request-ID comes back unchanged in x-request-id, at its bounds and with each allowed punctuation',
     },
     VALID_REQUEST_IDS,
     ({ value }, response) => {
       const echoed = headerValue(response, 'x-request-id')
-      return echoed === value ? undefined : `came back as ${echoed === undefined ? 'no single x-request-id' : JSON.stringify(echoed)}`
+      return echoed === value
+        ? undefined
+        : `came back as ${echoed === undefined ? 'no single x-request-id' : JSON.stringify(echoed)}`
     },
     { valid: true, described: 'the valid' },
   ),
@@ -138,19 +149,27 @@ export const requestIdChecks: readonly Check[] = [
     async run(ctx) {
       const { exchange, response } = await errorResponse(ctx, { 'x-request-id': ERROR_REQUEST_ID })
       const inHeader = headerValue(response, 'x-request-id')
-      if (inHeader !== ERROR_REQUEST_ID) ctx.fail(`a ${response.status} carries ${headerShown(response, 'x-request-id')}, not the X-Request-ID sent`, { exchange })
+      if (inHeader !== ERROR_REQUEST_ID)
+        ctx.fail(`a ${response.status} carries ${headerShown(response, 'x-request-id')}, not the X-Request-ID sent`, {
+          exchange,
+        })
     },
   },
   {
     id: 'request-ids/error-body-id-matches-header',
     requirement: 'RID-BODY-MATCHES-HEADER',
-    title: "an error body's requestId, sent with a valid X-Request-ID, is the x-request-id of its response (whichever ID the service chose)",
+    title:
+      "an error body's requestId, sent with a valid X-Request-ID, is the x-request-id of its response (whichever ID the service chose)",
     async run(ctx) {
       const { exchange, response } = await errorResponse(ctx, { 'x-request-id': ERROR_REQUEST_ID })
       const inBody = bodyMember(response, 'requestId')
       if (inBody === undefined) ctx.skip(`the ${response.status} body carries no requestId (it is optional)`)
       const inHeader = headerValue(response, 'x-request-id')
-      if (inBody !== inHeader) ctx.fail(`a ${response.status} body carries requestId ${JSON.stringify(inBody)}, ${inHeader === undefined ? 'and no single x-request-id' : `its header x-request-id ${JSON.stringify(inHeader)}`}`, { exchange })
+      if (inBody !== inHeader)
+        ctx.fail(
+          `a ${response.status} body carries requestId ${JSON.stringify(inBody)}, ${inHeader === undefined ? 'and no single x-request-id' : `its header x-request-id ${JSON.stringify(inHeader)}`}`,
+          { exchange },
+        )
     },
   },
 ]

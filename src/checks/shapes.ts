@@ -4,15 +4,47 @@ import { membersCheck } from './profile-shapes.js'
 import { answersOf, bodyRuleCheck, failureOf, isSuccessBody, pathsOf } from './success-bodies.js'
 import type { Check } from './types.js'
 
-/** One check per operation and requirement: each reports only the violations of its success body that break its rule. */
+/**
+ * One check per operation and requirement: each reports only the violations of its success body that break its rule.
+ */
 const shapeRules: readonly (readonly [slug: string, operation: OperationId, requirement: string, answers: string])[] = [
-  ['intent-members', 'getIntentStatus', 'SHAPE-INTENT-STATUS', 'an IntentStatus with orderHash, state, createdAt, updatedAt and order'],
-  ['intent-strict', 'getIntentStatus', 'SHAPE-INTENT-STRICT', 'an IntentStatus, failure, settlement and trigger without members beyond those listed'],
-  ['intent-failure', 'getIntentStatus', 'SHAPE-INTENT-FAILURE', 'a failure, when present, with code, message and retryable'],
-  ['intent-settlement', 'getIntentStatus', 'SHAPE-INTENT-SETTLEMENT', 'a settlement, when present, with an errorSelector of 8 hex digits'],
-  ['intent-trigger', 'getIntentStatus', 'SHAPE-INTENT-TRIGGER', 'a trigger, when present, with priceWad, blockNumber and blockHash'],
+  [
+    'intent-members',
+    'getIntentStatus',
+    'SHAPE-INTENT-STATUS',
+    'an IntentStatus with orderHash, state, createdAt, updatedAt and order',
+  ],
+  [
+    'intent-strict',
+    'getIntentStatus',
+    'SHAPE-INTENT-STRICT',
+    'an IntentStatus, failure, settlement and trigger without members beyond those listed',
+  ],
+  [
+    'intent-failure',
+    'getIntentStatus',
+    'SHAPE-INTENT-FAILURE',
+    'a failure, when present, with code, message and retryable',
+  ],
+  [
+    'intent-settlement',
+    'getIntentStatus',
+    'SHAPE-INTENT-SETTLEMENT',
+    'a settlement, when present, with an errorSelector of 8 hex digits',
+  ],
+  [
+    'intent-trigger',
+    'getIntentStatus',
+    'SHAPE-INTENT-TRIGGER',
+    'a trigger, when present, with priceWad, blockNumber and blockHash',
+  ],
   ['intent-order', 'getIntentStatus', 'SHAPE-WIRE-ORDER', 'an order with the fourteen WireOrder fields and no other'],
-  ['intent-uint-strings', 'getIntentStatus', 'CONV-UINT-STRING', 'integers as unsigned decimal strings without leading zeros'],
+  [
+    'intent-uint-strings',
+    'getIntentStatus',
+    'CONV-UINT-STRING',
+    'integers as unsigned decimal strings without leading zeros',
+  ],
   ['intent-wad-uints', 'getIntentStatus', 'CONV-WAD-UINT', 'its Wad fields as UnsignedIntegerString'],
   ['intent-hashes', 'getIntentStatus', 'CONV-HASH-FORMAT', 'hashes of 0x and 64 hex digits'],
   ['intent-addresses', 'getIntentStatus', 'CONV-ADDRESS-FORMAT', 'addresses of 0x and 40 hex digits'],
@@ -21,7 +53,12 @@ const shapeRules: readonly (readonly [slug: string, operation: OperationId, requ
   ['vault-members', 'getVault', 'SHAPE-VAULT', 'vault data with its required members, all strings'],
   ['vault-checkpoint', 'getVault', 'SHAPE-VAULT-CHECKPOINT', 'a checkpoint, a string or null'],
   ['vault-wad-uints', 'getVault', 'CONV-WAD-UINT', 'vault Wad members as UnsignedIntegerString'],
-  ['market-members', 'listMarkets', 'SHAPE-MARKET', 'markets with their required members, paused a boolean and the others strings'],
+  [
+    'market-members',
+    'listMarkets',
+    'SHAPE-MARKET',
+    'markets with their required members, paused a boolean and the others strings',
+  ],
   ['market-wad-uints', 'listMarkets', 'CONV-WAD-UINT', 'market Wad members as UnsignedIntegerString'],
   ['balance-members', 'listTraderBalances', 'SHAPE-BALANCE', 'balances whose members are strings'],
 ]
@@ -36,7 +73,8 @@ const answers200: Check = {
   needs: ['apiKey'],
   async run(ctx) {
     for (const answer of await answersOf(ctx, operationsAnswering200)) {
-      if (!isSuccessBody(answer.exchange)) ctx.fail(failureOf(answer, 'expected 200 with a JSON body'), { exchange: answer.exchange })
+      if (!isSuccessBody(answer.exchange))
+        ctx.fail(failureOf(answer, 'expected 200 with a JSON body'), { exchange: answer.exchange })
     }
   },
 }
@@ -50,16 +88,45 @@ const PNL_MEMBERS = [
 ]
 const LISTED = 'every member the contract lists (a reading; a profile states which are required: requiredMembers)'
 
-/** The members the reading holds a record to: all those listed, unless the profile states which are required (then its check holds them). */
-const allListed = (component: 'Balance' | 'PnL', members: readonly string[]) => (profile: Profile | undefined) => (profile?.values.requiredMembers?.[component] ? undefined : members)
+/**
+ * The members the reading holds a record to: all those listed, unless the profile states which are required (then its
+ * check holds them).
+ */
+const allListed = (component: 'Balance' | 'PnL', members: readonly string[]) => (profile: Profile | undefined) =>
+  profile?.values.requiredMembers?.[component] ? undefined : members
 const statedInstead = (component: 'Balance' | 'PnL') => () =>
   `the profile states which ${component} members are always sent (requiredMembers.${component}), and profile/${component.toLowerCase()}-required-members holds them; the reading that every listed member is sent gives way to it`
 
 export const shapeChecks: readonly Check[] = [
   ...shapeRules.map(([slug, operation, requirement, answers]) =>
-    bodyRuleCheck({ id: `shapes/${slug}`, requirement, title: `${pathsOf([operation])} answers ${answers}`, operations: [operation] }),
+    bodyRuleCheck({
+      id: `shapes/${slug}`,
+      requirement,
+      title: `${pathsOf([operation])} answers ${answers}`,
+      operations: [operation],
+    }),
   ),
-  membersCheck('PnL', { id: 'shapes/pnl-all-members', requirement: 'SHAPE-PNL-ALL-MEMBERS', title: `GET /v1/traders/{address}/pnl answers PnL data with ${LISTED}` }, allListed('PnL', PNL_MEMBERS), 'a member the contract lists', statedInstead('PnL')),
-  membersCheck('Balance', { id: 'shapes/balance-all-members', requirement: 'SHAPE-BALANCE-ALL-MEMBERS', title: `GET /v1/traders/{address}/balances answers balances with ${LISTED}` }, allListed('Balance', BALANCE_MEMBERS), 'a member the contract lists', statedInstead('Balance')),
+  membersCheck(
+    'PnL',
+    {
+      id: 'shapes/pnl-all-members',
+      requirement: 'SHAPE-PNL-ALL-MEMBERS',
+      title: `GET /v1/traders/{address}/pnl answers PnL data with ${LISTED}`,
+    },
+    allListed('PnL', PNL_MEMBERS),
+    'a member the contract lists',
+    statedInstead('PnL'),
+  ),
+  membersCheck(
+    'Balance',
+    {
+      id: 'shapes/balance-all-members',
+      requirement: 'SHAPE-BALANCE-ALL-MEMBERS',
+      title: `GET /v1/traders/{address}/balances answers balances with ${LISTED}`,
+    },
+    allListed('Balance', BALANCE_MEMBERS),
+    'a member the contract lists',
+    statedInstead('Balance'),
+  ),
   answers200,
 ]

@@ -18,7 +18,10 @@ export interface Check {
   /** What holds when the check passes, in the present tense. */
   title: string
   needs?: readonly Need[]
-  /** The profile key the check holds the target to; without it in the run's profile the check is skipped as not assessable. */
+  /**
+   * The profile key the check holds the target to; without it in the run's profile the check is skipped as not
+   * assessable.
+   */
   profile?: ProfileKey
   /**
    * For a check that sends relayed writes (profile writes, --allow-writes): the most submissions it sends against these
@@ -26,7 +29,10 @@ export interface Check {
    */
   writes?(operations: Readonly<Record<string, WriteOperation>>): number
   run(ctx: CheckContext): Promise<void>
-  /** How one recorded exchange decides this check (check-har, the proxy); absent where the check needs requests of its own. */
+  /**
+   * How one recorded exchange decides this check (check-har, the proxy); absent where the check needs requests of its
+   * own.
+   */
   recorded?: RecordedJudgement
 }
 
@@ -41,7 +47,10 @@ export interface CallOptions {
   headers?: Record<string, string>
   /** Leave out Accept: application/json, which a request may send but need not. */
   withoutAccept?: boolean
-  /** False: a 429 comes back as it is instead of being waited out, for a check that tests those responses; a 5xx is retried as ever (the 5xx policy). */
+  /**
+   * False: a 429 comes back as it is instead of being waited out, for a check that tests those responses; a 5xx is
+   * retried as ever (the 5xx policy).
+   */
   retry?: boolean
   /**
    * A plain read that other checks ask for too (an operation with the configured inputs and a key): sent once for the
@@ -64,7 +73,6 @@ export interface FailureDetails {
   violations?: SchemaViolation[]
   counterexample?: Counterexample
 }
-
 
 /** The phases of a property check: the fixed coverage phase, then the random one. */
 export type InputPhase = 'coverage' | 'random'
@@ -92,11 +100,14 @@ export interface CheckContext {
   skip(reason: string): never
   /** A fresh signed body for the profile's write operation of this name; the check is skipped when none can be had. */
   signedBody(operation: string): Promise<string>
-  /** A fresh signed body that cancels the submission with this status identifier, from the cancellation's cancels.bodies. */
+  /**
+   * A fresh signed body that cancels the submission with this status identifier, from the cancellation's
+   * cancels.bodies.
+   */
   cancellationBody(operation: string, identifier: string): Promise<string>
   /**
-   * Sends the profile's write operation of this name with the body and Idempotency-Key given (null: none), and reads its
-   * answer at the profile's pointers. The receipt returned is kept out of everything the run writes from then on.
+   * Sends the profile's write operation of this name with the body and Idempotency-Key given (null: none), and reads
+   * its answer at the profile's pointers. The receipt returned is kept out of everything the run writes from then on.
    */
   write(operation: string, body: string, idempotencyKey: string | null): Promise<WriteAnswer>
   /** Fails unless the exchange has a JSON body valid against the named component schema. */
@@ -107,16 +118,25 @@ export interface CheckContext {
 export class CheckFailure extends Error {
   readonly code = ERROR_CODES.checkFailed
   override readonly name = 'CheckFailure'
-  constructor(message: string, readonly details: FailureDetails = {}) {
+  constructor(
+    message: string,
+    readonly details: FailureDetails = {},
+  ) {
     super(message)
   }
 }
 
-/** Thrown when the circuit breaker would not send a request of the check (the target stopped answering), or when every attempt of a safe read it needed was a transient 502, 503 or 504 (not assessed). */
+/**
+ * Thrown when the circuit breaker would not send a request of the check (the target stopped answering), or when every
+ * attempt of a safe read it needed was a transient 502, 503 or 504 (not assessed).
+ */
 export class CheckNotRun extends Error {
   readonly code = ERROR_CODES.checkNotRun
   override readonly name = 'CheckNotRun'
-  constructor(readonly reason: string, readonly exchange: Exchange) {
+  constructor(
+    readonly reason: string,
+    readonly exchange: Exchange,
+  ) {
     super(reason)
   }
 }

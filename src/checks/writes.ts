@@ -15,7 +15,8 @@ const INTAKE_KINDS: readonly WriteKind[] = ['action', 'intent']
 /** Headers through which an answer hands out a URL. */
 const URL_HEADERS = ['location', 'content-location', 'link']
 
-const names = (operations: Operations, keep: (op: WriteOperation) => boolean = () => true) => Object.keys(operations).filter((name) => keep(operations[name]!))
+const names = (operations: Operations, keep: (op: WriteOperation) => boolean = () => true) =>
+  Object.keys(operations).filter((name) => keep(operations[name]!))
 const intakes = (op: WriteOperation) => INTAKE_KINDS.includes(op.kind) && op.receipt !== undefined
 const withStatus = (op: WriteOperation) => intakes(op) && op.statusPath !== undefined
 const cancelling = (op: WriteOperation) => op.cancels !== undefined
@@ -36,24 +37,49 @@ function operationsFor(ctx: CheckContext, keep: (op: WriteOperation) => boolean,
  */
 async function expectRefused(ctx: CheckContext, operation: string, key: string | null, what: string): Promise<void> {
   const answer = await ctx.write(operation, await ctx.signedBody(operation), key)
-  if (!answer.exchange.response) ctx.fail(`${operation}: got ${statusOf(answer.exchange)} to a submission ${what}, not a refusal`, { exchange: answer.exchange })
-  if (answer.accepted) ctx.fail(`${operation}: a submission ${what} was accepted (${statusOf(answer.exchange)}): the header is required, 8 to 128 safe characters`, { exchange: answer.exchange })
+  if (!answer.exchange.response)
+    ctx.fail(`${operation}: got ${statusOf(answer.exchange)} to a submission ${what}, not a refusal`, {
+      exchange: answer.exchange,
+    })
+  if (answer.accepted)
+    ctx.fail(
+      `${operation}: a submission ${what} was accepted (${statusOf(answer.exchange)}): the header is required, 8 to 128 safe characters`,
+      { exchange: answer.exchange },
+    )
 }
 
 /** Sends a fresh signed body with a fresh key of safe characters; fails unless it was accepted. */
-async function acceptedSubmission(ctx: CheckContext, operation: string, keyLength = 32): Promise<WriteAnswer & { key: string; body: string }> {
+async function acceptedSubmission(
+  ctx: CheckContext,
+  operation: string,
+  keyLength = 32,
+): Promise<WriteAnswer & { key: string; body: string }> {
   const body = await ctx.signedBody(operation)
   const key = idempotencyKey(keyLength, keyPatternOf(ctx.settings.profile!.values))
   const answer = await ctx.write(operation, body, key)
-  if (!answer.accepted) ctx.fail(`${operation}: a signed submission with an Idempotency-Key of ${keyLength} letters and digits was not accepted (${statusOf(answer.exchange)})`, { exchange: answer.exchange })
+  if (!answer.accepted)
+    ctx.fail(
+      `${operation}: a signed submission with an Idempotency-Key of ${keyLength} letters and digits was not accepted (${statusOf(answer.exchange)})`,
+      { exchange: answer.exchange },
+    )
   return { ...answer, key, body }
 }
 
-/** The identifier and receipt of an accepted intake, or a failure naming the profile key that points at the missing one. */
+/**
+ * The identifier and receipt of an accepted intake, or a failure naming the profile key that points at the missing one.
+ */
 function intakeValues(ctx: CheckContext, operation: string, answer: WriteAnswer): { id: string; receipt: string } {
   const op = ctx.settings.profile!.values.writes!.operations[operation]!
-  if (!answer.statusIdentifier) ctx.fail(`${operation}: the accepted intake has no status identifier at ${op.statusIdentifier} (writes.operations.${operation}.statusIdentifier)`, { exchange: answer.exchange })
-  if (!answer.receipt) ctx.fail(`${operation}: the accepted intake has no receipt capability at ${op.receipt} (writes.operations.${operation}.receipt)`, { exchange: answer.exchange })
+  if (!answer.statusIdentifier)
+    ctx.fail(
+      `${operation}: the accepted intake has no status identifier at ${op.statusIdentifier} (writes.operations.${operation}.statusIdentifier)`,
+      { exchange: answer.exchange },
+    )
+  if (!answer.receipt)
+    ctx.fail(
+      `${operation}: the accepted intake has no receipt capability at ${op.receipt} (writes.operations.${operation}.receipt)`,
+      { exchange: answer.exchange },
+    )
   return { id: answer.statusIdentifier!, receipt: answer.receipt! }
 }
 
@@ -86,7 +112,8 @@ export const writesChecks: readonly Check[] = [
     writes: (operations) => 2 * names(operations).length,
     async run(ctx) {
       for (const operation of everyOperation(ctx)) {
-        for (const length of [KEY_BOUNDS.min - 1, KEY_BOUNDS.max + 1]) await expectRefused(ctx, operation, idempotencyKey(length), `with an Idempotency-Key of ${length} characters`)
+        for (const length of [KEY_BOUNDS.min - 1, KEY_BOUNDS.max + 1])
+          await expectRefused(ctx, operation, idempotencyKey(length), `with an Idempotency-Key of ${length} characters`)
       }
     },
   },
@@ -106,7 +133,8 @@ export const writesChecks: readonly Check[] = [
   {
     id: 'writes/unsafe-key-refused',
     requirement: 'IDEM-KEY-REQUIRED',
-    title: "a write whose Idempotency-Key holds a space, quotes, angle brackets or braces (or a character the profile's keyPattern refuses) is not accepted",
+    title:
+      "a write whose Idempotency-Key holds a space, quotes, angle brackets or braces (or a character the profile's keyPattern refuses) is not accepted",
     needs: ['apiKey'],
     profile: 'writes',
     writes: (operations) => names(operations).length,
@@ -120,21 +148,32 @@ export const writesChecks: readonly Check[] = [
   {
     id: 'writes/replay-creates-no-second-order',
     requirement: 'IDEM-DUPLICATE',
-    title: 'the same signed body sent again with the same Idempotency-Key creates no further order (the same status identifier, or duplicate: true)',
+    title:
+      'the same signed body sent again with the same Idempotency-Key creates no further order (the same status identifier, or duplicate: true)',
     needs: ['apiKey'],
     profile: 'writes',
     writes: (operations) => 2 * names(operations).length,
     async run(ctx) {
       for (const operation of everyOperation(ctx)) {
         const first = await acceptedSubmission(ctx, operation)
-        if (!first.statusIdentifier) ctx.fail(`${operation}: the accepted submission has no status identifier (writes.operations.${operation}.statusIdentifier)`, { exchange: first.exchange })
+        if (!first.statusIdentifier)
+          ctx.fail(
+            `${operation}: the accepted submission has no status identifier (writes.operations.${operation}.statusIdentifier)`,
+            { exchange: first.exchange },
+          )
         const again = await ctx.write(operation, first.body, first.key)
         // Not accepted: no further order either; which answer a replay gets is not shown.
         if (!again.accepted) continue
-        const sameOrder = again.statusIdentifier === undefined ? again.duplicate === true : again.statusIdentifier === first.statusIdentifier
+        const sameOrder =
+          again.statusIdentifier === undefined
+            ? again.duplicate === true
+            : again.statusIdentifier === first.statusIdentifier
         if (!sameOrder) {
           const said = again.duplicate === true ? 'reports duplicate: true but names' : 'names'
-          ctx.fail(`${operation}: the same body and key sent again were accepted as a further order: the answer ${said} status identifier ${JSON.stringify(again.statusIdentifier ?? null)}, not ${JSON.stringify(first.statusIdentifier)}`, { exchange: again.exchange })
+          ctx.fail(
+            `${operation}: the same body and key sent again were accepted as a further order: the answer ${said} status identifier ${JSON.stringify(again.statusIdentifier ?? null)}, not ${JSON.stringify(first.statusIdentifier)}`,
+            { exchange: again.exchange },
+          )
         }
       }
     },
@@ -147,7 +186,12 @@ export const writesChecks: readonly Check[] = [
     profile: 'writes',
     writes: (operations) => names(operations, intakes).length,
     async run(ctx) {
-      for (const operation of operationsFor(ctx, intakes, 'an action or intent intake with its receipt (writes.operations.*.receipt)')) intakeValues(ctx, operation, await acceptedSubmission(ctx, operation))
+      for (const operation of operationsFor(
+        ctx,
+        intakes,
+        'an action or intent intake with its receipt (writes.operations.*.receipt)',
+      ))
+        intakeValues(ctx, operation, await acceptedSubmission(ctx, operation))
     },
   },
   {
@@ -158,15 +202,27 @@ export const writesChecks: readonly Check[] = [
     profile: 'writes',
     writes: (operations) => 2 * names(operations, withStatus).length,
     async run(ctx) {
-      for (const operation of operationsFor(ctx, withStatus, 'an intake with its receipt and status operation (writes.operations.*.receipt and statusPath)')) {
+      for (const operation of operationsFor(
+        ctx,
+        withStatus,
+        'an intake with its receipt and status operation (writes.operations.*.receipt and statusPath)',
+      )) {
         const op = ctx.settings.profile!.values.writes!.operations[operation]!
         const own = intakeValues(ctx, operation, await acceptedSubmission(ctx, operation))
         const other = intakeValues(ctx, operation, await acceptedSubmission(ctx, operation))
         const granted = await ctx.get(statusPath(op, own.id, own.receipt))
         // A final status is never below 200 (1xx answers are interim, never an exchange's response): 2xx is below 300.
-        if (!granted.response || granted.response.status >= 300) ctx.fail(`${operation}: the status of a new submission, asked with its own receipt, is not granted (${statusOf(granted)})`, { exchange: granted })
+        if (!granted.response || granted.response.status >= 300)
+          ctx.fail(
+            `${operation}: the status of a new submission, asked with its own receipt, is not granted (${statusOf(granted)})`,
+            { exchange: granted },
+          )
         const crossed = await ctx.get(statusPath(op, own.id, other.receipt))
-        if (crossed.response && crossed.response.status < 300) ctx.fail(`${operation}: the status of a new submission is granted (${crossed.response.status}) with the receipt of another submission`, { exchange: crossed })
+        if (crossed.response && crossed.response.status < 300)
+          ctx.fail(
+            `${operation}: the status of a new submission is granted (${crossed.response.status}) with the receipt of another submission`,
+            { exchange: crossed },
+          )
       }
     },
   },
@@ -178,37 +234,67 @@ export const writesChecks: readonly Check[] = [
     profile: 'writes',
     writes: (operations) => names(operations, intakes).length,
     async run(ctx) {
-      for (const operation of operationsFor(ctx, intakes, 'an action or intent intake with its receipt (writes.operations.*.receipt)')) {
+      for (const operation of operationsFor(
+        ctx,
+        intakes,
+        'an action or intent intake with its receipt (writes.operations.*.receipt)',
+      )) {
         const answer = await acceptedSubmission(ctx, operation)
         const { receipt } = intakeValues(ctx, operation, answer)
-        const exposing = URL_HEADERS.find((name) => headerValues(answer.exchange.response!, name).some((url) => mentionsSecret(url, receipt)))
-        if (exposing) ctx.fail(`${operation}: the intake answer's ${exposing} header carries the receipt it returns: a URL handed out is kept by proxies, caches and histories`, { exchange: answer.exchange })
+        const exposing = URL_HEADERS.find((name) =>
+          headerValues(answer.exchange.response!, name).some((url) => mentionsSecret(url, receipt)),
+        )
+        if (exposing)
+          ctx.fail(
+            `${operation}: the intake answer's ${exposing} header carries the receipt it returns: a URL handed out is kept by proxies, caches and histories`,
+            { exchange: answer.exchange },
+          )
       }
     },
   },
   {
     id: 'writes/cancellation-ends-lifecycle',
     requirement: 'STATE-CANCELLATION-TERMINAL',
-    title: "a cancellation the deployment accepts ends the lifecycle it cancels: its status then reports one of the profile's terminal states",
+    title:
+      "a cancellation the deployment accepts ends the lifecycle it cancels: its status then reports one of the profile's terminal states",
     needs: ['apiKey'],
     profile: 'writes',
     writes: (operations) => 2 * names(operations, cancelling).length,
     async run(ctx) {
       const operations = ctx.settings.profile!.values.writes!.operations
-      for (const operation of operationsFor(ctx, cancelling, 'a cancellation with what it cancels (writes.operations.*.cancels)')) {
+      for (const operation of operationsFor(
+        ctx,
+        cancelling,
+        'a cancellation with what it cancels (writes.operations.*.cancels)',
+      )) {
         const { operation: intake, state, terminalStates } = operations[operation]!.cancels!
         const { id, receipt } = intakeValues(ctx, intake, await acceptedSubmission(ctx, intake))
-        const cancellation = await ctx.write(operation, await ctx.cancellationBody(operation, id), idempotencyKey(32, keyPatternOf(ctx.settings.profile!.values)))
-        if (!cancellation.accepted) ctx.fail(`${operation}: the cancellation of a new ${intake} submission was not accepted (${statusOf(cancellation.exchange)})`, { exchange: cancellation.exchange })
+        const cancellation = await ctx.write(
+          operation,
+          await ctx.cancellationBody(operation, id),
+          idempotencyKey(32, keyPatternOf(ctx.settings.profile!.values)),
+        )
+        if (!cancellation.accepted)
+          ctx.fail(
+            `${operation}: the cancellation of a new ${intake} submission was not accepted (${statusOf(cancellation.exchange)})`,
+            { exchange: cancellation.exchange },
+          )
         let last: { exchange: Exchange; state: unknown } | undefined
         for (let poll = 0; poll < TERMINAL_POLLS && !terminalStates.includes(last?.state as string); poll++) {
           if (poll > 0) await delay(TERMINAL_POLL_MS)
           const exchange = await ctx.get(statusPath(operations[intake]!, id, receipt))
-          if (!exchange.response || exchange.response.status >= 300) ctx.fail(`${operation}: the status of the cancelled ${intake} submission is not granted (${statusOf(exchange)})`, { exchange })
+          if (!exchange.response || exchange.response.status >= 300)
+            ctx.fail(
+              `${operation}: the status of the cancelled ${intake} submission is not granted (${statusOf(exchange)})`,
+              { exchange },
+            )
           last = { exchange, state: valueAt(exchange.response!.json, state) }
         }
         if (!terminalStates.includes(last!.state as string)) {
-          ctx.fail(`${operation}: ${TERMINAL_POLLS} s after its cancellation was accepted, the ${intake} submission reports state ${JSON.stringify(last!.state ?? null)} at ${state}, not one of the profile's terminal states (${terminalStates.join(', ')})`, { exchange: last!.exchange })
+          ctx.fail(
+            `${operation}: ${TERMINAL_POLLS} s after its cancellation was accepted, the ${intake} submission reports state ${JSON.stringify(last!.state ?? null)} at ${state}, not one of the profile's terminal states (${terminalStates.join(', ')})`,
+            { exchange: last!.exchange },
+          )
         }
       }
     },

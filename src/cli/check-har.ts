@@ -4,7 +4,13 @@ import { settingDefaults } from '../core/defaults.js'
 import { BodyCollector, decodeUtf8, parsedResponse } from '../http/response-body.js'
 import { RunSession, withSecretsRedacted } from '../runner/session.js'
 import { TrafficJudgement } from '../traffic/judgement.js'
-import { parseSubcommandArgs, reportFlags, subcommandHelp, trafficProfile, trafficProfileFlag } from './subcommand-args.js'
+import {
+  parseSubcommandArgs,
+  reportFlags,
+  subcommandHelp,
+  trafficProfile,
+  trafficProfileFlag,
+} from './subcommand-args.js'
 
 const flags = [...reportFlags, trafficProfileFlag]
 
@@ -26,31 +32,61 @@ export interface CheckHarOptions {
 
 export function parseCheckHarArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CheckHarOptions {
   const { values, positionals } = parseSubcommandArgs(argv, flags, 1, env)
-  return { file: positionals[0]!, reportDir: values['report-dir'] as string, strict: values.strict === true, minAssessed: values['min-assessed'] as number | undefined, baseline: values.baseline as string | undefined, profile: values.profile as string | undefined }
+  return {
+    file: positionals[0]!,
+    reportDir: values['report-dir'] as string,
+    strict: values.strict === true,
+    minAssessed: values['min-assessed'] as number | undefined,
+    baseline: values.baseline as string | undefined,
+    profile: values.profile as string | undefined,
+  }
 }
 
 /** ipts-conformance check-har: judges a HAR file; the run session writes the reports; returns the exit code. */
 export async function checkHar(options: CheckHarOptions, env: NodeJS.ProcessEnv): Promise<number> {
-  const session = await RunSession.open(options, { reportDir: options.reportDir, baseline: options.baseline, env, stdout: process.stdout })
-  const judgement = new TrafficJudgement('har', `recorded traffic: ${options.file}`, await trafficProfile(options.profile))
-  return withSecretsRedacted(() => judgement.secrets.list(), async () => {
-    // The file is read twice, an entry at a time, never held whole: every key and receipt of the file is learned first,
-    // before any evidence is kept, so that all of them are redacted everywhere.
-    for await (const { exchange } of recordedExchanges(options.file)) judgement.learn(exchange)
-    for await (const { exchange, bodyRecorded } of recordedExchanges(options.file)) judgement.judge(exchange, bodyRecorded)
-    return session.publish(session.report(judgement.findings()))
+  const session = await RunSession.open(options, {
+    reportDir: options.reportDir,
+    baseline: options.baseline,
+    env,
+    stdout: process.stdout,
   })
+  const judgement = new TrafficJudgement(
+    'har',
+    `recorded traffic: ${options.file}`,
+    await trafficProfile(options.profile),
+  )
+  return withSecretsRedacted(
+    () => judgement.secrets.list(),
+    async () => {
+      // The file is read twice, an entry at a time, never held whole: every key and receipt of the file is learned
+      // first,
+      // before any evidence is kept, so that all of them are redacted everywhere.
+      for await (const { exchange } of recordedExchanges(options.file)) judgement.learn(exchange)
+      for await (const { exchange, bodyRecorded } of recordedExchanges(options.file))
+        judgement.judge(exchange, bodyRecorded)
+      return session.publish(session.report(judgement.findings()))
+    },
+  )
 }
 
 async function* recordedExchanges(file: string): AsyncGenerator<RecordedExchange> {
-  for await (const entry of readHarEntries(file, 'check-har')) yield capped(await exchangeOf(entry), settingDefaults.maxBodyBytes)
+  for await (const entry of readHarEntries(file, 'check-har'))
+    yield capped(await exchangeOf(entry), settingDefaults.maxBodyBytes)
 }
 
-/** A recorded body over a run's cap (4 MiB) is judged as a run judges one: cut there, marked truncated, its start kept. */
+/**
+ * A recorded body over a run's cap (4 MiB) is judged as a run judges one: cut there, marked truncated, its start kept.
+ */
 export function capped(recorded: RecordedExchange, maxBodyBytes: number): RecordedExchange {
   const response = recorded.exchange.response
   if (!response || Buffer.byteLength(response.body) <= maxBodyBytes) return recorded
   const collector = new BodyCollector(maxBodyBytes)
   collector.add(Buffer.from(response.body))
-  return { ...recorded, exchange: { ...recorded.exchange, response: parsedResponse(response.status, response.headers, decodeUtf8(collector.bytes()), true) } }
+  return {
+    ...recorded,
+    exchange: {
+      ...recorded.exchange,
+      response: parsedResponse(response.status, response.headers, decodeUtf8(collector.bytes()), true),
+    },
+  }
 }

@@ -23,9 +23,13 @@ export async function doctor(argv: readonly string[], env: NodeJS.ProcessEnv): P
   for (const notice of options.notices) process.stderr.write(`ipts-conformance: ${notice}\n`)
   const target = await openTarget({ ...options.run, harPath: join(options.reportDir, HAR_FILE) })
   try {
-    const profile = target.settings.profile ? `profile ${target.settings.profile.source}: loaded` : 'profile: none (the facts the contract leaves "not shown" are reported not assessable)'
+    const profile = target.settings.profile
+      ? `profile ${target.settings.profile.source}: loaded`
+      : 'profile: none (the facts the contract leaves "not shown" are reported not assessable)'
     const what = target.server ? 'the embedded reference server' : target.settings.baseUrl
-    process.stdout.write(`${[...target.preflight, profile, `ready: a run against ${what} with these flags can start`].join('\n')}\n`)
+    process.stdout.write(
+      `${[...target.preflight, profile, `ready: a run against ${what} with these flags can start`].join('\n')}\n`,
+    )
     return 0
   } finally {
     await target.close()

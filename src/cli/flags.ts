@@ -25,27 +25,44 @@ export interface Flag {
 
 export type RawFlags = Record<string, string | string[] | boolean | undefined>
 
-/** Parses argv against a subcommand's flags; list flags may repeat or be comma-separated. Positionals are returned for the subcommand to judge. */
-export function parseFlags(argv: readonly string[], table: readonly Flag[]): { values: RawFlags; positionals: string[] } {
+/**
+ * Parses argv against a subcommand's flags; list flags may repeat or be comma-separated. Positionals are returned for
+ * the subcommand to judge.
+ */
+export function parseFlags(
+  argv: readonly string[],
+  table: readonly Flag[],
+): { values: RawFlags; positionals: string[] } {
   const takesValue = new Set(table.filter((f) => f.kind !== 'flag').map((f) => `--${f.name}`))
   // A negative number after a flag is its value (--seed -5), not a flag of its own, which is how parseArgs reads it.
-  const args = argv.flatMap((arg, i) => (takesValue.has(argv[i - 1] ?? '') && /^-\d/.test(arg) ? [] : takesValue.has(arg) && /^-\d/.test(argv[i + 1] ?? '') ? [`${arg}=${argv[i + 1]}`] : [arg]))
+  const args = argv.flatMap((arg, i) =>
+    takesValue.has(argv[i - 1] ?? '') && /^-\d/.test(arg)
+      ? []
+      : takesValue.has(arg) && /^-\d/.test(argv[i + 1] ?? '')
+        ? [`${arg}=${argv[i + 1]}`]
+        : [arg],
+  )
   try {
     const { values, positionals } = parseArgs({
       args,
       strict: true,
       allowPositionals: true,
-      options: Object.fromEntries(table.map((f) => [f.name, { type: f.kind === 'flag' ? 'boolean' : 'string', multiple: f.kind === 'list' }])),
+      options: Object.fromEntries(
+        table.map((f) => [f.name, { type: f.kind === 'flag' ? 'boolean' : 'string', multiple: f.kind === 'list' }]),
+      ),
     })
     const raw = values as RawFlags
-    for (const flag of table) if (flag.kind === 'list' && raw[flag.name]) raw[flag.name] = (raw[flag.name] as string[]).flatMap((v) => v.split(','))
+    for (const flag of table)
+      if (flag.kind === 'list' && raw[flag.name])
+        raw[flag.name] = (raw[flag.name] as string[]).flatMap((v) => v.split(','))
     return { values: raw, positionals }
   } catch (error) {
     const message = (error as Error).message
     const option = /'(-{1,2}[^'\s]+)/.exec(message)?.[1]
     if (/Unknown option/.test(message)) throw new UsageError(`unknown flag ${option} (see --help)`)
     if (/argument missing/.test(message)) throw new UsageError(`${option?.replace(/ <value>$/, '')} needs a value`)
-    if (/argument is ambiguous/.test(message)) throw new UsageError(`${option} needs a value (one that begins with - is written ${option}=VALUE)`)
+    if (/argument is ambiguous/.test(message))
+      throw new UsageError(`${option} needs a value (one that begins with - is written ${option}=VALUE)`)
     throw new UsageError(message.split('\n')[0]!)
   }
 }
@@ -54,7 +71,11 @@ export function parseFlags(argv: readonly string[], table: readonly Flag[]): { v
  * Checks one flag's value against its kind and bounds; undefined stays undefined. `source` names where the value came
  * from (`IPTS_RUNS`, `runs in ipts.yaml`); the flag itself when it came from argv.
  */
-export function validateFlag(flag: Flag, value: string | string[] | boolean | undefined, source = `--${flag.name}`): unknown {
+export function validateFlag(
+  flag: Flag,
+  value: string | string[] | boolean | undefined,
+  source = `--${flag.name}`,
+): unknown {
   if (value === undefined) return undefined
   const text = String(value)
   const bad = (what: string): never => {
@@ -91,7 +112,10 @@ export function validateFlag(flag: Flag, value: string | string[] | boolean | un
   }
 }
 
-/** The file in the way of an output folder (the path itself or one of its parents), found before a run rather than after it. */
+/**
+ * The file in the way of an output folder (the path itself or one of its parents), found before a run rather than after
+ * it.
+ */
 function blockingFile(path: string): string | undefined {
   for (let at = path; dirname(at) !== at; at = dirname(at)) {
     let found: Stats | undefined
@@ -109,7 +133,12 @@ function blockingFile(path: string): string | undefined {
 export function flagsHelp(table: readonly Flag[]): string[] {
   return table.map((f) => {
     const value = f.kind === 'flag' ? '' : f.kind === 'int' ? ' N' : ' VALUE'
-    const extra = [f.env ? `env ${[f.env, ...(f.envAliases ?? [])].join(' or ')}` : '', f.default ? `default ${f.default}` : ''].filter(Boolean).join('; ')
+    const extra = [
+      f.env ? `env ${[f.env, ...(f.envAliases ?? [])].join(' or ')}` : '',
+      f.default ? `default ${f.default}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ')
     return `  --${f.name}${value}\n      ${f.help}${extra ? ` (${extra})` : ''}`
   })
 }
@@ -126,11 +155,15 @@ const BOOLEAN_WORDS: Record<string, boolean> = { 1: true, true: true, yes: true,
 export function booleanOf(value: unknown, source: string): boolean {
   if (typeof value === 'boolean') return value
   const known = BOOLEAN_WORDS[String(value).trim().toLowerCase()]
-  if (known === undefined) throw new UsageError(`${source} must be one of 1, 0, true, false, yes, no, got ${JSON.stringify(value)}`)
+  if (known === undefined)
+    throw new UsageError(`${source} must be one of 1, 0, true, false, yes, no, got ${JSON.stringify(value)}`)
   return known
 }
 
-/** Kinds whose empty value is never "not given": an unset CI secret or URL must fail the job, not turn it green (or point it at the embedded reference). */
+/**
+ * Kinds whose empty value is never "not given": an unset CI secret or URL must fail the job, not turn it green (or
+ * point it at the embedded reference).
+ */
 const MUST_NOT_BE_EMPTY: ReadonlySet<FlagKind> = new Set(['url', 'secret', 'receipt'])
 
 /**
@@ -138,16 +171,28 @@ const MUST_NOT_BE_EMPTY: ReadonlySet<FlagKind> = new Set(['url', 'secret', 'rece
  * notice otherwise (the setting then counts as not given).
  */
 export function emptyValue(flag: Flag, source: string, notices: string[]): void {
-  if (MUST_NOT_BE_EMPTY.has(flag.kind)) throw new UsageError(`${source} is set but empty (an unset CI secret or variable?): give --${flag.name} a value, or unset ${source}`)
+  if (MUST_NOT_BE_EMPTY.has(flag.kind))
+    throw new UsageError(
+      `${source} is set but empty (an unset CI secret or variable?): give --${flag.name} a value, or unset ${source}`,
+    )
   notices.push(`${source} is set but empty: not given`)
 }
 
-/** The values a table's flags take from the environment (by name or alias), as argv would give them; empty ones and unknown boolean words as emptyValue and booleanOf judge them. */
-export function readEnvironment(table: readonly Flag[], env: NodeJS.ProcessEnv, notices: string[]): { values: RawFlags; sources: Record<string, string> } {
+/**
+ * The values a table's flags take from the environment (by name or alias), as argv would give them; empty ones and
+ * unknown boolean words as emptyValue and booleanOf judge them.
+ */
+export function readEnvironment(
+  table: readonly Flag[],
+  env: NodeJS.ProcessEnv,
+  notices: string[],
+): { values: RawFlags; sources: Record<string, string> } {
   const values: RawFlags = {}
   const sources: Record<string, string> = {}
   for (const flag of table) {
-    const name = [flag.env, ...(flag.envAliases ?? [])].find((variable) => variable !== undefined && env[variable] !== undefined)
+    const name = [flag.env, ...(flag.envAliases ?? [])].find(
+      (variable) => variable !== undefined && env[variable] !== undefined,
+    )
     if (name === undefined) continue
     const value = env[name]!
     if (value.trim() === '') {
@@ -165,13 +210,22 @@ export function readEnvironment(table: readonly Flag[], env: NodeJS.ProcessEnv, 
  * the closest. `alsoRead` are variables read elsewhere (npx vitest run's IPTS_ALLOW_WRITES); farther names (the
  * self-tests' own variables) are left alone.
  */
-export function misspeltVariables(table: readonly Flag[], env: NodeJS.ProcessEnv, alsoRead: readonly string[] = []): string[] {
-  const known = table.flatMap((flag) => [flag.env, ...(flag.envAliases ?? [])]).filter((name): name is string => name !== undefined)
+export function misspeltVariables(
+  table: readonly Flag[],
+  env: NodeJS.ProcessEnv,
+  alsoRead: readonly string[] = [],
+): string[] {
+  const known = table
+    .flatMap((flag) => [flag.env, ...(flag.envAliases ?? [])])
+    .filter((name): name is string => name !== undefined)
   const notices: string[] = []
   for (const variable of Object.keys(env)) {
     if (!variable.startsWith('IPTS_') || known.includes(variable) || alsoRead.includes(variable)) continue
     const closest = closestFirst(variable, known)[0]
-    if (closest !== undefined && distance(variable, closest) <= Math.min(3, Math.floor((closest.length - 'IPTS_'.length) / 3))) {
+    if (
+      closest !== undefined &&
+      distance(variable, closest) <= Math.min(3, Math.floor((closest.length - 'IPTS_'.length) / 3))
+    ) {
       notices.push(`${variable} is not read by any flag; did you mean ${closest}?`)
     }
   }

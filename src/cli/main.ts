@@ -5,7 +5,10 @@ import { isUserFixable, UsageError } from '../core/errors.js'
 export interface LoadedSubcommand {
   /** The subcommand's --help text: usage line, what it does, its flags. */
   help(): string
-  /** Parses argv and the environment into the subcommand's options (UsageError on bad input) and runs its handler, a plain async function of those options. */
+  /**
+   * Parses argv and the environment into the subcommand's options (UsageError on bad input) and runs its handler, a
+   * plain async function of those options.
+   */
   run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number>
 }
 
@@ -13,11 +16,16 @@ export interface Subcommand {
   name: string
   /** One line for the top-level --help. */
   summary: string
-  /** Imported on demand, so that one subcommand's dependencies (the engine and its client, for a run) do not slow the start of another, or of --help. */
+  /**
+   * Imported on demand, so that one subcommand's dependencies (the engine and its client, for a run) do not slow the
+   * start of another, or of --help.
+   */
   load(): Promise<LoadedSubcommand>
 }
 
-/** Every subcommand of ipts-conformance; the first is the default when the first argument is not a subcommand's name. */
+/**
+ * Every subcommand of ipts-conformance; the first is the default when the first argument is not a subcommand's name.
+ */
 export const subcommands: readonly Subcommand[] = [
   {
     name: 'run',
@@ -37,7 +45,8 @@ export const subcommands: readonly Subcommand[] = [
   },
   {
     name: 'doctor',
-    summary: "the run's preflight alone: its inputs, the report folder, the target, its scheme and the key; exit 0 when a run could start, else 2",
+    summary:
+      "the run's preflight alone: its inputs, the report folder, the target, its scheme and the key; exit 0 when a run could start, else 2",
     load: async () => {
       const { doctor, doctorHelp } = await import('./doctor.js')
       return { help: doctorHelp, run: doctor }
@@ -64,8 +73,12 @@ export const subcommands: readonly Subcommand[] = [
     summary: 'serve the reference server standalone, with switchable faults and allowances',
     load: async () => {
       const { parseReferenceArgs, referenceHelp, reference } = await import('./reference.js')
-      const sign = async (argv: readonly string[]) => (await import('./reference-sign.js')).referenceSign(argv, process.stdout)
-      return { help: referenceHelp, run: (argv) => (argv[0] === 'sign' ? sign(argv.slice(1)) : reference(parseReferenceArgs(argv))) }
+      const sign = async (argv: readonly string[]) =>
+        (await import('./reference-sign.js')).referenceSign(argv, process.stdout)
+      return {
+        help: referenceHelp,
+        run: (argv) => (argv[0] === 'sign' ? sign(argv.slice(1)) : reference(parseReferenceArgs(argv))),
+      }
     },
   },
   {
@@ -78,7 +91,8 @@ export const subcommands: readonly Subcommand[] = [
   },
   {
     name: 'profile',
-    summary: 'profile init [FILE]: write a commented deployment profile template; profile validate FILE: check one as a run would',
+    summary:
+      'profile init [FILE]: write a commented deployment profile template; profile validate FILE: check one as a run would',
     load: async () => {
       const { profileCommand, profileHelp } = await import('./profile-command.js')
       return { help: profileHelp, run: async (argv) => profileCommand(argv, process.stdout) }
@@ -109,7 +123,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const args = argv[0] === 'help' ? [...argv.slice(1, 2), '--help'] : argv
     const named = subcommands.find((s) => s.name === args[0])
     if (!named && args[0] !== undefined && !args[0].startsWith('-')) {
-      throw new UsageError(`unknown subcommand ${JSON.stringify(args[0])} (one of ${subcommands.map((s) => s.name).join(', ')}; see --help)`)
+      throw new UsageError(
+        `unknown subcommand ${JSON.stringify(args[0])} (one of ${subcommands.map((s) => s.name).join(', ')}; see --help)`,
+      )
     }
     const rest = named ? args.slice(1) : args
     if (rest.includes('--version')) {
@@ -118,7 +134,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     }
     const subcommand = await (named ?? subcommands[0]!).load()
     if (rest.includes('--help') || rest.includes('-h')) {
-      process.stdout.write(`${named ? `${subcommand.help()}\n  --help, -h\n      print this help` : topLevelHelp(subcommand.help())}\n`)
+      process.stdout.write(
+        `${named ? `${subcommand.help()}\n  --help, -h\n      print this help` : topLevelHelp(subcommand.help())}\n`,
+      )
       return 0
     }
     return await subcommand.run(rest, env)

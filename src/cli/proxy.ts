@@ -6,14 +6,40 @@ import { TrafficJudgement } from '../traffic/judgement.js'
 import { startProxyServer } from '../traffic/proxy-server.js'
 import { UsageError } from '../core/errors.js'
 import type { Flag } from './flags.js'
-import { parseSubcommandArgs, reportFlags, subcommandHelp, trafficProfile, trafficProfileFlag } from './subcommand-args.js'
+import {
+  parseSubcommandArgs,
+  reportFlags,
+  subcommandHelp,
+  trafficProfile,
+  trafficProfileFlag,
+} from './subcommand-args.js'
 
 const flags: readonly Flag[] = [
   { name: 'upstream', kind: 'url', help: 'base URL of the deployment the proxy forwards to (required)' },
-  { name: 'port', kind: 'int', min: 0, max: 65535, default: '0', help: 'port to listen on (0: any free port; the URL is printed)' },
+  {
+    name: 'port',
+    kind: 'int',
+    min: 0,
+    max: 65535,
+    default: '0',
+    help: 'port to listen on (0: any free port; the URL is printed)',
+  },
   { name: 'host', kind: 'text', default: '127.0.0.1', help: 'address to listen on' },
-  { name: 'max-requests', kind: 'int', min: 1, max: 100_000_000, help: 'stop after this many exchanges, write the reports and exit' },
-  { name: 'timeout', kind: 'int', min: 100, max: 600_000, default: '30000', help: "bound on the upstream's answer in milliseconds: its head, and each pause in its body" },
+  {
+    name: 'max-requests',
+    kind: 'int',
+    min: 1,
+    max: 100_000_000,
+    help: 'stop after this many exchanges, write the reports and exit',
+  },
+  {
+    name: 'timeout',
+    kind: 'int',
+    min: 100,
+    max: 600_000,
+    default: '30000',
+    help: "bound on the upstream's answer in milliseconds: its head, and each pause in its body",
+  },
   ...reportFlags,
   trafficProfileFlag,
 ]
@@ -64,36 +90,47 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024
  * process it ended (the verdict is in the reports), else the verdict's.
  */
 export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop?: AbortSignal): Promise<number> {
-  const session = await RunSession.open(options, { reportDir: options.reportDir, baseline: options.baseline, env, stdout: process.stdout })
+  const session = await RunSession.open(options, {
+    reportDir: options.reportDir,
+    baseline: options.baseline,
+    env,
+    stdout: process.stdout,
+  })
   const judgement = new TrafficJudgement('proxy', options.upstream, await trafficProfile(options.profile))
   const signals = session.stopOnSignals()
   try {
-    return await withSecretsRedacted(() => judgement.secrets.list(), async () => {
-      const spool = await HarSpool.create(judgement.secrets)
-      let exchanges = 0
-      const enough = new AbortController()
-      const server = await startProxyServer({
-        upstream: options.upstream,
-        host: options.host,
-        port: options.port,
-        requestTimeoutMs: options.timeoutMs,
-        maxBodyBytes: MAX_BODY_BYTES,
-        onExchange(exchange, upstreamFailed) {
-          if (upstreamFailed) judgement.upstreamFailed(exchange)
-          else judgement.judge(exchange)
-          spool.add(exchange)
-          if (options.maxRequests !== undefined && ++exchanges >= options.maxRequests) enough.abort()
-        },
-        onMalformedRequest: () => judgement.malformedRequest(),
-        backlog: () => spool.backlog(),
-      })
-      process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
-      const done = AbortSignal.any([signals.signal, enough.signal, ...(stop ? [stop] : [])])
-      if (!done.aborted) await new Promise((resolve) => done.addEventListener('abort', resolve, { once: true }))
-      await server.close()
-      const harPath = join(options.reportDir, HAR_FILE)
-      return session.publish(session.report(judgement.findings()), { path: harPath, write: () => spool.writeTo(harPath, judgement.secrets.list()) })
-    })
+    return await withSecretsRedacted(
+      () => judgement.secrets.list(),
+      async () => {
+        const spool = await HarSpool.create(judgement.secrets)
+        let exchanges = 0
+        const enough = new AbortController()
+        const server = await startProxyServer({
+          upstream: options.upstream,
+          host: options.host,
+          port: options.port,
+          requestTimeoutMs: options.timeoutMs,
+          maxBodyBytes: MAX_BODY_BYTES,
+          onExchange(exchange, upstreamFailed) {
+            if (upstreamFailed) judgement.upstreamFailed(exchange)
+            else judgement.judge(exchange)
+            spool.add(exchange)
+            if (options.maxRequests !== undefined && ++exchanges >= options.maxRequests) enough.abort()
+          },
+          onMalformedRequest: () => judgement.malformedRequest(),
+          backlog: () => spool.backlog(),
+        })
+        process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
+        const done = AbortSignal.any([signals.signal, enough.signal, ...(stop ? [stop] : [])])
+        if (!done.aborted) await new Promise((resolve) => done.addEventListener('abort', resolve, { once: true }))
+        await server.close()
+        const harPath = join(options.reportDir, HAR_FILE)
+        return session.publish(session.report(judgement.findings()), {
+          path: harPath,
+          write: () => spool.writeTo(harPath, judgement.secrets.list()),
+        })
+      },
+    )
   } finally {
     signals.release()
   }

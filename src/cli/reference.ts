@@ -6,14 +6,34 @@ import { UsageError } from '../core/errors.js'
 import { flagsHelp, parseFlags, validateFlag, type Flag } from './flags.js'
 
 const referenceFlags: readonly Flag[] = [
-  { name: 'port', kind: 'int', min: 0, max: 65535, default: '0', help: 'port to listen on (0: a free port; the URL is printed)' },
+  {
+    name: 'port',
+    kind: 'int',
+    min: 0,
+    max: 65535,
+    default: '0',
+    help: 'port to listen on (0: a free port; the URL is printed)',
+  },
   { name: 'host', kind: 'text', default: '127.0.0.1', help: 'address to listen on' },
   { name: 'fault', kind: 'list', help: 'switch on a named fault (repeatable; --list names them)' },
   { name: 'allowance', kind: 'list', help: 'switch on a named allowance (repeatable; --list names them)' },
   { name: 'quota', kind: 'int', min: 1, max: 1_000_000, help: 'requests each key may make per window before a 429' },
-  { name: 'quota-window-ms', kind: 'int', min: 1, max: 3_600_000, default: '1000', help: 'the quota window in milliseconds (with --quota)' },
+  {
+    name: 'quota-window-ms',
+    kind: 'int',
+    min: 1,
+    max: 3_600_000,
+    default: '1000',
+    help: 'the quota window in milliseconds (with --quota)',
+  },
   { name: 'latency-ms', kind: 'int', min: 0, max: 600_000, help: 'added before every response' },
-  { name: 'seed', kind: 'int', min: -2147483648, max: 2147483647, help: 'the same seed gives the same keys, receipts and cursors (default: random)' },
+  {
+    name: 'seed',
+    kind: 'int',
+    min: -2147483648,
+    max: 2147483647,
+    help: 'the same seed gives the same keys, receipts and cursors (default: random)',
+  },
   { name: 'list', kind: 'flag', help: 'name every fault and allowance with its description, and exit' },
 ]
 
@@ -45,12 +65,16 @@ export function referenceHelp(): string {
 
 export function parseReferenceArgs(argv: readonly string[]): ReferenceCliOptions {
   const { values, positionals } = parseFlags(argv, referenceFlags)
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (flags start with --; see reference --help)`)
+  if (positionals.length > 0)
+    throw new UsageError(
+      `unexpected argument ${JSON.stringify(positionals[0])} (flags start with --; see reference --help)`,
+    )
   const checked = (name: string) => {
     const flag = referenceFlags.find((f) => f.name === name)!
     return validateFlag(flag, values[name] ?? flag.default)
   }
-  if (values['quota-window-ms'] !== undefined && values.quota === undefined) throw new UsageError('--quota-window-ms needs --quota')
+  if (values['quota-window-ms'] !== undefined && values.quota === undefined)
+    throw new UsageError('--quota-window-ms needs --quota')
   const limit = checked('quota') as number | undefined
   return {
     list: checked('list') === true,
@@ -73,12 +97,27 @@ export async function reference(options: ReferenceCliOptions): Promise<number> {
   const behaviours = referenceBehaviours(options.faults, options.allowances)
   let server
   try {
-    server = await startReferenceServer({ behaviours, ...broughtByFaults(behaviours, { quota: options.quota }), latencyMs: options.latencyMs, seed: options.seed, host: options.host, port: options.port })
+    server = await startReferenceServer({
+      behaviours,
+      ...broughtByFaults(behaviours, { quota: options.quota }),
+      latencyMs: options.latencyMs,
+      seed: options.seed,
+      host: options.host,
+      port: options.port,
+    })
   } catch (error) {
-    throw new UsageError(`--port ${options.port} on --host ${options.host}: cannot listen (${(error as { code?: string }).code ?? (error as Error).message})`)
+    throw new UsageError(
+      `--port ${options.port} on --host ${options.host}: cannot listen (${(error as { code?: string }).code ?? (error as Error).message})`,
+    )
   }
   const { data } = server
-  const ready = { url: server.baseUrl, apiKey: data.apiKey, restrictedApiKey: data.restrictedApiKey, trader: data.trader, intents: data.intents.map((i) => ({ hash: i.hash, receipt: i.receipt })) }
+  const ready = {
+    url: server.baseUrl,
+    apiKey: data.apiKey,
+    restrictedApiKey: data.restrictedApiKey,
+    trader: data.trader,
+    intents: data.intents.map((i) => ({ hash: i.hash, receipt: i.receipt })),
+  }
   let stop = () => {}
   const stopped = new Promise<void>((resolve) => (stop = resolve))
   process.once('SIGINT', stop).once('SIGTERM', stop)

@@ -13,21 +13,39 @@ import type { CliOptions } from './options.js'
  * SIGINT and SIGTERM stop the run within seconds, and the reports of what ran are written marked interrupted.
  */
 export async function run(options: CliOptions, env: NodeJS.ProcessEnv): Promise<number> {
-  return withSecretsRedacted(() => secretsOf(options.run.settings), async () => {
-    const session = await RunSession.open(options.run, { reportDir: options.reportDir, baseline: options.baseline, env, stdout: process.stdout })
-    const progress = createProgress(process.stdout, env, Object.fromEntries(Object.entries(checksByConcern).map(([concern, checks]) => [concern, checks.length])))
-    const harPath = join(options.reportDir, HAR_FILE)
-    const stop = session.stopOnSignals()
-    try {
-      let findings
+  return withSecretsRedacted(
+    () => secretsOf(options.run.settings),
+    async () => {
+      const session = await RunSession.open(options.run, {
+        reportDir: options.reportDir,
+        baseline: options.baseline,
+        env,
+        stdout: process.stdout,
+      })
+      const progress = createProgress(
+        process.stdout,
+        env,
+        Object.fromEntries(Object.entries(checksByConcern).map(([concern, checks]) => [concern, checks.length])),
+      )
+      const harPath = join(options.reportDir, HAR_FILE)
+      const stop = session.stopOnSignals()
       try {
-        findings = await runFindings({ ...options.run, onCheck: progress.onCheck, onWritePlan: (plan) => process.stdout.write(`${writePlanLines(plan).join('\n')}\n`), harPath, signal: stop.signal })
+        let findings
+        try {
+          findings = await runFindings({
+            ...options.run,
+            onCheck: progress.onCheck,
+            onWritePlan: (plan) => process.stdout.write(`${writePlanLines(plan).join('\n')}\n`),
+            harPath,
+            signal: stop.signal,
+          })
+        } finally {
+          progress.end()
+        }
+        return await session.publish(session.report(findings), { path: harPath })
       } finally {
-        progress.end()
+        stop.release()
       }
-      return await session.publish(session.report(findings), { path: harPath })
-    } finally {
-      stop.release()
-    }
-  })
+    },
+  )
 }

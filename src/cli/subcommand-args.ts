@@ -3,7 +3,9 @@ import type { Profile } from '../profile/profile.js'
 import { UsageError } from '../core/errors.js'
 import { flagsHelp, parseFlags, readEnvironment, validateFlag, type Flag } from './flags.js'
 
-/** The share of the observable requirements a report must assess, for CI: a run, check-har and the proxy take it alike. */
+/**
+ * The share of the observable requirements a report must assess, for CI: a run, check-har and the proxy take it alike.
+ */
 export const minAssessedFlag: Flag = {
   name: 'min-assessed',
   env: 'IPTS_MIN_ASSESSED',
@@ -23,7 +25,13 @@ export const baselineFlag: Flag = {
 
 /** Flags every subcommand that writes reports has, as a run has them. */
 export const reportFlags: readonly Flag[] = [
-  { name: 'report-dir', env: 'IPTS_REPORT_DIR', kind: 'folder', default: './conformance-report', help: 'where the report files are written' },
+  {
+    name: 'report-dir',
+    env: 'IPTS_REPORT_DIR',
+    kind: 'folder',
+    default: './conformance-report',
+    help: 'where the report files are written',
+  },
   { name: 'strict', env: 'IPTS_STRICT', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
   minAssessedFlag,
   baselineFlag,
@@ -33,7 +41,7 @@ export const reportFlags: readonly Flag[] = [
 export const trafficProfileFlag: Flag = {
   name: 'profile',
   kind: 'text',
-  help: "a deployment profile (YAML, specs/profile.schema.json): each exchange is held to its facts as a run holds its own; checks that read the published description (openapi) send requests and are not assessed",
+  help: 'a deployment profile (YAML, specs/profile.schema.json): each exchange is held to its facts as a run holds its own; checks that read the published description (openapi) send requests and are not assessed',
 }
 
 /** The profile a traffic subcommand was given, read and checked (a ProfileError, exit 2, when it cannot be used). */
@@ -41,8 +49,15 @@ export function trafficProfile(path: string | undefined): Promise<Profile | unde
   return path === undefined ? Promise.resolve(undefined) : loadProfile({ file: path })
 }
 
-/** Parses and checks a subcommand's flags and its positional arguments; every mistake is a UsageError naming the flag. */
-export function parseSubcommandArgs(argv: readonly string[], table: readonly Flag[], positionals: number, env: NodeJS.ProcessEnv = {}): { values: Record<string, unknown>; positionals: string[] } {
+/**
+ * Parses and checks a subcommand's flags and its positional arguments; every mistake is a UsageError naming the flag.
+ */
+export function parseSubcommandArgs(
+  argv: readonly string[],
+  table: readonly Flag[],
+  positionals: number,
+  env: NodeJS.ProcessEnv = {},
+): { values: Record<string, unknown>; positionals: string[] } {
   const parsed = parseFlags(argv, table)
   const notices: string[] = []
   const fromEnv = readEnvironment(table, env, notices)
@@ -51,10 +66,18 @@ export function parseSubcommandArgs(argv: readonly string[], table: readonly Fla
   for (const flag of table) {
     // A flag wins over its environment variable, as in a run.
     const given = parsed.values[flag.name] ?? fromEnv.values[flag.name]
-    values[flag.name] = validateFlag(flag, given ?? flag.default, parsed.values[flag.name] === undefined ? fromEnv.sources[flag.name] : undefined)
+    values[flag.name] = validateFlag(
+      flag,
+      given ?? flag.default,
+      parsed.values[flag.name] === undefined ? fromEnv.sources[flag.name] : undefined,
+    )
   }
   if (parsed.positionals.length !== positionals) {
-    throw new UsageError(parsed.positionals.length < positionals ? 'missing argument (see --help)' : `unexpected argument ${JSON.stringify(parsed.positionals[positionals])} (see --help)`)
+    throw new UsageError(
+      parsed.positionals.length < positionals
+        ? 'missing argument (see --help)'
+        : `unexpected argument ${JSON.stringify(parsed.positionals[positionals])} (see --help)`,
+    )
   }
   return { values, positionals: parsed.positionals }
 }

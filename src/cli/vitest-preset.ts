@@ -11,7 +11,9 @@ try {
   import.meta.resolve('vitest/config')
 } catch {
   const { vitest: range } = (packageJson as { peerDependencies?: Record<string, string> }).peerDependencies ?? {}
-  process.stderr.write(`ipts-conformance: the vitest mode needs vitest installed beside ipts-conformance: npm install --save-dev vitest@'${range}'\n`)
+  process.stderr.write(
+    `ipts-conformance: the vitest mode needs vitest installed beside ipts-conformance: npm install --save-dev vitest@'${range}'\n`,
+  )
   process.exit(2)
 }
 

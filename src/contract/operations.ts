@@ -1,6 +1,7 @@
 import { loadOpenApi } from './schemas.js'
 
-export type OperationId = 'getIntentStatus' | 'getTraderPnl' | 'getVault' | 'listMarkets' | 'listTraderBalances' | 'getConfig'
+export type OperationId =
+  'getIntentStatus' | 'getTraderPnl' | 'getVault' | 'listMarkets' | 'listTraderBalances' | 'getConfig'
 
 export interface Operation {
   id: OperationId
@@ -57,7 +58,8 @@ export function staysInItsSegment(value: string): boolean {
 export function fillPath(template: string, params: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name] ?? ''
-    if (!staysInItsSegment(value)) throw new Error(`path parameter ${name} ${JSON.stringify(value)} would address another path than ${template}`)
+    if (!staysInItsSegment(value))
+      throw new Error(`path parameter ${name} ${JSON.stringify(value)} would address another path than ${template}`)
     return encodeURIComponent(value)
   })
 }

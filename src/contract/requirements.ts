@@ -16,9 +16,14 @@ export interface Requirement {
   inferred?: true
   observable: boolean
   reason?: string
-  /** Why the rule is no wider than its quote: the sentence that makes a MUST unavoidable, or what was cut back to a reading. */
+  /**
+   * Why the rule is no wider than its quote: the sentence that makes a MUST unavoidable, or what was cut back to a
+   * reading.
+   */
   note?: string
-  /** The profile key that makes a requirement the contract leaves "not shown" assessable (specs/profile.schema.json). */
+  /**
+   * The profile key that makes a requirement the contract leaves "not shown" assessable (specs/profile.schema.json).
+   */
   profile?: ProfileKey
 }
 
@@ -30,7 +35,8 @@ export function levelLabel(rule: { level: Level; inferred?: boolean }): string {
 let cached: Requirement[] | undefined
 
 export function loadRequirements(): Requirement[] {
-  cached ??= (parse(readFileSync(specPath('requirements.yaml'), 'utf8')) as { requirements: Requirement[] }).requirements
+  cached ??= (parse(readFileSync(specPath('requirements.yaml'), 'utf8')) as { requirements: Requirement[] })
+    .requirements
   return cached
 }
 

@@ -6,7 +6,8 @@ import { specPath } from '../core/package-root.js'
 
 const SCHEMA_BASE = 'openapi.yaml#/components/schemas/'
 // ajv-formats is CommonJS: under NodeNext its default import is the module object, not the plugin.
-export const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin
+export const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
+  addFormatsModule) as unknown as FormatsPlugin
 
 export interface OpenApiDocument {
   openapi: string
@@ -24,7 +25,10 @@ export function loadOpenApi(): OpenApiDocument {
   return document
 }
 
-/** The pattern of a component schema of specs/openapi.yaml, as a RegExp: generators and checks derive from it rather than retype it. */
+/**
+ * The pattern of a component schema of specs/openapi.yaml, as a RegExp: generators and checks derive from it rather
+ * than retype it.
+ */
 export function schemaPattern(name: string): RegExp {
   const schema = loadOpenApi().components.schemas[name] as { pattern?: string } | undefined
   if (!schema?.pattern) throw new Error(`specs/openapi.yaml: component schema ${name} has no pattern`)
@@ -36,7 +40,8 @@ function compiler(): Ajv2020 {
     ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true })
     addFormats(ajv)
     // Registered under their OpenAPI pointers, the document's local refs (#/components/schemas/X) resolve as they are.
-    for (const [name, schema] of Object.entries(loadOpenApi().components.schemas)) ajv.addSchema(schema as object, SCHEMA_BASE + name)
+    for (const [name, schema] of Object.entries(loadOpenApi().components.schemas))
+      ajv.addSchema(schema as object, SCHEMA_BASE + name)
   }
   return ajv
 }

@@ -32,7 +32,11 @@ const PNL_GROUP: ComponentRules = { requirement: 'SHAPE-PNL', wadMembers: 'CONV-
 
 const componentRules: Readonly<Record<string, ComponentRules>> = {
   IntentStatus: { requirement: 'SHAPE-INTENT-STATUS', additionalProperties: STRICT },
-  IntentFailure: { requirement: 'SHAPE-INTENT-FAILURE', additionalProperties: STRICT, const: 'STATE-FAILURE-NOT-RETRYABLE' },
+  IntentFailure: {
+    requirement: 'SHAPE-INTENT-FAILURE',
+    additionalProperties: STRICT,
+    const: 'STATE-FAILURE-NOT-RETRYABLE',
+  },
   IntentSettlement: { requirement: 'SHAPE-INTENT-SETTLEMENT', additionalProperties: STRICT },
   IntentTrigger: { requirement: 'SHAPE-INTENT-TRIGGER', additionalProperties: STRICT },
   WireOrder: { requirement: 'SHAPE-WIRE-ORDER' },
@@ -81,7 +85,12 @@ function expand(node: SchemaNode, components: string[]): SchemaNode[] {
 }
 
 function pointerSegments(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
 }
 
 interface Location {
@@ -119,7 +128,10 @@ export function isEnveloped(op: Operation): boolean {
 
 /** The member a violation is about: the missing or extra one, or the one whose value is wrong. */
 function memberOf(violation: SchemaViolation): string | undefined {
-  const { missingProperty, additionalProperty } = violation.params as { missingProperty?: string; additionalProperty?: string }
+  const { missingProperty, additionalProperty } = violation.params as {
+    missingProperty?: string
+    additionalProperty?: string
+  }
   return missingProperty ?? additionalProperty ?? pointerSegments(violation.instancePath).at(-1)
 }
 
@@ -133,7 +145,11 @@ function envelopeRequirement(schema: string, violation: SchemaViolation, body: u
 }
 
 function requirementOf(schema: string, violation: SchemaViolation, body: unknown): string {
-  if (pointerSegments(violation.instancePath).length <= 1 && violation.keyword !== 'additionalProperties' && isEnvelope(schema)) {
+  if (
+    pointerSegments(violation.instancePath).length <= 1 &&
+    violation.keyword !== 'additionalProperties' &&
+    isEnvelope(schema)
+  ) {
     return envelopeRequirement(schema, violation, body)
   }
   const owner = ownerAt(schema, violation.instancePath)
@@ -141,11 +157,15 @@ function requirementOf(schema: string, violation: SchemaViolation, body: unknown
   if (!rules) throw new Error(`no requirement is mapped for violations of ${owner} (${violation.instancePath})`)
   const byKeyword = rules[violation.keyword as 'additionalProperties' | 'const']
   if (byKeyword) return byKeyword
-  if (rules.wadMembers && VALUE_KEYWORDS.has(violation.keyword) && WAD_MEMBER.test(memberOf(violation) ?? '')) return rules.wadMembers
+  if (rules.wadMembers && VALUE_KEYWORDS.has(violation.keyword) && WAD_MEMBER.test(memberOf(violation) ?? ''))
+    return rules.wadMembers
   return rules.requirement
 }
 
-function* members(value: unknown, pointer = ''): Generator<{ pointer: string; parent: string; name: string; value: unknown }> {
+function* members(
+  value: unknown,
+  pointer = '',
+): Generator<{ pointer: string; parent: string; name: string; value: unknown }> {
   if (value === null || typeof value !== 'object') return
   for (const [name, member] of Object.entries(value)) {
     const at = `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`
@@ -166,7 +186,11 @@ function wadConventionViolations(schema: string, body: unknown): RuledViolation[
     if (!WAD_MEMBER.test(member.name) || locate(schema, member.parent).nodes.length === 0) continue
     if (componentRules[ownerAt(schema, member.pointer)]?.wadMembers) continue
     for (const violation of validateAgainst('UnsignedIntegerString', member.value)) {
-      violations.push({ ...violation, instancePath: member.pointer + violation.instancePath, requirement: componentRules.UnsignedIntegerString!.wadMembers! })
+      violations.push({
+        ...violation,
+        instancePath: member.pointer + violation.instancePath,
+        requirement: componentRules.UnsignedIntegerString!.wadMembers!,
+      })
     }
   }
   return violations
@@ -180,7 +204,10 @@ export function ruledViolations(operation: Operation, body: unknown): readonly R
   const schema = operation.successSchema
   const known = body !== null && typeof body === 'object' ? ruledOfBody.get(body) : undefined
   if (known?.schema === schema) return known.violations
-  const fromSchema = validateAgainst(schema, body).map((violation) => ({ ...violation, requirement: requirementOf(schema, violation, body) }))
+  const fromSchema = validateAgainst(schema, body).map((violation) => ({
+    ...violation,
+    requirement: requirementOf(schema, violation, body),
+  }))
   const violations = [...fromSchema, ...wadConventionViolations(schema, body)]
   if (body !== null && typeof body === 'object') ruledOfBody.set(body, { schema, violations })
   return violations

@@ -6,7 +6,10 @@ export type GivenSettings = Partial<Omit<RunSettings, 'embedded' | 'deadlineAt' 
 /** A run's settings, apart from the target, once every default is filled in. */
 export type FilledSettings = Omit<RunSettings, 'baseUrl' | 'embedded' | 'deadlineAt' | 'profile'> & { baseUrl?: string }
 
-/** The default of every run setting: the CLI shows them in --help, and a run fills in from them what its caller left out. */
+/**
+ * The default of every run setting: the CLI shows them in --help, and a run fills in from them what its caller left
+ * out.
+ */
 export const settingDefaults = {
   runs: 25,
   concurrency: 8,
@@ -28,9 +31,17 @@ export function randomSeed(): number {
   return Math.floor(Math.random() * 2 ** 31)
 }
 
-/** The given settings with every one left out (or undefined) taken from the defaults; the seed is random unless given. */
+/**
+ * The given settings with every one left out (or undefined) taken from the defaults; the seed is random unless given.
+ */
 export function withDefaults(given: GivenSettings = {}): FilledSettings {
   const defined = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as GivenSettings
   const requestTimeoutMs = defined.requestTimeoutMs ?? settingDefaults.requestTimeoutMs
-  return { ...settingDefaults, seed: randomSeed(), requestTimeoutMs, connectTimeoutMs: connectTimeoutFor(requestTimeoutMs), ...defined }
+  return {
+    ...settingDefaults,
+    seed: randomSeed(),
+    requestTimeoutMs,
+    connectTimeoutMs: connectTimeoutFor(requestTimeoutMs),
+    ...defined,
+  }
 }

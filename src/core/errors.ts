@@ -12,7 +12,11 @@ export const ERROR_CODES = {
 } as const
 
 /** The codes of errors a user can fix: one line on stderr and exit 2, never a stack trace. */
-const USER_FIXABLE: ReadonlySet<string> = new Set([ERROR_CODES.usage, ERROR_CODES.profile, ERROR_CODES.targetUnreachable])
+const USER_FIXABLE: ReadonlySet<string> = new Set([
+  ERROR_CODES.usage,
+  ERROR_CODES.profile,
+  ERROR_CODES.targetUnreachable,
+])
 
 export function isUserFixable(error: unknown): error is Error {
   return USER_FIXABLE.has((error as { code?: string } | undefined)?.code ?? '')
@@ -24,7 +28,10 @@ export class UsageError extends Error {
   override readonly name = 'UsageError'
 }
 
-/** A profile that cannot be used: one line naming where it is (the file, or the flag that named it) and the key; the CLI exits 2 with it. */
+/**
+ * A profile that cannot be used: one line naming where it is (the file, or the flag that named it) and the key; the CLI
+ * exits 2 with it.
+ */
 export class ProfileError extends Error {
   readonly code = ERROR_CODES.profile
   override readonly name = 'ProfileError'

@@ -15,5 +15,8 @@ function findPackageRoot(): string {
 }
 
 export const packageRoot = findPackageRoot()
-export const packageJson = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { name: string; version: string }
+export const packageJson = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
+  name: string
+  version: string
+}
 export const specPath = (file: string): string => join(packageRoot, 'specs', file)

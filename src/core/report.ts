@@ -14,13 +14,21 @@ export interface Counterexample {
 export interface Evidence {
   message: string
   request?: { method: string; url: string; headers: Record<string, string> }
-  response?: { status: number; headers: Record<string, string | string[]>; bodyExcerpt: string; bodyBytes: number; truncated: boolean }
+  response?: {
+    status: number
+    headers: Record<string, string | string[]>
+    bodyExcerpt: string
+    bodyBytes: number
+    truncated: boolean
+  }
   transportError?: { code: string; message: string }
   retries?: { status: number; waitedMs: number }[]
   schemaViolations?: SchemaViolation[]
   counterexample?: Counterexample & { replay?: string }
   reproduce?: string
-  /** For a check or rule that holds the target to the deployment profile: the key, its value, and the profile's source. */
+  /**
+   * For a check or rule that holds the target to the deployment profile: the key, its value, and the profile's source.
+   */
   profile?: { key: string; value: unknown; source: string }
   /** The check whose request got the response that shows the violation, when the run's observer found it. */
   sentBy?: string
@@ -53,13 +61,18 @@ export interface CheckOutcome {
   durationMs?: number
   /** True when a request of the check was retried after a 429 or a 5xx: the outcome depended on a retry. */
   retried?: boolean
-  /** True when the check crashed (threw something other than a finding): it failed, but says nothing about the target. */
+  /**
+   * True when the check crashed (threw something other than a finding): it failed, but says nothing about the target.
+   */
   crashed?: boolean
   /** For a property check: the generated inputs it examined in the fixed coverage phase and in the random phase. */
   inputs?: { coverage: number; random: number }
   /** For a write check: every submission it sent, in order. */
   writes?: SentWrite[]
-  /** True for a check 'not run' because the run was cut short (see Report.interrupted): it says nothing of the target and does not fail the run. */
+  /**
+   * True for a check 'not run' because the run was cut short (see Report.interrupted): it says nothing of the target
+   * and does not fail the run.
+   */
   interrupted?: boolean
 }
 
@@ -72,12 +85,17 @@ export interface Interruption {
   at: string
 }
 
-/** The cause an AbortSignal's reason names: the CLI aborts with the signal's name; anything else is the caller's abort. */
+/**
+ * The cause an AbortSignal's reason names: the CLI aborts with the signal's name; anything else is the caller's abort.
+ */
 export function interruptionCause(reason: unknown): InterruptionCause {
   return reason === 'SIGINT' || reason === 'SIGTERM' ? reason : 'abort'
 }
 
-/** The reason a check cut off by the interruption is not run: "interrupted by SIGINT", "the run's time bound (--max-duration) had passed". */
+/**
+ * The reason a check cut off by the interruption is not run: "interrupted by SIGINT", "the run's time bound
+ * (--max-duration) had passed".
+ */
 export function interruptedReason(by: InterruptionCause): string {
   if (by === 'max-duration') return "not run: the run's time bound (--max-duration) had passed"
   return by === 'abort' ? 'interrupted: the caller aborted the run' : `interrupted by ${by}`
@@ -93,7 +111,10 @@ export interface SentWrite {
   idempotencyKey: string | null
   /** The HTTP status of the last attempt; null when no response came. */
   status: number | null
-  /** Attempts in all: more than 1 when the same body and key were sent again (a 429, a 503, an ambiguous transport failure). */
+  /**
+   * Attempts in all: more than 1 when the same body and key were sent again (a 429, a 503, an ambiguous transport
+   * failure).
+   */
   attempts: number
   statusIdentifier?: string
   /** The receipt returned, as its placeholder ($IPTS_WRITE_RECEIPT_n). */
@@ -192,18 +213,28 @@ export interface TrafficSummary {
   exchanges: number
   /** Exchanges with an operation of the contract and its response: judged. */
   judged: number
-  /** Counted and left alone: paths outside /v1, and paths or methods under /v1 that are no operation of the contract. */
+  /**
+   * Counted and left alone: paths outside /v1, and paths or methods under /v1 that are no operation of the contract.
+   */
   outsideV1: number
   otherV1: number
   /** Requests that got no response (a failed request in the HAR, an upstream that did not answer the proxy). */
   withoutResponse: number
   /** Responses whose body the recording left out: not judged. */
   withoutBody: number
-  /** Responses the suite cannot judge (a body in a content coding it cannot decode, a redirect): counted, not judged. */
+  /**
+   * Responses the suite cannot judge (a body in a content coding it cannot decode, a redirect): counted, not judged.
+   */
   notJudged?: number
-  /** Requests the proxy could not parse (a garbage request line, a bad Content-Length): answered 400 by the proxy, not forwarded. */
+  /**
+   * Requests the proxy could not parse (a garbage request line, a bad Content-Length): answered 400 by the proxy, not
+   * forwarded.
+   */
   malformedRequests?: number
-  /** Where the recorded client broke a rule the contract sets clients (a signed body sent under another key): the client's fault, not the target's. */
+  /**
+   * Where the recorded client broke a rule the contract sets clients (a signed body sent under another key): the
+   * client's fault, not the target's.
+   */
   clientRuleBreaches?: ClientRuleBreach[]
 }
 
@@ -232,11 +263,16 @@ export interface Report {
   checks: CheckOutcome[]
   /** Every requirement of specs/requirements.yaml, traced to the checks that cover it and their outcome. */
   requirements: RequirementResult[]
-  /** How much the report judged: per operation, per requirement, and the share of the observable requirements assessed. */
+  /**
+   * How much the report judged: per operation, per requirement, and the share of the observable requirements assessed.
+   */
   coverage: Coverage
   /** Problems of the run itself (a suite file that did not load, an unhandled error), not of the target. */
   errors: string[]
-  /** Set when the run was cut short: the checks it cut off are 'not run' (interrupted) and the verdict covers only what ran. */
+  /**
+   * Set when the run was cut short: the checks it cut off are 'not run' (interrupted) and the verdict covers only what
+   * ran.
+   */
   interrupted?: Interruption
 }
 
@@ -250,9 +286,13 @@ export function provenance(report: Report): string {
     traffic.withoutResponse ? `${traffic.withoutResponse} without a response` : '',
     traffic.withoutBody ? `${traffic.withoutBody} without a recorded body` : '',
     traffic.notJudged ? `${traffic.notJudged} in a content coding the suite cannot decode or redirected` : '',
-    traffic.malformedRequests ? `${traffic.malformedRequests} malformed requests the proxy answered 400 and did not forward` : '',
+    traffic.malformedRequests
+      ? `${traffic.malformedRequests} malformed requests the proxy answered 400 and did not forward`
+      : '',
   ].filter(Boolean)
-  const breaches = traffic.clientRuleBreaches?.length ? `; the client broke a rule for clients ${traffic.clientRuleBreaches.length} times` : ''
+  const breaches = traffic.clientRuleBreaches?.length
+    ? `; the client broke a rule for clients ${traffic.clientRuleBreaches.length} times`
+    : ''
   return `recorded traffic (${traffic.source === 'har' ? 'HAR' : 'proxy'}): ${traffic.exchanges} exchanges, ${traffic.judged} judged${left.length ? `; not judged: ${left.join(', ')}` : ''}${breaches}`
 }
 
@@ -265,6 +305,11 @@ export function interruptionLine(report: Pick<Report, 'interrupted' | 'checks'>)
   if (!interrupted) return undefined
   const checks = report.checks.filter((c) => c.concern !== 'every-response')
   const cut = checks.filter((c) => c.interrupted).length
-  const by = interrupted.by === 'max-duration' ? 'CUT SHORT by --max-duration' : interrupted.by === 'abort' ? 'INTERRUPTED by the caller' : `INTERRUPTED by ${interrupted.by}`
+  const by =
+    interrupted.by === 'max-duration'
+      ? 'CUT SHORT by --max-duration'
+      : interrupted.by === 'abort'
+        ? 'INTERRUPTED by the caller'
+        : `INTERRUPTED by ${interrupted.by}`
   return `${by} after ${checks.length - cut} of ${checks.length} checks: the verdict covers only what ran (${cut} not run)`
 }

@@ -34,9 +34,14 @@ export interface RunSettings {
   maxDurationMs?: number
   /** Epoch ms at which maxDurationMs runs out; set by the runner when the run starts. */
   deadlineAt?: number
-  /** Flags beyond the target's that shaped the run (the embedded reference's faults and allowances, parameter names), for a replay command to carry. */
+  /**
+   * Flags beyond the target's that shaped the run (the embedded reference's faults and allowances, parameter names),
+   * for a replay command to carry.
+   */
   shapingFlags?: string[]
-  /** The deployment profile, loaded: facts the contract leaves "not shown", each assessed by checks of its requirement. */
+  /**
+   * The deployment profile, loaded: facts the contract leaves "not shown", each assessed by checks of its requirement.
+   */
   profile?: Profile
 }
 

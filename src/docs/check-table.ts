@@ -18,7 +18,12 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 function checkTable(rows: readonly Row[]): string {
   return table(
     ['check', 'requirement', 'level', 'what holds when it passes'],
-    rows.map((row) => [`\`${row.id}\``, `\`${row.requirement}\``, levelLabel(requirementById(row.requirement)), cell(row.title)]),
+    rows.map((row) => [
+      `\`${row.id}\``,
+      `\`${row.requirement}\``,
+      levelLabel(requirementById(row.requirement)),
+      cell(row.title),
+    ]),
   )
 }
 
@@ -50,10 +55,24 @@ export function renderCheckTable(): string {
     '',
     'Without a deployment profile; those with a profile key are assessed when the profile states it.',
     '',
-    table(['requirement', 'level', 'rule', 'why not', 'profile key that assesses it'], unobservable.map((r) => [`\`${r.id}\``, r.level, cell(r.rule), cell(r.reason ?? ''), r.profile ? `\`${r.profile}\`` : ''])),
+    table(
+      ['requirement', 'level', 'rule', 'why not', 'profile key that assesses it'],
+      unobservable.map((r) => [
+        `\`${r.id}\``,
+        r.level,
+        cell(r.rule),
+        cell(r.reason ?? ''),
+        r.profile ? `\`${r.profile}\`` : '',
+      ]),
+    ),
     '',
     '### Observable requirements without a check',
     '',
-    uncovered.length === 0 ? 'None.' : table(['requirement', 'level', 'rule'], uncovered.map((r) => [`\`${r.id}\``, levelLabel(r), cell(r.rule)])),
+    uncovered.length === 0
+      ? 'None.'
+      : table(
+          ['requirement', 'level', 'rule'],
+          uncovered.map((r) => [`\`${r.id}\``, levelLabel(r), cell(r.rule)]),
+        ),
   ].join('\n')
 }

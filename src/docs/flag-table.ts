@@ -2,13 +2,22 @@ import { flags } from '../cli/options.js'
 import type { Flag } from '../cli/flags.js'
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
-const valueOf = (flag: Flag) => (flag.kind === 'flag' ? '' : flag.kind === 'int' ? ' N' : flag.kind === 'folder' ? ' DIR' : ' VALUE')
+const valueOf = (flag: Flag) =>
+  flag.kind === 'flag' ? '' : flag.kind === 'int' ? ' N' : flag.kind === 'folder' ? ' DIR' : ' VALUE'
 
-/** docs/flags.md's table of the run's flags, from the flag table: the same that parses argv, the environment and the config file, and prints --help. */
+/**
+ * docs/flags.md's table of the run's flags, from the flag table: the same that parses argv, the environment and the
+ * config file, and prints --help.
+ */
 export function renderFlagTable(): string {
   const rows = flags.map((flag) => {
     const meaning = flag.default === undefined ? flag.help : `${flag.help} (default \`${flag.default}\`)`
     return `| \`--${flag.name}${valueOf(flag)}\` | ${flag.env ? `\`${flag.env}\`${flag.envAliases?.length ? ` (or ${flag.envAliases.map((name) => `\`${name}\``).join(', ')})` : ''}` : ''} | ${cell(meaning)} |`
   })
-  return ['| flag | environment | meaning |', '|---|---|---|', ...rows, '| `--help`, `-h` (also `ipts-conformance help`), `--version` | | |'].join('\n')
+  return [
+    '| flag | environment | meaning |',
+    '|---|---|---|',
+    ...rows,
+    '| `--help`, `-h` (also `ipts-conformance help`), `--version` | | |',
+  ].join('\n')
 }

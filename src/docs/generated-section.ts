@@ -6,7 +6,8 @@ function markerPositions(text: string, name: string, document: string): { start:
   const [startMarker, endMarker] = [`<!-- ${name}:start -->`, `<!-- ${name}:end -->`]
   const start = text.indexOf(startMarker)
   const end = text.indexOf(endMarker)
-  if (start < 0 || end < start) throw new Error(`${document} needs the markers ${startMarker} and ${endMarker}, in that order`)
+  if (start < 0 || end < start)
+    throw new Error(`${document} needs the markers ${startMarker} and ${endMarker}, in that order`)
   return { start: start + startMarker.length, end }
 }
 

@@ -9,7 +9,16 @@ import { unansweredAs } from '../http/transport-errors.js'
 import { missingInputReasons, missingNeed } from '../checks/needs.js'
 import type { SharedReads } from './shared-reads.js'
 import { transientOnly } from './server-errors.js'
-import { CheckFailure, CheckNotRun, CheckSkipped, type Auth, type CallOptions, type CheckContext, type Need, type WriteAnswer } from '../checks/types.js'
+import {
+  CheckFailure,
+  CheckNotRun,
+  CheckSkipped,
+  type Auth,
+  type CallOptions,
+  type CheckContext,
+  type Need,
+  type WriteAnswer,
+} from '../checks/types.js'
 import type { SentWrite } from '../core/report.js'
 import { valueAt } from '../core/json-pointer.js'
 import type { SignedBodySource } from '../generators/signed-bodies.js'
@@ -19,7 +28,10 @@ import { WRITES_NOT_ASSESSABLE, type WriteOperation } from '../profile/profile.j
 /** The placeholder of the nth receipt a write returned, in everything the run writes. */
 export const WRITE_RECEIPT_PLACEHOLDER = '$IPTS_WRITE_RECEIPT_'
 
-/** What a write check's context needs: where signed bodies come from, the run's secrets (receipts are learned), its declared submissions. */
+/**
+ * What a write check's context needs: where signed bodies come from, the run's secrets (receipts are learned), its
+ * declared submissions.
+ */
 export interface WriteSupport {
   bodies: SignedBodySource
   secrets: GrowingSecrets
@@ -33,8 +45,13 @@ export interface WriteSupport {
  */
 function judgeable(exchange: Exchange): Exchange {
   const code = exchange.error?.code
-  if (code === NOT_ANSWERING || (code !== undefined && RUN_CUT_CODES.has(code))) throw new CheckNotRun(exchange.error!.message, exchange)
-  if (exchange.response?.notJudged !== undefined) throw new CheckNotRun(`${exchange.request.method} ${new URL(exchange.request.url).pathname} got ${exchange.response.notJudged}`, exchange)
+  if (code === NOT_ANSWERING || (code !== undefined && RUN_CUT_CODES.has(code)))
+    throw new CheckNotRun(exchange.error!.message, exchange)
+  if (exchange.response?.notJudged !== undefined)
+    throw new CheckNotRun(
+      `${exchange.request.method} ${new URL(exchange.request.url).pathname} got ${exchange.response.notJudged}`,
+      exchange,
+    )
   return exchange
 }
 
@@ -60,7 +77,11 @@ export function createCheckContext(
     if (missingNeed(settings, [what])) throw new CheckSkipped(missingInputReasons[what])
   }
 
-  const headersFor = (auth: Auth = 'full', extra: Record<string, string> = {}, withoutAccept = false): Record<string, string> => {
+  const headersFor = (
+    auth: Auth = 'full',
+    extra: Record<string, string> = {},
+    withoutAccept = false,
+  ): Record<string, string> => {
     const headers: Record<string, string> = withoutAccept ? {} : { accept: 'application/json' }
     if (auth === 'full') {
       need('apiKey')
@@ -72,10 +93,24 @@ export function createCheckContext(
     return { ...headers, ...extra }
   }
 
-  const send = async (path: string, headers: Record<string, string>, retry: boolean | undefined, operationId?: OperationId, write?: { method: string; body: string }) => {
+  const send = async (
+    path: string,
+    headers: Record<string, string>,
+    retry: boolean | undefined,
+    operationId?: OperationId,
+    write?: { method: string; body: string },
+  ) => {
     const order = sent.push(undefined) - 1
-    // A path sent as it is still counts against its operation's circuit breaker, though the exchange names no operation.
-    const sending = client.request({ ...write, path, headers, retry, operation: operationId ?? operationAt(path), signal: ended.signal })
+    // A path sent as it is still counts against its operation's circuit breaker, though the exchange names no
+    // operation.
+    const sending = client.request({
+      ...write,
+      path,
+      headers,
+      retry,
+      operation: operationId ?? operationAt(path),
+      signal: ended.signal,
+    })
     pending.add(sending)
     const exchange = await sending.finally(() => pending.delete(sending))
     if (operationId) exchange.operation = operationId
@@ -86,7 +121,10 @@ export function createCheckContext(
     return exchange
   }
 
-  /** A safe read whose every attempt was a 502, 503 or 504 leaves the check that needed it not assessed (the 5xx policy). */
+  /**
+   * A safe read whose every attempt was a 502, 503 or 504 leaves the check that needed it not assessed (the 5xx
+   * policy).
+   */
   const notAssessedIfTransient = (exchange: Exchange) => {
     const reason = transientOnly(exchange)
     if (reason) throw new CheckNotRun(reason, exchange)
@@ -99,7 +137,9 @@ export function createCheckContext(
   const sendShared = async (path: string, headers: Record<string, string>, operationId: OperationId) => {
     if (!sharing) return send(path, headers, undefined, operationId)
     const key = `${path} ${JSON.stringify(Object.entries(headers).sort())}`
-    const exchange = await sharing.reads.read(key, sharing.checkId, () => client.get({ path, headers, operation: operationId }).then((e) => ({ ...e, operation: operationId })))
+    const exchange = await sharing.reads.read(key, sharing.checkId, () =>
+      client.get({ path, headers, operation: operationId }).then((e) => ({ ...e, operation: operationId })),
+    )
     judgeable(exchange)
     notAssessedIfTransient(exchange)
     return exchange
@@ -147,7 +187,10 @@ export function createCheckContext(
     if ('problem' in result) throw new CheckSkipped(`no signed body: ${result.problem}`)
     return result.body
   }
-  const learnReceipt = (receipt: unknown): string | undefined => (typeof receipt === 'string' && receipt !== '' ? writing!.secrets.learn(receipt, WRITE_RECEIPT_PLACEHOLDER) : undefined)
+  const learnReceipt = (receipt: unknown): string | undefined =>
+    typeof receipt === 'string' && receipt !== ''
+      ? writing!.secrets.learn(receipt, WRITE_RECEIPT_PLACEHOLDER)
+      : undefined
 
   const ctx: CheckContext = {
     settings,
@@ -163,7 +206,9 @@ export function createCheckContext(
       const query = defaultQuery(id, options.query).toString()
       const target = query ? `${path}?${query}` : path
       const headers = headersFor(options.auth, options.headers, options.withoutAccept)
-      return options.shared && options.retry !== false ? sendShared(target, headers, id) : send(target, headers, options.retry, id)
+      return options.shared && options.retry !== false
+        ? sendShared(target, headers, id)
+        : send(target, headers, options.retry, id)
     },
     quotaRefusalSince(since) {
       return client.quotaRefusalSince(since)
@@ -182,9 +227,20 @@ export function createCheckContext(
     },
     async write(name, body, idempotencyKey) {
       const { method, path, statusIdentifier, receipt, duplicate } = writeOperation(name)
-      if (writes.length >= writing!.allowance) throw new Error(`a write check sent more than the ${writing!.allowance} submissions it declares`)
-      const headers = headersFor('full', { 'content-type': 'application/json', ...(idempotencyKey === null ? {} : { 'idempotency-key': idempotencyKey }) })
-      const record: SentWrite = { operation: name, method, url: client.urlFor(path), idempotencyKey, status: null, attempts: 1 }
+      if (writes.length >= writing!.allowance)
+        throw new Error(`a write check sent more than the ${writing!.allowance} submissions it declares`)
+      const headers = headersFor('full', {
+        'content-type': 'application/json',
+        ...(idempotencyKey === null ? {} : { 'idempotency-key': idempotencyKey }),
+      })
+      const record: SentWrite = {
+        operation: name,
+        method,
+        url: client.urlFor(path),
+        idempotencyKey,
+        status: null,
+        attempts: 1,
+      }
       writes.push(record)
       const exchange = await send(path, headers, undefined, undefined, { method, body })
       // The write is an operation of the contract (relayed), named by the profile: every-response rules judge it.
@@ -196,9 +252,14 @@ export function createCheckContext(
       const receiptPlaceholder = receipt === undefined ? undefined : learnReceipt(valueAt(json, receipt))
       const accepted = response !== undefined && response.status >= 200 && response.status < 300
       if (!accepted) return { exchange, accepted }
-      const answer: WriteAnswer = { exchange, accepted, duplicate: duplicate === undefined ? undefined : valueAt(json, duplicate) }
+      const answer: WriteAnswer = {
+        exchange,
+        accepted,
+        duplicate: duplicate === undefined ? undefined : valueAt(json, duplicate),
+      }
       const identifier = valueAt(json, statusIdentifier)
-      if (typeof identifier === 'string' || typeof identifier === 'number') record.statusIdentifier = answer.statusIdentifier = String(identifier)
+      if (typeof identifier === 'string' || typeof identifier === 'number')
+        record.statusIdentifier = answer.statusIdentifier = String(identifier)
       if (receiptPlaceholder) {
         answer.receipt = valueAt(json, receipt!) as string
         record.receipt = receiptPlaceholder
@@ -217,7 +278,10 @@ export function createCheckContext(
       const violations = validateAgainst(schema, response.json)
       if (violations.length > 0) {
         const first = violations[0]!
-        fail(`${schema}${first.instancePath || ''} ${first.message} (${first.keyword} at ${first.schemaPath})`, { exchange, violations })
+        fail(`${schema}${first.instancePath || ''} ${first.message} (${first.keyword} at ${first.schemaPath})`, {
+          exchange,
+          violations,
+        })
       }
     },
   }

@@ -7,16 +7,30 @@ const BODY_EXCERPT_CHARS = 2000
 const MAX_VIOLATIONS = 10
 const VALUE_EXCERPT_CHARS = 500
 
-export function exchangeEvidence(exchange: Exchange, secrets: readonly Secret[]): Pick<Evidence, 'request' | 'response' | 'transportError' | 'retries' | 'reproduce'> {
-  const evidence: ReturnType<typeof exchangeEvidence> = { request: exchange.request, reproduce: curlCommand(exchange, secrets) }
+export function exchangeEvidence(
+  exchange: Exchange,
+  secrets: readonly Secret[],
+): Pick<Evidence, 'request' | 'response' | 'transportError' | 'retries' | 'reproduce'> {
+  const evidence: ReturnType<typeof exchangeEvidence> = {
+    request: exchange.request,
+    reproduce: curlCommand(exchange, secrets),
+  }
   if (exchange.response) {
     const { status, headers, body, truncated } = exchange.response
-    // A body cut at the capture cap may end in the beginning of a secret, which no decoding can recognise: that tail goes first.
+    // A body cut at the capture cap may end in the beginning of a secret, which no decoding can recognise: that tail
+    // goes first.
     const kept = truncated ? withoutSecretTail(body, secrets) : body
-    evidence.response = { status, headers, bodyExcerpt: detached(excerpt(kept, BODY_EXCERPT_CHARS, secrets)), bodyBytes: Buffer.byteLength(body), truncated }
+    evidence.response = {
+      status,
+      headers,
+      bodyExcerpt: detached(excerpt(kept, BODY_EXCERPT_CHARS, secrets)),
+      bodyBytes: Buffer.byteLength(body),
+      truncated,
+    }
   }
   if (exchange.error) evidence.transportError = exchange.error
-  if (exchange.retries.length > 0) evidence.retries = exchange.retries.map(({ status, waitedMs }) => ({ status, waitedMs }))
+  if (exchange.retries.length > 0)
+    evidence.retries = exchange.retries.map(({ status, waitedMs }) => ({ status, waitedMs }))
   return evidence
 }
 
@@ -28,14 +42,25 @@ function detached(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string
 }
 
-export function buildEvidence(message: string, details: FailureDetails, secrets: readonly Secret[], replay?: string): Evidence {
+export function buildEvidence(
+  message: string,
+  details: FailureDetails,
+  secrets: readonly Secret[],
+  replay?: string,
+): Evidence {
   const evidence: Evidence = { message, ...(details.exchange ? exchangeEvidence(details.exchange, secrets) : {}) }
-  if (details.violations?.length) evidence.schemaViolations = details.violations.slice(0, MAX_VIOLATIONS).map((v) => ({ ...v, value: valueExcerpt(v.value, secrets) }))
+  if (details.violations?.length)
+    evidence.schemaViolations = details.violations
+      .slice(0, MAX_VIOLATIONS)
+      .map((v) => ({ ...v, value: valueExcerpt(v.value, secrets) }))
   if (details.counterexample) evidence.counterexample = { ...details.counterexample, ...(replay ? { replay } : {}) }
   return redactDeep(evidence, secrets)
 }
 
-/** An offending value as evidence: as it is when small, else the start of its JSON; one nested too deep to serialise is described instead. */
+/**
+ * An offending value as evidence: as it is when small, else the start of its JSON; one nested too deep to serialise is
+ * described instead.
+ */
 function valueExcerpt(value: unknown, secrets: readonly Secret[]): unknown {
   let text: string | undefined
   try {
@@ -43,7 +68,9 @@ function valueExcerpt(value: unknown, secrets: readonly Secret[]): unknown {
   } catch {
     return '[a value nested too deeply to show]'
   }
-  return text === undefined || text.length <= VALUE_EXCERPT_CHARS ? value : `${excerpt(text, VALUE_EXCERPT_CHARS, secrets)}… (${text.length} characters of JSON)`
+  return text === undefined || text.length <= VALUE_EXCERPT_CHARS
+    ? value
+    : `${excerpt(text, VALUE_EXCERPT_CHARS, secrets)}… (${text.length} characters of JSON)`
 }
 
 /**
@@ -51,15 +78,35 @@ function valueExcerpt(value: unknown, secrets: readonly Secret[]): unknown {
  * that holds a secret goes through --data-urlencode, so that the shell puts the raw secret there and curl encodes it.
  */
 export function curlCommand(exchange: Exchange, secrets: readonly Secret[]): string {
-  // ${IPTS_API_KEY}, braced: a garbage key is the real one with characters added, which would otherwise lengthen the variable's name.
-  // A near miss of a secret has no variable of its own: its placeholder stays as text.
-  const asShellVariables = secrets.map((secret) => (/^\$[A-Z0-9_]+$/.test(secret.placeholder) ? { ...secret, placeholder: `\${${secret.placeholder.slice(1)}}` } : secret))
-  const quote = (text: string) => `"${redact(text, asShellVariables).replace(/["\\`]/g, '\\$&').replace(/\$(?!\{IPTS_[A-Z_]+\})/g, '\\$')}"`
+  // ${IPTS_API_KEY}, braced: a garbage key is the real one with characters added, which would otherwise lengthen the
+  // variable's name. A near miss of a secret has no variable of its own: its placeholder stays as text.
+  const asShellVariables = secrets.map((secret) =>
+    /^\$[A-Z0-9_]+$/.test(secret.placeholder)
+      ? { ...secret, placeholder: `\${${secret.placeholder.slice(1)}}` }
+      : secret,
+  )
+  const quote = (text: string) =>
+    `"${redact(text, asShellVariables)
+      .replace(/["\\`]/g, '\\$&')
+      .replace(/\$(?!\{IPTS_[A-Z_]+\})/g, '\\$')}"`
   // curl states and decodes the content codings it knows itself (--compressed), so that the body shows as text.
-  const codings = Object.keys(exchange.request.headers).some((name) => name.toLowerCase() === 'accept-encoding') ? ['--compressed'] : []
-  const headers = [...codings, ...Object.entries(exchange.request.headers).filter(([name]) => name.toLowerCase() !== 'accept-encoding').map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`)]
+  const codings = Object.keys(exchange.request.headers).some((name) => name.toLowerCase() === 'accept-encoding')
+    ? ['--compressed']
+    : []
+  const headers = [
+    ...codings,
+    ...Object.entries(exchange.request.headers)
+      .filter(([name]) => name.toLowerCase() !== 'accept-encoding')
+      .map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`),
+  ]
   const [address, query] = exchange.request.url.split(/\?(.*)/s) as [string, string | undefined]
-  const params = (query ?? '').split('&').filter(Boolean).map((pair) => ({ pair, decoded: [...new URLSearchParams(pair)].map(([name, value]) => `${name}=${value}`)[0] ?? '' }))
+  const params = (query ?? '')
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => ({
+      pair,
+      decoded: [...new URLSearchParams(pair)].map(([name, value]) => `${name}=${value}`)[0] ?? '',
+    }))
   const holdsSecret = ({ decoded }: { decoded: string }) => redact(decoded, secrets) !== decoded
   const kept = params.filter((param) => !holdsSecret(param)).map(({ pair }) => pair)
   const encoded = params.filter(holdsSecret).map(({ decoded }) => `--data-urlencode ${quote(decoded)}`)

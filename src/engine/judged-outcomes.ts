@@ -11,9 +11,22 @@ const VIOLATIONS_KEPT_PER_JUDGE = 5
 export const NOT_SELECTED = 'not selected by --check'
 
 /** An outcome of a check or rule with the given status: named, with its requirement's level, in its concern. */
-export function outcomeOf(named: { id: string; title: string; requirement: string }, concern: string, status: CheckOutcome['status'], reason?: string): CheckOutcome {
+export function outcomeOf(
+  named: { id: string; title: string; requirement: string },
+  concern: string,
+  status: CheckOutcome['status'],
+  reason?: string,
+): CheckOutcome {
   const { id, title, requirement } = named
-  return { id, title, requirement, ...levelOf(requirement), concern, status, ...(reason === undefined ? {} : { reason }) }
+  return {
+    id,
+    title,
+    requirement,
+    ...levelOf(requirement),
+    concern,
+    status,
+    ...(reason === undefined ? {} : { reason }),
+  }
 }
 
 /** The outcome of a check a run left out (--check, a vitest name pattern). */
@@ -21,12 +34,21 @@ export function notSelected(check: { id: string; title: string; requirement: str
   return { ...outcomeOf(check, concern, 'skipped', NOT_SELECTED), durationMs: 0 }
 }
 
-/** The outcome of a check the run's interruption cut off before it began or ended: not run, with the reason, failing nothing. */
-export function cutOff(check: { id: string; title: string; requirement: string }, concern: string, by: InterruptionCause): CheckOutcome {
+/**
+ * The outcome of a check the run's interruption cut off before it began or ended: not run, with the reason, failing
+ * nothing.
+ */
+export function cutOff(
+  check: { id: string; title: string; requirement: string },
+  concern: string,
+  by: InterruptionCause,
+): CheckOutcome {
   return { ...outcomeOf(check, concern, 'not run', interruptedReason(by)), interrupted: true, durationMs: 0 }
 }
 
-/** How the message of a check (or every-response rule) that crashed begins; the outcome also carries `crashed: true`. */
+/**
+ * How the message of a check (or every-response rule) that crashed begins; the outcome also carries `crashed: true`.
+ */
 export const CRASH_PREFIX = 'the check itself failed: '
 
 /** A check's level and whether its requirement is a reading (inferred), as every report shows them. */
@@ -34,7 +56,6 @@ export function levelOf(requirement: string): Pick<CheckOutcome, 'level' | 'infe
   const { level, inferred } = requirementById(requirement)
   return { level, inferred: inferred === true }
 }
-
 
 /**
  * What the judgements of single exchanges found, added up as observations arrive: counts, and the first few violations
@@ -54,7 +75,9 @@ export class ObservationTally {
     }
   }
 
-  /** Redacts the evidence kept so far with these secrets: a holder that will forget them (the proxy's) redacts first. */
+  /**
+   * Redacts the evidence kept so far with these secrets: a holder that will forget them (the proxy's) redacts first.
+   */
   redactKept(secrets: readonly Secret[]): void {
     for (const total of this.tally.values()) {
       total.violations = redactDeep(total.violations, secrets)
@@ -68,14 +91,24 @@ export class ObservationTally {
    */
   outcomes(judges: readonly NamedJudge[], profile: Profile | undefined): CheckOutcome[] {
     return judges.map((judge) => {
-      const { applied, violated, violations, crash } = this.tally.get(judge.id) ?? { applied: 0, violated: 0, violations: [] }
-      const outcome = outcomeOf(judge, judge.concern, violations.length > 0 ? 'failed' : applied > 0 ? 'passed' : 'skipped')
+      const { applied, violated, violations, crash } = this.tally.get(judge.id) ?? {
+        applied: 0,
+        violated: 0,
+        violations: [],
+      }
+      const outcome = outcomeOf(
+        judge,
+        judge.concern,
+        violations.length > 0 ? 'failed' : applied > 0 ? 'passed' : 'skipped',
+      )
       if (crash !== undefined) {
         const reason = `${CRASH_PREFIX}${crash}`
         return { ...outcome, status: 'failed', crashed: true, reason, evidence: { message: reason } }
       }
       // A judge that holds responses to a profile fact the run was not given judged nothing: that is why it is skipped.
-      if (outcome.status === 'skipped') outcome.reason = judge.profile && !stated(profile, judge.profile) ? notAssessableWithout(judge.profile) : judge.notApplicable
+      if (outcome.status === 'skipped')
+        outcome.reason =
+          judge.profile && !stated(profile, judge.profile) ? notAssessableWithout(judge.profile) : judge.notApplicable
       if (outcome.status === 'failed') {
         outcome.reason = `${violated === 1 ? 'one response' : `${violated} responses`} of ${applied}: ${violations[0]!.message}`
         outcome.evidence = { ...violations[0]!, message: outcome.reason }
@@ -87,7 +120,8 @@ export class ObservationTally {
 }
 
 /** What the observer cannot add to: a check that already failed, was not run, or was left out by --check. */
-const settledWithoutObserver = (outcome: CheckOutcome) => outcome.status === 'failed' || outcome.status === 'not run' || outcome.reason === NOT_SELECTED
+const settledWithoutObserver = (outcome: CheckOutcome) =>
+  outcome.status === 'failed' || outcome.status === 'not run' || outcome.reason === NOT_SELECTED
 
 /**
  * A check's outcome with what the run's observer found: every exchange of the run, whichever check sent it, is judged
@@ -101,10 +135,19 @@ export function withObserved(own: CheckOutcome, observed: CheckOutcome | undefin
 }
 
 /** A run's outcomes: each check's own, with the observer's findings for it, then the every-response rules. */
-export function runOutcomes(checks: readonly CheckOutcome[], tally: ObservationTally, judges: readonly NamedJudge[], profile: Profile | undefined): CheckOutcome[] {
+export function runOutcomes(
+  checks: readonly CheckOutcome[],
+  tally: ObservationTally,
+  judges: readonly NamedJudge[],
+  profile: Profile | undefined,
+): CheckOutcome[] {
   const observed = new Map(tally.outcomes(judges, profile).map((outcome) => [outcome.id, outcome]))
   const own = new Set(checks.map((check) => check.id))
-  // A check the run left out altogether (a vitest file path) stays out; the every-response rules are the observer's own.
+  // A check the run left out altogether (a vitest file path) stays out; the every-response rules are the observer's
+  // own.
   const rules = judges.filter((judge) => judge.concern === EVERY_RESPONSE && !own.has(judge.id))
-  return [...checks.map((check) => withObserved(check, observed.get(check.id))), ...rules.map((judge) => observed.get(judge.id)!)]
+  return [
+    ...checks.map((check) => withObserved(check, observed.get(check.id))),
+    ...rules.map((judge) => observed.get(judge.id)!),
+  ]
 }

@@ -2,8 +2,13 @@ import { exchangeRules } from '../checks/every-response.js'
 import type { ExchangeJudge } from '../checks/exchange-judge.js'
 import { checksByConcern } from '../checks/index.js'
 
-/** A judge as a report names it: the every-response rules are their own concern, a check's judgement belongs to the check's. */
-export type NamedJudge = Pick<ExchangeJudge, 'id' | 'title' | 'requirement' | 'notApplicable' | 'profile'> & { concern: string }
+/**
+ * A judge as a report names it: the every-response rules are their own concern, a check's judgement belongs to the
+ * check's.
+ */
+export type NamedJudge = Pick<ExchangeJudge, 'id' | 'title' | 'requirement' | 'notApplicable' | 'profile'> & {
+  concern: string
+}
 
 /** A judgement of one exchange, named as the report names it. */
 export type Judge = ExchangeJudge & NamedJudge
@@ -20,7 +25,9 @@ let judges: readonly Judge[] | undefined
 export function exchangeJudges(): readonly Judge[] {
   judges ??= [
     ...Object.entries(checksByConcern).flatMap(([concern, checks]) =>
-      checks.flatMap(({ id, title, requirement, profile, recorded }) => (recorded ? [{ id, title, requirement, profile, concern, ...recorded }] : [])),
+      checks.flatMap(({ id, title, requirement, profile, recorded }) =>
+        recorded ? [{ id, title, requirement, profile, concern, ...recorded }] : [],
+      ),
     ),
     ...exchangeRules.map((rule) => ({ ...rule, concern: EVERY_RESPONSE })),
   ]

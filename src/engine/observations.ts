@@ -23,9 +23,15 @@ export interface RuleObservation {
 
 const VIOLATIONS_KEPT_PER_CHECK = 3
 
-/** A retried 429 or 5xx is a response of the run like any other: the every-response rules see it too, as an attempt the client sent again. */
+/**
+ * A retried 429 or 5xx is a response of the run like any other: the every-response rules see it too, as an attempt the
+ * client sent again.
+ */
 function withRetriedAttempts(exchange: Exchange): { exchange: Exchange; superseded: boolean }[] {
-  const attempts = exchange.retries.map(({ response }) => ({ exchange: { ...exchange, response, error: undefined, retries: [] }, superseded: true }))
+  const attempts = exchange.retries.map(({ response }) => ({
+    exchange: { ...exchange, response, error: undefined, retries: [] },
+    superseded: true,
+  }))
   return [...attempts, { exchange, superseded: false }]
 }
 
@@ -37,15 +43,25 @@ function withRetriedAttempts(exchange: Exchange): { exchange: Exchange; supersed
  * that judges what the operation answered sees only answers (the 5xx policy, src/engine/server-errors.ts).
  * `responses`, when given, counts each response by operation and status, and whether any rule judged it (coverage).
  */
-export function observe(exchanges: readonly Exchange[], settings: JudgedSettings, secrets: readonly Secret[], judges: readonly ExchangeJudge[] = exchangeJudges(), sentBy?: string, responses?: ResponsesSeen): Observations {
+export function observe(
+  exchanges: readonly Exchange[],
+  settings: JudgedSettings,
+  secrets: readonly Secret[],
+  judges: readonly ExchangeJudge[] = exchangeJudges(),
+  sentBy?: string,
+  responses?: ResponsesSeen,
+): Observations {
   const observations: Observations = {}
-  for (const { exchange, superseded } of exchanges.filter((e) => e.operation !== undefined).flatMap(withRetriedAttempts)) {
+  for (const { exchange, superseded } of exchanges
+    .filter((e) => e.operation !== undefined)
+    .flatMap(withRetriedAttempts)) {
     const { response } = exchange
     if (!response) {
       if (responses) countResponse(responses, exchange.operation!, undefined, false)
       continue
     }
-    // A response the suite cannot judge (a body in a coding it cannot decode, a redirect not followed) says nothing of any rule.
+    // A response the suite cannot judge (a body in a coding it cannot decode, a redirect not followed) says nothing of
+    // any rule.
     if (response.notJudged !== undefined) {
       if (responses) countResponse(responses, exchange.operation!, response.status, false)
       continue
@@ -70,7 +86,11 @@ export function observe(exchanges: readonly Exchange[], settings: JudgedSettings
       if (finding === undefined) continue
       entry.violated++
       if (entry.violations.length < VIOLATIONS_KEPT_PER_CHECK) {
-        const evidence = buildEvidence(findingMessage(finding), { exchange, violations: typeof finding === 'string' ? undefined : finding.violations }, secrets)
+        const evidence = buildEvidence(
+          findingMessage(finding),
+          { exchange, violations: typeof finding === 'string' ? undefined : finding.violations },
+          secrets,
+        )
         if (rule.profile) evidence.profile = profileEvidence(settings.profile!, rule.profile)
         if (sentBy !== undefined) evidence.sentBy = sentBy
         entry.violations.push(evidence)

@@ -1,14 +1,22 @@
 import { operations } from '../contract/operations.js'
 import type { OperationCoverage } from '../core/report.js'
 
-/** Per operation, the responses seen by status and how many were judged: plain data, so that a vitest worker can hand it on. */
+/**
+ * Per operation, the responses seen by status and how many were judged: plain data, so that a vitest worker can hand it
+ * on.
+ */
 export type ResponsesSeen = Record<string, Omit<OperationCoverage, 'operation'>>
 
 /** The status key of a request that got no response (a transport error, a timeout). */
 export const NO_RESPONSE = 'no response'
 
 /** Counts one response (or none: status undefined) of an operation, judged or not. */
-export function countResponse(seen: ResponsesSeen, operation: string, status: number | undefined, judged: boolean): void {
+export function countResponse(
+  seen: ResponsesSeen,
+  operation: string,
+  status: number | undefined,
+  judged: boolean,
+): void {
   const entry = (seen[operation] ??= { statuses: {}, judged: 0 })
   const key = status === undefined ? NO_RESPONSE : String(status)
   entry.statuses[key] = (entry.statuses[key] ?? 0) + 1
@@ -19,7 +27,8 @@ export function countResponse(seen: ResponsesSeen, operation: string, status: nu
 export function addResponses(into: ResponsesSeen, from: ResponsesSeen | undefined): void {
   for (const [operation, { statuses, judged }] of Object.entries(from ?? {})) {
     const entry = (into[operation] ??= { statuses: {}, judged: 0 })
-    for (const [status, count] of Object.entries(statuses)) entry.statuses[status] = (entry.statuses[status] ?? 0) + count
+    for (const [status, count] of Object.entries(statuses))
+      entry.statuses[status] = (entry.statuses[status] ?? 0) + count
     entry.judged += judged
   }
 }
@@ -30,7 +39,12 @@ export function addResponses(into: ResponsesSeen, from: ResponsesSeen | undefine
  */
 export function operationCoverage(seen: ResponsesSeen): OperationCoverage[] {
   const reads = operations().map((op) => op.id as string)
-  const others = Object.keys(seen).filter((operation) => !reads.includes(operation)).sort()
-  return [...reads, ...others].map((operation) => ({ operation, statuses: seen[operation]?.statuses ?? {}, judged: seen[operation]?.judged ?? 0 }))
+  const others = Object.keys(seen)
+    .filter((operation) => !reads.includes(operation))
+    .sort()
+  return [...reads, ...others].map((operation) => ({
+    operation,
+    statuses: seen[operation]?.statuses ?? {},
+    judged: seen[operation]?.judged ?? 0,
+  }))
 }
-

@@ -18,23 +18,33 @@ import type { SharedReads } from './shared-reads.js'
 import { observe, type Observations } from './observations.js'
 import type { ResponsesSeen } from './responses-seen.js'
 
-/** What a check runs with: the run's settings, a client, the secrets to keep out of what it reports, and where its exchanges go. */
+/**
+ * What a check runs with: the run's settings, a client, the secrets to keep out of what it reports, and where its
+ * exchanges go.
+ */
 export interface CheckEnvironment {
   settings: RunSettings
   client: HttpClient
   /** The secrets given to the run; those its writes learn are in writing.secrets. */
   secrets: readonly Secret[]
-  /** The reads the checks of the run share (src/engine/shared-reads.ts); none where checks run apart (vitest workers). */
+  /**
+   * The reads the checks of the run share (src/engine/shared-reads.ts); none where checks run apart (vitest workers).
+   */
   sharedReads?: SharedReads
   /** The folder the run's exchanges are logged to for the HAR (src/har/exchange-log.ts), when the run writes one. */
   exchangeLog?: string
   /** Where write checks get their signed bodies, and the run's --max-writes; a run without them sends no write. */
   writing?: { bodies: SignedBodySource; budget: WriteBudget; secrets: GrowingSecrets }
-  /** What judges each exchange: every judge of the catalogue (observe) unless the run selected fewer checks (runChecks). */
+  /**
+   * What judges each exchange: every judge of the catalogue (observe) unless the run selected fewer checks (runChecks).
+   */
   judges?: readonly Judge[]
 }
 
-/** A check's outcome, what the every-response rules saw in its exchanges, and its responses by operation (added up over the run). */
+/**
+ * A check's outcome, what the every-response rules saw in its exchanges, and its responses by operation (added up over
+ * the run).
+ */
 export interface CheckResult {
   outcome: CheckOutcome
   observations: Observations
@@ -57,7 +67,11 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   const started = performance.now()
   const { settings } = env
   const base = outcomeOf(check, concern, 'passed')
-  const finish = (outcome: CheckOutcome, observations: Observations = {}, responses: ResponsesSeen = {}): CheckResult => ({
+  const finish = (
+    outcome: CheckOutcome,
+    observations: Observations = {},
+    responses: ResponsesSeen = {},
+  ): CheckResult => ({
     outcome: { ...outcome, durationMs: Math.round(performance.now() - started) },
     observations,
     responses,
@@ -67,10 +81,13 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   // A check with no operation of the profile to write to runs, and says which profile key would give it one.
   if (check.writes && !env.writing) return finish({ ...base, status: 'skipped', reason: WRITES_NOT_ASSESSABLE })
   const submissions = declaredWrites(check, settings)
-  if (check.profile && !stated(settings.profile, check.profile)) return finish({ ...base, status: 'skipped', reason: notAssessableWithout(check.profile) })
-  if (submissions > 0 && !env.writing!.budget.take(submissions)) return finish({ ...base, status: 'skipped', reason: env.writing!.budget.refusal(submissions) })
+  if (check.profile && !stated(settings.profile, check.profile))
+    return finish({ ...base, status: 'skipped', reason: notAssessableWithout(check.profile) })
+  if (submissions > 0 && !env.writing!.budget.take(submissions))
+    return finish({ ...base, status: 'skipped', reason: env.writing!.budget.refusal(submissions) })
 
-  const writing = submissions > 0 ? { bodies: env.writing!.bodies, secrets: env.writing!.secrets, allowance: submissions } : undefined
+  const writing =
+    submissions > 0 ? { bodies: env.writing!.bodies, secrets: env.writing!.secrets, allowance: submissions } : undefined
   const { ctx, end, writes } = createCheckContext(
     settings,
     env.client,
@@ -90,14 +107,20 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   const responses: ResponsesSeen = {}
   const observations = observe(ctx.exchanges, settings, secrets, env.judges, check.id, responses)
   if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets)
-  const outcome = { ...base, ...annotations(ctx), ...verdictOf(check, thrown, env), ...(writes.length > 0 ? { writes: redactDeep(writes, secrets) } : {}) }
+  const outcome = {
+    ...base,
+    ...annotations(ctx),
+    ...verdictOf(check, thrown, env),
+    ...(writes.length > 0 ? { writes: redactDeep(writes, secrets) } : {}),
+  }
   return finish(outcome, observations, responses)
 }
 
 function annotations(ctx: CheckContext): Pick<CheckOutcome, 'retried' | 'inputs'> {
   const notes: Pick<CheckOutcome, 'retried' | 'inputs'> = {}
   if (ctx.exchanges.some((exchange) => exchange.retries.length > 0)) notes.retried = true
-  if (Object.keys(ctx.inputs).length > 0) notes.inputs = { coverage: ctx.inputs.coverage ?? 0, random: ctx.inputs.random ?? 0 }
+  if (Object.keys(ctx.inputs).length > 0)
+    notes.inputs = { coverage: ctx.inputs.coverage ?? 0, random: ctx.inputs.random ?? 0 }
   return notes
 }
 
@@ -113,11 +136,17 @@ function verdictOf(check: Check, thrown: unknown, env: CheckEnvironment): Partia
   // Nothing thrown leaves the outcome as it began: passed.
   if (thrown === undefined) return {}
   const code = (thrown as { code?: string }).code
-  if (code === ERROR_CODES.checkSkipped) return { status: 'skipped', reason: redact((thrown as CheckSkipped).reason, secrets) }
+  if (code === ERROR_CODES.checkSkipped)
+    return { status: 'skipped', reason: redact((thrown as CheckSkipped).reason, secrets) }
   if (code === ERROR_CODES.checkNotRun) {
     const { reason, exchange } = thrown as CheckNotRun
     const interrupted = exchange?.error !== undefined && RUN_CUT_CODES.has(exchange.error.code)
-    return { status: 'not run', reason: redact(reason, secrets), evidence: buildEvidence(reason, { exchange }, secrets), ...(interrupted ? { interrupted } : {}) }
+    return {
+      status: 'not run',
+      reason: redact(reason, secrets),
+      evidence: buildEvidence(reason, { exchange }, secrets),
+      ...(interrupted ? { interrupted } : {}),
+    }
   }
   if (code !== ERROR_CODES.checkFailed) {
     const message = redact(`${CRASH_PREFIX}${String(thrown)}`, secrets)
@@ -126,7 +155,9 @@ function verdictOf(check: Check, thrown: unknown, env: CheckEnvironment): Partia
   const failure = thrown as CheckFailure
   const message = redact(failure.message, secrets)
   const { details } = failure
-  const replay = details.counterexample && replayCommand(settings, check.id, details.counterexample.seed, details.counterexample.path)
+  const replay =
+    details.counterexample &&
+    replayCommand(settings, check.id, details.counterexample.seed, details.counterexample.path)
   const evidence = buildEvidence(message, details, secrets, replay)
   if (check.profile) evidence.profile = profileEvidence(settings.profile!, check.profile)
   return { status: 'failed', reason: message, evidence }

@@ -14,10 +14,16 @@ import { runCheck, secretsNow, type CheckEnvironment } from './run-check.js'
 import { SignedBodySource } from '../generators/signed-bodies.js'
 import { WriteBudget } from './write-plan.js'
 
-/** Checks run at once: twice the request bound, so that a check waiting on its next request does not idle the connections. */
+/**
+ * Checks run at once: twice the request bound, so that a check waiting on its next request does not idle the
+ * connections.
+ */
 const CHECKS_PER_REQUEST_SLOT = 2
 
-/** What the engine runs against: the run's settings, the state its clients share, and where exchanges are logged for the HAR. */
+/**
+ * What the engine runs against: the run's settings, the state its clients share, and where exchanges are logged for the
+ * HAR.
+ */
 export interface EngineTarget {
   settings: RunSettings
   shared: SharedArrayBuffer
@@ -31,7 +37,10 @@ export interface EngineOptions {
   onCheck?: (outcome: CheckOutcome) => void
   /** How the client retries a safe read; the polite default (src/http/retry.ts) unless given. */
   retryPolicy?: RetryPolicy
-  /** Aborted to interrupt the run (its reason 'SIGINT' or 'SIGTERM' from the CLI): no request is sent after it, those in flight are cut off. */
+  /**
+   * Aborted to interrupt the run (its reason 'SIGINT' or 'SIGTERM' from the CLI): no request is sent after it, those in
+   * flight are cut off.
+   */
   stop?: AbortSignal
 }
 
@@ -41,7 +50,9 @@ export interface EngineResult {
   errors: string[]
   /** The responses of the run by operation and status, and how many were judged (the report's coverage). */
   responses: ResponsesSeen
-  /** Set when the run was cut short (the stop signal, --max-duration): the checks it cut off are 'not run', interrupted. */
+  /**
+   * Set when the run was cut short (the stop signal, --max-duration): the checks it cut off are 'not run', interrupted.
+   */
   interrupted?: Interruption
 }
 
@@ -51,23 +62,51 @@ export interface EngineResult {
  * judging for the others.
  */
 function observingJudges(only: readonly string[] | undefined): readonly Judge[] {
-  return only === undefined ? exchangeJudges() : exchangeJudges().filter((judge) => judge.concern === EVERY_RESPONSE || only.includes(judge.id))
+  return only === undefined
+    ? exchangeJudges()
+    : exchangeJudges().filter((judge) => judge.concern === EVERY_RESPONSE || only.includes(judge.id))
 }
 
-/** A client of the run: its bounds from the settings, its concurrency, quota gate and circuit breaker in the shared state. */
-export function clientOf(settings: RunSettings, shared: SharedArrayBuffer, retryPolicy?: RetryPolicy, stop?: AbortSignal): HttpClient {
+/**
+ * A client of the run: its bounds from the settings, its concurrency, quota gate and circuit breaker in the shared
+ * state.
+ */
+export function clientOf(
+  settings: RunSettings,
+  shared: SharedArrayBuffer,
+  retryPolicy?: RetryPolicy,
+  stop?: AbortSignal,
+): HttpClient {
   const { baseUrl, concurrency, connectTimeoutMs, requestTimeoutMs, maxBodyBytes, deadlineAt } = settings
-  return new HttpClient({ baseUrl, concurrency, connectTimeoutMs, requestTimeoutMs, maxBodyBytes, deadlineAt, shared, retryPolicy, stop })
+  return new HttpClient({
+    baseUrl,
+    concurrency,
+    connectTimeoutMs,
+    requestTimeoutMs,
+    maxBodyBytes,
+    deadlineAt,
+    shared,
+    retryPolicy,
+    stop,
+  })
 }
 
 /** What has cut the run short by now, if anything: the stop signal, else the end of --max-duration. */
-function cutShort(settings: RunSettings, stop: AbortSignal | undefined, stoppedAt: () => string): Interruption | undefined {
+function cutShort(
+  settings: RunSettings,
+  stop: AbortSignal | undefined,
+  stoppedAt: () => string,
+): Interruption | undefined {
   if (stop?.aborted) return { by: interruptionCause(stop.reason), at: stoppedAt() }
-  if (settings.deadlineAt !== undefined && Date.now() >= settings.deadlineAt) return { by: 'max-duration', at: new Date(settings.deadlineAt).toISOString() }
+  if (settings.deadlineAt !== undefined && Date.now() >= settings.deadlineAt)
+    return { by: 'max-duration', at: new Date(settings.deadlineAt).toISOString() }
   return undefined
 }
 
-/** Signed bodies, --max-writes and the receipts learned, for a run that may write (--allow-writes and a profile that states writes); none for one that may not. */
+/**
+ * Signed bodies, --max-writes and the receipts learned, for a run that may write (--allow-writes and a profile that
+ * states writes); none for one that may not.
+ */
 export function writingOf(settings: RunSettings, secrets: readonly Secret[]): CheckEnvironment['writing'] {
   if (!settings.allowWrites || !settings.profile?.values.writes) return undefined
   const bodies = new SignedBodySource(settings.profile.baseDir ?? process.cwd(), settings.requestTimeoutMs)
@@ -89,12 +128,23 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   stop?.addEventListener('abort', markStop, { once: true })
   const sharedReads = new SharedReads()
   const judges = observingJudges(options.only)
-  const env: CheckEnvironment = { settings, client, secrets, sharedReads, exchangeLog: target.exchangeLog, writing: writingOf(settings, secrets), judges }
-  const catalogue = Object.entries(checksByConcern).flatMap(([concern, checks]) => checks.map((check) => ({ check, concern })))
+  const env: CheckEnvironment = {
+    settings,
+    client,
+    secrets,
+    sharedReads,
+    exchangeLog: target.exchangeLog,
+    writing: writingOf(settings, secrets),
+    judges,
+  }
+  const catalogue = Object.entries(checksByConcern).flatMap(([concern, checks]) =>
+    checks.map((check) => ({ check, concern })),
+  )
   const outcomes: CheckOutcome[] = new Array(catalogue.length)
   const tally = new ObservationTally()
   const responses: ResponsesSeen = {}
-  // Added up in the catalogue's order once every check is done, not as each ends: a rule's first violations, its evidence, do not depend on timing.
+  // Added up in the catalogue's order once every check is done, not as each ends: a rule's first violations, its
+  // evidence, do not depend on timing.
   const observed: Observations[] = []
   let next = 0
   const worker = async () => {
@@ -127,6 +177,12 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
     tally.add(observe([exchange], settings, known, judges, sentBy, responses))
     if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, known)
   }
-  const interrupted = stop?.aborted || outcomes.some((outcome) => outcome.interrupted) ? cutShort(settings, stop, markStop) : undefined
-  return { outcomes: runOutcomes(outcomes, tally, exchangeJudges(), settings.profile), errors: [], responses, ...(interrupted ? { interrupted } : {}) }
+  const interrupted =
+    stop?.aborted || outcomes.some((outcome) => outcome.interrupted) ? cutShort(settings, stop, markStop) : undefined
+  return {
+    outcomes: runOutcomes(outcomes, tally, exchangeJudges(), settings.profile),
+    errors: [],
+    responses,
+    ...(interrupted ? { interrupted } : {}),
+  }
 }

@@ -8,7 +8,10 @@ import { isTransient } from '../http/retry.js'
  * it are not assessed. A 500 is an unexpected failure: sent once more, and judged when it repeats.
  */
 
-/** Why a check could not judge a safe read whose every attempt was answered 502, 503 or 504; undefined when it got an answer. */
+/**
+ * Why a check could not judge a safe read whose every attempt was answered 502, 503 or 504; undefined when it got an
+ * answer.
+ */
 export function transientOnly(exchange: Exchange): string | undefined {
   const status = exchange.response?.status
   if (!isTransient(status)) return undefined

@@ -24,7 +24,8 @@ export class SharedReads {
       this.results.set(key, result)
       const computed = result
       computed.catch((error: unknown) => {
-        if ((error as { code?: string }).code === ERROR_CODES.checkNotRun && this.results.get(key) === computed) this.results.delete(key)
+        if ((error as { code?: string }).code === ERROR_CODES.checkNotRun && this.results.get(key) === computed)
+          this.results.delete(key)
       })
     }
     return result

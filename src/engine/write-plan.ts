@@ -13,7 +13,10 @@ export interface WritePlan {
   maxWrites?: number
 }
 
-/** The most submissions a write check sends against the run's profile; 0 for a check that sends none, or a run that may not write. */
+/**
+ * The most submissions a write check sends against the run's profile; 0 for a check that sends none, or a run that may
+ * not write.
+ */
 export function declaredWrites(check: Check, settings: RunSettings): number {
   const operations = settings.profile?.values.writes?.operations
   return check.writes && operations && settings.allowWrites ? check.writes(operations) : 0
@@ -24,7 +27,11 @@ export function declaredWrites(check: Check, settings: RunSettings): number {
  * selected or within --max-writes). Checks are taken in catalogue order while they fit in --max-writes, as the run's
  * budget takes them.
  */
-export function writePlan(checks: readonly Check[], settings: RunSettings, only?: readonly string[]): WritePlan | undefined {
+export function writePlan(
+  checks: readonly Check[],
+  settings: RunSettings,
+  only?: readonly string[],
+): WritePlan | undefined {
   if (!settings.allowWrites || !stated(settings.profile, 'writes')) return undefined
   const budget = new WriteBudget(settings.maxWrites)
   const planned = checks
@@ -32,8 +39,15 @@ export function writePlan(checks: readonly Check[], settings: RunSettings, only?
     .map((check) => ({ id: check.id, submissions: declaredWrites(check, settings) }))
     .filter(({ submissions }) => submissions > 0 && budget.take(submissions))
   if (planned.length === 0) return undefined
-  const operations = Object.entries(settings.profile!.values.writes!.operations).map(([name, op]) => `${name}: ${op.method} ${op.path}`)
-  return { operations, checks: planned, submissions: planned.reduce((sum, check) => sum + check.submissions, 0), ...(settings.maxWrites === undefined ? {} : { maxWrites: settings.maxWrites }) }
+  const operations = Object.entries(settings.profile!.values.writes!.operations).map(
+    ([name, op]) => `${name}: ${op.method} ${op.path}`,
+  )
+  return {
+    operations,
+    checks: planned,
+    submissions: planned.reduce((sum, check) => sum + check.submissions, 0),
+    ...(settings.maxWrites === undefined ? {} : { maxWrites: settings.maxWrites }),
+  }
 }
 
 /** The plan as the lines a run prints before its first write. */

@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { characterProbes, dangerousWholeValues, VERY_LONG, type CoverageCase } from './coverage.js'
 
 const KEY_CHARACTERS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-']
-const keyText = (minLength: number, maxLength: number) => fc.string({ unit: fc.constantFrom(...KEY_CHARACTERS), minLength, maxLength })
+const keyText = (minLength: number, maxLength: number) =>
+  fc.string({ unit: fc.constantFrom(...KEY_CHARACTERS), minLength, maxLength })
 
 /**
  * API keys that no server issued: random printable text, key-shaped strings, and a real key with characters added
@@ -32,7 +33,10 @@ export function garbageApiKeyCoverage(realKeys: readonly string[]): CoverageCase
   return [
     { label: 'length 0', value: '' },
     { label: 'length 1', value: 'k' },
-    { label: `very long (${VERY_LONG})`, value: keyShaped.repeat(Math.ceil(VERY_LONG / keyShaped.length)).slice(0, VERY_LONG) },
+    {
+      label: `very long (${VERY_LONG})`,
+      value: keyShaped.repeat(Math.ceil(VERY_LONG / keyShaped.length)).slice(0, VERY_LONG),
+    },
     ...realKeys.flatMap((key, index) => [
       { label: `real key ${index + 1} with a character after it`, value: `${key}x` },
       { label: `real key ${index + 1} with a character before it`, value: `x${key}` },

@@ -16,13 +16,22 @@ export function tampering(): fc.Arbitrary<Tampering> {
   return fc.oneof(
     fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), to: fc.constantFrom(...BASE64URL, '.') }),
     fc.record({ kind: fc.constant('truncate' as const), keep: fc.nat() }),
-    fc.record({ kind: fc.constant('extend' as const), suffix: fc.string({ unit: fc.constantFrom(...BASE64URL, '.'), minLength: 1, maxLength: 8 }) }),
-    fc.record({ kind: fc.constant('random-base64url' as const), text: fc.string({ unit: fc.constantFrom(...BASE64URL), minLength: 1, maxLength: 80 }) }),
+    fc.record({
+      kind: fc.constant('extend' as const),
+      suffix: fc.string({ unit: fc.constantFrom(...BASE64URL, '.'), minLength: 1, maxLength: 8 }),
+    }),
+    fc.record({
+      kind: fc.constant('random-base64url' as const),
+      text: fc.string({ unit: fc.constantFrom(...BASE64URL), minLength: 1, maxLength: 80 }),
+    }),
     fc.record({ kind: fc.constant('random-text' as const), text: fc.string({ minLength: 1, maxLength: 40 }) }),
   )
 }
 
-/** The tampered cursor; never empty (an empty cursor may fairly mean "no cursor"), and different from the original unless the change is random text that happens to equal it. */
+/**
+ * The tampered cursor; never empty (an empty cursor may fairly mean "no cursor"), and different from the original
+ * unless the change is random text that happens to equal it.
+ */
 export function tamper(cursor: string, change: Tampering): string {
   switch (change.kind) {
     case 'flip': {
@@ -40,13 +49,22 @@ export function tamper(cursor: string, change: Tampering): string {
   }
 }
 
-/** The fixed coverage cases of tampering: cut to one character, one character longer, very long, a probe character after it, and the dangerous strings in its place. */
+/**
+ * The fixed coverage cases of tampering: cut to one character, one character longer, very long, a probe character after
+ * it, and the dangerous strings in its place.
+ */
 export function tamperingCoverage(): CoverageCase<Tampering>[] {
   return [
     { label: 'cut to one character', value: { kind: 'truncate', keep: 0 } },
     { label: 'one character longer', value: { kind: 'extend', suffix: 'A' } },
     { label: `${VERY_LONG} characters longer`, value: { kind: 'extend', suffix: 'A'.repeat(VERY_LONG) } },
-    ...characterProbes((text) => text, 'after it').map(({ label, value }) => ({ label, value: { kind: 'extend' as const, suffix: value } })),
-    ...dangerousWholeValues().map(({ label, value }) => ({ label: `${label} in its place`, value: { kind: 'random-text' as const, text: value } })),
+    ...characterProbes((text) => text, 'after it').map(({ label, value }) => ({
+      label,
+      value: { kind: 'extend' as const, suffix: value },
+    })),
+    ...dangerousWholeValues().map(({ label, value }) => ({
+      label: `${label} in its place`,
+      value: { kind: 'random-text' as const, text: value },
+    })),
   ]
 }

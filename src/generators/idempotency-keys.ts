@@ -1,13 +1,19 @@
 import { randomInt } from 'node:crypto'
 import { KEY_BOUNDS } from '../contract/idempotency.js'
 
-/** Characters safe under any reading of "safe characters" (URL-unreserved, token, base64url alike): letters, digits, hyphen. */
+/**
+ * Characters safe under any reading of "safe characters" (URL-unreserved, token, base64url alike): letters, digits,
+ * hyphen.
+ */
 const SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-'
 
 /** Characters no reading calls safe, yet legal in a header value: a space, quotes, angle brackets, braces. */
 export const UNSAFE_KEY_CHARACTERS = ' "<>{}'
 
-/** Characters one reading of "safe" allows and another refuses: tried, in this order, against a pattern the profile states. */
+/**
+ * Characters one reading of "safe" allows and another refuses: tried, in this order, against a pattern the profile
+ * states.
+ */
 const DOUBTFUL_KEY_CHARACTERS = '._~:+/=!*'
 
 /**
@@ -22,13 +28,18 @@ export function idempotencyKey(length: number, pattern?: RegExp): string {
 
 /**
  * A fresh key of 8 to 128 characters that is not safe, and why: without a pattern, it holds each of
- * UNSAFE_KEY_CHARACTERS; with the profile's keyPattern, the first character of doubtful safety that the pattern refuses.
+ * UNSAFE_KEY_CHARACTERS; with the profile's keyPattern, the first character of doubtful safety that the pattern
+ * refuses.
  */
 export function unsafeIdempotencyKey(pattern?: RegExp): { key: string; holds: string } {
   const around = (middle: string) => `${idempotencyKey(12, pattern)}${middle}${idempotencyKey(12, pattern)}`
   for (const c of pattern ? DOUBTFUL_KEY_CHARACTERS + UNSAFE_KEY_CHARACTERS : '') {
     const key = around(c)
-    if (!pattern!.test(key)) return { key, holds: `${JSON.stringify(c)}, which the profile's writes.keyPattern refuses` }
+    if (!pattern!.test(key))
+      return { key, holds: `${JSON.stringify(c)}, which the profile's writes.keyPattern refuses` }
   }
-  return { key: around(UNSAFE_KEY_CHARACTERS), holds: 'a space, quotes, angle brackets and braces, which no reading calls safe' }
+  return {
+    key: around(UNSAFE_KEY_CHARACTERS),
+    holds: 'a space, quotes, angle brackets and braces, which no reading calls safe',
+  }
 }

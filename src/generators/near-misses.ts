@@ -1,13 +1,24 @@
 import type { CoverageCase } from './coverage.js'
 
 /** The kinds of near miss, each a careless comparison that would take it for the secret. */
-export type NearMissKind = 'case-swapped' | 'last-dropped' | 'first-dropped' | 'last-changed' | 'first-changed' | 'full-width'
+export type NearMissKind =
+  'case-swapped' | 'last-dropped' | 'first-dropped' | 'last-changed' | 'first-changed' | 'full-width'
 
 const SHORTEST_WITH_NEAR_MISSES = 8
 
-const swapCase = (text: string) => [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('')
+const swapCase = (text: string) =>
+  [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('')
 /** Another character of the same class, so the near miss keeps the secret's alphabet. */
-const changed = (c: string) => (/[0-9]/.test(c) ? String((Number(c) + 1) % 10) : /[a-z]/i.test(c) ? (c.toLowerCase() === 'z' ? 'a' : String.fromCharCode(c.charCodeAt(0) + 1)) : c === 'x' ? 'y' : 'x')
+const changed = (c: string) =>
+  /[0-9]/.test(c)
+    ? String((Number(c) + 1) % 10)
+    : /[a-z]/i.test(c)
+      ? c.toLowerCase() === 'z'
+        ? 'a'
+        : String.fromCharCode(c.charCodeAt(0) + 1)
+      : c === 'x'
+        ? 'y'
+        : 'x'
 /** Printable ASCII in its full-width form (U+FF01..U+FF5E), which NFKC normalisation folds back. */
 const fullWidth = (text: string) => text.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0))
 

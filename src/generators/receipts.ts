@@ -12,7 +12,8 @@ interface ParameterObject {
 export function receiptBounds(): { min: number; max: number } {
   const operation = loadOpenApi().paths['/v1/intents/{hash}']!.get as unknown as { parameters: ParameterObject[] }
   const schema = operation.parameters.find((p) => p.name === 'receipt')?.schema
-  if (schema?.minLength === undefined || schema.maxLength === undefined) throw new Error('specs/openapi.yaml: the receipt parameter has no length bounds')
+  if (schema?.minLength === undefined || schema.maxLength === undefined)
+    throw new Error('specs/openapi.yaml: the receipt parameter has no length bounds')
   return { min: schema.minLength, max: schema.maxLength }
 }
 
@@ -20,7 +21,8 @@ const RECEIPT_CHARACTERS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv
 /** Long enough to matter, short enough that no server refuses the URL as too long (414 is not declared). */
 const LONG_RECEIPT = 2048
 
-const receiptText = (minLength: number, maxLength: number) => fc.string({ unit: fc.constantFrom(...RECEIPT_CHARACTERS), minLength, maxLength })
+const receiptText = (minLength: number, maxLength: number) =>
+  fc.string({ unit: fc.constantFrom(...RECEIPT_CHARACTERS), minLength, maxLength })
 
 /**
  * Receipts outside the bounds: empty, one or two characters over, long; and a real receipt padded past the bound,
@@ -28,7 +30,8 @@ const receiptText = (minLength: number, maxLength: number) => fc.string({ unit: 
  */
 export function outOfBoundsReceipt(realReceipt: string): fc.Arbitrary<string> {
   const { min, max } = receiptBounds()
-  const padded = (length: number) => receiptText(length - realReceipt.length, length - realReceipt.length).map((pad) => realReceipt + pad)
+  const padded = (length: number) =>
+    receiptText(length - realReceipt.length, length - realReceipt.length).map((pad) => realReceipt + pad)
   return fc
     .oneof(
       { weight: 1, arbitrary: receiptText(0, min - 1) },
@@ -87,7 +90,10 @@ export function wrongReceiptCoverage(realReceipt: string): CoverageCase<string>[
   return [
     { label: `length ${min} (min)`, value: filler(min) },
     { label: `length ${max} (max)`, value: filler(max) },
-    { label: `the real receipt padded to ${max} (max)`, value: realReceipt + filler(Math.max(max - realReceipt.length, 1)) },
+    {
+      label: `the real receipt padded to ${max} (max)`,
+      value: realReceipt + filler(Math.max(max - realReceipt.length, 1)),
+    },
     { label: 'a character after the real receipt', value: `${realReceipt}x` },
     { label: 'a character before the real receipt', value: `x${realReceipt}` },
     { label: 'a space before the real receipt', value: ` ${realReceipt}` },

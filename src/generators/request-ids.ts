@@ -7,7 +7,8 @@ const pattern = () => schemaPattern('RequestId')
 const bounds = () => repetitionBounds(pattern())
 const alphabet = () => asciiAlphabet(new RegExp(`^${/\[[^\]]+\]/.exec(pattern().source)![0]}$`))
 
-const idOfLength = (minLength: number, maxLength: number) => fc.string({ unit: fc.constantFrom(...alphabet()), minLength, maxLength })
+const idOfLength = (minLength: number, maxLength: number) =>
+  fc.string({ unit: fc.constantFrom(...alphabet()), minLength, maxLength })
 
 /** A valid X-Request-ID: the pattern's alphabet, lengths weighted toward both bounds. */
 export function validRequestId(): fc.Arbitrary<string> {
@@ -17,7 +18,9 @@ export function validRequestId(): fc.Arbitrary<string> {
 
 /** Where a character is put into an otherwise valid ID. */
 const withInside = (inserted: fc.Arbitrary<string>) =>
-  fc.tuple(idOfLength(bounds().min, 32), fc.nat(), inserted).map(([id, at, text]) => id.slice(0, at % id.length) + text + id.slice(at % id.length))
+  fc
+    .tuple(idOfLength(bounds().min, 32), fc.nat(), inserted)
+    .map(([id, at, text]) => id.slice(0, at % id.length) + text + id.slice(at % id.length))
 
 /**
  * Near misses of a valid X-Request-ID: one character short or long, a space, unicode, percent-encoding, another
@@ -33,7 +36,9 @@ export function invalidRequestId(): fc.Arbitrary<string> {
       idOfLength(min - 1, min - 1),
       idOfLength(max + 1, max + 1),
       withInside(fc.constant(' ')),
-      withInside(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 }).filter((text) => /[^\x00-\x7f]/.test(text))),
+      withInside(
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 }).filter((text) => /[^\x00-\x7f]/.test(text)),
+      ),
       withInside(fc.constantFrom('%20', '%2F', '%00', '%E2%9C%93')),
       withInside(fc.constantFrom(...outsideAlphabet)),
       withInside(fc.constantFrom('\r', '\n', '\r\n')),
@@ -53,10 +58,15 @@ export function isSendableHeaderValue(value: string): boolean {
 
 const repeatTo = (text: string, length: number) => text.repeat(Math.ceil(length / text.length)).slice(0, length)
 
-/** The fixed coverage cases of valid IDs: min and max length, every allowed punctuation at both, and the dangerous strings that are valid IDs. */
+/**
+ * The fixed coverage cases of valid IDs: min and max length, every allowed punctuation at both, and the dangerous
+ * strings that are valid IDs.
+ */
 export function validRequestIdCoverage(): CoverageCase<string>[] {
   const { min, max } = bounds()
-  const punctuation = alphabet().filter((c) => !/[A-Za-z0-9]/.test(c)).join('')
+  const punctuation = alphabet()
+    .filter((c) => !/[A-Za-z0-9]/.test(c))
+    .join('')
   return [
     { label: `length ${min} (min)`, value: repeatTo('a1', min) },
     { label: `length ${max} (max)`, value: repeatTo('Z9', max) },

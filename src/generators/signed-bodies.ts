@@ -27,8 +27,12 @@ export class SignedBodySource {
    * {id} in the command's arguments: the status identifier of the submission a cancellation cancels.
    */
   async next(bodies: SignedBodies, where: string, identifier?: string): Promise<SignedBodyResult> {
-    const command = 'command' in bodies && identifier !== undefined ? bodies.command.map((arg) => arg.replaceAll('{id}', identifier)) : undefined
-    const printed = 'files' in bodies ? await this.nextFile(bodies.files, where) : await this.run(command ?? bodies.command, where)
+    const command =
+      'command' in bodies && identifier !== undefined
+        ? bodies.command.map((arg) => arg.replaceAll('{id}', identifier))
+        : undefined
+    const printed =
+      'files' in bodies ? await this.nextFile(bodies.files, where) : await this.run(command ?? bodies.command, where)
     if ('problem' in printed) return printed
     try {
       JSON.parse(printed.body)
@@ -40,7 +44,10 @@ export class SignedBodySource {
 
   private async nextFile(files: readonly string[], where: string): Promise<SignedBodyResult> {
     const file = files.map((name) => resolve(this.baseDir, name)).find((path) => !this.usedFiles.has(path))
-    if (file === undefined) return { problem: `${where}.files: all ${files.length} pre-signed bodies are used; a body is sent once per run (list more files)` }
+    if (file === undefined)
+      return {
+        problem: `${where}.files: all ${files.length} pre-signed bodies are used; a body is sent once per run (list more files)`,
+      }
     this.usedFiles.add(file)
     try {
       return { body: (await readFile(file, 'utf8')).replace(/\r?\n$/, '') }
@@ -51,12 +58,23 @@ export class SignedBodySource {
 
   private run([program, ...args]: readonly string[], where: string): Promise<SignedBodyResult> {
     return new Promise((settle) => {
-      execFile(program!, args, { cwd: this.baseDir, timeout: this.timeoutMs, maxBuffer: MAX_BODY_BYTES, shell: false, windowsHide: true }, (error, stdout) => {
-        if (!error) return settle({ body: stdout.replace(/\r?\n$/, '') })
-        const { code, killed, signal } = error as { code?: number | string; killed?: boolean; signal?: string }
-        const why = killed ? `did not finish within ${this.timeoutMs} ms` : typeof code === 'string' ? `could not be started (${code})` : code !== undefined ? `exited with code ${code}` : `ended by ${signal}`
-        settle({ problem: `${where}.command ${why} (its output is not shown)` })
-      })
+      execFile(
+        program!,
+        args,
+        { cwd: this.baseDir, timeout: this.timeoutMs, maxBuffer: MAX_BODY_BYTES, shell: false, windowsHide: true },
+        (error, stdout) => {
+          if (!error) return settle({ body: stdout.replace(/\r?\n$/, '') })
+          const { code, killed, signal } = error as { code?: number | string; killed?: boolean; signal?: string }
+          const why = killed
+            ? `did not finish within ${this.timeoutMs} ms`
+            : typeof code === 'string'
+              ? `could not be started (${code})`
+              : code !== undefined
+                ? `exited with code ${code}`
+                : `ended by ${signal}`
+          settle({ problem: `${where}.command ${why} (its output is not shown)` })
+        },
+      )
     })
   }
 }

@@ -7,7 +7,10 @@ export function validUnsignedIntegerString(min = 0, max = Number.MAX_SAFE_INTEGE
   return fc.integer({ min, max }).map(String)
 }
 
-/** Near misses of an unsigned decimal: a leading zero, a sign, an exponent, a fraction, hex, surrounding whitespace, empty. */
+/**
+ * Near misses of an unsigned decimal: a leading zero, a sign, an exponent, a fraction, hex, surrounding whitespace,
+ * empty.
+ */
 export function invalidUnsignedIntegerString(min = 0, max = Number.MAX_SAFE_INTEGER): fc.Arbitrary<string> {
   const pattern = schemaPattern('UnsignedIntegerString')
   const number = fc.integer({ min, max })
@@ -25,7 +28,10 @@ export function invalidUnsignedIntegerString(min = 0, max = Number.MAX_SAFE_INTE
     .filter((text) => !pattern.test(text))
 }
 
-/** The fixed coverage cases of hand-built offsets for a list of pages of `pageSize`: 0, 1, the next pages' offsets, their near misses, and the edge integers. */
+/**
+ * The fixed coverage cases of hand-built offsets for a list of pages of `pageSize`: 0, 1, the next pages' offsets,
+ * their near misses, and the edge integers.
+ */
 export function offsetCoverage(pageSize: number): CoverageCase<string>[] {
   const size = Math.max(pageSize, 1)
   return [

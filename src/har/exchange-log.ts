@@ -10,11 +10,22 @@ import type { HarEntry } from './types.js'
  * The run's exchanges cross from the suite workers to the runner through a directory: each worker appends its checks'
  * entries (already redacted) to a file of its own, one entry a line, and the runner gathers them into the HAR.
  */
-export function logExchanges(dir: string, exchanges: readonly Exchange[], checkId: string, secrets: readonly Secret[]): void {
+export function logExchanges(
+  dir: string,
+  exchanges: readonly Exchange[],
+  checkId: string,
+  secrets: readonly Secret[],
+): void {
   // Synchronous: one check's lines are written whole before another check of the same worker appends. One exchange's
   // entries at a time: a property check's hundreds of large bodies are never all copied into one string.
   const file = join(dir, `worker-${process.pid}-${threadId}.jsonl`)
-  for (const exchange of exchanges) appendFileSync(file, harEntries(exchange, [checkId], secrets).map((entry) => `${JSON.stringify(entry)}\n`).join(''))
+  for (const exchange of exchanges)
+    appendFileSync(
+      file,
+      harEntries(exchange, [checkId], secrets)
+        .map((entry) => `${JSON.stringify(entry)}\n`)
+        .join(''),
+    )
 }
 
 /** Where one logged entry lies, and when it was sent: what the HAR's order needs, without the entry itself. */
@@ -26,7 +37,10 @@ interface LoggedEntry {
 }
 
 const CHUNK_BYTES = 1024 * 1024
-/** harEntries writes startedDateTime first: its value is read from the start of the line, without parsing a body that may be megabytes. */
+/**
+ * harEntries writes startedDateTime first: its value is read from the start of the line, without parsing a body that
+ * may be megabytes.
+ */
 const STARTED_AT = /^\{"startedDateTime":"([^"\\]*)"/
 
 /**
@@ -37,10 +51,12 @@ export function* gatherExchangeLog(dir: string): Generator<HarEntry> {
   const logged: LoggedEntry[] = []
   for (const name of readdirSync(dir).filter((file) => file.endsWith('.jsonl'))) {
     const file = join(dir, name)
-    for (const { offset, length } of lineSpans(file)) logged.push({ startedDateTime: startedAt(file, offset, length), file, offset, length })
+    for (const { offset, length } of lineSpans(file))
+      logged.push({ startedDateTime: startedAt(file, offset, length), file, offset, length })
   }
   logged.sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime))
-  for (const { file, offset, length } of logged) yield JSON.parse(readSpan(file, offset, length).toString('utf8')) as HarEntry
+  for (const { file, offset, length } of logged)
+    yield JSON.parse(readSpan(file, offset, length).toString('utf8')) as HarEntry
 }
 
 /** The byte spans of a file's non-empty lines, read a chunk at a time. */
@@ -50,7 +66,11 @@ function lineSpans(file: string): { offset: number; length: number }[] {
   try {
     const chunk = Buffer.alloc(CHUNK_BYTES)
     let lineStart = 0
-    for (let position = 0, read = readSync(fd, chunk, 0, CHUNK_BYTES, 0); read > 0; position += read, read = readSync(fd, chunk, 0, CHUNK_BYTES, position)) {
+    for (
+      let position = 0, read = readSync(fd, chunk, 0, CHUNK_BYTES, 0);
+      read > 0;
+      position += read, read = readSync(fd, chunk, 0, CHUNK_BYTES, position)
+    ) {
       for (let at = chunk.indexOf(0x0a); at !== -1 && at < read; at = chunk.indexOf(0x0a, at + 1)) {
         const end = position + at
         if (end > lineStart) spans.push({ offset: lineStart, length: end - lineStart })

@@ -6,31 +6,63 @@ import type { HarEntry, HarNameValue } from './types.js'
 const HTTP_VERSION = 'HTTP/1.1'
 
 function nameValues(headers: Record<string, string | string[]>): HarNameValue[] {
-  return Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })))
+  return Object.entries(headers).flatMap(([name, value]) =>
+    (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })),
+  )
 }
 
-function harTimings(durationMs: number, timings: ExchangeTimings | undefined): { time: number; timings: HarEntry['timings'] } {
+function harTimings(
+  durationMs: number,
+  timings: ExchangeTimings | undefined,
+): { time: number; timings: HarEntry['timings'] } {
   const round = (ms: number) => Math.round(ms * 1000) / 1000
   const wait = round(timings?.waitMs ?? durationMs)
   const receive = round(timings?.receiveMs ?? 0)
-  // The client measures from sending to the response head (wait) and on to the body's end (receive); the rest is unknown (-1).
-  return { time: round(wait + receive), timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait, receive } }
+  // The client measures from sending to the response head (wait) and on to the body's end (receive); the rest is
+  // unknown (-1).
+  return {
+    time: round(wait + receive),
+    timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait, receive },
+  }
 }
 
-function harResponse(response: ExchangeResponse | undefined, error: Exchange['error'], secrets: readonly Secret[]): HarEntry['response'] {
+function harResponse(
+  response: ExchangeResponse | undefined,
+  error: Exchange['error'],
+  secrets: readonly Secret[],
+): HarEntry['response'] {
   if (!response) {
-    return { status: 0, statusText: '', httpVersion: '', cookies: [], headers: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: -1, _error: error?.message }
+    return {
+      status: 0,
+      statusText: '',
+      httpVersion: '',
+      cookies: [],
+      headers: [],
+      content: { size: 0, mimeType: 'x-unknown' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+      _error: error?.message,
+    }
   }
   const bytes = Buffer.byteLength(response.body)
   const contentType = response.headers['content-type']
   const location = response.headers.location
-  // A body cut at the cap ends where the cap fell: the beginning of a secret there is all of it that is left, which redaction cannot recognise.
+  // A body cut at the cap ends where the cap fell: the beginning of a secret there is all of it that is left, which
+  // redaction cannot recognise.
   const text = response.truncated ? withoutSecretTail(response.body, secrets) : response.body
-  const content: HarEntry['response']['content'] = { size: bytes, mimeType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? 'x-unknown', text }
+  const content: HarEntry['response']['content'] = {
+    size: bytes,
+    mimeType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? 'x-unknown',
+    text,
+  }
   if (response.truncated) content.comment = `body truncated at the size cap: the first ${bytes} bytes`
   if (unknownCodingOf(response.headers['content-encoding']) !== undefined && response.encodedBytes !== undefined) {
     // A body the suite could not decode is not recorded: what it holds cannot be redacted.
-    Object.assign(content, { size: response.encodedBytes, comment: response.notJudged ?? 'a body in an unknown content coding: not recorded' })
+    Object.assign(content, {
+      size: response.encodedBytes,
+      comment: response.notJudged ?? 'a body in an unknown content coding: not recorded',
+    })
     delete content.text
   } else if (response.encodedBytes !== undefined && !response.truncated) {
     // The body is recorded decoded, beside the headers as sent (Content-Encoding among them), as HAR 1.2 records it.
@@ -57,7 +89,12 @@ interface Attempt {
   error?: Exchange['error']
 }
 
-function harEntry(exchange: Exchange, attempt: Attempt, checks: readonly string[], secrets: readonly Secret[]): HarEntry {
+function harEntry(
+  exchange: Exchange,
+  attempt: Attempt,
+  checks: readonly string[],
+  secrets: readonly Secret[],
+): HarEntry {
   const url = new URL(exchange.request.url)
   const entry: HarEntry = {
     startedDateTime: attempt.startedAt ?? new Date().toISOString(),
@@ -71,7 +108,14 @@ function harEntry(exchange: Exchange, attempt: Attempt, checks: readonly string[
       queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
       headersSize: -1,
       bodySize: exchange.request.body === undefined ? 0 : Buffer.byteLength(exchange.request.body),
-      ...(exchange.request.body === undefined ? {} : { postData: { mimeType: exchange.request.headers['content-type'] ?? 'application/json', text: exchange.request.body } }),
+      ...(exchange.request.body === undefined
+        ? {}
+        : {
+            postData: {
+              mimeType: exchange.request.headers['content-type'] ?? 'application/json',
+              text: exchange.request.body,
+            },
+          }),
     },
     response: harResponse(attempt.response, attempt.error, secrets),
     cache: {},
@@ -81,14 +125,21 @@ function harEntry(exchange: Exchange, attempt: Attempt, checks: readonly string[
   return entry
 }
 
-/** The requests of a followed redirect: each hop asked the URL before it, the last response answered the last Location. */
+/**
+ * The requests of a followed redirect: each hop asked the URL before it, the last response answered the last Location.
+ */
 function redirectEntries(exchange: Exchange, checks: readonly string[], secrets: readonly Secret[]): HarEntry[] {
   const hops = exchange.redirects ?? []
   const urls = [...hops.map((hop) => hop.url), exchange.request.url]
   const last = hops.at(-1)
   if (last) urls[hops.length] = new URL(String(last.response.headers.location), last.url).href
   const asked = (url: string): Exchange => ({ ...exchange, request: { ...exchange.request, url } })
-  return [...hops.map((hop) => harEntry(asked(hop.url), { ...exchange, response: hop.response, error: undefined }, checks, secrets)), harEntry(asked(urls.at(-1)!), exchange, checks, secrets)]
+  return [
+    ...hops.map((hop) =>
+      harEntry(asked(hop.url), { ...exchange, response: hop.response, error: undefined }, checks, secrets),
+    ),
+    harEntry(asked(urls.at(-1)!), exchange, checks, secrets),
+  ]
 }
 
 /**
@@ -96,6 +147,9 @@ function redirectEntries(exchange: Exchange, checks: readonly string[], secrets:
  * it followed, each its own entry); secrets as the reports' placeholders.
  */
 export function harEntries(exchange: Exchange, checks: readonly string[], secrets: readonly Secret[]): HarEntry[] {
-  const entries = [...exchange.retries.map((retry) => harEntry(exchange, retry, checks, secrets)), ...redirectEntries(exchange, checks, secrets)]
+  const entries = [
+    ...exchange.retries.map((retry) => harEntry(exchange, retry, checks, secrets)),
+    ...redirectEntries(exchange, checks, secrets),
+  ]
   return redactDeep(entries, secrets)
 }

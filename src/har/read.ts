@@ -10,9 +10,22 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function entryProblem(entry: unknown): string | undefined {
   if (!isObject(entry)) return 'is not an object'
   const { request, response } = entry
-  if (!isObject(request) || typeof request.method !== 'string' || typeof request.url !== 'string' || !Array.isArray(request.headers)) return 'has no request with method, url and headers'
-  if (!URL.canParse(request.url)) return `has a request url that is not absolute: ${JSON.stringify(request.url).slice(0, 80)}`
-  if (!isObject(response) || typeof response.status !== 'number' || !Array.isArray(response.headers) || !isObject(response.content)) return 'has no response with status, headers and content'
+  if (
+    !isObject(request) ||
+    typeof request.method !== 'string' ||
+    typeof request.url !== 'string' ||
+    !Array.isArray(request.headers)
+  )
+    return 'has no request with method, url and headers'
+  if (!URL.canParse(request.url))
+    return `has a request url that is not absolute: ${JSON.stringify(request.url).slice(0, 80)}`
+  if (
+    !isObject(response) ||
+    typeof response.status !== 'number' ||
+    !Array.isArray(response.headers) ||
+    !isObject(response.content)
+  )
+    return 'has no response with status, headers and content'
   return undefined
 }
 
@@ -36,8 +49,8 @@ const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte ==
 
 /**
  * Finds the elements of log.entries in a stream of JSON bytes and hands out each element's bytes, without holding the
- * file: only one entry at a time is kept (its bytes, then its parsed value). It follows strings and nesting to know where
- * it is; the JSON of each entry is checked by JSON.parse, and the rest of the file only for its nesting.
+ * file: only one entry at a time is kept (its bytes, then its parsed value). It follows strings and nesting to know
+ * where it is; the JSON of each entry is checked by JSON.parse, and the rest of the file only for its nesting.
  */
 class EntriesScanner {
   private readonly stack: number[] = []
@@ -105,7 +118,14 @@ class EntriesScanner {
           break
         case OPEN_OBJECT:
         case OPEN_ARRAY:
-          if (byte === OPEN_ARRAY && depth === ENTRY_DEPTH - 1 && this.keys[1] === 'log' && this.keys[2] === 'entries' && this.stack[0] === OPEN_OBJECT && this.stack[1] === OPEN_OBJECT) {
+          if (
+            byte === OPEN_ARRAY &&
+            depth === ENTRY_DEPTH - 1 &&
+            this.keys[1] === 'log' &&
+            this.keys[2] === 'entries' &&
+            this.stack[0] === OPEN_OBJECT &&
+            this.stack[1] === OPEN_OBJECT
+          ) {
             this.inEntries = this.sawEntries = true
           }
           this.stack.push(byte)
@@ -186,5 +206,6 @@ export async function* readHarEntries(path: string, flag: string): AsyncGenerato
   }
   scanner.end()
   // Judging nothing would pass: a recording that captured no request is a mistake of the recording, not a verdict.
-  if (scanner.count === 0) throw new UsageError(`${flag}: ${path} has no entries: there is no recorded exchange to judge`)
+  if (scanner.count === 0)
+    throw new UsageError(`${flag}: ${path} has no entries: there is no recorded exchange to judge`)
 }

@@ -27,18 +27,37 @@ function headerRecord(headers: readonly HarNameValue[]): Record<string, string |
  * Content-Encoding: those are decoded (each decoded body capped as a run caps it). Bytes that are not in the coding
  * their header names, yet are UTF-8 text, are the recorder's decoded body, as HAR 1.2 says.
  */
-async function recordedBytes(status: number, headers: Record<string, string | string[]>, bytes: Buffer, maxBodyBytes: number): Promise<ExchangeResponse> {
+async function recordedBytes(
+  status: number,
+  headers: Record<string, string | string[]>,
+  bytes: Buffer,
+  maxBodyBytes: number,
+): Promise<ExchangeResponse> {
   const decoded = await decodeBody(bytes, headers['content-encoding'], maxBodyBytes)
   const alreadyDecoded = !('bytes' in decoded) && isUtf8(bytes)
-  return alreadyDecoded ? parsedResponse(status, headers, bytes.toString('utf8'), false) : decodedResponse(status, headers, bytes, false, maxBodyBytes)
+  return alreadyDecoded
+    ? parsedResponse(status, headers, bytes.toString('utf8'), false)
+    : decodedResponse(status, headers, bytes, false, maxBodyBytes)
 }
 
-/** One HAR entry as an exchange. A status of 0 is a request that got no response (Chromium and Playwright record them so). */
-export async function exchangeOf(entry: HarEntry, maxBodyBytes: number = settingDefaults.maxBodyBytes): Promise<RecordedExchange> {
+/**
+ * One HAR entry as an exchange. A status of 0 is a request that got no response (Chromium and Playwright record them
+ * so).
+ */
+export async function exchangeOf(
+  entry: HarEntry,
+  maxBodyBytes: number = settingDefaults.maxBodyBytes,
+): Promise<RecordedExchange> {
   const requestHeaders: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headerRecord(entry.request.headers))) requestHeaders[name] = Array.isArray(value) ? value.join(', ') : value
+  for (const [name, value] of Object.entries(headerRecord(entry.request.headers)))
+    requestHeaders[name] = Array.isArray(value) ? value.join(', ') : value
   const exchange: Exchange = {
-    request: { method: entry.request.method, url: entry.request.url, headers: requestHeaders, ...(entry.request.postData?.text === undefined ? {} : { body: entry.request.postData.text }) },
+    request: {
+      method: entry.request.method,
+      url: entry.request.url,
+      headers: requestHeaders,
+      ...(entry.request.postData?.text === undefined ? {} : { body: entry.request.postData.text }),
+    },
     startedAt: entry.startedDateTime,
     durationMs: entry.time,
     retries: [],

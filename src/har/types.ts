@@ -33,7 +33,14 @@ export interface HarEntry {
     httpVersion: string
     cookies: unknown[]
     headers: HarNameValue[]
-    content: { size: number; compression?: number; mimeType: string; text?: string; encoding?: string; comment?: string }
+    content: {
+      size: number
+      compression?: number
+      mimeType: string
+      text?: string
+      encoding?: string
+      comment?: string
+    }
     redirectURL: string
     headersSize: number
     bodySize: number
@@ -41,7 +48,15 @@ export interface HarEntry {
     _error?: string
   }
   cache: Record<string, never>
-  timings: { blocked?: number; dns?: number; connect?: number; ssl?: number; send: number; wait: number; receive: number }
+  timings: {
+    blocked?: number
+    dns?: number
+    connect?: number
+    ssl?: number
+    send: number
+    wait: number
+    receive: number
+  }
   /** The IDs of the checks whose requests made this exchange. */
   _checks?: string[]
   /** Why no response arrived (a transport failure, a timeout, an upstream that did not answer). */

@@ -37,8 +37,16 @@ class BodyBudget {
     const spentNote = `the HAR keeps ${HAR_BODY_BUDGET_CHARS} characters of bodies in full over the run`
     const kept: typeof content =
       earlier !== undefined
-        ? { ...content, text: '', comment: `${content.comment ? `${content.comment}; ` : ''}the same body as entry ${earlier + 1}, left out: ${spentNote}` }
-        : { ...content, text: text.slice(0, HAR_BODY_CUT_CHARS), comment: `${content.comment ? `${content.comment}; ` : ''}cut to its first ${HAR_BODY_CUT_CHARS} of ${text.length} characters: ${spentNote}` }
+        ? {
+            ...content,
+            text: '',
+            comment: `${content.comment ? `${content.comment}; ` : ''}the same body as entry ${earlier + 1}, left out: ${spentNote}`,
+          }
+        : {
+            ...content,
+            text: text.slice(0, HAR_BODY_CUT_CHARS),
+            comment: `${content.comment ? `${content.comment}; ` : ''}cut to its first ${HAR_BODY_CUT_CHARS} of ${text.length} characters: ${spentNote}`,
+          }
     if (earlier === undefined) this.kept.set(digest, index)
     return { ...entry, response: { ...entry.response, content: kept } }
   }

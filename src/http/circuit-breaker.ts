@@ -3,11 +3,26 @@ import type { Exchange } from './exchange.js'
 import { endingInWords } from './transport-errors.js'
 
 /** Atomics.waitAsync (Node 16+), missing from the ES2022 library typings this project compiles against. */
-const waitAsync = (Atomics as unknown as { waitAsync(array: Int32Array<SharedArrayBuffer>, index: number, value: number): { async: boolean; value: Promise<unknown> | string } }).waitAsync
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(
+      array: Int32Array<SharedArrayBuffer>,
+      index: number,
+      value: number,
+    ): { async: boolean; value: Promise<unknown> | string }
+  }
+).waitAsync
 
-/** Requests are counted per key (an operation, or a path): each known key has a slot of its own, other keys are hashed onto the rest. */
+/**
+ * Requests are counted per key (an operation, or a path): each known key has a slot of its own, other keys are hashed
+ * onto the rest.
+ */
 export const BREAKER_SLOTS = 16
-/** Cells: the run's consecutive unanswered requests, the slots they touched (a bit mask), the count when the whole breaker tripped (0: closed), how the last unanswered request ended; then per slot its consecutive unanswered requests and the count when it tripped. */
+/**
+ * Cells: the run's consecutive unanswered requests, the slots they touched (a bit mask), the count when the whole
+ * breaker tripped (0: closed), how the last unanswered request ended; then per slot its consecutive unanswered requests
+ * and the count when it tripped.
+ */
 const CONSECUTIVE = 0
 const TOUCHED = 1
 const TRIPPED_AT = 2
@@ -19,10 +34,24 @@ export const BREAKER_CELLS = SLOT_TRIPPED_AT + BREAKER_SLOTS
 /** The code of an exchange the breaker did not send, or cut off: checks that meet it are reported not run. */
 export const NOT_ANSWERING = 'TARGET_NOT_ANSWERING'
 
-/** How an unanswered request ended, as a number a shared cell can hold: its index here plus one; 0 for any other code. */
-const UNANSWERED_ENDINGS = ['TIMEOUT', 'ECONNRESET', 'UND_ERR_SOCKET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'UND_ERR_CLOSED']
+/**
+ * How an unanswered request ended, as a number a shared cell can hold: its index here plus one; 0 for any other code.
+ */
+const UNANSWERED_ENDINGS = [
+  'TIMEOUT',
+  'ECONNRESET',
+  'UND_ERR_SOCKET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'UND_ERR_CLOSED',
+]
 
-/** Codes of requests that ended without a response for reasons of the run, not of the target (CHECK_ENDED: cut off as its check ended). */
+/**
+ * Codes of requests that ended without a response for reasons of the run, not of the target (CHECK_ENDED: cut off as
+ * its check ended).
+ */
 const RUN_ENDINGS = new Set(['RUN_TIME_BOUND', 'RUN_INTERRUPTED', 'RATE_LIMITED', 'CHECK_ENDED', NOT_ANSWERING])
 
 /**
@@ -79,7 +108,11 @@ export class CircuitBreaker {
     const touched = Atomics.or(this.cells, TOUCHED, 1 << slot) | (1 << slot)
     const toSlot = Atomics.add(this.cells, SLOT_COUNT + slot, 1) + 1
     if (toSlot >= this.threshold) Atomics.compareExchange(this.cells, SLOT_TRIPPED_AT + slot, 0, toSlot)
-    if (inRow >= this.threshold && bitCount(touched) >= 2 && Atomics.compareExchange(this.cells, TRIPPED_AT, 0, inRow) === 0) {
+    if (
+      inRow >= this.threshold &&
+      bitCount(touched) >= 2 &&
+      Atomics.compareExchange(this.cells, TRIPPED_AT, 0, inRow) === 0
+    ) {
       Atomics.notify(this.cells, TRIPPED_AT)
     }
   }
@@ -88,7 +121,10 @@ export class CircuitBreaker {
     const subject = what === 'the target' ? 'the target stopped answering' : `${what} stopped answering`
     const last = UNANSWERED_ENDINGS[Atomics.load(this.cells, LAST_ENDING) - 1]
     const ending = last === undefined ? 'timeouts, resets' : `the last one: ${endingInWords(last)}`
-    return { code: NOT_ANSWERING, message: `${done}: ${subject}: ${count} requests in a row ended without a response (${ending})` }
+    return {
+      code: NOT_ANSWERING,
+      message: `${done}: ${subject}: ${count} requests in a row ended without a response (${ending})`,
+    }
   }
 
   private slotOf(key: string): number {

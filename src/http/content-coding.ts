@@ -12,7 +12,10 @@ export const ACCEPTED_CODINGS = 'gzip, deflate, br'
 
 /** A body as it was sent (encoded) turned into its representation (decoded), or why it could not be. */
 export type DecodedBody =
-  /** The decoded bytes; truncated when the decoded body is over the cap (or the encoded one was cut): only its start is kept. */
+  /**
+   * The decoded bytes; truncated when the decoded body is over the cap (or the encoded one was cut): only its start is
+   * kept.
+   */
   | { bytes: Buffer; truncated: boolean; codings: string[] }
   /** A coding the suite cannot decode: the body is not judged (a server may choose it; it is no finding). */
   | { unknownCoding: string }
@@ -21,7 +24,8 @@ export type DecodedBody =
 
 /** The codings of a Content-Encoding header, in the order they were applied; identity (no coding) left out. */
 export function codingsOf(contentEncoding: string | readonly string[] | undefined): string[] {
-  const values = contentEncoding === undefined ? [] : typeof contentEncoding === 'string' ? [contentEncoding] : contentEncoding
+  const values =
+    contentEncoding === undefined ? [] : typeof contentEncoding === 'string' ? [contentEncoding] : contentEncoding
   return values
     .flatMap((value) => value.split(','))
     .map((coding) => coding.trim().toLowerCase())
@@ -33,7 +37,10 @@ export function unknownCodingOf(contentEncoding: string | readonly string[] | un
   return codingsOf(contentEncoding).find((coding) => !['gzip', 'x-gzip', 'deflate', 'br'].includes(coding))
 }
 
-/** deflate names the zlib format (RFC 9110 §8.4.1.2), though servers have long sent raw deflate under that name: a zlib header tells them apart. */
+/**
+ * deflate names the zlib format (RFC 9110 §8.4.1.2), though servers have long sent raw deflate under that name: a zlib
+ * header tells them apart.
+ */
 function isZlibWrapped(bytes: Buffer): boolean {
   return bytes.length >= 2 && (bytes[0]! & 0x0f) === 8 && (bytes[0]! * 256 + bytes[1]!) % 31 === 0
 }
@@ -52,7 +59,12 @@ function decoderOf(coding: string, firstBytes: Buffer, partial: boolean): Transf
  * decoded body (a decompression bomb is cut there, streaming, and marked truncated as a body over the cap is).
  * encodedTruncated: the encoded bytes were cut at the cap already; their decoded start is kept.
  */
-export async function decodeBody(encoded: Buffer, contentEncoding: string | readonly string[] | undefined, maxBytes: number, encodedTruncated = false): Promise<DecodedBody> {
+export async function decodeBody(
+  encoded: Buffer,
+  contentEncoding: string | readonly string[] | undefined,
+  maxBytes: number,
+  encodedTruncated = false,
+): Promise<DecodedBody> {
   const codings = codingsOf(contentEncoding)
   if (codings.length === 0) return { bytes: encoded, truncated: encodedTruncated, codings }
   const unknown = unknownCodingOf(contentEncoding)
@@ -65,11 +77,16 @@ export async function decodeBody(encoded: Buffer, contentEncoding: string | read
     },
   })
   // Only the outermost decoder sees the encoded bytes; an inner deflate is told zlib from raw by its default (zlib).
-  const decoders = [...codings].reverse().map((coding, i) => decoderOf(coding, i === 0 ? encoded : Buffer.from([0x78, 0x9c]), encodedTruncated)!)
+  const decoders = [...codings]
+    .reverse()
+    .map((coding, i) => decoderOf(coding, i === 0 ? encoded : Buffer.from([0x78, 0x9c]), encodedTruncated)!)
   try {
     await pipeline([Readable.from([encoded]), ...decoders, sink])
   } catch (error) {
-    if (!(error instanceof BodyOverCap)) return { corrupt: `content-encoding ${codings.join(', ')}, but the body is not in that coding (${zlibReason(error)})` }
+    if (!(error instanceof BodyOverCap))
+      return {
+        corrupt: `content-encoding ${codings.join(', ')}, but the body is not in that coding (${zlibReason(error)})`,
+      }
   }
   return { bytes: kept.bytes(), truncated: kept.truncated || encodedTruncated, codings }
 }
@@ -85,8 +102,8 @@ function zlibReason(error: unknown): string {
 /**
  * A response as the checks see it, its body decoded by its Content-Encoding first: the one place where a body is
  * decoded, for a run's client, the proxy and check-har, before anything judges or redacts it. A body in a coding the
- * suite cannot decode is marked not judged; one whose bytes are not in its declared coding is kept as served (a finding:
- * it is no readable JSON).
+ * suite cannot decode is marked not judged; one whose bytes are not in its declared coding is kept as served (a
+ * finding: it is no readable JSON).
  */
 export async function decodedResponse(
   status: number,
@@ -99,7 +116,12 @@ export async function decodedResponse(
   const decoded = await decodeBody(encoded, contentEncoding, maxBytes, encodedTruncated)
   if ('unknownCoding' in decoded) {
     const reason = `a body in an unknown content coding ${decoded.unknownCoding}: not judged`
-    return { ...parsedResponse(status, headers, '', false), jsonError: reason, notJudged: reason, encodedBytes: encoded.length }
+    return {
+      ...parsedResponse(status, headers, '', false),
+      jsonError: reason,
+      notJudged: reason,
+      encodedBytes: encoded.length,
+    }
   }
   if ('corrupt' in decoded) {
     const { json: _unreadable, ...served } = parsedResponse(status, headers, decodeUtf8(encoded), encodedTruncated)

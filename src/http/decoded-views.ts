@@ -34,7 +34,9 @@ class Output {
   private length = 0
   changed = false
 
-  /** `expected`: about how many units will be collected (the input's length), so that they are not copied as they grow. */
+  /**
+   * `expected`: about how many units will be collected (the input's length), so that they are not copied as they grow.
+   */
   constructor(expected = 0) {
     if (expected > 0) this.grow(expected + 16)
   }
@@ -89,7 +91,11 @@ class Output {
     if (!this.changed) return undefined
     // In slices: String.fromCharCode takes its units as arguments. Lone surrogates are kept, as the decoders made them.
     let text = ''
-    for (let at = 0; at < this.length; at += 8192) text += String.fromCharCode.apply(null, this.units.subarray(at, Math.min(this.length, at + 8192)) as unknown as number[])
+    for (let at = 0; at < this.length; at += 8192)
+      text += String.fromCharCode.apply(
+        null,
+        this.units.subarray(at, Math.min(this.length, at + 8192)) as unknown as number[],
+      )
     return { text, starts: this.starts.slice(0, this.length), ends: this.ends.slice(0, this.length) }
   }
 }
@@ -123,7 +129,10 @@ class SpannedBytes {
   }
 }
 
-/** The length of the UTF-8 sequence that starts at `i`, or 0 when the bytes there are not UTF-8; `code` gets its code point. */
+/**
+ * The length of the UTF-8 sequence that starts at `i`, or 0 when the bytes there are not UTF-8; `code` gets its code
+ * point.
+ */
 function utf8At(bytes: Uint8Array, length: number, i: number, code: { value: number }): number {
   const b = bytes[i]!
   const size = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0
@@ -134,17 +143,25 @@ function utf8At(bytes: Uint8Array, length: number, i: number, code: { value: num
     if ((c & 0xc0) !== 0x80) return 0
     value = (value << 6) | (c & 0x3f)
   }
-  if ((size === 3 && (value < 0x800 || (value >= 0xd800 && value <= 0xdfff))) || (size === 4 && (value < 0x10000 || value > 0x10ffff))) return 0
+  if (
+    (size === 3 && (value < 0x800 || (value >= 0xd800 && value <= 0xdfff))) ||
+    (size === 4 && (value < 0x10000 || value > 0x10ffff))
+  )
+    return 0
   code.value = value
   return size
 }
 
-/** The bytes of a base64 token being judged, reused: most tokens (hex, words, base64 at the wrong alignment) are rejected early. */
+/**
+ * The bytes of a base64 token being judged, reused: most tokens (hex, words, base64 at the wrong alignment) are
+ * rejected early.
+ */
 let scratch = new Uint8Array(1024)
 
 /**
  * Whether the token, read from `skip`, is mostly UTF-8 (at most 4 bytes and one in 8 that are not): else it is not the
- * text of a secret at this alignment (hex, words and other base64 read at the wrong one). Stops at the first byte too many.
+ * text of a secret at this alignment (hex, words and other base64 read at the wrong one). Stops at the first byte too
+ * many.
  */
 function plausibleBase64(token: string, skip: number): boolean {
   if (scratch.length < token.length) scratch = new Uint8Array(token.length * 2)
@@ -162,7 +179,7 @@ function plausibleBase64(token: string, skip: number): boolean {
   const allowed = 4 + length / 8
   const code = { value: 0 }
   let invalid = 0
-  for (let i = 0; i < length; ) {
+  for (let i = 0; i < length;) {
     const size = utf8At(scratch, length, i, code)
     if (size > 0) i += size
     else if (++invalid > allowed) return false
@@ -179,7 +196,7 @@ function pushUtf8(out: Output, spanned: SpannedBytes, invalidAs: 'latin1' | 'rep
   const { bytes, starts, ends, length } = spanned
   const code = { value: 0 }
   let invalid = 0
-  for (let i = 0; i < length; ) {
+  for (let i = 0; i < length;) {
     const size = utf8At(bytes, length, i, code)
     if (size > 0) {
       out.codePoint(code.value, starts[i]!, ends[i + size - 1]!)
@@ -231,7 +248,16 @@ const percentDecoded: Decoder = (text) => {
   return out.result()
 }
 
-const JSON_SIMPLE: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }
+const JSON_SIMPLE: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+}
 
 /** JSON string escapes undone: \uXXXX in either case (surrogate pairs join as they are read), \/, \" and the rest. */
 const jsonUnescaped: Decoder = (text) => {
@@ -319,7 +345,8 @@ const latin1Misread: Decoder = (text) => {
 /** A run of base64 or base64url characters long enough to hold a piece of a secret that is no accident. */
 const BASE64_TOKEN = /[A-Za-z0-9+/_-]{8,}/g
 const BASE64_VALUE = new Int8Array(128).fill(-1)
-for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries()) BASE64_VALUE[c.charCodeAt(0)] = i
+for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries())
+  BASE64_VALUE[c.charCodeAt(0)] = i
 BASE64_VALUE['-'.charCodeAt(0)] = 62
 BASE64_VALUE['_'.charCodeAt(0)] = 63
 /** Between the readings of one token at its four alignments: a noncharacter, which no decoded text holds by chance. */

@@ -10,7 +10,10 @@ export interface Exchange {
   startedAt?: string
   durationMs: number
   timings?: ExchangeTimings
-  /** Earlier attempts of the same request that were retried (429, 500, 502, 503, 504), oldest first, with the wait before the next attempt. */
+  /**
+   * Earlier attempts of the same request that were retried (429, 500, 502, 503, 504), oldest first, with the wait
+   * before the next attempt.
+   */
   retries: RetriedAttempt[]
   /** The redirects followed before the response, oldest first; the response answered the last one's Location. */
   redirects?: RedirectHop[]
@@ -23,7 +26,10 @@ export interface ExchangeTimings {
 }
 
 export interface RetriedAttempt extends Pick<Exchange, 'startedAt' | 'timings' | 'error'> {
-  /** The attempt's status; 0 for a write whose attempt got no response (an ambiguous transport failure, sent again as it was). */
+  /**
+   * The attempt's status; 0 for a write whose attempt got no response (an ambiguous transport failure, sent again as it
+   * was).
+   */
   status: number
   waitedMs: number
   response?: ExchangeResponse
@@ -47,13 +53,18 @@ export interface ExchangeResponse {
   json?: unknown
   /** Why the body is not JSON, when it is not. */
   jsonError?: string
-  /** Why the response is not judged at all: a body in a content coding the suite cannot decode, a redirect not followed. */
+  /**
+   * Why the response is not judged at all: a body in a content coding the suite cannot decode, a redirect not followed.
+   */
   notJudged?: string
   /** The body's size as sent, when it came in a content coding (body is then the decoded text). */
   encodedBytes?: number
 }
 
-/** A redirect the client followed (same origin, a GET): the URL it asked and the 3xx it got; the next hop asked its Location. */
+/**
+ * A redirect the client followed (same origin, a GET): the URL it asked and the 3xx it got; the next hop asked its
+ * Location.
+ */
 export interface RedirectHop {
   url: string
   response: ExchangeResponse
@@ -65,7 +76,10 @@ export function headerValues(response: ExchangeResponse, name: string): string[]
   return Array.isArray(value) ? value : [value]
 }
 
-/** A header as a message names it: `x-request-id "abc"`, or `no single x-request-id` where it is missing or repeated (never "undefined"). */
+/**
+ * A header as a message names it: `x-request-id "abc"`, or `no single x-request-id` where it is missing or repeated
+ * (never "undefined").
+ */
 export function headerShown(response: ExchangeResponse, name: string): string {
   const value = headerValue(response, name)
   return value === undefined ? `no single ${name}` : `${name} ${JSON.stringify(value)}`

@@ -1,5 +1,9 @@
 /** Atomics.waitAsync (Node 16+), missing from the ES2022 library typings this project compiles against. */
-const waitAsync = (Atomics as unknown as { waitAsync(array: Int32Array<SharedArrayBuffer>, index: number, value: number): { value: unknown } }).waitAsync
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(array: Int32Array<SharedArrayBuffer>, index: number, value: number): { value: unknown }
+  }
+).waitAsync
 
 /** At most `limit` tasks at once across every thread that shares `inFlight` (one Int32 on a SharedArrayBuffer). */
 export class Limiter {

@@ -1,4 +1,7 @@
-/** The quota of every request of the run: a 429 whose scope is not the API key's (the client's address, the project, or unnamed). */
+/**
+ * The quota of every request of the run: a 429 whose scope is not the API key's (the client's address, the project, or
+ * unnamed).
+ */
 export const EVERY_REQUEST = Symbol('every request of the run')
 
 /**
@@ -19,7 +22,10 @@ export class QuotaGate {
     }
   }
 
-  /** Milliseconds until a request with this key may be sent again; 0 when neither its key's quota nor the run's is closed. */
+  /**
+   * Milliseconds until a request with this key may be sent again; 0 when neither its key's quota nor the run's is
+   * closed.
+   */
   remainingMs(key: string, now = Date.now()): number {
     const until = Math.max(Number(Atomics.load(this.slots, 0)), Number(Atomics.load(this.slots, this.slotOf(key))))
     return Math.max(0, until - now)

@@ -14,5 +14,10 @@ export function redirectLocation(response: ExchangeResponse): string | undefined
  * the redirect says nothing of the operation's rules.
  */
 export function recordedRedirect(response: ExchangeResponse): ExchangeResponse {
-  return redirectLocation(response) === undefined ? response : { ...response, notJudged: `a ${response.status} redirect: not judged (the request it leads to is judged by itself)` }
+  return redirectLocation(response) === undefined
+    ? response
+    : {
+        ...response,
+        notJudged: `a ${response.status} redirect: not judged (the request it leads to is judged by itself)`,
+      }
 }

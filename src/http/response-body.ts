@@ -2,17 +2,25 @@ import type { ExchangeResponse } from './exchange.js'
 
 /** What is kept of a body over the cap: its start, which a report shows, without holding the whole cap per exchange. */
 const TRUNCATED_BODY_KEPT_BYTES = 64 * 1024
-/** Far beyond any body of the contract; deeper values would overflow the stack of whatever walks them (ajv, JSON.stringify, structuredClone). */
+/**
+ * Far beyond any body of the contract; deeper values would overflow the stack of whatever walks them (ajv,
+ * JSON.stringify, structuredClone).
+ */
 export const MAX_JSON_DEPTH = 256
 
-/** Collects a body as it streams by, up to a cap: past the cap only its start is kept and the body is marked truncated. */
+/**
+ * Collects a body as it streams by, up to a cap: past the cap only its start is kept and the body is marked truncated.
+ */
 export class BodyCollector {
   private readonly chunks: Buffer[] = []
   private size = 0
   truncated = false
 
   /** A body declared larger than the cap is over it already: no more of it than is kept is wanted. */
-  constructor(private readonly maxBytes: number, declaredLength?: number) {
+  constructor(
+    private readonly maxBytes: number,
+    declaredLength?: number,
+  ) {
     if (declaredLength !== undefined && declaredLength > maxBytes) this.maxBytes = TRUNCATED_BODY_KEPT_BYTES
   }
 
@@ -26,12 +34,21 @@ export class BodyCollector {
   }
 
   bytes(): Buffer {
-    return this.truncated ? Buffer.concat(this.chunks, Math.min(this.size, TRUNCATED_BODY_KEPT_BYTES)) : Buffer.concat(this.chunks)
+    return this.truncated
+      ? Buffer.concat(this.chunks, Math.min(this.size, TRUNCATED_BODY_KEPT_BYTES))
+      : Buffer.concat(this.chunks)
   }
 }
 
-/** A response as the checks see it: headers by lower-case name, the body as text, and its JSON or why it is not JSON. */
-export function parsedResponse(status: number, rawHeaders: Record<string, string | string[] | undefined>, body: string, truncated: boolean): ExchangeResponse {
+/**
+ * A response as the checks see it: headers by lower-case name, the body as text, and its JSON or why it is not JSON.
+ */
+export function parsedResponse(
+  status: number,
+  rawHeaders: Record<string, string | string[] | undefined>,
+  body: string,
+  truncated: boolean,
+): ExchangeResponse {
   const headers: Record<string, string | string[]> = {}
   for (const [name, value] of Object.entries(rawHeaders)) if (value !== undefined) headers[name.toLowerCase()] = value
   const response: ExchangeResponse = { status, headers, body, truncated }

@@ -19,7 +19,12 @@ export interface Secret {
  * The run's secrets, and their near misses (what the checks send to catch a careless comparison: nearly the secret,
  * so kept out as it is), each with its placeholder.
  */
-export function secretsOf(settings: { apiKey?: string; restrictedApiKey?: string; intent?: { receipt: string }; secondIntent?: { receipt: string } }): Secret[] {
+export function secretsOf(settings: {
+  apiKey?: string
+  restrictedApiKey?: string
+  intent?: { receipt: string }
+  secondIntent?: { receipt: string }
+}): Secret[] {
   const given: (Secret & { where: 'header' | 'url' })[] = []
   // Stryker disable next-line StringLiteral: 'header' is like any text but 'url'; the placeholder's mutant is killed
   if (settings.apiKey) given.push({ value: settings.apiKey, placeholder: '$IPTS_API_KEY', where: 'header' })
@@ -27,10 +32,12 @@ export function secretsOf(settings: { apiKey?: string; restrictedApiKey?: string
     // Stryker disable next-line StringLiteral: as above.
     given.push({ value: settings.restrictedApiKey, placeholder: '$IPTS_RESTRICTED_API_KEY', where: 'header' })
   if (settings.intent) given.push({ value: settings.intent.receipt, placeholder: '$IPTS_INTENT_RECEIPT', where: 'url' })
-  if (settings.secondIntent) given.push({ value: settings.secondIntent.receipt, placeholder: '$IPTS_SECOND_INTENT_RECEIPT', where: 'url' })
+  if (settings.secondIntent)
+    given.push({ value: settings.secondIntent.receipt, placeholder: '$IPTS_SECOND_INTENT_RECEIPT', where: 'url' })
   const secrets: Secret[] = given.map(({ value, placeholder }) => ({ value, placeholder }))
   for (const { value, placeholder, where } of given) {
-    for (const miss of nearMisses(value, where)) secrets.push({ value: miss.value, placeholder: nearMissPlaceholder(placeholder, miss.kind) })
+    for (const miss of nearMisses(value, where))
+      secrets.push({ value: miss.value, placeholder: nearMissPlaceholder(placeholder, miss.kind) })
   }
   return secrets
 }
@@ -95,11 +102,12 @@ function patternsOf(secrets: readonly Secret[]): Pattern[] {
     patterns.push({ text, placeholder, whole })
   }
   const ordered = [...secrets].sort((a, b) => b.value.length - a.value.length)
-  for (const { value, placeholder } of ordered) for (const text of [value, value.replace(/ /g, '+')]) add(text, placeholder, true)
+  for (const { value, placeholder } of ordered)
+    for (const text of [value, value.replace(/ /g, '+')]) add(text, placeholder, true)
   for (const { value, placeholder } of ordered) {
     for (const text of new Set([value, value.replace(/ /g, '+')])) {
-      // A view much shorter than the secret would be found by chance: a secret's own views are kept at PIECE characters or
-      // more. (The first view is the text itself, added above.)
+      // A view much shorter than the secret would be found by chance: a secret's own views are kept at PIECE characters
+      // or more. (The first view is the text itself, added above.)
       for (const view of decodedViews(text)) if (view.text.length >= PIECE) add(view.text, placeholder, true)
       for (let i = 0; i + PIECE <= text.length; i++) {
         const piece = text.slice(i, i + PIECE)
@@ -114,7 +122,9 @@ function patternsOf(secrets: readonly Secret[]): Pattern[] {
 const SCAN_ABOVE_PATTERNS = 32
 /** The shortest beginning of a secret that is cut off the end of a text whose rest was not kept. */
 export const MIN_SECRET_TAIL = 2
-/** How far before a cut an escape it split may begin (%C3%A, \\u00, &#x, and those escaped again: \\u0025F3\\u00259). */
+/**
+ * How far before a cut an escape it split may begin (%C3%A, \\u00, &#x, and those escaped again: \\u0025F3\\u00259).
+ */
 const MAX_SPLIT_ESCAPE = 48
 
 /** Texts up to this long are remembered with their redaction, this many at a time. */
@@ -132,10 +142,16 @@ interface Found {
 /** The patterns of a list of secrets, found in every decoded view of a text. */
 class Detector {
   private readonly patterns: Pattern[]
-  /** For a scan: patterns of START_CHARS characters or more by a hash of their first START_CHARS; shorter ones searched each. */
+  /**
+   * For a scan: patterns of START_CHARS characters or more by a hash of their first START_CHARS; shorter ones searched
+   * each.
+   */
   private readonly byStart = new Map<number, Pattern[]>()
   private readonly short: Pattern[] = []
-  /** A bit for each pair of first two characters of a pattern in byStart (hashed): most positions of a text are passed over on it. */
+  /**
+   * A bit for each pair of first two characters of a pattern in byStart (hashed): most positions of a text are passed
+   * over on it.
+   */
   // Stryker disable next-line ArithmeticOperator: equivalent, a larger array holds the same bits.
   private readonly pairs = new Uint8Array(PAIR_BITS / 8)
   /** Patterns by their first unit, for the beginnings of secrets at the end of a text. */
@@ -201,10 +217,13 @@ class Detector {
   private search(text: string, onMatch: (at: number, pattern: Pattern) => void): void {
     // Stryker disable next-line ConditionalExpression: equivalent, a search per pattern finds what the scan finds.
     if (this.byStart.size === 0) {
-      for (const pattern of this.patterns) for (let at = text.indexOf(pattern.text); at !== -1; at = text.indexOf(pattern.text, at + 1)) onMatch(at, pattern)
+      for (const pattern of this.patterns)
+        for (let at = text.indexOf(pattern.text); at !== -1; at = text.indexOf(pattern.text, at + 1))
+          onMatch(at, pattern)
       return
     }
-    for (const pattern of this.short) for (let at = text.indexOf(pattern.text); at !== -1; at = text.indexOf(pattern.text, at + 1)) onMatch(at, pattern)
+    for (const pattern of this.short)
+      for (let at = text.indexOf(pattern.text); at !== -1; at = text.indexOf(pattern.text, at + 1)) onMatch(at, pattern)
     // Stryker disable next-line ArithmeticOperator: equivalent: no pattern begins in the last START_CHARS - 1 positions
     for (let at = 0; at <= text.length - START_CHARS; at++) {
       const pair = pairOf(text, at)
@@ -218,7 +237,10 @@ class Detector {
   /** Short texts redacted lately (header names and values, URLs recur in every exchange), with what they became. */
   private readonly recent = new Map<string, string>()
 
-  /** Replaces the span of every secret found by its placeholder; the whole text is withheld when that does not leave it free of secrets. */
+  /**
+   * Replaces the span of every secret found by its placeholder; the whole text is withheld when that does not leave it
+   * free of secrets.
+   */
   apply(text: string): string {
     // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: a shortcut, nothing is found anyway
     if (this.empty || text.length === 0) return text
@@ -245,8 +267,8 @@ class Detector {
   }
 
   /**
-   * Where the end of a text begins a secret (MIN_SECRET_TAIL characters of it or more: one is any text's) in any view: the text was cut
-   * there, so the rest of the secret is not there to be found. Undefined when it does not.
+   * Where the end of a text begins a secret (MIN_SECRET_TAIL characters of it or more: one is any text's) in any view:
+   * the text was cut there, so the rest of the secret is not there to be found. Undefined when it does not.
    */
   tailStart(text: string): number | undefined {
     // Stryker disable next-line ConditionalExpression: equivalent, a shortcut: without patterns no tail begins one.
@@ -257,15 +279,16 @@ class Detector {
     for (const view of decodedViews(tail)) {
       const v = view.text
       // Where the secret's beginning may end in this view: before any unit that came from the last MAX_SPLIT_ESCAPE
-      // characters (an escape the cut split, which the lenient decoders leave as it is, or a base64 reading's end). Every
-      // end is tried: a base64 view's readings are not in order, and a later one may reach the end again.
+      // characters (an escape the cut split, which the lenient decoders leave as it is, or a base64 reading's end).
+      // Every end is tried: a base64 view's readings are not in order, and a later one may reach the end again.
       for (let end = v.length; end >= MIN_SECRET_TAIL; end--) {
         const unitEnd = view.ends ? view.ends[end - 1]! : end
         if (unitEnd < tail.length - MAX_SPLIT_ESCAPE) continue
         // Stryker disable next-line MethodExpression: equivalent: a start outside the bound begins no secret
         for (let at = Math.max(0, end - this.longest); at <= end - MIN_SECRET_TAIL; at++) {
           const candidates = this.byFirst.get(v.charCodeAt(at))
-          if (!candidates?.some(({ text: secret }) => secret.length > end - at && secret.startsWith(v.slice(at, end)))) continue
+          if (!candidates?.some(({ text: secret }) => secret.length > end - at && secret.startsWith(v.slice(at, end))))
+            continue
           earliest = Math.min(earliest ?? Infinity, base + originalSpan(view, at, end).start)
           break
         }
@@ -275,7 +298,10 @@ class Detector {
   }
 }
 
-/** The characters a scan looks up at each position: four, so that hex and base64 text (which share their first two with many pieces) is passed over. */
+/**
+ * The characters a scan looks up at each position: four, so that hex and base64 text (which share their first two with
+ * many pieces) is passed over.
+ */
 const START_CHARS = 4
 
 const PAIR_BITS = 1 << 16
@@ -288,7 +314,11 @@ function pairOf(text: string, at: number): number {
 
 // Stryker disable all: equivalent: a key computed the same way where filed and where looked up
 function startOf(text: string, at: number): number {
-  return (((text.charCodeAt(at) * 0x10001 + text.charCodeAt(at + 1)) * 0x3ff + text.charCodeAt(at + 2)) * 0x3ff + text.charCodeAt(at + 3)) % 0x7fffffff
+  return (
+    (((text.charCodeAt(at) * 0x10001 + text.charCodeAt(at + 1)) * 0x3ff + text.charCodeAt(at + 2)) * 0x3ff +
+      text.charCodeAt(at + 3)) %
+    0x7fffffff
+  )
 }
 // Stryker restore all
 
@@ -301,7 +331,7 @@ function replaced(text: string, found: readonly Found[]): string {
   const spans = [...found].sort((a, b) => a.start - b.start || b.end - a.end)
   let out = ''
   let copied = 0
-  for (let i = 0; i < spans.length; ) {
+  for (let i = 0; i < spans.length;) {
     const start = spans[i]!.start
     let end = spans[i]!.end
     const joined: Found[] = []
@@ -312,7 +342,10 @@ function replaced(text: string, found: readonly Found[]): string {
     const wholes: Found[] = []
     // Spans come by their start, so a whole secret met later lies within an earlier one when it ends no later.
     for (const f of joined) if (f.whole && !wholes.some((w) => f.end <= w.end)) wholes.push(f)
-    const names = wholes.length > 0 ? [...new Set(wholes.map((w) => w.placeholder))].join('') : `[part of ${joined[0]!.placeholder}]`
+    const names =
+      wholes.length > 0
+        ? [...new Set(wholes.map((w) => w.placeholder))].join('')
+        : `[part of ${joined[0]!.placeholder}]`
     out += text.slice(copied, start) + names
     copied = end
   }
@@ -324,7 +357,10 @@ function withheld(found: readonly Found[], why: string): string {
   return `[withheld: holds ${[...new Set(found.map((f) => f.placeholder))].join(' and ')}, ${why}]`
 }
 
-/** A list of secrets is searched with the same Detector as long as the list itself is the same (a run's, a proxy's learned list). */
+/**
+ * A list of secrets is searched with the same Detector as long as the list itself is the same (a run's, a proxy's
+ * learned list).
+ */
 const detectors = new WeakMap<readonly Secret[], Detector>()
 
 function detectorOf(secrets: readonly Secret[]): Detector {
@@ -337,7 +373,10 @@ function detectorOf(secrets: readonly Secret[]): Detector {
   return detector
 }
 
-/** Whether the text holds the secret (or any of them) in any decoded view: as it is, percent-encoded, JSON-escaped, in base64, ... */
+/**
+ * Whether the text holds the secret (or any of them) in any decoded view: as it is, percent-encoded, JSON-escaped, in
+ * base64, ...
+ */
 export function mentionsSecret(text: string, value: string | readonly string[]): boolean {
   // An empty value has no pattern (patternsOf leaves it out), so it is found nowhere.
   const values = typeof value === 'string' ? [value] : value
@@ -354,7 +393,9 @@ export function mentionsSecret(text: string, value: string | readonly string[]):
   return detector.holds(text)
 }
 
-/** The detectors of the receipts a rule asked about lately: a run asks about the same two or three on every exchange. */
+/**
+ * The detectors of the receipts a rule asked about lately: a run asks about the same two or three on every exchange.
+ */
 const mentionDetectors = new Map<string, Detector>()
 
 /** Replaces every secret, in every decoded view, by its placeholder; see Detector.apply. */
@@ -362,7 +403,10 @@ export function redact(text: string, secrets: readonly Secret[]): string {
   return detectorOf(secrets).apply(text)
 }
 
-/** Redacts every string of plain data, member names as well as values, one by one, so that a short secret cannot break the structure. */
+/**
+ * Redacts every string of plain data, member names as well as values, one by one, so that a short secret cannot break
+ * the structure.
+ */
 export function redactDeep<T>(value: T, secrets: readonly Secret[]): T {
   return redactedWith(value, detectorOf(secrets))
 }
@@ -371,7 +415,9 @@ function redactedWith<T>(value: T, detector: Detector): T {
   if (typeof value === 'string') return detector.apply(value) as T
   if (Array.isArray(value)) return value.map((item: unknown) => redactedWith(item, detector)) as T
   if (value === null || typeof value !== 'object') return value
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [detector.apply(key), redactedWith(item, detector)])) as T
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [detector.apply(key), redactedWith(item, detector)]),
+  ) as T
 }
 
 /**

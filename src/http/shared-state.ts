@@ -2,8 +2,9 @@ import { BREAKER_CELLS } from './circuit-breaker.js'
 
 /**
  * What every client of a run shares, whichever worker thread it lives in: the number of requests in flight, the
- * 429 gate (per key, and for the run) and the circuit breaker's counts. One SharedArrayBuffer, handed to the workers with the settings, so that the concurrency bound and
- * the quota gate hold for the whole run even when concern files run in parallel workers.
+ * 429 gate (per key, and for the run) and the circuit breaker's counts. One SharedArrayBuffer, handed to the workers
+ * with the settings, so that the concurrency bound and the quota gate hold for the whole run even when concern files
+ * run in parallel workers.
  */
 const GATE_SLOTS = 64
 const GATE_OFFSET = 8
@@ -19,7 +20,10 @@ export function inFlightCounter(state: SharedArrayBuffer): Int32Array<SharedArra
   return new Int32Array(state, 0, 1)
 }
 
-/** Epoch ms until which a quota is closed, one BigInt64 per slot: the run's own, then API keys hashed onto the rest (two keys sharing one only wait longer). */
+/**
+ * Epoch ms until which a quota is closed, one BigInt64 per slot: the run's own, then API keys hashed onto the rest (two
+ * keys sharing one only wait longer).
+ */
 export function gateSlots(state: SharedArrayBuffer): BigInt64Array<SharedArrayBuffer> {
   return new BigInt64Array(state, GATE_OFFSET, GATE_SLOTS)
 }

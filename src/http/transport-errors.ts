@@ -1,6 +1,9 @@
 import { maxHeaderSize } from 'node:http'
 
-/** undici's and Node's limit on a response's header section (16 KiB unless --max-http-header-size says otherwise): a head over it cannot be read. */
+/**
+ * undici's and Node's limit on a response's header section (16 KiB unless --max-http-header-size says otherwise): a
+ * head over it cannot be read.
+ */
 const MAX_HEADER_SECTION_KIB = Math.round(maxHeaderSize / 1024)
 
 /**
@@ -44,9 +47,12 @@ const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UN
 export function transportError(error: unknown, requestTimeoutMs: number): { code: string; message: string } {
   const err = (error ?? {}) as { code?: unknown; name?: string; message?: unknown; cause?: unknown }
   // The abort of the request's own time bound (a DOMException, whose code is a number).
-  if (err.name === 'TimeoutError') return { code: 'TIMEOUT', message: `no complete response within ${requestTimeoutMs} ms` }
+  if (err.name === 'TimeoutError')
+    return { code: 'TIMEOUT', message: `no complete response within ${requestTimeoutMs} ms` }
   // undici wraps a socket's own error (a reset, a TLS failure) as the cause of its own.
-  const codes = [err.code, (err.cause as { code?: unknown } | undefined)?.code].filter((c): c is string => typeof c === 'string')
+  const codes = [err.code, (err.cause as { code?: unknown } | undefined)?.code].filter(
+    (c): c is string => typeof c === 'string',
+  )
   const code = codes.find((c) => REASONS[c] !== undefined) ?? codes[0] ?? err.name ?? 'ERROR'
   const reason = REASONS[code]
   // llhttp's codes each name what was wrong with the response's bytes.
@@ -54,10 +60,16 @@ export function transportError(error: unknown, requestTimeoutMs: number): { code
   if (!reason) return { code, message: `the request failed (${code})` }
   // A system error's code is what a user searches for; undici's own codes say no more than the words.
   const named = /^(UND_ERR_|HPE_|HTTPParserError)/.test(code) ? '' : ` (${code})`
-  return { code: TIMEOUTS.has(code) ? 'TIMEOUT' : code, message: `${reason(requestTimeoutMs, typeof err.message === 'string' ? err.message : '')}${named}` }
+  return {
+    code: TIMEOUTS.has(code) ? 'TIMEOUT' : code,
+    message: `${reason(requestTimeoutMs, typeof err.message === 'string' ? err.message : '')}${named}`,
+  }
 }
 
-/** The code of a request that ended without a response, in words, without the bound of a timeout: "the connection was reset (ECONNRESET)". */
+/**
+ * The code of a request that ended without a response, in words, without the bound of a timeout: "the connection was
+ * reset (ECONNRESET)".
+ */
 export function endingInWords(code: string): string {
   const reason = REASONS[code]
   if (code === 'TIMEOUT') return 'no response in time'
@@ -68,8 +80,12 @@ export function endingInWords(code: string): string {
 /** Codes of a response that came but whose head could not be read: the target answered, unreadably. */
 const UNREADABLE_HEAD = new Set(['UND_ERR_HEADERS_OVERFLOW', 'HPE_HEADER_OVERFLOW'])
 
-/** What an exchange without a response got, in words (never "undefined" nor empty), as a report names it in place of a status. */
+/**
+ * What an exchange without a response got, in words (never "undefined" nor empty), as a report names it in place of a
+ * status.
+ */
 export function unansweredAs(error: { code: string; message: string } | undefined): string {
-  if (error !== undefined && UNREADABLE_HEAD.has(error.code)) return `a response whose head is not readable (${error.message})`
+  if (error !== undefined && UNREADABLE_HEAD.has(error.code))
+    return `a response whose head is not readable (${error.message})`
   return `no response (${error?.message || 'no reason recorded'})`
 }

@@ -5,14 +5,19 @@ import { specPath } from '../core/package-root.js'
 /** Generated from the reference server's faults and allowances (npm run corpus); data here, so no run executes them. */
 export const COMPATIBILITY_CORPUS_FILE = 'compatibility-corpus.json'
 
-/** A success body of an operation, and where it comes from: the reference itself, or one of its allowances or faults. */
+/**
+ * A success body of an operation, and where it comes from: the reference itself, or one of its allowances or faults.
+ */
 export interface CorpusBody {
   operation: OperationId
   from: string
   body: unknown
 }
 
-/** Bodies the contract accepts, and bodies it forbids: a published description compatible with the contract agrees on each. */
+/**
+ * Bodies the contract accepts, and bodies it forbids: a published description compatible with the contract agrees on
+ * each.
+ */
 export interface CompatibilityCorpus {
   accepted: CorpusBody[]
   forbidden: CorpusBody[]

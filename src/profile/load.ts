@@ -19,7 +19,11 @@ let validateFile: ReturnType<Ajv2020['compile']> | undefined
 
 /** The key an ajv error is about, as a profile file spells it: profile.pagination.listMarkets.maxPageSize. */
 function keyOf(error: ErrorObject): string {
-  return error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')).join('.')
+  return error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.')
 }
 
 /** What is wrong, naming the key, the value given and what would be right (the closest first). */
@@ -34,15 +38,21 @@ function problemOf(error: ErrorObject): string {
   }
   if (error.keyword === 'enum') {
     const allowed = (error.params as { allowedValues: string[] }).allowedValues
-    const what = allowed.every((value) => operationIds.has(value)) ? 'an operation of the contract that this key takes' : 'a value this key takes'
+    const what = allowed.every((value) => operationIds.has(value))
+      ? 'an operation of the contract that this key takes'
+      : 'a value this key takes'
     const given = `${error.propertyName === undefined ? 'is' : 'has the key'} ${JSON.stringify(error.data)}`
     return `${keyOf(error)} ${given}, not ${what} (closest first: ${closestFirst(String(error.data), allowed).join(', ')})`
   }
-  if (error.keyword === 'required' && error.instancePath === '') return "has no 'profile' key: a profile file is a mapping under 'profile:' (ipts-conformance profile init writes one)"
+  if (error.keyword === 'required' && error.instancePath === '')
+    return "has no 'profile' key: a profile file is a mapping under 'profile:' (ipts-conformance profile init writes one)"
   return `${keyOf(error) || 'the file'} ${error.message ?? error.keyword}`
 }
 
-/** Checks a parsed profile file against specs/profile.schema.json and the rules a schema cannot state; returns its values. `where` names the file in a ProfileError. */
+/**
+ * Checks a parsed profile file against specs/profile.schema.json and the rules a schema cannot state; returns its
+ * values. `where` names the file in a ProfileError.
+ */
 export function profileValues(parsed: unknown, where: string): ProfileValues {
   const [first] = profileProblems(parsed)
   if (first !== undefined) throw new ProfileError(where, first)
@@ -54,9 +64,12 @@ export function profileValues(parsed: unknown, where: string): ProfileValues {
  * cannot state. A run stops at the first; `profile validate` lists them all.
  */
 export function profileProblems(parsed: unknown): string[] {
-  validateFile ??= new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true }).compile(JSON.parse(readFileSync(specPath('profile.schema.json'), 'utf8')))
+  validateFile ??= new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true }).compile(
+    JSON.parse(readFileSync(specPath('profile.schema.json'), 'utf8')),
+  )
   if (!validateFile(parsed)) {
-    // An unknown key explains the rest (a misspelt 'profile' is also a missing one); a misspelt name as a key is reported by its enum error, which ajv gives before the propertyNames error.
+    // An unknown key explains the rest (a misspelt 'profile' is also a missing one); a misspelt name as a key is
+    // reported by its enum error, which ajv gives before the propertyNames error.
     const errors = validateFile.errors ?? []
     const first = errors.find((e) => e.keyword === 'additionalProperties') ?? errors[0]!
     return [...new Set([first, ...errors].map(problemOf))]
@@ -64,7 +77,10 @@ export function profileProblems(parsed: unknown): string[] {
   const values = (parsed as { profile: ProfileValues | null }).profile ?? {}
   const problems: string[] = []
   for (const [operation, rule] of Object.entries(values.pagination ?? {})) {
-    if (rule.minPageSize > rule.maxPageSize) problems.push(`profile.pagination.${operation} has minPageSize ${rule.minPageSize} above maxPageSize ${rule.maxPageSize}`)
+    if (rule.minPageSize > rule.maxPageSize)
+      problems.push(
+        `profile.pagination.${operation} has minPageSize ${rule.minPageSize} above maxPageSize ${rule.maxPageSize}`,
+      )
   }
   const keyPattern = values.writes?.keyPattern
   if (keyPattern !== undefined) {
@@ -75,12 +91,15 @@ export function profileProblems(parsed: unknown): string[] {
       problems.push(`profile.writes.keyPattern is not a regular expression: ${(error as Error).message}`)
     }
     // The contract allows 8 to 128 characters: a reading of "safe" narrows the characters, not the length.
-    if (pattern && ![8, 128].every((length) => pattern.test('aZ9'.repeat(43).slice(0, length)))) problems.push('profile.writes.keyPattern refuses keys of 8 and 128 letters and digits, which the contract allows')
+    if (pattern && ![8, 128].every((length) => pattern.test('aZ9'.repeat(43).slice(0, length))))
+      problems.push('profile.writes.keyPattern refuses keys of 8 and 128 letters and digits, which the contract allows')
   }
   for (const [name, op] of Object.entries(values.writes?.operations ?? {})) {
     const cancelled = op.cancels && values.writes!.operations[op.cancels.operation]
     if (op.cancels && (op.kind !== 'cancellation' || !cancelled?.receipt || !cancelled.statusPath)) {
-      problems.push(`profile.writes.operations.${name}.cancels names ${op.cancels.operation}, which must be an intake of these writes with its receipt and statusPath, from a cancellation`)
+      problems.push(
+        `profile.writes.operations.${name}.cancels names ${op.cancels.operation}, which must be an intake of these writes with its receipt and statusPath, from a cancellation`,
+      )
     }
   }
   const both = values.restrictedKey?.refused?.find((op) => values.restrictedKey?.granted?.includes(op))
@@ -88,7 +107,10 @@ export function profileProblems(parsed: unknown): string[] {
   return problems
 }
 
-/** Reads and checks a profile file; `givenBy` names what gave its path (a flag, a variable, a config file's key) when it cannot be read. */
+/**
+ * Reads and checks a profile file; `givenBy` names what gave its path (a flag, a variable, a config file's key) when it
+ * cannot be read.
+ */
 export function readProfileFile(path: string, givenBy = '--profile'): ProfileValues {
   return profileValues(parsedProfileFile(path, givenBy), path)
 }
@@ -110,27 +132,39 @@ export function parsedProfileFile(path: string, givenBy = '--profile'): unknown 
   return parsed
 }
 
-/** A profile given where a run is configured: a profile file, or its values inline (a --config file's profile mapping). */
+/**
+ * A profile given where a run is configured: a profile file, or its values inline (a --config file's profile mapping).
+ */
 export type ProfileSource = { file: string } | { values: ProfileValues; baseDir: string; source: string }
 
 /**
  * Reads what the profile's keys name: the config schema (parsed and compiled), and the published description
  * (read from a file, or fetched through the run's polite client). A file or URL that cannot be used is a ProfileError.
- * Without a fetch (judging recorded traffic) the description is not read: the checks that read it are not assessed there.
+ * Without a fetch (judging recorded traffic) the description is not read: the checks that read it are not assessed
+ * there.
  */
 export async function loadProfile(given: ProfileSource, fetchDescription?: DescriptionFetch): Promise<Profile> {
   const values = 'file' in given ? readProfileFile(given.file) : given.values
   const baseDir = 'file' in given ? dirname(resolve(given.file)) : given.baseDir
   const profile: Profile = { source: 'file' in given ? given.file : given.source, baseDir, values }
-  if (values.configSchema) profile.configSchema = readConfigSchema(resolve(baseDir, values.configSchema), profile.source)
+  if (values.configSchema)
+    profile.configSchema = readConfigSchema(resolve(baseDir, values.configSchema), profile.source)
   if (values.openapi && fetchDescription) {
-    const { source, document } = await readPublishedDescription(values.openapi, baseDir, fetchDescription, profile.source)
+    const { source, document } = await readPublishedDescription(
+      values.openapi,
+      baseDir,
+      fetchDescription,
+      profile.source,
+    )
     profile.openapi = { source, findings: await judgeDescription(source, document) }
   }
   return profile
 }
 
-/** The config schemas compiled so far, by their JSON: a process that loads the same profile again (a self-test, the API) compiles it once. */
+/**
+ * The config schemas compiled so far, by their JSON: a process that loads the same profile again (a self-test, the API)
+ * compiles it once.
+ */
 const compiledSchemas = new Set<string>()
 
 function compileOnce(schema: object): void {
@@ -148,11 +182,15 @@ function readConfigSchema(path: string, where: string): Record<string, unknown> 
     const why = (error as { code?: string }).code ?? `not JSON: ${(error as Error).message}`
     throw new ProfileError(where, `profile.configSchema cannot be read from ${path} (${why})`)
   }
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw new ProfileError(where, `profile.configSchema: ${path} is not a JSON Schema object`)
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+    throw new ProfileError(where, `profile.configSchema: ${path} is not a JSON Schema object`)
   try {
     compileOnce(schema as object)
   } catch (error) {
-    throw new ProfileError(where, `profile.configSchema: ${path} does not compile as JSON Schema 2020-12: ${(error as Error).message.split('\n')[0]}`)
+    throw new ProfileError(
+      where,
+      `profile.configSchema: ${path} does not compile as JSON Schema 2020-12: ${(error as Error).message.split('\n')[0]}`,
+    )
   }
   return schema as Record<string, unknown>
 }

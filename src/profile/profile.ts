@@ -1,8 +1,23 @@
 import type { OperationId } from '../contract/operations.js'
 import type { DescriptionFindings } from './judge-description.js'
 
-/** The keys of a deployment profile (specs/profile.schema.json); each one stated assesses requirements the contract leaves "not shown". */
-export const PROFILE_KEYS = ['restrictedKey', 'pagination', 'intentStates', 'marketStatuses', 'serviceSource', 'errorCodes', 'requiredMembers', 'configSchema', 'quota', 'openapi', 'writes'] as const
+/**
+ * The keys of a deployment profile (specs/profile.schema.json); each one stated assesses requirements the contract
+ * leaves "not shown".
+ */
+export const PROFILE_KEYS = [
+  'restrictedKey',
+  'pagination',
+  'intentStates',
+  'marketStatuses',
+  'serviceSource',
+  'errorCodes',
+  'requiredMembers',
+  'configSchema',
+  'quota',
+  'openapi',
+  'writes',
+] as const
 
 export type ProfileKey = (typeof PROFILE_KEYS)[number]
 
@@ -18,7 +33,10 @@ export interface PageSizeRule {
 
 export type WriteKind = 'action' | 'intent' | 'batch-intent' | 'cancellation'
 
-/** Where a write operation's signed bodies come from: files of pre-signed bodies, or a command that prints a fresh one per call. */
+/**
+ * Where a write operation's signed bodies come from: files of pre-signed bodies, or a command that prints a fresh one
+ * per call.
+ */
 export type SignedBodies = { files: string[] } | { command: string[] }
 
 /** A relayed write operation as the profile states it (specs/profile.schema.json, $defs/writeOperation). */
@@ -33,7 +51,10 @@ export interface WriteOperation {
   /** GET path of the status operation, with {id} and {receipt}. */
   statusPath?: string
   bodies: SignedBodies
-  /** For a cancellation: the intake operation whose submissions it cancels, the command that signs such a cancellation ({id}: the submission's status identifier), and the states that end a lifecycle. */
+  /**
+   * For a cancellation: the intake operation whose submissions it cancels, the command that signs such a cancellation
+   * ({id}: the submission's status identifier), and the states that end a lifecycle.
+   */
   cancels?: { operation: string; bodies: { command: string[] }; state: string; terminalStates: string[] }
 }
 
@@ -52,11 +73,17 @@ export interface ProfileValues {
   writes?: { keyPattern?: string; operations: Record<string, WriteOperation> }
 }
 
-/** A loaded profile as it crosses to the suites: its values, and what was read from the files and URL they name. Plain data. */
+/**
+ * A loaded profile as it crosses to the suites: its values, and what was read from the files and URL they name. Plain
+ * data.
+ */
 export interface Profile {
   /** Where it came from: a file path, the --config file, or the embedded reference's own profile. */
   source: string
-  /** The folder the profile's relative paths are read from (signed-body files and commands run there); the working folder when undefined. */
+  /**
+   * The folder the profile's relative paths are read from (signed-body files and commands run there); the working
+   * folder when undefined.
+   */
   baseDir?: string
   values: ProfileValues
   /** The parsed JSON Schema of configSchema. */
@@ -75,22 +102,35 @@ export function notAssessableWithout(key: ProfileKey): string {
   return `not assessable without a deployment profile that states ${key} (--profile)`
 }
 
-/** Why a check that sends writes is not assessed: it needs the profile's writes and the opt-in, without which no write is sent. */
+/**
+ * Why a check that sends writes is not assessed: it needs the profile's writes and the opt-in, without which no write
+ * is sent.
+ */
 export const WRITES_NOT_ASSESSABLE = `${notAssessableWithout('writes')} and --allow-writes`
 
-
 /** A profile value as evidence shows it. */
-export function profileEvidence(profile: Profile, key: ProfileKey): { key: ProfileKey; value: unknown; source: string } {
+export function profileEvidence(
+  profile: Profile,
+  key: ProfileKey,
+): { key: ProfileKey; value: unknown; source: string } {
   return { key, value: profile.values[key], source: profile.source }
 }
 
-/** The name of the profile's write operation a request addressed (its method, and a path ending in the operation's), if any. */
+/**
+ * The name of the profile's write operation a request addressed (its method, and a path ending in the operation's), if
+ * any.
+ */
 export function writeOperationAt(values: ProfileValues | undefined, method: string, url: string): string | undefined {
   const path = new URL(url).pathname
-  return Object.entries(values?.writes?.operations ?? {}).find(([, op]) => op.method === method.toUpperCase() && path.endsWith(op.path))?.[0]
+  return Object.entries(values?.writes?.operations ?? {}).find(
+    ([, op]) => op.method === method.toUpperCase() && path.endsWith(op.path),
+  )?.[0]
 }
 
-/** The profile's reading of "safe characters" for Idempotency-Key, when it states one (checked when the profile is read). */
+/**
+ * The profile's reading of "safe characters" for Idempotency-Key, when it states one (checked when the profile is
+ * read).
+ */
 export function keyPatternOf(values: ProfileValues | undefined): RegExp | undefined {
   const pattern = values?.writes?.keyPattern
   return pattern === undefined ? undefined : new RegExp(pattern, 'u')

@@ -14,7 +14,10 @@ const isUrl = (value: string) => /^https?:\/\//i.test(value)
  * read when it gives a file (relative to the profile). A source that cannot be reached or parsed is a ProfileError;
  * whether the document is a valid and compatible description is for the checks to say.
  */
-/** The descriptions parsed last, by their text: a process that runs again (a self-test, the API) reads the same description again. Only read, never changed. */
+/**
+ * The descriptions parsed last, by their text: a process that runs again (a self-test, the API) reads the same
+ * description again. Only read, never changed.
+ */
 const parsedDescriptions = new Map<string, unknown>()
 const KEPT_DESCRIPTIONS = 4
 
@@ -26,21 +29,31 @@ function parsedOnce(text: string): unknown {
   return parsedDescriptions.get(text)
 }
 
-export async function readPublishedDescription(value: string, baseDir: string, fetchDescription: DescriptionFetch, where: string): Promise<{ source: string; document: unknown }> {
+export async function readPublishedDescription(
+  value: string,
+  baseDir: string,
+  fetchDescription: DescriptionFetch,
+  where: string,
+): Promise<{ source: string; document: unknown }> {
   let text: string
   let source: string
   if (isUrl(value)) {
     source = value
     const answer = await fetchDescription(value)
-    if ('error' in answer) throw new ProfileError(where, `profile.openapi cannot be fetched from ${value} (${answer.error})`)
-    if (answer.status !== 200) throw new ProfileError(where, `profile.openapi cannot be fetched from ${value} (status ${answer.status})`)
+    if ('error' in answer)
+      throw new ProfileError(where, `profile.openapi cannot be fetched from ${value} (${answer.error})`)
+    if (answer.status !== 200)
+      throw new ProfileError(where, `profile.openapi cannot be fetched from ${value} (status ${answer.status})`)
     text = answer.body
   } else {
     source = resolve(baseDir, value)
     try {
       text = readFileSync(source, 'utf8')
     } catch (error) {
-      throw new ProfileError(where, `profile.openapi cannot be read from ${source} (${(error as { code?: string }).code ?? 'error'})`)
+      throw new ProfileError(
+        where,
+        `profile.openapi cannot be read from ${source} (${(error as { code?: string }).code ?? 'error'})`,
+      )
     }
   }
   let document: unknown
@@ -49,6 +62,7 @@ export async function readPublishedDescription(value: string, baseDir: string, f
   } catch (error) {
     throw new ProfileError(where, `profile.openapi at ${source} is neither JSON nor YAML (${yamlProblem(error)})`)
   }
-  if (document === null || typeof document !== 'object' || Array.isArray(document)) throw new ProfileError(where, `profile.openapi at ${source} is not a JSON or YAML object`)
+  if (document === null || typeof document !== 'object' || Array.isArray(document))
+    throw new ProfileError(where, `profile.openapi at ${source} is not a JSON or YAML object`)
   return { source, document }
 }

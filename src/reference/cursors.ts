@@ -14,7 +14,9 @@ export class CursorCodec {
   constructor(private readonly secret: string) {}
 
   encode(position: CursorPosition): string {
-    const payload = Buffer.from(JSON.stringify([position.operation, position.filter, position.offset])).toString('base64url')
+    const payload = Buffer.from(JSON.stringify([position.operation, position.filter, position.offset])).toString(
+      'base64url',
+    )
     return `${payload}.${this.sign(payload)}`
   }
 
@@ -32,7 +34,11 @@ export class CursorCodec {
     const expected = Buffer.from(this.sign(payload))
     const given = Buffer.from(signature)
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
-    const [operation, filter, offset] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [string, string, number]
+    const [operation, filter, offset] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [
+      string,
+      string,
+      number,
+    ]
     return { operation, filter, offset }
   }
 

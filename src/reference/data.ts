@@ -42,7 +42,10 @@ export interface ReferenceData {
   intents: IntentRecord[]
   /** Accepted writes by operation path and Idempotency-Key (src/reference/writes.ts). */
   submissions: Map<string, StoredSubmission>
-  /** Signs and reads the list cursors; a fresh secret per server (one derived from the seed when given), so cursors are not predictable from the data. */
+  /**
+   * Signs and reads the list cursors; a fresh secret per server (one derived from the seed when given), so cursors are
+   * not predictable from the data.
+   */
   cursors: CursorCodec
 }
 
@@ -50,7 +53,10 @@ export interface FixtureOverrides {
   apiKey?: string
   restrictedApiKey?: string
   receipts?: [string, string]
-  /** Derives the keys, receipts and cursor secret from this seed, so that a standalone server gives the same ones on every start. */
+  /**
+   * Derives the keys, receipts and cursor secret from this seed, so that a standalone server gives the same ones on
+   * every start.
+   */
   seed?: number
 }
 
@@ -58,7 +64,10 @@ export interface FixtureOverrides {
  * Receipts holding characters that URL and JSON encoders write differently (a space, ~ ! ' ( ), /, + and =, a
  * multi-byte character): with them, a receipt disclosed in an encoded form no longer contains the raw receipt.
  */
-export const RESERVED_CHARACTER_RECEIPTS: [string, string] = [`rcpt ${hexOf('receipt/a', 16)}~!'(a)/+=é`, `rcpt ${hexOf('receipt/b', 16)}~!'(b)/+=é`]
+export const RESERVED_CHARACTER_RECEIPTS: [string, string] = [
+  `rcpt ${hexOf('receipt/a', 16)}~!'(a)/+=é`,
+  `rcpt ${hexOf('receipt/b', 16)}~!'(b)/+=é`,
+]
 
 export const MARKET_COUNT = 42
 export const BALANCE_COUNT = 31
@@ -115,8 +124,12 @@ export function buildReferenceData(overrides: FixtureOverrides = {}): ReferenceD
   }))
   const intentA = hash('intent/with-every-member')
   const intentB = hash('intent/required-only')
-  const seeded = (label: string, hexDigits: number) => hexOf(overrides.seed === undefined ? label : `seed/${overrides.seed}/${label}`, hexDigits)
-  const [receiptA, receiptB] = overrides.receipts ?? [`rcpt_${seeded('receipt/a', 40)}`, `rcpt_${seeded('receipt/b', 40)}`]
+  const seeded = (label: string, hexDigits: number) =>
+    hexOf(overrides.seed === undefined ? label : `seed/${overrides.seed}/${label}`, hexDigits)
+  const [receiptA, receiptB] = overrides.receipts ?? [
+    `rcpt_${seeded('receipt/a', 40)}`,
+    `rcpt_${seeded('receipt/b', 40)}`,
+  ]
   return {
     apiKey: overrides.apiKey ?? `ipts_full_${seeded('key/full', 32)}`,
     restrictedApiKey: overrides.restrictedApiKey ?? `ipts_restricted_${seeded('key/restricted', 32)}`,
@@ -131,8 +144,16 @@ export function buildReferenceData(overrides: FixtureOverrides = {}): ReferenceD
       [
         trader,
         {
-          funding: { appliedPayerWad: '-1250000000000000000', receiverWad: '300000000000000000', requestedPayerWad: '-1250000000000000000' },
-          positions: { cumulativeFundingPaidWad: '1250000000000000000', cumulativeFundingReceivedWad: '300000000000000000', cumulativePnlWad: '-4200000000000000000' },
+          funding: {
+            appliedPayerWad: '-1250000000000000000',
+            receiverWad: '300000000000000000',
+            requestedPayerWad: '-1250000000000000000',
+          },
+          positions: {
+            cumulativeFundingPaidWad: '1250000000000000000',
+            cumulativeFundingReceivedWad: '300000000000000000',
+            cumulativePnlWad: '-4200000000000000000',
+          },
           settlements: { haircutWad: '0', paidWad: '950000000000000000', realizedPnlWad: '-3250000000000000000' },
         },
       ],
@@ -148,7 +169,12 @@ export function buildReferenceData(overrides: FixtureOverrides = {}): ReferenceD
       cumulativeWithdrawnTokens: uint('vault/withdrawn', 15),
     },
     checkpoint,
-    config: { interfaceVersion: '1.0.0', chainId: '8453', features: { intents: true, realtime: false }, pagination: { defaultPageSize: 10, maxPageSize: 25 } },
+    config: {
+      interfaceVersion: '1.0.0',
+      chainId: '8453',
+      features: { intents: true, realtime: false },
+      pagination: { defaultPageSize: 10, maxPageSize: 25 },
+    },
     intents: [
       {
         hash: intentA,
@@ -168,10 +194,18 @@ export function buildReferenceData(overrides: FixtureOverrides = {}): ReferenceD
       {
         hash: intentB,
         receipt: receiptB,
-        status: { orderHash: intentB, state: 'pending', createdAt: '1763160000', updatedAt: '1763160000', order: wireOrder('intent/b', trader) },
+        status: {
+          orderHash: intentB,
+          state: 'pending',
+          createdAt: '1763160000',
+          updatedAt: '1763160000',
+          order: wireOrder('intent/b', trader),
+        },
       },
     ],
     submissions: new Map(),
-    cursors: new CursorCodec(overrides.seed === undefined ? randomBytes(32).toString('hex') : seeded('cursor-secret', 64)),
+    cursors: new CursorCodec(
+      overrides.seed === undefined ? randomBytes(32).toString('hex') : seeded('cursor-secret', 64),
+    ),
   }
 }

@@ -3,7 +3,10 @@ import type { ReferenceData } from './data.js'
 import { findRoute } from './handlers.js'
 import type { RefRequest } from './types.js'
 
-/** The requests each reference server has answered, by identity: a second request with the same identity is a client's retry. */
+/**
+ * The requests each reference server has answered, by identity: a second request with the same identity is a client's
+ * retry.
+ */
 const seen = new WeakMap<ReferenceData, Map<string, number>>()
 
 /** A request's identity: its method, path, query and the headers a client sends again unchanged when it retries. */

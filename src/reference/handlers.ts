@@ -27,19 +27,34 @@ const ok = (body: unknown): RefResponse => ({ status: 200, headers: {}, body })
 /** What a list does with a page size above MAX_PAGE_SIZE (its profile, specs/reference-profile.yaml, says the same). */
 type OutOfRange = 'reject' | 'clamp'
 
-function page(request: RefRequest, items: unknown[], operation: string, filter: string, cursors: CursorCodec, extra: Record<string, unknown>, outOfRange: OutOfRange): RefResponse {
+function page(
+  request: RefRequest,
+  items: unknown[],
+  operation: string,
+  filter: string,
+  cursors: CursorCodec,
+  extra: Record<string, unknown>,
+  outOfRange: OutOfRange,
+): RefResponse {
   const limitText = request.query.get('limit')
   let limit = DEFAULT_PAGE_SIZE
   if (limitText !== null) {
-    if (!/^[1-9][0-9]{0,5}$/.test(limitText)) return errorResponse(400, 'invalid_limit', 'limit must be a positive integer')
-    if (outOfRange === 'reject' && Number(limitText) > MAX_PAGE_SIZE) return errorResponse(400, 'invalid_limit', `limit must be at most ${MAX_PAGE_SIZE}`)
+    if (!/^[1-9][0-9]{0,5}$/.test(limitText))
+      return errorResponse(400, 'invalid_limit', 'limit must be a positive integer')
+    if (outOfRange === 'reject' && Number(limitText) > MAX_PAGE_SIZE)
+      return errorResponse(400, 'invalid_limit', `limit must be at most ${MAX_PAGE_SIZE}`)
     limit = Math.min(Number(limitText), MAX_PAGE_SIZE)
   }
   let offset = 0
   const cursor = request.query.get('cursor')
   if (cursor !== null) {
     const reading = cursors.decode(cursor, operation, filter)
-    if (!reading.ok) return errorResponse(400, reading.code, reading.code === 'cursor_mismatch' ? 'cursor belongs to another operation or filter' : 'cursor is not valid')
+    if (!reading.ok)
+      return errorResponse(
+        400,
+        reading.code,
+        reading.code === 'cursor_mismatch' ? 'cursor belongs to another operation or filter' : 'cursor is not valid',
+      )
     offset = reading.offset
   }
   const next = offset + limit
@@ -50,7 +65,9 @@ function page(request: RefRequest, items: unknown[], operation: string, filter: 
 
 function traderAddress(request: RefRequest): string | RefResponse {
   const address = request.route!.params.address!
-  return ADDRESS.test(address) ? address.toLowerCase() : errorResponse(422, 'invalid_address', 'address must be 0x followed by 40 hex digits')
+  return ADDRESS.test(address)
+    ? address.toLowerCase()
+    : errorResponse(422, 'invalid_address', 'address must be 0x followed by 40 hex digits')
 }
 
 export const routes: readonly Route[] = [
@@ -65,10 +82,12 @@ export const routes: readonly Route[] = [
       if (!HASH.test(hash)) return errorResponse(422, 'invalid_hash', 'hash must be 0x followed by 64 hex digits')
       const receipt = request.query.get('receipt')
       if (receipt === null) return errorResponse(422, 'receipt_required', 'the receipt query parameter is required')
-      if (receipt.length < 1 || receipt.length > 512) return errorResponse(422, 'invalid_receipt', 'receipt must be 1 to 512 characters')
+      if (receipt.length < 1 || receipt.length > 512)
+        return errorResponse(422, 'invalid_receipt', 'receipt must be 1 to 512 characters')
       const intent = data.intents.find((i) => i.hash.toLowerCase() === hash.toLowerCase())
       // An unknown intent and a receipt that does not match answer alike, so a receipt cannot probe for intents.
-      if (!intent || intent.receipt !== receipt) return errorResponse(404, 'intent_not_found', 'no intent matches this hash and receipt')
+      if (!intent || intent.receipt !== receipt)
+        return errorResponse(404, 'intent_not_found', 'no intent matches this hash and receipt')
       return ok(intent.status)
     },
   },
@@ -82,7 +101,9 @@ export const routes: readonly Route[] = [
       const address = traderAddress(request)
       if (typeof address !== 'string') return address
       const pnl = data.pnl.get(address)
-      return pnl ? ok({ data: pnl, checkpoint: data.checkpoint }) : errorResponse(404, 'trader_not_found', 'no trader at this address')
+      return pnl
+        ? ok({ data: pnl, checkpoint: data.checkpoint })
+        : errorResponse(404, 'trader_not_found', 'no trader at this address')
     },
   },
   {
@@ -99,7 +120,8 @@ export const routes: readonly Route[] = [
     params: [],
     scope: 'markets:read',
     source: 'indexed',
-    handle: (request, data, cursors) => page(request, data.markets, 'listMarkets', '', cursors, { checkpoint: data.checkpoint }, 'reject'),
+    handle: (request, data, cursors) =>
+      page(request, data.markets, 'listMarkets', '', cursors, { checkpoint: data.checkpoint }, 'reject'),
   },
   {
     operation: 'listTraderBalances',

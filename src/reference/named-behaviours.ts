@@ -16,10 +16,16 @@ export interface FaultNeeds {
   receipts?: [string, string]
 }
 
-/** The quota and receipts to serve with: those given, else those a fault that shows only with them brings, so that naming the fault alone demonstrates it. */
+/**
+ * The quota and receipts to serve with: those given, else those a fault that shows only with them brings, so that
+ * naming the fault alone demonstrates it.
+ */
 export function broughtByFaults(behaviours: readonly Behaviour[], given: FaultNeeds): FaultNeeds {
   const brought = (need: keyof FaultNeeds) => behaviours.map((b) => (b as Fault).run?.[need]).find(Boolean)
-  return { quota: given.quota ?? (brought('quota') as FaultNeeds['quota']), receipts: given.receipts ?? (brought('receipts') as FaultNeeds['receipts']) }
+  return {
+    quota: given.quota ?? (brought('quota') as FaultNeeds['quota']),
+    receipts: given.receipts ?? (brought('receipts') as FaultNeeds['receipts']),
+  }
 }
 
 function unknownName(kind: string, name: string): never {

@@ -6,10 +6,14 @@ import type { Allowance, Fault, RefRequest, RefResponse } from './types.js'
 /** Edits of success bodies, for the faults and allowances of the shapes, envelope and config concerns. */
 export type Body = Record<string, any>
 
-/** The 200 body of the operation, cloned so that an edit never reaches the reference data; undefined for any other response. */
+/**
+ * The 200 body of the operation, cloned so that an edit never reaches the reference data; undefined for any other
+ * response.
+ */
 export function successBody(response: RefResponse, request: RefRequest, operation: OperationId): Body | undefined {
   const body = response.body
-  if (request.route?.operation !== operation || response.status !== 200 || body === null || typeof body !== 'object') return undefined
+  if (request.route?.operation !== operation || response.status !== 200 || body === null || typeof body !== 'object')
+    return undefined
   response.body = structuredClone(body)
   return response.body as Body
 }
@@ -27,16 +31,44 @@ export const recordsOf: Readonly<Record<OperationId, (body: Body) => Body[]>> = 
 type Edit = (body: Body, data: ReferenceData) => void
 
 /** A fault that edits the success body of one operation. */
-export function bodyFault(name: string, description: string, breaks: readonly string[], operation: OperationId, edit: Edit): Fault {
-  return { name, description, breaks, onResponse: (response, request, data) => applyEdit(response, request, data, operation, edit) }
+export function bodyFault(
+  name: string,
+  description: string,
+  breaks: readonly string[],
+  operation: OperationId,
+  edit: Edit,
+): Fault {
+  return {
+    name,
+    description,
+    breaks,
+    onResponse: (response, request, data) => applyEdit(response, request, data, operation, edit),
+  }
 }
 
 /** An allowance that edits the success body of one or more operations. */
-export function bodyAllowance(name: string, description: string, permittedBy: string, operations: readonly OperationId[], edit: Edit): Allowance {
-  return { name, description, permittedBy, onResponse: (response, request, data) => operations.forEach((op) => applyEdit(response, request, data, op, edit)) }
+export function bodyAllowance(
+  name: string,
+  description: string,
+  permittedBy: string,
+  operations: readonly OperationId[],
+  edit: Edit,
+): Allowance {
+  return {
+    name,
+    description,
+    permittedBy,
+    onResponse: (response, request, data) => operations.forEach((op) => applyEdit(response, request, data, op, edit)),
+  }
 }
 
-function applyEdit(response: RefResponse, request: RefRequest, data: ReferenceData, operation: OperationId, edit: Edit): void {
+function applyEdit(
+  response: RefResponse,
+  request: RefRequest,
+  data: ReferenceData,
+  operation: OperationId,
+  edit: Edit,
+): void {
   const body = successBody(response, request, operation)
   if (body) edit(body, data)
 }

@@ -6,12 +6,16 @@ export function isOperation(request: RefRequest, operation: string): boolean {
 }
 
 export function dataOf(response: RefResponse): unknown {
-  return response.status === 200 && response.body !== null && typeof response.body === 'object' ? (response.body as { data?: unknown }).data : undefined
+  return response.status === 200 && response.body !== null && typeof response.body === 'object'
+    ? (response.body as { data?: unknown }).data
+    : undefined
 }
 
 export function bodyOf(response: RefResponse): Record<string, unknown> | undefined {
   const body = response.body
-  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
+  return body !== null && typeof body === 'object' && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : undefined
 }
 
 /** Sets the request ID a response carries: the x-request-id header, and the body's requestId where there is one. */
@@ -26,7 +30,12 @@ export function errorBodyOf(response: RefResponse): Record<string, unknown> | un
   return response.status >= 400 ? bodyOf(response) : undefined
 }
 
-/** The bytes a response is sent with: its encoded payload, else its raw bytes, else its body as JSON (none without a body). */
+/**
+ * The bytes a response is sent with: its encoded payload, else its raw bytes, else its body as JSON (none without a
+ * body).
+ */
 export function payloadOf(response: RefResponse): Buffer {
-  return response.encoded ?? Buffer.from(response.raw ?? (response.body === undefined ? '' : JSON.stringify(response.body)))
+  return (
+    response.encoded ?? Buffer.from(response.raw ?? (response.body === undefined ? '' : JSON.stringify(response.body)))
+  )
 }

@@ -18,7 +18,10 @@ const WRITE_SCOPE = 'orders:write'
 export interface ReferenceOptions extends FixtureOverrides {
   /** Faults and allowances, applied in order. */
   behaviours?: readonly Behaviour[]
-  /** Requests each key (or, with scope client-address, each client address, keyed or not) may make per window before 429. */
+  /**
+   * Requests each key (or, with scope client-address, each client address, keyed or not) may make per window before
+   * 429.
+   */
   quota?: Quota
   /** Added before every response is written. */
   latencyMs?: number
@@ -45,7 +48,10 @@ export interface ReferenceServer {
   close(): Promise<void>
 }
 
-/** The conforming reference implementation of the contract, in this process, on 127.0.0.1 and a free port unless told otherwise. */
+/**
+ * The conforming reference implementation of the contract, in this process, on 127.0.0.1 and a free port unless told
+ * otherwise.
+ */
 export async function startReferenceServer(options: ReferenceOptions = {}): Promise<ReferenceServer> {
   const data = buildReferenceData(options)
   const behaviours = options.behaviours ?? []
@@ -64,17 +70,26 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     const key = request.headers['x-api-key']
     const scopes = key === data.apiKey ? 'all' : key === data.restrictedApiKey ? RESTRICTED_SCOPES : undefined
     const write = findWriteRoute(request)
-    if (request.method !== 'GET' && !write) return withHeaders(errorResponse(405, 'method_not_allowed', 'only GET and the relayed writes are served'), { allow: 'GET' })
+    if (request.method !== 'GET' && !write)
+      return withHeaders(errorResponse(405, 'method_not_allowed', 'only GET and the relayed writes are served'), {
+        allow: 'GET',
+      })
     // The published description is public, as descriptions commonly are; its own profile points here.
     if (request.path === DESCRIPTION_PATH) return { status: 200, headers: {}, body: structuredClone(loadOpenApi()) }
     // A quota per address is met before anything else of the request is looked at; a quota per key only by a valid key.
     const addressWait = perAddress ? quota?.take(clientAddress) : undefined
     if (addressWait !== undefined) return rateLimited(addressWait)
-    if (!scopes) return errorResponse(401, 'unauthorized', key === undefined ? 'X-API-Key is required' : 'X-API-Key is not valid')
+    if (!scopes)
+      return errorResponse(401, 'unauthorized', key === undefined ? 'X-API-Key is required' : 'X-API-Key is not valid')
     const keyWait = perAddress ? undefined : quota?.take(key!)
     if (keyWait !== undefined) return rateLimited(keyWait)
     if (write) {
-      if (scopes !== 'all') return errorResponse(403, 'insufficient_scope', `this key does not grant ${WRITE_SCOPE}; it is restricted to ${scopes.join(', ')}`)
+      if (scopes !== 'all')
+        return errorResponse(
+          403,
+          'insufficient_scope',
+          `this key does not grant ${WRITE_SCOPE}; it is restricted to ${scopes.join(', ')}`,
+        )
       return handleWrite(write, request, data)
     }
     const found = findRoute(request.path)
@@ -82,7 +97,11 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     if (!found) return errorResponse(404, 'not_found', 'no such route')
     request.route = { operation: found.route.operation, params: found.params }
     if (scopes !== 'all' && !scopes.includes(found.route.scope)) {
-      return errorResponse(403, 'insufficient_scope', `this key does not grant ${found.route.scope}; it is restricted to ${scopes.join(', ')}`)
+      return errorResponse(
+        403,
+        'insufficient_scope',
+        `this key does not grant ${found.route.scope}; it is restricted to ${scopes.join(', ')}`,
+      )
     }
     const response = found.route.handle(request, data, data.cursors)
     if (found.route.source) response.headers['x-service-source'] = found.route.source
@@ -91,7 +110,11 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
 
   const server = createServer((incoming, outgoing) => {
     serve(incoming, outgoing).catch((error: unknown) => {
-      if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': `ref-${randomBytes(8).toString('hex')}` })
+      if (!outgoing.headersSent)
+        outgoing.writeHead(500, {
+          'content-type': 'application/json; charset=utf-8',
+          'x-request-id': `ref-${randomBytes(8).toString('hex')}`,
+        })
       outgoing.end(JSON.stringify({ error: `reference server failure: ${(error as Error).message}`, code: 'internal' }))
     })
   })
@@ -99,8 +122,14 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
   const serve = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const url = new URL(incoming.url ?? '/', 'http://reference.invalid')
     const headers: Record<string, string | undefined> = {}
-    for (const [name, value] of Object.entries(incoming.headers)) headers[name] = Array.isArray(value) ? value[0] : value
-    const request: RefRequest = { method: incoming.method ?? 'GET', path: url.pathname, query: url.searchParams, headers }
+    for (const [name, value] of Object.entries(incoming.headers))
+      headers[name] = Array.isArray(value) ? value[0] : value
+    const request: RefRequest = {
+      method: incoming.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers,
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') request.body = await readBody(incoming)
     for (const behaviour of behaviours) behaviour.onRequest?.(request, data)
 
@@ -119,15 +148,20 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     outgoing.end(payload)
   }
 
-  // No idle timeout: the client ends idle connections (undici after 4 s). A server that times one out just as the client
-  // reuses it makes that request fail with ECONNRESET, which happened when vitest kept this process's event loop busy.
+  // No idle timeout: the client ends idle connections (undici after 4 s). A server that times one out just as the
+  // client reuses it makes that request fail with ECONNRESET, which happened when vitest kept this process's event loop
+  // busy.
   server.keepAliveTimeout = 0
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => (server.off('error', reject), resolve()))
   })
   const { address, family, port } = server.address() as AddressInfo
-  return { baseUrl: `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`, data, close: () => closeServer(server) }
+  return {
+    baseUrl: `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`,
+    data,
+    close: () => closeServer(server),
+  }
 }
 
 /** The most of a write's body the reference reads. */
@@ -162,7 +196,10 @@ function closeServer(server: Server): Promise<void> {
 class QuotaCounter {
   private readonly windows = new Map<string, { start: number; count: number }>()
 
-  constructor(private readonly limit: number, private readonly windowMs: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
 
   take(key: string): number | undefined {
     const now = Date.now()

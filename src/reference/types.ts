@@ -27,7 +27,9 @@ export interface RefResponse {
   encoded?: Buffer
 }
 
-/** A named change to the reference server's behaviour: a fault (breaks the contract) or an allowance (stays within it). */
+/**
+ * A named change to the reference server's behaviour: a fault (breaks the contract) or an allowance (stays within it).
+ */
 export interface Behaviour {
   name: string
   description: string
@@ -43,20 +45,39 @@ export interface Behaviour {
 export interface Fault extends Behaviour {
   /** Exactly the checks this fault makes fail. */
   breaks: readonly string[]
-  /** What the run needs for the fault to show, when a default run would not (a quota, the opt-in rate-limit probe, receipts of other characters, writes). */
-  run?: { probeRateLimit?: boolean; allowWrites?: boolean; quota?: { limit: number; windowMs: number }; receipts?: [string, string] }
+  /**
+   * What the run needs for the fault to show, when a default run would not (a quota, the opt-in rate-limit probe,
+   * receipts of other characters, writes).
+   */
+  run?: {
+    probeRateLimit?: boolean
+    allowWrites?: boolean
+    quota?: { limit: number; windowMs: number }
+    receipts?: [string, string]
+  }
 }
 
 export interface Allowance extends Behaviour {
   /** The requirement whose rule permits this behaviour. */
   permittedBy: string
-  /** Settings the run needs for the behaviour to show (a page bound the list exceeds, a quota and the rate-limit probe). */
-  run?: { maxPages?: number; probeRateLimit?: boolean; allowWrites?: boolean; quota?: { limit: number; windowMs: number } }
-  /** Exactly the checks that pass against the plain reference and are skipped under this allowance (it leaves them nothing to judge). */
+  /**
+   * Settings the run needs for the behaviour to show (a page bound the list exceeds, a quota and the rate-limit probe).
+   */
+  run?: {
+    maxPages?: number
+    probeRateLimit?: boolean
+    allowWrites?: boolean
+    quota?: { limit: number; windowMs: number }
+  }
+  /**
+   * Exactly the checks that pass against the plain reference and are skipped under this allowance (it leaves them
+   * nothing to judge).
+   */
   skips?: readonly string[]
   /**
-   * Exactly the SHOULD checks this allowance fails: each rests on a reading of the contract (inferred) that the behaviour
-   * does not follow, while no sentence of the contract forbids it. A MUST check never fails under an allowance.
+   * Exactly the SHOULD checks this allowance fails: each rests on a reading of the contract (inferred) that the
+   * behaviour does not follow, while no sentence of the contract forbids it. A MUST check never fails under an
+   * allowance.
    */
   readings?: readonly string[]
 }

@@ -4,7 +4,10 @@ import { errorResponse } from './handlers.js'
 import { signedBodyOf, type SignedKind, type UnsignedBody } from './signer.js'
 import type { RefRequest, RefResponse } from './types.js'
 
-/** The reference's reading of "8 to 128 safe characters": URL-unreserved characters (its profile says which members answer). */
+/**
+ * The reference's reading of "8 to 128 safe characters": URL-unreserved characters (its profile says which members
+ * answer).
+ */
 export const REFERENCE_IDEMPOTENCY_KEY = /^[A-Za-z0-9._~-]{8,128}$/
 /** The state of an intent whose lifecycle a cancellation ended (a terminal state of the reference's profile). */
 export const CANCELLED = 'cancelled'
@@ -26,7 +29,18 @@ export const writeRoutes: readonly WriteRoute[] = [
       const hash = `0x${digest}`
       const receipt = `rcpt_${randomBytes(20).toString('hex')}`
       const now = String(Math.floor(Date.now() / 1000))
-      data.intents.push({ hash, receipt, status: { orderHash: hash, state: 'pending', createdAt: now, updatedAt: now, order: wireOrder(`written/${digest}`, data.trader) }, written: true })
+      data.intents.push({
+        hash,
+        receipt,
+        status: {
+          orderHash: hash,
+          state: 'pending',
+          createdAt: now,
+          updatedAt: now,
+          order: wireOrder(`written/${digest}`, data.trader),
+        },
+        written: true,
+      })
       return { hash, receipt }
     },
   },
@@ -35,9 +49,11 @@ export const writeRoutes: readonly WriteRoute[] = [
     path: '/v1/cancellations',
     kind: 'cancellation',
     accept(data, _, body) {
-      // A cancellation that names an intent accepted by the intake ends its lifecycle; one that names none cancels nothing.
+      // A cancellation that names an intent accepted by the intake ends its lifecycle; one that names none cancels
+      // nothing.
       const intent = data.intents.find((i) => i.written && i.hash === body.intent)
-      if (intent) intent.status = { ...intent.status, state: CANCELLED, updatedAt: String(Math.floor(Date.now() / 1000)) }
+      if (intent)
+        intent.status = { ...intent.status, state: CANCELLED, updatedAt: String(Math.floor(Date.now() / 1000)) }
       return { id: `cxl_${randomBytes(12).toString('hex')}` }
     },
   },
@@ -54,13 +70,19 @@ export function findWriteRoute(request: RefRequest): WriteRoute | undefined {
 export function handleWrite(route: WriteRoute, request: RefRequest, data: ReferenceData): RefResponse {
   const key = request.headers['idempotency-key']
   if (key === undefined) return errorResponse(400, 'idempotency_key_required', 'Idempotency-Key is required')
-  if (!REFERENCE_IDEMPOTENCY_KEY.test(key)) return errorResponse(400, 'invalid_idempotency_key', 'Idempotency-Key must be 8 to 128 letters, digits, ".", "_", "~" or "-"')
+  if (!REFERENCE_IDEMPOTENCY_KEY.test(key))
+    return errorResponse(
+      400,
+      'invalid_idempotency_key',
+      'Idempotency-Key must be 8 to 128 letters, digits, ".", "_", "~" or "-"',
+    )
   const body = signedBodyOf(request.body, route.kind)
   if (!body) return errorResponse(422, 'invalid_signature', `the body is not a ${route.kind} signed by its trader`)
   const digest = createHash('sha256').update(request.body!).digest('hex')
   const stored = data.submissions.get(`${route.path} ${key}`)
   if (stored) {
-    if (stored.digest !== digest) return errorResponse(422, 'idempotency_key_reused', 'this Idempotency-Key was sent with another body')
+    if (stored.digest !== digest)
+      return errorResponse(422, 'idempotency_key_reused', 'this Idempotency-Key was sent with another body')
     return { status: 200, headers: {}, body: { data: { ...stored.answer, duplicate: true } } }
   }
   const answer = route.accept(data, digest, body)

@@ -12,15 +12,23 @@ export interface Waiver {
 }
 
 export interface RunOptions {
-  /** The run's settings; each one left out takes the CLI's default. Without baseUrl the embedded reference server is the target and fills in its keys and fixtures. */
+  /**
+   * The run's settings; each one left out takes the CLI's default. Without baseUrl the embedded reference server is the
+   * target and fills in its keys and fixtures.
+   */
   settings?: GivenSettings
   /** For the embedded reference server: named faults and allowances to switch on, quota and latency. */
   reference?: Pick<ReferenceOptions, 'quota' | 'latencyMs' | 'apiKey' | 'restrictedApiKey' | 'receipts'> & {
     faults?: string[]
     allowances?: string[]
-    /** Behaviours of the caller's own, after the named ones: self-tests script the embedded server's answers with them. */
+    /**
+     * Behaviours of the caller's own, after the named ones: self-tests script the embedded server's answers with them.
+     */
     behaviours?: readonly Behaviour[]
-    /** Called with every request the embedded server answers and its response (self-tests and the benchmark count and replay them). */
+    /**
+     * Called with every request the embedded server answers and its response (self-tests and the benchmark count and
+     * replay them).
+     */
     record?: (request: RefRequest, response: RefResponse) => void
   }
   /**
@@ -38,23 +46,38 @@ export interface RunOptions {
    */
   minAssessed?: number
   onCheck?: (outcome: CheckOutcome) => void
-  /** Called before the first write of a run that may write (settings.allowWrites and a profile with writes), with what it may send. */
+  /**
+   * Called before the first write of a run that may write (settings.allowWrites and a profile with writes), with what
+   * it may send.
+   */
   onWritePlan?: (plan: WritePlan) => void
-  /** Where to write the run's exchanges as HAR 1.2 (every attempt an entry, secrets as placeholders); none when undefined. */
+  /**
+   * Where to write the run's exchanges as HAR 1.2 (every attempt an entry, secrets as placeholders); none when
+   * undefined.
+   */
   harPath?: string
   /**
    * Aborting it interrupts the run: no request is sent after it, those in flight are cut off, the checks not ended are
-   * 'not run' (interrupted), and the run resolves with a report marked `interrupted`, not a rejection. An abort reason of
-   * 'SIGINT' or 'SIGTERM' is named as that signal (the CLI's); any other as the caller's abort.
+   * 'not run' (interrupted), and the run resolves with a report marked `interrupted`, not a rejection. An abort reason
+   * of 'SIGINT' or 'SIGTERM' is named as that signal (the CLI's); any other as the caller's abort.
    */
   signal?: AbortSignal
-  /** How safe reads are retried after a 429 or a 5xx (the 5xx policy, docs/checks.md); the polite default unless given (a self-test shortens the backoff of the 5xx it scripts). */
+  /**
+   * How safe reads are retried after a 429 or a 5xx (the 5xx policy, docs/checks.md); the polite default unless given
+   * (a self-test shortens the backoff of the 5xx it scripts).
+   */
   retryPolicy?: RetryPolicy
 }
 
-/** The embedded reference's faults and allowances a run switches on, as the report names them: `fault NAME`, `allowance NAME`. */
+/**
+ * The embedded reference's faults and allowances a run switches on, as the report names them: `fault NAME`, `allowance
+ * NAME`.
+ */
 export function switchedOnBehaviours(options: Pick<RunOptions, 'reference'>): string[] {
-  return [...(options.reference?.faults ?? []).map((name) => `fault ${name}`), ...(options.reference?.allowances ?? []).map((name) => `allowance ${name}`)]
+  return [
+    ...(options.reference?.faults ?? []).map((name) => `fault ${name}`),
+    ...(options.reference?.allowances ?? []).map((name) => `allowance ${name}`),
+  ]
 }
 
 /** The same as flags of the CLI and the `reference` subcommand: `--fault NAME`, `--allowance NAME`. */

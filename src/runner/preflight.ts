@@ -34,7 +34,10 @@ export async function preflight(settings: RunSettings, reportDir: string | undef
   return found
 }
 
-/** Why the report folder cannot be used, or undefined: it is created, and a file written to it and removed, before the first request. */
+/**
+ * Why the report folder cannot be used, or undefined: it is created, and a file written to it and removed, before the
+ * first request.
+ */
 async function unwritable(folder: string): Promise<string | undefined> {
   const probe = join(folder, `.ipts-write-probe-${randomUUID()}`)
   try {
@@ -47,11 +50,31 @@ async function unwritable(folder: string): Promise<string | undefined> {
   }
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT'])
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+])
 /** What TLS says when the peer answered a handshake with something else: plain HTTP. */
-const PLAIN_HTTP_ON_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST'])
-const UNTRUSTED_CERTIFICATE = new Set(['ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED'])
-/** How a plain-HTTP request to a TLS port ends: the server closes the connection, or answers bytes that are not HTTP. */
+const PLAIN_HTTP_ON_TLS = new Set([
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'ERR_SSL_PACKET_LENGTH_TOO_LONG',
+  'ERR_SSL_HTTP_REQUEST',
+])
+const UNTRUSTED_CERTIFICATE = new Set([
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+])
+/**
+ * How a plain-HTTP request to a TLS port ends: the server closes the connection, or answers bytes that are not HTTP.
+ */
 const CLOSED_OR_NOT_HTTP = /^(UND_ERR_SOCKET|ECONNRESET|EPIPE|HPE_)/
 
 /** Reads the probe sends at once: a target slow on one operation only still answers another. */
@@ -70,12 +93,21 @@ async function probeTarget(settings: RunSettings): Promise<string[]> {
   const url = new URL(base)
   const hostPort = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`
   const dispatcher = new Agent({ connect: { timeout: settings.connectTimeoutMs } })
-  const headers: Record<string, string> = { accept: 'application/json', ...(settings.apiKey === undefined ? {} : { 'x-api-key': settings.apiKey }) }
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...(settings.apiKey === undefined ? {} : { 'x-api-key': settings.apiKey }),
+  }
   const probe = async (path: string) => {
-    const { statusCode, body } = await request(`${base}${path}`, { method: 'GET', headers, dispatcher, signal: AbortSignal.timeout(settings.requestTimeoutMs) })
+    const { statusCode, body } = await request(`${base}${path}`, {
+      method: 'GET',
+      headers,
+      dispatcher,
+      signal: AbortSignal.timeout(settings.requestTimeoutMs),
+    })
     // The body is not wanted (it may never end); destroying it emits an abort error, which is expected here.
     body.on('error', () => undefined).destroy()
-    if (statusCode === 401 && settings.apiKey !== undefined) throw Object.assign(new Error('key refused'), { status: 401 })
+    if (statusCode === 401 && settings.apiKey !== undefined)
+      throw Object.assign(new Error('key refused'), { status: 401 })
     return `target ${url.origin}: answers (GET ${path}: ${statusCode}${settings.apiKey === undefined ? '' : ', the key accepted'})`
   }
   try {
@@ -84,7 +116,9 @@ async function probeTarget(settings: RunSettings): Promise<string[]> {
     const errors = (error as AggregateError).errors as ProbeError[]
     const codes = errors.map((e) => e.code ?? e.cause?.code ?? e.name ?? '')
     if (errors.some((e) => e.status === 401)) {
-      throw new UsageError(`--api-key: the target refused the key with 401 on every operation the preflight read (GET ${PROBED_PATHS.join(', ')}): check the key and that it belongs to this deployment`)
+      throw new UsageError(
+        `--api-key: the target refused the key with 401 on every operation the preflight read (GET ${PROBED_PATHS.join(', ')}): check the key and that it belongs to this deployment`,
+      )
     }
     const unreachable = codes.find((code) => UNREACHABLE.has(code))
     if (unreachable) throw new TargetUnreachableError(`target ${url.origin} is unreachable (${unreachable})`)
@@ -92,24 +126,42 @@ async function probeTarget(settings: RunSettings): Promise<string[]> {
       throw new UsageError(`--base-url: https:// but the server at ${hostPort} speaks plain HTTP; use http://`)
     }
     const untrusted = codes.find((code) => UNTRUSTED_CERTIFICATE.has(code))
-    if (untrusted) throw new UsageError(`--base-url: the TLS certificate of ${hostPort} is not trusted (${untrusted}); NODE_EXTRA_CA_CERTS=FILE adds the CA that signed it`)
-    if (url.protocol === 'http:' && codes.some((code) => CLOSED_OR_NOT_HTTP.test(code)) && (await speaksTls(url.hostname, Number(url.port || 80), settings.connectTimeoutMs))) {
+    if (untrusted)
+      throw new UsageError(
+        `--base-url: the TLS certificate of ${hostPort} is not trusted (${untrusted}); NODE_EXTRA_CA_CERTS=FILE adds the CA that signed it`,
+      )
+    if (
+      url.protocol === 'http:' &&
+      codes.some((code) => CLOSED_OR_NOT_HTTP.test(code)) &&
+      (await speaksTls(url.hostname, Number(url.port || 80), settings.connectTimeoutMs))
+    ) {
       throw new UsageError(`--base-url: http:// but the server at ${hostPort} speaks TLS; use https://`)
     }
     if (errors.every((e) => e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT')) {
-      throw new TargetUnreachableError(`target ${url.origin} accepted connections but never answered (no response within ${settings.requestTimeoutMs} ms, --timeout)`)
+      throw new TargetUnreachableError(
+        `target ${url.origin} accepted connections but never answered (no response within ${settings.requestTimeoutMs} ms, --timeout)`,
+      )
     }
     // Answers too broken to probe: the checks judge them, with evidence.
-    return [`target ${url.origin}: answers, but not as HTTP the preflight can read (${[...new Set(codes)].join(', ')}); the checks judge it`]
+    return [
+      `target ${url.origin}: answers, but not as HTTP the preflight can read (${[...new Set(codes)].join(', ')}); the checks judge it`,
+    ]
   } finally {
     await dispatcher.destroy()
   }
 }
 
-/** True when the server at host:port completes a TLS handshake (its certificate is not judged here, only the protocol). */
+/**
+ * True when the server at host:port completes a TLS handshake (its certificate is not judged here, only the protocol).
+ */
 function speaksTls(host: string, port: number, timeoutMs: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = tlsConnect({ host, port, rejectUnauthorized: false, servername: /^[\d.]+$|:/.test(host) ? undefined : host })
+    const socket = tlsConnect({
+      host,
+      port,
+      rejectUnauthorized: false,
+      servername: /^[\d.]+$|:/.test(host) ? undefined : host,
+    })
     const done = (answer: boolean) => {
       socket.destroy()
       resolve(answer)

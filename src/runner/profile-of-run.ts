@@ -13,16 +13,27 @@ export const REFERENCE_PROFILE_FILE = 'reference-profile.yaml'
  * The embedded reference's own profile (specs/reference-profile.yaml), without the keys the switched-on behaviours make
  * untrue, with the address where this server publishes its description and the scope and limit its quota's 429s name.
  */
-export function referenceProfileSource(baseUrl: string, behaviours: readonly Behaviour[], quota?: Quota): ProfileSource {
+export function referenceProfileSource(
+  baseUrl: string,
+  behaviours: readonly Behaviour[],
+  quota?: Quota,
+): ProfileSource {
   const file = readProfileFile(specPath(REFERENCE_PROFILE_FILE))
   const values: ProfileValues = { ...file, openapi: `${baseUrl}${DESCRIPTION_PATH}` }
   // The limit its 429s state is the run's quota, when the run sets one.
   if (file.quota) values.quota = { ...file.quota, scope: rateLimitScope(quota), ...(quota && { limit: quota.limit }) }
   for (const key of behaviours.flatMap((b) => b.profileWithout ?? [])) delete values[key]
-  return { values, baseDir: specPath(''), source: `the embedded reference's own profile (specs/${REFERENCE_PROFILE_FILE})` }
+  return {
+    values,
+    baseDir: specPath(''),
+    source: `the embedded reference's own profile (specs/${REFERENCE_PROFILE_FILE})`,
+  }
 }
 
-/** Fetches a published description through a polite client of the run: same bounds, same shared concurrency and quota gate, GET only. */
+/**
+ * Fetches a published description through a polite client of the run: same bounds, same shared concurrency and quota
+ * gate, GET only.
+ */
 export function politeFetch(settings: RunSettings, shared: SharedArrayBuffer): DescriptionFetch {
   return async (url) => {
     const { origin, pathname, search } = new URL(url)

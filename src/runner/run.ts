@@ -21,7 +21,12 @@ export async function runFindings(options: RunOptions): Promise<Findings> {
   try {
     const plan = writePlan(allChecks, target.settings, options.only)
     if (plan) options.onWritePlan?.(plan)
-    const result = await runChecks(target, { only: options.only, onCheck: options.onCheck, retryPolicy: options.retryPolicy, stop: options.signal })
+    const result = await runChecks(target, {
+      only: options.only,
+      onCheck: options.onCheck,
+      retryPolicy: options.retryPolicy,
+      stop: options.signal,
+    })
     await target.writeHar()
     return findingsOfRun(target, result, options)
   } finally {

@@ -50,7 +50,10 @@ export class RunSession {
 
   /** A session that shares its report: the baseline is read now, so that a bad one stops the run before it starts. */
   static async open(judging: Judging, publishing: Publishing): Promise<RunSession> {
-    const baseline = publishing.baseline === undefined ? undefined : { path: publishing.baseline, report: await readBaseline(publishing.baseline) }
+    const baseline =
+      publishing.baseline === undefined
+        ? undefined
+        : { path: publishing.baseline, report: await readBaseline(publishing.baseline) }
     return new RunSession(judging, publishing, baseline)
   }
 
@@ -59,7 +62,10 @@ export class RunSession {
     return new RunSession(judging, undefined, undefined)
   }
 
-  /** The report of the findings: the waivers applied, summarised into a verdict, traced to the requirements, its coverage, secrets as placeholders. */
+  /**
+   * The report of the findings: the waivers applied, summarised into a verdict, traced to the requirements, its
+   * coverage, secrets as placeholders.
+   */
   report(findings: Findings): Report {
     const { strict = false, minAssessed, waivers = [] } = this.judging
     return reportOf({ ...findings, strict, minAssessed, checks: applyWaivers(findings.checks, waivers) })
@@ -90,7 +96,9 @@ export class RunSession {
     const stop = new AbortController()
     const onSignal = (name: StopSignal) => {
       if (stop.signal.aborted) process.exit(SIGNAL_EXIT_CODES[name])
-      process.stderr.write(`ipts-conformance: ${name}: stopping; writing the reports of what ran (send it again to quit at once)\n`)
+      process.stderr.write(
+        `ipts-conformance: ${name}: stopping; writing the reports of what ran (send it again to quit at once)\n`,
+      )
       this.stoppedBy = name
       stop.abort(name)
       onStop?.(name)
@@ -127,7 +135,9 @@ export class RunSession {
 
   private printSummary(report: Report, paths: readonly string[]): number {
     const to = this.published()
-    to.stdout.write(`${summaryLines(report, paths, this.comparison(report), colourFor(to.stdout, to.env)).join('\n')}\n`)
+    to.stdout.write(
+      `${summaryLines(report, paths, this.comparison(report), colourFor(to.stdout, to.env)).join('\n')}\n`,
+    )
     return this.exitCode(report)
   }
 
@@ -178,6 +188,12 @@ export async function withSecretsRedacted<T>(secrets: () => readonly Secret[], w
 function applyWaivers(outcomes: readonly CheckOutcome[], waivers: readonly Waiver[]): CheckOutcome[] {
   return outcomes.map((outcome) => {
     const waiver = waivers.find((w) => w.check === outcome.id)
-    return waiver ? { ...outcome, status: 'waived', waiver: { reason: waiver.reason, outcome: outcome.status as 'passed' | 'failed' | 'skipped' | 'not run' } } : outcome
+    return waiver
+      ? {
+          ...outcome,
+          status: 'waived',
+          waiver: { reason: waiver.reason, outcome: outcome.status as 'passed' | 'failed' | 'skipped' | 'not run' },
+        }
+      : outcome
   })
 }

@@ -16,15 +16,24 @@ import { preflight } from './preflight.js'
 /** What a run is pointed at: its settings, and the embedded reference server when that is the target. */
 export interface Target {
   settings: RunSettings
-  /** The state the run's clients share across worker threads (src/http/shared-state.ts); the profile's fetch already counts in it. */
+  /**
+   * The state the run's clients share across worker threads (src/http/shared-state.ts); the profile's fetch already
+   * counts in it.
+   */
   shared: SharedArrayBuffer
   server?: ReferenceServer
   startedAt: Date
   /** What the preflight found, one line each (src/runner/preflight.ts): `doctor` prints them. */
   preflight: string[]
-  /** The folder the suite workers log the run's exchanges to (src/har/exchange-log.ts); undefined when the run writes no HAR. */
+  /**
+   * The folder the suite workers log the run's exchanges to (src/har/exchange-log.ts); undefined when the run writes no
+   * HAR.
+   */
   exchangeLog?: string
-  /** Writes the exchanges logged so far to the run's harPath; returns that path, or undefined when the run writes no HAR. */
+  /**
+   * Writes the exchanges logged so far to the run's harPath; returns that path, or undefined when the run writes no
+   * HAR.
+   */
   writeHar(): Promise<string | undefined>
   /** Stops the embedded reference server and removes the exchange log. */
   close(): Promise<void>
@@ -34,7 +43,9 @@ export interface Target {
  * The embedded reference's faults and allowances the run names, with the quota and receipts they bring. Their modules
  * are loaded only when the run names one: a run against a deployment, or the plain reference, runs no fault's code.
  */
-async function namedBehaviours(options: RunOptions): Promise<{ behaviours: Behaviour[]; quota?: Quota; receipts?: [string, string] }> {
+async function namedBehaviours(
+  options: RunOptions,
+): Promise<{ behaviours: Behaviour[]; quota?: Quota; receipts?: [string, string] }> {
   const { faults, allowances, quota, receipts } = options.reference ?? {}
   if (!faults?.length && !allowances?.length) return { behaviours: [], quota, receipts }
   const { broughtByFaults, referenceBehaviours } = await import('../reference/named-behaviours.js')
@@ -42,7 +53,11 @@ async function namedBehaviours(options: RunOptions): Promise<{ behaviours: Behav
   return { behaviours, ...broughtByFaults(behaviours, { quota, receipts }) }
 }
 
-/** Validates the options (a UsageError naming the first bad one), fills in the defaults, starts the embedded reference server when no base URL is given, runs the preflight (the report folder, the target, its scheme, the key), and loads the deployment profile. */
+/**
+ * Validates the options (a UsageError naming the first bad one), fills in the defaults, starts the embedded reference
+ * server when no base URL is given, runs the preflight (the report folder, the target, its scheme, the key), and loads
+ * the deployment profile.
+ */
 export async function openTarget(options: RunOptions): Promise<Target> {
   validateRunOptions(options)
   const startedAt = new Date()
@@ -50,10 +65,23 @@ export async function openTarget(options: RunOptions): Promise<Target> {
   const { behaviours, quota, receipts } = await namedBehaviours(options)
   behaviours.push(...(options.reference?.behaviours ?? []))
   const record = options.reference?.record
-  if (record) behaviours.push({ name: 'record', description: 'records every exchange', onResponse: (response, request) => record(request, response) })
-  const server = given.baseUrl ? undefined : await startReferenceServer({ ...options.reference, quota, receipts, behaviours })
-  const targetSettings = server ? embeddedSettings(given, server) : { ...given, baseUrl: given.baseUrl!, embedded: false }
-  const settings: RunSettings = { ...targetSettings, deadlineAt: targetSettings.maxDurationMs === undefined ? undefined : startedAt.getTime() + targetSettings.maxDurationMs }
+  if (record)
+    behaviours.push({
+      name: 'record',
+      description: 'records every exchange',
+      onResponse: (response, request) => record(request, response),
+    })
+  const server = given.baseUrl
+    ? undefined
+    : await startReferenceServer({ ...options.reference, quota, receipts, behaviours })
+  const targetSettings = server
+    ? embeddedSettings(given, server)
+    : { ...given, baseUrl: given.baseUrl!, embedded: false }
+  const settings: RunSettings = {
+    ...targetSettings,
+    deadlineAt:
+      targetSettings.maxDurationMs === undefined ? undefined : startedAt.getTime() + targetSettings.maxDurationMs,
+  }
   settings.shapingFlags = shapingFlags(options, settings)
   let exchangeLog: string | undefined
   const close = async () => {
@@ -64,7 +92,11 @@ export async function openTarget(options: RunOptions): Promise<Target> {
   let checked: string[]
   try {
     checked = await preflight(settings, options.harPath === undefined ? undefined : dirname(options.harPath))
-    settings.profile = await resolveProfile(options.profile, server && { baseUrl: server.baseUrl, behaviours, quota }, politeFetch(settings, shared))
+    settings.profile = await resolveProfile(
+      options.profile,
+      server && { baseUrl: server.baseUrl, behaviours, quota },
+      politeFetch(settings, shared),
+    )
     if (options.harPath) exchangeLog = await mkdtemp(join(tmpdir(), 'ipts-exchanges-'))
   } catch (error) {
     await close()
@@ -79,7 +111,10 @@ export async function openTarget(options: RunOptions): Promise<Target> {
   return { settings, shared, server, startedAt, preflight: checked, exchangeLog, writeHar: writeExchanges, close }
 }
 
-/** The flags a replay needs besides the target, the check and the seed: the files the caller read its settings from, what switched the run's reference behaviours on, and parameter names that are not the defaults. */
+/**
+ * The flags a replay needs besides the target, the check and the seed: the files the caller read its settings from,
+ * what switched the run's reference behaviours on, and parameter names that are not the defaults.
+ */
 function shapingFlags(options: RunOptions, settings: Pick<RunSettings, 'cursorParam' | 'limitParam'>): string[] {
   const flags = [...(options.settings?.shapingFlags ?? []), ...behaviourFlags(options)]
   if (settings.cursorParam !== settingDefaults.cursorParam) flags.push(`--cursor-param ${settings.cursorParam}`)

@@ -4,7 +4,10 @@ import { UsageError } from '../core/errors.js'
 import type { GivenSettings } from '../core/defaults.js'
 import type { RunOptions } from './options.js'
 
-/** Bounds of the whole-number settings: the CLI's flags take theirs from here (--max-duration in seconds), and the API holds its options to the same. */
+/**
+ * Bounds of the whole-number settings: the CLI's flags take theirs from here (--max-duration in seconds), and the API
+ * holds its options to the same.
+ */
 export const SETTING_BOUNDS = {
   seed: { min: -2147483648, max: 2147483647 },
   runs: { min: 1, max: 10000 },
@@ -15,16 +18,23 @@ export const SETTING_BOUNDS = {
   maxWrites: { min: 0, max: 100_000 },
 } as const
 
-/** The kinds of text a run takes: each is checked by valueProblem, for a flag, a variable, a config key or an API option alike. */
+/**
+ * The kinds of text a run takes: each is checked by valueProblem, for a flag, a variable, a config key or an API option
+ * alike.
+ */
 export type TextKind = 'url' | 'secret' | 'address' | 'hash' | 'receipt' | 'text'
 
-/** A control character: never part of a key, receipt, hash or URL; a carriage return or line feed copied in with a value, most often. */
+/**
+ * A control character: never part of a key, receipt, hash or URL; a carriage return or line feed copied in with a
+ * value, most often.
+ */
 const CONTROL = /[\u0000-\u001f\u007f]/
 
 /** Why a value of this kind cannot be used, in words after its name ("must not be empty"), or undefined when it can. */
 export function valueProblem(kind: TextKind, text: string): string | undefined {
   const control = CONTROL.exec(text)?.[0]
-  if (control !== undefined && kind !== 'text') return `holds a control character (U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}), copied in with the value?`
+  if (control !== undefined && kind !== 'text')
+    return `holds a control character (U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}), copied in with the value?`
   switch (kind) {
     case 'url': {
       let url: URL
@@ -33,7 +43,8 @@ export function valueProblem(kind: TextKind, text: string): string | undefined {
       } catch {
         return `must be an absolute http(s) URL, got ${JSON.stringify(text)}`
       }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must be an http or https URL, got ${url.protocol}`
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return `must be an http or https URL, got ${url.protocol}`
       return url.search || url.hash ? 'must not carry a query or fragment' : undefined
     }
     case 'address':
@@ -51,15 +62,27 @@ export function valueProblem(kind: TextKind, text: string): string | undefined {
 /** The problem with a whole number against its bounds, or undefined. */
 export function numberProblem(value: number, bounds: { min: number; max: number }): string | undefined {
   if (!Number.isInteger(value)) return `must be a whole number, got ${JSON.stringify(value)}`
-  return value < bounds.min || value > bounds.max ? `must be from ${bounds.min} to ${bounds.max}, got ${value}` : undefined
+  return value < bounds.min || value > bounds.max
+    ? `must be from ${bounds.min} to ${bounds.max}, got ${value}`
+    : undefined
 }
 
 type SettingName = keyof GivenSettings | 'only' | 'faults' | 'allowances' | 'waivers' | 'minAssessed'
 
-/** How a surface names an option in its messages: the API as `settings.apiKey`, the CLI as its flag or the variable or file key it came from. */
+/**
+ * How a surface names an option in its messages: the API as `settings.apiKey`, the CLI as its flag or the variable or
+ * file key it came from.
+ */
 export type OptionNamer = (name: SettingName) => string
 
-const apiName: OptionNamer = (name) => (name === 'only' || name === 'minAssessed' ? name : name === 'waivers' ? 'waiver' : name === 'faults' || name === 'allowances' ? `reference.${name}` : `settings.${name}`)
+const apiName: OptionNamer = (name) =>
+  name === 'only' || name === 'minAssessed'
+    ? name
+    : name === 'waivers'
+      ? 'waiver'
+      : name === 'faults' || name === 'allowances'
+        ? `reference.${name}`
+        : `settings.${name}`
 
 const TEXT_SETTINGS: Partial<Record<keyof GivenSettings, TextKind>> = {
   baseUrl: 'url',
@@ -89,10 +112,14 @@ export function validateRunOptions(options: RunOptions, name: OptionNamer = apiN
     const problem = valueProblem(kind, value as string)
     if (problem) fail(key, problem)
   }
-  for (const [key, bounds] of Object.entries(SETTING_BOUNDS) as [keyof typeof SETTING_BOUNDS, { min: number; max: number }][]) {
+  for (const [key, bounds] of Object.entries(SETTING_BOUNDS) as [
+    keyof typeof SETTING_BOUNDS,
+    { min: number; max: number },
+  ][]) {
     const value = settings[key]
     if (value === undefined) continue
-    const problem = typeof value === 'number' ? numberProblem(value, bounds) : `must be a whole number, got ${typeof value}`
+    const problem =
+      typeof value === 'number' ? numberProblem(value, bounds) : `must be a whole number, got ${typeof value}`
     if (problem) fail(key, problem)
   }
   for (const key of ['intent', 'secondIntent'] as const) {
@@ -103,7 +130,8 @@ export function validateRunOptions(options: RunOptions, name: OptionNamer = apiN
     const receiptProblem = valueProblem('receipt', String(intent?.receipt ?? ''))
     if (receiptProblem) fail(key, `receipt ${receiptProblem}`)
   }
-  // The embedded reference's intents take these receipts: a check holds them to the contract's bounds as it does the intents given.
+  // The embedded reference's intents take these receipts: a check holds them to the contract's bounds as it does the
+  // intents given.
   for (const [i, receipt] of (options.reference?.receipts ?? []).entries()) {
     const problem = valueProblem('receipt', String(receipt))
     if (problem) throw new UsageError(`reference.receipts ${i + 1} ${problem}`)
@@ -114,23 +142,37 @@ export function validateRunOptions(options: RunOptions, name: OptionNamer = apiN
     if (unknown !== undefined) throw new UsageError(`${name('only')}: ${unknown}`)
   }
   for (const [i, waiver] of (options.waivers ?? []).entries()) {
-    if (typeof waiver?.reason !== 'string' || waiver.reason.trim() === '') fail('waivers', `${i + 1} needs a non-empty reason`)
+    if (typeof waiver?.reason !== 'string' || waiver.reason.trim() === '')
+      fail('waivers', `${i + 1} needs a non-empty reason`)
     const unknown = unknownCheckId([String(waiver.check)])
     if (unknown !== undefined) throw new UsageError(`${name('waivers')} ${i + 1}: ${unknown}`)
   }
   if (options.minAssessed !== undefined) {
-    const problem = typeof options.minAssessed === 'number' ? numberProblem(options.minAssessed, { min: 0, max: 100 }) : `must be a whole number, got ${typeof options.minAssessed}`
+    const problem =
+      typeof options.minAssessed === 'number'
+        ? numberProblem(options.minAssessed, { min: 0, max: 100 })
+        : `must be a whole number, got ${typeof options.minAssessed}`
     if (problem) fail('minAssessed', `must be a percentage from 0 to 100, got ${String(options.minAssessed)}`)
   }
-  if (settings.maxWrites !== undefined && !settings.allowWrites) fail('maxWrites', `bounds writes, which only ${name('allowWrites')} sends: give both, or neither`)
+  if (settings.maxWrites !== undefined && !settings.allowWrites)
+    fail('maxWrites', `bounds writes, which only ${name('allowWrites')} sends: give both, or neither`)
   if (settings.replayPath !== undefined && (options.only?.length !== 1 || settings.seed === undefined)) {
-    fail('replayPath', `needs ${name('seed')} and exactly one ${name('only')} (the replay command in the report has them)`)
+    fail(
+      'replayPath',
+      `needs ${name('seed')} and exactly one ${name('only')} (the replay command in the report has them)`,
+    )
   }
   if (settings.baseUrl !== undefined && (options.reference?.faults?.length || options.reference?.allowances?.length)) {
-    fail(options.reference.faults?.length ? 'faults' : 'allowances', `applies only to the embedded reference server, not with ${name('baseUrl')}`)
+    fail(
+      options.reference.faults?.length ? 'faults' : 'allowances',
+      `applies only to the embedded reference server, not with ${name('baseUrl')}`,
+    )
   }
   // Without the key, every check of a deployment's operations is skipped and the rest pass: a green run about nothing.
   if (settings.baseUrl !== undefined && settings.apiKey === undefined && options.only === undefined) {
-    fail('apiKey', `is required with ${name('baseUrl')}: every operation of a deployment needs the key, and a run without it would pass on the few checks that need none (to run only those, name them with ${name('only')})`)
+    fail(
+      'apiKey',
+      `is required with ${name('baseUrl')}: every operation of a deployment needs the key, and a run without it would pass on the few checks that need none (to run only those, name them with ${name('only')})`,
+    )
   }
 }

@@ -43,7 +43,10 @@ class EncryptedLines {
     return this.out.write(`${JSON.stringify(value)}\n`)
   }
 
-  /** While more than the stream's bound is not yet on disk, a promise that resolves once it has drained; otherwise undefined. */
+  /**
+   * While more than the stream's bound is not yet on disk, a promise that resolves once it has drained; otherwise
+   * undefined.
+   */
   backlog(): Promise<void> | undefined {
     if (!this.out.writableNeedDrain) return undefined
     // One wait for every response held back, not a listener each.
@@ -53,14 +56,20 @@ class EncryptedLines {
     return this.draining
   }
 
-  /** Ends the file once what it holds back has drained (an ending stream emits no 'drain', and a response may wait on one). */
+  /**
+   * Ends the file once what it holds back has drained (an ending stream emits no 'drain', and a response may wait on
+   * one).
+   */
   async close(): Promise<void> {
     await this.backlog()
     this.out.end()
     if (!this.file.closed) await once(this.file, 'close')
   }
 
-  /** The lines, decrypted; the reader starts when the first is asked for (lines read before anyone iterates would be lost). */
+  /**
+   * The lines, decrypted; the reader starts when the first is asked for (lines read before anyone iterates would be
+   * lost).
+   */
   async *lines(): AsyncGenerator<unknown> {
     const input = createReadStream(this.path).pipe(createDecipheriv(CIPHER, this.key, this.iv))
     for await (const line of createInterface({ input, crlfDelay: Infinity })) if (line) yield JSON.parse(line)
@@ -68,7 +77,8 @@ class EncryptedLines {
 }
 
 /**
- * The HAR of a long stream of exchanges, spooled to temporary files one exchange a line as they come, so that memory does
+ * The HAR of a long stream of exchanges, spooled to temporary files one exchange a line as they come, so that memory
+ * does
  * not grow with their number. The files are encrypted with a key that lives only in this process: an entry may hold a
  * secret not learned yet when it comes (a receipt answered before any request sends it), and a proxy killed before it
  * writes its reports leaves no secret readable on disk. Each exchange becomes HAR entries redacted once, not on the
@@ -87,7 +97,10 @@ export class HarSpool {
   private queued = 0
   /** The HAR entries redacted so far, once there are any. */
   private redacted: EncryptedLines | undefined
-  /** The exchanges spooled before secrets were forgotten, with every secret known then, until LOOK_AHEAD_EXCHANGES more have come. */
+  /**
+   * The exchanges spooled before secrets were forgotten, with every secret known then, until LOOK_AHEAD_EXCHANGES more
+   * have come.
+   */
   private waiting: { segment: EncryptedLines; known: readonly Secret[]; exchangesToCome: number } | undefined
 
   private constructor(
@@ -97,7 +110,9 @@ export class HarSpool {
     private readonly learned: LearnedSecrets | undefined,
   ) {}
 
-  /** learned: the secrets the spool is redacted with before they are forgotten (the proxy's); without, only at the end. */
+  /**
+   * learned: the secrets the spool is redacted with before they are forgotten (the proxy's); without, only at the end.
+   */
   static async create(learned?: LearnedSecrets): Promise<HarSpool> {
     const dir = await mkdtemp(join(tmpdir(), 'ipts-har-spool-'))
     const key = randomBytes(32)
@@ -113,7 +128,8 @@ export class HarSpool {
 
   /**
    * While the spool holds more than its stream's bound not yet on disk, or more than one segment not yet redacted, a
-   * promise that resolves once it has caught up; otherwise undefined. The proxy waits on it before it ends a response, so that traffic faster than the disk is slowed
+   * promise that resolves once it has caught up; otherwise undefined. The proxy waits on it before it ends a response,
+   * so that traffic faster than the disk is slowed
    * down instead of piling up in memory.
    */
   backlog(): Promise<void> | undefined {
@@ -121,14 +137,20 @@ export class HarSpool {
     return this.queued > 1 ? this.redacting : this.raw.backlog()
   }
 
-  /** The exchanges spooled so far are set aside, to be redacted with these secrets and those learned in the next exchanges; the spool goes on in a new file. */
+  /**
+   * The exchanges spooled so far are set aside, to be redacted with these secrets and those learned in the next
+   * exchanges; the spool goes on in a new file.
+   */
   private setAside(known: readonly Secret[]): void {
     if (this.waiting) this.redactWaiting()
     this.waiting = { segment: this.raw, known, exchangesToCome: LOOK_AHEAD_EXCHANGES }
     this.raw = new EncryptedLines(join(this.dir, `exchanges-${++this.segments}.jsonl.enc`), this.key)
   }
 
-  /** The exchanges set aside, redacted into HAR entries (in the background) with the secrets known when they were set aside and those known now. */
+  /**
+   * The exchanges set aside, redacted into HAR entries (in the background) with the secrets known when they were set
+   * aside and those known now.
+   */
   private redactWaiting(): void {
     const { segment, known } = this.waiting!
     this.waiting = undefined
@@ -140,7 +162,8 @@ export class HarSpool {
       .then(async () => {
         await segment.close()
         for await (const exchange of segment.lines()) {
-          for (const entry of harEntries(exchange as Exchange, [], secrets)) if (!redacted.write(entry)) await redacted.backlog()
+          for (const entry of harEntries(exchange as Exchange, [], secrets))
+            if (!redacted.write(entry)) await redacted.backlog()
         }
         await rm(segment.path, { force: true })
       })
@@ -150,7 +173,9 @@ export class HarSpool {
       .finally(() => this.queued--)
   }
 
-  /** Writes the HAR: the entries redacted before, redacted again with these secrets, then the exchanges spooled since. */
+  /**
+   * Writes the HAR: the entries redacted before, redacted again with these secrets, then the exchanges spooled since.
+   */
   async writeTo(path: string, secrets: readonly Secret[]): Promise<void> {
     try {
       if (this.waiting) this.redactWaiting()

@@ -35,17 +35,25 @@ export class TrafficJudgement {
   private readonly upstreamErrors: string[] = []
 
   /** profile: the deployment's facts (--profile), held to each exchange as a run holds its own. */
-  constructor(source: TrafficSummary['source'], private readonly target: string, private readonly profile?: Profile) {
+  constructor(
+    source: TrafficSummary['source'],
+    private readonly target: string,
+    private readonly profile?: Profile,
+  ) {
     this.counts = { source, exchanges: 0, judged: 0, outsideV1: 0, otherV1: 0, withoutResponse: 0, withoutBody: 0 }
     this.secrets = new LearnedSecrets(profile?.values)
-    // What the report will show is redacted with each secret before it is forgotten: the report is written with those remembered then.
+    // What the report will show is redacted with each secret before it is forgotten: the report is written with those
+    // remembered then.
     this.secrets.beforeForgetting((_, forgotten) => {
       this.tally.redactKept(forgotten)
       this.upstreamErrors.splice(0, Infinity, ...this.upstreamErrors.map((error) => redact(error, forgotten)))
     })
   }
 
-  /** Learns the exchange's keys and receipts; check-har learns every entry's before judging any, so that all are redacted everywhere. */
+  /**
+   * Learns the exchange's keys and receipts; check-har learns every entry's before judging any, so that all are
+   * redacted everywhere.
+   */
   learn(exchange: Exchange): void {
     this.secrets.learn(exchange)
   }
@@ -62,16 +70,34 @@ export class TrafficJudgement {
     else if (exchange.response.notJudged !== undefined) this.counts.notJudged = (this.counts.notJudged ?? 0) + 1
     else {
       this.counts.judged++
-      this.tally.add(observe([{ ...exchange, operation: destination.operation }], { profile: this.profile }, this.secrets.list(), this.judges, undefined, this.responses))
+      this.tally.add(
+        observe(
+          [{ ...exchange, operation: destination.operation }],
+          { profile: this.profile },
+          this.secrets.list(),
+          this.judges,
+          undefined,
+          this.responses,
+        ),
+      )
     }
     // Seen, not judged: a request that got no response, or a response whose body the recording left out.
-    if (typeof destination === 'object' && !(exchange.response && bodyRecorded)) countResponse(this.responses, destination.operation, exchange.response?.status, false)
+    if (typeof destination === 'object' && !(exchange.response && bodyRecorded))
+      countResponse(this.responses, destination.operation, exchange.response?.status, false)
     if (typeof destination === 'object' && exchange.request.method !== 'GET') {
-      this.writeKeys.record(destination.operation, exchange.request.headers['idempotency-key'], exchange.request.body, `${exchange.request.method} ${new URL(exchange.request.url).pathname} (exchange ${this.counts.exchanges})`)
+      this.writeKeys.record(
+        destination.operation,
+        exchange.request.headers['idempotency-key'],
+        exchange.request.body,
+        `${exchange.request.method} ${new URL(exchange.request.url).pathname} (exchange ${this.counts.exchanges})`,
+      )
     }
   }
 
-  /** A request the proxy could not parse: answered 400 by the proxy, never forwarded, counted so that the report says so. */
+  /**
+   * A request the proxy could not parse: answered 400 by the proxy, never forwarded, counted so that the report says
+   * so.
+   */
   malformedRequest(): void {
     this.counts.malformedRequests = (this.counts.malformedRequests ?? 0) + 1
   }
@@ -84,24 +110,38 @@ export class TrafficJudgement {
     const destination = destinationOf(exchange.request.method, exchange.request.url, this.profile?.values)
     if (typeof destination === 'object') countResponse(this.responses, destination.operation, undefined, false)
     this.upstreamFailures++
-    if (this.upstreamErrors.length < UPSTREAM_ERRORS_NAMED) this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${unansweredAs(exchange.error)}`)
+    if (this.upstreamErrors.length < UPSTREAM_ERRORS_NAMED)
+      this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${unansweredAs(exchange.error)}`)
   }
 
   /** What the traffic judged so far showed, for the run session to judge. */
   findings(): Findings {
     const judged = new Map(this.tally.outcomes(this.judges, this.profile).map((outcome) => [outcome.id, outcome]))
     const checks: CheckOutcome[] = [
-      ...Object.entries(checksByConcern).flatMap(([concern, list]) => list.map((check) => judged.get(check.id) ?? notAssessed(check, concern))),
+      ...Object.entries(checksByConcern).flatMap(([concern, list]) =>
+        list.map((check) => judged.get(check.id) ?? notAssessed(check, concern)),
+      ),
       ...exchangeRules.map((rule) => judged.get(rule.id)!),
     ]
     const errors: string[] = []
     if (this.upstreamFailures > 0) {
-      errors.push(`the upstream did not answer ${this.upstreamFailures} request${this.upstreamFailures === 1 ? '' : 's'}; the client got a 502 from the proxy: ${this.upstreamErrors.join('; ')}`)
+      errors.push(
+        `the upstream did not answer ${this.upstreamFailures} request${this.upstreamFailures === 1 ? '' : 's'}; the client got a 502 from the proxy: ${this.upstreamErrors.join('; ')}`,
+      )
     }
     // Evidence kept before a later exchange taught a secret is redacted again with every secret learned.
     const breaches = this.writeKeys.breaches()
     const traffic = { ...this.counts, ...(breaches.length > 0 ? { clientRuleBreaches: breaches } : {}) }
-    return { target: { baseUrl: this.target, embedded: false }, startedAt: this.started, traffic, checks, profile: this.profile, errors, responses: this.responses, secrets: this.secrets.list() }
+    return {
+      target: { baseUrl: this.target, embedded: false },
+      startedAt: this.started,
+      traffic,
+      checks,
+      profile: this.profile,
+      errors,
+      responses: this.responses,
+      secrets: this.secrets.list(),
+    }
   }
 }
 

@@ -61,14 +61,18 @@ export class LearnedSecrets {
   learn(exchange: Pick<Exchange, 'request' | 'response'>): void {
     const key = exchange.request.headers['x-api-key']
     if (key) this.add(key, 'IPTS_API_KEY')
-    for (const receipt of new URL(exchange.request.url).searchParams.getAll('receipt')) if (receipt) this.add(receipt, 'IPTS_INTENT_RECEIPT')
+    for (const receipt of new URL(exchange.request.url).searchParams.getAll('receipt'))
+      if (receipt) this.add(receipt, 'IPTS_INTENT_RECEIPT')
     const write = writeOperationAt(this.profile, exchange.request.method, exchange.request.url)
     const pointer = write && this.profile!.writes!.operations[write]!.receipt
     const receipt = pointer && exchange.response ? valueAt(exchange.response.json, pointer) : undefined
     if (typeof receipt === 'string') this.add(receipt, 'IPTS_WRITE_RECEIPT')
   }
 
-  /** The secrets remembered, the same list until one is learned or forgotten (redaction builds its detector once per list). */
+  /**
+   * The secrets remembered, the same list until one is learned or forgotten (redaction builds its detector once per
+   * list).
+   */
   list(): Secret[] {
     this.cached ??= [...this.known].map(([value, placeholder]) => ({ value, placeholder }))
     return this.cached

@@ -10,7 +10,16 @@ import { BodyCollector, decodeUtf8 } from '../http/response-body.js'
 import { transportError } from '../http/transport-errors.js'
 
 /** Headers of one connection, not of the message (RFC 9110 §7.6.1), and Host, which names the proxy: not forwarded. */
-const PER_CONNECTION = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host'])
+const PER_CONNECTION = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+])
 
 export interface ProxyServerOptions {
   upstream: string
@@ -24,7 +33,10 @@ export interface ProxyServerOptions {
   onExchange(exchange: Exchange, upstreamFailed: boolean): void
   /** Told of a request that could not be parsed (answered 400 by the proxy, not forwarded). */
   onMalformedRequest(): void
-  /** A promise while what records the exchanges is behind (its spool not yet on disk): a response is ended only once it resolves. */
+  /**
+   * A promise while what records the exchanges is behind (its spool not yet on disk): a response is ended only once it
+   * resolves.
+   */
   backlog?(): Promise<void> | undefined
 }
 
@@ -34,15 +46,23 @@ export interface ProxyServer {
   close(): Promise<void>
 }
 
-function forwardedHeaders(headers: IncomingMessage['headers'] | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+function forwardedHeaders(
+  headers: IncomingMessage['headers'] | Record<string, string | string[] | undefined>,
+): Record<string, string | string[]> {
   const forwarded: Record<string, string | string[]> = {}
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !PER_CONNECTION.has(name.toLowerCase())) forwarded[name] = value
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined && !PER_CONNECTION.has(name.toLowerCase())) forwarded[name] = value
   return forwarded
 }
 
 /** The first value of each request header, as the judgements read a request. */
 function requestHeaders(headers: Record<string, string | string[]>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value]))
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name.toLowerCase(),
+      Array.isArray(value) ? value.join(', ') : value,
+    ]),
+  )
 }
 
 /**
@@ -53,18 +73,31 @@ function requestHeaders(headers: Record<string, string | string[]>): Record<stri
 export async function startProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
   const upstream = new URL(options.upstream)
   const basePath = upstream.pathname.replace(/\/+$/, '')
-  const dispatcher = new Agent({ headersTimeout: options.requestTimeoutMs, bodyTimeout: options.requestTimeoutMs, connect: { timeout: options.requestTimeoutMs } })
+  const dispatcher = new Agent({
+    headersTimeout: options.requestTimeoutMs,
+    bodyTimeout: options.requestTimeoutMs,
+    connect: { timeout: options.requestTimeoutMs },
+  })
 
   async function forward(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const url = `${upstream.origin}${basePath}${incoming.url ?? '/'}`
     const headers = forwardedHeaders(incoming.headers)
     const method = incoming.method ?? 'GET'
     const started = performance.now()
-    const exchange: Exchange = { request: { method, url, headers: requestHeaders(headers) }, startedAt: new Date().toISOString(), durationMs: 0, retries: [] }
+    const exchange: Exchange = {
+      request: { method, url, headers: requestHeaders(headers) },
+      startedAt: new Date().toISOString(),
+      durationMs: 0,
+      retries: [],
+    }
     const hasBody = method !== 'GET' && method !== 'HEAD'
     // A write's body is kept as it streams through (up to the cap), for the judgement of recorded writes.
     const sentBody = new BodyCollector(options.maxBodyBytes)
-    const body = hasBody ? incoming.pipe(new Transform({ transform: (chunk: Buffer, _, done) => (sentBody.add(chunk), done(null, chunk)) })) : undefined
+    const body = hasBody
+      ? incoming.pipe(
+          new Transform({ transform: (chunk: Buffer, _, done) => (sentBody.add(chunk), done(null, chunk)) }),
+        )
+      : undefined
     let answer: Awaited<ReturnType<typeof request>>
     try {
       answer = await request(url, { method, headers, body, dispatcher })
@@ -74,7 +107,9 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       exchange.durationMs = performance.now() - started
       if (!outgoing.headersSent) {
         outgoing.writeHead(502, { 'content-type': 'application/json' })
-        outgoing.end(JSON.stringify({ error: `ipts-conformance proxy: ${exchange.error.message}`, code: 'upstream_unreachable' }))
+        outgoing.end(
+          JSON.stringify({ error: `ipts-conformance proxy: ${exchange.error.message}`, code: 'upstream_unreachable' }),
+        )
       }
       options.onExchange(exchange, true)
       return
@@ -88,7 +123,8 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
         kept.add(chunk)
         if (!outgoing.write(chunk)) await once(outgoing, 'drain')
       }
-      // The client's next request on this connection waits for the recording to catch up: memory stays bounded however fast it sends.
+      // The client's next request on this connection waits for the recording to catch up: memory stays bounded however
+      // fast it sends.
       await options.backlog?.()
       outgoing.end()
     } catch (error) {
@@ -98,7 +134,9 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       answer.body.destroy()
     }
     // The client got the bytes as sent; the judgement reads the body decoded.
-    exchange.response = recordedRedirect(await decodedResponse(answer.statusCode, answer.headers, kept.bytes(), kept.truncated, options.maxBodyBytes))
+    exchange.response = recordedRedirect(
+      await decodedResponse(answer.statusCode, answer.headers, kept.bytes(), kept.truncated, options.maxBodyBytes),
+    )
     // The answer has ended, so the request's body has been read; one cut at the cap is not kept.
     if (hasBody && !sentBody.truncated) exchange.request.body = decodeUtf8(sentBody.bytes())
     exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }

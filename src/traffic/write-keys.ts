@@ -11,9 +11,10 @@ const BREACHES_NAMED = 10
 export const WRITES_REMEMBERED = 20_000
 
 /**
- * IDEM-SAME-BODY in recorded traffic, a rule for the client: "The same key is kept with the same signed body". Remembers,
- * per write operation, which key each body went with and which body each key, and names each pairing that breaks it.
- * Bodies are known by their digest only; the last WRITES_REMEMBERED pairings are remembered, older ones forgotten.
+ * IDEM-SAME-BODY in recorded traffic, a rule for the client: "The same key is kept with the same signed body".
+ * Remembers, per write operation, which key each body went with and which body each key, and names each pairing that
+ * breaks it. Bodies are known by their digest only; the last WRITES_REMEMBERED pairings are remembered, older ones
+ * forgotten.
  */
 export class WriteKeys {
   private readonly keyOfBody = new Map<string, string>()
@@ -27,8 +28,12 @@ export class WriteKeys {
     const digest = createHash('sha256').update(body).digest('hex')
     const keyBefore = this.keyOfBody.get(`${operation} ${digest}`)
     const bodyBefore = this.bodyOfKey.get(`${operation} ${key}`)
-    if (keyBefore !== undefined && keyBefore !== key) this.breach(`${operation}: ${where} sent a signed body again under Idempotency-Key ${JSON.stringify(key)}; it was sent under ${JSON.stringify(keyBefore)} before`)
-    else if (bodyBefore !== undefined && bodyBefore !== digest) this.breach(`${operation}: ${where} sent Idempotency-Key ${JSON.stringify(key)} with another body than before`)
+    if (keyBefore !== undefined && keyBefore !== key)
+      this.breach(
+        `${operation}: ${where} sent a signed body again under Idempotency-Key ${JSON.stringify(key)}; it was sent under ${JSON.stringify(keyBefore)} before`,
+      )
+    else if (bodyBefore !== undefined && bodyBefore !== digest)
+      this.breach(`${operation}: ${where} sent Idempotency-Key ${JSON.stringify(key)} with another body than before`)
     remember(this.keyOfBody, `${operation} ${digest}`, keyBefore ?? key)
     remember(this.bodyOfKey, `${operation} ${key}`, bodyBefore ?? digest)
   }
@@ -45,7 +50,10 @@ export class WriteKeys {
   }
 }
 
-/** Sets the pairing, as the most recent one, and forgets the oldest past WRITES_REMEMBERED (a Map iterates in insertion order). */
+/**
+ * Sets the pairing, as the most recent one, and forgets the oldest past WRITES_REMEMBERED (a Map iterates in insertion
+ * order).
+ */
 function remember(pairs: Map<string, string>, name: string, value: string): void {
   pairs.delete(name)
   pairs.set(name, value)

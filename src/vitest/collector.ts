@@ -6,7 +6,9 @@ import { cutOff, notSelected, ObservationTally, runOutcomes } from '../engine/ju
 import { exchangeJudges } from '../engine/judges.js'
 import { addResponses, type ResponsesSeen } from '../engine/responses-seen.js'
 
-const catalogue = Object.entries(checksByConcern).flatMap(([concern, checks]) => checks.map((check) => ({ check, concern })))
+const catalogue = Object.entries(checksByConcern).flatMap(([concern, checks]) =>
+  checks.map((check) => ({ check, concern })),
+)
 const checkById = new Map(catalogue.map((entry) => [entry.check.id, entry] as const))
 
 /** A check's outcome, and the test that ran it (what its run's observer found is in the test's meta). */
@@ -15,7 +17,10 @@ interface Ended {
   testCase?: TestCase
 }
 
-/** A vitest reporter that gathers the engine's outcome of each test, with what the run's observer found in every exchange. */
+/**
+ * A vitest reporter that gathers the engine's outcome of each test, with what the run's observer found in every
+ * exchange.
+ */
 export class CheckCollector implements Reporter {
   readonly outcomes: CheckOutcome[] = []
   readonly errors: string[] = []
@@ -27,7 +32,10 @@ export class CheckCollector implements Reporter {
 
   constructor(
     private readonly onCheck?: (outcome: CheckOutcome) => void,
-    /** The run's deployment profile: a rule that holds responses to a fact it does not state is skipped as not assessable. */
+    /**
+     * The run's deployment profile: a rule that holds responses to a fact it does not state is skipped as not
+     * assessable.
+     */
     private readonly profile?: Profile,
     /** The checks the run selected (--check); undefined: all. */
     private readonly only?: readonly string[],
@@ -60,7 +68,14 @@ export class CheckCollector implements Reporter {
   interruptedBy(interruption: Interruption): void {
     this.interrupted = interruption
     const selected = (id: string) => this.only === undefined || this.only.includes(id)
-    this.add(catalogue.map(({ check, concern }) => this.ended.get(check.id) ?? { outcome: selected(check.id) ? cutOff(check, concern, interruption.by) : notSelected(check, concern) }))
+    this.add(
+      catalogue.map(
+        ({ check, concern }) =>
+          this.ended.get(check.id) ?? {
+            outcome: selected(check.id) ? cutOff(check, concern, interruption.by) : notSelected(check, concern),
+          },
+      ),
+    )
   }
 
   /** The outcomes with what the observer found in their tests' exchanges, then the every-response rules. */
@@ -71,7 +86,14 @@ export class CheckCollector implements Reporter {
       if (seen) tally.add(seen)
       addResponses(this.responses, testCase?.meta().responses)
     }
-    this.outcomes.push(...runOutcomes(ended.map(({ outcome }) => outcome), tally, exchangeJudges(), this.profile))
+    this.outcomes.push(
+      ...runOutcomes(
+        ended.map(({ outcome }) => outcome),
+        tally,
+        exchangeJudges(),
+        this.profile,
+      ),
+    )
   }
 }
 

@@ -25,7 +25,10 @@ declare module 'vitest' {
     ipts: RunSettings
     /** The state the run's clients share across worker threads (src/http/shared-state.ts). */
     iptsShared: SharedArrayBuffer
-    /** Where the workers log the run's exchanges for the HAR (src/har/exchange-log.ts); undefined when no HAR is written. */
+    /**
+     * Where the workers log the run's exchanges for the HAR (src/har/exchange-log.ts); undefined when no HAR is
+     * written.
+     */
     iptsExchangeLog?: string
   }
 }
@@ -50,6 +53,8 @@ export function suiteTestConfig(target: SuiteTarget, only?: readonly string[]): 
 }
 
 function titlePattern(ids: readonly string[]): RegExp {
-  const titles = allChecks.filter((check) => ids.includes(check.id)).map((check) => check.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  const titles = allChecks
+    .filter((check) => ids.includes(check.id))
+    .map((check) => check.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
   return new RegExp(`^.*(?:${titles.join('|') || '(?!)'})$`)
 }

@@ -21,7 +21,10 @@ declare module 'vitest' {
 }
 
 let sharedClient: { baseUrl: string; client: HttpClient } | undefined
-/** The writes of this worker's files: the write checks are one concern, one file, so one worker holds them and --max-writes. */
+/**
+ * The writes of this worker's files: the write checks are one concern, one file, so one worker holds them and
+ * --max-writes.
+ */
 let writing: { of: CheckEnvironment['writing'] } | undefined
 
 /**
@@ -29,7 +32,8 @@ let writing: { of: CheckEnvironment['writing'] } | undefined
  * run; concurrency and politeness hold across every file and worker through the state the clients share.
  */
 function clientFor(settings: RunSettings): HttpClient {
-  if (sharedClient?.baseUrl !== settings.baseUrl) sharedClient = { baseUrl: settings.baseUrl, client: clientOf(settings, inject('iptsShared')) }
+  if (sharedClient?.baseUrl !== settings.baseUrl)
+    sharedClient = { baseUrl: settings.baseUrl, client: clientOf(settings, inject('iptsShared')) }
   return sharedClient.client
 }
 
@@ -49,7 +53,13 @@ export function registerChecks(concern: string, checks: readonly Check[]): void 
         const settings = inject('ipts')
         const secrets = secretsOf(settings)
         writing ??= { of: writingOf(settings, secrets) }
-        const env = { settings, client: clientFor(settings), secrets, exchangeLog: inject('iptsExchangeLog'), writing: writing.of }
+        const env = {
+          settings,
+          client: clientFor(settings),
+          secrets,
+          exchangeLog: inject('iptsExchangeLog'),
+          writing: writing.of,
+        }
         const { outcome, observations, responses } = await runCheck(check, concern, env)
         task.meta.outcome = outcome
         task.meta.observations = observations

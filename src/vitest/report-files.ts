@@ -16,7 +16,11 @@ export class ReportFiles implements Reporter {
   private startedAt = new Date()
   private signals: { release(): void } | undefined
 
-  constructor(private readonly target: Target, private readonly options: RunOptions, private readonly session: RunSession) {
+  constructor(
+    private readonly target: Target,
+    private readonly options: RunOptions,
+    private readonly session: RunSession,
+  ) {
     this.collector = this.newCollector()
   }
 
@@ -30,10 +34,15 @@ export class ReportFiles implements Reporter {
     this.collector.onTestCaseResult(testCase)
   }
 
-  async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): Promise<void> {
+  async onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+  ): Promise<void> {
     this.signals?.release()
     this.collector.onTestRunEnd(testModules, unhandledErrors)
-    const report = this.session.report(findingsOfRun({ ...this.target, startedAt: this.startedAt }, this.collector, this.options))
+    const report = this.session.report(
+      findingsOfRun({ ...this.target, startedAt: this.startedAt }, this.collector, this.options),
+    )
     const harPath = await this.target.writeHar()
     // vitest has already set exit code 1 for any failed test; the verdict decides instead, as it does for the CLI.
     process.exitCode = await this.session.publish(report, harPath ? { path: harPath } : undefined)
@@ -41,7 +50,9 @@ export class ReportFiles implements Reporter {
 
   private publishInterrupted(by: StopSignal): void {
     this.collector.interruptedBy({ by, at: new Date().toISOString() })
-    const report = this.session.report(findingsOfRun({ ...this.target, startedAt: this.startedAt }, this.collector, this.options))
+    const report = this.session.report(
+      findingsOfRun({ ...this.target, startedAt: this.startedAt }, this.collector, this.options),
+    )
     try {
       process.exitCode = this.session.publishNow(report)
     } catch (error) {

@@ -8,12 +8,12 @@ import { answering, rateLimited, setStatus, unreadable } from '../support/script
 
 const QUERY_KEY_NAMES = ['api_key', 'apiKey', 'x-api-key', 'key']
 
-
 const keyless = (request: RefRequest) => request.headers['x-api-key'] === undefined
 const withQueryKey = (request: RefRequest) => QUERY_KEY_NAMES.some((name) => request.query.has(name))
 const firstPage = (request: RefRequest) => !request.query.has('cursor')
 const at = (path: string) => (request: RefRequest) => request.path === path
-const byRestrictedKey = (request: RefRequest, data: { restrictedApiKey: string }) => request.headers['x-api-key'] === data.restrictedApiKey
+const byRestrictedKey = (request: RefRequest, data: { restrictedApiKey: string }) =>
+  request.headers['x-api-key'] === data.restrictedApiKey
 
 /** A behaviour for the restricted key's requests to one path (first pages only). */
 function restrictedAnswer(name: string, path: string, edit: (response: RefResponse) => void): Behaviour {
@@ -26,20 +26,25 @@ function restrictedAnswer(name: string, path: string, edit: (response: RefRespon
   }
 }
 
-
 function notCrashed(outcome: CheckOutcome): void {
   expect(outcome.crashed, `the check crashed: ${outcome.reason}`).toBeFalsy()
 }
 
 describe('auth/missing-key', () => {
   test('fails on a 403 to a request without X-API-Key, naming the operation', async () => {
-    const outcome = await outcomeWithBehaviours(['auth/missing-key'], [answering('403-without-key', (r) => keyless(r) && at('/v1/markets')(r), setStatus(403))])
+    const outcome = await outcomeWithBehaviours(
+      ['auth/missing-key'],
+      [answering('403-without-key', (r) => keyless(r) && at('/v1/markets')(r), setStatus(403))],
+    )
     expect(outcome.status).toBe('failed')
     expect(outcome.reason).toMatch(/^not 401 to a request without X-API-Key: listMarkets 403\b/)
   })
 
   test('fails, without crashing, on no readable response to a request without X-API-Key', async () => {
-    const outcome = await outcomeWithBehaviours(['auth/missing-key'], [answering('broken-without-key', (r) => keyless(r) && at('/v1/config')(r), unreadable)])
+    const outcome = await outcomeWithBehaviours(
+      ['auth/missing-key'],
+      [answering('broken-without-key', (r) => keyless(r) && at('/v1/config')(r), unreadable)],
+    )
     expect(outcome.status).toBe('failed')
     notCrashed(outcome)
     expect(outcome.reason).toMatch(/^not 401 to a request without X-API-Key: getConfig no response \(.+\)/)
@@ -47,7 +52,8 @@ describe('auth/missing-key', () => {
 })
 
 describe('auth/missing-key and auth/unknown-key without a full key', () => {
-  // Without the full key no cursor page can be fetched: the first pages alone are asked, and the reference refuses each.
+  // Without the full key no cursor page can be fetched: the first pages alone are asked, and the reference refuses
+  // each.
   test.each(['auth/missing-key', 'auth/unknown-key'])('%s passes on the first pages alone', async (id) => {
     const outcome = await outcomeWithInputs(id, () => ({}))
     expect(outcome.status, outcome.reason).toBe('passed')
@@ -61,7 +67,9 @@ describe('auth/missing-key judged on any exchange of a run (its recorded judgeme
   const judged = (status: number, headers: Record<string, string> = {}, operation: { operation?: string } = {}) => {
     const response = responseOf(status)
     const exchange = exchangeOf(response, { ...operation, headers: { accept: 'application/json', ...headers } })
-    return judgement.applies(response, exchange, settings) ? (judgement.violation(response, exchange, settings) ?? 'conforms') : 'not judged'
+    return judgement.applies(response, exchange, settings)
+      ? (judgement.violation(response, exchange, settings) ?? 'conforms')
+      : 'not judged'
   }
 
   test('a keyless request answered other than 401 is a violation, and a 401 conforms', () => {
@@ -85,7 +93,11 @@ describe('auth/missing-key judged on any exchange of a run (its recorded judgeme
   })
 
   test("a request with a cursor (another key's) may be refused for it first: any 4xx conforms, a page served does not", () => {
-    const withCursor = (status: number, settings: Parameters<typeof judgement.applies>[2] = {}, url = 'http://127.0.0.1:9/v1/markets?cursor=abc') => {
+    const withCursor = (
+      status: number,
+      settings: Parameters<typeof judgement.applies>[2] = {},
+      url = 'http://127.0.0.1:9/v1/markets?cursor=abc',
+    ) => {
       const response = responseOf(status)
       const exchange = exchangeOf(response, { url, headers: { accept: 'application/json' } })
       return judgement.violation(response, exchange, settings) ?? 'conforms'
@@ -101,11 +113,16 @@ describe('auth/missing-key judged on any exchange of a run (its recorded judgeme
 
   test('a request with an invalid X-Request-ID may be refused for that first; one with a valid ID may not', () => {
     expect(judged(400, { 'x-request-id': 'bad id!' })).toBe('not judged')
-    expect(judged(400, { 'x-request-id': 'valid-id-0001' })).toBe('answered 400 to a request without X-API-Key, expected 401')
+    expect(judged(400, { 'x-request-id': 'valid-id-0001' })).toBe(
+      'answered 400 to a request without X-API-Key, expected 401',
+    )
   })
 })
 
-/** Lists refuse a cursor presented with a key other than the one it was issued to (none included), with the given status. */
+/**
+ * Lists refuse a cursor presented with a key other than the one it was issued to (none included), with the given
+ * status.
+ */
 function cursorsBoundToKeys(status: number): Behaviour {
   const issuedTo = new Map<string, Set<string | undefined>>()
   return {
@@ -114,12 +131,16 @@ function cursorsBoundToKeys(status: number): Behaviour {
     onResponse(response, request) {
       const sent = request.query.get('cursor')
       if (sent !== null && !issuedTo.get(sent)?.has(request.headers['x-api-key']) && response.status < 500) {
-        Object.assign(response, { status, body: { error: 'cursor of another key', requestId: response.headers['x-request-id'] } })
+        Object.assign(response, {
+          status,
+          body: { error: 'cursor of another key', requestId: response.headers['x-request-id'] },
+        })
         return
       }
       const cursor = (response.body as { cursor?: unknown } | undefined)?.cursor
       // The reference's cursors name their page, not their key: each key given one may use it.
-      if (typeof cursor === 'string') issuedTo.set(cursor, (issuedTo.get(cursor) ?? new Set()).add(request.headers['x-api-key']))
+      if (typeof cursor === 'string')
+        issuedTo.set(cursor, (issuedTo.get(cursor) ?? new Set()).add(request.headers['x-api-key']))
     },
   }
 }
@@ -138,13 +159,18 @@ describe('cursor pages with a cursor of another key', () => {
       name: 'record-restricted-cursor-pages',
       description: "records the restricted key's cursor pages and their answers",
       onResponse(response, request, data) {
-        if (byRestrictedKey(request, data) && request.query.has('cursor')) seen.push(`${request.path} ${response.status}`)
+        if (byRestrictedKey(request, data) && request.query.has('cursor'))
+          seen.push(`${request.path} ${response.status}`)
       },
     }
     const outcome = await outcomeWithBehaviours(['auth/restricted-key-scope'], [cursorsBoundToKeys(422), record])
     expect(outcome.status, outcome.reason).toBe('passed')
-    // The markets with a cursor it was given itself, served; the balances, whose first page it is refused, with the full key's, refused.
-    expect(seen.sort()).toEqual(['/v1/markets 200', expect.stringMatching(/^\/v1\/traders\/0x[0-9a-f]{40}\/balances 422$/)])
+    // The markets with a cursor it was given itself, served; the balances, whose first page it is refused, with the
+    // full key's, refused.
+    expect(seen.sort()).toEqual([
+      '/v1/markets 200',
+      expect.stringMatching(/^\/v1\/traders\/0x[0-9a-f]{40}\/balances 422$/),
+    ])
   })
 })
 
@@ -152,7 +178,8 @@ describe('cursor pages with a cursor of another key', () => {
 const intentPaths = (behaviour: Behaviour): Behaviour => ({
   ...behaviour,
   onResponse(response, request, data) {
-    if (byRestrictedKey(request, data) && request.path.startsWith('/v1/intents/')) behaviour.onResponse!(response, { ...request, path: '/v1/intents/' }, data)
+    if (byRestrictedKey(request, data) && request.path.startsWith('/v1/intents/'))
+      behaviour.onResponse!(response, { ...request, path: '/v1/intents/' }, data)
   },
 })
 
@@ -165,7 +192,10 @@ describe('auth/restricted-key-scope', () => {
   })
 
   test('fails when another operation answers the restricted key 201', async () => {
-    const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer('markets-201', '/v1/markets', setStatus(201))])
+    const outcome = await outcomeWithBehaviours(
+      [scope],
+      [restrictedAnswer('markets-201', '/v1/markets', setStatus(201))],
+    )
     expect(outcome.status).toBe('failed')
     expect(outcome.reason).toBe('the restricted key got neither 200 (a 2xx for config) nor 403: listMarkets 201')
   })
@@ -177,18 +207,29 @@ describe('auth/restricted-key-scope', () => {
   })
 
   test('fails, without crashing, on no readable response to the restricted key', async () => {
-    const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer('markets-broken', '/v1/markets', unreadable)])
+    const outcome = await outcomeWithBehaviours(
+      [scope],
+      [restrictedAnswer('markets-broken', '/v1/markets', unreadable)],
+    )
     expect(outcome.status).toBe('failed')
     notCrashed(outcome)
-    expect(outcome.reason).toMatch(/^the restricted key got neither 200 \(a 2xx for config\) nor 403: listMarkets no response \(.+\)$/)
+    expect(outcome.reason).toMatch(
+      /^the restricted key got neither 200 \(a 2xx for config\) nor 403: listMarkets no response \(.+\)$/,
+    )
   })
 
   test("says nothing of a 404 or 422 to the intent's receipt, given for the API key's intent (a receipt may be bound to its key); a 401 still fails", async () => {
     for (const status of [404, 422]) {
-      const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer(`intent-${status}`, '/v1/intents/', setStatus(status))].map(intentPaths))
+      const outcome = await outcomeWithBehaviours(
+        [scope],
+        [restrictedAnswer(`intent-${status}`, '/v1/intents/', setStatus(status))].map(intentPaths),
+      )
       expect(outcome.status, `${status}: ${outcome.reason}`).toBe('passed')
     }
-    const outcome = await outcomeWithBehaviours([scope], [intentPaths(restrictedAnswer('intent-401', '/v1/intents/', setStatus(401)))])
+    const outcome = await outcomeWithBehaviours(
+      [scope],
+      [intentPaths(restrictedAnswer('intent-401', '/v1/intents/', setStatus(401)))],
+    )
     expect(outcome.reason).toBe('the restricted key got neither 200 (a 2xx for config) nor 403: getIntentStatus 401')
   })
 
@@ -208,28 +249,51 @@ describe('auth/query-key-not-accepted', () => {
   const query = 'auth/query-key-not-accepted'
 
   test('does not judge an operation that answers requests without a key', async () => {
-    const outcome = await outcomeWithBehaviours([query], [
-      { name: 'public-markets', description: 'the markets are served without a key', onRequest: (request, data) => void (keyless(request) && at('/v1/markets')(request) && (request.headers['x-api-key'] = data.apiKey)) },
-    ])
+    const outcome = await outcomeWithBehaviours(
+      [query],
+      [
+        {
+          name: 'public-markets',
+          description: 'the markets are served without a key',
+          onRequest: (request, data) =>
+            void (keyless(request) && at('/v1/markets')(request) && (request.headers['x-api-key'] = data.apiKey)),
+        },
+      ],
+    )
     expect(outcome.status, outcome.reason).toBe('passed')
   })
 
   test('is skipped when no operation refuses a request without a key', async () => {
-    const outcome = await outcomeWithBehaviours([query], [
-      { name: 'all-public', description: 'every operation is served without a key', onRequest: (request, data) => void (keyless(request) && (request.headers['x-api-key'] = data.apiKey)) },
-    ])
+    const outcome = await outcomeWithBehaviours(
+      [query],
+      [
+        {
+          name: 'all-public',
+          description: 'every operation is served without a key',
+          onRequest: (request, data) => void (keyless(request) && (request.headers['x-api-key'] = data.apiKey)),
+        },
+      ],
+    )
     expect(outcome.status).toBe('skipped')
-    expect(outcome.reason).toBe('no operation refused a request without X-API-Key, so a key in the query string cannot be told apart')
+    expect(outcome.reason).toBe(
+      'no operation refused a request without X-API-Key, so a key in the query string cannot be told apart',
+    )
   })
 
   test('does not judge, nor crash on, an operation whose keyless answer is unreadable', async () => {
-    const outcome = await outcomeWithBehaviours([query], [answering('broken-without-key', (r) => keyless(r) && !withQueryKey(r) && at('/v1/markets')(r), unreadable)])
+    const outcome = await outcomeWithBehaviours(
+      [query],
+      [answering('broken-without-key', (r) => keyless(r) && !withQueryKey(r) && at('/v1/markets')(r), unreadable)],
+    )
     notCrashed(outcome)
     expect(outcome.status, outcome.reason).toBe('passed')
   })
 
   test('takes a 429 to a key in the query as an answer, without waiting it out', async () => {
-    const outcome = await outcomeWithBehaviours([query], [answering('query-key-429', (r) => keyless(r) && withQueryKey(r), rateLimited)])
+    const outcome = await outcomeWithBehaviours(
+      [query],
+      [answering('query-key-429', (r) => keyless(r) && withQueryKey(r), rateLimited)],
+    )
     expect(outcome.status, outcome.reason).toBe('passed')
     expect(outcome.retried, 'a request with a key in the query was retried').toBeUndefined()
   })

@@ -7,7 +7,10 @@ import { rejectionOf, scriptedContext, type Call } from '../support/check-contex
 
 const check = (id: string): Check => configChecks.find((c) => c.id === id)!
 const settings = { apiKey: 'the-api-key' }
-const noResponse = (): Exchange => ({ ...exchangeOf(undefined, { operation: 'getConfig' }), error: { code: 'ETIMEDOUT', message: 'timed out' } })
+const noResponse = (): Exchange => ({
+  ...exchangeOf(undefined, { operation: 'getConfig' }),
+  error: { code: 'ETIMEDOUT', message: 'timed out' },
+})
 
 async function verdictOf(id: string, answer: (call: Call) => Exchange['response'] | Exchange): Promise<string> {
   const { ctx } = scriptedContext(settings, answer)
@@ -30,27 +33,45 @@ describe('config/answers-json', () => {
     expect(failure.details?.exchange).toBe(exchange)
   })
   test('a status outside 2xx, or none, fails', async () => {
-    expect(await verdictOf('config/answers-json', () => responseOf(199, {}, {}))).toBe('CheckFailure: answered 199, expected a 2xx with the deployment configuration')
-    expect(await verdictOf('config/answers-json', () => responseOf(300, {}, {}))).toBe('CheckFailure: answered 300, expected a 2xx with the deployment configuration')
-    expect(await verdictOf('config/answers-json', noResponse)).toBe('CheckFailure: answered no response (timed out), expected a 2xx with the deployment configuration')
+    expect(await verdictOf('config/answers-json', () => responseOf(199, {}, {}))).toBe(
+      'CheckFailure: answered 199, expected a 2xx with the deployment configuration',
+    )
+    expect(await verdictOf('config/answers-json', () => responseOf(300, {}, {}))).toBe(
+      'CheckFailure: answered 300, expected a 2xx with the deployment configuration',
+    )
+    expect(await verdictOf('config/answers-json', noResponse)).toBe(
+      'CheckFailure: answered no response (timed out), expected a 2xx with the deployment configuration',
+    )
   })
 })
 
 describe('config/operations-under-v1', () => {
   test('404, 405, 501 or no answer at an unparameterised path is a missing route', async () => {
     for (const status of [404, 405, 501]) {
-      const verdict = await verdictOf('config/operations-under-v1', ({ operation }) => responseOf(operation === 'listMarkets' ? status : 200, {}, {}))
-      expect(verdict).toBe(`CheckFailure: GET /v1/markets answered status ${status}: the operation is not served at its /v1 path`)
+      const verdict = await verdictOf('config/operations-under-v1', ({ operation }) =>
+        responseOf(operation === 'listMarkets' ? status : 200, {}, {}),
+      )
+      expect(verdict).toBe(
+        `CheckFailure: GET /v1/markets answered status ${status}: the operation is not served at its /v1 path`,
+      )
     }
-    expect(await verdictOf('config/operations-under-v1', ({ operation }) => (operation === 'getConfig' ? noResponse() : responseOf(200, {}, {})))).toBe(
-      'CheckFailure: GET /v1/config answered no response (timed out): the operation is not served at its /v1 path',
-    )
+    expect(
+      await verdictOf('config/operations-under-v1', ({ operation }) =>
+        operation === 'getConfig' ? noResponse() : responseOf(200, {}, {}),
+      ),
+    ).toBe('CheckFailure: GET /v1/config answered no response (timed out): the operation is not served at its /v1 path')
   })
   test('any other answer shows the route is served: a refusal, an error, a success', async () => {
-    for (const status of [200, 401, 403, 429, 500, 503]) expect(await verdictOf('config/operations-under-v1', () => responseOf(status, {}, { error: 'x' })), `status ${status}`).toBe('passed')
+    for (const status of [200, 401, 403, 429, 500, 503])
+      expect(
+        await verdictOf('config/operations-under-v1', () => responseOf(status, {}, { error: 'x' })),
+        `status ${status}`,
+      ).toBe('passed')
   })
   test('only the operations without path parameters are asked', async () => {
-    const { ctx, calls } = scriptedContext({ ...settings, trader: `0x${'cd'.repeat(20)}` }, () => responseOf(200, {}, {}))
+    const { ctx, calls } = scriptedContext({ ...settings, trader: `0x${'cd'.repeat(20)}` }, () =>
+      responseOf(200, {}, {}),
+    )
     await check('config/operations-under-v1').run(ctx)
     expect(calls.map((c) => c.operation)).toEqual(['getVault', 'listMarkets', 'getConfig'])
   })

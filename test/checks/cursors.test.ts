@@ -11,7 +11,8 @@ import { outcomeWithBehaviours, outcomeWithInputs, runAgainstReference } from '.
 
 /**
  * The cursor checks on answers scripted by hand: pages, cursors and refusals the plain reference and its named faults
- * never give, each making one branch of a check decide the verdict and its reason. Judged under mutation (npm run mutation).
+ * never give, each making one branch of a check decide the verdict and its reason. Judged under mutation (npm run
+ * mutation).
  */
 
 type Edit = (response: RefResponse, request: RefRequest, data: ReferenceData) => void
@@ -20,28 +21,35 @@ type Edit = (response: RefResponse, request: RefRequest, data: ReferenceData) =>
 const onMarkets = (name: string, edit: Edit): Behaviour => ({
   name,
   description: name,
-  onResponse: (response, request, data) => (isOperation(request, 'listMarkets') ? edit(response, request, data) : undefined),
+  onResponse: (response, request, data) =>
+    isOperation(request, 'listMarkets') ? edit(response, request, data) : undefined,
 })
 
 /** The position a request's cursor carries, when the reference signed it. */
 const positionOf = (request: RefRequest, data: ReferenceData) => data.cursors.read(request.query.get('cursor') ?? '')
 
 /** The markets cursor that leads to the given offset, as the reference signs it. */
-const marketsCursor = (data: ReferenceData, offset: number) => data.cursors.encode({ operation: 'listMarkets', filter: '', offset })
+const marketsCursor = (data: ReferenceData, offset: number) =>
+  data.cursors.encode({ operation: 'listMarkets', filter: '', offset })
 
 /** The list a request addresses and the filter its cursors are bound to (the lower-case trader for balances). */
 function listOf(request: RefRequest): { operation: string; filter: string } | undefined {
   const found = findRoute(request.path)
   if (!found || found === 'malformed') return undefined
   if (found.route.operation === 'listMarkets') return { operation: 'listMarkets', filter: '' }
-  if (found.route.operation === 'listTraderBalances') return { operation: 'listTraderBalances', filter: found.params.address!.toLowerCase() }
+  if (found.route.operation === 'listTraderBalances')
+    return { operation: 'listTraderBalances', filter: found.params.address!.toLowerCase() }
   return undefined
 }
 
 /** An error answer of the contract's shape. */
 function refuse(response: RefResponse, status: number, code: string): void {
   response.status = status
-  response.body = { error: `scripted ${code}`, code, requestId: (bodyOf(response)?.requestId as string | undefined) ?? 'ref-0000000000000000' }
+  response.body = {
+    error: `scripted ${code}`,
+    code,
+    requestId: (bodyOf(response)?.requestId as string | undefined) ?? 'ref-0000000000000000',
+  }
 }
 
 /** Markets as a list of only its first `count` items, paged as the reference pages (10 unless ?limit= asks fewer). */
@@ -75,7 +83,8 @@ describe('cursors/issued-cursor-opaque', () => {
       onRequest(request, data) {
         // A + the client did not percent-encode reads as a space.
         const match = /^[+ ]([0-9]+)$/.exec(request.query.get('cursor') ?? '')
-        if (match && request.path === '/v1/markets') request.query.set('cursor', marketsCursor(data, Number(match[1]) - 1010))
+        if (match && request.path === '/v1/markets')
+          request.query.set('cursor', marketsCursor(data, Number(match[1]) - 1010))
       },
       onResponse(response, request, data) {
         const body = isOperation(request, 'listMarkets') ? bodyOf(response) : undefined
@@ -85,20 +94,44 @@ describe('cursors/issued-cursor-opaque', () => {
     }
     const outcome = await outcomeWithBehaviours(['cursors/issued-cursor-opaque'], [signed])
     expect(outcome.status, outcome.reason).toBe('failed')
-    expect(outcome.reason).toBe('cursor is not opaque: listMarkets issued "+1020", a bare integer, which a client could build')
+    expect(outcome.reason).toBe(
+      'cursor is not opaque: listMarkets issued "+1020", a bare integer, which a client could build',
+    )
   })
 
   test('passes a cursor that is not a string: cursors/cursor-is-string judges it', async () => {
-    const report = await reportOf([numberCursor(['listMarkets'])], ['cursors/issued-cursor-opaque', 'cursors/cursor-is-string', 'cursors/markets-walk-ends', 'cursors/hand-built-cursor-refused', 'cursors/cursor-bound-to-operation'])
-    expect(outcomeIn(report, 'cursors/issued-cursor-opaque')).toEqual({ status: 'passed', reason: undefined, crashed: false })
-    expect(outcomeIn(report, 'cursors/cursor-is-string')).toEqual({ status: 'failed', reason: 'page 1 of listMarkets carries a cursor of type number: 10', crashed: false })
+    const report = await reportOf(
+      [numberCursor(['listMarkets'])],
+      [
+        'cursors/issued-cursor-opaque',
+        'cursors/cursor-is-string',
+        'cursors/markets-walk-ends',
+        'cursors/hand-built-cursor-refused',
+        'cursors/cursor-bound-to-operation',
+      ],
+    )
+    expect(outcomeIn(report, 'cursors/issued-cursor-opaque')).toEqual({
+      status: 'passed',
+      reason: undefined,
+      crashed: false,
+    })
+    expect(outcomeIn(report, 'cursors/cursor-is-string')).toEqual({
+      status: 'failed',
+      reason: 'page 1 of listMarkets carries a cursor of type number: 10',
+      crashed: false,
+    })
     expect(outcomeIn(report, 'cursors/markets-walk-ends')).toEqual({
       status: 'skipped',
-      reason: 'page 1 carries a cursor that is not a string, so the walk cannot go on (cursors/cursor-is-string reports it)',
+      reason:
+        'page 1 carries a cursor that is not a string, so the walk cannot go on (cursors/cursor-is-string reports it)',
       crashed: false,
     })
     // The balances cursor is still there to judge.
-    expect(outcomeIn(report, 'cursors/hand-built-cursor-refused')).toEqual({ status: 'passed', reason: undefined, crashed: false })
+    expect(outcomeIn(report, 'cursors/hand-built-cursor-refused')).toEqual({
+      status: 'passed',
+      reason: undefined,
+      crashed: false,
+    })
     expect(outcomeIn(report, 'cursors/cursor-bound-to-operation')).toEqual({
       status: 'skipped',
       reason: 'only listTraderBalances has a cursor, so there is no cursor of another list operation to send',
@@ -122,29 +155,41 @@ function numberCursor(operations: string[]): Behaviour {
 
 describe('the first cursors the checks that send cursors start from', () => {
   test('none that is a string: the check is skipped, naming each list', async () => {
-    const outcome = await outcomeWithBehaviours(['cursors/hand-built-cursor-refused'], [numberCursor(['listMarkets', 'listTraderBalances'])])
+    const outcome = await outcomeWithBehaviours(
+      ['cursors/hand-built-cursor-refused'],
+      [numberCursor(['listMarkets', 'listTraderBalances'])],
+    )
     expect(outcome.status, outcome.reason).toBe('skipped')
-    expect(outcome.reason).toBe('the first cursor of listMarkets is not a string; the first cursor of listTraderBalances is not a string')
+    expect(outcome.reason).toBe(
+      'the first cursor of listMarkets is not a string; the first cursor of listTraderBalances is not a string',
+    )
   })
 
   test('none that leads to a page (500): the check is skipped, naming each list and what came', async () => {
     const failing: Behaviour = {
       name: 'cursor-pages-500',
       description: 'Every list page asked with a cursor is answered 500.',
-      onResponse: (response, request) => (listOf(request) && request.query.has('cursor') ? refuse(response, 500, 'internal') : undefined),
+      onResponse: (response, request) =>
+        listOf(request) && request.query.has('cursor') ? refuse(response, 500, 'internal') : undefined,
     }
     const outcome = await outcomeWithBehaviours(['cursors/hand-built-cursor-refused'], [failing])
     expect(outcome.status, outcome.reason).toBe('skipped')
-    expect(outcome.reason).toBe('following the first cursor of listMarkets came with status 500, not 200; following the first cursor of listTraderBalances came with status 500, not 200')
+    expect(outcome.reason).toBe(
+      'following the first cursor of listMarkets came with status 500, not 200; following the first cursor of listTraderBalances came with status 500, not 200',
+    )
   })
 })
 
 describe('cursors/markets-walk-ends: how the first pages decide whether the list can be walked', () => {
   test('a first page answered 500 leaves no cursor to follow (no page size is asked for instead)', async () => {
-    const failing = onMarkets('first-page-500', (response, request) => ([...request.query.keys()].length === 0 ? refuse(response, 500, 'internal') : undefined))
+    const failing = onMarkets('first-page-500', (response, request) =>
+      [...request.query.keys()].length === 0 ? refuse(response, 500, 'internal') : undefined,
+    )
     const outcome = await outcomeWithBehaviours(['cursors/markets-walk-ends'], [failing])
     expect(outcome.status, outcome.reason).toBe('skipped')
-    expect(outcome.reason).toBe('the first page of listMarkets came with status 500, not 200, so there is no cursor to follow')
+    expect(outcome.reason).toBe(
+      'the first page of listMarkets came with status 500, not 200, so there is no cursor to follow',
+    )
   })
 
   test('a first page that is not JSON has no data array', async () => {
@@ -153,13 +198,17 @@ describe('cursors/markets-walk-ends: how the first pages decide whether the list
     })
     const outcome = await outcomeWithBehaviours(['cursors/markets-walk-ends'], [garbled])
     expect(outcome.status, outcome.reason).toBe('skipped')
-    expect(outcome.reason).toBe('the first page of listMarkets came with no data array, so there is no cursor to follow')
+    expect(outcome.reason).toBe(
+      'the first page of listMarkets came with no data array, so there is no cursor to follow',
+    )
   })
 
   test('a list of one item has no cursor: it does not paginate', async () => {
     const outcome = await outcomeWithBehaviours(['cursors/markets-walk-ends'], [shortMarkets(1)])
     expect(outcome.status, outcome.reason).toBe('skipped')
-    expect(outcome.reason).toBe('listMarkets does not paginate: its first page carries no cursor (nor when asked for half its items through the page-size parameter)')
+    expect(outcome.reason).toBe(
+      'listMarkets does not paginate: its first page carries no cursor (nor when asked for half its items through the page-size parameter)',
+    )
   })
 
   test('a list of two items on one page is asked for one item a page, and walked', async () => {
@@ -171,11 +220,16 @@ describe('cursors/markets-walk-ends: how the first pages decide whether the list
     const unread: Behaviour = {
       name: 'markets-cursor-refused',
       description: 'Markets refuse every cursor as invalid.',
-      onRequest: (request) => (request.path === '/v1/markets' && request.query.has('cursor') ? request.query.set('cursor', 'unread') : undefined),
+      onRequest: (request) =>
+        request.path === '/v1/markets' && request.query.has('cursor')
+          ? request.query.set('cursor', 'unread')
+          : undefined,
     }
     const outcome = await outcomeWithBehaviours(['cursors/markets-walk-ends'], [unread])
     expect(outcome.status, outcome.reason).toBe('skipped')
-    expect(outcome.reason).toBe('listMarkets ignores ?cursor= (its first cursor sent there was refused with 400) — set --cursor-param (the contract does not show its name)')
+    expect(outcome.reason).toBe(
+      'listMarkets ignores ?cursor= (its first cursor sent there was refused with 400) — set --cursor-param (the contract does not show its name)',
+    )
   })
 
   test('empty pages that carry a cursor are walked through, not taken for a page served again', async () => {
@@ -189,9 +243,17 @@ describe('cursors/markets-walk-ends: how the first pages decide whether the list
       body.cursor = marketsCursor(data, offset === undefined ? 500 : 0)
     })
     const report = await reportOf([empty], ['cursors/markets-walk-ends', 'cursors/hand-built-cursor-refused'])
-    expect(outcomeIn(report, 'cursors/markets-walk-ends')).toEqual({ status: 'passed', reason: undefined, crashed: false })
+    expect(outcomeIn(report, 'cursors/markets-walk-ends')).toEqual({
+      status: 'passed',
+      reason: undefined,
+      crashed: false,
+    })
     // A first page without items has no identifiers to build cursors of.
-    expect(outcomeIn(report, 'cursors/hand-built-cursor-refused')).toEqual({ status: 'passed', reason: undefined, crashed: false })
+    expect(outcomeIn(report, 'cursors/hand-built-cursor-refused')).toEqual({
+      status: 'passed',
+      reason: undefined,
+      crashed: false,
+    })
   })
 })
 
@@ -202,8 +264,16 @@ describe('cursors/markets-walk-ends: following the cursor', () => {
       if (body && body.cursor === undefined) body.cursor = null
     })
     const report = await reportOf([nullCursor], ['cursors/markets-walk-ends', 'cursors/cursor-is-string'])
-    expect(outcomeIn(report, 'cursors/markets-walk-ends')).toEqual({ status: 'passed', reason: undefined, crashed: false })
-    expect(outcomeIn(report, 'cursors/cursor-is-string')).toEqual({ status: 'passed', reason: undefined, crashed: false })
+    expect(outcomeIn(report, 'cursors/markets-walk-ends')).toEqual({
+      status: 'passed',
+      reason: undefined,
+      crashed: false,
+    })
+    expect(outcomeIn(report, 'cursors/cursor-is-string')).toEqual({
+      status: 'passed',
+      reason: undefined,
+      crashed: false,
+    })
   })
 
   test('a second page answered 500, and 500 again on the retry, fails the walk, with that page as evidence (the page already asked for is not asked again)', async () => {
@@ -244,7 +314,9 @@ describe('cursors/markets-walk-ends: following the cursor', () => {
   test('a walk is judged up to --max-pages: 5 pages pass, 4 are not judged', async () => {
     const bounded = await outcomeWithBehaviours(['cursors/markets-walk-ends'], [], { maxPages: 4 })
     expect(bounded.status, bounded.reason).toBe('skipped')
-    expect(bounded.reason).toBe('no last page within 4 pages (--max-pages) and no page came again: the list may be longer, so the walk is not judged')
+    expect(bounded.reason).toBe(
+      'no last page within 4 pages (--max-pages) and no page came again: the list may be longer, so the walk is not judged',
+    )
     const whole = await outcomeWithBehaviours(['cursors/markets-walk-ends'], [], { maxPages: 5 })
     expect(whole.status, whole.reason).toBe('passed')
   })
@@ -256,7 +328,9 @@ describe('cursors/markets-walk-ends: following the cursor', () => {
     })
     const outcome = await outcomeWithBehaviours(['cursors/markets-walk-ends'], [back])
     expect(outcome.status, outcome.reason).toBe('failed')
-    expect(outcome.reason).toBe('page 3 holds the same items as page 1 and carries a cursor again: the walk has come round and never reaches a last page')
+    expect(outcome.reason).toBe(
+      'page 3 holds the same items as page 1 and carries a cursor again: the walk has come round and never reaches a last page',
+    )
     expect(outcome.evidence?.response?.bodyExcerpt, 'page 3 is the first page again').toContain('"id":"1"')
   })
 })
@@ -265,7 +339,8 @@ describe('cursors/items-unique: the identity of an item', () => {
   test('items without the identity member are told apart by their whole value', async () => {
     const anonymous = onMarkets('markets-without-id', (response) => {
       const items = response.status === 200 ? bodyOf(response)?.data : undefined
-      if (Array.isArray(items)) bodyOf(response)!.data = items.map(({ id: _, ...rest }: Record<string, unknown>) => rest)
+      if (Array.isArray(items))
+        bodyOf(response)!.data = items.map(({ id: _, ...rest }: Record<string, unknown>) => rest)
     })
     const outcome = await outcomeWithBehaviours(['cursors/items-unique'], [anonymous])
     expect(outcome.status, outcome.reason).toBe('passed')
@@ -284,10 +359,14 @@ describe('cursors/items-unique: the identity of an item', () => {
 
 describe('profile/max-page-walk-ends', () => {
   test('a first page at the maximum page size that is refused is no walk: skipped', async () => {
-    const refused = onMarkets('markets-max-page-size-refused', (response, request) => (request.query.get('limit') === '25' ? refuse(response, 400, 'invalid_limit') : undefined))
+    const refused = onMarkets('markets-max-page-size-refused', (response, request) =>
+      request.query.get('limit') === '25' ? refuse(response, 400, 'invalid_limit') : undefined,
+    )
     const outcome = await outcomeWithBehaviours(['profile/max-page-walk-ends'], [refused])
     expect(outcome.status, outcome.reason).toBe('skipped')
-    expect(outcome.reason).toBe('the first page of listMarkets with limit=25 came with status 400, not 200, so there is no walk to follow')
+    expect(outcome.reason).toBe(
+      'the first page of listMarkets with limit=25 came with status 400, not 200, so there is no walk to follow',
+    )
   })
 })
 
@@ -299,7 +378,8 @@ describe('cursors/tampered-cursor-rejected', () => {
       description: 'The cursor of every first page is "NaN"; a cursor "N" is answered 500.',
       onRequest(request, data) {
         const list = listOf(request)
-        if (list && request.query.get('cursor') === 'NaN') request.query.set('cursor', data.cursors.encode({ ...list, offset: 10 }))
+        if (list && request.query.get('cursor') === 'NaN')
+          request.query.set('cursor', data.cursors.encode({ ...list, offset: 10 }))
       },
       onResponse(response, request, data) {
         if (!listOf(request)) return
@@ -311,18 +391,23 @@ describe('cursors/tampered-cursor-rejected', () => {
     }
     const outcome = await outcomeWithBehaviours(['cursors/tampered-cursor-rejected'], [nan])
     expect(outcome.status, outcome.reason).toBe('failed')
-    expect(outcome.reason).toMatch(/^listMarkets with the tampered cursor "N": status 500, expected a 4xx; coverage input 0 \(cut to one character\) .*; 1 coverage inputs skipped \(random text equal to the issued cursor, so not tampered\)\)$/)
+    expect(outcome.reason).toMatch(
+      /^listMarkets with the tampered cursor "N": status 500, expected a 4xx; coverage input 0 \(cut to one character\) .*; 1 coverage inputs skipped \(random text equal to the issued cursor, so not tampered\)\)$/,
+    )
   })
 })
 
 describe('cursors/hand-built-cursor-refused', () => {
   test('a hand-built offset answered with another 2xx (299) is accepted', async () => {
     const accepted = onMarkets('markets-offset-1-299', (response, request) => {
-      if (request.query.get('cursor') === '1') Object.assign(response, { status: 299, body: { data: [], requestId: bodyOf(response)?.requestId } })
+      if (request.query.get('cursor') === '1')
+        Object.assign(response, { status: 299, body: { data: [], requestId: bodyOf(response)?.requestId } })
     })
     const outcome = await outcomeWithBehaviours(['cursors/hand-built-cursor-refused'], [accepted])
     expect(outcome.status, outcome.reason).toBe('failed')
-    expect(outcome.reason).toMatch(/^cursor is not opaque: listMarkets accepted the hand-built cursor "1" with status 299; coverage input/)
+    expect(outcome.reason).toMatch(
+      /^cursor is not opaque: listMarkets accepted the hand-built cursor "1" with status 299; coverage input/,
+    )
   })
 
   test('an offset beyond the coverage cases (21 to 100) is found among the generated offsets', async () => {
@@ -331,12 +416,20 @@ describe('cursors/hand-built-cursor-refused', () => {
       description: 'Markets take a bare integer from 21 to 100 as an offset.',
       onRequest(request, data) {
         const cursor = request.query.get('cursor') ?? ''
-        if (request.path === '/v1/markets' && /^[1-9][0-9]*$/.test(cursor) && Number(cursor) >= 21 && Number(cursor) <= 100) request.query.set('cursor', marketsCursor(data, Number(cursor)))
+        if (
+          request.path === '/v1/markets' &&
+          /^[1-9][0-9]*$/.test(cursor) &&
+          Number(cursor) >= 21 &&
+          Number(cursor) <= 100
+        )
+          request.query.set('cursor', marketsCursor(data, Number(cursor)))
       },
     }
     const outcome = await outcomeWithBehaviours(['cursors/hand-built-cursor-refused'], [offsets], { runs: 40 })
     expect(outcome.status, outcome.reason).toBe('failed')
-    expect(outcome.reason).toMatch(/^cursor is not opaque: listMarkets accepted the hand-built cursor "([2-9][0-9]|100)" with status 200; /)
+    expect(outcome.reason).toMatch(
+      /^cursor is not opaque: listMarkets accepted the hand-built cursor "([2-9][0-9]|100)" with status 200; /,
+    )
   })
 
   test("an item's identifier beyond the first three is found among the generated identifiers", async () => {
@@ -353,7 +446,9 @@ describe('cursors/hand-built-cursor-refused', () => {
     }
     const outcome = await outcomeWithBehaviours(['cursors/hand-built-cursor-refused'], [tokens], { runs: 40 })
     expect(outcome.status, outcome.reason).toBe('failed')
-    expect(outcome.reason).toMatch(/^cursor is not opaque: listTraderBalances accepted the hand-built cursor "0x[0-9a-f]{40}" with status 200; /)
+    expect(outcome.reason).toMatch(
+      /^cursor is not opaque: listTraderBalances accepted the hand-built cursor "0x[0-9a-f]{40}" with status 200; /,
+    )
   })
 
   test('an empty cursor taken as no cursor is no hand-built cursor: never sent', async () => {
@@ -379,9 +474,14 @@ describe('cursors/cursor-bound-to-trader', () => {
     const cursorFirst: Behaviour = {
       name: 'balances-cursor-read-before-trader',
       description: 'Balances read the cursor before the trader: a foreign cursor gets 400 even for an unknown trader.',
-      onResponse: (response, request) => (isOperation(request, 'listTraderBalances') && response.status === 404 && request.query.has('cursor') ? refuse(response, 400, 'cursor_mismatch') : undefined),
+      onResponse: (response, request) =>
+        isOperation(request, 'listTraderBalances') && response.status === 404 && request.query.has('cursor')
+          ? refuse(response, 400, 'cursor_mismatch')
+          : undefined,
     }
-    const outcome = await outcomeWithBehaviours(['cursors/cursor-bound-to-trader'], [cursorFirst], { secondTrader: unknown })
+    const outcome = await outcomeWithBehaviours(['cursors/cursor-bound-to-trader'], [cursorFirst], {
+      secondTrader: unknown,
+    })
     expect(outcome.status, outcome.reason).toBe('passed')
   })
 })
@@ -393,7 +493,10 @@ describe('otherTrader: a trader other than the configured one', () => {
   const secondIntent = { hash: `0x${'22'.repeat(32)}`, receipt: 'rcpt_2' }
 
   /** A context answering getIntentStatus for each hash with the response given, and recording what it was asked. */
-  function contextOf(settings: Record<string, unknown>, answers: Record<string, ReturnType<typeof responseOf> | undefined>) {
+  function contextOf(
+    settings: Record<string, unknown>,
+    answers: Record<string, ReturnType<typeof responseOf> | undefined>,
+  ) {
     const calls: unknown[] = []
     const ctx = {
       settings: { trader, ...settings },
@@ -410,7 +513,10 @@ describe('otherTrader: a trader other than the configured one', () => {
   const order = (of: string) => responseOf(200, {}, { orderHash: intent.hash, state: 'pending', order: { trader: of } })
 
   test('is the trader of an order among the intents given, passed over the configured one in another letter case', async () => {
-    const { ctx, calls } = contextOf({ intent, secondIntent }, { [intent.hash]: order(trader.toUpperCase().replace('0X', '0x')), [secondIntent.hash]: order(other) })
+    const { ctx, calls } = contextOf(
+      { intent, secondIntent },
+      { [intent.hash]: order(trader.toUpperCase().replace('0X', '0x')), [secondIntent.hash]: order(other) },
+    )
     expect(await otherTrader(ctx)).toBe(other)
     expect(calls).toEqual([
       { operation: 'getIntentStatus', params: { hash: intent.hash }, query: { receipt: intent.receipt } },
@@ -422,8 +528,16 @@ describe('otherTrader: a trader other than the configured one', () => {
     const { ctx, calls } = contextOf({ secondIntent }, { [secondIntent.hash]: order(other) })
     expect(await otherTrader(ctx)).toBe(other)
     expect(calls).toHaveLength(1)
-    const refused = contextOf({ intent, secondIntent }, { [intent.hash]: responseOf(404, {}, { error: 'not found', code: 'not_found' }), [secondIntent.hash]: responseOf(502) })
-    await expect(otherTrader(refused.ctx)).rejects.toThrow("skipped: no other trader is known: give --second-trader (a trader with balances); the orders of the intents given are all the configured trader's")
+    const refused = contextOf(
+      { intent, secondIntent },
+      {
+        [intent.hash]: responseOf(404, {}, { error: 'not found', code: 'not_found' }),
+        [secondIntent.hash]: responseOf(502),
+      },
+    )
+    await expect(otherTrader(refused.ctx)).rejects.toThrow(
+      "skipped: no other trader is known: give --second-trader (a trader with balances); the orders of the intents given are all the configured trader's",
+    )
   })
 
   test('is --second-trader when it is another trader', async () => {
@@ -448,31 +562,59 @@ const NO_RESPONSE = 'no response (the response is not valid HTTP/1.1)'
 
 describe('answers the client cannot read', () => {
   test('a first page with no response leaves no cursor to follow', async () => {
-    const outcome = await outcomeWithBehaviours(['cursors/markets-walk-ends'], [onMarkets('markets-first-page-unreadable', (response, request) => (request.query.has('cursor') ? undefined : unreadable(response)))])
+    const outcome = await outcomeWithBehaviours(
+      ['cursors/markets-walk-ends'],
+      [
+        onMarkets('markets-first-page-unreadable', (response, request) =>
+          request.query.has('cursor') ? undefined : unreadable(response),
+        ),
+      ],
+    )
     expect(outcome.status, outcome.reason).toBe('skipped')
-    expect(outcome.reason).toBe(`the first page of listMarkets came with ${NO_RESPONSE}, so there is no cursor to follow`)
+    expect(outcome.reason).toBe(
+      `the first page of listMarkets came with ${NO_RESPONSE}, so there is no cursor to follow`,
+    )
   })
 
   test('a second page with no response fails the walk', async () => {
-    const outcome = await outcomeWithBehaviours(['cursors/markets-walk-ends'], [onMarkets('markets-cursor-pages-unreadable', (response, request) => (request.query.has('cursor') ? unreadable(response) : undefined))])
+    const outcome = await outcomeWithBehaviours(
+      ['cursors/markets-walk-ends'],
+      [
+        onMarkets('markets-cursor-pages-unreadable', (response, request) =>
+          request.query.has('cursor') ? unreadable(response) : undefined,
+        ),
+      ],
+    )
     expect(outcome.status, outcome.reason).toBe('failed')
     expect(outcome.reason).toBe(`page 2 of listMarkets, following the cursor of page 1, came with ${NO_RESPONSE}`)
   })
 
   test('a hand-built cursor with no response is not accepted', async () => {
-    const outcome = await outcomeWithBehaviours(['cursors/hand-built-cursor-refused'], [onMarkets('markets-offset-1-unreadable', (response, request) => (request.query.get('cursor') === '1' ? unreadable(response) : undefined))])
+    const outcome = await outcomeWithBehaviours(
+      ['cursors/hand-built-cursor-refused'],
+      [
+        onMarkets('markets-offset-1-unreadable', (response, request) =>
+          request.query.get('cursor') === '1' ? unreadable(response) : undefined,
+        ),
+      ],
+    )
     expect(outcome.status, outcome.reason).toBe('passed')
   })
 
-  test("a balances cursor sent for another trader with no response is no refusal", async () => {
+  test('a balances cursor sent for another trader with no response is no refusal', async () => {
     const behaviour: Behaviour = {
       name: 'other-trader-cursor-unreadable',
       description: 'Balances asked with a cursor for a trader it was not issued for get no readable answer.',
-      onResponse: (response, request) => (isOperation(request, 'listTraderBalances') && response.status === 400 ? unreadable(response) : undefined),
+      onResponse: (response, request) =>
+        isOperation(request, 'listTraderBalances') && response.status === 400 ? unreadable(response) : undefined,
     }
     const outcome = await outcomeWithBehaviours(['cursors/cursor-bound-to-trader'], [behaviour])
     expect(outcome.status, outcome.reason).toBe('failed')
-    expect(outcome.reason).toMatch(new RegExp(`^balances of 0x[0-9a-f]{40} with a cursor issued for the configured trader: ${NO_RESPONSE.replace(/[()]/g, '\\$&')}$`))
+    expect(outcome.reason).toMatch(
+      new RegExp(
+        `^balances of 0x[0-9a-f]{40} with a cursor issued for the configured trader: ${NO_RESPONSE.replace(/[()]/g, '\\$&')}$`,
+      ),
+    )
   })
 
   test('an unknown trader whose balances without a cursor get no response is not taken for unknown', async () => {
@@ -480,9 +622,14 @@ describe('answers the client cannot read', () => {
     const behaviour: Behaviour = {
       name: 'unknown-trader-unreadable-without-cursor',
       description: 'Balances of an unknown trader asked without a cursor get no readable answer.',
-      onResponse: (response, request) => (isOperation(request, 'listTraderBalances') && response.status === 404 && !request.query.has('cursor') ? unreadable(response) : undefined),
+      onResponse: (response, request) =>
+        isOperation(request, 'listTraderBalances') && response.status === 404 && !request.query.has('cursor')
+          ? unreadable(response)
+          : undefined,
     }
-    const outcome = await outcomeWithBehaviours(['cursors/cursor-bound-to-trader'], [behaviour], { secondTrader: unknown })
+    const outcome = await outcomeWithBehaviours(['cursors/cursor-bound-to-trader'], [behaviour], {
+      secondTrader: unknown,
+    })
     expect(outcome.status, outcome.reason).toBe('passed')
   })
 })

@@ -8,20 +8,31 @@ import { outcomeWithBehaviours, outcomeWithInputs } from '../support/run.js'
 import { answering, setStatus, unreadable } from '../support/scripted-answers.js'
 
 const unknownRoute = (request: RefRequest) => request.path === UNKNOWN_ROUTE
-const byRestrictedKey = (request: RefRequest, data: ReferenceData) => request.headers['x-api-key'] === data.restrictedApiKey
+const byRestrictedKey = (request: RefRequest, data: ReferenceData) =>
+  request.headers['x-api-key'] === data.restrictedApiKey
 
 /** The reference's own success answer to GET `path`, with a request ID as its responses carry. */
 function servedAt(path: string, request: RefRequest, data: ReferenceData, status: number): RefResponse {
   const found = findRoute(path)
   if (!found || found === 'malformed') throw new Error(`${path} is no route of the reference`)
-  const response = found.route.handle({ ...request, path, query: new URLSearchParams(), route: { operation: found.route.operation, params: found.params } }, data, data.cursors)
+  const response = found.route.handle(
+    {
+      ...request,
+      path,
+      query: new URLSearchParams(),
+      route: { operation: found.route.operation, params: found.params },
+    },
+    data,
+    data.cursors,
+  )
   const body = response.body as Record<string, unknown>
   if ('data' in body) body.requestId = 'ref-0000000000000000'
   return { ...response, status }
 }
 
 function serving(path: string, status: number) {
-  return (response: RefResponse, request: RefRequest, data: ReferenceData) => Object.assign(response, servedAt(path, request, data, status))
+  return (response: RefResponse, request: RefRequest, data: ReferenceData) =>
+    Object.assign(response, servedAt(path, request, data, status))
 }
 
 function notCrashed(outcome: CheckOutcome): void {
@@ -32,18 +43,29 @@ describe('errors/unknown-route-serves-no-operation', () => {
   const id = 'errors/unknown-route-serves-no-operation'
 
   test('fails on a 299 with the markets list at the unknown route', async () => {
-    const outcome = await outcomeWithBehaviours([id], [answering('unknown-route-299-markets', unknownRoute, serving('/v1/markets', 299))])
+    const outcome = await outcomeWithBehaviours(
+      [id],
+      [answering('unknown-route-299-markets', unknownRoute, serving('/v1/markets', 299))],
+    )
     expect(outcome.status).toBe('failed')
-    expect(outcome.reason).toBe(`GET ${UNKNOWN_ROUTE} answered 299 with a body of listMarkets: an operation is served at a path that is not its own`)
+    expect(outcome.reason).toBe(
+      `GET ${UNKNOWN_ROUTE} answered 299 with a body of listMarkets: an operation is served at a path that is not its own`,
+    )
   })
 
   test('says nothing of a 300 with the markets list', async () => {
-    const outcome = await outcomeWithBehaviours([id], [answering('unknown-route-300-markets', unknownRoute, serving('/v1/markets', 300))])
+    const outcome = await outcomeWithBehaviours(
+      [id],
+      [answering('unknown-route-300-markets', unknownRoute, serving('/v1/markets', 300))],
+    )
     expect(outcome.status, outcome.reason).toBe('passed')
   })
 
   test('says nothing of a 200 with the configuration, whose shape is not shown', async () => {
-    const outcome = await outcomeWithBehaviours([id], [answering('unknown-route-config', unknownRoute, serving('/v1/config', 200))])
+    const outcome = await outcomeWithBehaviours(
+      [id],
+      [answering('unknown-route-config', unknownRoute, serving('/v1/config', 200))],
+    )
     notCrashed(outcome)
     expect(outcome.status, outcome.reason).toBe('passed')
   })
@@ -52,7 +74,14 @@ describe('errors/unknown-route-serves-no-operation', () => {
     const broken = await outcomeWithBehaviours([id], [answering('unknown-route-broken', unknownRoute, unreadable)])
     notCrashed(broken)
     expect(broken.status, broken.reason).toBe('passed')
-    const text = await outcomeWithBehaviours([id], [answering('unknown-route-text', unknownRoute, (response) => Object.assign(response, { status: 200, raw: 'served' }))])
+    const text = await outcomeWithBehaviours(
+      [id],
+      [
+        answering('unknown-route-text', unknownRoute, (response) =>
+          Object.assign(response, { status: 200, raw: 'served' }),
+        ),
+      ],
+    )
     notCrashed(text)
     expect(text.status, text.reason).toBe('passed')
   })
@@ -60,7 +89,10 @@ describe('errors/unknown-route-serves-no-operation', () => {
 
 describe('errors/unknown-route-not-found', () => {
   test('fails, without crashing, on an unreadable answer', async () => {
-    const outcome = await outcomeWithBehaviours(['errors/unknown-route-not-found'], [answering('unknown-route-broken', unknownRoute, unreadable)])
+    const outcome = await outcomeWithBehaviours(
+      ['errors/unknown-route-not-found'],
+      [answering('unknown-route-broken', unknownRoute, unreadable)],
+    )
     notCrashed(outcome)
     expect(outcome.status).toBe('failed')
     expect(outcome.reason).toMatch(new RegExp(`^GET ${UNKNOWN_ROUTE} answered no response \\(.+\\), expected 404$`))
@@ -69,7 +101,8 @@ describe('errors/unknown-route-not-found', () => {
 
 describe('errors/unauthorized-error-body', () => {
   const id = 'errors/unauthorized-error-body'
-  const keylessMarkets = (request: RefRequest) => request.path === '/v1/markets' && request.headers['x-api-key'] === undefined
+  const keylessMarkets = (request: RefRequest) =>
+    request.path === '/v1/markets' && request.headers['x-api-key'] === undefined
 
   test('fails on a 403 without X-API-Key, naming the request', async () => {
     const outcome = await outcomeWithBehaviours([id], [answering('keyless-403', keylessMarkets, setStatus(403))])
@@ -89,13 +122,31 @@ describe('errors/forbidden-error-body', () => {
   const id = 'errors/forbidden-error-body'
 
   test('judges a 403, past an unreadable answer to the restricted key', async () => {
-    const outcome = await outcomeWithBehaviours([id], [answering('restricted-intent-broken', (r, data) => byRestrictedKey(r, data) && r.path.startsWith('/v1/intents/'), unreadable)])
+    const outcome = await outcomeWithBehaviours(
+      [id],
+      [
+        answering(
+          'restricted-intent-broken',
+          (r, data) => byRestrictedKey(r, data) && r.path.startsWith('/v1/intents/'),
+          unreadable,
+        ),
+      ],
+    )
     notCrashed(outcome)
     expect(outcome.status, outcome.reason).toBe('passed')
   })
 
   test('is skipped when the restricted key is refused nothing', async () => {
-    const outcome = await outcomeWithBehaviours([id], [answering('restricted-granted', (r, data) => byRestrictedKey(r, data), (response) => response.status === 403 && (response.status = 200))])
+    const outcome = await outcomeWithBehaviours(
+      [id],
+      [
+        answering(
+          'restricted-granted',
+          (r, data) => byRestrictedKey(r, data),
+          (response) => response.status === 403 && (response.status = 200),
+        ),
+      ],
+    )
     expect(outcome.status).toBe('skipped')
     expect(outcome.reason).toBe('the restricted key was refused by no operation checked')
   })
@@ -103,13 +154,19 @@ describe('errors/forbidden-error-body', () => {
 
 describe('errors/unknown-intent-not-found', () => {
   test('asks with the intent’s own receipt, so that a mismatched receipt is not why it is refused', async () => {
-    const mismatched = answering('stand-in-receipt-403', (r) => r.path.startsWith('/v1/intents/') && r.query.get('receipt') === STAND_IN.receipt, setStatus(403))
+    const mismatched = answering(
+      'stand-in-receipt-403',
+      (r) => r.path.startsWith('/v1/intents/') && r.query.get('receipt') === STAND_IN.receipt,
+      setStatus(403),
+    )
     const outcome = await outcomeWithBehaviours(['errors/unknown-intent-not-found'], [mismatched])
     expect(outcome.status, outcome.reason).toBe('passed')
   })
 
   test('runs without a configured intent, asking with a stand-in receipt', async () => {
-    const outcome = await outcomeWithInputs('errors/unknown-intent-not-found', (server) => ({ apiKey: server.data.apiKey }))
+    const outcome = await outcomeWithInputs('errors/unknown-intent-not-found', (server) => ({
+      apiKey: server.data.apiKey,
+    }))
     expect(`${outcome.status}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`).toBe('passed')
   })
 })
@@ -120,13 +177,21 @@ describe('errors/unknown-trader-not-found', () => {
   const balances = `/v1/traders/${STAND_IN.address}/balances`
 
   test('is skipped when both trader operations serve the unknown address', async () => {
-    const outcome = await outcomeWithBehaviours([id], [answering('serves-any-address', (r) => r.path === pnl || r.path === balances, setStatus(200))])
+    const outcome = await outcomeWithBehaviours(
+      [id],
+      [answering('serves-any-address', (r) => r.path === pnl || r.path === balances, setStatus(200))],
+    )
     expect(outcome.status).toBe('skipped')
-    expect(outcome.reason).toBe('the trader operations serve an address without history (getTraderPnl 200, listTraderBalances 200)')
+    expect(outcome.reason).toBe(
+      'the trader operations serve an address without history (getTraderPnl 200, listTraderBalances 200)',
+    )
   })
 
   test('judges only the operation that does not serve the address', async () => {
-    const outcome = await outcomeWithBehaviours([id], [answering('pnl-serves-any-address', (r) => r.path === pnl, setStatus(200))])
+    const outcome = await outcomeWithBehaviours(
+      [id],
+      [answering('pnl-serves-any-address', (r) => r.path === pnl, setStatus(200))],
+    )
     expect(outcome.status, outcome.reason).toBe('passed')
   })
 
@@ -134,15 +199,22 @@ describe('errors/unknown-trader-not-found', () => {
     const outcome = await outcomeWithBehaviours([id], [answering('pnl-broken', (r) => r.path === pnl, unreadable)])
     notCrashed(outcome)
     expect(outcome.status).toBe('failed')
-    expect(outcome.reason).toMatch(/^getTraderPnl for an unknown trader address answered no response \(.+\), expected 404$/)
+    expect(outcome.reason).toMatch(
+      /^getTraderPnl for an unknown trader address answered no response \(.+\), expected 404$/,
+    )
   })
 })
 
 describe('errors/malformed-address-validation', () => {
   test('fails, without crashing, on an unreadable answer', async () => {
-    const outcome = await outcomeWithBehaviours(['errors/malformed-address-validation'], [answering('malformed-broken', (r) => r.path === '/v1/traders/not-an-address/pnl', unreadable)])
+    const outcome = await outcomeWithBehaviours(
+      ['errors/malformed-address-validation'],
+      [answering('malformed-broken', (r) => r.path === '/v1/traders/not-an-address/pnl', unreadable)],
+    )
     notCrashed(outcome)
     expect(outcome.status).toBe('failed')
-    expect(outcome.reason).toMatch(/^getTraderPnl with the address "not-an-address" answered no response \(.+\), expected 400 or 422$/)
+    expect(outcome.reason).toMatch(
+      /^getTraderPnl with the address "not-an-address" answered no response \(.+\), expected 400 or 422$/,
+    )
   })
 })

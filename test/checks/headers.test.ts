@@ -9,11 +9,14 @@ const OPTIONAL = 'headers/optional-request-headers'
 const WITHOUT_ACCEPT = 'headers/request-without-accept-served'
 const CONTENT_TYPE = 'headers/content-type-json'
 
-
 const markets = (request: RefRequest) => request.path === '/v1/markets'
 const cursorPage = (request: RefRequest) => request.query.has('cursor')
 const withShortId = (request: RefRequest) => request.headers['x-request-id'] === 'ipts.rid'
-const plainFirstPage = (request: RefRequest) => markets(request) && !cursorPage(request) && request.headers['x-request-id'] === undefined && request.headers.accept !== undefined
+const plainFirstPage = (request: RefRequest) =>
+  markets(request) &&
+  !cursorPage(request) &&
+  request.headers['x-request-id'] === undefined &&
+  request.headers.accept !== undefined
 
 const textPlain = (response: RefResponse) => {
   response.headers['content-type'] = 'text/plain'
@@ -26,15 +29,22 @@ function passedWithoutCrash(outcome: CheckOutcome): void {
 
 describe('headers/optional-request-headers and headers/request-without-accept-served', () => {
   test('fail when a cursor page answers a valid X-Request-ID with a 400, naming the cursor page', async () => {
-    const outcome = await outcomeWithBehaviours([OPTIONAL], [answering('cursor-page-refuses-id', (r) => markets(r) && cursorPage(r) && withShortId(r), setStatus(400))])
+    const outcome = await outcomeWithBehaviours(
+      [OPTIONAL],
+      [answering('cursor-page-refuses-id', (r) => markets(r) && cursorPage(r) && withShortId(r), setStatus(400))],
+    )
     expect(outcome.status).toBe('failed')
-    expect(outcome.reason).toBe('a cursor page of listMarkets answered 200 as the suite sends it and 400 with the valid X-Request-ID "ipts.rid"')
+    expect(outcome.reason).toBe(
+      'a cursor page of listMarkets answered 200 as the suite sends it and 400 with the valid X-Request-ID "ipts.rid"',
+    )
   })
 
   test('judge a plain answer of 500 that repeats on the retry as an outcome: a variant answered 200 changed it', async () => {
     const outcome = await outcomeWithBehaviours([OPTIONAL], [answering('plain-500', plainFirstPage, setStatus(500))])
     expect(outcome.status, outcome.reason).toBe('failed')
-    expect(outcome.reason).toBe('GET /v1/markets answered 500 as the suite sends it and 200 with the valid X-Request-ID "ipts.rid"')
+    expect(outcome.reason).toBe(
+      'GET /v1/markets answered 500 as the suite sends it and 200 with the valid X-Request-ID "ipts.rid"',
+    )
   })
 
   test('are not assessed when the plain answer is a 503 on every attempt (a transient failure says nothing of a header)', async () => {
@@ -44,7 +54,8 @@ describe('headers/optional-request-headers and headers/request-without-accept-se
   })
 
   test('say nothing of a request whose plain answer is a 429', async () => {
-    // Retry-After 61 s is longer than the client waits, so the 429 is the answer; its variants, sent at the same time, get 200.
+    // Retry-After 61 s is longer than the client waits, so the 429 is the answer; its variants, sent at the same time,
+    // get 200.
     const refused = answering('plain-429', plainFirstPage, (response) => {
       rateLimited(response)
       response.headers['retry-after'] = '61'
@@ -53,39 +64,66 @@ describe('headers/optional-request-headers and headers/request-without-accept-se
   })
 
   test('say nothing of a request whose plain answer is unreadable', async () => {
-    passedWithoutCrash(await outcomeWithBehaviours([WITHOUT_ACCEPT], [answering('plain-broken', plainFirstPage, unreadable)]))
+    passedWithoutCrash(
+      await outcomeWithBehaviours([WITHOUT_ACCEPT], [answering('plain-broken', plainFirstPage, unreadable)]),
+    )
   })
 
   test('fail on a variant answered 500 on the retry too; say nothing of a variant that is unreadable', async () => {
-    const outcome = await outcomeWithBehaviours([OPTIONAL], [answering('varied-500', (r) => markets(r) && withShortId(r), setStatus(500))])
+    const outcome = await outcomeWithBehaviours(
+      [OPTIONAL],
+      [answering('varied-500', (r) => markets(r) && withShortId(r), setStatus(500))],
+    )
     expect(outcome.status, outcome.reason).toBe('failed')
-    expect(outcome.evidence?.retries?.map((r) => r.status), 'the first 500 is in the evidence').toEqual([500])
-    passedWithoutCrash(await outcomeWithBehaviours([WITHOUT_ACCEPT], [answering('varied-broken', (r) => markets(r) && r.headers.accept === undefined, unreadable)]))
+    expect(
+      outcome.evidence?.retries?.map((r) => r.status),
+      'the first 500 is in the evidence',
+    ).toEqual([500])
+    passedWithoutCrash(
+      await outcomeWithBehaviours(
+        [WITHOUT_ACCEPT],
+        [answering('varied-broken', (r) => markets(r) && r.headers.accept === undefined, unreadable)],
+      ),
+    )
   })
 
   test('leave out a list that gives no cursor', async () => {
-    const noCursor = answering('markets-without-cursor', (r) => markets(r) && !cursorPage(r), (response) => {
-      if (response.status === 200 && typeof response.body === 'object' && response.body !== null) (response.body as Record<string, unknown>).cursor = null
-    })
+    const noCursor = answering(
+      'markets-without-cursor',
+      (r) => markets(r) && !cursorPage(r),
+      (response) => {
+        if (response.status === 200 && typeof response.body === 'object' && response.body !== null)
+          (response.body as Record<string, unknown>).cursor = null
+      },
+    )
     passedWithoutCrash(await outcomeWithBehaviours([OPTIONAL], [noCursor]))
   })
 })
 
 describe('headers/content-type-json', () => {
   test('fails on a 401 without a JSON content type, naming its path and status', async () => {
-    const outcome = await outcomeWithBehaviours([CONTENT_TYPE], [answering('401-text-plain', (r) => markets(r) && r.headers['x-api-key'] === undefined, textPlain)])
+    const outcome = await outcomeWithBehaviours(
+      [CONTENT_TYPE],
+      [answering('401-text-plain', (r) => markets(r) && r.headers['x-api-key'] === undefined, textPlain)],
+    )
     expect(outcome.status).toBe('failed')
     expect(outcome.reason).toMatch(/^\/v1\/markets \(401\): /)
   })
 
   test('fails on an unknown trader’s answer without a JSON content type, naming its path', async () => {
-    const outcome = await outcomeWithBehaviours([CONTENT_TYPE], [answering('pnl-text-plain', (r) => r.path.includes(STAND_IN.address), textPlain)])
+    const outcome = await outcomeWithBehaviours(
+      [CONTENT_TYPE],
+      [answering('pnl-text-plain', (r) => r.path.includes(STAND_IN.address), textPlain)],
+    )
     expect(outcome.status).toBe('failed')
     expect(outcome.reason).toMatch(new RegExp(`^/v1/traders/${STAND_IN.address}/pnl \\(\\d+\\): `))
   })
 
   test('fails, without crashing, when the 401 is unreadable', async () => {
-    const outcome = await outcomeWithBehaviours([CONTENT_TYPE], [answering('401-broken', (r) => markets(r) && r.headers['x-api-key'] === undefined, unreadable)])
+    const outcome = await outcomeWithBehaviours(
+      [CONTENT_TYPE],
+      [answering('401-broken', (r) => markets(r) && r.headers['x-api-key'] === undefined, unreadable)],
+    )
     expect(outcome.crashed, outcome.reason).toBeFalsy()
     expect(outcome.status).toBe('failed')
     expect(outcome.reason).toMatch(/^\/v1\/markets got no response \(.+\)$/)

@@ -9,11 +9,22 @@ import { outcomeWithBehaviours } from '../support/run.js'
 
 // Copied from test/support/hand-made.ts (not to be edited): a response and an exchange made by hand.
 function responseOf(status: number, headers: Record<string, string> = {}, json?: unknown): ExchangeResponse {
-  return { status, headers, body: json === undefined ? '' : JSON.stringify(json), truncated: false, ...(json === undefined ? { jsonError: 'empty' } : { json }) } as ExchangeResponse
+  return {
+    status,
+    headers,
+    body: json === undefined ? '' : JSON.stringify(json),
+    truncated: false,
+    ...(json === undefined ? { jsonError: 'empty' } : { json }),
+  } as ExchangeResponse
 }
 
 function exchangeOf(response: ExchangeResponse | undefined, headers: Record<string, string>): Exchange {
-  return { operation: 'getConfig', request: { method: 'GET', url: 'http://127.0.0.1:9/v1/config', headers }, response, retries: [] } as unknown as Exchange
+  return {
+    operation: 'getConfig',
+    request: { method: 'GET', url: 'http://127.0.0.1:9/v1/config', headers },
+    response,
+    retries: [],
+  } as unknown as Exchange
 }
 
 function check(id: string): Check {
@@ -24,7 +35,10 @@ function check(id: string): Check {
 
 /** A context by hand whose every call gets no response: fail and skip throw as the engine's do. */
 function unansweredContext(): CheckContext {
-  const unanswered = { ...exchangeOf(undefined, {}), error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' } }
+  const unanswered = {
+    ...exchangeOf(undefined, {}),
+    error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' },
+  }
   return {
     settings: { apiKey: 'k' } as RunSettings,
     exchanges: [],
@@ -47,7 +61,10 @@ function keylessConfig(status: number): Behaviour {
     onResponse(response, request, data) {
       if (request.path !== '/v1/config' || request.headers['x-api-key'] !== undefined) return
       response.status = status
-      response.body = status < 400 ? structuredClone(data.config) : { error: 'bad request', code: 'bad_request', requestId: response.headers['x-request-id'] }
+      response.body =
+        status < 400
+          ? structuredClone(data.config)
+          : { error: 'bad request', code: 'bad_request', requestId: response.headers['x-request-id'] }
     },
   }
 }
@@ -56,28 +73,49 @@ describe('request-ids checks on hand-made answers', () => {
   it('a check fails on a request that got no response, naming the error', async () => {
     const context = unansweredContext()
     const exchange = await context.call('getConfig')
-    await expect(check('request-ids/present-on-success').run(context)).rejects.toMatchObject({ name: 'CheckFailure', message: 'no response (connect ECONNREFUSED 127.0.0.1:9)', details: { exchange } })
-    await expect(check('request-ids/present-on-error').run(unansweredContext())).rejects.toMatchObject({ name: 'CheckFailure', message: 'no response (connect ECONNREFUSED 127.0.0.1:9)' })
+    await expect(check('request-ids/present-on-success').run(context)).rejects.toMatchObject({
+      name: 'CheckFailure',
+      message: 'no response (connect ECONNREFUSED 127.0.0.1:9)',
+      details: { exchange },
+    })
+    await expect(check('request-ids/present-on-error').run(unansweredContext())).rejects.toMatchObject({
+      name: 'CheckFailure',
+      message: 'no response (connect ECONNREFUSED 127.0.0.1:9)',
+    })
   })
 
   it('the recorded valid-echoed judges requests to an operation that sent a valid X-Request-ID only', () => {
     const recorded = check('request-ids/valid-echoed').recorded!
     const sent = (id: string | undefined, operation = 'getConfig') => {
-      const exchange = exchangeOf(responseOf(200, { 'x-request-id': 'other-id-1' }), id === undefined ? {} : { 'x-request-id': id })
-      return recorded.applies(exchange.response!, operation === 'none' ? { ...exchange, operation: undefined } : exchange, {})
+      const exchange = exchangeOf(
+        responseOf(200, { 'x-request-id': 'other-id-1' }),
+        id === undefined ? {} : { 'x-request-id': id },
+      )
+      return recorded.applies(
+        exchange.response!,
+        operation === 'none' ? { ...exchange, operation: undefined } : exchange,
+        {},
+      )
     }
     expect(sent('ipts-conformance-4')).toBe(true)
     expect(sent('Rid7chr')).toBe(false)
     expect(sent(undefined)).toBe(false)
     expect(sent('ipts-conformance-4', 'none')).toBe(false)
-    const exchange = exchangeOf(responseOf(200, { 'x-request-id': 'other-id-1' }), { 'x-request-id': 'ipts-conformance-4' })
-    expect(recorded.violation(exchange.response!, exchange, {})).toBe('the valid X-Request-ID "ipts-conformance-4" came back as "other-id-1"')
+    const exchange = exchangeOf(responseOf(200, { 'x-request-id': 'other-id-1' }), {
+      'x-request-id': 'ipts-conformance-4',
+    })
+    expect(recorded.violation(exchange.response!, exchange, {})).toBe(
+      'the valid X-Request-ID "ipts-conformance-4" came back as "other-id-1"',
+    )
   })
 
   it('the recorded invalid-not-echoed judges requests to an operation that sent an invalid X-Request-ID only', () => {
     const recorded = check('request-ids/invalid-not-echoed').recorded!
     const applies = (id: string | undefined, operation?: string) => {
-      const exchange = { ...exchangeOf(responseOf(400), id === undefined ? {} : { 'x-request-id': id }), ...(operation === 'none' ? { operation: undefined } : {}) }
+      const exchange = {
+        ...exchangeOf(responseOf(400), id === undefined ? {} : { 'x-request-id': id }),
+        ...(operation === 'none' ? { operation: undefined } : {}),
+      }
       return recorded.applies(exchange.response!, exchange, {})
     }
     expect(applies('Rid7chr')).toBe(true)
@@ -85,7 +123,9 @@ describe('request-ids checks on hand-made answers', () => {
     expect(applies(undefined)).toBe(false)
     expect(applies('Rid7chr', 'none')).toBe(false)
     expect(recorded.notApplicable).toBe('no exchange was a request to an operation with an invalid X-Request-ID')
-    expect(check('request-ids/valid-echoed').recorded!.notApplicable).toBe('no exchange was a request to an operation with a valid X-Request-ID')
+    expect(check('request-ids/valid-echoed').recorded!.notApplicable).toBe(
+      'no exchange was a request to an operation with a valid X-Request-ID',
+    )
   })
 })
 
@@ -93,14 +133,26 @@ describe('request-ids checks against the scripted reference', () => {
   it('every request-ids check passes against the reference as it is', async () => {
     for (const { id } of requestIdChecks) {
       const outcome = await outcomeWithBehaviours([id], [])
-      expect({ id, status: outcome.status, reason: outcome.reason }).toEqual({ id, status: 'passed', reason: undefined })
+      expect({ id, status: outcome.status, reason: outcome.reason }).toEqual({
+        id,
+        status: 'passed',
+        reason: undefined,
+      })
     }
   })
 
   it('a keyless GET /v1/config answered 200 gives no error to judge: skipped', async () => {
-    for (const id of ['request-ids/present-on-error', 'request-ids/error-echoes-sent-id', 'request-ids/error-body-id-matches-header']) {
+    for (const id of [
+      'request-ids/present-on-error',
+      'request-ids/error-echoes-sent-id',
+      'request-ids/error-body-id-matches-header',
+    ]) {
       const outcome = await outcomeWithBehaviours([id], [keylessConfig(200)])
-      expect({ id, status: outcome.status, reason: outcome.reason }).toEqual({ id, status: 'skipped', reason: 'GET /v1/config without a key answered 200, not an error' })
+      expect({ id, status: outcome.status, reason: outcome.reason }).toEqual({
+        id,
+        status: 'skipped',
+        reason: 'GET /v1/config without a key answered 200, not an error',
+      })
     }
   })
 

@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'vitest'
 import { operation } from '../../src/contract/operations.js'
-import { answeredWithError, foundOrNotFound, grantsNoAccess, refusedWithErrorBody } from '../../src/checks/expectations.js'
+import {
+  answeredWithError,
+  foundOrNotFound,
+  grantsNoAccess,
+  refusedWithErrorBody,
+} from '../../src/checks/expectations.js'
 import {
   answersOf as statusesOf,
   callCursorPages,
@@ -12,7 +17,14 @@ import {
   STAND_IN,
   statusOf,
 } from '../../src/checks/operation-calls.js'
-import { answersOf, bodyRuleCheck, failureOf, isSuccessBody, needsOf, pathsOf } from '../../src/checks/success-bodies.js'
+import {
+  answersOf,
+  bodyRuleCheck,
+  failureOf,
+  isSuccessBody,
+  needsOf,
+  pathsOf,
+} from '../../src/checks/success-bodies.js'
 import { carriedPayload } from '../../src/checks/refusal-payload.js'
 import type { RunSettings } from '../../src/core/settings.js'
 import type { Exchange } from '../../src/http/exchange.js'
@@ -24,17 +36,53 @@ const HASH = `0x${'ab'.repeat(32)}`
 const ADDRESS = `0x${'cd'.repeat(20)}`
 const INTENT = { hash: HASH, receipt: 'the-receipt' }
 const SECOND = { hash: `0x${'ef'.repeat(32)}`, receipt: 'the-second-receipt' }
-const MARKET = { id: 'm1', clusterId: 'c1', oracleKey: 'k', paused: false, resolutionTimestamp: '1', status: 'open', updatedBlock: '2' }
-const VAULT = { id: 'v', fundingReservedWad: '1', requiredBufferWad: '2', updatedAt: '3', updatedBlock: '4', updatedTransactionHash: HASH }
+const MARKET = {
+  id: 'm1',
+  clusterId: 'c1',
+  oracleKey: 'k',
+  paused: false,
+  resolutionTimestamp: '1',
+  status: 'open',
+  updatedBlock: '2',
+}
+const VAULT = {
+  id: 'v',
+  fundingReservedWad: '1',
+  requiredBufferWad: '2',
+  updatedAt: '3',
+  updatedBlock: '4',
+  updatedTransactionHash: HASH,
+}
 const ORDER = {
-  ...Object.fromEntries(['nonce', 'deadline', 'orderType', 'marketId', 'direction', 'positionId', 'qWad', 'marginTokens', 'triggerPriceWad', 'limitPriceWad', 'closeMode'].map((m) => [m, '1'])),
+  ...Object.fromEntries(
+    [
+      'nonce',
+      'deadline',
+      'orderType',
+      'marketId',
+      'direction',
+      'positionId',
+      'qWad',
+      'marginTokens',
+      'triggerPriceWad',
+      'limitPriceWad',
+      'closeMode',
+    ].map((m) => [m, '1']),
+  ),
   trader: ADDRESS,
   sessionKey: ADDRESS,
   ocoGroup: HASH,
 }
 const INTENT_STATUS = { orderHash: HASH, state: 'open', createdAt: '1', updatedAt: '2', order: ORDER }
-const noResponse = (message = 'connect ECONNREFUSED'): Exchange => ({ ...exchangeOf(undefined), error: { code: 'ECONNREFUSED', message } })
-const intentExchange = (status: number, json?: unknown) => exchangeOf(responseOf(status, {}, json), { operation: 'getIntentStatus', url: `http://127.0.0.1:9/v1/intents/${HASH}` })
+const noResponse = (message = 'connect ECONNREFUSED'): Exchange => ({
+  ...exchangeOf(undefined),
+  error: { code: 'ECONNREFUSED', message },
+})
+const intentExchange = (status: number, json?: unknown) =>
+  exchangeOf(responseOf(status, {}, json), {
+    operation: 'getIntentStatus',
+    url: `http://127.0.0.1:9/v1/intents/${HASH}`,
+  })
 const problemOf = (breach: { problem: string } | undefined) => breach?.problem
 
 describe('refusedWithErrorBody', () => {
@@ -49,16 +97,22 @@ describe('refusedWithErrorBody', () => {
   })
   test('a 4xx the operation does not declare is the breach where it declares its statuses', () => {
     const declared = operation('getIntentStatus').declaredStatuses!.join(', ')
-    expect(problemOf(refusedWithErrorBody(intentExchange(400, ERROR)))).toBe(`status 400 is a 4xx the operation does not declare (${declared})`)
+    expect(problemOf(refusedWithErrorBody(intentExchange(400, ERROR)))).toBe(
+      `status 400 is a 4xx the operation does not declare (${declared})`,
+    )
     expect(refusedWithErrorBody(intentExchange(404, ERROR))).toBeUndefined()
     expect(refusedWithErrorBody(exchangeOf(responseOf(418, {}, ERROR), { operation: undefined }))).toBeUndefined()
   })
   test('a 4xx without an error body is the breach, naming what is wrong with the body', () => {
-    expect(problemOf(refusedWithErrorBody(exchangeOf(responseOf(404))))).toBe('status 404 without an error body: the body is empty')
+    expect(problemOf(refusedWithErrorBody(exchangeOf(responseOf(404))))).toBe(
+      'status 404 without an error body: the body is empty',
+    )
     expect(problemOf(refusedWithErrorBody(exchangeOf(responseOf(404, {}, { message: 'x' }))))).toBe(
       "status 404 without an error body: ErrorBody must have required property 'error' (required)",
     )
-    expect(problemOf(refusedWithErrorBody(exchangeOf(responseOf(404, {}, { error: 1 }))))).toBe('status 404 without an error body: ErrorBody/error must be string (type)')
+    expect(problemOf(refusedWithErrorBody(exchangeOf(responseOf(404, {}, { error: 1 }))))).toBe(
+      'status 404 without an error body: ErrorBody/error must be string (type)',
+    )
   })
   test('the breach carries its exchange', () => {
     const exchange = exchangeOf(responseOf(500, {}, ERROR))
@@ -73,13 +127,21 @@ describe('foundOrNotFound', () => {
     expect(foundOrNotFound(exchangeOf(responseOf(403, {}, ERROR)))).toBeUndefined()
   })
   test('another status, or none, is the breach', () => {
-    expect(problemOf(foundOrNotFound(exchangeOf(responseOf(401, {}, ERROR))))).toBe('status 401, expected 200, 404 or 403 (a restricted key)')
+    expect(problemOf(foundOrNotFound(exchangeOf(responseOf(401, {}, ERROR))))).toBe(
+      'status 401, expected 200, 404 or 403 (a restricted key)',
+    )
     expect(problemOf(foundOrNotFound(noResponse('timeout')))).toBe('no response (timeout)')
   })
   test('a 200 is judged by the success schema, a 404 or 403 by the error body', () => {
-    expect(problemOf(foundOrNotFound(exchangeOf(responseOf(200, {}, ERROR))))).toBe("status 200 with an invalid body: MarketsResponse must have required property 'data' (required)")
-    expect(problemOf(foundOrNotFound(exchangeOf(responseOf(404, {}, { data: [] }))))).toBe("status 404 with an invalid body: ErrorBody must have required property 'error' (required)")
-    expect(problemOf(foundOrNotFound(exchangeOf(responseOf(403))))).toBe('status 403 with an invalid body: the body is empty')
+    expect(problemOf(foundOrNotFound(exchangeOf(responseOf(200, {}, ERROR))))).toBe(
+      "status 200 with an invalid body: MarketsResponse must have required property 'data' (required)",
+    )
+    expect(problemOf(foundOrNotFound(exchangeOf(responseOf(404, {}, { data: [] }))))).toBe(
+      "status 404 with an invalid body: ErrorBody must have required property 'error' (required)",
+    )
+    expect(problemOf(foundOrNotFound(exchangeOf(responseOf(403))))).toBe(
+      'status 403 with an invalid body: the body is empty',
+    )
   })
 })
 
@@ -100,7 +162,9 @@ describe('answeredWithError', () => {
   test('exactly the status, with an error body', () => {
     expect(answeredWithError(exchangeOf(responseOf(401, {}, ERROR)), 401)).toBeUndefined()
     expect(problemOf(answeredWithError(exchangeOf(responseOf(403, {}, ERROR)), 401))).toBe('status 403, expected 401')
-    expect(problemOf(answeredWithError(exchangeOf(responseOf(401, {}, {})), 401))).toBe("status 401 without an error body: ErrorBody must have required property 'error' (required)")
+    expect(problemOf(answeredWithError(exchangeOf(responseOf(401, {}, {})), 401))).toBe(
+      "status 401 without an error body: ErrorBody must have required property 'error' (required)",
+    )
     expect(problemOf(answeredWithError(noResponse(), 401))).toBe('no response (connect ECONNREFUSED)')
   })
 })
@@ -114,33 +178,75 @@ describe('operation calls', () => {
   test('the servable operations are those whose inputs were given', () => {
     const ids = (settings: Partial<RunSettings>) => servableOperations(settings as RunSettings).map((op) => op.id)
     expect(ids({})).toEqual(['getVault', 'listMarkets', 'getConfig'])
-    expect(ids({ trader: ADDRESS })).toEqual(['getTraderPnl', 'getVault', 'listMarkets', 'listTraderBalances', 'getConfig'])
+    expect(ids({ trader: ADDRESS })).toEqual([
+      'getTraderPnl',
+      'getVault',
+      'listMarkets',
+      'listTraderBalances',
+      'getConfig',
+    ])
     expect(ids({ intent: INTENT })).toEqual(['getIntentStatus', 'getVault', 'listMarkets', 'getConfig'])
   })
   test('inputs are the configured ones where given, stand-ins elsewhere; only the intent operation takes a receipt', () => {
-    expect(inputsOrStandIns({} as RunSettings, operation('getIntentStatus'))).toEqual({ params: { hash: STAND_IN.hash, address: STAND_IN.address }, query: { receipt: STAND_IN.receipt } })
-    expect(inputsOrStandIns({ intent: INTENT, trader: ADDRESS } as RunSettings, operation('getIntentStatus'))).toEqual({ params: { hash: HASH, address: ADDRESS }, query: { receipt: 'the-receipt' } })
-    expect(inputsOrStandIns({ trader: ADDRESS } as RunSettings, operation('getTraderPnl'))).toEqual({ params: { hash: STAND_IN.hash, address: ADDRESS }, query: {} })
+    expect(inputsOrStandIns({} as RunSettings, operation('getIntentStatus'))).toEqual({
+      params: { hash: STAND_IN.hash, address: STAND_IN.address },
+      query: { receipt: STAND_IN.receipt },
+    })
+    expect(inputsOrStandIns({ intent: INTENT, trader: ADDRESS } as RunSettings, operation('getIntentStatus'))).toEqual({
+      params: { hash: HASH, address: ADDRESS },
+      query: { receipt: 'the-receipt' },
+    })
+    expect(inputsOrStandIns({ trader: ADDRESS } as RunSettings, operation('getTraderPnl'))).toEqual({
+      params: { hash: STAND_IN.hash, address: ADDRESS },
+      query: {},
+    })
   })
   test('every operation is called with the key given, shared, on inputs or stand-ins', async () => {
     const { ctx, calls } = scriptedContext({}, () => responseOf(401, {}, ERROR))
     const auth = { kind: 'none' } as never
     const exchanges = await callEveryOperation(ctx, auth)
-    expect(exchanges.map((e) => e.operation)).toEqual(['getIntentStatus', 'getTraderPnl', 'getVault', 'listMarkets', 'listTraderBalances', 'getConfig'])
-    expect(calls[0]).toEqual({ operation: 'getIntentStatus', options: { params: { hash: STAND_IN.hash, address: STAND_IN.address }, query: { receipt: STAND_IN.receipt }, auth, shared: true } })
+    expect(exchanges.map((e) => e.operation)).toEqual([
+      'getIntentStatus',
+      'getTraderPnl',
+      'getVault',
+      'listMarkets',
+      'listTraderBalances',
+      'getConfig',
+    ])
+    expect(calls[0]).toEqual({
+      operation: 'getIntentStatus',
+      options: {
+        params: { hash: STAND_IN.hash, address: STAND_IN.address },
+        query: { receipt: STAND_IN.receipt },
+        auth,
+        shared: true,
+      },
+    })
   })
   test('the servable operations are called with the key given, shared', async () => {
     const { ctx, calls } = scriptedContext({ trader: ADDRESS }, () => responseOf(200, {}, {}))
     const auth = { kind: 'none' } as never
     await callServableOperations(ctx, auth)
-    expect(calls).toEqual(['getTraderPnl', 'getVault', 'listMarkets', 'listTraderBalances', 'getConfig'].map((id) => ({ operation: id, options: { auth, shared: true } })))
+    expect(calls).toEqual(
+      ['getTraderPnl', 'getVault', 'listMarkets', 'listTraderBalances', 'getConfig'].map((id) => ({
+        operation: id,
+        options: { auth, shared: true },
+      })),
+    )
   })
   test("a list's cursor page is asked with a fresh first page, again for one item when the first gives no cursor", async () => {
-    const { ctx, calls } = scriptedContext({ trader: ADDRESS, limitParam: 'size', cursorParam: 'after' }, ({ operation: id, options }) => {
-      if (options?.auth) return responseOf(200, {}, { data: [] })
-      if (id === 'listMarkets') return responseOf(200, {}, { data: [], cursor: 'c-markets' })
-      return responseOf(200, {}, { data: [], ...(options?.query?.size === '1' ? { cursor: 'c-balances' } : { cursor: null }) })
-    })
+    const { ctx, calls } = scriptedContext(
+      { trader: ADDRESS, limitParam: 'size', cursorParam: 'after' },
+      ({ operation: id, options }) => {
+        if (options?.auth) return responseOf(200, {}, { data: [] })
+        if (id === 'listMarkets') return responseOf(200, {}, { data: [], cursor: 'c-markets' })
+        return responseOf(
+          200,
+          {},
+          { data: [], ...(options?.query?.size === '1' ? { cursor: 'c-balances' } : { cursor: null }) },
+        )
+      },
+    )
     const auth = { kind: 'none' } as never
     const pages = await callCursorPages(ctx, auth)
     expect(pages).toHaveLength(2)
@@ -170,7 +276,10 @@ describe('operation calls', () => {
       return responseOf(200, {}, { data: [], cursor: restricted ? 'c-restricted' : 'c-full' })
     })
     const pages = await callCursorPages(ctx, 'restricted')
-    expect(pages.map((page) => [page.exchange.operation, page.foreignCursor])).toEqual([['listMarkets', false], ['listTraderBalances', true]])
+    expect(pages.map((page) => [page.exchange.operation, page.foreignCursor])).toEqual([
+      ['listMarkets', false],
+      ['listTraderBalances', true],
+    ])
     expect(calls.filter((c) => c.options?.query?.cursor !== undefined)).toEqual([
       { operation: 'listMarkets', options: { query: { cursor: 'c-restricted' }, auth: 'restricted' } },
       { operation: 'listTraderBalances', options: { query: { cursor: 'c-full' }, auth: 'restricted' } },
@@ -215,18 +324,33 @@ describe('success bodies', () => {
   })
   test('a failure names the request, the answer and the problem', () => {
     const subject = { operation: operation('getVault'), label: 'GET /v1/vault', needs: [] }
-    expect(failureOf({ subject, exchange: exchangeOf(responseOf(500, {}, ERROR)) }, 'bad')).toBe('GET /v1/vault answered status 500: bad')
-    expect(failureOf({ subject, exchange: exchangeOf(responseOf(200)) }, 'bad')).toBe('GET /v1/vault answered status 200, and the body is empty: bad')
-    expect(failureOf({ subject, exchange: noResponse('timeout') }, 'bad')).toBe('GET /v1/vault answered no response (timeout): bad')
+    expect(failureOf({ subject, exchange: exchangeOf(responseOf(500, {}, ERROR)) }, 'bad')).toBe(
+      'GET /v1/vault answered status 500: bad',
+    )
+    expect(failureOf({ subject, exchange: exchangeOf(responseOf(200)) }, 'bad')).toBe(
+      'GET /v1/vault answered status 200, and the body is empty: bad',
+    )
+    expect(failureOf({ subject, exchange: noResponse('timeout') }, 'bad')).toBe(
+      'GET /v1/vault answered no response (timeout): bad',
+    )
   })
   test('each operation whose inputs were given is sent, shared; the intent one once per intent', async () => {
-    const { ctx, calls } = scriptedContext({ apiKey: 'the-api-key', intent: INTENT, secondIntent: SECOND }, () => responseOf(200, {}, {}))
+    const { ctx, calls } = scriptedContext({ apiKey: 'the-api-key', intent: INTENT, secondIntent: SECOND }, () =>
+      responseOf(200, {}, {}),
+    )
     const answers = await answersOf(ctx, ['getIntentStatus', 'getVault'])
-    expect(answers.map((a) => a.subject.label)).toEqual(['GET /v1/intents/{hash} (the intent)', 'GET /v1/intents/{hash} (the second intent)', 'GET /v1/vault'])
+    expect(answers.map((a) => a.subject.label)).toEqual([
+      'GET /v1/intents/{hash} (the intent)',
+      'GET /v1/intents/{hash} (the second intent)',
+      'GET /v1/vault',
+    ])
     expect(answers[1]!.subject.needs).toEqual(['apiKey', 'intent', 'secondIntent'])
     expect(calls).toEqual([
       { operation: 'getIntentStatus', options: { shared: true } },
-      { operation: 'getIntentStatus', options: { params: { hash: SECOND.hash }, query: { receipt: SECOND.receipt }, shared: true } },
+      {
+        operation: 'getIntentStatus',
+        options: { params: { hash: SECOND.hash }, query: { receipt: SECOND.receipt }, shared: true },
+      },
       { operation: 'getVault', options: { shared: true } },
     ])
   })
@@ -247,13 +371,21 @@ describe('success bodies', () => {
 
 describe('bodyRuleCheck', () => {
   // Made in each test, so that a mutant of bodyRuleCheck is switched on when the check is made.
-  const vaultRule = () => bodyRuleCheck({ id: 'x/vault', requirement: 'SHAPE-VAULT', title: 't', operations: ['getVault'] })
-  const envelopeRule = () => bodyRuleCheck({ id: 'x/data', requirement: 'ENV-DATA', title: 't', operations: ['getVault', 'listMarkets'] })
-  const vault = (json: unknown, status = 200) => exchangeOf(responseOf(status, {}, json), { operation: 'getVault', url: 'http://127.0.0.1:9/v1/vault' })
+  const vaultRule = () =>
+    bodyRuleCheck({ id: 'x/vault', requirement: 'SHAPE-VAULT', title: 't', operations: ['getVault'] })
+  const envelopeRule = () =>
+    bodyRuleCheck({ id: 'x/data', requirement: 'ENV-DATA', title: 't', operations: ['getVault', 'listMarkets'] })
+  const vault = (json: unknown, status = 200) =>
+    exchangeOf(responseOf(status, {}, json), { operation: 'getVault', url: 'http://127.0.0.1:9/v1/vault' })
 
   test('needs what its one operation needs, or the key alone for several', () => {
-    expect(bodyRuleCheck({ id: 'x', requirement: 'R', title: 't', operations: ['getTraderPnl'] }).needs).toEqual(['apiKey', 'trader'])
-    expect(bodyRuleCheck({ id: 'x', requirement: 'R', title: 't', operations: ['getTraderPnl', 'getVault'] }).needs).toEqual(['apiKey'])
+    expect(bodyRuleCheck({ id: 'x', requirement: 'R', title: 't', operations: ['getTraderPnl'] }).needs).toEqual([
+      'apiKey',
+      'trader',
+    ])
+    expect(
+      bodyRuleCheck({ id: 'x', requirement: 'R', title: 't', operations: ['getTraderPnl', 'getVault'] }).needs,
+    ).toEqual(['apiKey'])
     expect(envelopeRule().needs).toEqual(['apiKey'])
   })
   test('applies to the success bodies of its operations only', () => {
@@ -267,18 +399,24 @@ describe('bodyRuleCheck', () => {
   })
   test('reports only the violations of its requirement: the first, what it got, and how many more', () => {
     const vaultData = vaultRule()
-    const violation = (json: unknown) => vaultData.recorded!.violation(vault(json).response!, vault(json), {} as RunSettings)
+    const violation = (json: unknown) =>
+      vaultData.recorded!.violation(vault(json).response!, vault(json), {} as RunSettings)
     expect(violation({ data: VAULT, checkpoint: null })).toBeUndefined()
-    expect(violation({ data: { ...VAULT, id: 7 }, checkpoint: null })).toMatchObject({ message: '/data/id must be string (type), got 7' })
-    expect(violation({ data: { ...VAULT, id: 7, updatedAt: 8 }, checkpoint: null })).toMatchObject({ message: '/data/id must be string (type), got 7 (and 1 more)' })
+    expect(violation({ data: { ...VAULT, id: 7 }, checkpoint: null })).toMatchObject({
+      message: '/data/id must be string (type), got 7',
+    })
+    expect(violation({ data: { ...VAULT, id: 7, updatedAt: 8 }, checkpoint: null })).toMatchObject({
+      message: '/data/id must be string (type), got 7 (and 1 more)',
+    })
     const long = 'y'.repeat(200)
     const quoted = violation({ data: { ...VAULT, id: [long] }, checkpoint: null }) as { message: string }
     expect(quoted.message.length).toBeLessThan(140)
     expect(quoted.message).toContain(`got ["${'y'.repeat(78)}`)
   })
-  test("leaves the violations of other requirements to their checks", () => {
+  test('leaves the violations of other requirements to their checks', () => {
     const vaultData = vaultRule()
-    const violation = (json: unknown) => vaultData.recorded!.violation(vault(json).response!, vault(json), {} as RunSettings)
+    const violation = (json: unknown) =>
+      vaultData.recorded!.violation(vault(json).response!, vault(json), {} as RunSettings)
     expect(violation({ data: VAULT, checkpoint: 5, cursor: 6 })).toBeUndefined()
     expect(violation({ data: { ...VAULT, id: 7 }, checkpoint: 5, cursor: 6 })).toEqual({
       message: '/data/id must be string (type), got 7',
@@ -290,13 +428,19 @@ describe('bodyRuleCheck', () => {
     expect(violation).toMatchObject({ message: 'the body must be object (type), got [] (and 1 more)' })
   })
   test('its run fails on the first success body that breaks the rule, with the answer', async () => {
-    const { ctx } = scriptedContext({ apiKey: 'the-api-key' }, ({ operation: id }) => (id === 'getVault' ? responseOf(200, {}, { checkpoint: null }) : responseOf(200, {}, { data: [] })))
+    const { ctx } = scriptedContext({ apiKey: 'the-api-key' }, ({ operation: id }) =>
+      id === 'getVault' ? responseOf(200, {}, { checkpoint: null }) : responseOf(200, {}, { data: [] }),
+    )
     const failure = (await rejectionOf(envelopeRule().run(ctx))) as Error & { details: { violations: unknown[] } }
-    expect(failure.message).toBe(`GET /v1/vault: the body must have required property 'data' (required), got {"checkpoint":null} (and 1 more)`)
+    expect(failure.message).toBe(
+      `GET /v1/vault: the body must have required property 'data' (required), got {"checkpoint":null} (and 1 more)`,
+    )
     expect(failure.details.violations).toHaveLength(2)
   })
   test('its run passes when every success body keeps the rule, and skips when none answered one', async () => {
-    const passing = scriptedContext({ apiKey: 'the-api-key' }, ({ operation: id }) => (id === 'getVault' ? responseOf(200, {}, { data: VAULT, checkpoint: null }) : responseOf(500, {}, ERROR)))
+    const passing = scriptedContext({ apiKey: 'the-api-key' }, ({ operation: id }) =>
+      id === 'getVault' ? responseOf(200, {}, { data: VAULT, checkpoint: null }) : responseOf(500, {}, ERROR),
+    )
     await expect(envelopeRule().run(passing.ctx)).resolves.toBeUndefined()
     const none = scriptedContext({ apiKey: 'the-api-key' }, () => responseOf(503))
     expect(((await rejectionOf(envelopeRule().run(none.ctx))) as Error).message).toBe(
@@ -333,12 +477,16 @@ describe('carriedPayload', () => {
     expect(carriedPayload('getConfig', { error: 'x', data: { anything: 1 } })).toBeUndefined()
   })
   test('an intent status carries an IntentStatus as data, or two of its members', () => {
-    expect(carriedPayload('getIntentStatus', { error: 'x', orderHash: HASH, state: 'open' })).toBe('the IntentStatus members orderHash, state')
+    expect(carriedPayload('getIntentStatus', { error: 'x', orderHash: HASH, state: 'open' })).toBe(
+      'the IntentStatus members orderHash, state',
+    )
     expect(carriedPayload('getIntentStatus', { error: 'x', orderHash: HASH })).toBeUndefined()
     expect(carriedPayload('getIntentStatus', { error: 'x', data: { orderHash: HASH } })).toBeUndefined()
     expect(carriedPayload('getIntentStatus', { error: 'x', data: { orderHash: HASH, state: 's' } })).toBeUndefined()
     expect(carriedPayload('getIntentStatus', { error: 'x', data: INTENT_STATUS })).toBe('an IntentStatus as its data')
     expect(carriedPayload('getIntentStatus', { error: 'x', data: [INTENT_STATUS] })).toBeUndefined()
-    expect(carriedPayload('getIntentStatus', { error: 'x', ...INTENT_STATUS })).toBe('the IntentStatus members orderHash, state, createdAt, updatedAt, order')
+    expect(carriedPayload('getIntentStatus', { error: 'x', ...INTENT_STATUS })).toBe(
+      'the IntentStatus members orderHash, state, createdAt, updatedAt, order',
+    )
   })
 })

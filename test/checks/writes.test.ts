@@ -23,8 +23,16 @@ function withOperations(operations: Record<string, WriteOperation>): ProfileValu
   return { ...REFERENCE_VALUES, writes: { ...REFERENCE_VALUES.writes!, operations } }
 }
 
-async function outcomeOf(id: string, behaviours: readonly Behaviour[] = [], values: ProfileValues = REFERENCE_VALUES): Promise<CheckOutcome> {
-  const report = await runAgainstReference({ behaviours }, { allowWrites: true }, { only: [id], profile: { values, baseDir: specPath('.'), source: 'test profile' } })
+async function outcomeOf(
+  id: string,
+  behaviours: readonly Behaviour[] = [],
+  values: ProfileValues = REFERENCE_VALUES,
+): Promise<CheckOutcome> {
+  const report = await runAgainstReference(
+    { behaviours },
+    { allowWrites: true },
+    { only: [id], profile: { values, baseDir: specPath('.'), source: 'test profile' } },
+  )
   const outcome = report.checks.find((c) => c.id === id)
   if (!outcome) throw new Error(`${id} is not in the report: ${failureSummary(report)}`)
   expect(outcome.crashed, `${id} crashed: ${outcome.reason}`).toBeFalsy()
@@ -32,13 +40,22 @@ async function outcomeOf(id: string, behaviours: readonly Behaviour[] = [], valu
 }
 
 /** The verdict, without what each write is answered afresh (a hash, a status identifier). */
-const verdict = (outcome: CheckOutcome) => `${outcome.status}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`.replace(/\b0x[0-9a-f]{64}\b/g, '0x<written>').replace(/\b([a-z]+)_[0-9a-f]{24,40}\b/g, '$1_<written>')
+const verdict = (outcome: CheckOutcome) =>
+  `${outcome.status}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`
+    .replace(/\b0x[0-9a-f]{64}\b/g, '0x<written>')
+    .replace(/\b([a-z]+)_[0-9a-f]{24,40}\b/g, '$1_<written>')
 
 /** The exchange a failure shows as its evidence: its method, path and status. */
-const shown = (outcome: CheckOutcome) => outcome.evidence?.request && `${outcome.evidence.request.method} ${new URL(outcome.evidence.request.url).pathname} ${outcome.evidence.response?.status ?? 'no response'}`
+const shown = (outcome: CheckOutcome) =>
+  outcome.evidence?.request &&
+  `${outcome.evidence.request.method} ${new URL(outcome.evidence.request.url).pathname} ${outcome.evidence.response?.status ?? 'no response'}`
 
 /** Edits the answer to an accepted write of this kind (2xx), the data of its body. */
-function acceptedWrite(name: string, kind: 'intent' | 'cancellation', edit: (data: Record<string, unknown>, response: RefResponse, request: RefRequest) => void): Behaviour {
+function acceptedWrite(
+  name: string,
+  kind: 'intent' | 'cancellation',
+  edit: (data: Record<string, unknown>, response: RefResponse, request: RefRequest) => void,
+): Behaviour {
   return {
     name,
     description: `accepted ${kind} writes are answered otherwise`,
@@ -57,13 +74,22 @@ function writesRefused(kind: 'intent' | 'cancellation', status: number): Behavio
     description: `${kind} writes are refused`,
     onResponse(response, request) {
       if (findWriteRoute(request)?.kind !== kind) return
-      Object.assign(response, { status, body: { error: 'refused', code: 'internal', requestId: response.headers['x-request-id'] } })
+      Object.assign(response, {
+        status,
+        body: { error: 'refused', code: 'internal', requestId: response.headers['x-request-id'] },
+      })
     },
   }
 }
 
-/** Answers the status of an intent accepted by the intake with this status, when the request and the intent pass the test. */
-function writtenStatusWhere(status: number, when: (request: RefRequest, intent: { receipt: string }) => boolean): Behaviour {
+/**
+ * Answers the status of an intent accepted by the intake with this status, when the request and the intent pass the
+ * test.
+ */
+function writtenStatusWhere(
+  status: number,
+  when: (request: RefRequest, intent: { receipt: string }) => boolean,
+): Behaviour {
   return {
     name: `written-status-${status}`,
     description: `the status of a written intent is answered ${status}`,
@@ -71,7 +97,8 @@ function writtenStatusWhere(status: number, when: (request: RefRequest, intent: 
       if (!isOperation(request, 'getIntentStatus')) return
       const hash = request.route!.params.hash!.toLowerCase()
       const intent = data.intents.find((i) => i.written && i.hash === hash)
-      if (intent && when(request, intent)) Object.assign(response, { status, body: { error: 'not granted', code: 'receipt_mismatch' } })
+      if (intent && when(request, intent))
+        Object.assign(response, { status, body: { error: 'not granted', code: 'receipt_mismatch' } })
     },
   }
 }
@@ -82,66 +109,152 @@ describe('operations of the profile', () => {
   test('a check is skipped, naming the keys, when no write operation of the profile states what it needs', async () => {
     const { statusPath: _statusPath, ...withoutStatus } = OPERATIONS.submitIntent!
     const { cancels: _cancels, ...withoutCancels } = OPERATIONS.cancelIntent!
-    const values = withOperations({ submitIntent: withoutStatus as WriteOperation, cancelIntent: withoutCancels as WriteOperation })
-    expect(verdict(await outcomeOf('writes/receipt-grants-only-its-own-status', [], values))).toBe('skipped: no write operation of the profile states an intake with its receipt and status operation (writes.operations.*.receipt and statusPath)')
-    expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [], values))).toBe('skipped: no write operation of the profile states a cancellation with what it cancels (writes.operations.*.cancels)')
+    const values = withOperations({
+      submitIntent: withoutStatus as WriteOperation,
+      cancelIntent: withoutCancels as WriteOperation,
+    })
+    expect(verdict(await outcomeOf('writes/receipt-grants-only-its-own-status', [], values))).toBe(
+      'skipped: no write operation of the profile states an intake with its receipt and status operation (writes.operations.*.receipt and statusPath)',
+    )
+    expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [], values))).toBe(
+      'skipped: no write operation of the profile states a cancellation with what it cancels (writes.operations.*.cancels)',
+    )
     // A cancellation is no intake, though it has a status identifier.
     const { receipt: _receipt, ...withoutReceipt } = OPERATIONS.submitIntent!
-    expect(verdict(await outcomeOf('writes/receipt-not-in-response-url', [], withOperations({ submitIntent: withoutReceipt as WriteOperation, cancelIntent: { ...OPERATIONS.cancelIntent!, receipt: '/data/id' } })))).toBe('skipped: no write operation of the profile states an action or intent intake with its receipt (writes.operations.*.receipt)')
+    expect(
+      verdict(
+        await outcomeOf(
+          'writes/receipt-not-in-response-url',
+          [],
+          withOperations({
+            submitIntent: withoutReceipt as WriteOperation,
+            cancelIntent: { ...OPERATIONS.cancelIntent!, receipt: '/data/id' },
+          }),
+        ),
+      ),
+    ).toBe(
+      'skipped: no write operation of the profile states an action or intent intake with its receipt (writes.operations.*.receipt)',
+    )
   })
 })
 
 describe('accepted submissions', () => {
   test('a signed write with a key of safe characters must be accepted', async () => {
-    expect(verdict(await outcomeOf('writes/key-length-within-bounds-accepted', [writesRefused('intent', 400)]))).toBe('failed: submitIntent: a signed submission with an Idempotency-Key of 8 letters and digits was not accepted (400)')
-    expect(verdict(await outcomeOf('writes/intake-returns-identifier-and-receipt', [writesRefused('intent', 503)]))).toBe('failed: submitIntent: a signed submission with an Idempotency-Key of 32 letters and digits was not accepted (503)')
+    expect(verdict(await outcomeOf('writes/key-length-within-bounds-accepted', [writesRefused('intent', 400)]))).toBe(
+      'failed: submitIntent: a signed submission with an Idempotency-Key of 8 letters and digits was not accepted (400)',
+    )
+    expect(
+      verdict(await outcomeOf('writes/intake-returns-identifier-and-receipt', [writesRefused('intent', 503)])),
+    ).toBe(
+      'failed: submitIntent: a signed submission with an Idempotency-Key of 32 letters and digits was not accepted (503)',
+    )
   })
 
   test('an intake without its status identifier fails, naming the profile key', async () => {
     const noHash = acceptedWrite('no-hash', 'intent', (data) => delete data.hash)
     const intake = await outcomeOf('writes/intake-returns-identifier-and-receipt', [noHash])
-    expect(verdict(intake)).toBe('failed: submitIntent: the accepted intake has no status identifier at /data/hash (writes.operations.submitIntent.statusIdentifier)')
+    expect(verdict(intake)).toBe(
+      'failed: submitIntent: the accepted intake has no status identifier at /data/hash (writes.operations.submitIntent.statusIdentifier)',
+    )
     expect(shown(intake)).toBe('POST /v1/intents 202')
     const replay = await outcomeOf('writes/replay-creates-no-second-order', [noHash])
-    expect(verdict(replay)).toBe('failed: submitIntent: the accepted submission has no status identifier (writes.operations.submitIntent.statusIdentifier)')
+    expect(verdict(replay)).toBe(
+      'failed: submitIntent: the accepted submission has no status identifier (writes.operations.submitIntent.statusIdentifier)',
+    )
     expect(shown(replay)).toBe('POST /v1/intents 202')
   })
 })
 
 describe('writes/replay-creates-no-second-order', () => {
   const id = 'writes/replay-creates-no-second-order'
-  const replay = (name: string, edit: (data: Record<string, unknown>) => void) => acceptedWrite(name, 'intent', (data) => data.duplicate === true && edit(data))
+  const replay = (name: string, edit: (data: Record<string, unknown>) => void) =>
+    acceptedWrite(name, 'intent', (data) => data.duplicate === true && edit(data))
 
   test('a replay naming another identifier is a further order, whatever duplicate says', async () => {
-    expect(verdict(await outcomeOf(id, [replay('other-hash', (data) => { data.hash = `0x${'ab'.repeat(32)}` })]))).toBe('failed: submitIntent: the same body and key sent again were accepted as a further order: the answer reports duplicate: true but names status identifier "0x<written>", not "0x<written>"')
-    expect(verdict(await outcomeOf(id, [replay('other-hash-new', (data) => { data.hash = `0x${'ab'.repeat(32)}`; data.duplicate = false })]))).toBe('failed: submitIntent: the same body and key sent again were accepted as a further order: the answer names status identifier "0x<written>", not "0x<written>"')
+    expect(
+      verdict(
+        await outcomeOf(id, [
+          replay('other-hash', (data) => {
+            data.hash = `0x${'ab'.repeat(32)}`
+          }),
+        ]),
+      ),
+    ).toBe(
+      'failed: submitIntent: the same body and key sent again were accepted as a further order: the answer reports duplicate: true but names status identifier "0x<written>", not "0x<written>"',
+    )
+    expect(
+      verdict(
+        await outcomeOf(id, [
+          replay('other-hash-new', (data) => {
+            data.hash = `0x${'ab'.repeat(32)}`
+            data.duplicate = false
+          }),
+        ]),
+      ),
+    ).toBe(
+      'failed: submitIntent: the same body and key sent again were accepted as a further order: the answer names status identifier "0x<written>", not "0x<written>"',
+    )
   })
 
   test('a replay with no identifier is the same order only when it reports duplicate: true', async () => {
     expect(verdict(await outcomeOf(id, [replay('duplicate-only', (data) => delete data.hash)]))).toBe('passed')
-    expect(verdict(await outcomeOf(id, [replay('nothing', (data) => { delete data.hash; data.duplicate = 'yes' })]))).toBe('failed: submitIntent: the same body and key sent again were accepted as a further order: the answer names status identifier null, not "0x<written>"')
+    expect(
+      verdict(
+        await outcomeOf(id, [
+          replay('nothing', (data) => {
+            delete data.hash
+            data.duplicate = 'yes'
+          }),
+        ]),
+      ),
+    ).toBe(
+      'failed: submitIntent: the same body and key sent again were accepted as a further order: the answer names status identifier null, not "0x<written>"',
+    )
   })
 })
 
 describe('writes/receipt-grants-only-its-own-status', () => {
   const id = 'writes/receipt-grants-only-its-own-status'
 
-  test("the status asked with its own receipt must be granted (2xx)", async () => {
+  test('the status asked with its own receipt must be granted (2xx)', async () => {
     const notGranted = await outcomeOf(id, [writtenStatus(404)])
-    expect(verdict(notGranted)).toBe('failed: submitIntent: the status of a new submission, asked with its own receipt, is not granted (404)')
+    expect(verdict(notGranted)).toBe(
+      'failed: submitIntent: the status of a new submission, asked with its own receipt, is not granted (404)',
+    )
     expect(shown(notGranted)).toMatch(/^GET \/v1\/intents\/0x[0-9a-f]{64} 404$/)
-    expect(verdict(await outcomeOf(id, [writtenStatus(300)]))).toBe('failed: submitIntent: the status of a new submission, asked with its own receipt, is not granted (300)')
+    expect(verdict(await outcomeOf(id, [writtenStatus(300)]))).toBe(
+      'failed: submitIntent: the status of a new submission, asked with its own receipt, is not granted (300)',
+    )
   })
 })
 
 describe('writes/receipt-not-in-response-url', () => {
   const id = 'writes/receipt-not-in-response-url'
-  const header = (name: string, value: (data: Record<string, unknown>) => string) => acceptedWrite(`receipt-in-${name}`, 'intent', (data, response) => { response.headers[name] = value(data) })
+  const header = (name: string, value: (data: Record<string, unknown>) => string) =>
+    acceptedWrite(`receipt-in-${name}`, 'intent', (data, response) => {
+      response.headers[name] = value(data)
+    })
 
   test('a Content-Location or Link carrying the receipt fails; one without it passes', async () => {
-    expect(verdict(await outcomeOf(id, [header('content-location', (data) => `/v1/intents/${data.hash}?receipt=${data.receipt}`)]))).toBe("failed: submitIntent: the intake answer's content-location header carries the receipt it returns: a URL handed out is kept by proxies, caches and histories")
-    expect(verdict(await outcomeOf(id, [header('link', (data) => `</v1/intents/${data.hash}?receipt=${data.receipt}>; rel="status"`)]))).toBe("failed: submitIntent: the intake answer's link header carries the receipt it returns: a URL handed out is kept by proxies, caches and histories")
-    expect(verdict(await outcomeOf(id, [header('link', (data) => `</v1/intents/${data.hash}>; rel="status"`)]))).toBe('passed')
+    expect(
+      verdict(
+        await outcomeOf(id, [header('content-location', (data) => `/v1/intents/${data.hash}?receipt=${data.receipt}`)]),
+      ),
+    ).toBe(
+      "failed: submitIntent: the intake answer's content-location header carries the receipt it returns: a URL handed out is kept by proxies, caches and histories",
+    )
+    expect(
+      verdict(
+        await outcomeOf(id, [
+          header('link', (data) => `</v1/intents/${data.hash}?receipt=${data.receipt}>; rel="status"`),
+        ]),
+      ),
+    ).toBe(
+      "failed: submitIntent: the intake answer's link header carries the receipt it returns: a URL handed out is kept by proxies, caches and histories",
+    )
+    expect(verdict(await outcomeOf(id, [header('link', (data) => `</v1/intents/${data.hash}>; rel="status"`)]))).toBe(
+      'passed',
+    )
   })
 })
 
@@ -150,12 +263,18 @@ describe('writes/cancellation-ends-lifecycle', () => {
 
   test('the cancellation must be accepted, and the status of what it cancels granted', async () => {
     const refused = await outcomeOf(id, [writesRefused('cancellation', 409)])
-    expect(verdict(refused)).toBe('failed: cancelIntent: the cancellation of a new submitIntent submission was not accepted (409)')
+    expect(verdict(refused)).toBe(
+      'failed: cancelIntent: the cancellation of a new submitIntent submission was not accepted (409)',
+    )
     expect(shown(refused)).toBe('POST /v1/cancellations 409')
     const notGranted = await outcomeOf(id, [writtenStatus(403)])
-    expect(verdict(notGranted)).toBe('failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (403)')
+    expect(verdict(notGranted)).toBe(
+      'failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (403)',
+    )
     expect(shown(notGranted)).toMatch(/^GET \/v1\/intents\/0x[0-9a-f]{64} 403$/)
-    expect(verdict(await outcomeOf(id, [writtenStatus(300)]))).toBe('failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (300)')
+    expect(verdict(await outcomeOf(id, [writtenStatus(300)]))).toBe(
+      'failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (300)',
+    )
   })
 
   test('a lifecycle that ends after the first poll is waited for', async () => {
@@ -182,36 +301,57 @@ describe('the writes each check declares', () => {
     values: withOperations({
       ...OPERATIONS,
       submitIntentAgain: OPERATIONS.submitIntent!,
-      cancelIntentAgain: { ...OPERATIONS.cancelIntent!, cancels: { ...OPERATIONS.cancelIntent!.cancels!, operation: 'submitIntentAgain' } },
+      cancelIntentAgain: {
+        ...OPERATIONS.cancelIntent!,
+        cancels: { ...OPERATIONS.cancelIntent!.cancels!, operation: 'submitIntentAgain' },
+      },
     }),
     baseDir: specPath('.'),
     source: 'test profile',
   }
 
-  test.each(ids)('%s declares exactly the submissions it sends, with two operations of each kind: it runs within --max-writes of that many, and is skipped below', async (id) => {
-    let sent = 0
-    const record = (request: RefRequest) => { if (request.method !== 'GET') sent++ }
-    const within = await runAgainstReference({ record }, { allowWrites: true }, { only: [id], profile: doubled })
-    const outcome = within.checks.find((c) => c.id === id)!
-    expect(outcome.status, failureSummary(within)).toBe('passed')
-    expect(sent).toBeGreaterThan(0)
-    const exact = (await runAgainstReference({}, { allowWrites: true, maxWrites: sent }, { only: [id], profile: doubled })).checks.find((c) => c.id === id)!
-    expect(exact.status, exact.reason).toBe('passed')
-    const below = (await runAgainstReference({}, { allowWrites: true, maxWrites: sent - 1 }, { only: [id], profile: doubled })).checks.find((c) => c.id === id)!
-    expect(below.status).toBe('skipped')
-    expect(below.reason).toBe(`skipped: it sends up to ${sent} submissions, more than the ${sent - 1} left of --max-writes ${sent - 1}`)
-  })
+  test.each(ids)(
+    '%s declares exactly the submissions it sends, with two operations of each kind: it runs within --max-writes of that many, and is skipped below',
+    async (id) => {
+      let sent = 0
+      const record = (request: RefRequest) => {
+        if (request.method !== 'GET') sent++
+      }
+      const within = await runAgainstReference({ record }, { allowWrites: true }, { only: [id], profile: doubled })
+      const outcome = within.checks.find((c) => c.id === id)!
+      expect(outcome.status, failureSummary(within)).toBe('passed')
+      expect(sent).toBeGreaterThan(0)
+      const exact = (
+        await runAgainstReference({}, { allowWrites: true, maxWrites: sent }, { only: [id], profile: doubled })
+      ).checks.find((c) => c.id === id)!
+      expect(exact.status, exact.reason).toBe('passed')
+      const below = (
+        await runAgainstReference({}, { allowWrites: true, maxWrites: sent - 1 }, { only: [id], profile: doubled })
+      ).checks.find((c) => c.id === id)!
+      expect(below.status).toBe('skipped')
+      expect(below.reason).toBe(
+        `skipped: it sends up to ${sent} submissions, more than the ${sent - 1} left of --max-writes ${sent - 1}`,
+      )
+    },
+  )
 })
 
 describe('intakes of the contract', () => {
   test('an action intake with its receipt is judged as an intake; a batch intake is not one', async () => {
-    const asKind = (kind: WriteOperation['kind']) => withOperations({ ...OPERATIONS, submitIntent: { ...OPERATIONS.submitIntent!, kind } })
-    expect(verdict(await outcomeOf('writes/intake-returns-identifier-and-receipt', [], asKind('action')))).toBe('passed')
-    expect(verdict(await outcomeOf('writes/intake-returns-identifier-and-receipt', [], asKind('batch-intent')))).toBe('skipped: no write operation of the profile states an action or intent intake with its receipt (writes.operations.*.receipt)')
+    const asKind = (kind: WriteOperation['kind']) =>
+      withOperations({ ...OPERATIONS, submitIntent: { ...OPERATIONS.submitIntent!, kind } })
+    expect(verdict(await outcomeOf('writes/intake-returns-identifier-and-receipt', [], asKind('action')))).toBe(
+      'passed',
+    )
+    expect(verdict(await outcomeOf('writes/intake-returns-identifier-and-receipt', [], asKind('batch-intent')))).toBe(
+      'skipped: no write operation of the profile states an action or intent intake with its receipt (writes.operations.*.receipt)',
+    )
   })
 })
 
-/** Gives each intent the intake accepts a receipt with characters a URL must escape, kept as the intent's receipt too. */
+/**
+ * Gives each intent the intake accepts a receipt with characters a URL must escape, kept as the intent's receipt too.
+ */
 const reservedReceipts: Behaviour = {
   name: 'reserved-receipts',
   description: 'receipts hold +, /, &, = and a space',
@@ -230,7 +370,7 @@ describe('the status of a written intent', () => {
     expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [reservedReceipts]))).toBe('passed')
   })
 
-  test('a 3xx to another submission\'s receipt grants nothing', async () => {
+  test("a 3xx to another submission's receipt grants nothing", async () => {
     const otherReceipt = writtenStatusWhere(300, (request, intent) => request.query.get('receipt') !== intent.receipt)
     expect(verdict(await outcomeOf('writes/receipt-grants-only-its-own-status', [otherReceipt]))).toBe('passed')
   })
@@ -245,13 +385,20 @@ describe('the polls after a cancellation', () => {
       description: 'the status of a cancelled intent has no state',
       onResponse(response, request) {
         if (findWriteRoute(request)?.kind === 'cancellation') cancelled = Date.now()
-        if (!isOperation(request, 'getIntentStatus') || response.status !== 200 || bodyOf(response)?.state !== 'cancelled') return
+        if (
+          !isOperation(request, 'getIntentStatus') ||
+          response.status !== 200 ||
+          bodyOf(response)?.state !== 'cancelled'
+        )
+          return
         polls.push(Date.now())
         const { state: _state, ...rest } = bodyOf(response)!
         response.body = rest
       },
     }
-    expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [stateless]))).toBe("failed: cancelIntent: 5 s after its cancellation was accepted, the submitIntent submission reports state null at /state, not one of the profile's terminal states (settled, failed, cancelled)")
+    expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [stateless]))).toBe(
+      "failed: cancelIntent: 5 s after its cancellation was accepted, the submitIntent submission reports state null at /state, not one of the profile's terminal states (settled, failed, cancelled)",
+    )
     expect(polls).toHaveLength(5)
     expect(polls.at(-1)! - polls[0]!).toBeGreaterThanOrEqual(3900)
     // The first poll does not wait: a lifecycle ended within the window is seen at the first poll after it ends.
@@ -262,8 +409,15 @@ describe('the polls after a cancellation', () => {
 describe('a status the client cannot ask', () => {
   test('is not granted, and the transport error is named', async () => {
     // A statusPath with a space makes no valid request path: the status asked gets no response.
-    const values = withOperations({ ...OPERATIONS, submitIntent: { ...OPERATIONS.submitIntent!, statusPath: '/v1/intents/{id} ?receipt={receipt}' } })
-    expect(verdict(await outcomeOf('writes/receipt-grants-only-its-own-status', [], values))).toBe('failed: submitIntent: the status of a new submission, asked with its own receipt, is not granted (no response (the request could not be sent (invalid request path)))')
-    expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [], values))).toBe('failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (no response (the request could not be sent (invalid request path)))')
+    const values = withOperations({
+      ...OPERATIONS,
+      submitIntent: { ...OPERATIONS.submitIntent!, statusPath: '/v1/intents/{id} ?receipt={receipt}' },
+    })
+    expect(verdict(await outcomeOf('writes/receipt-grants-only-its-own-status', [], values))).toBe(
+      'failed: submitIntent: the status of a new submission, asked with its own receipt, is not granted (no response (the request could not be sent (invalid request path)))',
+    )
+    expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [], values))).toBe(
+      'failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (no response (the request could not be sent (invalid request path)))',
+    )
   })
 })

@@ -1,4 +1,9 @@
-import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http'
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net'
 import { request } from 'undici'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
@@ -10,16 +15,24 @@ export interface HostileTarget {
   /** Keys and fixtures the target knows, when it is the reference server behind a rewriting proxy. */
   inputs?: Partial<RunSettings>
   requestsElsewhere?: () => number
-  /** For a target streaming a large body: the most bytes of one body it got to write before the client stopped reading. */
+  /**
+   * For a target streaming a large body: the most bytes of one body it got to write before the client stopped reading.
+   */
   mostBodyBytesWritten?: () => number
   close(): Promise<void>
 }
 
 export interface HostileCase {
   name: string
-  /** What the failures' evidence shows of this misbehaviour (what the client or the server wrote, not a check's wording). */
+  /**
+   * What the failures' evidence shows of this misbehaviour (what the client or the server wrote, not a check's
+   * wording).
+   */
   shows: RegExp
-  /** Every request to it ends only by a timeout: the run is kept short by --max-duration, so its evidence may name either. */
+  /**
+   * Every request to it ends only by a timeout: the run is kept short by --max-duration, so its evidence may name
+   * either.
+   */
   hangs?: boolean
   start(): Promise<HostileTarget>
 }
@@ -44,7 +57,10 @@ export async function httpTarget(handle: (req: IncomingMessage, res: ServerRespo
   return { baseUrl: await listen(server), close: () => closeHttp(server) }
 }
 
-/** A TCP server that answers each request head with `respond`, for misbehaviour below HTTP: the socket is its to write and end. */
+/**
+ * A TCP server that answers each request head with `respond`, for misbehaviour below HTTP: the socket is its to write
+ * and end.
+ */
 export async function rawTarget(respond: (socket: Socket) => void): Promise<HostileTarget> {
   const sockets = new Set<Socket>()
   const server = createNetServer((socket) => {
@@ -78,7 +94,10 @@ export function drip(socket: Socket | ServerResponse, chunks: () => string | und
   socket.on('close', () => clearInterval(timer))
 }
 
-/** Streams `total` bytes of JSON-ish filler, respecting back-pressure, until done or the client stops reading; tells `written` each chunk's size. */
+/**
+ * Streams `total` bytes of JSON-ish filler, respecting back-pressure, until done or the client stops reading; tells
+ * `written` each chunk's size.
+ */
 function streamBody(res: ServerResponse, total: number, written: (bytes: number) => void): void {
   const chunk = Buffer.alloc(64 * 1024, 0x20)
   let sent = 0
@@ -97,7 +116,13 @@ function streamBody(res: ServerResponse, total: number, written: (bytes: number)
 /** The reference server with every response body, success or error, replaced by one JSON value of another shape. */
 async function referenceAnsweringEveryBodyWith(body: unknown): Promise<HostileTarget> {
   const reference = await startReferenceServer({
-    behaviours: [{ name: 'every-body-replaced', description: `Every body is ${JSON.stringify(body)}.`, onResponse: (response) => void (response.body = body) }],
+    behaviours: [
+      {
+        name: 'every-body-replaced',
+        description: `Every body is ${JSON.stringify(body)}.`,
+        onResponse: (response) => void (response.body = body),
+      },
+    ],
   })
   return { baseUrl: reference.baseUrl, inputs: referenceInputs(reference), close: () => reference.close() }
 }
@@ -121,7 +146,11 @@ export interface ProxyWatch {
 }
 
 /** The reference server (with the given latency) behind a proxy that rewrites each response's headers. */
-export async function proxiedReference(rewrite: (headers: Record<string, string | string[]>) => void, latencyMs = 0, watch?: ProxyWatch): Promise<HostileTarget> {
+export async function proxiedReference(
+  rewrite: (headers: Record<string, string | string[]>) => void,
+  latencyMs = 0,
+  watch?: ProxyWatch,
+): Promise<HostileTarget> {
   const reference = await startReferenceServer({ latencyMs })
   const inputs = referenceInputs(reference)
   const proxy = await httpTarget(async (req, res) => {
@@ -130,7 +159,8 @@ export async function proxiedReference(rewrite: (headers: Record<string, string 
     const answer = await request(`${reference.baseUrl}${req.url}`, { headers: req.headers as Record<string, string> })
     const body = Buffer.from(await answer.body.arrayBuffer())
     const headers: Record<string, string | string[]> = {}
-    for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && name !== 'transfer-encoding' && name !== 'connection') headers[name] = value
+    for (const [name, value] of Object.entries(answer.headers))
+      if (value !== undefined && name !== 'transfer-encoding' && name !== 'connection') headers[name] = value
     rewrite(headers)
     res.writeHead(answer.statusCode, headers)
     res.end(body)
@@ -142,19 +172,33 @@ export const hostileCases: readonly HostileCase[] = [
   {
     name: 'a body that is not JSON under a JSON content type',
     shows: /Service temporarily moved/,
-    start: () => httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.end('<html><body>Service temporarily moved</body></html>'))),
+    start: () =>
+      httpTarget(
+        (_, res) => (res.writeHead(200, JSON_HEADERS), res.end('<html><body>Service temporarily moved</body></html>')),
+      ),
   },
   {
     name: 'a body that is not valid UTF-8',
     shows: /invalid UTF-8/,
-    start: () => httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.end(Buffer.from([0x7b, 0x22, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d])))),
+    start: () =>
+      httpTarget(
+        (_, res) => (
+          res.writeHead(200, JSON_HEADERS),
+          res.end(Buffer.from([0x7b, 0x22, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]))
+        ),
+      ),
   },
   {
     name: 'a 50 MB body',
     shows: /BODY_TOO_LARGE/,
     async start() {
       let most = 0
-      const target = await httpTarget((_, res) => (res.writeHead(200, { ...JSON_HEADERS, 'content-length': LARGE_BODY_BYTES }), streamBody(res, LARGE_BODY_BYTES, (bytes) => (most = Math.max(most, bytes)))))
+      const target = await httpTarget(
+        (_, res) => (
+          res.writeHead(200, { ...JSON_HEADERS, 'content-length': LARGE_BODY_BYTES }),
+          streamBody(res, LARGE_BODY_BYTES, (bytes) => (most = Math.max(most, bytes)))
+        ),
+      )
       return { ...target, mostBodyBytesWritten: () => most }
     },
   },
@@ -162,45 +206,77 @@ export const hostileCases: readonly HostileCase[] = [
     name: 'a body that never ends',
     shows: /TIMEOUT|RUN_TIME_BOUND/,
     hangs: true,
-    start: () => httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.write('{"data":['), drip(res, () => ' ', 50))),
+    start: () =>
+      httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.write('{"data":['), drip(res, () => ' ', 50))),
   },
   {
     name: 'a connection reset in the middle of the body',
     shows: /ECONNRESET|UND_ERR_SOCKET/,
     start: () =>
       rawTarget((socket) => {
-        socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-ID: ${REQUEST_ID}\r\nContent-Length: 1000\r\n\r\n{"data":[{"symbol":"ETH-`)
+        socket.write(
+          `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-ID: ${REQUEST_ID}\r\nContent-Length: 1000\r\n\r\n{"data":[{"symbol":"ETH-`,
+        )
         setTimeout(() => socket.resetAndDestroy(), 20)
       }),
   },
   {
     name: 'JSON nested 100,000 deep',
     shows: /\[\[\[\[\[/,
-    start: () => httpTarget((_, res) => (res.writeHead(200, JSON_HEADERS), res.end(`{"data":${'['.repeat(100_000)}${']'.repeat(100_000)}}`))),
+    start: () =>
+      httpTarget(
+        (_, res) => (
+          res.writeHead(200, JSON_HEADERS),
+          res.end(`{"data":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)
+        ),
+      ),
   },
   {
     name: 'duplicated x-request-id headers',
     shows: /duplicate-0002/,
-    start: () => proxiedReference((headers) => void (headers['x-request-id'] = [String(headers['x-request-id']), 'duplicate-0002'])),
+    start: () =>
+      proxiedReference(
+        (headers) => void (headers['x-request-id'] = [String(headers['x-request-id']), 'duplicate-0002']),
+      ),
   },
   {
     name: 'a redirect to another host',
     shows: /"status":302/,
     async start() {
       let reached = 0
-      const elsewhere = await httpTarget((_, res) => (reached++, res.writeHead(200, JSON_HEADERS), res.end('{"data":{}}')))
-      const target = await httpTarget((req, res) => (res.writeHead(302, { ...JSON_HEADERS, location: `${elsewhere.baseUrl}${req.url}` }), res.end('{"error":"moved"}')))
-      return { baseUrl: target.baseUrl, requestsElsewhere: () => reached, close: async () => (await target.close(), await elsewhere.close()) }
+      const elsewhere = await httpTarget(
+        (_, res) => (reached++, res.writeHead(200, JSON_HEADERS), res.end('{"data":{}}')),
+      )
+      const target = await httpTarget(
+        (req, res) => (
+          res.writeHead(302, { ...JSON_HEADERS, location: `${elsewhere.baseUrl}${req.url}` }),
+          res.end('{"error":"moved"}')
+        ),
+      )
+      return {
+        baseUrl: target.baseUrl,
+        requestsElsewhere: () => reached,
+        close: async () => (await target.close(), await elsewhere.close()),
+      }
     },
   },
   ...[
     { shape: 'a JSON array', body: [], shows: /"bodyExcerpt":"\[\]"/ },
     { shape: 'a JSON string', body: 'not an object', shows: /"bodyExcerpt":"\\"not an object\\""/ },
     { shape: 'JSON null', body: null, shows: /"bodyExcerpt":"null"/ },
-  ].map(({ shape, body, shows }) => ({ name: `every body, success or error, ${shape}`, shows, start: () => referenceAnsweringEveryBodyWith(body) })),
+  ].map(({ shape, body, shows }) => ({
+    name: `every body, success or error, ${shape}`,
+    shows,
+    start: () => referenceAnsweringEveryBodyWith(body),
+  })),
   {
     name: 'HTTP/1.0 without a content length',
     shows: /read until close/,
-    start: () => rawTarget((socket) => socket.end(`HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nX-Request-ID: ${REQUEST_ID}\r\n\r\n{"data":{"note":"read until close"}}`)),
+    start: () =>
+      rawTarget((socket) =>
+        socket.end(
+          `HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nX-Request-ID: ${REQUEST_ID}\r\n\r\n{"data":{"note":"read until close"}}`,
+        ),
+      ),
   },
 ]

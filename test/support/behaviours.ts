@@ -13,7 +13,11 @@ export function firstConfigRequestUnavailable(retryAfter: string | undefined): B
       if (request.path !== '/v1/config' || response.status !== 200 || seen.has(attempt)) return
       seen.add(attempt)
       response.status = 503
-      response.body = { error: 'a dependency is temporarily unavailable', code: 'unavailable', requestId: response.headers['x-request-id'] }
+      response.body = {
+        error: 'a dependency is temporarily unavailable',
+        code: 'unavailable',
+        requestId: response.headers['x-request-id'],
+      }
       delete response.headers['x-service-source']
       if (retryAfter !== undefined) response.headers['retry-after'] = retryAfter
     },

@@ -7,7 +7,10 @@ export const BIN = join(packageRoot, 'bin', 'ipts-conformance.js')
 
 /** The bin (built by the self-tests' global setup) as a child process, as a user starts it. */
 export function spawnBin(args: readonly string[], env: NodeJS.ProcessEnv = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...env }, stdio: 'pipe' })
+  return spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+    stdio: 'pipe',
+  })
 }
 
 /** The child's first line of standard output. */
@@ -20,5 +23,7 @@ export function firstLine(child: ChildProcessWithoutNullStreams): Promise<string
 }
 
 export function exitOf(child: ChildProcessWithoutNullStreams): Promise<number | null> {
-  return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+  return child.exitCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise((resolve) => child.once('exit', (code) => resolve(code)))
 }

@@ -12,7 +12,10 @@ export interface Call {
 }
 
 /** A check context whose calls answer with the given function; fail and skip throw as the engine's do. */
-export function scriptedContext(settings: Partial<RunSettings>, answer: (call: Call) => Exchange['response'] | Exchange): { ctx: CheckContext; calls: Call[]; schemas: string[] } {
+export function scriptedContext(
+  settings: Partial<RunSettings>,
+  answer: (call: Call) => Exchange['response'] | Exchange,
+): { ctx: CheckContext; calls: Call[]; schemas: string[] } {
   const calls: Call[] = []
   const schemas: string[] = []
   const ctx: Partial<CheckContext> = {

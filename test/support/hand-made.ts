@@ -9,8 +9,18 @@ export interface Sent {
 }
 
 /** A response made by hand: a status, headers and a JSON body (none when json is undefined). */
-export function responseOf(status: number, headers: Readonly<Record<string, string | readonly string[]>> = {}, json?: unknown): ExchangeResponse {
-  return { status, headers: headers as ExchangeResponse['headers'], body: json === undefined ? '' : JSON.stringify(json), truncated: false, ...(json === undefined ? { jsonError: 'empty' } : { json }) }
+export function responseOf(
+  status: number,
+  headers: Readonly<Record<string, string | readonly string[]>> = {},
+  json?: unknown,
+): ExchangeResponse {
+  return {
+    status,
+    headers: headers as ExchangeResponse['headers'],
+    body: json === undefined ? '' : JSON.stringify(json),
+    truncated: false,
+    ...(json === undefined ? { jsonError: 'empty' } : { json }),
+  }
 }
 
 /** The headers of a request that accepts JSON. */

@@ -18,7 +18,10 @@ export function captureOutput(): { out: string[]; err: string[]; restore(): void
  * The CLI in this process, its output captured and its reports written to a new temporary folder: the exit code, what
  * it wrote, and report.json when it wrote one.
  */
-export async function cliRun(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string; report?: Report }> {
+export async function cliRun(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; out: string; err: string; report?: Report }> {
   const dir = mkdtempSync(join(tmpdir(), 'ipts-cli-run-'))
   const { out, err, restore } = captureOutput()
   let code: number

@@ -2,15 +2,24 @@ import { faults } from '../../src/reference/faults/index.js'
 import type { Report } from '../../src/core/report.js'
 import { runAgainstReference } from './run.js'
 
-/** What a hostile target may put in a response body: markup, a script, an external image, a CDATA end, control characters. */
-export const HOSTILE_BODY = '{"error":"</pre></script><script>window.__pwned=1</script><img src="https://evil.example/x.png" onerror="window.__pwned=2">]]><![CDATA[\u0001\u001b[31m"}'
+/**
+ * What a hostile target may put in a response body: markup, a script, an external image, a CDATA end, control
+ * characters.
+ */
+export const HOSTILE_BODY =
+  '{"error":"</pre></script><script>window.__pwned=1</script><img src="https://evil.example/x.png" onerror="window.__pwned=2">]]><![CDATA[\u0001\u001b[31m"}'
 
 /** A real run against the reference with every fault switched on, one failing check waived. */
 export async function provokedReport(): Promise<{ report: Report; waived: string }> {
   const waived = faults[0]!.breaks[0]!
-  // A fault that takes a key out of the reference's profile would take it out for every fault of the run, so those stay out.
+  // A fault that takes a key out of the reference's profile would take it out for every fault of the run, so those stay
+  // out.
   const together = faults.filter((f) => !f.profileWithout).map((f) => f.name)
-  const report = await runAgainstReference({ faults: together }, {}, { waivers: [{ check: waived, reason: 'vendor ticket <b>42</b> & "soon"' }] })
+  const report = await runAgainstReference(
+    { faults: together },
+    {},
+    { waivers: [{ check: waived, reason: 'vendor ticket <b>42</b> & "soon"' }] },
+  )
   return { report, waived }
 }
 

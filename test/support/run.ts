@@ -22,13 +22,18 @@ export const TEST_SETTINGS = {
 } as const satisfies Partial<RunOptions['settings']>
 
 /**
- * The client's retries with the backoff after a 500, 502, 503 or 504 cut to milliseconds: a fault or scripted answer that is a
- * 5xx costs a self-test no seconds of waiting. Retry-After is honoured as ever; test/retries.test.ts holds the backoff.
+ * The client's retries with the backoff after a 500, 502, 503 or 504 cut to milliseconds: a fault or scripted answer
+ * that is a 5xx costs a self-test no seconds of waiting. Retry-After is honoured as ever; test/retries.test.ts holds
+ * the backoff.
  */
 export const TEST_RETRY_POLICY: RetryPolicy = { ...defaultRetryPolicy, backoffBaseMs: 1, backoffCapMs: 8 }
 
 /** Runs the real suite against the embedded reference server with the given faults and allowances switched on. */
-export function runAgainstReference(reference: RunOptions['reference'] = {}, settings: Partial<RunOptions['settings']> = {}, extra: Partial<RunOptions> = {}): Promise<Report> {
+export function runAgainstReference(
+  reference: RunOptions['reference'] = {},
+  settings: Partial<RunOptions['settings']> = {},
+  extra: Partial<RunOptions> = {},
+): Promise<Report> {
   return runConformance({
     settings: { ...TEST_SETTINGS, ...settings },
     reference,
@@ -41,10 +46,19 @@ export function runAgainstReference(reference: RunOptions['reference'] = {}, set
  * Runs one check against a reference server of its own, given only the inputs `inputs` names (the embedded reference
  * fills in every input it has): the branches of a check for a target without a trader, an intent or a restricted key.
  */
-export async function outcomeWithInputs(id: string, inputs: (server: ReferenceServer) => Partial<RunOptions['settings']>, extra: Partial<RunOptions> = {}): Promise<CheckOutcome> {
+export async function outcomeWithInputs(
+  id: string,
+  inputs: (server: ReferenceServer) => Partial<RunOptions['settings']>,
+  extra: Partial<RunOptions> = {},
+): Promise<CheckOutcome> {
   const server = await startReferenceServer()
   try {
-    const report = await runConformance({ settings: { ...TEST_SETTINGS, baseUrl: server.baseUrl, ...inputs(server) }, retryPolicy: TEST_RETRY_POLICY, only: [id], ...extra })
+    const report = await runConformance({
+      settings: { ...TEST_SETTINGS, baseUrl: server.baseUrl, ...inputs(server) },
+      retryPolicy: TEST_RETRY_POLICY,
+      only: [id],
+      ...extra,
+    })
     const outcome = report.checks.find((c) => c.id === id)
     if (!outcome) throw new Error(`${id} is not in the report`)
     return outcome
@@ -57,7 +71,11 @@ export async function outcomeWithInputs(id: string, inputs: (server: ReferenceSe
  * Runs the given checks alone against the embedded reference with behaviours of the test's own: the answers a branch of
  * a check is there for, where no named fault of the reference gives them. Returns the outcome of the first check.
  */
-export async function outcomeWithBehaviours(only: readonly string[], behaviours: readonly Behaviour[], settings: Partial<RunOptions['settings']> = {}): Promise<CheckOutcome> {
+export async function outcomeWithBehaviours(
+  only: readonly string[],
+  behaviours: readonly Behaviour[],
+  settings: Partial<RunOptions['settings']> = {},
+): Promise<CheckOutcome> {
   const report = await runAgainstReference({ behaviours }, settings, { only: [...only] })
   const outcome = report.checks.find((c) => c.id === only[0])
   if (!outcome) throw new Error(`${only[0]} is not in the report`)
@@ -65,17 +83,25 @@ export async function outcomeWithBehaviours(only: readonly string[], behaviours:
 }
 
 export function idsWithStatus(report: Pick<Report, 'checks'>, status: string): string[] {
-  return report.checks.filter((c) => c.status === status).map((c) => c.id).sort()
+  return report.checks
+    .filter((c) => c.status === status)
+    .map((c) => c.id)
+    .sort()
 }
 
 /** Checks that failed because they crashed: such a failure is no detection of a fault, and no check may crash. */
 export function crashedIds(report: Pick<Report, 'checks'>): string[] {
-  return report.checks.filter((c) => c.crashed).map((c) => c.id).sort()
+  return report.checks
+    .filter((c) => c.crashed)
+    .map((c) => c.id)
+    .sort()
 }
 
 /** A readable account of failures, for assertion messages. */
 export function failureSummary(report: Report): string {
-  const lines = report.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}${c.crashed ? ' (crashed)' : ''}: ${c.reason}`)
+  const lines = report.checks
+    .filter((c) => c.status === 'failed')
+    .map((c) => `${c.id}${c.crashed ? ' (crashed)' : ''}: ${c.reason}`)
   return [...lines, ...report.errors].join('\n') || 'no failures'
 }
 
@@ -94,7 +120,10 @@ const NOT_IN_WORDS = [
   /Unexpected token|in JSON at position|is not valid JSON|Unexpected end of JSON/,
 ]
 
-/** Every message a report gives (reasons, evidence messages, transport errors, run errors) that is not in words, with where it is. */
+/**
+ * Every message a report gives (reasons, evidence messages, transport errors, run errors) that is not in words, with
+ * where it is.
+ */
 export function messagesNotInWords(report: Report): string[] {
   const found: string[] = []
   const look = (where: string, text: string | undefined) => {

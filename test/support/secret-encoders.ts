@@ -5,7 +5,10 @@
 
 const nonAlphanumeric = /[^A-Za-z0-9]/g
 
-/** Every UTF-16 unit that is not a letter or digit as \uXXXX, as .NET's default JSON encoder writes it (with + as \u002B). */
+/**
+ * Every UTF-16 unit that is not a letter or digit as \uXXXX, as .NET's default JSON encoder writes it (with + as
+ * \u002B).
+ */
 function escapeAll(text: string, hexCase: 'lower' | 'upper'): string {
   return text.replace(nonAlphanumeric, (c) => {
     const hex = c.charCodeAt(0).toString(16).padStart(4, '0')
@@ -13,7 +16,9 @@ function escapeAll(text: string, hexCase: 'lower' | 'upper'): string {
   })
 }
 
-/** A query value as WHATWG URL serialises it (new URL(), every browser): ~ ! ( ) + / = kept, the rest percent-encoded. */
+/**
+ * A query value as WHATWG URL serialises it (new URL(), every browser): ~ ! ( ) + / = kept, the rest percent-encoded.
+ */
 function whatwgQuery(text: string): string {
   const url = new URL('http://127.0.0.1/x')
   url.search = `r=${text}`
@@ -22,14 +27,28 @@ function whatwgQuery(text: string): string {
 
 /** Base64 of the secret's UTF-8 after `offset` other bytes, so that the secret starts at each byte of a group. */
 function base64At(offset: number, alphabet: 'base64' | 'base64url') {
-  return (text: string) => Buffer.concat([Buffer.from('xyz'.slice(0, offset)), Buffer.from(text, 'utf8'), Buffer.from('!')]).toString(alphabet)
+  return (text: string) =>
+    Buffer.concat([Buffer.from('xyz'.slice(0, offset)), Buffer.from(text, 'utf8'), Buffer.from('!')]).toString(alphabet)
 }
 
-/** HTML with every character that is not a letter or digit as a reference: the five named ones, then hex and decimal in turn. */
+/**
+ * HTML with every character that is not a letter or digit as a reference: the five named ones, then hex and decimal in
+ * turn.
+ */
 function htmlReferences(text: string): string {
   const named: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
   let turn = 0
-  return [...text].map((c) => named[c] ?? (/[A-Za-z0-9]/.test(c) ? c : turn++ % 2 === 0 ? `&#x${c.codePointAt(0)!.toString(16)};` : `&#${c.codePointAt(0)};`)).join('')
+  return [...text]
+    .map(
+      (c) =>
+        named[c] ??
+        (/[A-Za-z0-9]/.test(c)
+          ? c
+          : turn++ % 2 === 0
+            ? `&#x${c.codePointAt(0)!.toString(16)};`
+            : `&#${c.codePointAt(0)};`),
+    )
+    .join('')
 }
 
 export const ENCODERS: Record<string, (text: string) => string> = {
@@ -48,10 +67,12 @@ export const ENCODERS: Record<string, (text: string) => string> = {
   'JSON escaping all, upper-case hex': (text) => escapeAll(text, 'upper'),
   'HTML references': htmlReferences,
   'UTF-8 read as Latin-1': (text) => Buffer.from(text, 'utf8').toString('latin1'),
-  ...Object.fromEntries([0, 1, 2].flatMap((offset) => [
-    [`base64 at byte ${offset}`, base64At(offset, 'base64')],
-    [`base64url at byte ${offset}`, base64At(offset, 'base64url')],
-  ])),
+  ...Object.fromEntries(
+    [0, 1, 2].flatMap((offset) => [
+      [`base64 at byte ${offset}`, base64At(offset, 'base64')],
+      [`base64url at byte ${offset}`, base64At(offset, 'base64url')],
+    ]),
+  ),
 }
 
 /**
@@ -81,35 +102,49 @@ export function readerViews(text: string, maxDepth = 6, maxViews = 400): string[
 function decodings(text: string): string[] {
   const out: string[] = []
   if (text.includes('%')) {
-    const percent = text.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
-      try {
-        return decodeURIComponent(run)
-      } catch {
-        return unescape(run)
-      }
-    }).replace(/%u[0-9a-fA-F]{4}/g, (e) => unescape(e))
+    const percent = text
+      .replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
+        try {
+          return decodeURIComponent(run)
+        } catch {
+          return unescape(run)
+        }
+      })
+      .replace(/%u[0-9a-fA-F]{4}/g, (e) => unescape(e))
     out.push(percent, percent.replace(/\+/g, ' '))
   }
   if (text.includes('+')) out.push(text.replace(/\+/g, ' '))
-  if (text.includes('\\')) out.push(text.replace(/\\u[0-9a-fA-F]{4}|\\["\\/bfnrt]/g, (e) => JSON.parse(`"${e}"`) as string))
+  if (text.includes('\\'))
+    out.push(text.replace(/\\u[0-9a-fA-F]{4}|\\["\\/bfnrt]/g, (e) => JSON.parse(`"${e}"`) as string))
   if (text.includes('&')) {
-    out.push(text.replace(/&(?:#x([0-9a-f]+)|#(\d+)|(amp|lt|gt|quot|apos|sol|nbsp));/gi, (m, hex: string, dec: string, name: string) => {
-      const code = hex ? parseInt(hex, 16) : dec ? Number(dec) : undefined
-      if (code !== undefined) return code <= 0x10ffff ? String.fromCodePoint(code) : m
-      return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", sol: '/', nbsp: '\u00a0' }[name.toLowerCase()]!
-    }))
+    out.push(
+      text.replace(
+        /&(?:#x([0-9a-f]+)|#(\d+)|(amp|lt|gt|quot|apos|sol|nbsp));/gi,
+        (m, hex: string, dec: string, name: string) => {
+          const code = hex ? parseInt(hex, 16) : dec ? Number(dec) : undefined
+          if (code !== undefined) return code <= 0x10ffff ? String.fromCodePoint(code) : m
+          return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", sol: '/', nbsp: '\u00a0' }[name.toLowerCase()]!
+        },
+      ),
+    )
   }
   if (/~[01]/.test(text)) out.push(text.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (/[\u0080-\u00ff]/.test(text)) {
-    out.push(text.replace(/[\u0080-\u00ff]+/g, (run) => {
-      const decoded = Buffer.from(run, 'latin1').toString('utf8')
-      return decoded.includes('\ufffd') ? run : decoded
-    }))
+    out.push(
+      text.replace(/[\u0080-\u00ff]+/g, (run) => {
+        const decoded = Buffer.from(run, 'latin1').toString('utf8')
+        return decoded.includes('\ufffd') ? run : decoded
+      }),
+    )
   }
   const tokens = text.match(/[A-Za-z0-9+/_-]{8,}/g)
   if (tokens) {
     for (let skip = 0; skip < 4; skip++) {
-      out.push(text.replace(/[A-Za-z0-9+/_-]{8,}/g, (token) => Buffer.from(token.slice(skip).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8')))
+      out.push(
+        text.replace(/[A-Za-z0-9+/_-]{8,}/g, (token) =>
+          Buffer.from(token.slice(skip).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8'),
+        ),
+      )
     }
   }
   return out.filter((view) => view !== text)
@@ -117,5 +152,7 @@ function decodings(text: string): string[] {
 
 /** The pieces of a secret (UTF-16 units) that are its own: no text the suite writes holds one by chance. */
 export function piecesOf(secret: string, size = 8): string[] {
-  return [...new Set(Array.from({ length: Math.max(0, secret.length - size + 1) }, (_, i) => secret.slice(i, i + size)))]
+  return [
+    ...new Set(Array.from({ length: Math.max(0, secret.length - size + 1) }, (_, i) => secret.slice(i, i + size))),
+  ]
 }

@@ -34,7 +34,9 @@ export interface Workflow {
 
 export const readWorkflow = (path: string): Workflow => parse(readFileSync(path, 'utf8')) as Workflow
 
-/** What `${{ context.name }}` stands for: matrix, vars and secrets; an unset one leaves its variable out (not empty). */
+/**
+ * What `${{ context.name }}` stands for: matrix, vars and secrets; an unset one leaves its variable out (not empty).
+ */
 export type Contexts = Record<string, Record<string, string | undefined>>
 
 export interface JobRun {
@@ -72,7 +74,14 @@ export interface Artefacts {
  * Runs one job of `workflow` with `contexts`; `env` is the runner's own environment (PATH, npm's settings) and
  * `overrides` replaces workflow-level variables (the install source, pointed at a local tarball).
  */
-export function runJob(workflow: Workflow, jobName: string, contexts: Contexts, artefacts: Artefacts, env: NodeJS.ProcessEnv, overrides: Record<string, string> = {}): JobRun {
+export function runJob(
+  workflow: Workflow,
+  jobName: string,
+  contexts: Contexts,
+  artefacts: Artefacts,
+  env: NodeJS.ProcessEnv,
+  overrides: Record<string, string> = {},
+): JobRun {
   const job = workflow.jobs[jobName]!
   const workspace = mkdtempSync(join(tmpdir(), 'ipts-workspace-'))
   const runnerTemp = mkdtempSync(join(tmpdir(), 'ipts-runner-temp-'))
@@ -102,7 +111,11 @@ export function runJob(workflow: Workflow, jobName: string, contexts: Contexts, 
     }
     const script = join(runnerTemp, `step-${steps.length}.sh`)
     writeFileSync(script, step.run!)
-    const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: workspace, env: stepEnv, encoding: 'utf8' })
+    const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+      cwd: workspace,
+      env: stepEnv,
+      encoding: 'utf8',
+    })
     steps.push({ name: step.name ?? step.run!, code: result.status, output: `${result.stdout}${result.stderr}` })
     if (result.status !== 0 && !step['continue-on-error']) break
   }
@@ -120,7 +133,8 @@ function playAction(uses: string, inputs: Record<string, string>, workspace: str
       cpSync(join(workspace, inputs.path!), join(artefacts.current, inputs.name!), { recursive: true })
       return
     case 'dawidd6/action-download-artifact': // the previous workflow run's artefact of that name, if any
-      if (existsSync(join(artefacts.previous, inputs.name!))) cpSync(join(artefacts.previous, inputs.name!), join(workspace, inputs.path!), { recursive: true })
+      if (existsSync(join(artefacts.previous, inputs.name!)))
+        cpSync(join(artefacts.previous, inputs.name!), join(workspace, inputs.path!), { recursive: true })
       return
     case 'actions/download-artifact': // this run's artefacts matching the pattern, each in a folder of its name
       mkdirSync(join(workspace, inputs.path!), { recursive: true })

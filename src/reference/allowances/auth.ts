@@ -13,11 +13,17 @@ export const authAllowances: readonly Allowance[] = [
   },
   {
     name: 'restricted-key-of-full-scope',
-    description: 'The restricted API key lacks no scope: it is served every operation as the full key is (which scopes a restricted key lacks is not shown).',
+    description:
+      'The restricted API key lacks no scope: it is served every operation as the full key is (which scopes a restricted key lacks is not shown).',
     permittedBy: 'AUTH-403-SCOPE',
     // A deployment whose restricted key is refused nothing states no operations that refuse it.
     profileWithout: ['restrictedKey'],
-    skips: ['auth/restricted-key-scope', 'errors/forbidden-error-body', 'profile/restricted-key-granted', 'profile/restricted-key-refused'],
+    skips: [
+      'auth/restricted-key-scope',
+      'errors/forbidden-error-body',
+      'profile/restricted-key-granted',
+      'profile/restricted-key-refused',
+    ],
     onRequest(request, data) {
       if (request.headers['x-api-key'] === data.restrictedApiKey) request.headers['x-api-key'] = data.apiKey
     },

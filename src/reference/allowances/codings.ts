@@ -40,7 +40,8 @@ export const codingsAllowances: readonly Allowance[] = [
   codingAllowance('deflate', (payload) => deflateSync(payload)),
   {
     name: 'markets-redirected-same-origin',
-    description: 'GET /v1/markets is answered 308 to the same path on the same origin (with a query member of its own), which is then served: a client follows a redirect of its own origin.',
+    description:
+      'GET /v1/markets is answered 308 to the same path on the same origin (with a query member of its own), which is then served: a client follows a redirect of its own origin.',
     permittedBy: 'EP-SUCCESS-200',
     onRequest(request) {
       if (request.query.get(REDIRECTED) !== '1') return

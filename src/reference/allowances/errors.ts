@@ -4,14 +4,19 @@ import type { RefResponse } from '../types.js'
 /** The error answer of a key that may read only some traders. */
 function traderNotGranted(response: RefResponse): void {
   response.status = 403
-  response.body = { error: 'this API key is restricted to its own traders; the address is not one of them', code: 'insufficient_scope', requestId: response.headers['x-request-id'] }
+  response.body = {
+    error: 'this API key is restricted to its own traders; the address is not one of them',
+    code: 'insufficient_scope',
+    requestId: response.headers['x-request-id'],
+  }
 }
 import type { Allowance } from '../types.js'
 
 export const errorsAllowances: readonly Allowance[] = [
   {
     name: 'gateway-answers-unknown-paths',
-    description: "A path that is no operation gets the gateway's own 404: an HTML page, no x-request-id (the contract's header and body rules are for its operations).",
+    description:
+      "A path that is no operation gets the gateway's own 404: an HTML page, no x-request-id (the contract's header and body rules are for its operations).",
     permittedBy: 'ERR-404-UNKNOWN-ROUTE',
     onResponse(response, request) {
       if (request.route || response.status !== 404) return
@@ -24,14 +29,21 @@ export const errorsAllowances: readonly Allowance[] = [
     description: 'Error bodies carry members the contract does not list (additional properties are allowed).',
     permittedBy: 'ERR-BODY-SCHEMA',
     onResponse(response) {
-      Object.assign(errorBodyOf(response) ?? {}, { details: [{ field: 'request', issue: 'see error' }], documentation: 'https://docs.example/errors' })
+      Object.assign(errorBodyOf(response) ?? {}, {
+        details: [{ field: 'request', issue: 'see error' }],
+        documentation: 'https://docs.example/errors',
+      })
     },
   },
   {
     name: 'error-body-without-code-and-request-id',
     description: 'Error bodies carry only error: code and requestId are optional.',
     permittedBy: 'ERR-BODY-SCHEMA',
-    skips: ['every-response/error-request-id-matches-header', 'every-response/error-code-listed', 'request-ids/error-body-id-matches-header'],
+    skips: [
+      'every-response/error-request-id-matches-header',
+      'every-response/error-code-listed',
+      'request-ids/error-body-id-matches-header',
+    ],
     onResponse(response) {
       const body = errorBodyOf(response)
       delete body?.code
@@ -40,7 +52,8 @@ export const errorsAllowances: readonly Allowance[] = [
   },
   {
     name: 'key-restricted-to-traders',
-    description: "The API key is restricted to the traders it was issued for: the trader operations answer 403 for any other address, malformed ones included, before looking it up (key policy and restrictions are not shown; 403 is a key's refusal).",
+    description:
+      "The API key is restricted to the traders it was issued for: the trader operations answer 403 for any other address, malformed ones included, before looking it up (key policy and restrictions are not shown; 403 is a key's refusal).",
     permittedBy: 'AUTH-403-SCOPE',
     skips: ['errors/unknown-trader-not-found', 'errors/malformed-address-validation'],
     onResponse(response, request, data) {
@@ -51,7 +64,8 @@ export const errorsAllowances: readonly Allowance[] = [
   },
   {
     name: 'unknown-path-served-empty-list',
-    description: 'A path under /v1 that is no operation is answered 200 {"data":[]} by a catch-all (the contract governs its operations and says nothing of other paths).',
+    description:
+      'A path under /v1 that is no operation is answered 200 {"data":[]} by a catch-all (the contract governs its operations and says nothing of other paths).',
     permittedBy: 'VER-V1-PREFIX',
     readings: ['errors/unknown-route-not-found', 'errors/unknown-route-serves-no-operation'],
     onResponse(response, request) {

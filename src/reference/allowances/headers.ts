@@ -14,8 +14,18 @@ function contentTypeAllowance(name: string, contentType: string, errorsOnly: boo
 
 export const headersAllowances: readonly Allowance[] = [
   contentTypeAllowance('json-without-charset', 'application/json', false, 'JSON is UTF-8 without a charset parameter'),
-  contentTypeAllowance('errors-as-problem-json', 'application/problem+json', true, 'an error body is "content type JSON"; problem+json is a JSON media type'),
-  contentTypeAllowance('json-content-type-other-spelling', 'Application/JSON;Charset=UTF-8', false, 'media type and parameter names are case-insensitive, and no space is needed after the semicolon'),
+  contentTypeAllowance(
+    'errors-as-problem-json',
+    'application/problem+json',
+    true,
+    'an error body is "content type JSON"; problem+json is a JSON media type',
+  ),
+  contentTypeAllowance(
+    'json-content-type-other-spelling',
+    'Application/JSON;Charset=UTF-8',
+    false,
+    'media type and parameter names are case-insensitive, and no space is needed after the semicolon',
+  ),
   {
     name: 'no-service-source-header',
     description: 'Responses carry no x-service-source header (responses "can include" it).',
@@ -27,15 +37,22 @@ export const headersAllowances: readonly Allowance[] = [
   },
   {
     name: 'error-responses-with-quota-headers',
-    description: 'Error responses carry retry-after, x-ratelimit-limit and x-ratelimit-scope (error responses "can also include" them).',
+    description:
+      'Error responses carry retry-after, x-ratelimit-limit and x-ratelimit-scope (error responses "can also include" them).',
     permittedBy: 'ERR-RETRY-AFTER',
     onResponse(response) {
-      if (response.status >= 400) Object.assign(response.headers, { 'retry-after': '30', 'x-ratelimit-limit': '600', 'x-ratelimit-scope': 'api-key' })
+      if (response.status >= 400)
+        Object.assign(response.headers, {
+          'retry-after': '30',
+          'x-ratelimit-limit': '600',
+          'x-ratelimit-scope': 'api-key',
+        })
     },
   },
   {
     name: 'query-key-requests-throttled-with-retry-after',
-    description: 'Requests that carry an API key in the query string are throttled: 429 with Retry-After (a quota may apply to any request).',
+    description:
+      'Requests that carry an API key in the query string are throttled: 429 with Retry-After (a quota may apply to any request).',
     permittedBy: 'ERR-RETRY-AFTER',
     // Its 429s name a quota per IP, not the per-key quota of the reference's profile.
     profileWithout: ['quota'],
@@ -49,13 +66,18 @@ export const headersAllowances: readonly Allowance[] = [
   },
   {
     name: 'accept-omitted-answered-406',
-    description: 'A request to an operation without an Accept header is refused with 406: "Every authenticated request sends X-API-Key and Accept" stands beside "Every request may send Accept", so a server may take Accept as required.',
+    description:
+      'A request to an operation without an Accept header is refused with 406: "Every authenticated request sends X-API-Key and Accept" stands beside "Every request may send Accept", so a server may take Accept as required.',
     permittedBy: 'EP-ACCEPT-HEADERS',
     readings: ['headers/request-without-accept-served'],
     onResponse(response, request) {
       if (!request.route || request.headers.accept !== undefined) return
       response.status = 406
-      response.body = { error: 'send Accept: application/json', code: 'not_acceptable', requestId: response.headers['x-request-id'] }
+      response.body = {
+        error: 'send Accept: application/json',
+        code: 'not_acceptable',
+        requestId: response.headers['x-request-id'],
+      }
     },
   },
 ]

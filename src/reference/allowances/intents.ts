@@ -14,13 +14,17 @@ function refuseAs(response: RefResponse, codes: readonly string[], status: numbe
 /** Whether a request reads the status of an intent the reference has, or of one it has not. */
 function readsIntent(request: RefRequest, data: ReferenceData, known: boolean): boolean {
   const hash = request.route?.params.hash?.toLowerCase()
-  return isOperation(request, 'getIntentStatus') && data.intents.some((intent) => intent.hash.toLowerCase() === hash) === known
+  return (
+    isOperation(request, 'getIntentStatus') &&
+    data.intents.some((intent) => intent.hash.toLowerCase() === hash) === known
+  )
 }
 
 export const intentsAllowances: readonly Allowance[] = [
   {
     name: 'receipt-mismatch-answered-403',
-    description: 'A receipt that does not match an intent that exists is refused with 403 instead of 404 (an unknown intent still gets 404).',
+    description:
+      'A receipt that does not match an intent that exists is refused with 403 instead of 404 (an unknown intent still gets 404).',
     permittedBy: 'RCPT-WRONG-NO-ACCESS',
     onResponse(response, request, data) {
       if (readsIntent(request, data, true)) refuseAs(response, ['intent_not_found'], 403, 'receipt_mismatch')
@@ -37,7 +41,8 @@ export const intentsAllowances: readonly Allowance[] = [
   },
   {
     name: 'receipt-matched-before-length',
-    description: "The intent is looked up and the receipt compared before the receipt's length is validated: a receipt outside 1 to 512 characters gets 404 like any receipt that does not match.",
+    description:
+      "The intent is looked up and the receipt compared before the receipt's length is validated: a receipt outside 1 to 512 characters gets 404 like any receipt that does not match.",
     permittedBy: 'RCPT-LENGTH-NO-ACCESS',
     skips: ['errors/intent-validation-unprocessable'],
     onResponse(response, request) {
@@ -46,7 +51,8 @@ export const intentsAllowances: readonly Allowance[] = [
   },
   {
     name: 'missing-receipt-answered-401',
-    description: 'A missing receipt is refused as a missing credential with 401 instead of 422 (an over-long one still fails validation).',
+    description:
+      'A missing receipt is refused as a missing credential with 401 instead of 422 (an over-long one still fails validation).',
     permittedBy: 'RCPT-MISSING-NO-ACCESS',
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus')) refuseAs(response, ['receipt_required'], 401, 'receipt_required')
@@ -62,7 +68,8 @@ export const intentsAllowances: readonly Allowance[] = [
   },
   {
     name: 'order-hash-not-path-hash',
-    description: "The intent status's orderHash is the hash of its order, not the {hash} of the path (the contract never says the two are the same).",
+    description:
+      "The intent status's orderHash is the hash of its order, not the {hash} of the path (the contract never says the two are the same).",
     permittedBy: 'RCPT-VALID-GRANTS',
     onResponse(response, request) {
       if (!isOperation(request, 'getIntentStatus') || response.status !== 200 || !bodyOf(response)) return

@@ -3,21 +3,25 @@ import type { Allowance } from '../types.js'
 export const limitsAllowances: readonly Allowance[] = [
   {
     name: 'quota-429-without-optional-headers',
-    description: 'A 429 for an exceeded quota carries Retry-After (which a 429 carries) and neither x-ratelimit-limit nor x-ratelimit-scope ("error responses can also include" them), while the profile states the quota values those headers would carry.',
+    description:
+      'A 429 for an exceeded quota carries Retry-After (which a 429 carries) and neither x-ratelimit-limit nor x-ratelimit-scope ("error responses can also include" them), while the profile states the quota values those headers would carry.',
     permittedBy: 'LIM-QUOTA-VALUES',
     readings: ['every-response/rate-limit-scope'],
     // The profile's quota stays: it states the values of the headers when they are sent, not that they are.
     run: { probeRateLimit: true, quota: { limit: 40, windowMs: 1000 } },
     onResponse(response) {
-      if (response.status === 429) for (const name of ['x-ratelimit-limit', 'x-ratelimit-scope']) delete response.headers[name]
+      if (response.status === 429)
+        for (const name of ['x-ratelimit-limit', 'x-ratelimit-scope']) delete response.headers[name]
     },
   },
   {
     name: 'quota-429-without-scope-header',
-    description: 'A 429 for an exceeded quota carries Retry-After but no x-ratelimit-scope: "Error responses can also include ... x-ratelimit-scope" stands beside the Limits row that says the header names the scope.',
+    description:
+      'A 429 for an exceeded quota carries Retry-After but no x-ratelimit-scope: "Error responses can also include ... x-ratelimit-scope" stands beside the Limits row that says the header names the scope.',
     permittedBy: 'LIM-QUOTA-429',
     readings: ['every-response/rate-limit-scope'],
-    // Shows only under a quota and the rate-limit probe; a deployment sending no scope would not state the reference's quota scope.
+    // Shows only under a quota and the rate-limit probe; a deployment sending no scope would not state the reference's
+    // quota scope.
     run: { probeRateLimit: true, quota: { limit: 40, windowMs: 1000 } },
     profileWithout: ['quota'],
     onResponse(response) {

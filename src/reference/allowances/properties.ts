@@ -2,9 +2,11 @@ import { bodyOf } from '../response-edits.js'
 import type { Allowance } from '../types.js'
 
 /** Changes the status of an error response with this code, keeping its body. */
-const statusFor = (code: string, status: number): Allowance['onResponse'] => (response) => {
-  if (response.status >= 400 && bodyOf(response)?.code === code) response.status = status
-}
+const statusFor =
+  (code: string, status: number): Allowance['onResponse'] =>
+  (response) => {
+    if (response.status >= 400 && bodyOf(response)?.code === code) response.status = status
+  }
 
 export const propertiesAllowances: readonly Allowance[] = [
   {
@@ -15,13 +17,15 @@ export const propertiesAllowances: readonly Allowance[] = [
   },
   {
     name: 'properties-malformed-address-400',
-    description: 'A malformed trader address gets 400 instead of 422 (the operation declares no statuses; any 4xx with an error body).',
+    description:
+      'A malformed trader address gets 400 instead of 422 (the operation declares no statuses; any 4xx with an error body).',
     permittedBy: 'EP-ADDRESS-PARAM',
     onResponse: statusFor('invalid_address', 400),
   },
   {
     name: 'properties-long-request-id-truncated',
-    description: 'An X-Request-ID over 128 characters of the allowed alphabet comes back cut to 128: valid, and not the invalid value verbatim.',
+    description:
+      'An X-Request-ID over 128 characters of the allowed alphabet comes back cut to 128: valid, and not the invalid value verbatim.',
     permittedBy: 'RID-INVALID-NOT-ECHOED',
     onResponse(response, request) {
       const sent = request.headers['x-request-id']

@@ -4,7 +4,9 @@ import type { Allowance, RefResponse } from '../types.js'
 /** Every how many reads (chosen by a hash of the request) get the transient answer on their first attempt. */
 const EVERY_NTH_READ = 7
 
-/** An error answer without a code ("where available"): the reference's profile lists only the codes of its own refusals. */
+/**
+ * An error answer without a code ("where available"): the reference's profile lists only the codes of its own refusals.
+ */
 function answerError(response: RefResponse, status: number, error: string, headers: Record<string, string> = {}): void {
   response.status = status
   response.body = { error, requestId: response.headers['x-request-id'] }
@@ -12,8 +14,15 @@ function answerError(response: RefResponse, status: number, error: string, heade
   delete response.headers['x-service-source']
 }
 
-/** An allowance that answers the first attempt of one read in EVERY_NTH_READ with a 5xx, and the client's retry as ever. */
-function firstAttemptAnswered(name: string, description: string, permittedBy: string, answer: (response: RefResponse) => void): Allowance {
+/**
+ * An allowance that answers the first attempt of one read in EVERY_NTH_READ with a 5xx, and the client's retry as ever.
+ */
+function firstAttemptAnswered(
+  name: string,
+  description: string,
+  permittedBy: string,
+  answer: (response: RefResponse) => void,
+): Allowance {
   return {
     name,
     description,

@@ -5,7 +5,11 @@ import { findWriteRoute } from '../writes.js'
 const WRITES = { allowWrites: true } as const
 
 /** The data of an accepted write's answer (2xx), to edit; `replay`: only the answer to the same key and body again. */
-function acceptedWrite(response: RefResponse, request: RefRequest, replay = false): Record<string, unknown> | undefined {
+function acceptedWrite(
+  response: RefResponse,
+  request: RefRequest,
+  replay = false,
+): Record<string, unknown> | undefined {
   if (!findWriteRoute(request) || response.status >= 300) return undefined
   const data = bodyOf(response)?.data as Record<string, unknown> | undefined
   return !replay || data?.duplicate === true ? data : undefined
@@ -14,7 +18,8 @@ function acceptedWrite(response: RefResponse, request: RefRequest, replay = fals
 export const writesAllowances: readonly Allowance[] = [
   {
     name: 'duplicate-not-reported',
-    description: 'A replay (the same key and body) is answered with the existing status identifier and no duplicate member.',
+    description:
+      'A replay (the same key and body) is answered with the existing status identifier and no duplicate member.',
     permittedBy: 'IDEM-DUPLICATE',
     run: WRITES,
     onResponse(response, request) {
@@ -28,7 +33,14 @@ export const writesAllowances: readonly Allowance[] = [
     run: WRITES,
     onResponse(response, request) {
       if (!acceptedWrite(response, request, true)) return
-      Object.assign(response, { status: 409, body: { error: 'this submission was already accepted', code: 'idempotency_key_in_use', requestId: response.headers['x-request-id'] } })
+      Object.assign(response, {
+        status: 409,
+        body: {
+          error: 'this submission was already accepted',
+          code: 'idempotency_key_in_use',
+          requestId: response.headers['x-request-id'],
+        },
+      })
     },
   },
   {
@@ -38,12 +50,17 @@ export const writesAllowances: readonly Allowance[] = [
     run: WRITES,
     onResponse(response, request) {
       const body = bodyOf(response)
-      if (findWriteRoute(request) && ['idempotency_key_required', 'invalid_idempotency_key'].includes(body?.code as string)) response.status = 422
+      if (
+        findWriteRoute(request) &&
+        ['idempotency_key_required', 'invalid_idempotency_key'].includes(body?.code as string)
+      )
+        response.status = 422
     },
   },
   {
     name: 'intake-answer-extra-members',
-    description: 'An accepted write answers with members the profile does not name (acceptedAt, a status link without the receipt).',
+    description:
+      'An accepted write answers with members the profile does not name (acceptedAt, a status link without the receipt).',
     permittedBy: 'IDEM-INTAKE-RECEIPT',
     run: WRITES,
     onResponse(response, request) {

@@ -20,7 +20,8 @@ export const authFaults: readonly Fault[] = [
     description: 'GET /v1/vault is served to requests without X-API-Key, as if it were public.',
     breaks: ['auth/missing-key'],
     onRequest(request, data) {
-      if (request.path === '/v1/vault' && request.headers['x-api-key'] === undefined) request.headers['x-api-key'] = data.apiKey
+      if (request.path === '/v1/vault' && request.headers['x-api-key'] === undefined)
+        request.headers['x-api-key'] = data.apiKey
     },
   },
   {
@@ -29,7 +30,8 @@ export const authFaults: readonly Fault[] = [
     breaks: ['auth/unknown-key', 'properties/garbage-key-refused'],
     onRequest(request, data) {
       const key = request.headers['x-api-key']
-      if (request.path === '/v1/markets' && key !== undefined && key !== data.restrictedApiKey) request.headers['x-api-key'] = data.apiKey
+      if (request.path === '/v1/markets' && key !== undefined && key !== data.restrictedApiKey)
+        request.headers['x-api-key'] = data.apiKey
     },
   },
   {
@@ -45,11 +47,14 @@ export const authFaults: readonly Fault[] = [
   queryKeyAccepted('query-key-accepted-as-key', 'key'),
   {
     name: 'key-compared-without-case',
-    description: 'X-API-Key is looked up without regard to letter case, so the real key with its letters in the other case authenticates.',
+    description:
+      'X-API-Key is looked up without regard to letter case, so the real key with its letters in the other case authenticates.',
     breaks: ['properties/garbage-key-refused'],
     onRequest(request, data) {
       const key = request.headers['x-api-key']
-      const known = [data.apiKey, data.restrictedApiKey].find((real) => key !== undefined && key !== real && key.toLowerCase() === real.toLowerCase())
+      const known = [data.apiKey, data.restrictedApiKey].find(
+        (real) => key !== undefined && key !== real && key.toLowerCase() === real.toLowerCase(),
+      )
       if (known) request.headers['x-api-key'] = known
     },
   },
@@ -66,7 +71,8 @@ export const authFaults: readonly Fault[] = [
     description: 'A 401 of GET /v1/vault carries the vault as its data next to its error: the refusal grants access.',
     breaks: ['every-response/refusal-carries-no-payload', 'every-response/refusal-without-data'],
     onResponse(response, request, data) {
-      if (response.status === 401 && request.path === '/v1/vault') Object.assign(response.body as object, { data: structuredClone(data.vault) })
+      if (response.status === 401 && request.path === '/v1/vault')
+        Object.assign(response.body as object, { data: structuredClone(data.vault) })
     },
   },
 ]

@@ -8,7 +8,10 @@ export const configFaults: readonly Fault[] = [
     breaks: ['config/answers-json', 'profile/config-schema'],
     onResponse(response, request) {
       const body = successBody(response, request, 'getConfig')
-      if (body) response.raw = Object.entries(body).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join('\n')
+      if (body)
+        response.raw = Object.entries(body)
+          .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+          .join('\n')
     },
   },
   {

@@ -3,7 +3,9 @@ import { DEFAULT_PAGE_SIZE, findRoute } from '../handlers.js'
 import { bodyOf, dataOf, isOperation } from '../response-edits.js'
 import type { Fault, RefRequest } from '../types.js'
 
-/** The list operation a request addresses, and the filter its cursors are bound to (the lower-case trader for balances). */
+/**
+ * The list operation a request addresses, and the filter its cursors are bound to (the lower-case trader for balances).
+ */
 function listOf(request: RefRequest): { operation: string; filter: string } | undefined {
   const found = findRoute(request.path)
   if (!found || found === 'malformed') return undefined
@@ -55,17 +57,20 @@ export const cursorsFaults: readonly Fault[] = [
   },
   {
     name: 'cursors-markets-cursor-back-to-page-2',
-    description: 'The third page of markets carries the cursor that led to the second page: the fourth page is the second again, and the walk cycles.',
+    description:
+      'The third page of markets carries the cursor that led to the second page: the fourth page is the second again, and the walk cycles.',
     breaks: ['cursors/markets-walk-ends', 'cursors/items-unique'],
     onResponse(response, request, data) {
       const body = isOperation(request, 'listMarkets') && response.status === 200 ? bodyOf(response) : undefined
       const position = data.cursors.read(request.query.get('cursor') ?? '')
-      if (body && position?.offset === 2 * DEFAULT_PAGE_SIZE) body.cursor = data.cursors.encode({ ...position, offset: DEFAULT_PAGE_SIZE })
+      if (body && position?.offset === 2 * DEFAULT_PAGE_SIZE)
+        body.cursor = data.cursors.encode({ ...position, offset: DEFAULT_PAGE_SIZE })
     },
   },
   {
     name: 'cursors-balance-token-cursor',
-    description: 'Balances cursors are the token of the last balance on the page, and a token sent as a cursor is accepted (the next page starts after it).',
+    description:
+      'Balances cursors are the token of the last balance on the page, and a token sent as a cursor is accepted (the next page starts after it).',
     breaks: ['cursors/issued-cursor-opaque', 'cursors/hand-built-cursor-refused'],
     onRequest(request, data) {
       const list = listOf(request)
@@ -102,12 +107,21 @@ export const cursorsFaults: readonly Fault[] = [
   },
   {
     name: 'cursors-bare-integer-cursor-beyond-ids',
-    description: 'Markets cursors are bare integers (the offset plus 1000, so no market ID), and such an integer is accepted as a cursor.',
+    description:
+      'Markets cursors are bare integers (the offset plus 1000, so no market ID), and such an integer is accepted as a cursor.',
     breaks: ['cursors/issued-cursor-opaque', 'cursors/hand-built-cursor-refused', 'cursors/tampered-cursor-rejected'],
     onRequest(request, data) {
       const cursor = request.query.get('cursor')
-      if (cursor !== null && /^[0-9]+$/.test(cursor) && Number(cursor) >= CURSOR_INTEGER_BASE && request.path === '/v1/markets') {
-        request.query.set('cursor', data.cursors.encode({ operation: 'listMarkets', filter: '', offset: Number(cursor) - CURSOR_INTEGER_BASE }))
+      if (
+        cursor !== null &&
+        /^[0-9]+$/.test(cursor) &&
+        Number(cursor) >= CURSOR_INTEGER_BASE &&
+        request.path === '/v1/markets'
+      ) {
+        request.query.set(
+          'cursor',
+          data.cursors.encode({ operation: 'listMarkets', filter: '', offset: Number(cursor) - CURSOR_INTEGER_BASE }),
+        )
       }
     },
     onResponse(response, request, data) {
@@ -132,20 +146,27 @@ export const cursorsFaults: readonly Fault[] = [
   },
   {
     name: 'cursors-cursor-accepted-by-other-operation',
-    description: 'A cursor issued by one list operation is accepted by the other, which serves its page from the same offset.',
+    description:
+      'A cursor issued by one list operation is accepted by the other, which serves its page from the same offset.',
     breaks: ['cursors/cursor-bound-to-operation'],
     onRequest(request, data) {
       const sent = sentCursor(request, data)
-      if (sent && sent.position.operation !== sent.list.operation) request.query.set('cursor', data.cursors.encode({ ...sent.list, offset: sent.position.offset }))
+      if (sent && sent.position.operation !== sent.list.operation)
+        request.query.set('cursor', data.cursors.encode({ ...sent.list, offset: sent.position.offset }))
     },
   },
   {
     name: 'cursors-balances-cursor-overrides-trader',
-    description: "A balances cursor sent for another trader serves the balances of the trader it was issued for: the cursor's filter wins over the path.",
+    description:
+      "A balances cursor sent for another trader serves the balances of the trader it was issued for: the cursor's filter wins over the path.",
     breaks: ['cursors/cursor-bound-to-trader'],
     onRequest(request, data) {
       const { list, position } = sentCursor(request, data) ?? {}
-      if (list?.operation === 'listTraderBalances' && position?.operation === list.operation && position.filter !== list.filter) {
+      if (
+        list?.operation === 'listTraderBalances' &&
+        position?.operation === list.operation &&
+        position.filter !== list.filter
+      ) {
         request.path = `/v1/traders/${position.filter}/balances`
       }
     },

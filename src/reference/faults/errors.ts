@@ -18,7 +18,12 @@ export const errorsFaults: readonly Fault[] = [
   {
     name: 'forbidden-code-uppercase',
     description: 'A 403 body carries its code in upper case (INSUFFICIENT_SCOPE).',
-    breaks: ['errors/forbidden-error-body', 'every-response/error-body', 'every-response/error-code-listed', 'profile/restricted-key-refused'],
+    breaks: [
+      'errors/forbidden-error-body',
+      'every-response/error-body',
+      'every-response/error-code-listed',
+      'profile/restricted-key-refused',
+    ],
     onResponse(response) {
       const body = response.status === 403 ? bodyOf(response) : undefined
       if (typeof body?.code === 'string') body.code = body.code.toUpperCase()
@@ -27,10 +32,18 @@ export const errorsFaults: readonly Fault[] = [
   {
     name: 'unknown-intent-answers-500',
     description: 'The intent operation fails with 500 for a well-formed hash it does not know.',
-    breaks: ['errors/unknown-intent-not-found', 'every-response/allowed-request-not-500', 'every-response/malformed-request-not-5xx'],
+    breaks: [
+      'errors/unknown-intent-not-found',
+      'every-response/allowed-request-not-500',
+      'every-response/malformed-request-not-5xx',
+    ],
     onResponse(response, request, data) {
       const hash = request.route?.params.hash?.toLowerCase()
-      if (isOperation(request, 'getIntentStatus') && response.status === 404 && !data.intents.some((i) => i.hash.toLowerCase() === hash)) {
+      if (
+        isOperation(request, 'getIntentStatus') &&
+        response.status === 404 &&
+        !data.intents.some((i) => i.hash.toLowerCase() === hash)
+      ) {
         response.status = 500
         response.body = { error: 'intent lookup failed', code: 'internal' }
       }
@@ -38,11 +51,14 @@ export const errorsFaults: readonly Fault[] = [
   },
   {
     name: 'unknown-trader-balances-leak-configured-trader',
-    description: "A 404 for the balances of an unknown trader carries the configured trader's balances as its data, next to its error.",
+    description:
+      "A 404 for the balances of an unknown trader carries the configured trader's balances as its data, next to its error.",
     breaks: ['every-response/not-found-carries-no-payload'],
     onResponse(response, request, data) {
       if (request.route?.operation !== 'listTraderBalances' || response.status !== 404) return
-      Object.assign(response.body as object, { data: structuredClone(data.balances.get(data.trader.toLowerCase()) ?? []) })
+      Object.assign(response.body as object, {
+        data: structuredClone(data.balances.get(data.trader.toLowerCase()) ?? []),
+      })
     },
   },
   {
@@ -74,17 +90,27 @@ export const errorsFaults: readonly Fault[] = [
   },
   {
     name: 'intent-validation-as-400',
-    description: 'The intent operation answers validation failures with 400, which it does not declare, instead of 422.',
+    description:
+      'The intent operation answers validation failures with 400, which it does not declare, instead of 422.',
     // A 400 grants no access, so the refusal checks pass; the status is undeclared, and no declared 4xx.
-    breaks: ['errors/intent-validation-unprocessable', 'every-response/declared-status', 'intents/refusals-declared-4xx'],
+    breaks: [
+      'errors/intent-validation-unprocessable',
+      'every-response/declared-status',
+      'intents/refusals-declared-4xx',
+    ],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && response.status === 422) response.status = 400
     },
   },
   {
     name: 'malformed-address-answers-500',
-    description: 'The trader operations fail with 500 for a malformed address instead of rejecting it as invalid input.',
-    breaks: ['errors/malformed-address-validation', 'every-response/allowed-request-not-500', 'properties/malformed-address-rejected'],
+    description:
+      'The trader operations fail with 500 for a malformed address instead of rejecting it as invalid input.',
+    breaks: [
+      'errors/malformed-address-validation',
+      'every-response/allowed-request-not-500',
+      'properties/malformed-address-rejected',
+    ],
     onResponse(response, request) {
       if (request.route?.params.address !== undefined && response.status === 422) {
         response.status = 500

@@ -4,7 +4,8 @@ import type { Fault } from '../types.js'
 export const headersFaults: readonly Fault[] = [
   {
     name: 'accept-header-required',
-    description: 'A request without an Accept header is refused with 406: it follows "every authenticated request sends Accept" over "may send Accept", which the reading EP-ACCEPT-OPTIONAL (SHOULD) takes.',
+    description:
+      'A request without an Accept header is refused with 406: it follows "every authenticated request sends Accept" over "may send Accept", which the reading EP-ACCEPT-OPTIONAL (SHOULD) takes.',
     breaks: ['headers/request-without-accept-served'],
     onResponse(response, request) {
       if (request.headers.accept !== undefined) return
@@ -14,10 +15,12 @@ export const headersFaults: readonly Fault[] = [
   },
   {
     name: 'vault-refuses-request-id-header',
-    description: 'GET /v1/vault answers 400 to a request that sends X-Request-ID, though the contract says every request may send it.',
+    description:
+      'GET /v1/vault answers 400 to a request that sends X-Request-ID, though the contract says every request may send it.',
     breaks: ['headers/optional-request-headers'],
     onResponse(response, request) {
-      if (!isOperation(request, 'getVault') || request.headers['x-request-id'] === undefined || response.status !== 200) return
+      if (!isOperation(request, 'getVault') || request.headers['x-request-id'] === undefined || response.status !== 200)
+        return
       response.status = 400
       response.body = { error: 'X-Request-ID is not accepted here' }
     },
@@ -49,7 +52,8 @@ export const headersFaults: readonly Fault[] = [
   {
     name: 'markets-unavailable-without-retry-after',
     description: 'GET /v1/markets answers 503 (its index is unavailable) without Retry-After, to every attempt.',
-    // Every attempt transient: the checks that needed the markets are not assessed (the 5xx policy), only the 503's own header rule fails.
+    // Every attempt transient: the checks that needed the markets are not assessed (the 5xx policy), only the 503's own
+    // header rule fails.
     breaks: ['every-response/retry-after'],
     onResponse(response, request) {
       if (isOperation(request, 'listMarkets') && response.status === 200) {

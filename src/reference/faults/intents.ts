@@ -5,7 +5,9 @@ import type { Fault, RefRequest, RefResponse } from '../types.js'
 
 const HASH = /^0x[0-9a-fA-F]{64}$/
 
-/** The stored intent whose well-formed hash the request names (either case of hex digit), for the intent operation only. */
+/**
+ * The stored intent whose well-formed hash the request names (either case of hex digit), for the intent operation only.
+ */
 function askedIntent(request: RefRequest, data: ReferenceData): IntentRecord | undefined {
   const hash = isOperation(request, 'getIntentStatus') ? request.route!.params.hash! : ''
   return HASH.test(hash) ? data.intents.find((intent) => intent.hash.toLowerCase() === hash.toLowerCase()) : undefined
@@ -29,8 +31,16 @@ function crash(response: RefResponse, message: string): void {
   response.body = { error: message, code: 'internal', requestId: response.headers['x-request-id'] }
 }
 
-/** A fault that grants an intent's status when the request names a stored intent and the receipt sent passes a broken test. */
-function receiptFault(name: string, description: string, breaks: readonly string[], accepts: (receipt: string | null, intent: IntentRecord, data: ReferenceData) => boolean): Fault {
+/**
+ * A fault that grants an intent's status when the request names a stored intent and the receipt sent passes a broken
+ * test.
+ */
+function receiptFault(
+  name: string,
+  description: string,
+  breaks: readonly string[],
+  accepts: (receipt: string | null, intent: IntentRecord, data: ReferenceData) => boolean,
+): Fault {
   return {
     name,
     description,
@@ -74,8 +84,12 @@ export const intentsFaults: readonly Fault[] = [
   ),
   receiptFault(
     'receipt-matched-by-prefix',
-    'No maximum length is enforced and the receipt is compared only up to the stored receipt\'s length, so a 513-character receipt that starts with the real one grants access.',
-    ['intents/oversized-receipt-refused', 'properties/out-of-bounds-receipt-refused', 'properties/wrong-receipt-refused'],
+    "No maximum length is enforced and the receipt is compared only up to the stored receipt's length, so a 513-character receipt that starts with the real one grants access.",
+    [
+      'intents/oversized-receipt-refused',
+      'properties/out-of-bounds-receipt-refused',
+      'properties/wrong-receipt-refused',
+    ],
     (receipt, intent) => receipt !== null && receipt.startsWith(intent.receipt),
   ),
   receiptFault(
@@ -100,7 +114,10 @@ export const intentsFaults: readonly Fault[] = [
     'receipt-compared-on-leading-characters',
     'Only the first 32 characters of the receipt are compared (a fixed-width column), so the real receipt with its last character changed grants access.',
     ['properties/wrong-receipt-refused'],
-    (receipt, intent) => receipt !== null && receipt.length === intent.receipt.length && receipt.slice(0, 32) === intent.receipt.slice(0, 32),
+    (receipt, intent) =>
+      receipt !== null &&
+      receipt.length === intent.receipt.length &&
+      receipt.slice(0, 32) === intent.receipt.slice(0, 32),
   ),
   receiptFault(
     'receipt-normalised-nfkc',
@@ -111,33 +128,58 @@ export const intentsFaults: readonly Fault[] = [
   {
     name: 'malformed-hash-500',
     description: 'A malformed hash reaches the database query, which throws: 500 instead of a 4xx.',
-    // No access is granted, so the refusal checks pass; a malformed hash is a validation failure (400 or 422), which a 500 is not.
+    // No access is granted, so the refusal checks pass; a malformed hash is a validation failure (400 or 422), which a
+    // 500 is not.
     breaks: ['every-response/malformed-request-not-5xx', 'intents/refusals-declared-4xx'],
     onResponse(response, request) {
-      if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') crash(response, 'invalid input syntax for type bytea')
+      if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash')
+        crash(response, 'invalid input syntax for type bytea')
     },
   },
   {
     name: 'receipt-mismatch-500',
-    description: 'A receipt of the right length that is not the intent\'s makes the comparison throw: 500 instead of a 4xx.',
-    breaks: ['every-response/allowed-request-not-500', 'every-response/malformed-request-not-5xx', 'intents/refusals-declared-4xx'],
+    description:
+      "A receipt of the right length that is not the intent's makes the comparison throw: 500 instead of a 4xx.",
+    breaks: [
+      'every-response/allowed-request-not-500',
+      'every-response/malformed-request-not-5xx',
+      'intents/refusals-declared-4xx',
+    ],
     onResponse(response, request, data) {
       const receipt = request.query.get('receipt')
-      if (askedIntent(request, data) && receipt !== null && receipt.length >= 1 && receipt.length <= 512 && bodyOf(response)?.code === 'intent_not_found') crash(response, 'receipt comparison failed')
+      if (
+        askedIntent(request, data) &&
+        receipt !== null &&
+        receipt.length >= 1 &&
+        receipt.length <= 512 &&
+        bodyOf(response)?.code === 'intent_not_found'
+      )
+        crash(response, 'receipt comparison failed')
     },
   },
   {
     name: 'receipt-out-of-bounds-500',
     description: 'A receipt outside 1 to 512 characters overflows a fixed-width column: 500 instead of a 4xx.',
-    breaks: ['errors/intent-validation-unprocessable', 'every-response/malformed-request-not-5xx', 'intents/refusals-declared-4xx'],
+    breaks: [
+      'errors/intent-validation-unprocessable',
+      'every-response/malformed-request-not-5xx',
+      'intents/refusals-declared-4xx',
+    ],
     onResponse(response, request) {
       const receipt = request.query.get('receipt')
-      if (isOperation(request, 'getIntentStatus') && receipt !== null && (receipt.length < 1 || receipt.length > 512) && response.status === 422) crash(response, 'value too long for type character varying(512)')
+      if (
+        isOperation(request, 'getIntentStatus') &&
+        receipt !== null &&
+        (receipt.length < 1 || receipt.length > 512) &&
+        response.status === 422
+      )
+        crash(response, 'value too long for type character varying(512)')
     },
   },
   {
     name: 'malformed-hash-gateway-error',
-    description: 'A malformed hash makes the upstream crash: its gateway answers 502 to the first attempt and 500 to every later one.',
+    description:
+      'A malformed hash makes the upstream crash: its gateway answers 502 to the first attempt and 500 to every later one.',
     // The 502 is retried as transient; the 500 that follows repeats, and is judged.
     breaks: ['every-response/malformed-request-not-5xx', 'intents/refusals-declared-4xx'],
     onResponse(response, request, data) {
@@ -148,7 +190,8 @@ export const intentsFaults: readonly Fault[] = [
   },
   {
     name: 'malformed-hash-400',
-    description: 'A malformed hash gets 400, a status the intent operation does not declare (its validation failures are 422).',
+    description:
+      'A malformed hash gets 400, a status the intent operation does not declare (its validation failures are 422).',
     breaks: ['every-response/declared-status', 'intents/refusals-declared-4xx'],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') response.status = 400
@@ -164,11 +207,14 @@ export const intentsFaults: readonly Fault[] = [
   },
   {
     name: 'intent-status-of-latest-intent',
-    description: "A valid hash and receipt answer the status of the most recently created intent instead of the one asked for.",
+    description:
+      'A valid hash and receipt answer the status of the most recently created intent instead of the one asked for.',
     breaks: ['intents/receipt-grants-status'],
     onResponse(response, request, data) {
       if (!grantedStatus(response, request)) return
-      const latest = data.intents.reduce((a, b) => (BigInt(b.status.createdAt as string) > BigInt(a.status.createdAt as string) ? b : a))
+      const latest = data.intents.reduce((a, b) =>
+        BigInt(b.status.createdAt as string) > BigInt(a.status.createdAt as string) ? b : a,
+      )
       grant(response, latest)
     },
   },
@@ -178,7 +224,8 @@ export const intentsFaults: readonly Fault[] = [
     breaks: ['every-response/allowed-request-not-500', 'intents/second-receipt-grants-status'],
     onResponse(response, request) {
       const status = grantedStatus(response, request)
-      if (status && status.failure === undefined) crash(response, "Cannot read properties of undefined (reading 'retryable')")
+      if (status && status.failure === undefined)
+        crash(response, "Cannot read properties of undefined (reading 'retryable')")
     },
   },
   {
@@ -192,26 +239,32 @@ export const intentsFaults: readonly Fault[] = [
   },
   {
     name: 'receipt-form-encoded-in-link',
-    description: "An intent status carries a Link header to itself whose query is form-encoded (space as +, ~ ! ' ( ) escaped), receipt included.",
+    description:
+      "An intent status carries a Link header to itself whose query is form-encoded (space as +, ~ ! ' ( ) escaped), receipt included.",
     breaks: ['every-response/receipt-not-disclosed'],
     run: { receipts: RESERVED_CHARACTER_RECEIPTS },
     onResponse(response, request) {
-      if (grantedStatus(response, request)) response.headers.link = `<${request.path}?${new URLSearchParams(request.query).toString()}>; rel="self"`
+      if (grantedStatus(response, request))
+        response.headers.link = `<${request.path}?${new URLSearchParams(request.query).toString()}>; rel="self"`
     },
   },
   {
     name: 'receipt-lower-case-escapes-in-content-location',
-    description: 'An intent status carries Content-Location with the receipt percent-encoded in lower-case hex, as some proxies rewrite it.',
+    description:
+      'An intent status carries Content-Location with the receipt percent-encoded in lower-case hex, as some proxies rewrite it.',
     breaks: ['every-response/receipt-not-disclosed'],
     run: { receipts: RESERVED_CHARACTER_RECEIPTS },
     onResponse(response, request) {
       const receipt = request.query.get('receipt')
-      if (grantedStatus(response, request) && receipt) response.headers['content-location'] = `${request.path}?receipt=${encodeURIComponent(receipt).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())}`
+      if (grantedStatus(response, request) && receipt)
+        response.headers['content-location'] =
+          `${request.path}?receipt=${encodeURIComponent(receipt).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())}`
     },
   },
   {
     name: 'receipt-in-failure-with-escaped-slashes',
-    description: "An intent status's failure message quotes the receipt, the body serialised with / escaped as \\/ (as PHP and some Java serialisers write JSON).",
+    description:
+      "An intent status's failure message quotes the receipt, the body serialised with / escaped as \\/ (as PHP and some Java serialisers write JSON).",
     breaks: ['every-response/receipt-not-disclosed'],
     run: { receipts: RESERVED_CHARACTER_RECEIPTS },
     onResponse(response, request) {
@@ -226,12 +279,14 @@ export const intentsFaults: readonly Fault[] = [
     description: 'An intent status carries Content-Location with the request path and query, receipt included.',
     breaks: ['every-response/receipt-not-disclosed'],
     onResponse(response, request) {
-      if (grantedStatus(response, request)) response.headers['content-location'] = `${request.path}?${request.query.toString()}`
+      if (grantedStatus(response, request))
+        response.headers['content-location'] = `${request.path}?${request.query.toString()}`
     },
   },
   {
     name: 'refused-intent-carries-status',
-    description: "A 404 for a stored intent (a wrong or oversized receipt) carries the intent's status members next to its error: the refusal grants access.",
+    description:
+      "A 404 for a stored intent (a wrong or oversized receipt) carries the intent's status members next to its error: the refusal grants access.",
     breaks: ['every-response/intent-refusal-carries-no-status'],
     onResponse(response, request, data) {
       const intent = askedIntent(request, data)

@@ -4,13 +4,21 @@ import { bodyFault } from '../record-edits.js'
 import { bodyOf, errorBodyOf, isOperation } from '../response-edits.js'
 import type { Fault, RefRequest, RefResponse } from '../types.js'
 
-/** Faults against the embedded reference's own profile (specs/reference-profile.yaml): each breaks a promise of the profile, not of the contract. */
+/**
+ * Faults against the embedded reference's own profile (specs/reference-profile.yaml): each breaks a promise of the
+ * profile, not of the contract.
+ */
 
 const isList = (request: RefRequest) => /^\/v1\/(?:markets|traders\/[^/]+\/balances)$/.test(request.path)
 const restrictedKeyOf = (request: RefRequest, restricted: string) => request.headers['x-api-key'] === restricted
 
 /** Edits the published description (GET /openapi.json). */
-function descriptionFault(name: string, description: string, breaks: readonly string[], edit: (document: Record<string, any>) => void): Fault {
+function descriptionFault(
+  name: string,
+  description: string,
+  breaks: readonly string[],
+  edit: (document: Record<string, any>) => void,
+): Fault {
   return {
     name,
     description,
@@ -32,7 +40,10 @@ function openEverySchema(node: unknown): void {
 /** Turns a response into a refusal; the headers the server set (content type, request ID) stay. */
 function refuse(response: RefResponse, status: number, code: string, error: string): void {
   response.status = status
-  response.body = { ...errorResponse(status, code, error).body as object, requestId: response.headers['x-request-id'] }
+  response.body = {
+    ...(errorResponse(status, code, error).body as object),
+    requestId: response.headers['x-request-id'],
+  }
 }
 
 export const profileFaults: readonly Fault[] = [
@@ -41,7 +52,8 @@ export const profileFaults: readonly Fault[] = [
     description: 'GET /v1/traders/{address}/pnl serves the restricted key, which the profile says it refuses.',
     breaks: ['profile/restricted-key-refused'],
     onRequest(request, data) {
-      if (/^\/v1\/traders\/[^/]+\/pnl$/.test(request.path) && restrictedKeyOf(request, data.restrictedApiKey)) request.headers['x-api-key'] = data.apiKey
+      if (/^\/v1\/traders\/[^/]+\/pnl$/.test(request.path) && restrictedKeyOf(request, data.restrictedApiKey))
+        request.headers['x-api-key'] = data.apiKey
     },
   },
   {
@@ -49,7 +61,8 @@ export const profileFaults: readonly Fault[] = [
     description: 'GET /v1/markets refuses the restricted key with 403, though the profile says it is granted.',
     breaks: ['profile/restricted-key-granted'],
     onResponse(response, request, data) {
-      if (isOperation(request, 'listMarkets') && restrictedKeyOf(request, data.restrictedApiKey)) refuse(response, 403, 'insufficient_scope', 'this key does not grant markets:read')
+      if (isOperation(request, 'listMarkets') && restrictedKeyOf(request, data.restrictedApiKey))
+        refuse(response, 403, 'insufficient_scope', 'this key does not grant markets:read')
     },
   },
   {
@@ -58,7 +71,8 @@ export const profileFaults: readonly Fault[] = [
     breaks: ['profile/page-size-out-of-range'],
     onRequest(request) {
       const limit = request.query.get('limit')
-      if (request.path === '/v1/markets' && limit !== null && /^[0-9]+$/.test(limit) && Number(limit) > MAX_PAGE_SIZE) request.query.set('limit', String(MAX_PAGE_SIZE))
+      if (request.path === '/v1/markets' && limit !== null && /^[0-9]+$/.test(limit) && Number(limit) > MAX_PAGE_SIZE)
+        request.query.set('limit', String(MAX_PAGE_SIZE))
     },
   },
   {
@@ -66,7 +80,8 @@ export const profileFaults: readonly Fault[] = [
     description: 'Lists refuse a page size of 1, the minimum the profile gives, with 400.',
     breaks: ['profile/page-size-in-range'],
     onResponse(response, request) {
-      if (isList(request) && request.query.get('limit') === '1' && response.status === 200) refuse(response, 400, 'invalid_limit', 'limit must be at least 2')
+      if (isList(request) && request.query.get('limit') === '1' && response.status === 200)
+        refuse(response, 400, 'invalid_limit', 'limit must be at least 2')
     },
   },
   {
@@ -83,27 +98,60 @@ export const profileFaults: readonly Fault[] = [
     description: `At a page size of ${MAX_PAGE_SIZE}, the last page of a list carries a cursor back to the first page.`,
     breaks: ['profile/max-page-walk-ends'],
     onResponse(response, request, data) {
-      const body = response.status === 200 && isList(request) && request.query.get('limit') === String(MAX_PAGE_SIZE) ? bodyOf(response) : undefined
+      const body =
+        response.status === 200 && isList(request) && request.query.get('limit') === String(MAX_PAGE_SIZE)
+          ? bodyOf(response)
+          : undefined
       if (!body || body.cursor !== undefined || !request.query.has('cursor')) return
       const filter = isOperation(request, 'listMarkets') ? '' : request.route!.params.address!.toLowerCase()
       body.cursor = data.cursors.encode({ operation: request.route!.operation, filter, offset: 0 })
     },
   },
-  bodyFault('vault-without-deposited-tokens', 'The vault has no cumulativeDepositedTokens, which the profile says is required.', ['profile/vault-required-members'], 'getVault', (body) => {
-    delete body.data.cumulativeDepositedTokens
-  }),
-  bodyFault('market-without-activation-depth', 'The first market of each page has no activationDepthWad, which the profile says is required.', ['profile/market-required-members'], 'listMarkets', (body) => {
-    delete body.data[0].activationDepthWad
-  }),
-  bodyFault('config-without-chain-id', "GET /v1/config has no chainId, which the profile's config schema requires.", ['profile/config-schema'], 'getConfig', (body) => {
-    delete body.chainId
-  }),
-  bodyFault('intent-state-expired', 'The second intent is in state "expired", which the profile does not list.', ['every-response/intent-state-listed'], 'getIntentStatus', (body, data) => {
-    if (body.orderHash === data.intents[1]!.hash) body.state = 'expired'
-  }),
-  bodyFault('market-status-halted', 'The first market of each page has status "halted", which the profile does not list.', ['every-response/market-status-listed'], 'listMarkets', (body) => {
-    body.data[0].status = 'halted'
-  }),
+  bodyFault(
+    'vault-without-deposited-tokens',
+    'The vault has no cumulativeDepositedTokens, which the profile says is required.',
+    ['profile/vault-required-members'],
+    'getVault',
+    (body) => {
+      delete body.data.cumulativeDepositedTokens
+    },
+  ),
+  bodyFault(
+    'market-without-activation-depth',
+    'The first market of each page has no activationDepthWad, which the profile says is required.',
+    ['profile/market-required-members'],
+    'listMarkets',
+    (body) => {
+      delete body.data[0].activationDepthWad
+    },
+  ),
+  bodyFault(
+    'config-without-chain-id',
+    "GET /v1/config has no chainId, which the profile's config schema requires.",
+    ['profile/config-schema'],
+    'getConfig',
+    (body) => {
+      delete body.chainId
+    },
+  ),
+  bodyFault(
+    'intent-state-expired',
+    'The second intent is in state "expired", which the profile does not list.',
+    ['every-response/intent-state-listed'],
+    'getIntentStatus',
+    (body, data) => {
+      if (body.orderHash === data.intents[1]!.hash) body.state = 'expired'
+    },
+  ),
+  bodyFault(
+    'market-status-halted',
+    'The first market of each page has status "halted", which the profile does not list.',
+    ['every-response/market-status-listed'],
+    'listMarkets',
+    (body) => {
+      body.data[0].status = 'halted'
+    },
+  ),
   {
     name: 'unauthorized-code-renamed',
     description: 'A 401 carries the code "auth_required", which the profile does not list.',
@@ -116,11 +164,19 @@ export const profileFaults: readonly Fault[] = [
   {
     name: 'malformed-hash-500-code-unlisted',
     description: 'A malformed hash gets 500 with the code "database_error", which the profile does not list.',
-    breaks: ['every-response/error-code-listed', 'every-response/malformed-request-not-5xx', 'intents/refusals-declared-4xx'],
+    breaks: [
+      'every-response/error-code-listed',
+      'every-response/malformed-request-not-5xx',
+      'intents/refusals-declared-4xx',
+    ],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') {
         response.status = 500
-        response.body = { error: 'invalid input syntax for type bytea', code: 'database_error', requestId: response.headers['x-request-id'] }
+        response.body = {
+          error: 'invalid input syntax for type bytea',
+          code: 'database_error',
+          requestId: response.headers['x-request-id'],
+        }
       }
     },
   },
@@ -135,7 +191,8 @@ export const profileFaults: readonly Fault[] = [
   },
   {
     name: 'vault-service-source-live',
-    description: 'GET /v1/vault sends x-service-source: live (a value of the contract), where the profile gives indexed.',
+    description:
+      'GET /v1/vault sends x-service-source: live (a value of the contract), where the profile gives indexed.',
     breaks: ['every-response/service-source-mapped'],
     onResponse(response, request) {
       if (isOperation(request, 'getVault')) response.headers['x-service-source'] = 'live'
@@ -152,17 +209,28 @@ export const profileFaults: readonly Fault[] = [
   },
   {
     name: 'quota-limit-other-than-profile',
-    description: 'A 429 for an exceeded quota says x-ratelimit-limit: 400, where the profile gives the quota of 40 it counts.',
+    description:
+      'A 429 for an exceeded quota says x-ratelimit-limit: 400, where the profile gives the quota of 40 it counts.',
     breaks: ['every-response/quota-values'],
     run: { probeRateLimit: true, quota: { limit: 40, windowMs: 1000 } },
     onResponse(response) {
       if (response.status === 429) response.headers['x-ratelimit-limit'] = '400'
     },
   },
-  descriptionFault('published-description-version-2', 'The published description says info.version 2.0.0.', ['profile/openapi-document'], (document) => {
-    document.info.version = '2.0.0'
-  }),
-  descriptionFault('published-description-allows-extra-members', 'The published description drops every additionalProperties: false, so it accepts an IntentStatus with members the contract forbids.', ['profile/openapi-compatible'], (document) => {
-    openEverySchema(document.components.schemas)
-  }),
+  descriptionFault(
+    'published-description-version-2',
+    'The published description says info.version 2.0.0.',
+    ['profile/openapi-document'],
+    (document) => {
+      document.info.version = '2.0.0'
+    },
+  ),
+  descriptionFault(
+    'published-description-allows-extra-members',
+    'The published description drops every additionalProperties: false, so it accepts an IntentStatus with members the contract forbids.',
+    ['profile/openapi-compatible'],
+    (document) => {
+      openEverySchema(document.components.schemas)
+    },
+  ),
 ]

@@ -18,22 +18,27 @@ function answerError(response: RefResponse, status: number, code: string, error:
 export const propertiesFaults: readonly Fault[] = [
   {
     name: 'properties-receipt-prefix-match',
-    description: 'A receipt within the bounds is compared by prefix: the intent receipt with characters added after it grants access.',
+    description:
+      'A receipt within the bounds is compared by prefix: the intent receipt with characters added after it grants access.',
     breaks: ['properties/wrong-receipt-refused'],
     onRequest(request, data) {
       const receipt = request.query.get('receipt')
-      const real = data.intents.find((intent) => receipt !== null && receipt.length <= 512 && receipt.startsWith(intent.receipt))
+      const real = data.intents.find(
+        (intent) => receipt !== null && receipt.length <= 512 && receipt.startsWith(intent.receipt),
+      )
       if (request.path.startsWith('/v1/intents/') && real) request.query.set('receipt', real.receipt)
     },
   },
   {
     name: 'properties-address-normalised-before-validation',
-    description: "A trader address is trimmed and lower-cased before it is validated, so ' 0x…' or '0X…' is served as if it were well formed.",
+    description:
+      "A trader address is trimmed and lower-cased before it is validated, so ' 0x…' or '0X…' is served as if it were well formed.",
     breaks: ['properties/malformed-address-rejected'],
     onRequest(request) {
       const found = findRoute(request.path)
       const normalised = found && found !== 'malformed' ? found.params.address?.trim().toLowerCase() : undefined
-      if (normalised !== undefined && ADDRESS.test(normalised)) request.path = request.path.replace(/^\/v1\/traders\/[^/]+/, `/v1/traders/${normalised}`)
+      if (normalised !== undefined && ADDRESS.test(normalised))
+        request.path = request.path.replace(/^\/v1\/traders\/[^/]+/, `/v1/traders/${normalised}`)
     },
   },
   {
@@ -50,12 +55,15 @@ export const propertiesFaults: readonly Fault[] = [
   },
   {
     name: 'properties-key-around-real-key-forbidden',
-    description: 'An unknown API key with a real key inside it is taken for that key without its scopes: 403 with an error body instead of 401.',
+    description:
+      'An unknown API key with a real key inside it is taken for that key without its scopes: 403 with an error body instead of 401.',
     breaks: ['properties/garbage-key-refused'],
     onResponse(response, request, data) {
       const key = request.headers['x-api-key']
-      const inside = key !== undefined && [data.apiKey, data.restrictedApiKey].some((real) => key !== real && key.includes(real))
-      if (inside && response.status === 401) answerError(response, 403, 'insufficient_scope', 'the key lacks the scope of this operation')
+      const inside =
+        key !== undefined && [data.apiKey, data.restrictedApiKey].some((real) => key !== real && key.includes(real))
+      if (inside && response.status === 401)
+        answerError(response, 403, 'insufficient_scope', 'the key lacks the scope of this operation')
     },
   },
   {
@@ -64,13 +72,16 @@ export const propertiesFaults: readonly Fault[] = [
     breaks: ['properties/garbage-key-refused'],
     onRequest(request, data) {
       const key = request.headers['x-api-key']
-      const real = [data.apiKey, data.restrictedApiKey].find((candidate) => key !== undefined && key.startsWith(candidate))
+      const real = [data.apiKey, data.restrictedApiKey].find(
+        (candidate) => key !== undefined && key.startsWith(candidate),
+      )
       if (real) request.headers['x-api-key'] = real
     },
   },
   {
     name: 'properties-receipt-object-lookup',
-    description: 'Receipts are looked up in a plain object, so a receipt named like an inherited member (constructor, __proto__, toString) finds something and grants access.',
+    description:
+      'Receipts are looked up in a plain object, so a receipt named like an inherited member (constructor, __proto__, toString) finds something and grants access.',
     breaks: ['properties/wrong-receipt-refused'],
     onRequest(request, data) {
       const receipt = request.query.get('receipt')
@@ -82,7 +93,8 @@ export const propertiesFaults: readonly Fault[] = [
   },
   {
     name: 'properties-hash-unicode-normalised',
-    description: 'The intent hash is NFKC-normalised before it is validated, so a hash with a full-width digit is served as the hash it folds to.',
+    description:
+      'The intent hash is NFKC-normalised before it is validated, so a hash with a full-width digit is served as the hash it folds to.',
     breaks: ['properties/malformed-hash-rejected'],
     onRequest(request) {
       const found = findRoute(request.path)
@@ -96,7 +108,8 @@ export const propertiesFaults: readonly Fault[] = [
     description: `An API key longer than ${LONGEST_KEY_HANDLED} characters overflows a buffer: the answer is a 500 instead of a 401.`,
     breaks: ['every-response/allowed-request-not-500', 'properties/garbage-key-refused'],
     onResponse(response, request) {
-      if ((request.headers['x-api-key']?.length ?? 0) > LONGEST_KEY_HANDLED) answerError(response, 500, 'internal', 'internal error')
+      if ((request.headers['x-api-key']?.length ?? 0) > LONGEST_KEY_HANDLED)
+        answerError(response, 500, 'internal', 'internal error')
     },
   },
 ]

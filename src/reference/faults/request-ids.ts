@@ -12,11 +12,13 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
 export const requestIdFaults: readonly Fault[] = [
   {
     name: 'invalid-request-id-echoed-in-body',
-    description: "The configuration body carries an invalid X-Request-ID back verbatim as its requestId; the header carries a generated one.",
+    description:
+      'The configuration body carries an invalid X-Request-ID back verbatim as its requestId; the header carries a generated one.',
     breaks: ['request-ids/invalid-not-echoed'],
     onResponse(response, request) {
       const sent = request.headers['x-request-id']
-      const body = sent !== undefined && !REQUEST_ID.test(sent) ? successBody(response, request, 'getConfig') : undefined
+      const body =
+        sent !== undefined && !REQUEST_ID.test(sent) ? successBody(response, request, 'getConfig') : undefined
       if (body) body.requestId = sent
     },
   },
@@ -39,8 +41,15 @@ export const requestIdFaults: readonly Fault[] = [
   },
   {
     name: 'no-request-id-on-errors',
-    description: 'Error responses are written by a handler that bypasses the request-ID middleware: no x-request-id, no requestId in the body.',
-    breaks: ['request-ids/present-on-error', 'request-ids/error-echoes-sent-id', 'request-ids/valid-echoed', 'every-response/request-id-present', 'properties/valid-request-id-echoed'],
+    description:
+      'Error responses are written by a handler that bypasses the request-ID middleware: no x-request-id, no requestId in the body.',
+    breaks: [
+      'request-ids/present-on-error',
+      'request-ids/error-echoes-sent-id',
+      'request-ids/valid-echoed',
+      'every-response/request-id-present',
+      'properties/valid-request-id-echoed',
+    ],
     onResponse(response) {
       if (!isError(response)) return
       delete response.headers['x-request-id']
@@ -49,7 +58,8 @@ export const requestIdFaults: readonly Fault[] = [
   },
   {
     name: 'request-id-regenerated-on-errors',
-    description: "Error responses carry a freshly generated request ID in the header and the body, ignoring the client's valid X-Request-ID.",
+    description:
+      "Error responses carry a freshly generated request ID in the header and the body, ignoring the client's valid X-Request-ID.",
     breaks: ['request-ids/error-echoes-sent-id', 'request-ids/valid-echoed', 'properties/valid-request-id-echoed'],
     onResponse(response) {
       if (isError(response)) carryRequestId(response, freshRequestId())
@@ -57,7 +67,7 @@ export const requestIdFaults: readonly Fault[] = [
   },
   {
     name: 'error-body-request-id-differs',
-    description: "Error bodies carry a requestId of their own, different from the x-request-id header.",
+    description: 'Error bodies carry a requestId of their own, different from the x-request-id header.',
     breaks: ['request-ids/error-body-id-matches-header', 'every-response/error-request-id-matches-header'],
     onResponse(response) {
       const body = isError(response) ? bodyOf(response) : undefined
@@ -66,7 +76,8 @@ export const requestIdFaults: readonly Fault[] = [
   },
   {
     name: 'request-id-colons-refused',
-    description: 'The X-Request-ID validation leaves out the colon, so a valid ID with a colon is replaced by a generated one.',
+    description:
+      'The X-Request-ID validation leaves out the colon, so a valid ID with a colon is replaced by a generated one.',
     breaks: ['request-ids/valid-echoed', 'properties/valid-request-id-echoed'],
     onResponse(response, request) {
       if (request.headers['x-request-id']?.includes(':')) carryRequestId(response, freshRequestId())
@@ -74,19 +85,22 @@ export const requestIdFaults: readonly Fault[] = [
   },
   {
     name: 'request-id-truncated-to-64',
-    description: 'The request ID is stored in a 64-character column, so a longer valid X-Request-ID comes back cut short.',
+    description:
+      'The request ID is stored in a 64-character column, so a longer valid X-Request-ID comes back cut short.',
     breaks: ['request-ids/valid-echoed', 'properties/valid-request-id-echoed'],
     onResponse(response, request) {
       const sent = request.headers['x-request-id']
-      if (sent !== undefined && sent.length > 64 && response.headers['x-request-id'] === sent) carryRequestId(response, sent.slice(0, 64))
+      if (sent !== undefined && sent.length > 64 && response.headers['x-request-id'] === sent)
+        carryRequestId(response, sent.slice(0, 64))
     },
   },
   {
     name: 'request-id-echoed-unvalidated',
     description: 'Any X-Request-ID the client sends is echoed back as it is, however long, short or oddly spelled.',
-    // Invalid IDs ride on refusals too, so the error body's requestId pattern meets them (ERR-BODY-SCHEMA); an echoed empty ID is none.
-    // The empty ID now meets only successes, so no error body's requestId differs from its header here: no-request-id-header
-    // and error-body-request-id-differs still break every-response/error-request-id-matches-header.
+    // Invalid IDs ride on refusals too, so the error body's requestId pattern meets them (ERR-BODY-SCHEMA); an echoed
+    // empty ID is none. The empty ID now meets only successes, so no error body's requestId differs from its header
+    // here: no-request-id-header and error-body-request-id-differs still break
+    // every-response/error-request-id-matches-header.
     breaks: [
       'request-ids/invalid-not-echoed',
       'every-response/request-id-format',

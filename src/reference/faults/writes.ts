@@ -9,15 +9,24 @@ const WRITES = { allowWrites: true } as const
 /** A valid key derived from what the request sent, so that the same request is still the same submission. */
 const derivedKey = (text: string) => `k${createHash('sha256').update(text).digest('hex').slice(0, 31)}`
 
-/** A fault that rewrites the Idempotency-Key of a write, before the reference reads it, when the key sent passes a broken test. */
-function keyFault(name: string, description: string, breaks: readonly string[], rewrite: (key: string | undefined, request: RefRequest) => string | undefined): Fault {
+/**
+ * A fault that rewrites the Idempotency-Key of a write, before the reference reads it, when the key sent passes a
+ * broken test.
+ */
+function keyFault(
+  name: string,
+  description: string,
+  breaks: readonly string[],
+  rewrite: (key: string | undefined, request: RefRequest) => string | undefined,
+): Fault {
   return {
     name,
     description,
     breaks,
     run: WRITES,
     onRequest(request) {
-      if (findWriteRoute(request)) request.headers['idempotency-key'] = rewrite(request.headers['idempotency-key'], request)
+      if (findWriteRoute(request))
+        request.headers['idempotency-key'] = rewrite(request.headers['idempotency-key'], request)
     },
   }
 }
@@ -41,36 +50,55 @@ export const writesFaults: readonly Fault[] = [
     'idempotency-key-length-unchecked',
     'An Idempotency-Key of any length is accepted (a 7- or 129-character key too).',
     ['writes/key-length-outside-bounds-refused', 'every-response/accepted-write-carries-key'],
-    (key) => (key !== undefined && /^[A-Za-z0-9._~-]+$/.test(key) && !REFERENCE_IDEMPOTENCY_KEY.test(key) ? derivedKey(key) : key),
+    (key) =>
+      key !== undefined && /^[A-Za-z0-9._~-]+$/.test(key) && !REFERENCE_IDEMPOTENCY_KEY.test(key)
+        ? derivedKey(key)
+        : key,
   ),
   keyFault(
     'idempotency-key-characters-unchecked',
     'An Idempotency-Key of 8 to 128 characters of any kind is accepted (a space, quotes, angle brackets too).',
     ['writes/unsafe-key-refused', 'every-response/accepted-write-carries-key'],
-    (key) => (key !== undefined && key.length >= 8 && key.length <= 128 && !REFERENCE_IDEMPOTENCY_KEY.test(key) ? derivedKey(key) : key),
+    (key) =>
+      key !== undefined && key.length >= 8 && key.length <= 128 && !REFERENCE_IDEMPOTENCY_KEY.test(key)
+        ? derivedKey(key)
+        : key,
   ),
   keyFault(
     'replay-creates-second-order',
     'The Idempotency-Key is not remembered: the same body with the same key creates a further order each time.',
     ['writes/replay-creates-no-second-order'],
-    (key) => (key !== undefined && REFERENCE_IDEMPOTENCY_KEY.test(key) ? `${key.slice(0, 100)}-${randomBytes(8).toString('hex')}` : key),
+    (key) =>
+      key !== undefined && REFERENCE_IDEMPOTENCY_KEY.test(key)
+        ? `${key.slice(0, 100)}-${randomBytes(8).toString('hex')}`
+        : key,
   ),
   {
     name: 'idempotency-key-over-64-refused',
-    description: 'An Idempotency-Key longer than 64 characters is refused (a column of 64), though the contract allows 128.',
+    description:
+      'An Idempotency-Key longer than 64 characters is refused (a column of 64), though the contract allows 128.',
     breaks: ['writes/key-length-within-bounds-accepted'],
     run: WRITES,
     onResponse(response, request) {
       const key = request.headers['idempotency-key']
       if (!findWriteRoute(request) || key === undefined || key.length <= 64) return
       response.status = 400
-      response.body = { error: 'Idempotency-Key must be at most 64 characters', code: 'invalid_idempotency_key', requestId: response.headers['x-request-id'] }
+      response.body = {
+        error: 'Idempotency-Key must be at most 64 characters',
+        code: 'invalid_idempotency_key',
+        requestId: response.headers['x-request-id'],
+      }
     },
   },
   {
     name: 'intake-without-receipt',
     description: 'An accepted intent intake returns its status identifier but no receipt capability.',
-    breaks: ['writes/intake-returns-identifier-and-receipt', 'writes/receipt-grants-only-its-own-status', 'writes/receipt-not-in-response-url', 'writes/cancellation-ends-lifecycle'],
+    breaks: [
+      'writes/intake-returns-identifier-and-receipt',
+      'writes/receipt-grants-only-its-own-status',
+      'writes/receipt-not-in-response-url',
+      'writes/cancellation-ends-lifecycle',
+    ],
     run: WRITES,
     onResponse(response, request) {
       delete acceptedIntake(response, request)?.receipt
@@ -78,14 +106,16 @@ export const writesFaults: readonly Fault[] = [
   },
   {
     name: 'written-receipt-grants-any-written-intent',
-    description: 'The receipt of any intent accepted by the intake grants the status of every other intent accepted by it.',
+    description:
+      'The receipt of any intent accepted by the intake grants the status of every other intent accepted by it.',
     breaks: ['writes/receipt-grants-only-its-own-status'],
     run: WRITES,
     onResponse(response, request, data) {
       if (!isOperation(request, 'getIntentStatus') || response.status !== 404) return
       const hash = request.route!.params.hash!.toLowerCase()
       const intent = written(data).find((i) => i.hash === hash)
-      if (intent && written(data).some((i) => i.receipt === request.query.get('receipt'))) Object.assign(response, { status: 200, body: structuredClone(intent.status) })
+      if (intent && written(data).some((i) => i.receipt === request.query.get('receipt')))
+        Object.assign(response, { status: 200, body: structuredClone(intent.status) })
     },
   },
   {
@@ -102,12 +132,13 @@ export const writesFaults: readonly Fault[] = [
   },
   {
     name: 'receipt-in-location',
-    description: "An accepted intent intake answers with Location: its status URL, receipt included, in the query.",
+    description: 'An accepted intent intake answers with Location: its status URL, receipt included, in the query.',
     breaks: ['writes/receipt-not-in-response-url'],
     run: WRITES,
     onResponse(response, request) {
       const data = acceptedIntake(response, request)
-      if (typeof data?.receipt === 'string') response.headers.location = `/v1/intents/${data.hash}?receipt=${encodeURIComponent(data.receipt)}`
+      if (typeof data?.receipt === 'string')
+        response.headers.location = `/v1/intents/${data.hash}?receipt=${encodeURIComponent(data.receipt)}`
     },
   },
 ]
