@@ -378,7 +378,7 @@ describe('check-har usage', () => {
 
   test('a value a broken client sent where a key or receipt goes ("undefined", "null", blanks) is not learned as a secret', () => {
     const learned = new LearnedSecrets()
-    for (const junk of ['undefined', 'null', '          ', '[object Object]', 'UNDEFINED']) {
+    for (const junk of ['undefined', 'null', '          ', '[object Object]', 'UNDEFINED', 'short12']) {
       learned.learn({
         request: {
           method: 'GET',
@@ -391,6 +391,52 @@ describe('check-har usage', () => {
       request: { method: 'GET', url: 'http://127.0.0.1:9/v1/vault', headers: { 'x-api-key': 'a-real-key-0123' } },
     })
     expect(learned.list()).toEqual([{ value: 'a-real-key-0123', placeholder: '$IPTS_API_KEY' }])
+  })
+
+  test('check-har learns no junk: keys and receipts "undefined", "null", empty or under 8 characters leave the report\'s text as it was', async () => {
+    const body = '{"note":"undefined null short12 [object Object]"}'
+    const entries = ['undefined', 'null', '', 'short12', '[object Object]'].map((junk) => ({
+      startedDateTime: '2026-11-25T10:00:00.000Z',
+      time: 1,
+      request: {
+        method: 'GET',
+        url: `http://deployment.test/v1/vault?receipt=${encodeURIComponent(junk)}`,
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: [{ name: 'X-API-Key', value: junk }],
+        queryString: [],
+        headersSize: -1,
+        bodySize: 0,
+      },
+      // A request ID too short, so that every-response/request-id-format keeps the answer as evidence.
+      response: {
+        status: 200,
+        statusText: 'OK',
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: [
+          { name: 'content-type', value: 'application/json' },
+          { name: 'x-request-id', value: 'req-1' },
+        ],
+        content: { size: body.length, mimeType: 'application/json', text: body },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: body.length,
+      },
+      cache: {},
+      timings: { send: 0, wait: 1, receive: 0 },
+    }))
+    const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-junk-har-')), 'junk.har')
+    writeFileSync(
+      harPath,
+      JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }),
+    )
+    const run = await checkHar([harPath])
+    expect(run.report?.traffic?.exchanges, run.err).toBe(5)
+    const json = run.files.find((f) => f.where === 'report.json')!.text
+    expect(json, 'no placeholder: nothing was learned').not.toMatch(/\$\{?IPTS_/)
+    const evidence = run.report!.checks.find((c) => c.id === 'every-response/request-id-format')?.evidence
+    expect(evidence?.response?.bodyExcerpt, 'the body as it was').toBe(body)
   })
 
   test('a missing file argument is a usage error', async () => {
