@@ -47,6 +47,13 @@ function vitestRun(
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output: output(), dir })))
 }
 
+/**
+ * Vite bundles the config with rolldown, which prints a PLUGIN_TIMINGS notice before the config runs when that build
+ * takes over 3 s (a loaded machine): the notice is the bundler's, not ours, and says nothing about the suite.
+ */
+const withoutBundlerNotice = (output: string) =>
+  output.replace(/^.*\[PLUGIN_TIMINGS\][\s\S]*?(?=^ipts-conformance:)/m, '')
+
 const reportIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report
 const failed = (report: Report) => report.checks.filter((c) => c.status === 'failed').map((c) => c.id)
 
@@ -136,7 +143,9 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
   ])('with %j prints one line and exits 2, as the CLI does', async (env, line) => {
     const { code, output } = await vitestRun([], env)
     expect(code, output).toBe(2)
-    expect(output.trim().split('\n'), 'one line, no stack trace').toEqual([expect.stringMatching(line)])
+    expect(withoutBundlerNotice(output).trim().split('\n'), 'one line, no stack trace').toEqual([
+      expect.stringMatching(line),
+    ])
   })
 })
 
