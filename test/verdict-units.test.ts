@@ -10,6 +10,7 @@ import type { RunSettings } from '../src/core/settings.js'
 import {
   CRASH_PREFIX,
   NOT_SELECTED,
+  cutOff,
   ObservationTally,
   levelOf,
   notSelected,
@@ -26,7 +27,7 @@ import { SignedBodySource } from '../src/generators/signed-bodies.js'
 import { GrowingSecrets } from '../src/http/secrets.js'
 import { WRITES_NOT_ASSESSABLE, type WriteOperation } from '../src/profile/profile.js'
 import type { Exchange } from '../src/http/exchange.js'
-import { HttpClient } from '../src/http/client.js'
+import { HttpClient, RUN_INTERRUPTED } from '../src/http/client.js'
 import { gatherExchangeLog } from '../src/har/exchange-log.js'
 import { httpTarget } from './hostile/servers.js'
 import { FIXED_SEED } from './support/run.js'
@@ -188,6 +189,23 @@ describe('runCheck decides a check outcome', () => {
     expect(outcome).toMatchObject({ status: 'not run', reason: 'the target stopped answering $IPTS_API_KEY' })
     expect(outcome.evidence?.message).toBe('the target stopped answering $IPTS_API_KEY')
     expect(outcome.evidence?.request).toBeDefined()
+  })
+
+  test("a request the run's interruption cut off leaves it 'not run' and marked interrupted; the breaker's is not", async () => {
+    const cut = { ...exchange(), response: undefined, error: { code: RUN_INTERRUPTED, message: 'interrupted' } }
+    const interrupted = await outcomeOf(
+      checkThat(async () => {
+        throw new CheckNotRun('interrupted by SIGINT', cut as unknown as Exchange)
+      }),
+    )
+    expect(interrupted).toMatchObject({ status: 'not run', interrupted: true })
+    const held = await outcomeOf(
+      checkThat(async () => {
+        throw new CheckNotRun('the target stopped answering', exchange())
+      }),
+    )
+    expect(held.status).toBe('not run')
+    expect(held.interrupted).toBeUndefined()
   })
 
   test('anything else thrown fails it as crashed, never as a finding', async () => {
@@ -667,6 +685,24 @@ describe('the tally of every-response observations', () => {
     )
   })
 
+  test('redactKept redacts the evidence and the crash kept so far, and leaves a rule that did not crash uncrashed', () => {
+    const secret = { value: 'secret-key-0123456789', placeholder: '$IPTS_API_KEY' }
+    const other = { ...judge, id: 'every-response/other' }
+    const tally = new ObservationTally()
+    tally.add({ [judge.id]: observation(1, ['saw secret-key-0123456789'], 'TypeError: secret-key-0123456789') })
+    tally.add({ [other.id]: observation(1, ['echoed secret-key-0123456789']) })
+    tally.redactKept([secret])
+    const [crashed, failed] = tally.outcomes([judge, other], undefined)
+    expect(crashed).toMatchObject({
+      status: 'failed',
+      crashed: true,
+      reason: `${CRASH_PREFIX}TypeError: $IPTS_API_KEY`,
+    })
+    expect(failed).toMatchObject({ status: 'failed', reason: 'one response of 1: echoed $IPTS_API_KEY' })
+    expect(failed!.crashed).toBeUndefined()
+    expect(JSON.stringify([crashed, failed])).not.toContain(secret.value)
+  })
+
   test('each rule is tallied by itself', () => {
     const other = { ...judge, id: 'every-response/other' }
     const tally = new ObservationTally()
@@ -680,6 +716,33 @@ function outcome(status: CheckOutcome['status'], level: CheckOutcome['level'] = 
 }
 
 describe('summarize decides the verdict of a run', () => {
+  test('a run that assessed less than --min-assessed asks for fails; at the share, or with no minimum, it passes', () => {
+    const coverage = (assessed: number, minimum?: number) => ({
+      assessed,
+      observable: 10,
+      percent: assessed * 10,
+      ...(minimum === undefined ? {} : { minimum }),
+    })
+    expect(summarize([outcome('passed')], false, [], coverage(7, 80)).verdict).toBe('fail')
+    expect(summarize([outcome('passed')], false, [], coverage(8, 80)).verdict).toBe('pass')
+    expect(summarize([outcome('passed')], false, [], coverage(1)).verdict).toBe('pass')
+  })
+
+  test("a check the run's interruption cut off is not run with the reason, interrupted, and fails nothing", () => {
+    const check = { id: 'unit/cut', title: 'a check cut off', requirement: MUST }
+    const cut = cutOff(check, 'unit', 'SIGTERM')
+    expect(cut).toMatchObject({
+      id: 'unit/cut',
+      title: 'a check cut off',
+      concern: 'unit',
+      status: 'not run',
+      reason: 'interrupted by SIGTERM',
+      interrupted: true,
+      durationMs: 0,
+    })
+    expect(summarize([outcome('passed'), cut], false, []).verdict).toBe('pass')
+  })
+
   test('counts each status', () => {
     const summary = summarize(
       [

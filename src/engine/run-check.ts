@@ -140,7 +140,7 @@ function verdictOf(check: Check, thrown: unknown, env: CheckEnvironment): Partia
     return { status: 'skipped', reason: redact((thrown as CheckSkipped).reason, secrets) }
   if (code === ERROR_CODES.checkNotRun) {
     const { reason, exchange } = thrown as CheckNotRun
-    const interrupted = exchange?.error !== undefined && RUN_CUT_CODES.has(exchange.error.code)
+    const interrupted = exchange.error !== undefined && RUN_CUT_CODES.has(exchange.error.code)
     return {
       status: 'not run',
       reason: redact(reason, secrets),
