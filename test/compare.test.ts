@@ -12,18 +12,8 @@ import type { Comparison } from '../reporters/compare.js'
 import type { Report } from '../src/core/report.js'
 import { writeReports } from '../reporters/write.js'
 import { runAgainstReference } from './support/run.js'
+import { CHROMIUM, LAUNCH_ARGS } from './support/browser.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const skipBrowser = !existsSync(CHROMIUM) && !process.env.CI
 
 afterEach(() => {
