@@ -3,7 +3,11 @@
 // (matched by file and reason) and in docs/mutation.md, its last section, "Why each disabled mutant is equivalent".
 //   node scripts/mutation-pragmas.js           rewrites that section of docs/mutation.md
 //   node scripts/mutation-pragmas.js --check   names each comment without an argument, each reason over 100
-//                                              characters, each argument no comment uses and a stale section; exit 1
+//                                              characters, each argument no comment uses, each comment that
+//                                              disables nothing or a mutant its entry does not name, each named
+//                                              mutant no comment disables, and a stale section; exit 1
+// Which mutants a comment disables is asked of StrykerJS's own instrumenter, so that a mutant swept in beside an
+// equivalent one on the same line (a condition's `false` beside its equivalent `true`) is named, not hidden.
 // scripts/mutation.js writes the same section when it writes the whole document.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -40,28 +44,76 @@ export function pragmasIn(root) {
   )
 }
 
+const silentLogger = new Proxy({}, { get: (_, name) => (String(name).startsWith('is') ? () => false : () => {}) })
+
+/**
+ * The mutants each comment disables, as the instrumenter marks them (status Ignored, the comment's reason as the
+ * status reason): a mutant is the comment's when the comment is the last one before it in its file with that reason.
+ * Returns the pragmas, each with its `disabled` mutants: the source text and what it becomes.
+ */
+export async function withDisabledMutants(root, pragmas = pragmasIn(root)) {
+  const { Instrumenter } = await import('@stryker-mutator/instrumenter')
+  const files = [...new Set(pragmas.map((p) => p.file))]
+  const sources = new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')]))
+  const { mutants } = await new Instrumenter(silentLogger).instrument(
+    files.map((name) => ({ name, content: sources.get(name), mutate: true })),
+    { plugins: null, excludedMutations: [], ignorers: [], noHeader: true },
+  )
+  const ownerOf = (mutant) =>
+    pragmas.findLast(
+      (p) =>
+        p.file === mutant.fileName &&
+        p.line <= mutant.location.start.line + 1 &&
+        (mutant.statusReason ?? '').includes(p.reason),
+    )
+  const textOf = (mutant) => {
+    const lines = sources.get(mutant.fileName).split('\n')
+    const { start, end } = mutant.location
+    return start.line === end.line
+      ? lines[start.line].slice(start.column, end.column)
+      : `${lines[start.line].slice(start.column)} …`
+  }
+  const ignored = mutants.filter((m) => m.status === 'Ignored')
+  return pragmas.map((pragma) => ({
+    ...pragma,
+    disabled: ignored
+      .filter((m) => ownerOf(m) === pragma)
+      .map((m) => ({ mutator: m.mutatorName, line: m.location.start.line + 1, from: textOf(m), to: m.replacement })),
+  }))
+}
+
+const described = (mutant) => `\`${mutant.from}\` → \`${mutant.to}\``
+
 export const equivalentsOf = (root) =>
   parseYaml(readFileSync(join(root, 'scripts/mutation-equivalents.yaml'), 'utf8')) ?? []
 
-const argumentOf = (equivalents, pragma) =>
-  equivalents.find((e) => e.file === pragma.file && e.reason === pragma.reason)?.argument
+const entryOf = (equivalents, pragma) => equivalents.find((e) => e.file === pragma.file && e.reason === pragma.reason)
+const argumentOf = (equivalents, pragma) => entryOf(equivalents, pragma)?.argument
+const disablesOf = (equivalents, pragma) => entryOf(equivalents, pragma)?.disables ?? []
 
 /** The section of docs/mutation.md: each comment by file (identical ones once, counted), its reason and argument. */
-export function pragmaSection(root) {
+export async function pragmaSection(root) {
   const equivalents = equivalentsOf(root)
   const groups = new Map()
-  for (const pragma of pragmasIn(root)) {
+  for (const pragma of await withDisabledMutants(root)) {
     const key = JSON.stringify([pragma.file, pragma.mutators, pragma.scope, pragma.reason])
-    groups.set(key, { ...pragma, count: (groups.get(key)?.count ?? 0) + 1 })
+    const group = groups.get(key)
+    groups.set(key, {
+      ...pragma,
+      count: (group?.count ?? 0) + 1,
+      disabled: [...(group?.disabled ?? []), ...pragma.disabled],
+    })
   }
   const files = [...new Set([...groups.values()].map((g) => g.file))]
   return [
     SECTION_TITLE,
     '',
     'Each `// Stryker disable` comment of the shipped code, by file: the mutators it disables, where, its reason (the',
-    "comment's text) and the argument that the mutants it disables are equivalent",
-    '(`scripts/mutation-equivalents.yaml`). A `next-line` comment covers the line its statement begins on; where',
-    'Prettier would spread that line over several, a `// prettier-ignore` after the comment keeps it whole.',
+    "comment's text), the mutant it disables (as StrykerJS's instrumenter finds it) and the argument that the mutant",
+    'is equivalent (`scripts/mutation-equivalents.yaml`). Each mutant a comment disables is named, and argued, in its',
+    "entry's `disables`: `node scripts/mutation-pragmas.js --check` (run by `npm test`) names a comment that disables",
+    'nothing or a mutant its entry does not name (one swept in beside an equivalent one), and a named mutant no comment',
+    'disables.',
     '',
     ...files.flatMap((file) => [
       `### ${file}`,
@@ -70,7 +122,8 @@ export function pragmaSection(root) {
         .filter((g) => g.file === file)
         .map(
           (g) =>
-            `- ${g.mutators}, ${g.scope}${g.count > 1 ? ` (${g.count} comments)` : ''}: "${g.reason}". ` +
+            `- ${g.mutators}, ${g.scope}${g.count > 1 ? ` (${g.count} comments)` : ''}: "${g.reason}" ` +
+            `(${[...new Set(g.disabled.map(described))].join('; ') || 'nothing'}). ` +
             (argumentOf(equivalents, g) ?? 'No argument written yet.'),
         ),
       '',
@@ -84,8 +137,8 @@ const sectionStart = (document) => {
   return at === -1 ? undefined : at + 1
 }
 
-export function problemsIn(root, documentPath = join(root, 'docs/mutation.md')) {
-  const pragmas = pragmasIn(root)
+export async function problemsIn(root, documentPath = join(root, 'docs/mutation.md')) {
+  const pragmas = await withDisabledMutants(root)
   const equivalents = equivalentsOf(root)
   const where = (p) => `${p.file}:${p.line}`
   const document = readFileSync(documentPath, 'utf8')
@@ -97,10 +150,29 @@ export function problemsIn(root, documentPath = join(root, 'docs/mutation.md')) 
     ...pragmas
       .filter((p) => argumentOf(equivalents, p) === undefined)
       .map((p) => `${where(p)}: no argument in scripts/mutation-equivalents.yaml for "${p.reason}"`),
+    ...pragmas.filter((p) => p.disabled.length === 0).map((p) => `${where(p)}: disables no mutant of ${p.mutators}`),
+    ...pragmas.flatMap((p) =>
+      p.disabled
+        .filter((m) => !disablesOf(equivalents, p).includes(described(m)))
+        .map((m) => `${where(p)}: disables ${described(m)}, which its entry's \`disables\` does not argue`),
+    ),
+    ...equivalents.flatMap((e) =>
+      (e.disables ?? [])
+        .filter(
+          (d) =>
+            !pragmas.some(
+              (p) => p.file === e.file && p.reason === e.reason && p.disabled.some((m) => described(m) === d),
+            ),
+        )
+        .map(
+          (d) =>
+            `scripts/mutation-equivalents.yaml: no comment in ${e.file} with the reason "${e.reason}" disables ${d}`,
+        ),
+    ),
     ...equivalents
       .filter((e) => !pragmas.some((p) => p.file === e.file && p.reason === e.reason))
       .map((e) => `scripts/mutation-equivalents.yaml: no comment in ${e.file} gives the reason "${e.reason}"`),
-    ...(start !== undefined && document.slice(start) === pragmaSection(root).join('\n')
+    ...(start !== undefined && document.slice(start) === (await pragmaSection(root)).join('\n')
       ? []
       : [`${relative(root, documentPath)}: "${SECTION_TITLE.slice(3)}" is stale (node scripts/mutation-pragmas.js)`]),
   ]
@@ -110,12 +182,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = process.argv[3] ?? join(dirname(fileURLToPath(import.meta.url)), '..')
   const documentPath = join(root, 'docs/mutation.md')
   if (process.argv[2] === '--check') {
-    const problems = problemsIn(root, documentPath)
+    const problems = await problemsIn(root, documentPath)
     for (const problem of problems) console.error(problem)
     process.exit(problems.length === 0 ? 0 : 1)
   }
   const document = readFileSync(documentPath, 'utf8')
   const start = sectionStart(document) ?? document.replace(/\n*$/, '\n\n').length
-  writeFileSync(documentPath, document.replace(/\n*$/, '\n\n').slice(0, start) + pragmaSection(root).join('\n'))
+  writeFileSync(documentPath, document.replace(/\n*$/, '\n\n').slice(0, start) + (await pragmaSection(root)).join('\n'))
   console.log(`${documentPath}: ${SECTION_TITLE.slice(3)} written`)
 }

@@ -172,7 +172,10 @@ const REASONS = parseYaml(readFileSync(join(root, 'scripts/mutation-survivors.ya
 const reasonOf = (row, m) =>
   REASONS.find(
     (r) =>
-      r.file === row.file && lineOf(row, m).includes(r.line) && (!r.mutators || r.mutators.includes(m.mutatorName)),
+      r.file === row.file &&
+      lineOf(row, m).includes(r.line) &&
+      (!r.mutators || r.mutators.includes(m.mutatorName)) &&
+      (!r.to || r.to === m.replacement),
   )?.reason
 const unexamined = survivors.filter(({ row, m }) => reasonOf(row, m) === undefined)
 // Reasons of files this run mutated that no survivor took: their mutants are killed now, and the entry should go.

@@ -61,7 +61,6 @@ const REQUEST_ID = schemaPattern('RequestId')
  */
 const invalidOtherwise = (exchange: Exchange) => {
   const requestId = exchange.request.headers['x-request-id']
-  // Stryker disable next-line ConditionalExpression: equivalent: test(undefined) tests 'undefined', a valid request ID
   return requestId !== undefined && !REQUEST_ID.test(requestId)
 }
 

@@ -115,9 +115,13 @@ export const headersChecks: readonly Check[] = [
     needs: ['apiKey'],
     async run(ctx) {
       // A success's content type is a reading (every-response/success-json-content-type); the error body's is stated.
-      // Stryker disable next-line StringLiteral: equivalent: auth '' sends no key, the same request as 'none'
-      // prettier-ignore
-      const exchanges = await Promise.all([ctx.call('listMarkets', { auth: 'none' }), ctx.call('getTraderPnl', { params: { address: STAND_IN.address } })])
+      const exchanges = await Promise.all([
+        ctx.call('listMarkets', {
+          // Stryker disable next-line StringLiteral: equivalent: auth '' sends no key, the same request as 'none'
+          auth: 'none',
+        }),
+        ctx.call('getTraderPnl', { params: { address: STAND_IN.address } }),
+      ])
       expectRuleHolds(ctx, 'every-response/json-content-type', exchanges)
     },
   },

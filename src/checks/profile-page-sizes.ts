@@ -94,8 +94,8 @@ export function refusalProblem(page: SizedPage): string | undefined {
     : `got ${response.status} without an error body (ErrorBody${violations[0]!.instancePath} ${violations[0]!.message})`
 }
 
-// Stryker disable next-line ConditionalExpression: equivalent: undefined <= max is false; the guard is for the types
-const served = (page: SizedPage, max: number) => page.items !== undefined && page.items <= max
+/** A page served within max items; one without items (not a 200 list) never is. */
+const served = (page: SizedPage, max: number) => (page.items ?? Infinity) <= max
 
 export function outOfRangeProblem(page: SizedPage, above: boolean, rule: PageSizeRule): string | undefined {
   if (rule.outOfRange === 'reject') return refusalProblem(page)

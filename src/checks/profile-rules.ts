@@ -63,7 +63,6 @@ function idempotencyKeyProblem(key: string | undefined, pattern?: RegExp): strin
     return `with an Idempotency-Key of ${key.length} characters, outside ${KEY_BOUNDS.min} to ${KEY_BOUNDS.max}`
   if (pattern)
     return pattern.test(key) ? undefined : `with an Idempotency-Key that the profile's writes.keyPattern refuses`
-  // Stryker disable next-line EqualityOperator: c <= ' ' adds only the space, which UNSAFE_KEY_CHARACTERS holds.
   const unsafe = [...key].find((c) => UNSAFE_KEY_CHARACTERS.includes(c) || c < ' ' || c === '\x7f')
   return unsafe === undefined
     ? undefined
@@ -92,16 +91,13 @@ export const profileRules: readonly ExchangeJudge[] = [
     notApplicable: "no write of the profile's writes was accepted",
     profile: 'writes',
     applies: acceptedWrite,
-    // Stryker disable OptionalChaining: equivalent, the rule applies only where a profile states the write.
     violation(response, exchange, settings) {
-      const problem = idempotencyKeyProblem(
-        exchange.request.headers['idempotency-key'],
-        keyPatternOf(settings.profile?.values),
-      )
-      const name = writeOperationAt(settings.profile?.values, exchange.request.method, exchange.request.url)
+      // Stryker disable next-line OptionalChaining: equivalent, the rule applies only where a profile states the write.
+      const profile = settings.profile?.values
+      const problem = idempotencyKeyProblem(exchange.request.headers['idempotency-key'], keyPatternOf(profile))
+      const name = writeOperationAt(profile, exchange.request.method, exchange.request.url)
       return problem && `a write of ${name} sent ${problem} was accepted (${response.status})`
     },
-    // Stryker restore OptionalChaining
   },
   listedValuesRule({
     id: 'every-response/intent-state-listed',
@@ -134,9 +130,10 @@ export const profileRules: readonly ExchangeJudge[] = [
     title: "every x-service-source met is the value the profile's serviceSource gives its operation",
     notApplicable: 'no response of an operation the profile maps carried x-service-source',
     profile: 'serviceSource',
-    // Stryker disable next-line ConditionalExpression: equivalent: an exchange without an operation has none mapped
-    // prettier-ignore
-    applies: (response, exchange, settings) => headerValues(response, 'x-service-source').length > 0 && exchange.operation !== undefined && exchange.operation in values(settings).serviceSource!,
+    applies: (response, exchange, settings) =>
+      headerValues(response, 'x-service-source').length > 0 &&
+      exchange.operation !== undefined &&
+      exchange.operation in values(settings).serviceSource!,
     violation(response, exchange, settings) {
       const expected = values(settings).serviceSource![exchange.operation as keyof ProfileValues['serviceSource']]
       const sent = headerValues(response, 'x-service-source').join(' | ')

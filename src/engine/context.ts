@@ -89,7 +89,7 @@ export function createCheckContext(
     } else if (auth === 'restricted') {
       need('restrictedApiKey')
       headers['x-api-key'] = settings.restrictedApiKey!
-    } else if (auth !== 'none') headers['x-api-key'] = auth.key
+    } else if (typeof auth === 'object') headers['x-api-key'] = auth.key
     return { ...headers, ...extra }
   }
 

@@ -91,7 +91,6 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   const { ctx, end, writes } = createCheckContext(
     settings,
     env.client,
-    // Stryker disable next-line ConditionalExpression: equivalent: a check sending its own reads gets the same answers
     env.sharedReads && { reads: env.sharedReads, checkId: check.id },
     writing,
   )
