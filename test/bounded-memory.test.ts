@@ -15,6 +15,7 @@ import { HarSpool } from '../src/traffic/har-spool.js'
 import { TrafficJudgement } from '../src/traffic/judgement.js'
 import { LearnedSecrets, SECRETS_REMEMBERED } from '../src/traffic/learned-secrets.js'
 import { WRITES_REMEMBERED, WriteKeys } from '../src/traffic/write-keys.js'
+import { harEntry } from './support/har-entries.js'
 import { cliRun } from './support/output.js'
 import { runAgainstReference } from './support/run.js'
 
@@ -30,36 +31,13 @@ afterEach(() => {
  * response as evidence.
  */
 function entry(path: string, body: string, apiKey = 'recorded-key-0001'): HarEntry {
-  return {
-    startedDateTime: '2026-11-25T10:00:00.000Z',
-    time: 1,
-    request: {
-      method: 'GET',
-      url: `http://deployment.test${path}`,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [{ name: 'X-API-Key', value: apiKey }],
-      queryString: [],
-      headersSize: -1,
-      bodySize: 0,
-    },
-    response: {
-      status: 200,
-      statusText: 'OK',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [
-        { name: 'content-type', value: 'application/json' },
-        { name: 'x-request-id', value: 'req-1' },
-      ],
-      content: { size: body.length, mimeType: 'application/json', text: body },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: body.length,
-    },
-    cache: {},
-    timings: { send: 0, wait: 1, receive: 0 },
-  }
+  return harEntry({
+    url: `http://deployment.test${path}`,
+    sent: { 'X-API-Key': apiKey },
+    statusText: 'OK',
+    headers: { 'content-type': 'application/json', 'x-request-id': 'req-1' },
+    body,
+  })
 }
 
 function harFile(text: string): string {

@@ -20,6 +20,7 @@ import { notAssessableWithout } from '../src/profile/profile.js'
 import { REFERENCE_PROFILE_FILE } from '../src/runner/profile-of-run.js'
 import type { Report } from '../src/core/report.js'
 import { CHROMIUM, chromiumSkipReason, LAUNCH_ARGS, recordBrowserTraffic } from './support/browser.js'
+import { harEntry, harText } from './support/har-entries.js'
 import { captureOutput } from './support/output.js'
 import { reportValidator } from './support/report-schema.js'
 import { idsWithStatus, runAgainstReference } from './support/run.js'
@@ -265,10 +266,7 @@ describe('check-har --profile', () => {
   test('a profile that cannot be used is a usage error: exit 2, one line naming the file and the key', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-bad-profile-'))
     const harPath = join(dir, 'empty.har')
-    writeFileSync(
-      harPath,
-      JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [] } }),
-    )
+    writeFileSync(harPath, harText([]))
     const profile = join(dir, 'profile.yaml')
     writeFileSync(profile, 'profile:\n  intentStates: open\n')
     const run = await checkHar([harPath, '--profile', profile])
@@ -297,46 +295,22 @@ describe('check-har on bodies in a content coding', () => {
             headers: { 'x-api-key': reference.data.apiKey },
           })
           const bytes = Buffer.from(await answer.body.arrayBuffer())
-          const headers = Object.entries(answer.headers).map(([name, value]) => ({ name, value: String(value) }))
-          return {
-            startedDateTime: new Date().toISOString(),
-            time: 1,
-            request: {
-              method: 'GET',
-              url: `${reference.baseUrl}${path}`,
-              httpVersion: 'HTTP/1.1',
-              cookies: [],
-              headers: [{ name: 'X-API-Key', value: reference.data.apiKey }],
-              queryString: [],
-              headersSize: -1,
-              bodySize: 0,
+          return harEntry({
+            url: `${reference.baseUrl}${path}`,
+            sent: { 'X-API-Key': reference.data.apiKey },
+            status: answer.statusCode,
+            headers: answer.headers as Record<string, string | string[]>,
+            content: {
+              size: bytes.length,
+              mimeType: 'application/json',
+              text: bytes.toString('base64'),
+              encoding: 'base64',
             },
-            response: {
-              status: answer.statusCode,
-              statusText: '',
-              httpVersion: 'HTTP/1.1',
-              cookies: [],
-              headers,
-              content: {
-                size: bytes.length,
-                mimeType: 'application/json',
-                text: bytes.toString('base64'),
-                encoding: 'base64',
-              },
-              redirectURL: '',
-              headersSize: -1,
-              bodySize: bytes.length,
-            },
-            cache: {},
-            timings: { send: 0, wait: 1, receive: 0 },
-          }
+          })
         }),
       )
       const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-gzip-har-')), 'gzip.har')
-      writeFileSync(
-        harPath,
-        JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }),
-      )
+      writeFileSync(harPath, harText(entries))
       return { harPath, apiKey: reference.data.apiKey }
     } finally {
       await reference.close()
@@ -395,42 +369,18 @@ describe('check-har usage', () => {
 
   test('check-har learns no junk: keys and receipts "undefined", "null", empty or under 8 characters leave the report\'s text as it was', async () => {
     const body = '{"note":"undefined null short12 [object Object]"}'
-    const entries = ['undefined', 'null', '', 'short12', '[object Object]'].map((junk) => ({
-      startedDateTime: '2026-11-25T10:00:00.000Z',
-      time: 1,
-      request: {
-        method: 'GET',
+    // A request ID too short, so that every-response/request-id-format keeps the answer as evidence.
+    const entries = ['undefined', 'null', '', 'short12', '[object Object]'].map((junk) =>
+      harEntry({
         url: `http://deployment.test/v1/vault?receipt=${encodeURIComponent(junk)}`,
-        httpVersion: 'HTTP/1.1',
-        cookies: [],
-        headers: [{ name: 'X-API-Key', value: junk }],
-        queryString: [],
-        headersSize: -1,
-        bodySize: 0,
-      },
-      // A request ID too short, so that every-response/request-id-format keeps the answer as evidence.
-      response: {
-        status: 200,
+        sent: { 'X-API-Key': junk },
         statusText: 'OK',
-        httpVersion: 'HTTP/1.1',
-        cookies: [],
-        headers: [
-          { name: 'content-type', value: 'application/json' },
-          { name: 'x-request-id', value: 'req-1' },
-        ],
-        content: { size: body.length, mimeType: 'application/json', text: body },
-        redirectURL: '',
-        headersSize: -1,
-        bodySize: body.length,
-      },
-      cache: {},
-      timings: { send: 0, wait: 1, receive: 0 },
-    }))
-    const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-junk-har-')), 'junk.har')
-    writeFileSync(
-      harPath,
-      JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }),
+        headers: { 'content-type': 'application/json', 'x-request-id': 'req-1' },
+        body,
+      }),
     )
+    const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-junk-har-')), 'junk.har')
+    writeFileSync(harPath, harText(entries))
     const run = await checkHar([harPath])
     expect(run.report?.traffic?.exchanges, run.err).toBe(5)
     const json = run.files.find((f) => f.where === 'report.json')!.text

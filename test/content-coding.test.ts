@@ -8,39 +8,14 @@ import { exchangeOf } from '../src/har/to-exchange.js'
 import type { HarEntry } from '../src/har/types.js'
 import type { Exchange } from '../src/http/exchange.js'
 import type { Behaviour, RefResponse } from '../src/reference/types.js'
+import { harEntry } from './support/har-entries.js'
 import { outcomeWithBehaviours } from './support/run.js'
 
 const JSON_TEXT = '{"data":{"chainId":1}}'
 
 /** A HAR entry of a GET /v1/config answered 200 with these headers and content. */
 function entryWith(headers: Record<string, string>, content: HarEntry['response']['content'], status = 200): HarEntry {
-  return {
-    startedDateTime: '2026-01-01T00:00:00.000Z',
-    time: 1,
-    request: {
-      method: 'GET',
-      url: 'http://127.0.0.1:9/v1/config',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [],
-      queryString: [],
-      headersSize: -1,
-      bodySize: 0,
-    },
-    response: {
-      status,
-      statusText: '',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
-      content,
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: -1,
-    },
-    cache: {},
-    timings: { send: 0, wait: 1, receive: 0 },
-  }
+  return harEntry({ url: 'http://127.0.0.1:9/v1/config', status, headers, content })
 }
 
 describe('content codings', () => {

@@ -20,6 +20,7 @@ import { notAssessableWithout, WRITES_NOT_ASSESSABLE, type Profile } from '../sr
 import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js'
 import { runConformance } from '../src/runner/run.js'
 import { NOT_ASSESSED } from '../src/traffic/judgement.js'
+import { harEntry, harText } from './support/har-entries.js'
 import { captureOutput, cliRun } from './support/output.js'
 import { reportValidator } from './support/report-schema.js'
 import { FIXED_SEED, TEST_RETRY_POLICY, TEST_SETTINGS } from './support/run.js'
@@ -355,65 +356,17 @@ describe('--min-assessed', () => {
   })
 })
 
-/**
- * A HAR entry of a GET with the response given; status 0 is a request that got no response, body undefined one whose
- * body the recording left out.
- */
-function harEntry(
-  url: string,
-  sent: Record<string, string>,
-  status: number,
-  headers: Record<string, string | string[]> = {},
-  body?: string,
-) {
-  const pairs = (record: Record<string, string | string[]>) =>
-    Object.entries(record).flatMap(([name, value]) =>
-      (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })),
-    )
-  return {
-    startedDateTime: new Date(0).toISOString(),
-    time: 1,
-    request: {
-      method: 'GET',
-      url,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: pairs(sent),
-      queryString: [],
-      headersSize: -1,
-      bodySize: 0,
-    },
-    response: {
-      status,
-      statusText: '',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: pairs(headers),
-      content: {
-        size: body === undefined ? -1 : Buffer.byteLength(body),
-        mimeType: 'application/json',
-        ...(body === undefined ? {} : { text: body }),
-      },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: -1,
-    },
-    cache: {},
-    timings: { send: 0, wait: 1, receive: 0 },
-  }
-}
-
 /** The reference's answer to a GET, recorded as a HAR entry; keepBody false leaves the body out, as a recording may. */
 async function recordedEntry(base: string, path: string, sent: Record<string, string>, keepBody = true) {
   const response = await request(`${base}${path}`, { headers: sent })
   const body = await response.body.text()
-  return harEntry(
-    `${base}${path}`,
+  return harEntry({
+    url: `${base}${path}`,
     sent,
-    response.statusCode,
-    response.headers as Record<string, string | string[]>,
-    keepBody ? body : undefined,
-  )
+    status: response.statusCode,
+    headers: response.headers as Record<string, string | string[]>,
+    body: keepBody ? body : undefined,
+  })
 }
 
 describe('coverage of recorded traffic', () => {
@@ -428,7 +381,8 @@ describe('coverage of recorded traffic', () => {
         await recordedEntry(base, '/v1/markets', {}),
         await recordedEntry(base, '/v1/markets', { accept: 'application/json' }),
         await recordedEntry(base, '/v1/config', key, false),
-        harEntry(`${base}/v1/vault`, key, 0),
+        // Status 0: a request that got no response.
+        harEntry({ url: `${base}/v1/vault`, sent: key, status: 0 }),
         await recordedEntry(base, '/v1/no-such-route', key),
       ]
     } finally {
@@ -436,10 +390,7 @@ describe('coverage of recorded traffic', () => {
     }
     const dir = mkdtempSync(join(tmpdir(), 'ipts-coverage-har-'))
     const harPath = join(dir, 'traffic.har')
-    writeFileSync(
-      harPath,
-      JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }),
-    )
+    writeFileSync(harPath, harText(entries))
     const { out } = captureOutput()
     const code = await main(['check-har', harPath, '--report-dir', dir, '--min-assessed', '100'], {})
     vi.restoreAllMocks()

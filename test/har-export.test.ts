@@ -9,6 +9,7 @@ import { startReferenceServer } from '../src/reference/server.js'
 import type { RefRequest, RefResponse } from '../src/reference/types.js'
 import { referenceInputs } from './hostile/servers.js'
 import { firstConfigRequestUnavailable } from './support/behaviours.js'
+import { harEntry } from './support/har-entries.js'
 import { harValidator } from './support/har-schema.js'
 import { runAgainstReference } from './support/run.js'
 
@@ -110,38 +111,15 @@ describe("a run's HAR against a target whose every body is large", () => {
   async function* entries(bodyOf: (index: number) => string): AsyncGenerator<HarEntry> {
     for (let index = 0; index < 470; index++) {
       const text = bodyOf(index)
-      yield {
-        startedDateTime: new Date(0).toISOString(),
-        time: 1,
-        request: {
-          method: 'GET',
-          url: 'http://127.0.0.1:9/v1/markets',
-          httpVersion: 'HTTP/1.1',
-          cookies: [],
-          headers: [],
-          queryString: [],
-          headersSize: -1,
-          bodySize: 0,
+      yield harEntry({
+        url: 'http://127.0.0.1:9/v1/markets',
+        content: {
+          size: text.length,
+          mimeType: 'application/json',
+          text,
+          comment: 'body truncated at the size cap: the first 4194304 bytes',
         },
-        response: {
-          status: 200,
-          statusText: '',
-          httpVersion: 'HTTP/1.1',
-          cookies: [],
-          headers: [],
-          content: {
-            size: text.length,
-            mimeType: 'application/json',
-            text,
-            comment: 'body truncated at the size cap: the first 4194304 bytes',
-          },
-          redirectURL: '',
-          headersSize: -1,
-          bodySize: text.length,
-        },
-        cache: {},
-        timings: { send: 0, wait: 1, receive: 0 },
-      } as unknown as HarEntry
+      })
     }
   }
 
