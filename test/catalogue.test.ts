@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { allCheckIds, allChecks, checksByConcern } from '../src/checks/index.js'
 import { exchangeRules } from '../src/checks/every-response.js'
 import { loadRequirements } from '../src/contract/requirements.js'
-import { specPath } from '../src/core/package-root.js'
+import { packageRoot, specPath } from '../src/core/package-root.js'
+import { generatedFiles } from '../src/docs/catalogue-files.js'
 import { allowances } from '../src/reference/allowances/index.js'
 import { faults } from '../src/reference/faults/index.js'
 
@@ -62,13 +64,20 @@ describe('the checks', () => {
     expect(unproven, 'checks that no fault makes fail').toEqual([])
   })
 
-  test('each have a suite file under suites/', () => {
-    for (const concern of Object.keys(checksByConcern)) {
-      expect(
-        () => readFileSync(new URL(`../suites/${concern}.test.ts`, import.meta.url)),
-        `suites/${concern}.test.ts is missing`,
-      ).not.toThrow()
-    }
+  test('each have a suite file under suites/, and every suite file is a concern', () => {
+    expect(readdirSync(join(packageRoot, 'suites')).sort()).toEqual(
+      Object.keys(checksByConcern)
+        .map((concern) => `${concern}.test.ts`)
+        .sort(),
+    )
+  })
+})
+
+describe('the files generated from the catalogue (npm run docs)', () => {
+  test.each(generatedFiles.map((file) => [file.path, file] as const))('%s is fresh', async (path, file) => {
+    expect(readFileSync(join(packageRoot, path), 'utf8'), `${path} is stale: run npm run docs`).toBe(
+      await file.render(),
+    )
   })
 })
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { checksByConcern } from '../src/checks/index.js'
 import { exchangeRules } from '../src/checks/every-response.js'
+import type { CheckId } from '../src/contract/catalogue-ids.js'
 import type { CheckOutcome, Report } from '../src/core/report.js'
 import { allowances } from '../src/reference/allowances/index.js'
 import { authAllowances } from '../src/reference/allowances/auth.js'
@@ -17,6 +18,7 @@ import { requestIdAllowances } from '../src/reference/allowances/request-ids.js'
 import { shapeAllowances } from '../src/reference/allowances/shapes.js'
 import { writesAllowances } from '../src/reference/allowances/writes.js'
 import type { Allowance } from '../src/reference/types.js'
+import type { FaultName } from '../src/reference/fault-names.js'
 import { faults } from '../src/reference/faults/index.js'
 import { failureSummary, runAgainstReference } from './support/run.js'
 import { answering, unreadable } from './support/scripted-answers.js'
@@ -103,7 +105,7 @@ const allowancesByConcern: Readonly<Record<string, readonly Allowance[]>> = {
  * alone (found by running every check under the fault; faults.test.ts proves it over the whole run). A rule is judged
  * over the exchanges of the checks that ran, so its test needs some check's traffic, and one check keeps it short.
  */
-const RULE_WITNESSES: Readonly<Record<string, readonly string[]>> = {
+const RULE_WITNESSES: Readonly<Partial<Record<FaultName, readonly CheckId[]>>> = {
   'unauthorized-body-without-error': ['request-ids/present-on-error'],
   'forbidden-code-uppercase': ['errors/forbidden-error-body'],
   'intent-validation-as-400': ['errors/intent-validation-unprocessable'],
@@ -157,7 +159,7 @@ const RULE_WITNESSES: Readonly<Record<string, readonly string[]>> = {
  * whose traffic shows it (found by running the check alone under each fault that names it; faults.test.ts proves the
  * finding over the whole run).
  */
-const CHECK_WITNESSES: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+const CHECK_WITNESSES: Readonly<Partial<Record<FaultName, Readonly<Partial<Record<CheckId, readonly CheckId[]>>>>>> = {
   'cursors-cursor-as-object': { 'envelope/cursor-type': ['cursors/cursor-is-string'] },
   'market-on-a-later-page-paused-as-string': { 'shapes/market-members': ['cursors/markets-walk-ends'] },
   'vault-for-the-restricted-key-wad-as-number': { 'shapes/vault-wad-uints': ['auth/restricted-key-scope'] },
@@ -208,13 +210,13 @@ describe.runIf(selected('every-response'))('each every-response rule', () => {
   )
 })
 
-const recordedChecks = new Set(
+const recordedChecks = new Set<string>(
   Object.values(checksByConcern).flatMap((checks) => checks.filter((check) => check.recorded).map((check) => check.id)),
 )
 
 test('each check witness names a fault that breaks a check judging every exchange', () => {
   const stray = Object.entries(CHECK_WITNESSES).flatMap(([name, byCheck]) =>
-    Object.keys(byCheck)
+    (Object.keys(byCheck) as CheckId[])
       .filter(
         (id) => !recordedChecks.has(id) || !faults.some((fault) => fault.name === name && fault.breaks.includes(id)),
       )

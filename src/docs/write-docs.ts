@@ -1,12 +1,13 @@
-import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { packageRoot } from '../core/package-root.js'
+import { generatedFiles } from './catalogue-files.js'
 import { generatedDocuments } from './documents.js'
 import { withGeneratedSection } from './generated-section.js'
 
 /**
- * npm run docs: rewrites the generated sections of docs/ (the flag tables, the subcommands' help, the check list) from
- * the code.
+ * npm run docs: rewrites the generated sections of docs/ (the flag tables, the subcommands' help, the check list) and
+ * the files generated whole from the catalogue (the ID types, one suite file per concern) from the code.
  */
 for (const document of generatedDocuments) {
   const path = join(packageRoot, document.path)
@@ -16,3 +17,14 @@ for (const document of generatedDocuments) {
   writeFileSync(path, text)
   console.log(`${document.path}: ${Object.keys(document.sections).join(', ')} rewritten from the code`)
 }
+
+for (const file of generatedFiles) {
+  const path = join(packageRoot, file.path)
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, await file.render())
+}
+const suites = new Set(generatedFiles.map((file) => file.path))
+for (const name of readdirSync(join(packageRoot, 'suites'))) {
+  if (!suites.has(`suites/${name}`)) rmSync(join(packageRoot, 'suites', name))
+}
+console.log(`${generatedFiles.map((file) => file.path).join(', ')}: written from the catalogue`)

@@ -38,7 +38,7 @@ function crash(response: RefResponse, message: string): void {
 function receiptFault(
   name: string,
   description: string,
-  breaks: readonly string[],
+  breaks: Fault['breaks'],
   accepts: (receipt: string | null, intent: IntentRecord, data: ReferenceData) => boolean,
 ): Fault {
   return {

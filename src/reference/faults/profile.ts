@@ -16,7 +16,7 @@ const restrictedKeyOf = (request: RefRequest, restricted: string) => request.hea
 function descriptionFault(
   name: string,
   description: string,
-  breaks: readonly string[],
+  breaks: Fault['breaks'],
   edit: (document: Record<string, any>) => void,
 ): Fault {
   return {
