@@ -47,6 +47,16 @@ export interface Fault extends Behaviour {
   /** Exactly the checks this fault makes fail. */
   breaks: readonly CheckId[]
   /**
+   * For the per-check self-tests (test/each-check.test.ts), which run one check alone: the checks whose requests show
+   * this fault to the every-response rules it breaks. Without it, the checks of `breaks` that are no rule.
+   */
+  ruleWitnesses?: readonly CheckId[]
+  /**
+   * For a check of `breaks` that judges every exchange (its recorded judgement) and meets this fault only in other
+   * checks' requests when it runs alone: those checks.
+   */
+  checkWitnesses?: Partial<Record<CheckId, readonly CheckId[]>>
+  /**
    * What the run needs for the fault to show, when a default run would not (a quota, the opt-in rate-limit probe,
    * receipts of other characters, writes).
    */
