@@ -6,8 +6,9 @@ import { generatedDocuments } from './documents.js'
 import { withGeneratedSection } from './generated-section.js'
 
 /**
- * npm run docs: rewrites the generated sections of docs/ (the flag tables, the subcommands' help, the check list) and
- * the files generated whole from the catalogue (the ID types, one suite file per concern) from the code.
+ * npm run docs: rewrites from the code the generated sections of docs/ (the flag tables, the subcommands' help, the
+ * check list), the files generated whole from the catalogue (the ID types, one suite file per concern) and the
+ * compatibility corpus.
  */
 for (const document of generatedDocuments) {
   const path = join(packageRoot, document.path)
@@ -28,3 +29,8 @@ for (const name of readdirSync(join(packageRoot, 'suites'))) {
   if (!suites.has(`suites/${name}`)) rmSync(join(packageRoot, 'suites', name))
 }
 console.log(`${generatedFiles.map((file) => file.path).join(', ')}: written from the catalogue`)
+
+// The corpus of known bodies follows the faults and allowances (npm run corpus alone writes it too).
+const { writeCompatibilityCorpus } = await import('../reference/compatibility-corpus.js')
+writeCompatibilityCorpus()
+console.log('specs/compatibility-corpus.json: written from the reference, its faults and allowances')
