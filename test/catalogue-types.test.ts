@@ -6,6 +6,7 @@ import { loadRequirements } from '../src/contract/requirements.js'
 import type { FaultName } from '../src/reference/fault-names.js'
 import { faults } from '../src/reference/faults/index.js'
 import type { Allowance, Fault } from '../src/reference/types.js'
+import { runAgainstReference } from './support/run.js'
 
 // npm run typecheck judges this file: each line after a @ts-expect-error must not compile, so a typo in a check ID, a
 // requirement ID or a fault name is a tsc error wherever the catalogue's types stand.
@@ -41,6 +42,10 @@ describe('the catalogue types', () => {
     // @ts-expect-error: no concern is named quota
     const concern: Concern = 'quota'
     expectTypeOf<'limits'>().toExtend<Concern>()
+    // A self-test's run under faults (test/support/run.ts) takes fault names.
+    type Reference = Parameters<typeof runAgainstReference>[0]
+    expectTypeOf<{ faults: ['quota-retry-after-zero'] }>().toExtend<Reference>()
+    expectTypeOf<{ faults: ['quota-retry-after-0'] }>().not.toExtend<Reference>()
     expect(faults.map((f) => f.name)).toContain(name)
     expect(faults.map((f) => f.name)).not.toContain(typo)
     expect(concern).toBe('quota')

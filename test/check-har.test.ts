@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { request } from 'undici'
 import type { CheckId } from '../src/contract/catalogue-ids.js'
+import type { FaultName } from '../src/reference/fault-names.js'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { parseCheckHarArgs } from '../src/cli/check-har.js'
 import { main } from '../src/cli/main.js'
@@ -142,7 +143,7 @@ describe.skipIf(chromiumSkipReason)(
 const harRuns = new Map<string, Promise<{ report: Report; harPath: string }>>()
 
 /** A run against the reference with the faults, and its exchanges.har; each set of faults is run once for the file. */
-function runWithHar(faults: string[]): Promise<{ report: Report; harPath: string }> {
+function runWithHar(faults: FaultName[]): Promise<{ report: Report; harPath: string }> {
   const key = faults.join(',')
   let running = harRuns.get(key)
   if (!running) {
