@@ -195,7 +195,7 @@ const lines = [
   '- the checks (`src/checks/`), judged by `mutation/vitest.mutation.config.ts`: each check run by itself against the plain reference,',
   '  each fault that names it and the allowances of its concern or that name it (`test/each-check.test.ts`, which pins each',
   "  outcome's reason and the exchange each failure's evidence shows in a snapshot); a check that judges every exchange of",
-  "  a run runs, under a fault it finds only in another check's requests, with that check (`CHECK_WITNESSES`); each check",
+  "  a run runs, under a fault it finds only in another check's requests, with that check (the fault's `checkWitnesses`); each check",
   '  against a target that stops answering after the probe (it fails with the unanswered request, skips, or is not run);',
   "  the tests of each concern's checks on answers scripted by hand, and on a reference given only some inputs (no trader,",
   '  intent or restricted key) (`test/checks/`, `test/check-inputs.test.ts`);',

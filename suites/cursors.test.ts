@@ -1,4 +1,4 @@
 import { checksByConcern } from '../src/checks/index.js'
 import { registerChecks } from '../src/vitest/register.js'
 
-registerChecks('cursors', checksByConcern['cursors']!)
+registerChecks('cursors', checksByConcern['cursors'])

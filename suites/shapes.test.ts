@@ -1,4 +1,4 @@
 import { checksByConcern } from '../src/checks/index.js'
 import { registerChecks } from '../src/vitest/register.js'
 
-registerChecks('shapes', checksByConcern['shapes']!)
+registerChecks('shapes', checksByConcern['shapes'])

@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { allCheckIds, allChecks, checksByConcern } from '../src/checks/index.js'
 import { exchangeRules } from '../src/checks/every-response.js'
 import { loadRequirements } from '../src/contract/requirements.js'
-import { specPath } from '../src/core/package-root.js'
+import { packageRoot, specPath } from '../src/core/package-root.js'
+import { generatedFiles } from '../src/docs/catalogue-files.js'
 import { allowances } from '../src/reference/allowances/index.js'
 import { faults } from '../src/reference/faults/index.js'
 
@@ -62,13 +64,61 @@ describe('the checks', () => {
     expect(unproven, 'checks that no fault makes fail').toEqual([])
   })
 
-  test('each have a suite file under suites/', () => {
-    for (const concern of Object.keys(checksByConcern)) {
-      expect(
-        () => readFileSync(new URL(`../suites/${concern}.test.ts`, import.meta.url)),
-        `suites/${concern}.test.ts is missing`,
-      ).not.toThrow()
-    }
+  test('each have a suite file under suites/, and every suite file is a concern', () => {
+    expect(readdirSync(join(packageRoot, 'suites')).sort()).toEqual(
+      Object.keys(checksByConcern)
+        .map((concern) => `${concern}.test.ts`)
+        .sort(),
+    )
+  })
+})
+
+/**
+ * What every check passes through: the registries, the generators, the engine and the adapters, the whole-suite
+ * self-tests. Adding a check edits none of them (docs/development.md, Adding a check): its ID is written in its check
+ * file, its faults and allowances, its self-tests and the files npm run docs generates.
+ */
+const GLUE = [
+  'src/checks/index.ts',
+  'src/reference/faults/index.ts',
+  'src/reference/allowances/index.ts',
+  'src/docs',
+  'src/engine',
+  'src/runner',
+  'src/vitest',
+  'suites',
+  'test/catalogue.test.ts',
+  'test/faults.test.ts',
+  'test/allowances.test.ts',
+  'test/each-check.test.ts',
+]
+
+/**
+ * The one list of check IDs the glue keeps, in test/each-check.test.ts: the checks that pass when the target stops
+ * answering (of what an answer must not carry, or of the description the profile names, which is still served).
+ */
+const withoutPassingWithoutAnswers = (text: string) =>
+  text.replace(/^const PASSES_WITHOUT_ANSWERS = new Set\(\[[^\]]*\]\)$/m, '')
+
+function filesUnder(path: string): string[] {
+  const full = join(packageRoot, path)
+  return statSync(full).isDirectory() ? readdirSync(full).flatMap((name) => filesUnder(join(path, name))) : [path]
+}
+
+describe('the files generated from the catalogue (npm run docs)', () => {
+  test('the glue names no check: a new check edits only its check file, its fault and its self-test', () => {
+    const ids = allCheckIds()
+    const named = GLUE.flatMap(filesUnder).flatMap((path) => {
+      const text = withoutPassingWithoutAnswers(readFileSync(join(packageRoot, path), 'utf8'))
+      return ids.filter((id) => text.includes(`'${id}'`)).map((id) => `${path}: ${id}`)
+    })
+    expect(named, 'check IDs written in the glue').toEqual([])
+  })
+
+  test.each(generatedFiles.map((file) => [file.path, file] as const))('%s is fresh', async (path, file) => {
+    expect(readFileSync(join(packageRoot, path), 'utf8'), `${path} is stale: run npm run docs`).toBe(
+      await file.render(),
+    )
   })
 })
 

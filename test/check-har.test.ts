@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { request } from 'undici'
+import type { CheckId } from '../src/contract/catalogue-ids.js'
+import type { FaultName } from '../src/reference/fault-names.js'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { parseCheckHarArgs } from '../src/cli/check-har.js'
 import { main } from '../src/cli/main.js'
@@ -142,7 +144,7 @@ describe.skipIf(chromiumSkipReason)(
 const harRuns = new Map<string, Promise<{ report: Report; harPath: string }>>()
 
 /** A run against the reference with the faults, and its exchanges.har; each set of faults is run once for the file. */
-function runWithHar(faults: string[]): Promise<{ report: Report; harPath: string }> {
+function runWithHar(faults: FaultName[]): Promise<{ report: Report; harPath: string }> {
   const key = faults.join(',')
   let running = harRuns.get(key)
   if (!running) {
@@ -159,7 +161,7 @@ function runWithHar(faults: string[]): Promise<{ report: Report; harPath: string
 const judgedApart = allChecks
   .filter((c) => c.recorded && !c.profile && !c.id.startsWith('shapes/') && !c.id.startsWith('envelope/'))
   .map((c) => c.id)
-const faultBreaking = (id: string) => faults.find((f) => f.breaks.includes(id))!.name
+const faultBreaking = (id: CheckId) => faults.find((f) => f.breaks.includes(id))!.name
 // Every judgement of one exchange that a profile key decides; the quota's needs a 429, which quota.test judges in a
 // run, and the writes' needs --allow-writes, which writes.test judges in a HAR of its own.
 const profiled = [...allChecks.filter((c) => c.recorded), ...exchangeRules].filter(

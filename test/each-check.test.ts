@@ -1,22 +1,10 @@
 import { describe, expect, test } from 'vitest'
 import { checksByConcern } from '../src/checks/index.js'
 import { exchangeRules } from '../src/checks/every-response.js'
+import type { CheckId } from '../src/contract/catalogue-ids.js'
 import type { CheckOutcome, Report } from '../src/core/report.js'
-import { allowances } from '../src/reference/allowances/index.js'
-import { authAllowances } from '../src/reference/allowances/auth.js'
-import { configAllowances } from '../src/reference/allowances/config.js'
-import { cursorsAllowances } from '../src/reference/allowances/cursors.js'
-import { envelopeAllowances } from '../src/reference/allowances/envelope.js'
-import { errorsAllowances } from '../src/reference/allowances/errors.js'
-import { headersAllowances } from '../src/reference/allowances/headers.js'
-import { intentsAllowances } from '../src/reference/allowances/intents.js'
-import { limitsAllowances } from '../src/reference/allowances/limits.js'
-import { profileAllowances } from '../src/reference/allowances/profile.js'
-import { propertiesAllowances } from '../src/reference/allowances/properties.js'
-import { requestIdAllowances } from '../src/reference/allowances/request-ids.js'
-import { shapeAllowances } from '../src/reference/allowances/shapes.js'
-import { writesAllowances } from '../src/reference/allowances/writes.js'
-import type { Allowance } from '../src/reference/types.js'
+import { allowances, allowancesByConcern } from '../src/reference/allowances/index.js'
+import type { Fault } from '../src/reference/types.js'
 import { faults } from '../src/reference/faults/index.js'
 import { failureSummary, runAgainstReference } from './support/run.js'
 import { answering, unreadable } from './support/scripted-answers.js'
@@ -24,12 +12,12 @@ import { answering, unreadable } from './support/scripted-answers.js'
 /**
  * Each check run by itself (`only: [id]`) against the plain reference, each fault that names it, the allowances of its
  * concern and those that name it, in this process; each every-response rule under each fault that names it, seen
- * through the traffic of one check (RULE_WITNESSES). A check that judges every exchange of a run (its `recorded`
- * judgement) may see a fault only in another check's requests: under such a fault it runs with the checks whose traffic
- * shows it (CHECK_WITNESSES). The whole-run tests (faults.test.ts, allowances.test.ts) stay the proof that a fault
- * fails exactly its `breaks`; these tests are the ones a mutant of one check is judged by (npm run mutation, per-test
- * coverage): a run of one check reaches that check's code and the engine's, and no other check's but its witnesses'.
- * The tests go one after another, as Stryker's per-test coverage needs.
+ * through the traffic of one check (the fault's ruleWitnesses). A check that judges every exchange of a run (its
+ * `recorded` judgement) may see a fault only in another check's requests: under such a fault it runs with the checks
+ * whose traffic shows it (the fault's checkWitnesses). The whole-run tests (faults.test.ts, allowances.test.ts) stay
+ * the proof that a fault fails exactly its `breaks`; these tests are the ones a mutant of one check is judged by (npm
+ * run mutation, per-test coverage): a run of one check reaches that check's code and the engine's, and no other check's
+ * but its witnesses'. The tests go one after another, as Stryker's per-test coverage needs.
  */
 
 const ruleIds = new Set(exchangeRules.map((rule) => rule.id))
@@ -81,91 +69,14 @@ function failedRules(report: Report): string[] {
   return report.checks.filter((c) => ruleIds.has(c.id) && c.status === 'failed').map((c) => `${c.id}: ${c.reason}`)
 }
 
-/** The allowances of each concern: those most likely to meet a check's edge cases. */
-const allowancesByConcern: Readonly<Record<string, readonly Allowance[]>> = {
-  envelope: envelopeAllowances,
-  shapes: shapeAllowances,
-  errors: errorsAllowances,
-  auth: authAllowances,
-  'request-ids': requestIdAllowances,
-  intents: intentsAllowances,
-  cursors: cursorsAllowances,
-  headers: headersAllowances,
-  limits: limitsAllowances,
-  config: configAllowances,
-  properties: propertiesAllowances,
-  profile: profileAllowances,
-  writes: writesAllowances,
-}
-
 /**
- * For each fault that breaks an every-response rule, the check whose traffic shows it to the rule when that check runs
- * alone (found by running every check under the fault; faults.test.ts proves it over the whole run). A rule is judged
- * over the exchanges of the checks that ran, so its test needs some check's traffic, and one check keeps it short.
+ * The checks whose traffic shows a fault to the every-response rules it breaks, when they run alone (found by running
+ * every check under the fault; faults.test.ts proves it over the whole run): the fault's ruleWitnesses, or else the
+ * checks of its breaks that are no rule. A rule is judged over the exchanges of the checks that ran, so its test needs
+ * some check's traffic, and one check keeps it short.
  */
-const RULE_WITNESSES: Readonly<Record<string, readonly string[]>> = {
-  'unauthorized-body-without-error': ['request-ids/present-on-error'],
-  'forbidden-code-uppercase': ['errors/forbidden-error-body'],
-  'intent-validation-as-400': ['errors/intent-validation-unprocessable'],
-  'unauthorized-with-data': ['errors/unauthorized-error-body'],
-  'unauthorized-with-payload': ['auth/missing-key'],
-  'no-request-id-header': ['request-ids/error-body-id-matches-header'],
-  'no-request-id-on-errors': ['errors/unknown-intent-not-found'],
-  'error-body-request-id-differs': ['errors/unknown-intent-not-found'],
-  'request-id-echoed-unvalidated': ['properties/invalid-request-id-not-echoed'],
-  'malformed-hash-400': ['intents/malformed-hash-refused'],
-  'malformed-hash-500-code-unlisted': ['intents/malformed-hash-refused'],
-  'invalid-cursor-code-unlisted': ['cursors/tampered-cursor-rejected'],
-  'receipt-form-encoded-in-link': ['shapes/intent-trigger'],
-  'receipt-lower-case-escapes-in-content-location': ['shapes/intent-trigger'],
-  'receipt-in-failure-with-escaped-slashes': ['shapes/intent-strict'],
-  'receipt-in-content-location': ['intents/receipt-grants-status'],
-  'refused-intent-carries-status': ['intents/wrong-receipt-refused'],
-  'error-content-type-text-plain': ['errors/unauthorized-error-body'],
-  'service-source-cache-on-vault': ['shapes/vault-members'],
-  'markets-unavailable-without-retry-after': ['envelope/checkpoint-type'],
-  'request-id-too-short-on-success': ['shapes/vault-members'],
-  'receipt-echoed-in-error': ['errors/intent-validation-unprocessable'],
-  'quota-429-without-scope': ['limits/quota-429'],
-  'quota-retry-after-zero': ['limits/quota-429'],
-  'quota-429-without-scope-met-in-run': ['properties/invalid-request-id-not-echoed'],
-  'intent-state-expired': ['intents/second-receipt-grants-status'],
-  'market-status-halted': ['profile/market-required-members'],
-  'unauthorized-code-renamed': ['errors/unauthorized-error-body'],
-  'vault-service-source-live': ['shapes/vault-checkpoint'],
-  'quota-scope-per-ip': ['limits/quota-429'],
-  'quota-limit-other-than-profile': ['limits/quota-429'],
-  'unknown-trader-balances-leak-configured-trader': ['errors/unknown-trader-not-found'],
-  'success-content-type-text-plain': ['shapes/vault-members'],
-  'write-without-key-accepted': ['writes/missing-key-refused'],
-  'idempotency-key-length-unchecked': ['writes/key-length-outside-bounds-refused'],
-  'idempotency-key-characters-unchecked': ['writes/unsafe-key-refused'],
-  'vault-internal-error': ['shapes/vault-members'],
-  'intent-without-failure-crashes': ['intents/second-receipt-grants-status'],
-  'malformed-hash-500': ['intents/malformed-hash-refused'],
-  'malformed-hash-gateway-error': ['intents/malformed-hash-refused'],
-  'receipt-out-of-bounds-500': ['errors/intent-validation-unprocessable'],
-  'receipt-mismatch-500': ['intents/wrong-receipt-refused', 'properties/invalid-request-id-not-echoed'],
-  'unknown-intent-answers-500': ['errors/unknown-intent-not-found', 'properties/invalid-request-id-not-echoed'],
-  'malformed-address-answers-500': ['errors/malformed-address-validation'],
-  'cursors-tampered-cursor-500': ['cursors/tampered-cursor-rejected'],
-  'properties-long-key-crashes': ['properties/garbage-key-refused'],
-}
-
-/**
- * For each fault a check's recorded judgement finds only in another check's requests when it runs alone, the checks
- * whose traffic shows it (found by running the check alone under each fault that names it; faults.test.ts proves the
- * finding over the whole run).
- */
-const CHECK_WITNESSES: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
-  'cursors-cursor-as-object': { 'envelope/cursor-type': ['cursors/cursor-is-string'] },
-  'market-on-a-later-page-paused-as-string': { 'shapes/market-members': ['cursors/markets-walk-ends'] },
-  'vault-for-the-restricted-key-wad-as-number': { 'shapes/vault-wad-uints': ['auth/restricted-key-scope'] },
-  'query-key-accepted': { 'auth/missing-key': ['auth/query-key-not-accepted'] },
-  'query-key-accepted-as-key': { 'auth/missing-key': ['auth/query-key-not-accepted'] },
-  'no-request-id-on-errors': { 'request-ids/valid-echoed': ['request-ids/error-echoes-sent-id'] },
-  'request-id-regenerated-on-errors': { 'request-ids/valid-echoed': ['request-ids/error-echoes-sent-id'] },
-}
+const ruleWitnessesOf = (fault: Fault): readonly CheckId[] =>
+  fault.ruleWitnesses ?? fault.breaks.filter((id) => !ruleIds.has(id))
 
 const ruleCases = !selected('every-response')
   ? []
@@ -176,20 +87,24 @@ const ruleCases = !selected('every-response')
 describe.runIf(selected('every-response'))('each every-response rule', () => {
   test('has a witness for each fault that names it', () => {
     const missing = ruleCases
-      .filter(([, name]) => RULE_WITNESSES[name] === undefined)
+      .filter(([, , fault]) => ruleWitnessesOf(fault).length === 0)
       .map(([rule, name]) => `${rule} under ${name}`)
-    expect(missing, 'add the fault to RULE_WITNESSES with a check whose traffic shows it').toEqual([])
+    expect(missing, 'give the fault ruleWitnesses: a check whose traffic shows it').toEqual([])
   })
 
   test('pass on the plain reference, through the traffic of every witness', async () => {
-    const report = await runAgainstReference({}, {}, { only: [...new Set(Object.values(RULE_WITNESSES).flat())] })
+    const report = await runAgainstReference(
+      {},
+      {},
+      { only: [...new Set(ruleCases.flatMap(([, , fault]) => ruleWitnessesOf(fault)))] },
+    )
     expect(failedRules(report)).toEqual([])
   })
 
-  test.each(ruleCases.filter(([, name]) => RULE_WITNESSES[name] !== undefined))(
+  test.each(ruleCases.filter(([, , fault]) => ruleWitnessesOf(fault).length > 0))(
     '%s fails under the fault %s, with evidence',
     async (rule, name, fault) => {
-      const witnesses = RULE_WITNESSES[name]!
+      const witnesses = ruleWitnessesOf(fault)
       const report = await runAgainstReference(
         { faults: [name] },
         { probeRateLimit: fault.run?.probeRateLimit ?? false, allowWrites: fault.run?.allowWrites ?? false },
@@ -208,17 +123,15 @@ describe.runIf(selected('every-response'))('each every-response rule', () => {
   )
 })
 
-const recordedChecks = new Set(
+const recordedChecks = new Set<string>(
   Object.values(checksByConcern).flatMap((checks) => checks.filter((check) => check.recorded).map((check) => check.id)),
 )
 
 test('each check witness names a fault that breaks a check judging every exchange', () => {
-  const stray = Object.entries(CHECK_WITNESSES).flatMap(([name, byCheck]) =>
-    Object.keys(byCheck)
-      .filter(
-        (id) => !recordedChecks.has(id) || !faults.some((fault) => fault.name === name && fault.breaks.includes(id)),
-      )
-      .map((id) => `${id} under ${name}`),
+  const stray = faults.flatMap((fault) =>
+    (Object.keys(fault.checkWitnesses ?? {}) as CheckId[])
+      .filter((id) => !recordedChecks.has(id) || !fault.breaks.includes(id))
+      .map((id) => `${id} under ${fault.name}`),
   )
   expect(stray, 'a witness is for a recorded judgement the fault breaks').toEqual([])
 })
@@ -262,7 +175,7 @@ describe.each(catalogue)('%s run by itself', (id, concern) => {
   test.each(naming.map((fault) => [fault.name, fault] as const))(
     'fails under the fault %s, with evidence',
     async (_, fault) => {
-      const witnesses = CHECK_WITNESSES[fault.name]?.[id] ?? []
+      const witnesses = fault.checkWitnesses?.[id] ?? []
       const report = await runAgainstReference(
         { faults: [fault.name] },
         { probeRateLimit: fault.run?.probeRateLimit ?? false, allowWrites: fault.run?.allowWrites ?? false },
@@ -302,7 +215,7 @@ describe.each(catalogue)('%s run by itself', (id, concern) => {
 
   const relevant = allowances.filter(
     (allowance) =>
-      allowancesByConcern[concern]!.includes(allowance) ||
+      allowancesByConcern[concern]?.includes(allowance) ||
       allowance.skips?.includes(id) ||
       allowance.readings?.includes(id),
   )

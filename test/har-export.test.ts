@@ -69,7 +69,7 @@ describe('exchanges.har', () => {
     const starts = entries.map((e) => e.startedDateTime)
     expect(starts, 'entries oldest first').toEqual([...starts].sort())
 
-    const known = new Set(allCheckIds())
+    const known = new Set<string>(allCheckIds())
     const unknown = entries.flatMap((e) => e._checks ?? ['(none)']).filter((id) => !known.has(id))
     expect(unknown, 'every entry names the checks that made it').toEqual([])
 

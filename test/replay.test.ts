@@ -32,7 +32,7 @@ describe('a failing property', () => {
     ['properties-uppercase-address-refused', 'properties/well-formed-address-answered'],
     ['properties-receipt-prefix-match', 'properties/wrong-receipt-refused'],
     ['cursors-tampered-cursor-500', 'cursors/tampered-cursor-rejected'],
-  ])('under %s replays its counterexample from the printed command', async (fault, checkId) => {
+  ] as const)('under %s replays its counterexample from the printed command', async (fault, checkId) => {
     const report = await runAgainstReference({ faults: [fault] })
     const failed = report.checks.find((c) => c.id === checkId)!
     const counterexample = failed.evidence?.counterexample

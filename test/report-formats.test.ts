@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { validateXML } from 'xmllint-wasm'
 import { allCheckIds } from '../src/checks/index.js'
-import { levelLabel, loadRequirements } from '../src/contract/requirements.js'
+import { levelLabel, loadRequirements, type Requirement } from '../src/contract/requirements.js'
 import { renderJson } from '../reporters/json.js'
 import { renderHtml } from '../reporters/html.js'
 import { renderJunit } from '../reporters/junit.js'
@@ -101,7 +101,7 @@ describe('report.json', () => {
   })
 
   test("carries each requirement's quote and whether it is inferred, and each check whether its requirement is", () => {
-    const catalogue = new Map(loadRequirements().map((r) => [r.id, r]))
+    const catalogue = new Map<string, Requirement>(loadRequirements().map((r) => [r.id, r]))
     for (const result of provoked.requirements) {
       expect(result.quote, result.id).toEqual(catalogue.get(result.id)!.quote)
       expect(result.inferred, result.id).toBe(catalogue.get(result.id)!.inferred === true)

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { RequirementId } from '../src/contract/catalogue-ids.js'
 import { describe, expect, test } from 'vitest'
 import { findingMessage } from '../src/checks/exchange-judge.js'
 import { CheckFailure, CheckNotRun, CheckSkipped, type Check } from '../src/checks/types.js'
@@ -37,7 +38,7 @@ import { FIXED_SEED } from './support/run.js'
  * branches is proven here on outcomes made by hand (npm run mutation, docs/mutation.md).
  */
 
-const MUST = 'CONV-JSON-REQUEST-BODY'
+const MUST: RequirementId = 'CONV-JSON-REQUEST-BODY'
 const SHOULD = 'ENV-CURSOR-NO-REPEAT'
 
 const settings: RunSettings = {

@@ -1,3 +1,4 @@
+import type { RequirementId } from '../contract/catalogue-ids.js'
 import type { SchemaViolation } from '../contract/schemas.js'
 import type { Exchange, ExchangeResponse } from '../http/exchange.js'
 import type { ProfileKey } from '../profile/profile.js'
@@ -15,7 +16,7 @@ export type JudgedSettings = Partial<RunSettings>
  */
 export interface ExchangeJudge {
   id: string
-  requirement: string
+  requirement: RequirementId
   title: string
   /** Why the judgement is skipped when no exchange was one it applies to. */
   notApplicable: string

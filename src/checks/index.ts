@@ -13,10 +13,14 @@ import { profileChecks } from './profile.js'
 import { propertiesChecks } from './properties.js'
 import type { Check } from './types.js'
 import { writesChecks } from './writes.js'
+import type { CheckId } from '../contract/catalogue-ids.js'
 import { closestFirst } from '../core/closest.js'
 
-/** Every check of the suite by concern; each concern is one file under suites/. */
-export const checksByConcern: Readonly<Record<string, readonly Check[]>> = {
+/**
+ * Every check of the suite by concern: the catalogue. The suite files under suites/, the ID types of
+ * src/contract/catalogue-ids.ts and docs/checks.md are generated from it (npm run docs).
+ */
+const concerns = {
   envelope: envelopeChecks,
   shapes: shapeChecks,
   errors: errorsChecks,
@@ -30,13 +34,24 @@ export const checksByConcern: Readonly<Record<string, readonly Check[]>> = {
   properties: propertiesChecks,
   profile: profileChecks,
   writes: writesChecks,
-}
+} satisfies Readonly<Record<string, readonly Check[]>>
 
-export const allChecks: readonly Check[] = Object.values(checksByConcern).flat()
+/** A concern of the checks: one file under src/checks, one under suites/. */
+export type Concern = keyof typeof concerns
 
-/** Every check ID a report can carry: the checks, and the every-response rules. */
-export function allCheckIds(): string[] {
-  return [...allChecks.map((c) => c.id), ...exchangeRules.map((r) => r.id)]
+/** A check of the catalogue, whose ID CheckId names (generated from the catalogue; test/catalogue.test.ts). */
+export type CataloguedCheck = Check & { readonly id: CheckId }
+
+export const checksByConcern = concerns as Readonly<Record<Concern, readonly CataloguedCheck[]>>
+
+export const allChecks: readonly CataloguedCheck[] = Object.values(checksByConcern).flat()
+
+/**
+ * Every check ID a report can carry: the checks, and the every-response rules. CheckId is generated from them (npm run
+ * docs) and test/catalogue.test.ts proves it names exactly these.
+ */
+export function allCheckIds(): CheckId[] {
+  return [...allChecks.map((c) => c.id), ...exchangeRules.map((r) => r.id as CheckId)]
 }
 
 /**
@@ -44,7 +59,7 @@ export function allCheckIds(): string[] {
  * undefined when all are known.
  */
 export function unknownCheckId(ids: readonly string[] | undefined): string | undefined {
-  const known = allCheckIds()
+  const known: readonly string[] = allCheckIds()
   const unknown = ids?.find((id) => !known.includes(id))
   return unknown === undefined
     ? undefined

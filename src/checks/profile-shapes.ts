@@ -1,3 +1,4 @@
+import type { RequirementId } from '../contract/catalogue-ids.js'
 import { configSchemaCompiler } from '../profile/config-schema.js'
 import type { Exchange } from '../http/exchange.js'
 import { violationsOf } from '../contract/schemas.js'
@@ -121,7 +122,7 @@ export function membersCheck(
   }
 }
 
-function requiredMembersCheck(component: RecordComponent, requirement: string): Check {
+function requiredMembersCheck(component: RecordComponent, requirement: RequirementId): Check {
   return membersCheck(
     component,
     {

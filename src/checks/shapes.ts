@@ -1,3 +1,4 @@
+import type { RequirementId } from '../contract/catalogue-ids.js'
 import type { OperationId } from '../contract/operations.js'
 import type { Profile } from '../profile/profile.js'
 import { membersCheck } from './profile-shapes.js'
@@ -7,7 +8,12 @@ import type { Check } from './types.js'
 /**
  * One check per operation and requirement: each reports only the violations of its success body that break its rule.
  */
-const shapeRules: readonly (readonly [slug: string, operation: OperationId, requirement: string, answers: string])[] = [
+const shapeRules: readonly (readonly [
+  slug: string,
+  operation: OperationId,
+  requirement: RequirementId,
+  answers: string,
+])[] = [
   [
     'intent-members',
     'getIntentStatus',

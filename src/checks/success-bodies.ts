@@ -1,3 +1,4 @@
+import type { RequirementId } from '../contract/catalogue-ids.js'
 import { operation, type Operation, type OperationId } from '../contract/operations.js'
 import { ruledViolations, type RuledViolation } from '../contract/violation-rules.js'
 import { missingInputReasons, missingNeed } from '../checks/needs.js'
@@ -113,7 +114,7 @@ function describeViolations(violations: RuledViolation[], secrets: readonly Secr
 
 export interface BodyRule {
   id: string
-  requirement: string
+  requirement: RequirementId
   title: string
   operations: readonly OperationId[]
 }

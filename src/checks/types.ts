@@ -1,3 +1,4 @@
+import type { RequirementId } from '../contract/catalogue-ids.js'
 import type { OperationId } from '../contract/operations.js'
 import type { SchemaViolation } from '../contract/schemas.js'
 import { ERROR_CODES } from '../core/errors.js'
@@ -14,7 +15,7 @@ export type Need = 'apiKey' | 'restrictedApiKey' | 'trader' | 'intent' | 'second
 export interface Check {
   /** Stable, unique: `<concern>/<slug>`. */
   id: string
-  requirement: string
+  requirement: RequirementId
   /** What holds when the check passes, in the present tense. */
   title: string
   needs?: readonly Need[]

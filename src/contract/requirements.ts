@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { specPath } from '../core/package-root.js'
+import type { RequirementId } from './catalogue-ids.js'
 import type { ProfileKey } from '../profile/profile.js'
 
 export type Level = 'MUST' | 'SHOULD'
 
 export interface Requirement {
-  id: string
+  id: RequirementId
   section: string
   level: Level
   rule: string

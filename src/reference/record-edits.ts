@@ -34,7 +34,7 @@ type Edit = (body: Body, data: ReferenceData) => void
 export function bodyFault(
   name: string,
   description: string,
-  breaks: readonly string[],
+  breaks: Fault['breaks'],
   operation: OperationId,
   edit: Edit,
 ): Fault {
@@ -50,7 +50,7 @@ export function bodyFault(
 export function bodyAllowance(
   name: string,
   description: string,
-  permittedBy: string,
+  permittedBy: Allowance['permittedBy'],
   operations: readonly OperationId[],
   edit: Edit,
 ): Allowance {

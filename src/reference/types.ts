@@ -1,3 +1,4 @@
+import type { CheckId, RequirementId } from '../contract/catalogue-ids.js'
 import type { ProfileKey } from '../profile/profile.js'
 import type { ReferenceData } from './data.js'
 
@@ -44,7 +45,17 @@ export interface Behaviour {
 
 export interface Fault extends Behaviour {
   /** Exactly the checks this fault makes fail. */
-  breaks: readonly string[]
+  breaks: readonly CheckId[]
+  /**
+   * For the per-check self-tests (test/each-check.test.ts), which run one check alone: the checks whose requests show
+   * this fault to the every-response rules it breaks. Without it, the checks of `breaks` that are no rule.
+   */
+  ruleWitnesses?: readonly CheckId[]
+  /**
+   * For a check of `breaks` that judges every exchange (its recorded judgement) and meets this fault only in other
+   * checks' requests when it runs alone: those checks.
+   */
+  checkWitnesses?: Partial<Record<CheckId, readonly CheckId[]>>
   /**
    * What the run needs for the fault to show, when a default run would not (a quota, the opt-in rate-limit probe,
    * receipts of other characters, writes).
@@ -59,7 +70,7 @@ export interface Fault extends Behaviour {
 
 export interface Allowance extends Behaviour {
   /** The requirement whose rule permits this behaviour. */
-  permittedBy: string
+  permittedBy: RequirementId
   /**
    * Settings the run needs for the behaviour to show (a page bound the list exceeds, a quota and the rate-limit probe).
    */
@@ -73,11 +84,11 @@ export interface Allowance extends Behaviour {
    * Exactly the checks that pass against the plain reference and are skipped under this allowance (it leaves them
    * nothing to judge).
    */
-  skips?: readonly string[]
+  skips?: readonly CheckId[]
   /**
    * Exactly the SHOULD checks this allowance fails: each rests on a reading of the contract (inferred) that the
    * behaviour does not follow, while no sentence of the contract forbids it. A MUST check never fails under an
    * allowance.
    */
-  readings?: readonly string[]
+  readings?: readonly CheckId[]
 }

@@ -9,7 +9,7 @@ import { addResponses, type ResponsesSeen } from '../engine/responses-seen.js'
 const catalogue = Object.entries(checksByConcern).flatMap(([concern, checks]) =>
   checks.map((check) => ({ check, concern })),
 )
-const checkById = new Map(catalogue.map((entry) => [entry.check.id, entry] as const))
+const checkById = new Map<string, (typeof catalogue)[number]>(catalogue.map((entry) => [entry.check.id, entry]))
 
 /** A check's outcome, and the test that ran it (what its run's observer found is in the test's meta). */
 interface Ended {

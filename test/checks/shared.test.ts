@@ -379,12 +379,11 @@ describe('bodyRuleCheck', () => {
     exchangeOf(responseOf(status, {}, json), { operation: 'getVault', url: 'http://127.0.0.1:9/v1/vault' })
 
   test('needs what its one operation needs, or the key alone for several', () => {
-    expect(bodyRuleCheck({ id: 'x', requirement: 'R', title: 't', operations: ['getTraderPnl'] }).needs).toEqual([
-      'apiKey',
-      'trader',
-    ])
     expect(
-      bodyRuleCheck({ id: 'x', requirement: 'R', title: 't', operations: ['getTraderPnl', 'getVault'] }).needs,
+      bodyRuleCheck({ id: 'x', requirement: 'SHAPE-PNL', title: 't', operations: ['getTraderPnl'] }).needs,
+    ).toEqual(['apiKey', 'trader'])
+    expect(
+      bodyRuleCheck({ id: 'x', requirement: 'SHAPE-PNL', title: 't', operations: ['getTraderPnl', 'getVault'] }).needs,
     ).toEqual(['apiKey'])
     expect(envelopeRule().needs).toEqual(['apiKey'])
   })

@@ -1,5 +1,6 @@
 import { runConformance, type RunOptions } from '../../src/runner/run.js'
 import type { CheckOutcome, Evidence, Report } from '../../src/core/report.js'
+import type { FaultName } from '../../src/reference/fault-names.js'
 import type { Behaviour } from '../../src/reference/types.js'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
 import { defaultRetryPolicy, type RetryPolicy } from '../../src/http/retry.js'
@@ -30,7 +31,7 @@ export const TEST_RETRY_POLICY: RetryPolicy = { ...defaultRetryPolicy, backoffBa
 
 /** Runs the real suite against the embedded reference server with the given faults and allowances switched on. */
 export function runAgainstReference(
-  reference: RunOptions['reference'] = {},
+  reference: RunOptions['reference'] & { faults?: FaultName[] } = {},
   settings: Partial<RunOptions['settings']> = {},
   extra: Partial<RunOptions> = {},
 ): Promise<Report> {

@@ -1,3 +1,4 @@
+import type { CheckId } from '../../contract/catalogue-ids.js'
 import { createHash, randomBytes } from 'node:crypto'
 import { bodyOf, isOperation } from '../response-edits.js'
 import type { ReferenceData } from '../data.js'
@@ -30,18 +31,18 @@ function listRead(request: RefRequest, data: ReferenceData): { items: unknown[];
  * The profile's pagination checks: an allowance that pages otherwise leaves the profile without the reference's
  * pagination facts.
  */
-const PAGE_SIZE_PROFILE_CHECKS = [
+const PAGE_SIZE_PROFILE_CHECKS: readonly CheckId[] = [
   'profile/max-page-walk-ends',
   'profile/page-size-honoured',
   'profile/page-size-in-range',
   'profile/page-size-out-of-range',
 ]
-const WALK_CHECKS = ['cursors/balances-walk-ends', 'cursors/markets-walk-ends']
+const WALK_CHECKS: readonly CheckId[] = ['cursors/balances-walk-ends', 'cursors/markets-walk-ends']
 /**
  * A list paged under other parameter names than the run's: every check that reads or sends a cursor has nothing to
  * judge.
  */
-const OTHER_PARAMETER_NAME_SKIPS = [
+const OTHER_PARAMETER_NAME_SKIPS: readonly CheckId[] = [
   ...WALK_CHECKS,
   'cursors/cursor-bound-to-operation',
   'cursors/cursor-bound-to-trader',

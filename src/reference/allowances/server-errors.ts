@@ -20,7 +20,7 @@ function answerError(response: RefResponse, status: number, error: string, heade
 function firstAttemptAnswered(
   name: string,
   description: string,
-  permittedBy: string,
+  permittedBy: Allowance['permittedBy'],
   answer: (response: RefResponse) => void,
 ): Allowance {
   return {

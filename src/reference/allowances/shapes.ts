@@ -1,3 +1,4 @@
+import type { CheckId } from '../../contract/catalogue-ids.js'
 import type { OperationId } from '../../contract/operations.js'
 import { loadOpenApi } from '../../contract/schemas.js'
 import { bodyAllowance, mixedCaseAddress, recordsOf, upperCaseHex } from '../record-edits.js'
@@ -9,7 +10,7 @@ function optionalMembers(component: string): string[] {
   return Object.keys(schema.properties).filter((name) => !schema.required?.includes(name))
 }
 
-function extraMembers(operation: OperationId, records: string, permittedBy: string): Allowance {
+function extraMembers(operation: OperationId, records: string, permittedBy: Allowance['permittedBy']): Allowance {
   return bodyAllowance(
     `${records}-extra-members`,
     `${records} records carry members the contract does not list (it does not forbid additional properties).`,
@@ -22,7 +23,12 @@ function extraMembers(operation: OperationId, records: string, permittedBy: stri
   )
 }
 
-function withoutOptional(operation: OperationId, component: string, permittedBy: string, name: string): Allowance {
+function withoutOptional(
+  operation: OperationId,
+  component: string,
+  permittedBy: Allowance['permittedBy'],
+  name: string,
+): Allowance {
   const members = optionalMembers(component)
   const allowance = bodyAllowance(
     name,
@@ -43,7 +49,7 @@ function withoutOptional(operation: OperationId, component: string, permittedBy:
  * The profile's required-members checks: a deployment that leaves members out would not state the reference's
  * requiredMembers.
  */
-const REQUIRED_MEMBERS_CHECKS = [
+const REQUIRED_MEMBERS_CHECKS: readonly CheckId[] = [
   'profile/balance-required-members',
   'profile/market-required-members',
   'profile/pnl-required-members',
@@ -58,7 +64,7 @@ function withoutListed(
   name: string,
   description: string,
   operation: OperationId,
-  reading: string,
+  reading: CheckId,
   edit: Parameters<typeof bodyAllowance>[4],
 ): Allowance {
   return {

@@ -7,6 +7,7 @@ function queryKeyAccepted(faultName: string, name: string): Fault {
     description: `A key sent in the query string as ${name} authenticates like X-API-Key.`,
     // Served without X-API-Key: the observer sees the 200 to a request without the header too.
     breaks: ['auth/query-key-not-accepted', 'auth/missing-key'],
+    checkWitnesses: { 'auth/missing-key': ['auth/query-key-not-accepted'] },
     onRequest(request) {
       const fromQuery = request.query.get(name)
       if (request.headers['x-api-key'] === undefined && fromQuery !== null) request.headers['x-api-key'] = fromQuery
@@ -62,6 +63,7 @@ export const authFaults: readonly Fault[] = [
     name: 'unauthorized-with-data',
     description: 'A 401 body carries a data member next to its error.',
     breaks: ['every-response/refusal-without-data'],
+    ruleWitnesses: ['errors/unauthorized-error-body'],
     onResponse(response) {
       if (response.status === 401) Object.assign(response.body as object, { data: [] })
     },
@@ -70,6 +72,7 @@ export const authFaults: readonly Fault[] = [
     name: 'unauthorized-with-payload',
     description: 'A 401 of GET /v1/vault carries the vault as its data next to its error: the refusal grants access.',
     breaks: ['every-response/refusal-carries-no-payload', 'every-response/refusal-without-data'],
+    ruleWitnesses: ['auth/missing-key'],
     onResponse(response, request, data) {
       if (response.status === 401 && request.path === '/v1/vault')
         Object.assign(response.body as object, { data: structuredClone(data.vault) })

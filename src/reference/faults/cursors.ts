@@ -89,6 +89,7 @@ export const cursorsFaults: readonly Fault[] = [
     name: 'cursors-cursor-as-object',
     description: 'Pages of markets after the first carry their cursor wrapped in an object instead of as a string.',
     breaks: ['cursors/cursor-is-string', 'envelope/cursor-type'],
+    checkWitnesses: { 'envelope/cursor-type': ['cursors/cursor-is-string'] },
     onResponse(response, request) {
       const body = isOperation(request, 'listMarkets') && request.query.has('cursor') ? bodyOf(response) : undefined
       if (typeof body?.cursor === 'string') body.cursor = { token: body.cursor }

@@ -7,6 +7,7 @@ export const errorsFaults: readonly Fault[] = [
     name: 'unauthorized-body-without-error',
     description: "A 401 body names its message 'message' instead of 'error'.",
     breaks: ['errors/unauthorized-error-body', 'every-response/error-body', 'properties/garbage-key-refused'],
+    ruleWitnesses: ['request-ids/present-on-error'],
     onResponse(response) {
       const body = response.status === 401 ? bodyOf(response) : undefined
       if (body) {
@@ -24,6 +25,7 @@ export const errorsFaults: readonly Fault[] = [
       'every-response/error-code-listed',
       'profile/restricted-key-refused',
     ],
+    ruleWitnesses: ['errors/forbidden-error-body'],
     onResponse(response) {
       const body = response.status === 403 ? bodyOf(response) : undefined
       if (typeof body?.code === 'string') body.code = body.code.toUpperCase()
@@ -37,6 +39,7 @@ export const errorsFaults: readonly Fault[] = [
       'every-response/allowed-request-not-500',
       'every-response/malformed-request-not-5xx',
     ],
+    ruleWitnesses: ['errors/unknown-intent-not-found', 'properties/invalid-request-id-not-echoed'],
     onResponse(response, request, data) {
       const hash = request.route?.params.hash?.toLowerCase()
       if (
@@ -54,6 +57,7 @@ export const errorsFaults: readonly Fault[] = [
     description:
       "A 404 for the balances of an unknown trader carries the configured trader's balances as its data, next to its error.",
     breaks: ['every-response/not-found-carries-no-payload'],
+    ruleWitnesses: ['errors/unknown-trader-not-found'],
     onResponse(response, request, data) {
       if (request.route?.operation !== 'listTraderBalances' || response.status !== 404) return
       Object.assign(response.body as object, {
@@ -98,6 +102,7 @@ export const errorsFaults: readonly Fault[] = [
       'every-response/declared-status',
       'intents/refusals-declared-4xx',
     ],
+    ruleWitnesses: ['errors/intent-validation-unprocessable'],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && response.status === 422) response.status = 400
     },
@@ -111,6 +116,7 @@ export const errorsFaults: readonly Fault[] = [
       'every-response/allowed-request-not-500',
       'properties/malformed-address-rejected',
     ],
+    ruleWitnesses: ['errors/malformed-address-validation'],
     onResponse(response, request) {
       if (request.route?.params.address !== undefined && response.status === 422) {
         response.status = 500

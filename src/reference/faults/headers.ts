@@ -29,6 +29,7 @@ export const headersFaults: readonly Fault[] = [
     name: 'error-content-type-text-plain',
     description: 'Error responses are labelled text/plain; successes stay application/json.',
     breaks: ['headers/content-type-json', 'every-response/json-content-type'],
+    ruleWitnesses: ['errors/unauthorized-error-body'],
     onResponse(response) {
       if (response.status >= 400) response.headers['content-type'] = 'text/plain; charset=utf-8'
     },
@@ -37,6 +38,7 @@ export const headersFaults: readonly Fault[] = [
     name: 'success-content-type-text-plain',
     description: 'Successful responses carry their JSON body labelled text/plain; errors stay application/json.',
     breaks: ['every-response/success-json-content-type'],
+    ruleWitnesses: ['shapes/vault-members'],
     onResponse(response) {
       if (response.status < 400) response.headers['content-type'] = 'text/plain; charset=utf-8'
     },
@@ -45,6 +47,7 @@ export const headersFaults: readonly Fault[] = [
     name: 'service-source-cache-on-vault',
     description: 'GET /v1/vault sends x-service-source: cache, a value outside the contract.',
     breaks: ['headers/service-source-values', 'every-response/service-source', 'every-response/service-source-mapped'],
+    ruleWitnesses: ['shapes/vault-members'],
     onResponse(response, request) {
       if (isOperation(request, 'getVault')) response.headers['x-service-source'] = 'cache'
     },
@@ -55,6 +58,7 @@ export const headersFaults: readonly Fault[] = [
     // Every attempt transient: the checks that needed the markets are not assessed (the 5xx policy), only the 503's own
     // header rule fails.
     breaks: ['every-response/retry-after'],
+    ruleWitnesses: ['envelope/checkpoint-type'],
     onResponse(response, request) {
       if (isOperation(request, 'listMarkets') && response.status === 200) {
         response.status = 503
@@ -66,6 +70,7 @@ export const headersFaults: readonly Fault[] = [
     name: 'request-id-too-short-on-success',
     description: 'Successful responses carry an x-request-id of three characters, below the bound of 8.',
     breaks: ['every-response/request-id-format', 'request-ids/valid-echoed', 'properties/valid-request-id-echoed'],
+    ruleWitnesses: ['shapes/vault-members'],
     onResponse(response) {
       if (response.status < 400) response.headers['x-request-id'] = 'r-1'
     },
@@ -74,6 +79,7 @@ export const headersFaults: readonly Fault[] = [
     name: 'receipt-echoed-in-error',
     description: 'Error answers of the intent operation repeat the receipt that was sent.',
     breaks: ['every-response/receipt-not-disclosed'],
+    ruleWitnesses: ['errors/intent-validation-unprocessable'],
     onResponse(response, request) {
       const body = isOperation(request, 'getIntentStatus') ? errorBodyOf(response) : undefined
       if (body) body.error = `${String(body.error)} (receipt ${request.query.get('receipt')})`

@@ -1,3 +1,4 @@
+import type { FaultName } from '../fault-names.js'
 import type { Fault } from '../types.js'
 import { authFaults } from './auth.js'
 import { codingsFaults } from './codings.js'
@@ -15,8 +16,11 @@ import { propertiesFaults } from './properties.js'
 import { unsampledFaults } from './unsampled.js'
 import { writesFaults } from './writes.js'
 
+/** A fault of the catalogue, whose name FaultName names (generated from this list; test/catalogue.test.ts). */
+export type NamedFault = Fault & { readonly name: FaultName }
+
 /** Every named fault of the reference server: each one precise violation of the contract. */
-export const faults: readonly Fault[] = [
+export const faults = [
   ...envelopeFaults,
   ...shapeFaults,
   ...errorsFaults,
@@ -32,7 +36,7 @@ export const faults: readonly Fault[] = [
   ...unsampledFaults,
   ...writesFaults,
   ...codingsFaults,
-]
+] as readonly NamedFault[]
 
 export function faultByName(name: string): Fault | undefined {
   return faults.find((fault) => fault.name === name)

@@ -38,7 +38,7 @@ function crash(response: RefResponse, message: string): void {
 function receiptFault(
   name: string,
   description: string,
-  breaks: readonly string[],
+  breaks: Fault['breaks'],
   accepts: (receipt: string | null, intent: IntentRecord, data: ReferenceData) => boolean,
 ): Fault {
   return {
@@ -131,6 +131,7 @@ export const intentsFaults: readonly Fault[] = [
     // No access is granted, so the refusal checks pass; a malformed hash is a validation failure (400 or 422), which a
     // 500 is not.
     breaks: ['every-response/malformed-request-not-5xx', 'intents/refusals-declared-4xx'],
+    ruleWitnesses: ['intents/malformed-hash-refused'],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash')
         crash(response, 'invalid input syntax for type bytea')
@@ -145,6 +146,7 @@ export const intentsFaults: readonly Fault[] = [
       'every-response/malformed-request-not-5xx',
       'intents/refusals-declared-4xx',
     ],
+    ruleWitnesses: ['intents/wrong-receipt-refused', 'properties/invalid-request-id-not-echoed'],
     onResponse(response, request, data) {
       const receipt = request.query.get('receipt')
       if (
@@ -165,6 +167,7 @@ export const intentsFaults: readonly Fault[] = [
       'every-response/malformed-request-not-5xx',
       'intents/refusals-declared-4xx',
     ],
+    ruleWitnesses: ['errors/intent-validation-unprocessable'],
     onResponse(response, request) {
       const receipt = request.query.get('receipt')
       if (
@@ -182,6 +185,7 @@ export const intentsFaults: readonly Fault[] = [
       'A malformed hash makes the upstream crash: its gateway answers 502 to the first attempt and 500 to every later one.',
     // The 502 is retried as transient; the 500 that follows repeats, and is judged.
     breaks: ['every-response/malformed-request-not-5xx', 'intents/refusals-declared-4xx'],
+    ruleWitnesses: ['intents/malformed-hash-refused'],
     onResponse(response, request, data) {
       if (!isOperation(request, 'getIntentStatus') || bodyOf(response)?.code !== 'invalid_hash') return
       crash(response, 'upstream connection reset')
@@ -193,6 +197,7 @@ export const intentsFaults: readonly Fault[] = [
     description:
       'A malformed hash gets 400, a status the intent operation does not declare (its validation failures are 422).',
     breaks: ['every-response/declared-status', 'intents/refusals-declared-4xx'],
+    ruleWitnesses: ['intents/malformed-hash-refused'],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') response.status = 400
     },
@@ -242,6 +247,7 @@ export const intentsFaults: readonly Fault[] = [
     description:
       "An intent status carries a Link header to itself whose query is form-encoded (space as +, ~ ! ' ( ) escaped), receipt included.",
     breaks: ['every-response/receipt-not-disclosed'],
+    ruleWitnesses: ['shapes/intent-trigger'],
     run: { receipts: RESERVED_CHARACTER_RECEIPTS },
     onResponse(response, request) {
       if (grantedStatus(response, request))
@@ -253,6 +259,7 @@ export const intentsFaults: readonly Fault[] = [
     description:
       'An intent status carries Content-Location with the receipt percent-encoded in lower-case hex, as some proxies rewrite it.',
     breaks: ['every-response/receipt-not-disclosed'],
+    ruleWitnesses: ['shapes/intent-trigger'],
     run: { receipts: RESERVED_CHARACTER_RECEIPTS },
     onResponse(response, request) {
       const receipt = request.query.get('receipt')
@@ -266,6 +273,7 @@ export const intentsFaults: readonly Fault[] = [
     description:
       "An intent status's failure message quotes the receipt, the body serialised with / escaped as \\/ (as PHP and some Java serialisers write JSON).",
     breaks: ['every-response/receipt-not-disclosed'],
+    ruleWitnesses: ['shapes/intent-strict'],
     run: { receipts: RESERVED_CHARACTER_RECEIPTS },
     onResponse(response, request) {
       const failure = grantedStatus(response, request)?.failure as Record<string, unknown> | undefined
@@ -278,6 +286,7 @@ export const intentsFaults: readonly Fault[] = [
     name: 'receipt-in-content-location',
     description: 'An intent status carries Content-Location with the request path and query, receipt included.',
     breaks: ['every-response/receipt-not-disclosed'],
+    ruleWitnesses: ['intents/receipt-grants-status'],
     onResponse(response, request) {
       if (grantedStatus(response, request))
         response.headers['content-location'] = `${request.path}?${request.query.toString()}`
@@ -288,6 +297,7 @@ export const intentsFaults: readonly Fault[] = [
     description:
       "A 404 for a stored intent (a wrong or oversized receipt) carries the intent's status members next to its error: the refusal grants access.",
     breaks: ['every-response/intent-refusal-carries-no-status'],
+    ruleWitnesses: ['intents/wrong-receipt-refused'],
     onResponse(response, request, data) {
       const intent = askedIntent(request, data)
       if (intent && response.status === 404) Object.assign(response.body as object, structuredClone(intent.status))

@@ -9,6 +9,7 @@ export const limitsFaults: readonly Fault[] = [
     description: 'A 429 for an exceeded quota carries no x-ratelimit-scope header.',
     // The scope is a reading (LIM-QUOTA-SCOPE, SHOULD); the profile's quota.scope holds only a scope that is sent.
     breaks: ['every-response/rate-limit-scope'],
+    ruleWitnesses: ['limits/quota-429'],
     run: underQuota,
     onResponse(response) {
       if (response.status === 429) delete response.headers['x-ratelimit-scope']
@@ -27,6 +28,7 @@ export const limitsFaults: readonly Fault[] = [
     name: 'quota-429-without-scope-met-in-run',
     description: 'Under a quota the run meets without the rate-limit probe, a 429 carries no x-ratelimit-scope header.',
     breaks: ['every-response/rate-limit-scope'],
+    ruleWitnesses: ['properties/invalid-request-id-not-echoed'],
     run: { quota: underQuota.quota },
     onResponse(response) {
       if (response.status === 429) delete response.headers['x-ratelimit-scope']

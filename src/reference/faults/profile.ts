@@ -16,7 +16,7 @@ const restrictedKeyOf = (request: RefRequest, restricted: string) => request.hea
 function descriptionFault(
   name: string,
   description: string,
-  breaks: readonly string[],
+  breaks: Fault['breaks'],
   edit: (document: Record<string, any>) => void,
 ): Fault {
   return {
@@ -134,28 +134,35 @@ export const profileFaults: readonly Fault[] = [
       delete body.chainId
     },
   ),
-  bodyFault(
-    'intent-state-expired',
-    'The second intent is in state "expired", which the profile does not list.',
-    ['every-response/intent-state-listed'],
-    'getIntentStatus',
-    (body, data) => {
-      if (body.orderHash === data.intents[1]!.hash) body.state = 'expired'
-    },
-  ),
-  bodyFault(
-    'market-status-halted',
-    'The first market of each page has status "halted", which the profile does not list.',
-    ['every-response/market-status-listed'],
-    'listMarkets',
-    (body) => {
-      body.data[0].status = 'halted'
-    },
-  ),
+  {
+    ...bodyFault(
+      'intent-state-expired',
+      'The second intent is in state "expired", which the profile does not list.',
+      ['every-response/intent-state-listed'],
+      'getIntentStatus',
+      (body, data) => {
+        if (body.orderHash === data.intents[1]!.hash) body.state = 'expired'
+      },
+    ),
+    ruleWitnesses: ['intents/second-receipt-grants-status'],
+  },
+  {
+    ...bodyFault(
+      'market-status-halted',
+      'The first market of each page has status "halted", which the profile does not list.',
+      ['every-response/market-status-listed'],
+      'listMarkets',
+      (body) => {
+        body.data[0].status = 'halted'
+      },
+    ),
+    ruleWitnesses: ['profile/market-required-members'],
+  },
   {
     name: 'unauthorized-code-renamed',
     description: 'A 401 carries the code "auth_required", which the profile does not list.',
     breaks: ['every-response/error-code-listed'],
+    ruleWitnesses: ['errors/unauthorized-error-body'],
     onResponse(response) {
       const body = response.status === 401 ? errorBodyOf(response) : undefined
       if (body) body.code = 'auth_required'
@@ -169,6 +176,7 @@ export const profileFaults: readonly Fault[] = [
       'every-response/malformed-request-not-5xx',
       'intents/refusals-declared-4xx',
     ],
+    ruleWitnesses: ['intents/malformed-hash-refused'],
     onResponse(response, request) {
       if (isOperation(request, 'getIntentStatus') && bodyOf(response)?.code === 'invalid_hash') {
         response.status = 500
@@ -184,6 +192,7 @@ export const profileFaults: readonly Fault[] = [
     name: 'invalid-cursor-code-unlisted',
     description: 'A cursor that does not verify gets 400 with the code "bad_cursor", which the profile does not list.',
     breaks: ['every-response/error-code-listed'],
+    ruleWitnesses: ['cursors/tampered-cursor-rejected'],
     onResponse(response) {
       const body = response.status === 400 ? errorBodyOf(response) : undefined
       if (body?.code === 'invalid_cursor') body.code = 'bad_cursor'
@@ -194,6 +203,7 @@ export const profileFaults: readonly Fault[] = [
     description:
       'GET /v1/vault sends x-service-source: live (a value of the contract), where the profile gives indexed.',
     breaks: ['every-response/service-source-mapped'],
+    ruleWitnesses: ['shapes/vault-checkpoint'],
     onResponse(response, request) {
       if (isOperation(request, 'getVault')) response.headers['x-service-source'] = 'live'
     },
@@ -202,6 +212,7 @@ export const profileFaults: readonly Fault[] = [
     name: 'quota-scope-per-ip',
     description: 'A 429 for an exceeded quota says x-ratelimit-scope: ip, where the profile gives api-key.',
     breaks: ['every-response/quota-values'],
+    ruleWitnesses: ['limits/quota-429'],
     run: { probeRateLimit: true, quota: { limit: 40, windowMs: 1000 } },
     onResponse(response) {
       if (response.status === 429) response.headers['x-ratelimit-scope'] = 'ip'
@@ -212,6 +223,7 @@ export const profileFaults: readonly Fault[] = [
     description:
       'A 429 for an exceeded quota says x-ratelimit-limit: 400, where the profile gives the quota of 40 it counts.',
     breaks: ['every-response/quota-values'],
+    ruleWitnesses: ['limits/quota-429'],
     run: { probeRateLimit: true, quota: { limit: 40, windowMs: 1000 } },
     onResponse(response) {
       if (response.status === 429) response.headers['x-ratelimit-limit'] = '400'

@@ -35,6 +35,7 @@ export const requestIdFaults: readonly Fault[] = [
       'every-response/error-request-id-matches-header',
       'properties/valid-request-id-echoed',
     ],
+    ruleWitnesses: ['request-ids/error-body-id-matches-header'],
     onResponse(response) {
       delete response.headers['x-request-id']
     },
@@ -50,6 +51,8 @@ export const requestIdFaults: readonly Fault[] = [
       'every-response/request-id-present',
       'properties/valid-request-id-echoed',
     ],
+    ruleWitnesses: ['errors/unknown-intent-not-found'],
+    checkWitnesses: { 'request-ids/valid-echoed': ['request-ids/error-echoes-sent-id'] },
     onResponse(response) {
       if (!isError(response)) return
       delete response.headers['x-request-id']
@@ -61,6 +64,7 @@ export const requestIdFaults: readonly Fault[] = [
     description:
       "Error responses carry a freshly generated request ID in the header and the body, ignoring the client's valid X-Request-ID.",
     breaks: ['request-ids/error-echoes-sent-id', 'request-ids/valid-echoed', 'properties/valid-request-id-echoed'],
+    checkWitnesses: { 'request-ids/valid-echoed': ['request-ids/error-echoes-sent-id'] },
     onResponse(response) {
       if (isError(response)) carryRequestId(response, freshRequestId())
     },
@@ -69,6 +73,7 @@ export const requestIdFaults: readonly Fault[] = [
     name: 'error-body-request-id-differs',
     description: 'Error bodies carry a requestId of their own, different from the x-request-id header.',
     breaks: ['request-ids/error-body-id-matches-header', 'every-response/error-request-id-matches-header'],
+    ruleWitnesses: ['errors/unknown-intent-not-found'],
     onResponse(response) {
       const body = isError(response) ? bodyOf(response) : undefined
       if (body) body.requestId = freshRequestId()
@@ -108,6 +113,7 @@ export const requestIdFaults: readonly Fault[] = [
       'every-response/error-body',
       'properties/invalid-request-id-not-echoed',
     ],
+    ruleWitnesses: ['properties/invalid-request-id-not-echoed'],
     onResponse(response, request) {
       const sent = request.headers['x-request-id']
       if (sent !== undefined) carryRequestId(response, sent)

@@ -231,6 +231,7 @@ export const shapeFaults: readonly Fault[] = [
       'profile/vault-required-members',
       'shapes/operations-answer-200',
     ],
+    ruleWitnesses: ['shapes/vault-members'],
     onResponse(response, request) {
       if (request.route?.operation !== 'getVault' || response.status !== 200) return
       response.status = 500

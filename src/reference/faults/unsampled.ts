@@ -11,6 +11,7 @@ export const unsampledFaults: readonly Fault[] = [
     description:
       'On pages of markets after the first (asked with a cursor), the last market has paused as the string "false".',
     breaks: ['shapes/market-members'],
+    checkWitnesses: { 'shapes/market-members': ['cursors/markets-walk-ends'] },
     onResponse(response, request) {
       const body = request.query.has('cursor') ? successBody(response, request, 'listMarkets') : undefined
       const last = body?.data.at(-1)
@@ -22,6 +23,7 @@ export const unsampledFaults: readonly Fault[] = [
     description:
       'The vault answered to the restricted key has totalAssetsWad as a JSON number; the full key gets it right.',
     breaks: ['shapes/vault-wad-uints'],
+    checkWitnesses: { 'shapes/vault-wad-uints': ['auth/restricted-key-scope'] },
     onResponse(response, request, data) {
       const body =
         request.headers['x-api-key'] === data.restrictedApiKey ? successBody(response, request, 'getVault') : undefined

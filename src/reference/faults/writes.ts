@@ -16,7 +16,7 @@ const derivedKey = (text: string) => `k${createHash('sha256').update(text).diges
 function keyFault(
   name: string,
   description: string,
-  breaks: readonly string[],
+  breaks: Fault['breaks'],
   rewrite: (key: string | undefined, request: RefRequest) => string | undefined,
 ): Fault {
   return {
