@@ -125,6 +125,11 @@ const flagTable: readonly Flag[] = [
   baselineFlag,
   { name: 'strict', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
   minAssessedFlag,
+  {
+    name: 'raw-record',
+    kind: 'flag',
+    help: 'keep every response header and body member as received (secrets redacted by detection alone) in the reports and the HAR, not only those the contract and HTTP define; the files may then hold secrets',
+  },
   { name: 'fault', kind: 'list', help: 'embedded reference only: switch on a named fault (repeatable)' },
   { name: 'allowance', kind: 'list', help: 'embedded reference only: switch on a named allowance (repeatable)' },
   {
@@ -250,6 +255,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
     maxBodyBytes: settingDefaults.maxBodyBytes,
     replayPath: checked('replay-path') as string | undefined,
     probeRateLimit: checked('probe-rate-limit') === true,
+    rawRecord: checked('raw-record') === true,
     // Never from the environment or a file: a write creates orders, so only this command line may ask for it.
     allowWrites: fromFlags['allow-writes'] === true,
     maxWrites: checked('max-writes') as number | undefined,

@@ -1,8 +1,11 @@
+import { constants, inflateRawSync, inflateSync } from 'node:zlib'
 import { decodeHTML } from 'entities'
 
 /**
  * The decoded views of a text: what it says once percent-escapes, JSON string escapes, HTML character references,
- * JSON-pointer escapes, base64 and UTF-8 mis-read as Latin-1 are undone, one after another. Each view keeps, for every
+ * JSON-pointer escapes, UTF-8 mis-read as Latin-1 and wrapped lines are undone, and once the bytes that base64, hex, a
+ * JSON array of byte values or binary read as Latin-1 hold are read as UTF-8 or UTF-16, inflated first when they are
+ * zlib, gzip or raw deflate, one after another. Each view keeps, for every
  * UTF-16 unit of its text, the span of the original text it came from, so that what is found in a view can be cut out
  * of the original. Decoders are lenient: what does not decode stays as it is.
  */
@@ -158,12 +161,8 @@ function utf8At(bytes: Uint8Array, length: number, i: number, code: { value: num
  */
 let scratch = new Uint8Array(1024)
 
-/**
- * Whether the token, read from `skip`, is mostly UTF-8 (at most 4 bytes and one in 8 that are not): else it is not the
- * text of a secret at this alignment (hex, words and other base64 read at the wrong one). Stops at the first byte too
- * many.
- */
-function plausibleBase64(token: string, skip: number): boolean {
+/** The token's bytes read from `skip` into scratch; their number. */
+function base64Bytes(token: string, skip: number): number {
   if (scratch.length < token.length) scratch = new Uint8Array(token.length * 2)
   let length = 0
   for (let g = skip; g + 1 < token.length; g += 4) {
@@ -176,16 +175,153 @@ function plausibleBase64(token: string, skip: number): boolean {
       if (g + 3 < token.length) scratch[length++] = ((v2 & 3) << 6) | BASE64_VALUE[token.charCodeAt(g + 3)]!
     }
   }
-  const allowed = 4 + length / 8
+  return length
+}
+
+/**
+ * Whether bytes are mostly UTF-8 (at most 4 bytes and one in 8 that are not): else they are not the text of a secret
+ * (hex, words and other base64 read at the wrong alignment, random bytes). Stops at the first byte too many.
+ */
+function mostlyUtf8(bytes: Uint8Array, length: number, allowed = 4 + length / 8): boolean {
   const code = { value: 0 }
   let invalid = 0
   for (let i = 0; i < length;) {
-    const size = utf8At(scratch, length, i, code)
+    const size = utf8At(bytes, length, i, code)
     if (size > 0) i += size
     else if (++invalid > allowed) return false
     else i++
   }
   return true
+}
+
+/**
+ * Which byte parity holds a zero in at least one pair in four, and the other in fewer than half as many: UTF-16 of
+ * mostly Latin text (a zero high byte), 1 for the odd positions (little-endian from an even start), 2 for the even
+ * ones. 0: not UTF-16 of such text.
+ */
+function utf16Parities(bytes: Uint8Array, length: number): number {
+  let even = 0
+  let odd = 0
+  for (let i = 0; i < length; i++) {
+    if (bytes[i] !== 0) continue
+    if (i % 2 === 0) even++
+    else odd++
+  }
+  const pairs = length / 2
+  // Zeros at both parities are no text (a run of zero bytes, random bytes).
+  return odd >= pairs / 4 && odd > 1 && even < odd / 2 ? 1 : even >= pairs / 4 && even > 1 && odd < even / 2 ? 2 : 0
+}
+
+/**
+ * The most a compressed value is inflated to (a bomb is read no further); what lies beyond is kept out by the
+ * allowlist.
+ */
+const MAX_INFLATED = 256 * 1024
+/** A stream cut short (a value cut at the capture cap) is inflated as far as it goes. */
+const INFLATE = { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: MAX_INFLATED }
+
+/**
+ * Whether bytes begin a gzip member (1f 8b) or a zlib stream (deflate, a window of at most 32 KiB, its check bits
+ * right).
+ */
+function compressedStart(bytes: Uint8Array, length: number): 'gzip' | 'zlib' | undefined {
+  if (length < 3) return undefined
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b && bytes[2] === 8) return 'gzip'
+  return (bytes[0]! & 0x0f) === 8 && bytes[0]! >> 4 <= 7 && ((bytes[0]! << 8) | bytes[1]!) % 31 === 0
+    ? 'zlib'
+    : undefined
+}
+
+/** Where the deflate data of a gzip member begins: after its header and the optional fields its flags announce. */
+function gzipDataStart(bytes: Uint8Array, length: number): number {
+  const flags = bytes[3]!
+  let at = 10
+  if (flags & 4) at += 2 + (bytes[10]! | (bytes[11]! << 8))
+  for (const flag of [8, 16]) if (flags & flag) while (at < length && bytes[at++] !== 0);
+  return flags & 2 ? at + 2 : at
+}
+
+/**
+ * The text that bytes inflate to, as gzip, zlib or (`raw`) raw deflate, when that is mostly UTF-8; else undefined.
+ * A gzip member's data is inflated as raw deflate, so that what follows the stream (the rest of a text read as bytes)
+ * does not make it fail.
+ */
+function inflated(bytes: Uint8Array, length: number, raw: boolean): string | undefined {
+  const kind = compressedStart(bytes, length) ?? (raw ? 'raw' : undefined)
+  if (!kind) return undefined
+  let out: Buffer
+  try {
+    out =
+      kind === 'zlib'
+        ? inflateSync(bytes.subarray(0, length), INFLATE)
+        : inflateRawSync(bytes.subarray(kind === 'gzip' ? gzipDataStart(bytes, length) : 0, length), INFLATE)
+  } catch {
+    return undefined
+  }
+  return out.length > 0 && mostlyUtf8(out, out.length) ? out.toString('utf8') : undefined
+}
+
+/**
+ * Pushes each reading of bytes as text, after a separator but the first: UTF-8 (when mostly that), UTF-16 in both byte
+ * orders (when a zero byte is every other one), and the text they inflate to (when compressed; as raw deflate too
+ * when `raw`). An inflated unit comes from the whole of `whole`: no byte of a compressed stream stands for one
+ * character. `exact`: UTF-8 only when every byte is (a token whose whole is the bytes, as hex is: short runs of
+ * random bytes, an address or a hash, are mostly UTF-8 by chance). `beforeFirst` is called before the first reading of
+ * a token (pushed 0). Returns the number of readings
+ * pushed, counting from `pushed`.
+ */
+function pushReadings(
+  out: Output,
+  spanned: SpannedBytes,
+  whole: { start: number; end: number },
+  raw: boolean,
+  pushed: number,
+  beforeFirst: () => void,
+  exact = false,
+): number {
+  const { bytes, length } = spanned
+  const next = () => {
+    if (pushed++ === 0) beforeFirst()
+    else out.push(ALIGNMENT_SEPARATOR, whole.start, whole.end)
+  }
+  if (mostlyUtf8(bytes, length, exact ? 0 : undefined)) {
+    next()
+    pushUtf8(out, spanned, 'replacement')
+  }
+  const parities = utf16Parities(bytes, length)
+  for (const [bit, offsets] of [
+    [
+      1,
+      [
+        [0, 'le'],
+        [1, 'be'],
+      ],
+    ],
+    [
+      2,
+      [
+        [1, 'le'],
+        [0, 'be'],
+      ],
+    ],
+  ] as const) {
+    if ((parities & bit) === 0) continue
+    for (const [offset, order] of offsets) {
+      next()
+      for (let i = offset; i + 1 < length; i += 2)
+        out.unit(
+          order === 'le' ? bytes[i]! | (bytes[i + 1]! << 8) : (bytes[i]! << 8) | bytes[i + 1]!,
+          spanned.starts[i]!,
+          spanned.ends[i + 1]!,
+        )
+    }
+  }
+  const text = inflated(bytes, length, raw && pushed === 0)
+  if (text !== undefined) {
+    next()
+    out.push(text, spanned.starts[0]!, spanned.ends[length - 1]!)
+  }
+  return pushed
 }
 
 /**
@@ -353,22 +489,39 @@ BASE64_VALUE['_'.charCodeAt(0)] = 63
 const ALIGNMENT_SEPARATOR = '\uffff'
 
 /**
+ * A base64 token that may be raw deflate (which has no signature): long, and with capitals, small letters and digits.
+ */
+const RAW_DEFLATE_CANDIDATE = /^(?=.{20})(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])/
+/**
+ * Raw deflate tried on at most this many tokens of one text: inflating garbage costs time, and a text may be all
+ * tokens.
+ */
+const MAX_RAW_TRIES = 4
+
+/**
  * Base64 and base64url tokens decoded, each at its four alignments (a secret may start at any byte of an encoded
- * stream, and a token may begin before the stream does); an alignment is kept when its bytes are mostly UTF-8, and
- * the alignments kept stand in the token's place, one after another. A decoded unit comes from the whole 4-character
- * group of its first byte through that of its last, so cutting a span out removes every character its bytes touch.
+ * stream, and a token may begin before the stream does); an alignment is kept when its bytes read as text (see
+ * pushReadings), and the readings kept stand in the token's place, one after another. A decoded unit comes from the
+ * whole 4-character group of its first byte through that of its last, so cutting a span out removes every character
+ * its bytes touch. A compressed stream is looked for from the token's start only.
  */
 const base64Decoded: Decoder = (text) => {
   let out: Output | undefined
   let copied = 0
+  let rawTries = 0
   for (const match of text.matchAll(BASE64_TOKEN)) {
     const token = match[0]
     // Hex (hashes, ids) is not read as base64: the base64 of a secret is hex digits alone only by a rare accident.
     if (HEX.test(token)) continue
     let readings = 0
     const bytes = new SpannedBytes(Math.ceil((token.length * 3) / 4))
+    const whole = { start: match.index, end: match.index + token.length }
     for (let skip = 0; skip < 4 && token.length - skip >= 8; skip++) {
-      if (!plausibleBase64(token, skip)) continue
+      const length = base64Bytes(token, skip)
+      const compressed = skip === 0 && compressedStart(scratch, length) !== undefined
+      const raw = skip === 0 && !compressed && rawTries < MAX_RAW_TRIES && RAW_DEFLATE_CANDIDATE.test(token)
+      if (!compressed && !raw && !mostlyUtf8(scratch, length) && utf16Parities(scratch, length) === 0) continue
+      if (raw && !mostlyUtf8(scratch, length)) rawTries++
       bytes.length = 0
       for (let g = skip; g + 1 < token.length; g += 4) {
         const end = Math.min(g + 4, token.length)
@@ -383,15 +536,134 @@ const base64Decoded: Decoder = (text) => {
         }
       }
       const into = (out ??= new Output(text.length))
-      if (readings++ === 0) into.copy(text, copied, match.index)
-      else into.push(ALIGNMENT_SEPARATOR, match.index, match.index + token.length)
-      pushUtf8(into, bytes, 'replacement')
+      readings = pushReadings(into, bytes, whole, raw, readings, () => into.copy(text, copied, match.index))
     }
     if (readings === 0) continue
     out!.changed = true
-    copied = match.index + token.length
+    copied = whole.end
   }
   if (!out) return undefined
+  out.copy(text, copied, text.length)
+  return out.result()
+}
+
+/**
+ * Replaces each match of `tokens` that holds bytes (as `bytesOf` reads them, undefined when it does not) by the
+ * readings of those bytes (pushReadings), one after another.
+ */
+function bytesDecoder(
+  tokens: RegExp,
+  quick: RegExp,
+  bytesOf: (token: string, at: number) => SpannedBytes[] | undefined,
+): Decoder {
+  return (text) => {
+    if (!quick.test(text)) return undefined
+    let out: Output | undefined
+    let copied = 0
+    for (const match of text.matchAll(tokens)) {
+      const whole = { start: match.index, end: match.index + match[0].length }
+      let readings = 0
+      for (const bytes of bytesOf(match[0], match.index) ?? []) {
+        const into = (out ??= new Output(text.length))
+        readings = pushReadings(into, bytes, whole, false, readings, () => into.copy(text, copied, match.index), true)
+      }
+      if (readings === 0) continue
+      out!.changed = true
+      copied = whole.end
+    }
+    if (!out) return undefined
+    out.copy(text, copied, text.length)
+    return out.result()
+  }
+}
+
+/**
+ * Hex of bytes, in either case: a run of 16 digits or more (read from its first digit and from its second, as a run
+ * may begin with a digit that is not the stream's), pairs with a colon or space between them, and \xHH escapes.
+ */
+const hexDecoded = bytesDecoder(
+  /(?:\\x[0-9a-fA-F]{2}){8,}|[0-9a-fA-F]{2}(?:[: ][0-9a-fA-F]{2}){7,}|[0-9a-fA-F]{16,}/g,
+  /[0-9a-fA-F]{16}|[0-9a-fA-F]{2}[: \\]/,
+  (token, at) => {
+    // Decimal digits alone are a number, not hex of text (which holds a letter digit in every byte from 0x3a on).
+    if (/^[0-9: ]+$/.test(token)) return undefined
+    const contiguous = HEX.test(token)
+    return (contiguous ? [0, 1] : [0])
+      .filter((offset) => (contiguous ? readable(hexBytes(token, offset)) : true))
+      .map((offset) => {
+        const bytes = new SpannedBytes(token.length / 2)
+        for (const pair of token.slice(offset).matchAll(/[0-9a-fA-F]{2}/g))
+          bytes.add(parseInt(pair[0], 16), at + offset + pair.index, at + offset + pair.index + 2)
+        return bytes
+      })
+  },
+)
+
+/** A contiguous hex run's bytes from `offset` into scratch; their number. */
+function hexBytes(token: string, offset: number): number {
+  if (scratch.length < token.length) scratch = new Uint8Array(token.length * 2)
+  let length = 0
+  for (let i = offset; i + 1 < token.length; i += 2)
+    scratch[length++] = (HEX_VALUE[token.charCodeAt(i)]! << 4) | HEX_VALUE[token.charCodeAt(i + 1)]!
+  return length
+}
+
+const HEX_VALUE = new Uint8Array(128)
+for (const [i, c] of [...'0123456789abcdef'].entries())
+  HEX_VALUE[c.charCodeAt(0)] = HEX_VALUE[c.toUpperCase().charCodeAt(0)] = i
+
+/**
+ * Whether the `length` bytes in scratch may be read as text by pushReadings with `exact`: most hex runs (hashes, ids)
+ * are not.
+ */
+function readable(length: number): boolean {
+  return (
+    mostlyUtf8(scratch, length, 0) ||
+    utf16Parities(scratch, length) !== 0 ||
+    compressedStart(scratch, length) !== undefined
+  )
+}
+
+/** A JSON array of eight byte values or more, unsigned (0 to 255) or signed (-128 to 127, as Java writes a byte[]). */
+const byteArrayDecoded = bytesDecoder(/\[\s*-?\d{1,3}(?:\s*,\s*-?\d{1,3}){7,}\s*\]/g, /\[\s*-?\d/, (token, at) => {
+  const bytes = new SpannedBytes(token.length / 2)
+  for (const number of token.matchAll(/-?\d+/g)) {
+    const value = Number(number[0])
+    if (value < -128 || value > 255) return undefined
+    bytes.add((value + 256) % 256, at + number.index, at + number.index + number[0].length)
+  }
+  return [bytes]
+})
+
+/**
+ * Binary read as Latin-1 (each byte one unit: a header value as undici reads it, a JSON string's \\u00XX escapes once
+ * undone): a run of such units that holds a zero byte (UTF-16), or from where a gzip or zlib stream begins in it.
+ */
+const binaryDecoded = bytesDecoder(/[\x00-\xff]{8,}/g, /\x00|\x1f\x8b|x[\x01\x5e\x9c\xda]/, (token, at) => {
+  const spanned = (from: number) => {
+    const bytes = new SpannedBytes(token.length - from)
+    for (let i = from; i < token.length; i++) bytes.add(token.charCodeAt(i), at + i, at + i + 1)
+    return bytes
+  }
+  const compressed = token.search(/\x1f\x8b\x08|x[\x01\x5e\x9c\xda]/)
+  const readings = compressed === -1 ? [] : [spanned(compressed)]
+  if (token.includes('\x00')) readings.push(spanned(0))
+  return readings
+})
+
+/**
+ * Lines joined where a line break (and the indentation after it) falls between two characters of a token: base64
+ * wrapped at 76 (MIME) or 64 (PEM) characters, a header value folded, a secret written over two lines.
+ */
+const linesJoined: Decoder = (text) => {
+  if (!/[\r\n]/.test(text)) return undefined
+  const out = new Output(text.length)
+  let copied = 0
+  for (const match of text.matchAll(/(?<=[A-Za-z0-9+/=_.~-])(?:\r\n|\r|\n)[ \t]*(?=[A-Za-z0-9+/=_.~-])/g)) {
+    out.copy(text, copied, match.index)
+    copied = match.index + match[0].length
+    out.changed = true
+  }
   out.copy(text, copied, text.length)
   return out.result()
 }
@@ -403,7 +675,11 @@ export const DECODERS: Readonly<Record<string, Decoder>> = {
   html: htmlUnescaped,
   pointer: pointerUnescaped,
   latin1: latin1Misread,
+  lines: linesJoined,
   base64: base64Decoded,
+  hex: hexDecoded,
+  'byte array': byteArrayDecoded,
+  binary: binaryDecoded,
 }
 
 /** Decoders applied one after another at most this many times: an encoding inside an encoding inside an encoding. */
@@ -418,7 +694,7 @@ export const MAX_VIEWS = 64
 export function decodedViews(text: string, decoders: readonly string[] = Object.keys(DECODERS)): DecodedView[] {
   const views: DecodedView[] = [{ text, via: '' }]
   const seen = new Set([text])
-  let level = views
+  let level = [...views]
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
     const next: DecodedView[] = []
     for (const view of level) {
