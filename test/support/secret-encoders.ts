@@ -114,6 +114,9 @@ export function readerViews(text: string, maxDepth = 6, maxViews = 400): string[
   return views
 }
 
+/** The base64 tokens of a text that raw deflate is tried on. */
+const RAW_TRIES = 8
+
 /** A byte that printable ASCII text does not hold. */
 const BINARY = /[\x00-\x08\x0e-\x1f\x7f-\xff]/
 
@@ -197,9 +200,10 @@ function decodings(text: string): string[] {
           : run,
       ),
     )
-  // Raw deflate, which has no signature, is tried on base64 tokens from their start.
+  // Raw deflate, which has no signature, is tried on base64 tokens from their start: on the first RAW_TRIES long ones
+  // of a text (each failed try costs a zlib error: a report of thousands of tokens took minutes and a gigabyte).
   if (tokens)
-    for (const token of tokens)
+    for (const token of tokens.filter((t) => t.length >= 20).slice(0, RAW_TRIES))
       for (let skip = 0; skip < 2; skip++)
         bytesRead(Buffer.from(token.slice(skip).replace(/-/g, '+').replace(/_/g, '/'), 'base64'), skip === 0)
   if (others.length > 0) out.push(others.join('\uffff'))
