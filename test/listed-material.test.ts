@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { main } from '../src/cli/main.js'
-import { RAW_RECORD_WARNING } from '../src/cli/run.js'
+import { RAW_RECORD_WARNING } from '../src/cli/options.js'
 import { buildEvidence } from '../src/engine/evidence.js'
 import { harEntries } from '../src/har/from-exchange.js'
 import type { Exchange } from '../src/http/exchange.js'
@@ -129,7 +129,7 @@ describe('a secret in an encoding no decoder knows', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const dir = mkdtempSync(join(tmpdir(), 'ipts-listed-'))
     try {
-      const { out } = captureOutput()
+      const { err } = captureOutput()
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
       await main(
         [
@@ -152,7 +152,7 @@ describe('a secret in an encoding no decoder knows', () => {
       expect(files.length, 'report files written').toBeGreaterThan(2)
       expect(files.some((text) => text.includes(rot13(KEY)))).toBe(raw)
       expect(files.some((text) => text.includes(KEY))).toBe(false)
-      expect(out.join('').includes(RAW_RECORD_WARNING)).toBe(raw)
+      expect(err.join('').includes(RAW_RECORD_WARNING)).toBe(raw)
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()))
     }

@@ -195,6 +195,10 @@ const FLAG_OF_SETTING: Record<string, string> = {
   minAssessed: 'min-assessed',
 }
 
+/** A notice of every run with --raw-record (the CLI's and `npx vitest run`'s), before it sends anything. */
+export const RAW_RECORD_WARNING =
+  'warning: --raw-record: the reports and the HAR keep every response header and body member as received, secrets redacted by detection alone; these files may hold secrets in an encoding redaction does not know'
+
 /** Flags win over the environment, the environment over the config file, the file over defaults. */
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions {
   const { values: fromFlags, positionals } = parseFlags(argv, flags)
@@ -287,6 +291,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
     }
   else if (file.profile) run.profile = file.profile
   if (reference) run.reference = reference
+  if (run.settings.rawRecord) notices.push(RAW_RECORD_WARNING)
   return {
     run,
     reportDir: checked('report-dir') as string,

@@ -8,10 +8,6 @@ import { RunSession, withSecretsRedacted } from '../runner/session.js'
 import { writePlanLines } from '../engine/write-plan.js'
 import type { CliOptions } from './options.js'
 
-/** Printed before a run with --raw-record. */
-export const RAW_RECORD_WARNING =
-  'warning: --raw-record: the reports and the HAR keep every response header and body member as received, secrets redacted by detection alone; these files may hold secrets in an encoding redaction does not know'
-
 /**
  * `ipts-conformance [run]`: runs the suite, writes the reports, prints the summary; 0 when the verdict is pass, else 1.
  * SIGINT and SIGTERM stop the run within seconds, and the reports of what ran are written marked interrupted.
@@ -32,7 +28,6 @@ export async function run(options: CliOptions, env: NodeJS.ProcessEnv): Promise<
         Object.fromEntries(Object.entries(checksByConcern).map(([concern, checks]) => [concern, checks.length])),
       )
       const harPath = join(options.reportDir, HAR_FILE)
-      if (options.run.settings.rawRecord) process.stdout.write(`${RAW_RECORD_WARNING}\n`)
       const stop = session.stopOnSignals()
       try {
         let findings
