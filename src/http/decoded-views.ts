@@ -658,16 +658,18 @@ const hexDecoded = bytesDecoder(
   undefined,
   (token, at) => {
     // Decimal digits alone are a number, not hex of text (which holds a letter digit in every byte from 0x3a on).
-    if (/^[0-9: ]+$/.test(token)) return undefined
+    if (!/[a-fA-F\\]/.test(token)) return undefined
     const contiguous = HEX.test(token)
-    return (contiguous ? [0, 1] : [0])
-      .filter((offset) => (contiguous ? readable(hexBytes(token, offset)) : true))
-      .map((offset) => {
-        const bytes = new SpannedBytes(token.length / 2)
-        for (const pair of token.slice(offset).matchAll(/[0-9a-fA-F]{2}/g))
-          bytes.add(parseInt(pair[0], 16), at + offset + pair.index, at + offset + pair.index + 2)
-        return bytes
-      })
+    const read: SpannedBytes[] = []
+    for (const offset of contiguous ? [0, 1] : [0]) {
+      // A contiguous run (most are hashes and ids) is judged on its bytes before their spans are made.
+      if (contiguous && !readable(hexBytes(token, offset))) continue
+      const bytes = new SpannedBytes(token.length / 2)
+      for (const pair of token.slice(offset).matchAll(/[0-9a-fA-F]{2}/g))
+        bytes.add(parseInt(pair[0], 16), at + offset + pair.index, at + offset + pair.index + 2)
+      read.push(bytes)
+    }
+    return read
   },
 )
 
