@@ -105,7 +105,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   const secrets = secretsNow(env)
   const responses: ResponsesSeen = {}
   const observations = observe(ctx.exchanges, settings, secrets, env.judges, check.id, responses)
-  if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets)
+  if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets, env.settings.rawRecord)
   const outcome = {
     ...base,
     ...annotations(ctx),
@@ -143,7 +143,7 @@ function verdictOf(check: Check, thrown: unknown, env: CheckEnvironment): Partia
     return {
       status: 'not run',
       reason: redact(reason, secrets),
-      evidence: buildEvidence(reason, { exchange }, secrets),
+      evidence: buildEvidence(reason, { exchange }, secrets, undefined, settings.rawRecord),
       ...(interrupted ? { interrupted } : {}),
     }
   }
@@ -157,7 +157,7 @@ function verdictOf(check: Check, thrown: unknown, env: CheckEnvironment): Partia
   const replay =
     details.counterexample &&
     replayCommand(settings, check.id, details.counterexample.seed, details.counterexample.path)
-  const evidence = buildEvidence(message, details, secrets, replay)
+  const evidence = buildEvidence(message, details, secrets, replay, settings.rawRecord)
   if (check.profile) evidence.profile = profileEvidence(settings.profile!, check.profile)
   return { status: 'failed', reason: message, evidence }
 }

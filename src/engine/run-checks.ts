@@ -175,7 +175,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   const known = secretsNow(env)
   for (const { exchange, sentBy } of sharedReads.exchanges) {
     tally.add(observe([exchange], settings, known, judges, sentBy, responses))
-    if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, known)
+    if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, known, settings.rawRecord)
   }
   const interrupted =
     stop?.aborted || outcomes.some((outcome) => outcome.interrupted) ? cutShort(settings, stop, markStop) : undefined
