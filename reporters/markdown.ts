@@ -4,6 +4,7 @@ import { oneLine, profileLine } from './evidence-text.js'
 import {
   assessedLine,
   interruptionLine,
+  resamplingLine,
   provenance,
   type CheckStatus,
   type Coverage,
@@ -33,6 +34,7 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
     `## IPTS conformance: ${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`,
     '',
     ...(report.interrupted ? [`**${escapeMarkdown(interruptionLine(report)!)}**`, ''] : []),
+    ...(report.resampling ? [escapeMarkdown(resamplingLine(report.resampling)), ''] : []),
     `${escapeMarkdown(report.target.baseUrl)} · ${report.tool.name} ${report.tool.version} · ${escapeMarkdown(provenance(report))} · ${report.startedAt} · ${report.durationMs} ms${report.strict ? ' · strict' : ''}`,
     '',
     `| level | ${STATUSES.join(' | ')} |`,
