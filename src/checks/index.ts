@@ -4,6 +4,7 @@ import { cursorsChecks } from './cursors.js'
 import { envelopeChecks } from './envelope.js'
 import { errorsChecks } from './errors.js'
 import { exchangeRules } from './every-response.js'
+import { relationRules } from './relations.js'
 import { headersChecks } from './headers.js'
 import { intentsChecks } from './intents.js'
 import { limitsChecks } from './limits.js'
@@ -34,9 +35,9 @@ export const checksByConcern: Readonly<Record<string, readonly Check[]>> = {
 
 export const allChecks: readonly Check[] = Object.values(checksByConcern).flat()
 
-/** Every check ID a report can carry: the checks, and the every-response rules. */
+/** Every check ID a report can carry: the checks, the every-response rules, and the relations between samples. */
 export function allCheckIds(): string[] {
-  return [...allChecks.map((c) => c.id), ...exchangeRules.map((r) => r.id)]
+  return [...allChecks.map((c) => c.id), ...exchangeRules.map((r) => r.id), ...relationRules.map((r) => r.id)]
 }
 
 /**

@@ -29,6 +29,15 @@ export interface Variant {
 const LETTER_CASES: readonly Variant['letterCase'][] = ['as given', 'lower', 'upper']
 
 /**
+ * The rounds of one turn of the inputs: by its end each letter case, each page size of each list, and X-Request-IDs
+ * have each been read with at least once (each class takes its turn alone, not in every combination).
+ */
+export function roundsPerTurn(settings: Pick<RunSettings, 'profile'>): number {
+  const sizes = (['listMarkets', 'listTraderBalances'] as const).map((list) => pageSizesOf(settings, list).length)
+  return Math.max(LETTER_CASES.length, 2, ...sizes)
+}
+
+/**
  * The variant of a round: round 1 (the last sweep of a run without --duration) reads as the checks did, with the inputs
  * as given; each later round of a soak turns to the next letter case of hashes and addresses, sends X-Request-IDs on
  * every other round, asks the next page size each list knows, and reads with the restricted key too.

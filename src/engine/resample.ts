@@ -11,7 +11,7 @@ import { logExchanges } from '../har/exchange-log.js'
 import type { ObservationTally } from './judged-outcomes.js'
 import type { Judge } from './judges.js'
 import { observe } from './observations.js'
-import { readSet, type Read } from './read-set.js'
+import { readSet, roundsPerTurn, type Read } from './read-set.js'
 import type { RelationTally } from './relations.js'
 import type { ResponsesSeen } from './responses-seen.js'
 
@@ -86,17 +86,18 @@ export async function resample(env: ResampleEnvironment, options: ResampleOption
   const kind = options.durationMs === undefined ? 'last sweep' : 'soak'
   const pacer = new Pacer(kind === 'soak' ? (options.rate ?? settingDefaults.rate) : undefined)
   const started = Date.now()
-  const spent = () =>
-    !!env.stop?.aborted ||
-    Date.now() >= (env.settings.deadlineAt ?? Infinity) ||
-    (options.durationMs !== undefined && Date.now() - started >= options.durationMs)
+  const stopped = () => !!env.stop?.aborted || Date.now() >= (env.settings.deadlineAt ?? Infinity)
+  // A soak takes one whole turn of its inputs (each letter case, page size...) however short its duration.
+  const rounds = kind === 'soak' ? roundsPerTurn(env.settings) : 1
+  const spent = (round: number) =>
+    stopped() || (round > rounds && (options.durationMs === undefined || Date.now() - started >= options.durationMs))
   const done: Resampling = { kind, rounds: 0, requests: 0, quotaRefusals: 0, durationMs: 0 }
   if (kind === 'soak') done.rate = options.rate ?? settingDefaults.rate
-  for (let round = 1; round === 1 || !spent(); round++) {
+  for (let round = 1; round === 1 || !spent(round); round++) {
     const client = env.newClient()
     try {
       for (const read of readSet(env.settings, round)) {
-        if (kind === 'soak' && spent()) break
+        if (round > 1 && spent(round)) break
         const sentBy = sentByOf(kind, round)
         const send = async (query: Record<string, string>): Promise<Exchange | undefined> => {
           if (!(await pacer.turn(env.stop))) return undefined
@@ -111,7 +112,7 @@ export async function resample(env: ResampleEnvironment, options: ResampleOption
           return exchange
         }
         if (read.walk) {
-          const walk = await walkList(env.settings, read, send, () => kind === 'soak' && spent())
+          const walk = await walkList(env.settings, read, send, () => round > 1 && spent(round))
           if (walk) env.relations.walk(walk, { round }, sentBy)
         } else await send(read.query)
         if (env.stop?.aborted) break

@@ -12,6 +12,7 @@ import { requestIdFaults } from './request-ids.js'
 import { shapeFaults } from './shapes.js'
 import { profileFaults } from './profile.js'
 import { propertiesFaults } from './properties.js'
+import { relationsFaults } from './relations.js'
 import { unsampledFaults } from './unsampled.js'
 import { writesFaults } from './writes.js'
 
@@ -32,6 +33,7 @@ export const faults: readonly Fault[] = [
   ...unsampledFaults,
   ...writesFaults,
   ...codingsFaults,
+  ...relationsFaults,
 ]
 
 export function faultByName(name: string): Fault | undefined {
