@@ -54,7 +54,7 @@ export function renderCheckTable(): string {
     '',
     '### Relations between responses',
     '',
-    "Judged over every response of a run, the last sweep's and a soak's included, each against those before it, and over each whole walk of a list by the last sweep or a soak (docs/soak.md).",
+    "Judged over every response of a run, the last sweep's and a soak's included, each against those before it, and over each whole walk of a list by the last sweep or a soak (see above).",
     '',
     checkTable(relationRules),
     '',

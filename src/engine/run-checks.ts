@@ -190,7 +190,8 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
       resampled = await resample(
         {
           settings,
-          newClient: () => clientOf(settings, target.shared, options.retryPolicy, stop),
+          // One connection a round: its walks stay on one replica, and each round is a connection of its own.
+          newClient: () => clientOf({ ...settings, concurrency: 1 }, target.shared, options.retryPolicy, stop),
           secrets: () => secretsNow(env),
           judges,
           tally,

@@ -76,6 +76,9 @@ export interface Allowance extends Behaviour {
     probeRateLimit?: boolean
     allowWrites?: boolean
     quota?: { limit: number; windowMs: number }
+    /** A soak after the checks (--duration, --rate), for a behaviour that shows only later or on some connections. */
+    durationMs?: number
+    rate?: number
   }
   /**
    * Exactly the checks that pass against the plain reference and are skipped under this allowance (it leaves them

@@ -13,6 +13,7 @@ import { serverErrorsAllowances } from './server-errors.js'
 import { shapeAllowances } from './shapes.js'
 import { profileAllowances } from './profile.js'
 import { propertiesAllowances } from './properties.js'
+import { relationsAllowances } from './relations.js'
 import { writesAllowances } from './writes.js'
 
 /** Behaviour the contract permits; a server doing any of it passes the suite. */
@@ -32,6 +33,7 @@ export const allowances: readonly Allowance[] = [
   ...writesAllowances,
   ...codingsAllowances,
   ...serverErrorsAllowances,
+  ...relationsAllowances,
 ]
 
 export function allowanceByName(name: string): Allowance | undefined {
