@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { checksByConcern } from '../src/checks/index.js'
 import { exchangeRules } from '../src/checks/every-response.js'
+import { relationRules } from '../src/checks/relations.js'
 import type { CheckOutcome, Report } from '../src/core/report.js'
 import { allowances } from '../src/reference/allowances/index.js'
 import { authAllowances } from '../src/reference/allowances/auth.js'
@@ -206,6 +207,37 @@ describe.runIf(selected('every-response'))('each every-response rule', () => {
       expect(stable(outcome.reason)).toMatchSnapshot()
     },
   )
+})
+
+const relationIds = new Set(relationRules.map((rule) => rule.id))
+
+const relationCases = !selected('relations')
+  ? []
+  : faults.flatMap((fault) =>
+      fault.breaks.filter((id) => relationIds.has(id)).map((rule) => [rule, fault.name, fault] as const),
+    )
+
+/** A relation's reason without the counts that grow with the rounds a soak has time for. */
+const withoutCounts = (reason: string | undefined) => stable(reason)?.replace(/^(?:one|\d+) responses? of \d+: /, '')
+
+describe.runIf(selected('relations'))('each relation between responses', () => {
+  test('passes on the plain reference, through the last sweep alone', async () => {
+    const report = await runAgainstReference({}, {}, { only: [...relationIds] })
+    expect(report.checks.filter((c) => relationIds.has(c.id) && c.status !== 'passed')).toEqual([])
+  })
+
+  test.each(relationCases)('%s fails under the fault %s, with evidence of when', async (rule, name, fault) => {
+    const report = await runAgainstReference(
+      { faults: [name] },
+      { durationMs: fault.run?.durationMs, rate: fault.run?.rate },
+      { only: [rule] },
+    )
+    const outcome = outcomeOf(report, rule)
+    expect(outcome.status, `${rule} under ${name}: ${outcome.reason}`).toBe('failed')
+    expect(outcome.crashed, `${rule} crashed: ${outcome.reason}`).toBeFalsy()
+    expect(outcome.evidence?.sample?.round, `${rule} names the round of its first sample`).toBeGreaterThanOrEqual(1)
+    expect(withoutCounts(outcome.reason)).toMatchSnapshot()
+  })
 })
 
 const recordedChecks = new Set(

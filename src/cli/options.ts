@@ -85,7 +85,7 @@ const flagTable: readonly Flag[] = [
     name: 'duration',
     kind: 'duration',
     ...SETTING_BOUNDS.durationMs,
-    help: 'after the checks, read every operation again (each key and class of input, the lists walked whole) in rounds for this long, each round on new connections: a soak (90s, 10m, 2h). Without it a run reads every operation once more at its end, on a new connection (the last sweep)',
+    help: 'after the checks, read every operation again (each key and class of input, the lists walked whole) in rounds for this long, each round on a new connection: a soak (90s, 10m, 2h; at least one turn of the inputs; --max-duration then bounds the checks alone). Without it a run reads every operation once more at its end, on a new connection (the last sweep)',
   },
   {
     name: 'rate',
