@@ -1,6 +1,6 @@
 import { levelLabel, type Level } from '../src/contract/requirements.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
-import { oneLine, profileLine } from './evidence-text.js'
+import { oneLine, profileLine, sampleLine } from './evidence-text.js'
 import {
   assessedLine,
   interruptionLine,
@@ -75,7 +75,7 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
     lines.push('', '### Failed checks', '', '| check | requirement | level | reason |', '|---|---|---|---|')
     for (const check of failed)
       lines.push(
-        `| \`${check.id}\` | ${check.requirement} | ${levelLabel(check)} | ${escapeMarkdown(oneLine(check.reason))} |`,
+        `| \`${check.id}\` | ${check.requirement} | ${levelLabel(check)} | ${escapeMarkdown(oneLine(check.reason))}${check.evidence?.sample ? `; ${escapeMarkdown(sampleLine(check.evidence.sample))}` : ''} |`,
       )
   }
   const notRun = report.checks.filter((c) => c.status === 'not run')
