@@ -177,6 +177,17 @@ describe('the relations', () => {
     expect(memory.response!(response({ 'x-request-id': 'server-1' }), exchange('http://x/v1/vault'))).toMatch(
       /server-1" was carried by an earlier response/,
     )
+    // A server that derives its ID from the one sent (cut short) gives two requests that sent the same ID the same one.
+    const long = { 'x-request-id': 'client-id-2-long' }
+    expect(memory.response!(response({ 'x-request-id': 'client-id-2' }), exchange('http://x/v1/vault', long))).toBe(
+      undefined,
+    )
+    expect(memory.response!(response({ 'x-request-id': 'client-id-2' }), exchange('http://x/v1/vault', long))).toBe(
+      undefined,
+    )
+    expect(memory.response!(response({ 'x-request-id': 'client-id-2' }), exchange('http://x/v1/vault'))).toMatch(
+      /did not send the same X-Request-ID/,
+    )
   })
 
   test('a resource is compared only at the same checkpoint, its address in any case', () => {

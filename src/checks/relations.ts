@@ -115,20 +115,26 @@ const requestIdUnique: RelationRule = {
   title: 'no two responses carry the same x-request-id, but where the requests sent that same X-Request-ID',
   notApplicable: 'no response carried an x-request-id of its own (not one echoed from the request)',
   remember() {
-    const seen = new Set<bigint>()
+    // Each ID the server gave, with the ID its request sent (0n for none): a client may send one ID on several requests,
+    // and a server that derives its own from it (cut short, prefixed) gives the same one back to each.
+    const seen = new Map<bigint, bigint>()
     return {
       response(response, exchange) {
         const values = headerValues(response, 'x-request-id')
         if (values.length !== 1 || values[0] === '') return null
         const value = values[0]!
-        // An ID echoed from the request correlates with the client's own: a client may send one ID on several requests.
-        if (value === exchange.request.headers['x-request-id']) return null
+        const sent = exchange.request.headers['x-request-id']
+        // An ID echoed from the request correlates with the client's own.
+        if (value === sent) return null
         const key = digest(value)
-        if (!seen.has(key)) {
-          seen.add(key)
+        const sentKey = sent === undefined ? 0n : digest(sent)
+        const before = seen.get(key)
+        if (before === undefined) {
+          seen.set(key, sentKey)
           return undefined
         }
-        return `x-request-id ${JSON.stringify(value)} was carried by an earlier response too, to a request that did not send it`
+        if (sent !== undefined && before === sentKey) return undefined
+        return `x-request-id ${JSON.stringify(value)} was carried by an earlier response too, to a request that did not send the same X-Request-ID`
       },
     }
   },
