@@ -115,7 +115,7 @@ const requestIdUnique: RelationRule = {
   title: 'no two responses carry the same x-request-id, but where the requests sent that same X-Request-ID',
   notApplicable: 'no response carried an x-request-id of its own (not one echoed from the request)',
   remember() {
-    // Each ID the server gave, with the ID its request sent (0n for none): a client may send one ID on several requests,
+    // Each ID the server gave, with the ID its request sent (0n: none): a client may send one ID on several requests,
     // and a server that derives its own from it (cut short, prefixed) gives the same one back to each.
     const seen = new Map<bigint, bigint>()
     return {
