@@ -93,12 +93,12 @@ export function readSet(settings: RunSettings, round: number): Read[] {
     ...traders.map((trader) => read('listTraderBalances', { address: cased(trader) })),
   ]
   const headersFor = (key: string) => ({ accept: 'application/json', 'x-api-key': key })
-  // The first round walks each list in its own page size and in the largest the profile states, then each round in
-  // the next size in turn: a list walked twice in the last sweep of a run without --duration too.
+  // The first round walks each list twice: in its own page size, then in the largest the profile states (its own again
+  // without one); each later round in the next size in turn. So the last sweep of a run without --duration compares.
   const sized = (one: Omit<Read, 'headers'>): Omit<Read, 'headers'>[] => {
     if (!one.walk) return [one]
     const sizes = pageSizesOf(settings, one.operation as ListOperationId)
-    const chosen = round === 1 ? [...new Set([undefined, sizes.at(-1)])] : [sizes[variant.pageSize % sizes.length]]
+    const chosen = round === 1 ? [undefined, sizes.at(-1)] : [sizes[variant.pageSize % sizes.length]]
     return chosen.map((pageSize) => (pageSize === undefined ? one : { ...one, pageSize }))
   }
   const full =

@@ -149,8 +149,8 @@ function judge(env: ResampleEnvironment, exchange: Exchange, round: number, sent
 /**
  * Walks a list from its first page to the one without a cursor, sending the read's query (and page size) with every
  * page and the same headers (its X-Request-ID among them); undefined when its first page was not sent. A walk that
- * stops early (a page that is no 200 with a data array, a cursor that is no string, --max-pages, the soak's end) is
- * incomplete: the relations compare only whole walks.
+ * stops early (a page that is no 200 with a data array, a cursor that is no string, the page before it again,
+ * --max-pages, the soak's end) is incomplete: the relations compare only whole walks.
  */
 async function walkList(
   settings: RunSettings,
@@ -163,6 +163,7 @@ async function walkList(
   const checkpoints = new Set<string | undefined>()
   let first: Exchange | undefined
   let cursor: string | undefined
+  let previous = ''
   let complete = false
   for (let page = 0; page < settings.maxPages; page++) {
     if (page > 0 && ending()) break
@@ -172,7 +173,12 @@ async function walkList(
     const { response } = exchange
     const body = response?.json as { data?: unknown; cursor?: unknown } | undefined
     if (response?.status !== 200 || !Array.isArray(body?.data)) break
-    identities.push(...body.data.map((item) => itemIdentity(read.operation, item)))
+    const items = body.data.map((item) => itemIdentity(read.operation, item))
+    // The page before it again: the cursor was not taken (another parameter name), and the walk would never end.
+    const served = JSON.stringify(items)
+    if (items.length > 0 && served === previous) break
+    previous = served
+    identities.push(...items)
     checkpoints.add(checkpointOf(response))
     if (body.cursor === null || body.cursor === undefined) {
       complete = true
