@@ -5,6 +5,7 @@ import { levelLabel } from '../src/contract/requirements.js'
 import {
   assessedLine,
   interruptionLine,
+  resamplingLine,
   provenance,
   type CheckOutcome,
   type Coverage,
@@ -17,7 +18,9 @@ const plain = (_: Colour, text: string) => text
 /** "90 checks and 20 every-response rules": what the counts are counts of, as the progress counts the checks. */
 function checksAndRules(checks: readonly CheckOutcome[]): string {
   const rules = checks.filter((c) => c.concern === 'every-response').length
-  return `${checks.length - rules} checks and ${rules} every-response rules`
+  const relations = checks.filter((c) => c.concern === 'relations').length
+  const between = relations > 0 ? `, ${relations} relations between responses` : ''
+  return `${checks.length - rules - relations} checks and ${rules} every-response rules${between}`
 }
 
 /**
@@ -37,6 +40,7 @@ export function summaryLines(
   ]
   const remedies = remediesLine(report.coverage)
   if (remedies) lines.push(`  ${remedies}`)
+  if (report.resampling) lines.unshift(resamplingLine(report.resampling))
   const interrupted = interruptionLine(report)
   if (interrupted) lines.unshift(paint('yellow', interrupted))
   const failed = report.checks.filter((c) => c.status === 'failed')

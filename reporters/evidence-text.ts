@@ -22,11 +22,18 @@ export function evidenceLines(evidence: Evidence): string[] {
     )
     if (counterexample.replay) lines.push(`replay: ${counterexample.replay}`)
   }
+  if (evidence.sample) lines.push(sampleLine(evidence.sample))
   if (evidence.profile) lines.push(profileLine(evidence.profile))
   if (evidence.reproduce) lines.push(`reproduce: ${evidence.reproduce}`)
   if (evidence.others?.length)
     lines.push(`${evidence.others.length} more response(s) broke the same rule; see report.json`)
   return lines
+}
+
+/** When the response that first showed a relation's finding came: its round (0, the checks) and time. */
+export function sampleLine({ round, at }: NonNullable<Evidence['sample']>): string {
+  const where = round === 0 ? 'round 0 (the checks)' : `round ${round} (its own connection)`
+  return `first seen in ${where} at ${at}`
 }
 
 /** "assessed against the profile: errorCodes = [...] (source)": what a requirement or failure was held to. */

@@ -1,9 +1,10 @@
 import { levelLabel, type Level } from '../src/contract/requirements.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
-import { oneLine, profileLine } from './evidence-text.js'
+import { oneLine, profileLine, sampleLine } from './evidence-text.js'
 import {
   assessedLine,
   interruptionLine,
+  resamplingLine,
   provenance,
   type CheckStatus,
   type Coverage,
@@ -33,6 +34,7 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
     `## IPTS conformance: ${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`,
     '',
     ...(report.interrupted ? [`**${escapeMarkdown(interruptionLine(report)!)}**`, ''] : []),
+    ...(report.resampling ? [escapeMarkdown(resamplingLine(report.resampling)), ''] : []),
     `${escapeMarkdown(report.target.baseUrl)} · ${report.tool.name} ${report.tool.version} · ${escapeMarkdown(provenance(report))} · ${report.startedAt} · ${report.durationMs} ms${report.strict ? ' · strict' : ''}`,
     '',
     `| level | ${STATUSES.join(' | ')} |`,
@@ -73,7 +75,7 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
     lines.push('', '### Failed checks', '', '| check | requirement | level | reason |', '|---|---|---|---|')
     for (const check of failed)
       lines.push(
-        `| \`${check.id}\` | ${check.requirement} | ${levelLabel(check)} | ${escapeMarkdown(oneLine(check.reason))} |`,
+        `| \`${check.id}\` | ${check.requirement} | ${levelLabel(check)} | ${escapeMarkdown(oneLine(check.reason))}${check.evidence?.sample ? `; ${escapeMarkdown(sampleLine(check.evidence.sample))}` : ''} |`,
       )
   }
   const notRun = report.checks.filter((c) => c.status === 'not run')

@@ -1,5 +1,6 @@
 import { levelLabel } from '../src/contract/requirements.js'
 import type { CheckOutcome } from '../src/core/report.js'
+import type { RoundProgress } from '../src/engine/resample.js'
 
 /** Where progress goes: a writable stream, and whether it is a terminal. */
 export interface ProgressOutput {
@@ -69,3 +70,18 @@ export function createProgress(
 }
 
 const checksDone = (n: number) => `${n} ${n === 1 ? 'check' : 'checks'} done`
+
+/** A soak's line after each round: the round, the time spent of its duration, requests, and the findings so far. */
+export function soakProgressLine({
+  round,
+  elapsedMs,
+  durationMs,
+  requests,
+  quotaRefusals,
+  findings,
+}: RoundProgress): string {
+  const seconds = (ms: number) => `${Math.round(ms / 1000)} s`
+  const waited = quotaRefusals > 0 ? `, ${quotaRefusals} × 429 waited out` : ''
+  const found = findings === 1 ? '1 rule with findings' : `${findings} rules with findings`
+  return `soak: round ${round} done, ${seconds(elapsedMs)} of ${seconds(durationMs ?? elapsedMs)}, ${requests} requests${waited}, ${found} so far`
+}

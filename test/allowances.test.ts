@@ -12,13 +12,14 @@ describe('each allowance of the contract', () => {
   test.concurrent.each(allowances.map((allowance) => [allowance.name, allowance] as const))(
     '%s passes, skipping exactly the checks it names',
     async (_, allowance) => {
-      const { maxPages, probeRateLimit, allowWrites } = allowance.run ?? {}
+      const { maxPages, probeRateLimit, allowWrites, durationMs, rate } = allowance.run ?? {}
       const report = await runAgainstReference(
         { allowances: [allowance.name] },
         {
           ...(maxPages && { maxPages }),
           ...(probeRateLimit && { probeRateLimit }),
           ...(allowWrites && { allowWrites }),
+          ...(durationMs && { durationMs, rate }),
         },
       )
       // A reading the behaviour does not follow fails its SHOULD check, named by the allowance; no MUST check fails.

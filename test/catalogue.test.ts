@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { allCheckIds, allChecks, checksByConcern } from '../src/checks/index.js'
 import { exchangeRules } from '../src/checks/every-response.js'
+import { relationRules } from '../src/checks/relations.js'
 import { loadRequirements } from '../src/contract/requirements.js'
 import { packageRoot, specPath } from '../src/core/package-root.js'
 import { generatedFiles } from '../src/docs/catalogue-files.js'
@@ -13,7 +14,10 @@ import { faults } from '../src/reference/faults/index.js'
 
 const requirements = loadRequirements()
 const requirementIds = new Set(requirements.map((r) => r.id))
-const cited = [...allChecks, ...exchangeRules].map(({ id, requirement, profile }) => ({ id, requirement, profile }))
+const cited = [
+  ...[...allChecks, ...exchangeRules].map(({ id, requirement, profile }) => ({ id, requirement, profile })),
+  ...relationRules.map(({ id, requirement }) => ({ id, requirement, profile: undefined })),
+]
 
 describe('the requirements catalogue', () => {
   test('validates against its schema', () => {
@@ -32,7 +36,7 @@ describe('the checks', () => {
   test('have unique IDs and titles', () => {
     const ids = allCheckIds()
     expect(new Set(ids).size, 'duplicate check ID').toBe(ids.length)
-    const titles = [...allChecks.map((c) => c.title), ...exchangeRules.map((r) => r.title)]
+    const titles = [...allChecks, ...exchangeRules, ...relationRules].map((c) => c.title)
     expect(new Set(titles).size, 'duplicate check title').toBe(titles.length)
   })
 

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { checksByConcern } from '../src/checks/index.js'
 import { exchangeRules } from '../src/checks/every-response.js'
 import type { CheckId } from '../src/contract/catalogue-ids.js'
+import { relationRules } from '../src/checks/relations.js'
 import type { CheckOutcome, Report } from '../src/core/report.js'
 import { allowances, allowancesByConcern } from '../src/reference/allowances/index.js'
 import type { Fault } from '../src/reference/types.js'
@@ -121,6 +122,41 @@ describe.runIf(selected('every-response'))('each every-response rule', () => {
       expect(stable(outcome.reason)).toMatchSnapshot()
     },
   )
+})
+
+const relationIds = new Set(relationRules.map((rule) => rule.id))
+
+const relationCases = !selected('relations')
+  ? []
+  : faults.flatMap((fault) =>
+      fault.breaks.filter((id) => relationIds.has(id)).map((rule) => [rule, fault.name, fault] as const),
+    )
+
+/** The soak that shows a relation's fault when the checks do not run: the rounds of one turn of the inputs. */
+const SHORT_SOAK = { durationMs: 1000, rate: 200 }
+
+/** A relation's reason without the counts that grow with the rounds a soak has time for. */
+const withoutCounts = (reason: string | undefined) => stable(reason)?.replace(/^(?:one|\d+) responses? of \d+: /, '')
+
+describe.runIf(selected('relations'))('each relation between responses', () => {
+  test('passes on the plain reference, through the last sweep alone', async () => {
+    const report = await runAgainstReference({}, {}, { only: [...relationIds] })
+    expect(report.checks.filter((c) => relationIds.has(c.id) && c.status !== 'passed')).toEqual([])
+  })
+
+  test.each(relationCases)('%s fails under the fault %s, with evidence of when', async (rule, name, fault) => {
+    // A soak however short takes a whole turn of its inputs: each page size, letter case and key, on new connections.
+    const report = await runAgainstReference(
+      { faults: [name] },
+      { durationMs: fault.run?.durationMs ?? SHORT_SOAK.durationMs, rate: fault.run?.rate ?? SHORT_SOAK.rate },
+      { only: [rule] },
+    )
+    const outcome = outcomeOf(report, rule)
+    expect(outcome.status, `${rule} under ${name}: ${outcome.reason}`).toBe('failed')
+    expect(outcome.crashed, `${rule} crashed: ${outcome.reason}`).toBeFalsy()
+    expect(outcome.evidence?.sample?.round, `${rule} names the round of its first sample`).toBeGreaterThanOrEqual(1)
+    expect(withoutCounts(outcome.reason)).toMatchSnapshot()
+  })
 })
 
 const recordedChecks = new Set<string>(

@@ -25,7 +25,12 @@ describe('each fault of the reference server', () => {
     async (_, fault) => {
       const report = await runAgainstReference(
         { faults: [fault.name] },
-        { probeRateLimit: fault.run?.probeRateLimit ?? false, allowWrites: fault.run?.allowWrites ?? false },
+        {
+          probeRateLimit: fault.run?.probeRateLimit ?? false,
+          allowWrites: fault.run?.allowWrites ?? false,
+          durationMs: fault.run?.durationMs,
+          rate: fault.run?.rate,
+        },
       )
       expect(idsWithStatus(report, 'failed'), failureSummary(report)).toEqual([...fault.breaks].sort())
       // A check that crashed found nothing: its failure is no detection of the fault.

@@ -4,6 +4,7 @@ import { cursorsChecks } from './cursors.js'
 import { envelopeChecks } from './envelope.js'
 import { errorsChecks } from './errors.js'
 import { exchangeRules } from './every-response.js'
+import { relationRules } from './relations.js'
 import { headersChecks } from './headers.js'
 import { intentsChecks } from './intents.js'
 import { limitsChecks } from './limits.js'
@@ -47,11 +48,15 @@ export const checksByConcern = concerns as Readonly<Record<Concern, readonly Cat
 export const allChecks: readonly CataloguedCheck[] = Object.values(checksByConcern).flat()
 
 /**
- * Every check ID a report can carry: the checks, and the every-response rules. CheckId is generated from them (npm run
- * docs) and test/catalogue.test.ts proves it names exactly these.
+ * Every check ID a report can carry: the checks, the every-response rules and the relations between samples. CheckId
+ * is generated from them (npm run docs) and test/catalogue.test.ts proves it names exactly these.
  */
 export function allCheckIds(): CheckId[] {
-  return [...allChecks.map((c) => c.id), ...exchangeRules.map((r) => r.id as CheckId)]
+  return [
+    ...allChecks.map((c) => c.id),
+    ...exchangeRules.map((r) => r.id as CheckId),
+    ...relationRules.map((r) => r.id as CheckId),
+  ]
 }
 
 /**

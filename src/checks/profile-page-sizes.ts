@@ -28,7 +28,7 @@ function pagedLists(ctx: CheckContext): PagedList[] {
 }
 
 /** In range: the bounds themselves and a size between them. */
-const inRange = ({ minPageSize, maxPageSize }: PageSizeRule): number[] => [
+export const inRange = ({ minPageSize, maxPageSize }: PageSizeRule): number[] => [
   ...new Set([minPageSize, Math.floor((minPageSize + maxPageSize) / 2), maxPageSize]),
 ]
 

@@ -6,7 +6,11 @@ import { closestFirst } from '../core/closest.js'
 import { UsageError } from '../core/errors.js'
 import { valueProblem } from '../runner/validate-options.js'
 
-export type FlagKind = 'url' | 'secret' | 'address' | 'hash' | 'receipt' | 'int' | 'text' | 'flag' | 'list' | 'folder'
+export type FlagKind =
+  'url' | 'secret' | 'address' | 'hash' | 'receipt' | 'int' | 'duration' | 'text' | 'flag' | 'list' | 'folder'
+
+/** The units of a duration flag's value (90s, 10m, 2h), in milliseconds. */
+const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000 }
 
 /** One flag of a subcommand: its name, how its value is checked, and its line of --help. */
 export interface Flag {
@@ -18,7 +22,7 @@ export interface Flag {
   kind: FlagKind
   help: string
   default?: string
-  /** Bounds for int flags. */
+  /** Bounds for int flags; for a duration flag, in milliseconds. */
   min?: number
   max?: number
 }
@@ -100,6 +104,14 @@ export function validateFlag(
       if (number < flag.min! || number > flag.max!) bad(`must be from ${flag.min} to ${flag.max}, got ${number}`)
       return number
     }
+    case 'duration': {
+      const match = /^([0-9]+)([smh])$/.exec(text.trim())
+      if (!match) return bad(`must be a duration such as 90s, 10m or 2h, got ${JSON.stringify(text)}`)
+      const ms = Number(match[1]) * DURATION_UNITS[match[2]!]!
+      if (ms < flag.min! || ms > flag.max!)
+        bad(`must be from ${flag.min! / 1000} s to ${flag.max! / 3_600_000} h, got ${JSON.stringify(text)}`)
+      return ms
+    }
     case 'flag':
       return value === true
     case 'list':
@@ -132,7 +144,7 @@ function blockingFile(path: string): string | undefined {
 /** The flags part of a subcommand's --help: each flag, its value, help, environment variable and default. */
 export function flagsHelp(table: readonly Flag[]): string[] {
   return table.map((f) => {
-    const value = f.kind === 'flag' ? '' : f.kind === 'int' ? ' N' : ' VALUE'
+    const value = f.kind === 'flag' ? '' : f.kind === 'int' ? ' N' : f.kind === 'duration' ? ' D' : ' VALUE'
     const extra = [
       f.env ? `env ${[f.env, ...(f.envAliases ?? [])].join(' or ')}` : '',
       f.default ? `default ${f.default}` : '',

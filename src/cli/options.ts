@@ -82,6 +82,19 @@ const flagTable: readonly Flag[] = [
     help: 'bound on the whole run in seconds: the checks it cuts off are reported not run with that reason (never failed), the reports are written, and the verdict is that of what ran',
   },
   {
+    name: 'duration',
+    kind: 'duration',
+    ...SETTING_BOUNDS.durationMs,
+    help: 'after the checks, read every operation again (each key and class of input, the lists walked whole) in rounds for this long, each round on a new connection: a soak (90s, 10m, 2h; at least one turn of the inputs; --max-duration then bounds the checks alone). Without it a run reads every operation once more at its end, on a new connection (the last sweep)',
+  },
+  {
+    name: 'rate',
+    kind: 'int',
+    ...SETTING_BOUNDS.rate,
+    default: String(settingDefaults.rate),
+    help: "with --duration: the soak's requests per second at most (429s are waited out and counted)",
+  },
+  {
     name: 'cursor-param',
     kind: 'text',
     default: settingDefaults.cursorParam,
@@ -182,6 +195,8 @@ const FLAG_OF_SETTING: Record<string, string> = {
   concurrency: 'concurrency',
   requestTimeoutMs: 'timeout',
   maxDurationMs: 'max-duration',
+  durationMs: 'duration',
+  rate: 'rate',
   cursorParam: 'cursor-param',
   limitParam: 'limit-param',
   maxPages: 'max-pages',
@@ -264,6 +279,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
     allowWrites: fromFlags['allow-writes'] === true,
     maxWrites: checked('max-writes') as number | undefined,
     maxDurationMs: (checked('max-duration') as number) * 1000,
+    durationMs: checked('duration') as number | undefined,
+    rate: checked('rate') as number,
     shapingFlags: [
       configPath && `--config ${shellWord(configPath)}`,
       checked('profile') && `--profile ${shellWord(checked('profile') as string)}`,

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { createProgress } from '../../reporters/progress.js'
+import { createProgress, soakProgressLine } from '../../reporters/progress.js'
 import { checksByConcern } from '../checks/index.js'
 import { HAR_FILE } from '../har/write.js'
 import { secretsOf } from '../http/secrets.js'
@@ -35,6 +35,9 @@ export async function run(options: CliOptions, env: NodeJS.ProcessEnv): Promise<
           findings = await runFindings({
             ...options.run,
             onCheck: progress.onCheck,
+            onRound: (round) => {
+              if (round.durationMs !== undefined) process.stdout.write(`${soakProgressLine(round)}\n`)
+            },
             onWritePlan: (plan) => process.stdout.write(`${writePlanLines(plan).join('\n')}\n`),
             harPath,
             signal: stop.signal,

@@ -20,6 +20,7 @@ export const settingDefaults = {
   maxPages: 1000,
   maxBodyBytes: 4 * 1024 * 1024,
   probeRateLimit: false,
+  rate: 2,
 } as const
 
 /** Connecting takes at most 5 s, or the whole request bound when that is shorter. */

@@ -32,6 +32,11 @@ export interface Evidence {
   profile?: { key: string; value: unknown; source: string }
   /** The check whose request got the response that shows the violation, when the run's observer found it. */
   sentBy?: string
+  /**
+   * For a relation between samples: when the response that showed it came. Round 0 is the checks; each later round (the
+   * last sweep, a soak's rounds) read on a connection of its own, opened for it.
+   */
+  sample?: { round: number; at: string }
   /** Further responses that broke the same rule (every-response rules). */
   others?: Evidence[]
 }
@@ -257,6 +262,8 @@ export interface Report {
   runs?: number
   strict: boolean
   traffic?: TrafficSummary
+  /** What the run read again after its checks: the last sweep, or a soak's rounds (--duration). */
+  resampling?: Resampling
   summary: Summary
   /** The deployment profile the run held the target to, when it had one. */
   profile?: { source: string; values: ProfileValues }
@@ -274,6 +281,29 @@ export interface Report {
    * ran.
    */
   interrupted?: Interruption
+}
+
+/**
+ * The reads a run makes after its checks: one last sweep on a new connection, or a soak's rounds (--duration), each on
+ * new connections, at most `rate` requests a second; every response judged by every rule that applies.
+ */
+export interface Resampling {
+  kind: 'last sweep' | 'soak'
+  rounds: number
+  /** Requests sent, each attempt one. */
+  requests: number
+  /** 429s waited out (their Retry-After) before the read was sent again. */
+  quotaRefusals: number
+  durationMs: number
+  rate?: number
+}
+
+/** The line that says what the reads after the checks did. */
+export function resamplingLine({ kind, rounds, requests, quotaRefusals, durationMs, rate }: Resampling): string {
+  const waited = quotaRefusals > 0 ? `, ${quotaRefusals} × 429 waited out` : ''
+  return kind === 'soak'
+    ? `soak: ${rounds} rounds, each on new connections, ${requests} requests in ${Math.round(durationMs / 1000)} s (at most ${rate}/s)${waited}`
+    : `last sweep: ${requests} requests on a new connection${waited}`
 }
 
 /** How the report's exchanges came about, for a report's heading: the seed of a run, or what recorded traffic held. */

@@ -37,6 +37,13 @@ export interface RunSettings {
   maxWrites?: number
   /** Bound on the whole run: after it, requests are not sent and fail with that reason, so the run finishes. */
   maxDurationMs?: number
+  /**
+   * --duration: after its checks the run reads its read set again in rounds for this long (a soak); without it, once
+   * (the last sweep). maxDurationMs bounds the checks, and the run's bound grows by this.
+   */
+  durationMs?: number
+  /** --rate: the soak's requests per second at most. */
+  rate?: number
   /** Epoch ms at which maxDurationMs runs out; set by the runner when the run starts. */
   deadlineAt?: number
   /**

@@ -1,4 +1,5 @@
 import { exchangeRules } from '../checks/every-response.js'
+import { relationRules } from '../checks/relations.js'
 import { checksByConcern } from '../checks/index.js'
 import { loadRequirements } from '../contract/requirements.js'
 
@@ -18,7 +19,9 @@ function unionType(name: string, doc: string, members: readonly string[]): strin
 
 /** The check IDs and requirement IDs as types, so that a fault or allowance naming an unknown one is a tsc error. */
 function renderCatalogueIds(): string {
-  const checkIds = [...Object.values(checksByConcern).flat(), ...exchangeRules].map((check) => check.id)
+  const checkIds = [...Object.values(checksByConcern).flat(), ...exchangeRules, ...relationRules].map(
+    (check) => check.id,
+  )
   return [
     HEADER,
     '',

@@ -1,4 +1,5 @@
 import { exchangeRules } from '../checks/every-response.js'
+import { relationRules } from '../checks/relations.js'
 import { checksByConcern } from '../checks/index.js'
 import { levelLabel, loadRequirements, requirementById } from '../contract/requirements.js'
 
@@ -33,13 +34,13 @@ function checkTable(rows: readonly Row[]): string {
  */
 export function renderCheckTable(): string {
   const checks = Object.values(checksByConcern).flat()
-  const cited = new Set([...checks, ...exchangeRules].map((c) => c.requirement))
+  const cited = new Set([...checks, ...exchangeRules, ...relationRules].map((c) => c.requirement))
   const requirements = loadRequirements()
   const unobservable = requirements.filter((r) => !r.observable)
   const uncovered = requirements.filter((r) => r.observable && !cited.has(r.id))
   const profiled = requirements.filter((r) => r.profile && cited.has(r.id))
   return [
-    `${checks.length} checks and ${exchangeRules.length} every-response rules cite ${cited.size} of the ${requirements.length} requirements of \`specs/requirements.yaml\`; ${profiled.length} of them are assessed only against a deployment profile (\`--profile\`) that states the key named below.`,
+    `${checks.length} checks, ${exchangeRules.length} every-response rules and ${relationRules.length} relations between responses cite ${cited.size} of the ${requirements.length} requirements of \`specs/requirements.yaml\`; ${profiled.length} of them are assessed only against a deployment profile (\`--profile\`) that states the key named below.`,
     '',
     '### Checks',
     '',
@@ -50,6 +51,12 @@ export function renderCheckTable(): string {
     "Applied to every exchange of the run with one of the contract's operations, whichever check made it (a path that is no operation is left to the routing checks).",
     '',
     checkTable(exchangeRules),
+    '',
+    '### Relations between responses',
+    '',
+    "Judged over every response of a run, the last sweep's and a soak's included, each against those before it, and over each whole walk of a list by the last sweep or a soak (see above).",
+    '',
+    checkTable(relationRules),
     '',
     '### Requirements not assessed',
     '',

@@ -3,7 +3,15 @@ import type { Flag } from '../cli/flags.js'
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 const valueOf = (flag: Flag) =>
-  flag.kind === 'flag' ? '' : flag.kind === 'int' ? ' N' : flag.kind === 'folder' ? ' DIR' : ' VALUE'
+  flag.kind === 'flag'
+    ? ''
+    : flag.kind === 'int'
+      ? ' N'
+      : flag.kind === 'folder'
+        ? ' DIR'
+        : flag.kind === 'duration'
+          ? ' D'
+          : ' VALUE'
 
 /**
  * docs/flags.md's table of the run's flags, from the flag table: the same that parses argv, the environment and the

@@ -1,4 +1,4 @@
-import { EVERY_RESPONSE, type NamedJudge } from './judges.js'
+import { EVERY_RESPONSE, RELATIONS, type NamedJudge } from './judges.js'
 import { notAssessableWithout, stated, type Profile } from '../profile/profile.js'
 import { requirementById } from '../contract/requirements.js'
 import type { Observations, RuleObservation } from './observations.js'
@@ -75,6 +75,11 @@ export class ObservationTally {
     }
   }
 
+  /** How many rules have shown a violation (or crashed) by now: a soak's "findings so far". */
+  violatedRules(): number {
+    return [...this.tally.values()].filter((total) => total.violated > 0 || total.crash !== undefined).length
+  }
+
   /**
    * Redacts the evidence kept so far with these secrets: a holder that will forget them (the proxy's) redacts first.
    */
@@ -145,7 +150,9 @@ export function runOutcomes(
   const own = new Set(checks.map((check) => check.id))
   // A check the run left out altogether (a vitest file path) stays out; the every-response rules are the observer's
   // own.
-  const rules = judges.filter((judge) => judge.concern === EVERY_RESPONSE && !own.has(judge.id))
+  const rules = judges.filter(
+    (judge) => (judge.concern === EVERY_RESPONSE || judge.concern === RELATIONS) && !own.has(judge.id),
+  )
   return [
     ...checks.map((check) => withObserved(check, observed.get(check.id))),
     ...rules.map((judge) => observed.get(judge.id)!),

@@ -1,6 +1,7 @@
 import { exchangeRules } from '../checks/every-response.js'
 import type { ExchangeJudge } from '../checks/exchange-judge.js'
 import { checksByConcern } from '../checks/index.js'
+import { relationRules } from '../checks/relations.js'
 
 /**
  * A judge as a report names it: the every-response rules are their own concern, a check's judgement belongs to the
@@ -37,4 +38,18 @@ export function exchangeJudges(): readonly Judge[] {
 /** The every-response rules as judges: their outcomes are the observer's alone. */
 export function everyResponseJudges(): readonly Judge[] {
   return exchangeJudges().filter((judge) => judge.concern === EVERY_RESPONSE)
+}
+
+/** The concern of the relations between samples (src/checks/relations.ts): a run judges them over all its responses. */
+export const RELATIONS = 'relations'
+
+/** The relation rules as a report names them. */
+export function relationJudges(): readonly NamedJudge[] {
+  return relationRules.map(({ id, title, requirement, notApplicable }) => ({
+    id,
+    title,
+    requirement,
+    notApplicable,
+    concern: RELATIONS,
+  }))
 }

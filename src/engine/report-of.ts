@@ -11,7 +11,7 @@ import type { ResponsesSeen } from './responses-seen.js'
 export interface ReportParts
   extends
     Pick<Report, 'target' | 'strict' | 'checks' | 'errors'>,
-    Partial<Pick<Report, 'seed' | 'runs' | 'traffic' | 'interrupted'>> {
+    Partial<Pick<Report, 'seed' | 'runs' | 'traffic' | 'interrupted' | 'resampling'>> {
   startedAt: Date
   profile?: Profile
   /**
@@ -43,6 +43,7 @@ export function reportOf(parts: ReportParts): Report {
     responses,
     minAssessed,
     interrupted,
+    resampling,
   } = parts
   const requirements = traceRequirements(checks, profile)
   const coverage = coverageOf(requirements, checks, responses, profile, minAssessed)
@@ -56,6 +57,7 @@ export function reportOf(parts: ReportParts): Report {
       ...(runs === undefined ? {} : { runs }),
       strict,
       ...(traffic ? { traffic } : {}),
+      ...(resampling ? { resampling } : {}),
       summary: summarize(checks, strict, errors, coverage.summary),
       checks,
       ...(profile ? { profile: { source: profile.source, values: profile.values } } : {}),

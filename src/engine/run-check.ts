@@ -16,6 +16,7 @@ import { CRASH_PREFIX, outcomeOf } from './judged-outcomes.js'
 import type { Judge } from './judges.js'
 import type { SharedReads } from './shared-reads.js'
 import { observe, type Observations } from './observations.js'
+import type { RelationTally } from './relations.js'
 import type { ResponsesSeen } from './responses-seen.js'
 
 /**
@@ -39,6 +40,8 @@ export interface CheckEnvironment {
    * What judges each exchange: every judge of the catalogue (observe) unless the run selected fewer checks (runChecks).
    */
   judges?: readonly Judge[]
+  /** The relations between the run's samples, shown every exchange; none where checks run apart (vitest workers). */
+  relations?: RelationTally
 }
 
 /**
@@ -105,6 +108,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   const secrets = secretsNow(env)
   const responses: ResponsesSeen = {}
   const observations = observe(ctx.exchanges, settings, secrets, env.judges, check.id, responses)
+  env.relations?.responses(ctx.exchanges, { round: 0 }, check.id)
   if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets, env.settings.rawRecord)
   const outcome = {
     ...base,

@@ -2,10 +2,12 @@ import { checksByConcern } from '../checks/index.js'
 import { HttpClient } from '../http/client.js'
 import type { RetryPolicy } from '../http/retry.js'
 import { GrowingSecrets, redactDeep, secretsOf, type Secret } from '../http/secrets.js'
-import { interruptionCause, type CheckOutcome, type Interruption } from '../core/report.js'
+import { interruptionCause, type CheckOutcome, type Interruption, type Resampling } from '../core/report.js'
 import type { RunSettings } from '../core/settings.js'
 import { cutOff, notSelected, ObservationTally, runOutcomes } from './judged-outcomes.js'
-import { EVERY_RESPONSE, exchangeJudges, type Judge } from './judges.js'
+import { EVERY_RESPONSE, exchangeJudges, relationJudges, type Judge } from './judges.js'
+import { RelationTally } from './relations.js'
+import { resample, type ResampleOptions } from './resample.js'
 import { observe, type Observations } from './observations.js'
 import { addResponses, type ResponsesSeen } from './responses-seen.js'
 import { SharedReads } from './shared-reads.js'
@@ -42,6 +44,11 @@ export interface EngineOptions {
    * flight are cut off.
    */
   stop?: AbortSignal
+  /**
+   * The reads after the checks (src/engine/resample.ts): a last sweep, or a soak with a duration. Made when the run
+   * selects every check, or a relation between samples among those it selects.
+   */
+  resampling?: ResampleOptions
 }
 
 /** What a run of the checks found: one outcome per check, then one per every-response rule, in catalogue order. */
@@ -54,6 +61,8 @@ export interface EngineResult {
    * Set when the run was cut short (the stop signal, --max-duration): the checks it cut off are 'not run', interrupted.
    */
   interrupted?: Interruption
+  /** What the reads after the checks did: the last sweep, or the soak's rounds. */
+  resampling?: Resampling
 }
 
 /**
@@ -128,6 +137,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
   stop?.addEventListener('abort', markStop, { once: true })
   const sharedReads = new SharedReads()
   const judges = observingJudges(options.only)
+  const relations = new RelationTally(() => secretsNow(env))
   const env: CheckEnvironment = {
     settings,
     client,
@@ -136,6 +146,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
     exchangeLog: target.exchangeLog,
     writing: writingOf(settings, secrets),
     judges,
+    relations,
   }
   const catalogue = Object.entries(checksByConcern).flatMap(([concern, checks]) =>
     checks.map((check) => ({ check, concern })),
@@ -164,25 +175,51 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
       options.onCheck?.(redactDeep(outcomes[index]!, secretsNow(env)))
     }
   }
+  let resampled: Resampling | undefined
   try {
     await Promise.all(Array.from({ length: Math.max(1, settings.concurrency * CHECKS_PER_REQUEST_SLOT) }, worker))
     await sharedReads.settled()
+    for (const observations of observed) if (observations) tally.add(observations)
+    const known = secretsNow(env)
+    for (const { exchange, sentBy } of sharedReads.exchanges) {
+      tally.add(observe([exchange], settings, known, judges, sentBy, responses))
+      relations.responses([exchange], { round: 0 }, sentBy)
+      if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, known, settings.rawRecord)
+    }
+    if (options.resampling && resamples(options.only) && !cutShort(settings, stop, markStop))
+      resampled = await resample(
+        {
+          settings,
+          // One connection a round: its walks stay on one replica, and each round is a connection of its own.
+          newClient: () => clientOf({ ...settings, concurrency: 1 }, target.shared, options.retryPolicy, stop),
+          secrets: () => secretsNow(env),
+          judges,
+          tally,
+          relations,
+          responses,
+          exchangeLog: target.exchangeLog,
+          stop,
+          retryPolicy: options.retryPolicy,
+        },
+        options.resampling,
+      )
   } finally {
     stop?.removeEventListener('abort', markStop)
     await client.close()
   }
-  for (const observations of observed) if (observations) tally.add(observations)
-  const known = secretsNow(env)
-  for (const { exchange, sentBy } of sharedReads.exchanges) {
-    tally.add(observe([exchange], settings, known, judges, sentBy, responses))
-    if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, known, settings.rawRecord)
-  }
+  tally.add(relations.observations())
   const interrupted =
     stop?.aborted || outcomes.some((outcome) => outcome.interrupted) ? cutShort(settings, stop, markStop) : undefined
   return {
-    outcomes: runOutcomes(outcomes, tally, exchangeJudges(), settings.profile),
+    outcomes: runOutcomes(outcomes, tally, [...exchangeJudges(), ...relationJudges()], settings.profile),
     errors: [],
     responses,
     ...(interrupted ? { interrupted } : {}),
+    ...(resampled ? { resampling: resampled } : {}),
   }
+}
+
+/** A run reads again after its checks unless --check narrows it to checks that are no relation between samples. */
+function resamples(only: readonly string[] | undefined): boolean {
+  return only === undefined || relationJudges().some((judge) => only.includes(judge.id))
 }

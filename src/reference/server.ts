@@ -108,6 +108,8 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     return response
   }
 
+  const connections = new WeakMap<object, number>()
+  let accepted = 0
   const server = createServer((incoming, outgoing) => {
     serve(incoming, outgoing).catch((error: unknown) => {
       if (!outgoing.headersSent)
@@ -129,6 +131,7 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
       path: url.pathname,
       query: url.searchParams,
       headers,
+      connection: connections.get(incoming.socket),
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') request.body = await readBody(incoming)
     for (const behaviour of behaviours) behaviour.onRequest?.(request, data)
@@ -148,6 +151,7 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     outgoing.end(payload)
   }
 
+  server.on('connection', (socket) => connections.set(socket, ++accepted))
   // No idle timeout: the client ends idle connections (undici after 4 s). A server that times one out just as the
   // client reuses it makes that request fail with ECONNRESET, which happened when vitest kept this process's event loop
   // busy.

@@ -12,6 +12,11 @@ export interface RefRequest {
   headers: Record<string, string | undefined>
   /** The body of a write, as sent. */
   body?: string
+  /**
+   * The connection it came on: 1 for the first the server accepted, 2 for the next... (behaviours that differ by
+   * connection stand for replicas behind a load balancer); undefined for a request no connection brought.
+   */
+  connection?: number
   /** The operation the path addressed, once routed, with its decoded path parameters. */
   route?: { operation: string; params: Record<string, string> }
 }
@@ -65,6 +70,9 @@ export interface Fault extends Behaviour {
     allowWrites?: boolean
     quota?: { limit: number; windowMs: number }
     receipts?: [string, string]
+    /** A soak after the checks (--duration, --rate), for a fault that shows only later or on some connections. */
+    durationMs?: number
+    rate?: number
   }
 }
 
@@ -79,6 +87,9 @@ export interface Allowance extends Behaviour {
     probeRateLimit?: boolean
     allowWrites?: boolean
     quota?: { limit: number; windowMs: number }
+    /** A soak after the checks (--duration, --rate), for a behaviour that shows only later or on some connections. */
+    durationMs?: number
+    rate?: number
   }
   /**
    * Exactly the checks that pass against the plain reference and are skipped under this allowance (it leaves them

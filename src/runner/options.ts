@@ -1,4 +1,5 @@
 import type { CheckOutcome } from '../core/report.js'
+import type { RoundProgress } from '../engine/resample.js'
 import type { WritePlan } from '../engine/write-plan.js'
 import type { GivenSettings } from '../core/defaults.js'
 import type { ProfileSource } from '../profile/load.js'
@@ -46,6 +47,8 @@ export interface RunOptions {
    */
   minAssessed?: number
   onCheck?: (outcome: CheckOutcome) => void
+  /** Called after each round of the reads after the checks (the last sweep, a soak's rounds): progress. */
+  onRound?: (progress: RoundProgress) => void
   /**
    * Called before the first write of a run that may write (settings.allowWrites and a profile with writes), with what
    * it may send.

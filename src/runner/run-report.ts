@@ -29,6 +29,7 @@ export function findingsOfRun(
     errors: result.errors,
     responses: result.responses,
     ...(result.interrupted ? { interrupted: result.interrupted } : {}),
+    ...(result.resampling ? { resampling: result.resampling } : {}),
     secrets: secretsOf(settings),
   }
 }

@@ -26,6 +26,11 @@ export async function runFindings(options: RunOptions): Promise<Findings> {
       onCheck: options.onCheck,
       retryPolicy: options.retryPolicy,
       stop: options.signal,
+      resampling: {
+        durationMs: target.settings.durationMs,
+        rate: target.settings.rate,
+        onRound: options.onRound,
+      },
     })
     await target.writeHar()
     return findingsOfRun(target, result, options)

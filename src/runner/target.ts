@@ -80,7 +80,9 @@ export async function openTarget(options: RunOptions): Promise<Target> {
   const settings: RunSettings = {
     ...targetSettings,
     deadlineAt:
-      targetSettings.maxDurationMs === undefined ? undefined : startedAt.getTime() + targetSettings.maxDurationMs,
+      targetSettings.maxDurationMs === undefined
+        ? undefined
+        : startedAt.getTime() + targetSettings.maxDurationMs + (targetSettings.durationMs ?? 0),
   }
   settings.shapingFlags = shapingFlags(options, settings)
   let exchangeLog: string | undefined

@@ -16,6 +16,8 @@ export const SETTING_BOUNDS = {
   maxDurationMs: { min: 1000, max: 86_400_000 },
   maxPages: { min: 2, max: 100_000 },
   maxWrites: { min: 0, max: 100_000 },
+  durationMs: { min: 1000, max: 86_400_000 },
+  rate: { min: 1, max: 1000 },
 } as const
 
 /**

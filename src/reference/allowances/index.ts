@@ -13,6 +13,7 @@ import { serverErrorsAllowances } from './server-errors.js'
 import { shapeAllowances } from './shapes.js'
 import { profileAllowances } from './profile.js'
 import { propertiesAllowances } from './properties.js'
+import { relationsAllowances } from './relations.js'
 import { writesAllowances } from './writes.js'
 
 /**
@@ -40,6 +41,7 @@ export const allowances: readonly Allowance[] = [
   ...Object.values(allowancesByConcern).flatMap((list) => list ?? []),
   ...codingsAllowances,
   ...serverErrorsAllowances,
+  ...relationsAllowances,
 ]
 
 export function allowanceByName(name: string): Allowance | undefined {

@@ -69,7 +69,12 @@ export const headersFaults: readonly Fault[] = [
   {
     name: 'request-id-too-short-on-success',
     description: 'Successful responses carry an x-request-id of three characters, below the bound of 8.',
-    breaks: ['every-response/request-id-format', 'request-ids/valid-echoed', 'properties/valid-request-id-echoed'],
+    breaks: [
+      'every-response/request-id-format',
+      'request-ids/valid-echoed',
+      'properties/valid-request-id-echoed',
+      'relations/request-id-unique',
+    ],
     ruleWitnesses: ['shapes/vault-members'],
     onResponse(response) {
       if (response.status < 400) response.headers['x-request-id'] = 'r-1'

@@ -13,6 +13,7 @@ import { requestIdFaults } from './request-ids.js'
 import { shapeFaults } from './shapes.js'
 import { profileFaults } from './profile.js'
 import { propertiesFaults } from './properties.js'
+import { relationsFaults } from './relations.js'
 import { unsampledFaults } from './unsampled.js'
 import { writesFaults } from './writes.js'
 
@@ -36,6 +37,7 @@ export const faults = [
   ...unsampledFaults,
   ...writesFaults,
   ...codingsFaults,
+  ...relationsFaults,
 ] as readonly NamedFault[]
 
 export function faultByName(name: string): Fault | undefined {

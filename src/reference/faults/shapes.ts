@@ -176,7 +176,7 @@ export const shapeFaults: readonly Fault[] = [
   bodyFault(
     'market-paused-as-string',
     'The first market of each page carries paused as the string "false" instead of a boolean.',
-    ['shapes/market-members'],
+    ['shapes/market-members', 'relations/same-resource-same-members'],
     'listMarkets',
     (body) => {
       firstItem(body).paused = String(firstItem(body).paused)
@@ -194,7 +194,7 @@ export const shapeFaults: readonly Fault[] = [
   bodyFault(
     'balance-without-updated-block',
     'The first balance of each page has no updatedBlock, which the profile says is required.',
-    ['profile/balance-required-members'],
+    ['profile/balance-required-members', 'relations/same-resource-same-members', 'relations/trader-reads-agree'],
     'listTraderBalances',
     (body) => {
       delete firstItem(body).updatedBlock
@@ -204,7 +204,7 @@ export const shapeFaults: readonly Fault[] = [
     ...bodyFault(
       'balance-without-updated-block-unstated',
       'The first balance of each page has no updatedBlock, and the profile does not state which Balance members are required.',
-      ['shapes/balance-all-members'],
+      ['shapes/balance-all-members', 'relations/same-resource-same-members', 'relations/trader-reads-agree'],
       'listTraderBalances',
       (body) => {
         delete firstItem(body).updatedBlock
@@ -215,7 +215,12 @@ export const shapeFaults: readonly Fault[] = [
   bodyFault(
     'balance-as-number',
     'The first balance of each page carries balance as a JSON number.',
-    ['shapes/balance-members', 'properties/well-formed-address-answered'],
+    [
+      'shapes/balance-members',
+      'properties/well-formed-address-answered',
+      'relations/same-resource-same-members',
+      'relations/trader-reads-agree',
+    ],
     'listTraderBalances',
     (body) => {
       firstItem(body).balance = Number(firstItem(body).balance)

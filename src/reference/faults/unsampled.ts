@@ -10,7 +10,7 @@ export const unsampledFaults: readonly Fault[] = [
     name: 'market-on-a-later-page-paused-as-string',
     description:
       'On pages of markets after the first (asked with a cursor), the last market has paused as the string "false".',
-    breaks: ['shapes/market-members'],
+    breaks: ['shapes/market-members', 'relations/same-resource-same-members'],
     checkWitnesses: { 'shapes/market-members': ['cursors/markets-walk-ends'] },
     onResponse(response, request) {
       const body = request.query.has('cursor') ? successBody(response, request, 'listMarkets') : undefined
@@ -22,7 +22,7 @@ export const unsampledFaults: readonly Fault[] = [
     name: 'vault-for-the-restricted-key-wad-as-number',
     description:
       'The vault answered to the restricted key has totalAssetsWad as a JSON number; the full key gets it right.',
-    breaks: ['shapes/vault-wad-uints'],
+    breaks: ['shapes/vault-wad-uints', 'relations/same-resource-same-members'],
     checkWitnesses: { 'shapes/vault-wad-uints': ['auth/restricted-key-scope'] },
     onResponse(response, request, data) {
       const body =
