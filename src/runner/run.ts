@@ -26,6 +26,7 @@ export async function runFindings(options: RunOptions): Promise<Findings> {
       onCheck: options.onCheck,
       retryPolicy: options.retryPolicy,
       stop: options.signal,
+      signInProcess: options.signInProcess,
     })
     await target.writeHar()
     return findingsOfRun(target, result, options)

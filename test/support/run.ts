@@ -3,6 +3,7 @@ import type { CheckOutcome, Evidence, Report } from '../../src/core/report.js'
 import type { Behaviour } from '../../src/reference/types.js'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
 import { defaultRetryPolicy, type RetryPolicy } from '../../src/http/retry.js'
+import { signAsTheReference } from './reference-signer.js'
 
 export const FIXED_SEED = 20261122
 
@@ -28,7 +29,10 @@ export const TEST_SETTINGS = {
  */
 export const TEST_RETRY_POLICY: RetryPolicy = { ...defaultRetryPolicy, backoffBaseMs: 1, backoffCapMs: 8 }
 
-/** Runs the real suite against the embedded reference server with the given faults and allowances switched on. */
+/**
+ * Runs the real suite against the embedded reference server with the given faults and allowances switched on; the
+ * reference's signing command signs in this process.
+ */
 export function runAgainstReference(
   reference: RunOptions['reference'] = {},
   settings: Partial<RunOptions['settings']> = {},
@@ -38,6 +42,7 @@ export function runAgainstReference(
     settings: { ...TEST_SETTINGS, ...settings },
     reference,
     retryPolicy: TEST_RETRY_POLICY,
+    signInProcess: signAsTheReference,
     ...extra,
   })
 }
@@ -56,6 +61,7 @@ export async function outcomeWithInputs(
     const report = await runConformance({
       settings: { ...TEST_SETTINGS, baseUrl: server.baseUrl, ...inputs(server) },
       retryPolicy: TEST_RETRY_POLICY,
+      signInProcess: signAsTheReference,
       only: [id],
       ...extra,
     })
