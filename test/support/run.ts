@@ -24,8 +24,8 @@ export const TEST_SETTINGS = {
 
 /**
  * The client's retries with the backoff after a 500, 502, 503 or 504 cut to milliseconds: a fault or scripted answer
- * that is a 5xx costs a self-test no seconds of waiting. Retry-After is honoured as ever; test/retries.test.ts holds
- * the backoff.
+ * that is a 5xx costs a self-test no seconds of waiting. Retry-After is honoured as ever; test/runs/retries.test.ts
+ * holds the backoff.
  */
 export const TEST_RETRY_POLICY: RetryPolicy = { ...defaultRetryPolicy, backoffBaseMs: 1, backoffCapMs: 8 }
 
