@@ -8,8 +8,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // each-check.test.ts (each check run by itself, 90 s in one thread) runs in CI after npm test and under mutation;
-    // package.test.ts (npm pack, four installs, a consumer's tsc and npx vitest run: minutes) runs in CI after npm test,
-    // which sets IPTS_SELFTEST_PACKAGE=1 (.ci/run).
+    // package.test.ts (npm pack, four installs, a consumer's tsc and npx vitest run: minutes) runs in CI after npm
+    // test, which sets IPTS_SELFTEST_PACKAGE=1 (.ci/run).
     exclude: [
       ...configDefaults.exclude,
       'test/fixtures/**',

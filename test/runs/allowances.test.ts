@@ -4,7 +4,7 @@ import { NOT_SELECTED } from '../../src/engine/judged-outcomes.js'
 import { allowances } from '../../src/reference/allowances/index.js'
 import type { Allowance } from '../../src/reference/types.js'
 import { countingEdits } from '../support/behaviours.js'
-import { checksReached, recordPlainRun, type PlainRun } from '../support/reach.js'
+import { checksReached, plainRunWith } from '../support/reach.js'
 import { failureSummary, idsWithStatus, runAgainstReference } from '../support/run.js'
 
 /** The settings an allowance's run needs for its behaviour to show (a page bound, the rate-limit probe, writes). */
@@ -15,19 +15,11 @@ function settingsOf(run: Allowance['run'] = {}) {
 
 const ruleIds = new Set(exchangeRules.map((rule) => rule.id))
 
-/** One whole run of the plain reference per set of run settings, shared by the allowances that need those settings. */
-const plainRuns = new Map<string, Promise<PlainRun>>()
-function plainRunFor(run: Allowance['run']): Promise<PlainRun> {
-  const key = JSON.stringify([settingsOf(run), run?.quota])
-  if (!plainRuns.has(key)) plainRuns.set(key, recordPlainRun(settingsOf(run), run?.quota))
-  return plainRuns.get(key)!
-}
-
 describe('each allowance of the contract', () => {
   test.concurrent.each(allowances.map((allowance) => [allowance.name, allowance] as const))(
     '%s passes, skipping exactly the checks it names, and changes an exchange of the checks it runs',
     async (_, allowance) => {
-      const plain = await plainRunFor(allowance.run)
+      const plain = await plainRunWith(settingsOf(allowance.run), { quota: allowance.run?.quota })
       // The checks whose exchanges the allowance changes, and those it names: every other check meets the plain
       // reference's answers, as in the plain run. An allowance that leaves keys out of the reference's profile may
       // change any check that reads them: the whole suite runs.

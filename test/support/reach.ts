@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Report } from '../../src/core/report.js'
 import type { ReferenceData } from '../../src/reference/data.js'
-import { DESCRIPTION_PATH, type Quota } from '../../src/reference/server.js'
+import { DESCRIPTION_PATH } from '../../src/reference/server.js'
 import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
 import type { RunOptions } from '../../src/runner/run.js'
 import { requestText, responseText } from './behaviours.js'
@@ -39,11 +39,26 @@ const copyOfResponse = (response: RefResponse): RefResponse => ({
   ...(response.encoded && { encoded: Buffer.from(response.encoded) }),
 })
 
+/** What the reference serves with, besides its behaviours: a quota, receipts of other characters. */
+type Serving = Pick<NonNullable<RunOptions['reference']>, 'quota' | 'receipts'>
+
+const plainRuns = new Map<string, Promise<PlainRun>>()
+
 /**
- * Runs the whole suite against the plain reference with these settings and quota, recording each exchange as the
+ * The whole run against the plain reference with these settings and serving, recorded once per test file and shared
+ * by the behaviours that need the same.
+ */
+export function plainRunWith(settings: RunOptions['settings'], serving: Serving): Promise<PlainRun> {
+  const key = JSON.stringify([settings, serving])
+  if (!plainRuns.has(key)) plainRuns.set(key, recordPlainRun(settings, serving))
+  return plainRuns.get(key)!
+}
+
+/**
+ * Runs the whole suite against the plain reference with these settings and serving, recording each exchange as the
  * reference met it; the HAR of the run names the checks that sent each (joined on the x-request-id of the answer).
  */
-export async function recordPlainRun(settings: RunOptions['settings'], quota?: Quota): Promise<PlainRun> {
+async function recordPlainRun(settings: RunOptions['settings'], serving: Serving): Promise<PlainRun> {
   const arrived = new WeakMap<RefRequest, RefRequest>()
   const answered: { request: RefRequest; route: RefRequest['route']; response: RefResponse }[] = []
   let data: ReferenceData | undefined
@@ -59,7 +74,7 @@ export async function recordPlainRun(settings: RunOptions['settings'], quota?: Q
   const dir = mkdtempSync(join(tmpdir(), 'ipts-plain-run-'))
   try {
     const harPath = join(dir, 'run.har')
-    const report = await runAgainstReference({ behaviours: [recorder], quota }, settings, { harPath })
+    const report = await runAgainstReference({ behaviours: [recorder], ...serving }, settings, { harPath })
     const checksById = new Map<string, readonly string[]>()
     const har = JSON.parse(readFileSync(harPath, 'utf8')) as {
       log: { entries: { response: { headers: { name: string; value: string }[] }; _checks?: string[] }[] }
