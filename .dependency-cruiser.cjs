@@ -1,7 +1,7 @@
 /**
  * The layers of ipts-conformance, lowest first; a module may import its own layer and those below, never one above.
- * `npm test` runs this (test/layers.test.ts); `npx depcruise --config .dependency-cruiser.cjs src reporters suites`
- * shows it.
+ * `npm test` runs this (test/meta/layers.test.ts); `npx depcruise --config .dependency-cruiser.cjs src reporters
+ * suites` shows it.
  *
  *   model     src/core, src/contract, src/profile
  *             settings, report model, errors, the contract's operations, schemas and requirements, the profile

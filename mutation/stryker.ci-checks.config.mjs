@@ -3,9 +3,9 @@ import checks from './stryker.config.mjs'
 
 /**
  * npm run mutation:ci, checks part: a fixed sample CI can afford, the checks of auth (every operation refused without a
- * key, with an unknown key, in the query; the restricted key's scope). The npm script limits test/each-check.test.ts to
- * that concern (IPTS_EACH_CHECK_CONCERNS), so the initial run is short too. A score under thresholds.break fails the
- * run.
+ * key, with an unknown key, in the query; the restricted key's scope). The npm script limits
+ * test/checks/each-check.test.ts to that concern (IPTS_EACH_CHECK_CONCERNS), so the initial run is short too. A score
+ * under thresholds.break fails the run.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {

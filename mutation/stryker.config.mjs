@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * npm run mutation, first part: StrykerJS over the checks, judged by test/each-check.test.ts (each check run by itself
- * against the reference, its faults and its concern's allowances) and the unit tests of the property runner. The
+ * npm run mutation, first part: StrykerJS over the checks, judged by test/checks/each-check.test.ts (each check run by
+ * itself against the reference, its faults and its concern's allowances) and the unit tests of the property runner. The
  * every-response rules, the redaction of secrets and the verdict code are the second part (stryker.judges.config.mjs):
  * every check's run goes through them, so they are judged by tests of their own. See docs/mutation.md.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}

@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config'
  */
 export default defineConfig({
   test: {
-    include: ['test/redaction.test.ts', 'test/secret-forms.test.ts'],
+    include: ['test/unit/redaction.test.ts', 'test/unit/secret-forms.test.ts'],
     // A fresh module graph for every run: redaction remembers short texts with their redaction, and the detectors of
     // lists of secrets, which one graph would carry from the run of one mutant to the next.
     isolate: true,

@@ -9,12 +9,7 @@ import UnitTestsFirst from '../test/support/unit-tests-first.js'
  */
 export default defineConfig({
   test: {
-    include: [
-      'test/each-check.test.ts',
-      'test/check-inputs.test.ts',
-      'test/checks/*.test.ts',
-      'test/property-runner.test.ts',
-    ],
+    include: ['test/checks/*.test.ts', 'test/unit/property-runner.test.ts'],
     // One module graph for every run of the tests: Stryker switches mutants on at run time, so nothing needs a fresh
     // import.
     isolate: false,

@@ -40,7 +40,7 @@ const concerns = {
 /** A concern of the checks: one file under src/checks, one under suites/. */
 export type Concern = keyof typeof concerns
 
-/** A check of the catalogue, whose ID CheckId names (generated from the catalogue; test/catalogue.test.ts). */
+/** A check of the catalogue, whose ID CheckId names (generated from the catalogue; test/meta/catalogue.test.ts). */
 export type CataloguedCheck = Check & { readonly id: CheckId }
 
 export const checksByConcern = concerns as Readonly<Record<Concern, readonly CataloguedCheck[]>>
@@ -49,7 +49,7 @@ export const allChecks: readonly CataloguedCheck[] = Object.values(checksByConce
 
 /**
  * Every check ID a report can carry: the checks, the every-response rules and the relations between samples. CheckId
- * is generated from them (npm run docs) and test/catalogue.test.ts proves it names exactly these.
+ * is generated from them (npm run docs) and test/meta/catalogue.test.ts proves it names exactly these.
  */
 export function allCheckIds(): CheckId[] {
   return [

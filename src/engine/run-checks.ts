@@ -13,7 +13,7 @@ import { addResponses, type ResponsesSeen } from './responses-seen.js'
 import { SharedReads } from './shared-reads.js'
 import { logExchanges } from '../har/exchange-log.js'
 import { runCheck, secretsNow, type CheckEnvironment } from './run-check.js'
-import { SignedBodySource } from '../generators/signed-bodies.js'
+import { SignedBodySource, type SignInProcess } from '../generators/signed-bodies.js'
 import { WriteBudget } from './write-plan.js'
 
 /**
@@ -49,6 +49,8 @@ export interface EngineOptions {
    * selects every check, or a relation between samples among those it selects.
    */
   resampling?: ResampleOptions
+  /** Signs the profile's signing commands it knows in this process (RunOptions.signInProcess). */
+  signInProcess?: SignInProcess
 }
 
 /** What a run of the checks found: one outcome per check, then one per every-response rule, in catalogue order. */
@@ -116,9 +118,17 @@ function cutShort(
  * Signed bodies, --max-writes and the receipts learned, for a run that may write (--allow-writes and a profile that
  * states writes); none for one that may not.
  */
-export function writingOf(settings: RunSettings, secrets: readonly Secret[]): CheckEnvironment['writing'] {
+export function writingOf(
+  settings: RunSettings,
+  secrets: readonly Secret[],
+  signInProcess?: SignInProcess,
+): CheckEnvironment['writing'] {
   if (!settings.allowWrites || !settings.profile?.values.writes) return undefined
-  const bodies = new SignedBodySource(settings.profile.baseDir ?? process.cwd(), settings.requestTimeoutMs)
+  const bodies = new SignedBodySource(
+    settings.profile.baseDir ?? process.cwd(),
+    settings.requestTimeoutMs,
+    signInProcess,
+  )
   return { bodies, budget: new WriteBudget(settings.maxWrites), secrets: new GrowingSecrets(secrets) }
 }
 
@@ -144,7 +154,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
     secrets,
     sharedReads,
     exchangeLog: target.exchangeLog,
-    writing: writingOf(settings, secrets),
+    writing: writingOf(settings, secrets, options.signInProcess),
     judges,
     relations,
   }

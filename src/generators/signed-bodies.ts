@@ -10,6 +10,12 @@ const MAX_BODY_BYTES = 1024 * 1024
 export type SignedBodyResult = { body: string } | { problem: string }
 
 /**
+ * Signs in this process for a signing command it knows, giving what the command would print; undefined runs the command
+ * as a process. The self-tests sign for the reference's own `reference sign` so, without a process per body.
+ */
+export type SignInProcess = (command: readonly string[]) => string | undefined
+
+/**
  * The signed bodies of a run's writes, one per submission. The suite holds no signing key: a body is a pre-signed file
  * (each file used once per run, so that no body is sent under two keys) or what the user's own signing tool prints,
  * run without a shell in the profile's folder, bounded in time and output.
@@ -20,6 +26,7 @@ export class SignedBodySource {
   constructor(
     private readonly baseDir: string,
     private readonly timeoutMs: number,
+    private readonly signInProcess?: SignInProcess,
   ) {}
 
   /**
@@ -56,7 +63,10 @@ export class SignedBodySource {
     }
   }
 
-  private run([program, ...args]: readonly string[], where: string): Promise<SignedBodyResult> {
+  private run(command: readonly string[], where: string): Promise<SignedBodyResult> {
+    const signed = this.signInProcess?.(command)
+    if (signed !== undefined) return Promise.resolve({ body: signed.replace(/\r?\n$/, '') })
+    const [program, ...args] = command
     return new Promise((settle) => {
       execFile(
         program!,

@@ -6,6 +6,7 @@ import type { ProfileSource } from '../profile/load.js'
 import type { ReferenceOptions } from '../reference/server.js'
 import type { Behaviour, RefRequest, RefResponse } from '../reference/types.js'
 import type { RetryPolicy } from '../http/retry.js'
+import type { SignInProcess } from '../generators/signed-bodies.js'
 
 export interface Waiver {
   check: string
@@ -70,6 +71,11 @@ export interface RunOptions {
    * (a self-test shortens the backoff of the 5xx it scripts).
    */
   retryPolicy?: RetryPolicy
+  /**
+   * Signs in this process for the profile's signing commands it knows, returning the body the command would print;
+   * undefined runs the command as a process, as without it.
+   */
+  signInProcess?: SignInProcess
 }
 
 /**

@@ -31,6 +31,7 @@ export async function runFindings(options: RunOptions): Promise<Findings> {
         rate: target.settings.rate,
         onRound: options.onRound,
       },
+      signInProcess: options.signInProcess,
     })
     await target.writeHar()
     return findingsOfRun(target, result, options)

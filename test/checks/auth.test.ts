@@ -83,7 +83,7 @@ describe('auth/missing-key judged on any exchange of a run (its recorded judgeme
     expect(judged(500)).toBe('answered 500 to a request without X-API-Key, expected 401')
   })
 
-  test('judges the answer: the engine leaves out a transient 502, 503 or 504 and an attempt the client sent again (test/server-errors.test.ts)', () => {
+  test('judges the answer: the engine leaves out a transient 502, 503 or 504 and an attempt the client sent again (test/runs/server-errors.test.ts)', () => {
     expect(judgement.judgesAnswer).toBe(true)
   })
 

@@ -26,7 +26,7 @@ import { answering, withAnswer } from '../support/scripted-answers.js'
 /**
  * The profile checks (src/checks/profile-*.ts) run alone against the embedded reference, with profile values and
  * answers of the test's own: the branches of a check that the reference's own profile and its named faults do not
- * reach (npm run mutation judges the checks by these and by test/each-check.test.ts).
+ * reach (npm run mutation judges the checks by these and by test/checks/each-check.test.ts).
  */
 
 const REFERENCE_VALUES = readProfileFile(specPath('reference-profile.yaml'))

@@ -12,7 +12,7 @@ import { failureSummary, runAgainstReference } from '../support/run.js'
 /**
  * The write checks (src/checks/writes.ts) run alone against the embedded reference with --allow-writes, under the
  * reference's own profile or values of the test's own, and answers scripted by the test: the branches no named fault
- * of the reference reaches (npm run mutation judges the checks by these and by test/each-check.test.ts).
+ * of the reference reaches (npm run mutation judges the checks by these and by test/checks/each-check.test.ts).
  */
 
 const REFERENCE_VALUES = readProfileFile(specPath('reference-profile.yaml'))

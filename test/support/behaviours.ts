@@ -1,4 +1,5 @@
-import type { Behaviour } from '../../src/reference/types.js'
+import type { ReferenceData } from '../../src/reference/data.js'
+import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
 
 /** The reference, answering the first request for each config URL and key with a 503 (then as usual). */
 export function firstConfigRequestUnavailable(retryAfter: string | undefined): Behaviour {
@@ -21,5 +22,53 @@ export function firstConfigRequestUnavailable(retryAfter: string | undefined): B
       delete response.headers['x-service-source']
       if (retryAfter !== undefined) response.headers['retry-after'] = retryAfter
     },
+  }
+}
+
+/** A request as its handler would see it: what a behaviour's onRequest may change. */
+export function requestText(request: RefRequest): string {
+  const { method, path, query, headers, body } = request
+  return JSON.stringify([method, path, query.toString(), headers, body])
+}
+
+/** A response as it would be written: what a behaviour's onResponse may change. */
+export function responseText(response: RefResponse): string {
+  const { status, headers, body, raw, encoded } = response
+  return JSON.stringify([status, headers, body, raw, encoded?.toString('base64')])
+}
+
+/**
+ * The behaviour as it is, counting the exchanges it changed: a request its onRequest rewrote, or a response its
+ * onResponse did. An allowance's test asserts that its allowance changed one at least: one that changed nothing
+ * repeated the plain reference's test.
+ */
+export function countingEdits(behaviour: Behaviour): { behaviour: Behaviour; edits: () => number } {
+  const edited = new WeakSet<RefRequest>()
+  let edits = 0
+  const count = (request: RefRequest, before: string, after: string) => {
+    if (before === after || edited.has(request)) return
+    edited.add(request)
+    edits++
+  }
+  const { onRequest, onResponse } = behaviour
+  return {
+    behaviour: {
+      ...behaviour,
+      ...(onRequest && {
+        onRequest(request: RefRequest, data: ReferenceData) {
+          const before = requestText(request)
+          onRequest.call(behaviour, request, data)
+          count(request, before, requestText(request))
+        },
+      }),
+      ...(onResponse && {
+        onResponse(response: RefResponse, request: RefRequest, data: ReferenceData) {
+          const before = responseText(response)
+          onResponse.call(behaviour, response, request, data)
+          count(request, before, responseText(response))
+        },
+      }),
+    },
+    edits: () => edits,
   }
 }

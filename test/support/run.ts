@@ -4,6 +4,7 @@ import type { FaultName } from '../../src/reference/fault-names.js'
 import type { Behaviour } from '../../src/reference/types.js'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
 import { defaultRetryPolicy, type RetryPolicy } from '../../src/http/retry.js'
+import { signAsTheReference } from './reference-signer.js'
 
 export const FIXED_SEED = 20261122
 
@@ -24,12 +25,15 @@ export const TEST_SETTINGS = {
 
 /**
  * The client's retries with the backoff after a 500, 502, 503 or 504 cut to milliseconds: a fault or scripted answer
- * that is a 5xx costs a self-test no seconds of waiting. Retry-After is honoured as ever; test/retries.test.ts holds
- * the backoff.
+ * that is a 5xx costs a self-test no seconds of waiting. Retry-After is honoured as ever; test/runs/retries.test.ts
+ * holds the backoff.
  */
 export const TEST_RETRY_POLICY: RetryPolicy = { ...defaultRetryPolicy, backoffBaseMs: 1, backoffCapMs: 8 }
 
-/** Runs the real suite against the embedded reference server with the given faults and allowances switched on. */
+/**
+ * Runs the real suite against the embedded reference server with the given faults and allowances switched on; the
+ * reference's signing command signs in this process.
+ */
 export function runAgainstReference(
   reference: RunOptions['reference'] & { faults?: FaultName[] } = {},
   settings: Partial<RunOptions['settings']> = {},
@@ -39,6 +43,7 @@ export function runAgainstReference(
     settings: { ...TEST_SETTINGS, ...settings },
     reference,
     retryPolicy: TEST_RETRY_POLICY,
+    signInProcess: signAsTheReference,
     ...extra,
   })
 }
@@ -57,6 +62,7 @@ export async function outcomeWithInputs(
     const report = await runConformance({
       settings: { ...TEST_SETTINGS, baseUrl: server.baseUrl, ...inputs(server) },
       retryPolicy: TEST_RETRY_POLICY,
+      signInProcess: signAsTheReference,
       only: [id],
       ...extra,
     })

@@ -17,7 +17,7 @@ import { relationsFaults } from './relations.js'
 import { unsampledFaults } from './unsampled.js'
 import { writesFaults } from './writes.js'
 
-/** A fault of the catalogue, whose name FaultName names (generated from this list; test/catalogue.test.ts). */
+/** A fault of the catalogue, whose name FaultName names (generated from this list; test/meta/catalogue.test.ts). */
 export type NamedFault = Fault & { readonly name: FaultName }
 
 /** Every named fault of the reference server: each one precise violation of the contract. */

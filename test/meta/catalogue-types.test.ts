@@ -1,0 +1,53 @@
+import { describe, expect, expectTypeOf, test } from 'vitest'
+import { allCheckIds, type Concern } from '../../src/checks/index.js'
+import type { Check } from '../../src/checks/types.js'
+import type { CheckId, RequirementId } from '../../src/contract/catalogue-ids.js'
+import { loadRequirements } from '../../src/contract/requirements.js'
+import type { FaultName } from '../../src/reference/fault-names.js'
+import { faults } from '../../src/reference/faults/index.js'
+import type { Allowance, Fault } from '../../src/reference/types.js'
+import { runAgainstReference } from '../support/run.js'
+
+// npm run typecheck judges this file: each line after a @ts-expect-error must not compile, so a typo in a check ID, a
+// requirement ID or a fault name is a tsc error wherever the catalogue's types stand.
+
+describe('the catalogue types', () => {
+  test("a fault's breaks and an allowance's skips and readings name checks of the catalogue", () => {
+    const breaks: Fault['breaks'] = ['limits/quota-429', 'every-response/retry-after']
+    // @ts-expect-error: no check has the ID limits/quota-492
+    const typo: Fault['breaks'] = ['limits/quota-492']
+    // @ts-expect-error: no check has the ID config/answers-object
+    const skips: Allowance['skips'] = ['config/answers-object']
+    expectTypeOf<'auth/missing-key'>().toExtend<CheckId>()
+    expectTypeOf<'auth/missing-keys'>().not.toExtend<CheckId>()
+    expect(allCheckIds()).toEqual(expect.arrayContaining([...breaks]))
+    expect(allCheckIds()).not.toContain(typo[0])
+    expect(allCheckIds()).not.toContain(skips![0])
+  })
+
+  test("a check's and an allowance's requirement is one of specs/requirements.yaml", () => {
+    const permittedBy: Allowance['permittedBy'] = 'EP-LIST-QUERY'
+    // @ts-expect-error: no requirement has the ID EP-LIST-QUERIES
+    const typo: Check['requirement'] = 'EP-LIST-QUERIES'
+    expectTypeOf<'LIM-QUOTA-429'>().toExtend<RequirementId>()
+    const ids = loadRequirements().map((r) => r.id)
+    expect(ids).toContain(permittedBy)
+    expect(ids).not.toContain(typo)
+  })
+
+  test('a fault name and a concern are of the catalogue', () => {
+    const name: FaultName = 'quota-retry-after-zero'
+    // @ts-expect-error: no fault has the name quota-retry-after-0
+    const typo: FaultName = 'quota-retry-after-0'
+    // @ts-expect-error: no concern is named quota
+    const concern: Concern = 'quota'
+    expectTypeOf<'limits'>().toExtend<Concern>()
+    // A self-test's run under faults (test/support/run.ts) takes fault names.
+    type Reference = Parameters<typeof runAgainstReference>[0]
+    expectTypeOf<{ faults: ['quota-retry-after-zero'] }>().toExtend<Reference>()
+    expectTypeOf<{ faults: ['quota-retry-after-0'] }>().not.toExtend<Reference>()
+    expect(faults.map((f) => f.name)).toContain(name)
+    expect(faults.map((f) => f.name)).not.toContain(typo)
+    expect(concern).toBe('quota')
+  })
+})

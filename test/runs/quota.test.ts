@@ -1,0 +1,68 @@
+import { describe, expect, test } from 'vitest'
+import type { Report } from '../../src/core/report.js'
+import { failureSummary, idsWithStatus, runAgainstReference } from '../support/run.js'
+
+const QUOTA = { limit: 15, windowMs: 1000 }
+
+/**
+ * Check ID to status, where an every-response rule skipped for want of (error) responses counts as passed: the 429s
+ * give it some.
+ */
+function statuses(report: Report): Record<string, string> {
+  const comparable = (id: string, status: string) =>
+    id.startsWith('every-response/') && status === 'skipped' ? 'passed' : status
+  return Object.fromEntries(report.checks.map((c) => [c.id, comparable(c.id, c.status)]))
+}
+
+function outcome(report: Report, id: string) {
+  const found = report.checks.find((c) => c.id === id)
+  expect(found, `${id} is not in the report`).toBeDefined()
+  return found!
+}
+
+describe('a run under a quota of 15 requests per second per key', () => {
+  test('has the same outcomes as a run without a quota, the 429s retried', { timeout: 300_000 }, async () => {
+    const plain = await runAgainstReference()
+    let requests = 0
+    let limited = 0
+    const report = await runAgainstReference({
+      quota: QUOTA,
+      record: (_, response) => {
+        requests++
+        if (response.status === 429) limited++
+      },
+    })
+    console.info(
+      `quota run: ${requests} requests, ${limited} answered 429, ${report.durationMs} ms (without a quota: ${plain.durationMs} ms)`,
+    )
+    expect(idsWithStatus(report, 'failed'), failureSummary(report)).toEqual([])
+    expect(report.errors).toEqual([])
+    expect(statuses(report)).toEqual(statuses(plain))
+    // The suite sends hundreds of requests with one key, eight at a time: far more than 15 in some second.
+    expect(limited, `${requests} requests and not one 429: the quota was not exercised`).toBeGreaterThan(0)
+    expect(outcome(report, 'every-response/retry-after').status).toBe('passed')
+    expect(
+      report.checks.filter((c) => c.retried).length,
+      'no check says its outcome depended on a retry',
+    ).toBeGreaterThan(0)
+  })
+})
+
+describe('the rate-limit probe', () => {
+  test('is skipped without --probe-rate-limit', async () => {
+    const report = await runAgainstReference({ quota: QUOTA }, {}, { only: ['limits/quota-429'] })
+    expect(outcome(report, 'limits/quota-429').reason).toMatch(/opt-in/)
+  })
+
+  test('passes against the reference under a quota', async () => {
+    const report = await runAgainstReference({ quota: QUOTA }, { probeRateLimit: true }, { only: ['limits/quota-429'] })
+    expect(outcome(report, 'limits/quota-429').status, failureSummary(report)).toBe('passed')
+  })
+
+  test('is skipped as not assessable when no 429 arrives within its bound', async () => {
+    const report = await runAgainstReference({}, { probeRateLimit: true }, { only: ['limits/quota-429'] })
+    const probe = outcome(report, 'limits/quota-429')
+    expect(probe.status).toBe('skipped')
+    expect(probe.reason).toMatch(/no 429 within 300 requests/)
+  })
+})

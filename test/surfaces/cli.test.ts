@@ -1,0 +1,216 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { main, subcommands } from '../../src/cli/main.js'
+import { parseCli } from '../../src/cli/options.js'
+import { runConformance } from '../../src/runner/run.js'
+import { captureOutput } from '../support/output.js'
+import { FIXED_SEED } from '../support/run.js'
+
+/** A file where a report folder is asked for: found before the run, not after it. */
+const REPORT_DIR_FILE = join(mkdtempSync(join(tmpdir(), 'ipts-report-dir-')), 'a-file')
+writeFileSync(REPORT_DIR_FILE, 'not a folder')
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+describe('the command line', () => {
+  test('runs the suite against the embedded reference and exits 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-cli-'))
+    const { out } = captureOutput()
+    // A long --timeout: a timeout against the embedded reference would be the load of a shared machine, not a finding.
+    const code = await main(['--report-dir', dir, '--seed', String(FIXED_SEED), '--timeout', '60000'], {})
+    vi.restoreAllMocks()
+    expect(code, out.join('')).toBe(0)
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))
+    expect(report.summary.verdict).toBe('pass')
+    expect(report.summary.passed).toBeGreaterThan(0)
+    expect(report.seed).toBe(FIXED_SEED)
+  })
+
+  test('exits 1 and names the failing check when a fault is switched on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-cli-'))
+    const { out } = captureOutput()
+    const code = await main(
+      ['--report-dir', dir, '--seed', String(FIXED_SEED), '--fault', 'market-paused-as-string'],
+      {},
+    )
+    vi.restoreAllMocks()
+    expect(code).toBe(1)
+    expect(out.join('')).toContain('shapes/market-members')
+  })
+
+  test.each([
+    [['--base-url', 'http://127.0.0.1:9', '--api-key', 'some-key'], /unreachable/],
+    [['--trader', 'nope'], /--trader/],
+    [['--intent-hash', '0x12'], /--intent-hash/],
+    [['--base-url', 'ftp://example.test'], /--base-url/],
+    [['--runs', 'many'], /--runs/],
+    [['--concurrency', '0'], /--concurrency/],
+    [['--bogus'], /unknown flag --bogus/],
+    [['--intent-hash', `0x${'a'.repeat(64)}`], /--intent-receipt is required/],
+    [['--config', '/nonexistent/ipts.yaml'], /--config/],
+    [
+      ['--check', 'auth/missing-kye'],
+      /^ipts-conformance: --check: no check has the ID "auth\/missing-kye" \(closest: auth\/missing-key, /,
+    ],
+    [['--check', 'no/such-check'], /--check: no check has the ID "no\/such-check"/],
+    [
+      ['--fault', 'no-such-fault'],
+      /unknown reference fault no-such-fault \(ipts-conformance reference --list names them all\)/,
+    ],
+    [['bogus'], /unknown subcommand "bogus"/],
+    [['help', 'bogus'], /unknown subcommand "bogus"/],
+    [
+      ['profile', 'bogus'],
+      /^ipts-conformance: profile: unknown subcommand "bogus" \(one of: init \[FILE\], validate FILE; see ipts-conformance help profile\)$/,
+    ],
+    [['--runs', '-1'], /^ipts-conformance: --runs must be from 1 to 10000, got -1$/],
+    [
+      ['--base-url', '--trader', `0x${'a'.repeat(40)}`],
+      /^ipts-conformance: --base-url needs a value \(one that begins with - is written --base-url=VALUE\)$/,
+    ],
+    [['run', 'extra'], /unexpected argument "extra"/],
+    [['--report-dir', REPORT_DIR_FILE], /--report-dir must name a folder, but .* is a file/],
+    [['--report-dir', join(REPORT_DIR_FILE, 'reports')], /--report-dir must name a folder, but .* is a file/],
+    [['check-har', REPORT_DIR_FILE, '--report-dir', REPORT_DIR_FILE], /--report-dir must name a folder/],
+    [['compare', REPORT_DIR_FILE, REPORT_DIR_FILE, '--report-dir', REPORT_DIR_FILE], /--report-dir must name a folder/],
+  ])('%j exits 2 with one line', async (argv, pattern) => {
+    const { out, err } = captureOutput()
+    const code = await main(argv as string[], {})
+    vi.restoreAllMocks()
+    expect(code).toBe(2)
+    expect(out.join('')).toBe('')
+    const lines = err.join('').trimEnd().split('\n')
+    expect(lines, 'one line, no stack trace').toHaveLength(1)
+    expect(lines[0]).toMatch(pattern)
+  })
+
+  test('a bad value names where it came from: the environment variable, or the config file and its key', async () => {
+    const config = join(mkdtempSync(join(tmpdir(), 'ipts-config-')), 'ipts.yaml')
+    writeFileSync(config, 'runs: lots\n')
+    const { err } = captureOutput()
+    expect(await main([], { IPTS_RUNS: '-1' })).toBe(2)
+    expect(await main(['--config', config], {})).toBe(2)
+    vi.restoreAllMocks()
+    expect(parseCli(['--runs', '3', '--config', config], {}).run.settings.runs, 'a flag wins over the file').toBe(3)
+    const lines = err.join('').trimEnd().split('\n')
+    expect(lines.slice(0, 2)).toEqual([
+      'ipts-conformance: IPTS_RUNS must be from 1 to 10000, got -1',
+      `ipts-conformance: runs in ${config} must be a whole number, got "lots"`,
+    ])
+  })
+
+  test('each subcommand has its own --help; the top-level help lists the subcommands', async () => {
+    const { out } = captureOutput()
+    expect(await main(['reference', '--help'], {})).toBe(0)
+    const referenceHelp = out.splice(0).join('')
+    expect(await main(['--help'], {})).toBe(0)
+    const topLevel = out.splice(0).join('')
+    vi.restoreAllMocks()
+    expect(referenceHelp).toMatch(/^Usage: ipts-conformance reference/)
+    expect(referenceHelp).toContain('--fault')
+    expect(referenceHelp).not.toContain('--base-url')
+    for (const name of subcommands.map((s) => s.name)) expect(topLevel).toMatch(new RegExp(`^  ${name} `, 'm'))
+  })
+
+  test('-h, help and help SUBCOMMAND print the help that --help prints', async () => {
+    const { out } = captureOutput()
+    const printed = async (argv: string[]) => {
+      expect(await main(argv, {}), argv.join(' ')).toBe(0)
+      return out.splice(0).join('')
+    }
+    const topLevel = await printed(['--help'])
+    const reference = await printed(['reference', '--help'])
+    const [short, word, subShort, subWord] = [
+      await printed(['-h']),
+      await printed(['help']),
+      await printed(['reference', '-h']),
+      await printed(['help', 'reference']),
+    ]
+    vi.restoreAllMocks()
+    expect(topLevel).toMatch(/^ipts-conformance \d/)
+    expect(short, '-h').toBe(topLevel)
+    expect(word, 'help').toBe(topLevel)
+    expect(subShort, 'reference -h').toBe(reference)
+    expect(subWord, 'help reference').toBe(reference)
+  })
+
+  test('profile without a subcommand lists its subcommands, as profile --help does', async () => {
+    const { out, err } = captureOutput()
+    expect(await main(['profile'], {})).toBe(0)
+    const alone = out.splice(0).join('')
+    expect(await main(['help', 'profile'], {})).toBe(0)
+    const help = out.splice(0).join('')
+    vi.restoreAllMocks()
+    expect(err.join('')).toBe('')
+    expect(alone).toMatch(/^Usage: ipts-conformance profile SUBCOMMAND\n[\s\S]*Subcommands:\n {2}init \[FILE\]\n/)
+    expect(help.startsWith(alone.trimEnd()), 'help profile adds only the --help line').toBe(true)
+  })
+
+  test('a negative number after a flag is its value', () => {
+    expect(parseCli(['--seed', '-5'], {}).run.settings.seed).toBe(-5)
+  })
+
+  test('--help and --version exit 0', async () => {
+    const { out } = captureOutput()
+    expect(await main(['--help'], {})).toBe(0)
+    expect(await main(['--version'], {})).toBe(0)
+    vi.restoreAllMocks()
+    expect(out.join('')).toContain('--base-url')
+    expect(out.join('')).toMatch(/^\d+\.\d+\.\d+$/m)
+  })
+})
+
+describe('a selection of checks', () => {
+  test('with an ID no check has is refused by the API too, naming the closest, before any request', async () => {
+    await expect(runConformance({ only: ['config/answers-object'] })).rejects.toThrow(
+      /^only: no check has the ID "config\/answers-object" \(closest: config\/answers-json, /,
+    )
+  })
+
+  test('from IPTS_CHECK names the variable', () => {
+    expect(() => parseCli([], { IPTS_CHECK: 'auth/missing-kye' })).toThrow(
+      /^IPTS_CHECK: no check has the ID "auth\/missing-kye" \(closest: auth\/missing-key, /,
+    )
+  })
+})
+
+describe('settings', () => {
+  test('flags win over the environment, the environment over the config file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-config-'))
+    const file = join(dir, 'ipts.yaml')
+    writeFileSync(
+      file,
+      'runs: 3\nconcurrency: 2\nseed: 11\nwaivers:\n  - check: shapes/market-members\n    reason: vendor ticket 42\n',
+    )
+    const options = parseCli(['--config', file, '--runs', '9'], { IPTS_RUNS: '5', IPTS_CONCURRENCY: '4' })
+    expect(options.run.settings.runs).toBe(9)
+    expect(options.run.settings.concurrency).toBe(4)
+    expect(options.run.settings.seed).toBe(11)
+    expect(options.run.waivers).toEqual([{ check: 'shapes/market-members', reason: 'vendor ticket 42' }])
+  })
+
+  test('an unknown setting in the config file is a usage error naming it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-config-'))
+    const file = join(dir, 'ipts.yaml')
+    writeFileSync(file, 'bogus: 1\n')
+    expect(() => parseCli(['--config', file], {})).toThrow(/unknown setting "bogus"/)
+    writeFileSync(file, 'concurency: 2\n')
+    expect(() => parseCli(['--config', file], {})).toThrow(
+      /unknown setting "concurency" in \S+ \(closest: concurrency, /,
+    )
+  })
+
+  test('a config file that is not YAML is one line: the file, the line, the column and what is wrong', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ipts-config-')), 'ipts.yaml')
+    writeFileSync(file, 'runs: 3\ncheck: [auth/missing-key,\n')
+    expect(() => parseCli(['--config', file], {})).toThrow(
+      new RegExp(
+        `^--config: ${file} is not valid YAML at line 3, column 1: Flow sequence in block collection must be sufficiently indented and end with a \\]$`,
+      ),
+    )
+  })
+})

@@ -1,0 +1,133 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { chromium } from 'playwright-core'
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import { captureOutput } from '../support/output.js'
+import { main } from '../../src/cli/main.js'
+import { specPath } from '../../src/core/package-root.js'
+import type { Comparison } from '../../reporters/compare.js'
+import type { Report } from '../../src/core/report.js'
+import { writeReports } from '../../reporters/write.js'
+import { runAgainstReference } from '../support/run.js'
+import { CHROMIUM, LAUNCH_ARGS } from '../support/browser.js'
+
+const skipBrowser = !existsSync(CHROMIUM) && !process.env.CI
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+let dir: string
+let plainPath: string
+let faultyPath: string
+let faulty: Report
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ipts-compare-'))
+  const [plain, withFault] = await Promise.all([
+    runAgainstReference(),
+    runAgainstReference({ faults: ['market-paused-as-string'] }),
+  ])
+  faulty = withFault
+  await writeReports(plain, join(dir, 'plain'))
+  await writeReports(withFault, join(dir, 'faulty'))
+  plainPath = join(dir, 'plain', 'report.json')
+  faultyPath = join(dir, 'faulty', 'report.json')
+})
+
+describe('ipts-conformance compare', () => {
+  test('writes compare.json (valid against its schema), compare.md and compare.html, the rows that differ first, each column labelled with what its run switched on, and exits 0', async () => {
+    const out = join(dir, 'out')
+    const { out: lines } = captureOutput()
+    expect(await main(['compare', plainPath, faultyPath, '--report-dir', out], {})).toBe(0)
+    vi.restoreAllMocks()
+    expect(lines.join('')).toContain('compare.html')
+    const comparison = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as Comparison
+    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(
+      JSON.parse(readFileSync(specPath('compare.schema.json'), 'utf8')),
+    )
+    expect(validate(comparison), JSON.stringify(validate.errors)).toBe(true)
+    expect(comparison.columns.map((c) => [c.path, c.verdict])).toEqual([
+      [plainPath, 'pass'],
+      [faultyPath, 'fail'],
+    ])
+    expect(comparison.columns[1]!.label, 'the fault run is labelled with the fault it switched on').toMatch(
+      /\(fault market-paused-as-string\) @ /,
+    )
+    expect(comparison.columns[0]!.label, 'the clean run is labelled without one').not.toMatch(/fault|allowance/)
+    const differing = comparison.rows.filter((r) => r.differs)
+    expect(comparison.rows.slice(0, differing.length), 'rows that differ come first').toEqual(differing)
+    expect(differing.map((r) => `${r.kind} ${r.id}: ${r.outcomes.join(' → ')}`)).toEqual(
+      expect.arrayContaining([
+        'check shapes/market-members: passed → failed',
+        `requirement ${faulty.checks.find((c) => c.id === 'shapes/market-members')!.requirement}: passed → failed`,
+      ]),
+    )
+    expect(comparison.summary.differing).toBe(differing.length)
+    const markdown = readFileSync(join(out, 'compare.md'), 'utf8')
+    expect(
+      markdown.indexOf('shapes/market-members'),
+      'the differing check is listed before the rows alike',
+    ).toBeLessThan(markdown.indexOf('## Rows alike'))
+  })
+
+  test.skipIf(skipBrowser)(
+    'compare.html in headless Chromium: a column per report, the differing rows first, the filter hides the others, nothing fetched',
+    async () => {
+      const out = join(dir, 'html')
+      captureOutput()
+      await main(['compare', plainPath, faultyPath, '--report-dir', out], {})
+      vi.restoreAllMocks()
+      const comparison = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as Comparison
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
+      try {
+        const page = await browser.newPage()
+        const requests: string[] = []
+        page.on('request', (request) => requests.push(request.url()))
+        await page.goto(pathToFileURL(join(out, 'compare.html')).href, { waitUntil: 'load' })
+        expect(await page.locator('th.column').allInnerTexts()).toEqual(comparison.columns.map((c) => c.label))
+        const rows = page.locator('table.compare tbody tr')
+        expect(await rows.count(), 'one row per requirement and check').toBe(comparison.rows.length)
+        expect(await rows.first().getAttribute('class')).toBe('differs')
+        const marketRow = page.locator('tr[data-row="check:shapes/market-members"] td .status')
+        expect(await marketRow.allInnerTexts()).toEqual(['passed', 'failed'])
+        await page.locator('#only-differing').check()
+        expect(
+          await page.locator('table.compare tbody tr:visible').count(),
+          'only the differing rows stay visible',
+        ).toBe(comparison.summary.differing)
+        expect(
+          requests.filter((url) => !url.startsWith('file:')),
+          'requests beyond the file itself',
+        ).toEqual([])
+      } finally {
+        await browser.close()
+      }
+    },
+  )
+
+  test.each([
+    ['a file that is not JSON', 'not json', /is not JSON/],
+    ['a JSON file that is not a report', '{"checks": []}', /is not a report\.json of this tool/],
+  ])('%s is a usage error: one line, exit 2', async (_, content, pattern) => {
+    const bad = join(dir, `bad-${Math.random()}.json`)
+    writeFileSync(bad, content)
+    const { out, err } = captureOutput()
+    const code = await main(['compare', plainPath, bad], {})
+    vi.restoreAllMocks()
+    expect(code).toBe(2)
+    expect(out.join('')).toBe('')
+    expect(err.join('').trimEnd().split('\n')).toHaveLength(1)
+    expect(err.join('')).toMatch(pattern)
+  })
+
+  test('fewer than two reports is a usage error', async () => {
+    const { err } = captureOutput()
+    expect(await main(['compare', plainPath], {})).toBe(2)
+    vi.restoreAllMocks()
+    expect(err.join('')).toMatch(/at least two report\.json files/)
+  })
+})

@@ -1,0 +1,265 @@
+import { readFileSync } from 'node:fs'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { validateXML } from 'xmllint-wasm'
+import { allCheckIds } from '../../src/checks/index.js'
+import { levelLabel, loadRequirements, type Requirement } from '../../src/contract/requirements.js'
+import { renderJson } from '../../reporters/json.js'
+import { renderHtml } from '../../reporters/html.js'
+import { renderJunit } from '../../reporters/junit.js'
+import { renderMarkdown } from '../../reporters/markdown.js'
+import type { CheckOutcome, Report } from '../../src/core/report.js'
+import { reportValidator } from '../support/report-schema.js'
+import { provokedReport, withHostileEvidence } from '../support/reports.js'
+import { runAgainstReference } from '../support/run.js'
+
+const junitXsd = readFileSync(new URL('../fixtures/junit.xsd', import.meta.url), 'utf8')
+
+async function xsdErrors(xml: string): Promise<string> {
+  const result = await validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [junitXsd] })
+  return result.valid ? '' : result.rawOutput
+}
+
+/** The report with its first failed check marked as one that crashed, and that check. */
+function withOneCrash(report: Report): { report: Report; crashed: CheckOutcome } {
+  const crashed = report.checks.find((c) => c.status === 'failed')!
+  return {
+    report: { ...report, checks: report.checks.map((c) => (c === crashed ? { ...c, crashed: true } : c)) },
+    crashed,
+  }
+}
+
+let provoked: Report
+let waived: string
+let plain: Report
+// Two whole runs, one with every fault and so under the quota some faults bring: longer than the default hook bound.
+beforeAll(async () => {
+  ;({ report: provoked, waived } = await provokedReport())
+  plain = await runAgainstReference()
+}, 300_000)
+
+describe('report.json', () => {
+  test('validates against specs/report.schema.json, for a passing and a failing run', () => {
+    const validate = reportValidator()
+    for (const report of [plain, provoked]) {
+      expect(validate(JSON.parse(renderJson(report))), JSON.stringify(validate.errors, null, 2)).toBe(true)
+    }
+  })
+
+  test('validates with a check that crashed', () => {
+    const validate = reportValidator()
+    expect(
+      validate(JSON.parse(renderJson(withOneCrash(provoked).report))),
+      JSON.stringify(validate.errors, null, 2),
+    ).toBe(true)
+  })
+
+  test('the schema rejects a member it does not know', () => {
+    const validate = reportValidator()
+    const report = JSON.parse(renderJson(plain))
+    report.checks[0].extra = 1
+    expect(validate(report)).toBe(false)
+  })
+
+  test('requires the coverage, with every requirement of the catalogue once, in its order', () => {
+    const validate = reportValidator()
+    const { coverage: _, ...without } = JSON.parse(renderJson(plain)) as Report
+    expect(validate(without)).toBe(false)
+    expect(provoked.coverage.requirements.map((r) => r.id)).toEqual(loadRequirements().map((r) => r.id))
+  })
+
+  test('traces every requirement of the catalogue once, in its order', () => {
+    expect(provoked.requirements.map((r) => r.id)).toEqual(loadRequirements().map((r) => r.id))
+  })
+
+  test('lists an observable requirement that no check cites as uncovered, and an unobservable one as not assessable with its reason', () => {
+    const cited = new Set(provoked.checks.map((c) => c.requirement))
+    for (const requirement of loadRequirements()) {
+      const result = provoked.requirements.find((r) => r.id === requirement.id)!
+      if (!requirement.observable && result.profile) {
+        // Stated by the run's profile (the embedded reference's own): assessed by the checks that cite it.
+        expect(result.status, requirement.id).not.toBe('not-assessable')
+        expect(result.checks.length, requirement.id).toBeGreaterThan(0)
+      } else if (!requirement.observable) {
+        expect(result.status, requirement.id).toBe('not-assessable')
+        expect(result.reason, requirement.id).toBe(requirement.reason)
+      } else if (!cited.has(requirement.id)) {
+        expect(result.status, requirement.id).toBe('uncovered')
+        expect(result.checks, requirement.id).toEqual([])
+      } else expect(result.checks.length, requirement.id).toBeGreaterThan(0)
+    }
+  })
+
+  test('marks a requirement failed when one of its checks failed, and waived when its only failure is waived', () => {
+    for (const check of provoked.checks.filter((c) => c.status === 'failed')) {
+      expect(provoked.requirements.find((r) => r.id === check.requirement)!.status, check.id).toBe('failed')
+    }
+    const waivedCheck = provoked.checks.find((c) => c.id === waived)!
+    expect(waivedCheck.status).toBe('waived')
+    const siblings = provoked.checks.filter((c) => c.requirement === waivedCheck.requirement && c.id !== waived)
+    const expected = siblings.some((c) => c.status === 'failed') ? 'failed' : 'waived'
+    expect(provoked.requirements.find((r) => r.id === waivedCheck.requirement)!.status).toBe(expected)
+  })
+
+  test("carries each requirement's quote and whether it is inferred, and each check whether its requirement is", () => {
+    const catalogue = new Map<string, Requirement>(loadRequirements().map((r) => [r.id, r]))
+    for (const result of provoked.requirements) {
+      expect(result.quote, result.id).toEqual(catalogue.get(result.id)!.quote)
+      expect(result.inferred, result.id).toBe(catalogue.get(result.id)!.inferred === true)
+    }
+    for (const check of provoked.checks)
+      expect(check.inferred, check.id).toBe(catalogue.get(check.requirement)!.inferred === true)
+    expect(
+      provoked.checks.some((c) => c.inferred) && provoked.checks.some((c) => !c.inferred),
+      'the run has inferred and stated requirements',
+    ).toBe(true)
+  })
+
+  test('names in each requirement every check of the suite that cites it', () => {
+    const ids = new Set(provoked.requirements.flatMap((r) => r.checks))
+    expect([...ids].sort()).toEqual(allCheckIds().sort())
+  })
+})
+
+describe('junit.xml', () => {
+  test('validates against the Ant/Jenkins JUnit XSD, for a passing and a failing run', async () => {
+    expect(await xsdErrors(renderJunit(plain))).toBe('')
+    expect(await xsdErrors(renderJunit(provoked))).toBe('')
+  })
+
+  test('shows a check that crashed as an error of the suite, not a failure, and stays valid', async () => {
+    const { report, crashed } = withOneCrash(provoked)
+    const xml = renderJunit(report)
+    expect(await xsdErrors(xml)).toBe('')
+    const testcase = xml.split('<testcase ').find((c) => c.startsWith(`name="${crashed.id}: `))!
+    expect(testcase).toMatch(/^[^\n]*\n\s*<error message="/)
+    expect(xml.match(/<failure /g)).toHaveLength(report.checks.filter((c) => c.status === 'failed').length - 1)
+  })
+
+  test('the XSD rejects a test case without a name, so validation has teeth', async () => {
+    const xml = renderJunit(plain).replace(/<testcase name="[^"]*"/, '<testcase')
+    expect(await xsdErrors(xml)).toMatch(/name/)
+  })
+
+  test('stays valid XML with markup, a CDATA end and control characters in the evidence', async () => {
+    const xml = renderJunit(withHostileEvidence(provoked))
+    expect(await xsdErrors(xml)).toBe('')
+    expect(xml).not.toContain('<script>')
+    expect(xml).toContain('&lt;/script&gt;')
+  })
+
+  test('labels each failure with its requirement and level, inferred where it is', () => {
+    const xml = renderJunit(provoked)
+    const failed = provoked.checks.filter((c) => c.status === 'failed')
+    expect(
+      failed.some((c) => c.inferred),
+      'the provoked run fails an inferred check',
+    ).toBe(true)
+    for (const check of failed) expect(xml).toContain(`type="${check.id} [${check.requirement}, ${levelLabel(check)}]"`)
+  })
+
+  test('has one test case per check, a test suite per concern, and one for coverage', () => {
+    const xml = renderJunit(provoked)
+    expect(xml.match(/<testcase /g)).toHaveLength(provoked.checks.length)
+    const concerns = new Set(provoked.checks.map((c) => c.concern))
+    expect(xml.match(/<testsuite /g)).toHaveLength(concerns.size + 1)
+  })
+
+  test('states the share assessed and each requirement not assessed; with --min-assessed a test case fails below it, and stays valid', async () => {
+    const { summary } = plain.coverage
+    const line = `assessed ${summary.assessed} of ${summary.observable} observable requirements (${summary.percent}%)`
+    const unassessed = plain.coverage.requirements.filter((r) => r.observable && !r.assessed)
+    expect(unassessed.length, 'the run against the reference leaves some requirement unassessed').toBeGreaterThan(0)
+    const xml = renderJunit(plain)
+    expect(xml).toContain(`<property name="assessed" value="${line}"/>`)
+    for (const r of unassessed) expect(xml).toContain(`${r.id} [${r.level}]: `)
+    expect(xml).not.toContain('min-assessed')
+    const withMinimum = (minimum: number): Report => ({
+      ...plain,
+      coverage: { ...plain.coverage, summary: { ...summary, minimum } },
+    })
+    const below = renderJunit(withMinimum(100))
+    expect(await xsdErrors(below)).toBe('')
+    expect(below).toContain(`<failure message="${line}, below the 100% --min-assessed asks for" type="min-assessed"/>`)
+    expect(below).toMatch(/^<testsuites [^>]* failures="1"/m)
+    const above = renderJunit(withMinimum(0))
+    expect(await xsdErrors(above)).toBe('')
+    expect(above).toContain(
+      '<testcase name="assessed at least 0% of the observable requirements (--min-assessed)" classname="ipts-conformance.coverage">\n    </testcase>',
+    )
+    expect(above).toMatch(/^<testsuites [^>]* failures="0"/m)
+  })
+
+  test('carries a failure per failed check, and a waived check as skipped with the waiver, never as passed', () => {
+    const xml = renderJunit(provoked)
+    const failed = provoked.checks.filter((c) => c.status === 'failed')
+    expect(xml.match(/<failure /g)).toHaveLength(failed.length)
+    const waivedCase = xml.split('<testcase ').find((c) => c.startsWith(`name="${waived}: `))!
+    expect(waivedCase).toMatch(/<skipped message="waived: vendor ticket &lt;b&gt;42&lt;\/b&gt; &amp; &quot;soon&quot;/)
+  })
+})
+
+describe('report.html', () => {
+  test('shows each requirement with its level, inferred where it is, and the contract sentences it rests on', () => {
+    const html = renderHtml(provoked)
+    for (const r of provoked.requirements) {
+      const start = html.indexOf(`<tr id="req-${r.id}"`)
+      const row = html.slice(start, html.indexOf('</tr>', start))
+      expect(row, r.id).toContain(`<td>${levelLabel(r)}</td>`)
+      expect(row, r.id).toContain('<blockquote class="quote">')
+    }
+    expect(html).toContain('Missing or null means there is no next page.')
+  })
+})
+
+describe('report.md', () => {
+  test("states the share assessed, each operation's responses, and what would assess each requirement not assessed", () => {
+    const markdown = renderMarkdown(plain)
+    const { summary } = plain.coverage
+    expect(markdown).toContain(
+      `Coverage: assessed ${summary.assessed} of ${summary.observable} observable requirements (${summary.percent}%).`,
+    )
+    for (const op of plain.coverage.operations)
+      expect(markdown).toMatch(new RegExp(`^\\| ${op.operation} \\| .* \\| ${op.judged} \\|$`, 'm'))
+    // The reference's own profile states writes: only the opt-in is wanting.
+    expect(markdown).toMatch(/^\| IDEM-DUPLICATE \| MUST \| .* \| `--allow-writes` \|$/m)
+  })
+
+  test('gives the verdict, counts by level and each failed check with its requirement and reason', () => {
+    const markdown = renderMarkdown(provoked)
+    expect(markdown).toContain('## IPTS conformance: FAIL')
+    expect(markdown).toMatch(/\| MUST \| \d+ \| \d+ \| \d+ \| \d+ \|/)
+    expect(markdown).toMatch(/\| SHOULD \| \d+ \| \d+ \| \d+ \| \d+ \|/)
+    for (const check of provoked.checks.filter((c) => c.status === 'failed'))
+      expect(markdown).toContain(`| \`${check.id}\` | ${check.requirement} | ${levelLabel(check)} |`)
+  })
+
+  test('names the observable requirements that no check covers', () => {
+    const markdown = renderMarkdown(provoked)
+    for (const r of provoked.requirements.filter((r) => r.status === 'uncovered'))
+      expect(markdown).toContain(`\`${r.id}\``)
+  })
+
+  test('renders text from the target inert: no HTML, no broken table row', () => {
+    const markdown = renderMarkdown(withHostileEvidence(provoked))
+    expect(markdown).not.toContain('<script>')
+    const rows = markdown.split('\n').filter((line) => line.startsWith('| `'))
+    for (const row of rows) expect(row.split(/(?<!\\)\|/).length, row).toBe(6)
+    expect(markdown).toContain('&lt;script&gt;window.\\_\\_pwned=3&lt;/script&gt;')
+  })
+})
+
+describe('a run against the embedded reference', () => {
+  test('records what it switched on and how to bring the reference back; report.html lists every skip with its reason on the first screen', async () => {
+    const report = await runAgainstReference({ faults: ['receipt-not-checked'] })
+    expect(reportValidator()(report), 'valid against specs/report.schema.json').toBe(true)
+    expect(report.target.switchedOn).toEqual(['fault receipt-not-checked'])
+    expect(report.target.restart).toMatch(/^npx ipts-conformance reference --port \d+ --fault receipt-not-checked$/)
+    const html = renderHtml(report)
+    const skipped = report.checks.filter((c) => c.status === 'skipped')
+    expect(skipped.length, 'the run skips some checks').toBeGreaterThan(0)
+    const firstScreen = html.slice(0, html.indexOf('<section id="failures">'))
+    for (const check of skipped)
+      expect(firstScreen, `${check.id} and its reason before the failures`).toContain(`<code>${check.id}</code></a>: `)
+    expect(renderMarkdown(report)).toContain(report.target.restart!)
+  })
+})

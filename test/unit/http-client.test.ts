@@ -1,0 +1,367 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
+import { afterEach, describe, expect, test } from 'vitest'
+import { HttpClient, type ClientOptions } from '../../src/http/client.js'
+import { defaultRetryPolicy } from '../../src/http/retry.js'
+import { unansweredAs } from '../../src/http/transport-errors.js'
+
+/**
+ * A server answering each request with the next scripted status (then 200), recording when each request arrived (its
+ * clock, in ms).
+ */
+async function scriptedServer(statuses: number[], headers: Record<string, string> = {}) {
+  const arrivals: number[] = []
+  const script = [...statuses]
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    arrivals.push(Date.now())
+    if (req.url === '/hang') return
+    const status = script.shift() ?? 200
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'x-request-id': 'test-request-1',
+      ...(status === 200 ? {} : headers),
+    })
+    res.end(status === 200 ? '{"data":{}}' : '{"error":"scripted"}')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  servers.push(server)
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, arrivals }
+}
+
+const servers: Server[] = []
+const clients: HttpClient[] = []
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()))
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
+})
+
+function clientFor(baseUrl: string, options: Partial<ClientOptions> = {}): HttpClient {
+  const client = new HttpClient({
+    baseUrl,
+    concurrency: 4,
+    connectTimeoutMs: 1000,
+    requestTimeoutMs: 2000,
+    maxBodyBytes: 1024 * 1024,
+    retryPolicy: { ...defaultRetryPolicy, backoffBaseMs: 20, backoffCapMs: 100 },
+    ...options,
+  })
+  clients.push(client)
+  return client
+}
+
+const withKey = { path: '/v1/vault', headers: { 'x-api-key': 'k' } }
+
+describe('the HTTP client', () => {
+  test('retries a 429 after its Retry-After and sends nothing with that key before then', async () => {
+    const target = await scriptedServer([429], { 'retry-after': '1' })
+    const client = clientFor(target.baseUrl)
+    const first = await client.get(withKey)
+    const second = await client.get(withKey)
+    expect(first.response?.status).toBe(200)
+    expect(first.retries.map((r) => r.status)).toEqual([429])
+    expect(second.retries).toEqual([])
+    expect(target.arrivals, 'the 429, its retry and the next request').toHaveLength(3)
+    expect(
+      target.arrivals[1]! - target.arrivals[0]!,
+      'the retry came before Retry-After had passed (measured at the server)',
+    ).toBeGreaterThanOrEqual(1000)
+  })
+
+  test('holds every request with a key while a 429 on that key is in force', async () => {
+    const target = await scriptedServer([429], { 'retry-after': '1' })
+    const client = clientFor(target.baseUrl)
+    await client.get({ ...withKey, retry: false })
+    const other = await client.get(withKey)
+    expect(other.response?.status).toBe(200)
+    expect(other.retries, 'the other request was held, not sent and retried').toEqual([])
+    expect(
+      target.arrivals[1]! - target.arrivals[0]!,
+      'the other request came before Retry-After had passed (measured at the server)',
+    ).toBeGreaterThanOrEqual(1000)
+  })
+
+  test('waits a bounded default after a 429 without Retry-After', async () => {
+    const target = await scriptedServer([429])
+    const exchange = await clientFor(target.baseUrl, {
+      retryPolicy: { ...defaultRetryPolicy, defaultRateLimitWaitMs: 300 },
+    }).get(withKey)
+    expect(exchange.response?.status).toBe(200)
+    expect(
+      target.arrivals[1]! - target.arrivals[0]!,
+      'the retry came before the default wait had passed (measured at the server)',
+    ).toBeGreaterThanOrEqual(300)
+  })
+
+  test('retries 502 and 503 with backoff and returns the last answer after the bounded number of attempts', async () => {
+    const target = await scriptedServer([502, 503, 502, 503, 502, 503, 502, 503])
+    const exchange = await clientFor(target.baseUrl).get(withKey)
+    expect(exchange.response?.status).toBe(503)
+    expect(exchange.retries.map((r) => r.status)).toEqual([502, 503, 502, 503, 502])
+    expect(target.arrivals).toHaveLength(defaultRetryPolicy.maxAttempts)
+  })
+
+  test('retries a 504 as it retries a 502: the three statuses of a dependency are transient', async () => {
+    const target = await scriptedServer([504, 504, 502])
+    const exchange = await clientFor(target.baseUrl).get(withKey)
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.retries.map((r) => r.status)).toEqual([504, 504, 502])
+  })
+
+  test('sends a read answered 500 once more, and returns the second 500 without a third attempt', async () => {
+    const target = await scriptedServer([500, 500, 500])
+    const exchange = await clientFor(target.baseUrl).get(withKey)
+    expect(exchange.response?.status).toBe(500)
+    expect(
+      exchange.retries.map((r) => r.status),
+      'the first 500 is kept for the evidence',
+    ).toEqual([500])
+    expect(target.arrivals, 'a 500 is sent again once, not as a transient status is').toHaveLength(2)
+  })
+
+  test('returns the answer that follows a single 500, with the 500 among the retried attempts', async () => {
+    const target = await scriptedServer([500, 502])
+    const exchange = await clientFor(target.baseUrl).get(withKey)
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.retries.map((r) => r.status)).toEqual([500, 502])
+  })
+
+  test('sends a write answered 500, 502 or 504 once only: it is no safe read', async () => {
+    for (const status of [500, 502, 504]) {
+      const target = await scriptedServer([status])
+      const exchange = await clientFor(target.baseUrl).request({ ...withKey, method: 'POST', body: '{}' })
+      expect(exchange.response?.status, `a write answered ${status}`).toBe(status)
+      expect(target.arrivals, `a write answered ${status} was sent again`).toHaveLength(1)
+    }
+  })
+
+  test('retries the 5xx of a request that asks for no retry: only its 429 comes back as it is', async () => {
+    const target = await scriptedServer([504, 500])
+    const exchange = await clientFor(target.baseUrl).get({ ...withKey, retry: false })
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.retries.map((r) => r.status)).toEqual([504, 500])
+  })
+
+  test("returns a 503 whose Retry-After is longer than the client's bound without waiting", async () => {
+    const target = await scriptedServer([503], { 'retry-after': '86400' })
+    const exchange = await clientFor(target.baseUrl).get(withKey)
+    expect(exchange.response?.status).toBe(503)
+    expect(exchange.retries, 'the 503 was waited out and retried').toEqual([])
+    expect(target.arrivals, 'the server saw a retry').toHaveLength(1)
+  })
+
+  test('returns a 429 as it is when the request asks for no retry', async () => {
+    const target = await scriptedServer([429], { 'retry-after': '1' })
+    const exchange = await clientFor(target.baseUrl).get({ ...withKey, retry: false })
+    expect(exchange.response?.status).toBe(429)
+    expect(exchange.retries).toEqual([])
+  })
+
+  test('cuts off a request in flight at the run time bound and sends none after it', async () => {
+    const target = await scriptedServer([])
+    const client = clientFor(target.baseUrl, { requestTimeoutMs: 60_000, deadlineAt: Date.now() + 300 })
+    const hanging = await client.get({ path: '/hang' })
+    expect(hanging.error?.code).toBe('RUN_TIME_BOUND')
+    const later = await client.get(withKey)
+    expect(later.error).toEqual({
+      code: 'RUN_TIME_BOUND',
+      message: "not sent: the run's time bound (--max-duration) had passed",
+    })
+    expect(target.arrivals).toHaveLength(1)
+  })
+
+  test('refuses a header value HTTP does not allow before sending it, and the requests queued with it all settle', async () => {
+    const target = await scriptedServer([])
+    const client = clientFor(target.baseUrl, { concurrency: 2 })
+    const keys = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'good-key' : 'bad-key\r'))
+    const exchanges = await Promise.all(
+      keys.map((key) => client.get({ path: '/v1/vault', headers: { 'x-api-key': key } })),
+    )
+    expect(exchanges.map((e) => e.response?.status ?? e.error?.code)).toEqual(
+      keys.map((key) => (key === 'good-key' ? 200 : 'HEADER_NOT_SENDABLE')),
+    )
+    expect(exchanges[1]!.error!.message).toBe(
+      'not sent: the x-api-key header holds the character U+000D, which HTTP does not allow in a header value',
+    )
+    expect(target.arrivals, 'only the sendable requests reached the server').toHaveLength(6)
+  })
+
+  test("names a transport failure in words, never a library's internal text", async () => {
+    const target = await scriptedServer([])
+    const tls = await clientFor(target.baseUrl.replace('http:', 'https:')).get(withKey)
+    expect(tls.error).toEqual({
+      code: 'ERR_SSL_WRONG_VERSION_NUMBER',
+      message:
+        'the TLS handshake failed: the port does not speak TLS (an http:// port?) (ERR_SSL_WRONG_VERSION_NUMBER)',
+    })
+    const closing = createServer((req) => req.socket.destroy())
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve))
+    servers.push(closing)
+    const closed = await clientFor(`http://127.0.0.1:${(closing.address() as AddressInfo).port}`).get(withKey)
+    expect(closed.error).toEqual({
+      code: 'UND_ERR_SOCKET',
+      message: 'the connection was closed before the response was complete',
+    })
+  })
+})
+
+/** A server answering each path by its handler, recording every request it saw (path and headers). */
+async function routedServer(routes: Record<string, (res: ServerResponse, req: IncomingMessage) => void>) {
+  const seen: { url: string; headers: IncomingMessage['headers'] }[] = []
+  const server = createServer((req, res) => {
+    seen.push({ url: req.url ?? '', headers: req.headers })
+    const route = routes[(req.url ?? '').replace(/\?.*$/, '')]
+    if (route) route(res, req)
+    else res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  servers.push(server)
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen }
+}
+
+const JSON_BODY = '{"data":{"symbol":"ETH-USD"}}'
+const encoded = (coding: string, bytes: Buffer) => (res: ServerResponse) =>
+  res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding }).end(bytes)
+
+describe('the HTTP client reads responses as clients meet them', () => {
+  test('states the codings it decodes, and decodes each coding a server may choose, chains included, before anything reads the body', async () => {
+    const body = Buffer.from(JSON_BODY)
+    const target = await routedServer({
+      '/gzip': encoded('gzip', gzipSync(body)),
+      '/x-gzip': encoded('x-gzip', gzipSync(body)),
+      '/deflate': encoded('deflate', deflateSync(body)),
+      '/raw-deflate': encoded('deflate', deflateRawSync(body)),
+      '/br': encoded('br', brotliCompressSync(body)),
+      '/chain': encoded('gzip, br', brotliCompressSync(gzipSync(body))),
+      '/identity': encoded('identity', body),
+    })
+    const client = clientFor(target.baseUrl)
+    for (const path of ['/gzip', '/x-gzip', '/deflate', '/raw-deflate', '/br', '/chain', '/identity']) {
+      const exchange = await client.get({ path })
+      expect(exchange.error, path).toBeUndefined()
+      expect(exchange.response?.json, path).toEqual({ data: { symbol: 'ETH-USD' } })
+      expect(exchange.response?.notJudged, path).toBeUndefined()
+    }
+    expect(target.seen.map((request) => request.headers['accept-encoding'])).toEqual(Array(7).fill('gzip, deflate, br'))
+  })
+
+  test('leaves a body in a coding it cannot decode not judged, naming the coding; a body not in its declared coding is kept as served, not JSON', async () => {
+    const target = await routedServer({
+      '/zstd': encoded('zstd', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0])),
+      '/lie': encoded('gzip', Buffer.from(JSON_BODY)),
+    })
+    const client = clientFor(target.baseUrl)
+    const unknown = await client.get({ path: '/zstd' })
+    expect(unknown.response?.status).toBe(200)
+    expect(unknown.response?.notJudged).toBe('a body in an unknown content coding zstd: not judged')
+    expect(unknown.response?.json).toBeUndefined()
+    const lie = await client.get({ path: '/lie' })
+    expect(lie.response?.notJudged).toBeUndefined()
+    expect(lie.response?.json).toBeUndefined()
+    expect(lie.response?.body).toBe(JSON_BODY)
+    expect(lie.response?.jsonError).toBe(
+      'not readable: content-encoding gzip, but the body is not in that coding (incorrect header check)',
+    )
+  })
+
+  test('keeps a decompression bomb to the cap on its decoded size, and says so', async () => {
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20))
+    const target = await routedServer({ '/bomb': encoded('gzip', bomb) })
+    const exchange = await clientFor(target.baseUrl, { maxBodyBytes: 1024 * 1024 }).get({ path: '/bomb' })
+    expect(bomb.length, 'the bomb fits under the cap as sent').toBeLessThan(1024 * 1024)
+    expect(exchange.response?.truncated).toBe(true)
+    expect(
+      Buffer.byteLength(exchange.response!.body),
+      'only the start of the decoded body is kept',
+    ).toBeLessThanOrEqual(64 * 1024)
+    expect(exchange.error).toEqual({
+      code: 'BODY_TOO_LARGE',
+      message: 'response body decoded larger than 1048576 bytes; read stopped there',
+    })
+  })
+
+  test('names a response head over the header limit as such, not as no response', async () => {
+    const target = await routedServer({
+      '/huge-head': (res) =>
+        res.writeHead(200, { 'content-type': 'application/json', 'x-padding': 'a'.repeat(20 * 1024) }).end('{}'),
+    })
+    const exchange = await clientFor(target.baseUrl).get({ path: '/huge-head' })
+    expect(exchange.response).toBeUndefined()
+    expect(exchange.error).toEqual({
+      code: 'UND_ERR_HEADERS_OVERFLOW',
+      message: "the response's header section is over 16 KiB: not readable",
+    })
+    expect(unansweredAs(exchange.error), 'as a report names it in place of a status').toBe(
+      "a response whose head is not readable (the response's header section is over 16 KiB: not readable)",
+    )
+  })
+
+  test('names a refused connection in words, with its code', async () => {
+    const target = await routedServer({})
+    const port = Number(new URL(target.baseUrl).port)
+    await new Promise((resolve) => servers.pop()!.close(resolve))
+    const exchange = await clientFor(`http://127.0.0.1:${port}`).get({ path: '/v1/vault' })
+    expect(exchange.error).toEqual({ code: 'ECONNREFUSED', message: 'the connection was refused (ECONNREFUSED)' })
+  })
+
+  test('follows a redirect of its own origin for a GET, the same headers sent, and records each hop', async () => {
+    const target = await routedServer({
+      '/v1/markets': (res) => res.writeHead(308, { location: '/v1/markets/?page=1' }).end(),
+      '/v1/markets/': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON_BODY),
+    })
+    const exchange = await clientFor(target.baseUrl).get({ path: '/v1/markets', headers: { 'x-api-key': 'k' } })
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.response?.json).toEqual({ data: { symbol: 'ETH-USD' } })
+    expect(exchange.redirects?.map((hop) => [hop.url, hop.response.status])).toEqual([
+      [`${target.baseUrl}/v1/markets`, 308],
+    ])
+    expect(target.seen.map((request) => [request.url, request.headers['x-api-key']])).toEqual([
+      ['/v1/markets', 'k'],
+      ['/v1/markets/?page=1', 'k'],
+    ])
+  })
+
+  test('never follows a redirect to another origin: the API key and the query stay home, and the response is not judged', async () => {
+    const collector = await routedServer({})
+    const target = await routedServer({
+      '/v1/intents/x': (res) => res.writeHead(302, { location: `${collector.baseUrl}/collect` }).end(),
+    })
+    const exchange = await clientFor(target.baseUrl).get({
+      path: '/v1/intents/x?receipt=secret-receipt',
+      headers: { 'x-api-key': 'secret-key' },
+    })
+    expect(exchange.response?.status).toBe(302)
+    expect(exchange.response?.notJudged).toBe(
+      `a 302 redirect to another origin (${collector.baseUrl}): not followed, so that the API key and the request's query are not sent there; not judged`,
+    )
+    expect(collector.seen, 'the other origin got a request').toEqual([])
+  })
+
+  test('follows a redirect loop of its own origin at most 5 times, then leaves it not judged', async () => {
+    const target = await routedServer({ '/loop': (res) => res.writeHead(307, { location: '/loop' }).end() })
+    const exchange = await clientFor(target.baseUrl).get({ path: '/loop' })
+    expect(target.seen).toHaveLength(6)
+    expect(exchange.redirects).toHaveLength(5)
+    expect(exchange.response?.notJudged).toBe('redirected more than 5 times: not followed further, not judged')
+  })
+
+  test('does not follow a redirect of a write, and sends the write once', async () => {
+    const target = await routedServer({
+      '/v1/orders': (res) => res.writeHead(307, { location: '/v1/orders/elsewhere' }).end(),
+    })
+    const exchange = await clientFor(target.baseUrl).request({
+      method: 'POST',
+      path: '/v1/orders',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(exchange.response?.notJudged).toBe(
+      'a 307 redirect of a POST: not followed (a write is sent only where the suite addressed it); not judged',
+    )
+    expect(target.seen.map((request) => request.url)).toEqual(['/v1/orders'])
+  })
+})
