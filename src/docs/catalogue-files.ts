@@ -3,7 +3,7 @@ import { relationRules } from '../checks/relations.js'
 import { checksByConcern } from '../checks/index.js'
 import { loadRequirements } from '../contract/requirements.js'
 
-/** A source file written whole from the catalogue by npm run docs; test/meta/catalogue.test.ts fails when one is stale. */
+/** A source file written whole from the catalogue by npm run docs; test/meta/catalogue.test.ts fails if it is stale. */
 export interface GeneratedFile {
   path: string
   render(): string | Promise<string>

@@ -52,8 +52,8 @@ export interface Fault extends Behaviour {
   /** Exactly the checks this fault makes fail. */
   breaks: readonly CheckId[]
   /**
-   * For the per-check self-tests (test/checks/each-check.test.ts), which run one check alone: the checks whose requests show
-   * this fault to the every-response rules it breaks. Without it, the checks of `breaks` that are no rule.
+   * For the per-check self-tests (test/checks/each-check.test.ts), which run one check alone: the checks whose requests
+   * show this fault to the every-response rules it breaks. Without it, the checks of `breaks` that are no rule.
    */
   ruleWitnesses?: readonly CheckId[]
   /**

@@ -7,7 +7,7 @@ import { countingEdits } from '../support/behaviours.js'
 import { checksReached, plainRunWith } from '../support/reach.js'
 import { failureSummary, idsWithStatus, runAgainstReference } from '../support/run.js'
 
-/** The settings an allowance's run needs for its behaviour to show (a page bound, the rate-limit probe, writes, a soak). */
+/** The settings an allowance's run needs for its behaviour to show (page bound, rate-limit probe, writes, a soak). */
 function settingsOf(run: Allowance['run'] = {}) {
   const { maxPages, probeRateLimit, allowWrites, durationMs, rate } = run
   return {
