@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { exchangeRules } from '../../src/checks/every-response.js'
+import { relationRules } from '../../src/checks/relations.js'
 import { NOT_SELECTED } from '../../src/engine/judged-outcomes.js'
 import { allowances } from '../../src/reference/allowances/index.js'
 import type { Allowance } from '../../src/reference/types.js'
@@ -18,7 +19,8 @@ function settingsOf(run: Allowance['run'] = {}) {
   }
 }
 
-const ruleIds = new Set(exchangeRules.map((rule) => rule.id))
+/** The rules judged over every response a run meets, which report an outcome whatever the run selects. */
+const ruleIds = new Set([...exchangeRules, ...relationRules].map((rule) => rule.id))
 
 describe('each allowance of the contract', () => {
   test.concurrent.each(allowances.map((allowance) => [allowance.name, allowance] as const))(

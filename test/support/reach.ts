@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { allCheckIds } from '../../src/checks/index.js'
 import type { Report } from '../../src/core/report.js'
 import type { ReferenceData } from '../../src/reference/data.js'
 import { DESCRIPTION_PATH } from '../../src/reference/server.js'
@@ -99,6 +100,8 @@ async function recordPlainRun(settings: RunOptions['settings'], serving: Serving
  * description the run's profile is read from, which any check may read. Every other check meets exactly the plain
  * reference's answers under the behaviour, so it ends as in the plain run.
  */
+const CHECK_IDS = new Set<string>(allCheckIds())
+
 export function checksReached(behaviour: Behaviour, plain: PlainRun): Set<string> | 'all' {
   // A server of its own: state a behaviour keeps per server (first attempts, cursor sessions) starts afresh.
   const data = { ...plain.data }
@@ -118,7 +121,8 @@ export function checksReached(behaviour: Behaviour, plain: PlainRun): Set<string
     if (!changed) continue
     // The preflight's probes, the other exchanges no check sent, are sent and judged in every run, whatever it selects.
     if (exchange.checks.length === 0 && exchange.request.path === DESCRIPTION_PATH) return 'all'
-    for (const id of exchange.checks) reached.add(id)
+    // The last sweep's reads ('last sweep') are made in any run that selects a relation, which the breaks name.
+    for (const id of exchange.checks) if (CHECK_IDS.has(id)) reached.add(id)
   }
   return reached
 }
