@@ -112,6 +112,9 @@ function writeTemp(text: string): string {
   return path
 }
 
+/** The rules judged over all of a run's responses once its checks are done: no progress line counts them. */
+const judgedOverAll = (c: CheckOutcome) => c.concern === 'every-response' || c.concern === 'relations'
+
 describe('terminal output', () => {
   test('off a terminal: a line per concern and per failed check, no colour, no cursor movement; the closing line counts what the progress counted', async () => {
     const { out } = await run(['--report-dir', tempDir(), '--seed', String(FIXED_SEED), '--fault', fault.name])
@@ -119,22 +122,25 @@ describe('terminal output', () => {
     expect(out).not.toContain('\r')
     const report = JSON.parse(readFileSync(out.match(/report: (.*report\.json)/)![1]!, 'utf8'))
     const concerns = new Set(
-      report.checks.filter((c: CheckOutcome) => c.concern !== 'every-response').map((c: CheckOutcome) => c.concern),
+      report.checks.filter((c: CheckOutcome) => !judgedOverAll(c)).map((c: CheckOutcome) => c.concern),
     )
     for (const concern of concerns)
       expect(
         out.match(new RegExp(`^${concern}: \\d+ checks? done.* \\(\\d+ of \\d+ in all\\)$`, 'gm')),
         `one line for ${concern}`,
       ).toHaveLength(1)
-    for (const id of fault.breaks.filter((b) => !b.startsWith('every-response/')))
+    for (const id of fault.breaks.filter((b) => !/^(every-response|relations)\//.test(b)))
       expect(out).toMatch(new RegExp(`^failed ${id} \\[`, 'm'))
     const inAll = Number(/\(\d+ of (\d+) in all\)$/m.exec(out)![1])
     const rules = report.checks.filter((c: CheckOutcome) => c.concern === 'every-response').length
+    const relations = report.checks.filter((c: CheckOutcome) => c.concern === 'relations').length
     expect(
       out,
-      'the closing line counts the checks the progress counted, and the every-response rules beside them',
-    ).toContain(`of ${inAll} checks and ${rules} every-response rules against`)
-    expect(inAll + rules, 'progress and summary count the same whole').toBe(report.summary.total)
+      'the closing line counts the checks the progress counted, and the rules and relations beside them',
+    ).toContain(
+      `of ${inAll} checks and ${rules} every-response rules, ${relations} relations between responses against`,
+    )
+    expect(inAll + rules + relations, 'progress and summary count the same whole').toBe(report.summary.total)
   })
 
   const outcome = (concern: string, status: CheckOutcome['status']): CheckOutcome => ({
