@@ -283,7 +283,7 @@ const lines = [
         ...disabled.map(({ row, m }) => `| ${where(row, m)} | ${m.mutatorName} | ${cell(m.statusReason ?? '')} |`),
       ]),
   '',
-  ...pragmaSection(root),
+  ...(await pragmaSection(root)),
 ]
 writeFileSync(documentPath, lines.join('\n'))
 console.log(
