@@ -327,6 +327,10 @@ describe('the profile rules', () => {
       'the 429 has x-ratelimit-limit "40 | 40"; the profile gives 40',
     )
     expect(judgedBy(rule, responseOf(503, {}))).toBe('not applied')
+    expect(
+      judgedBy(rule, responseOf(200, { 'x-ratelimit-limit': '41', 'x-ratelimit-scope': 'ip' })),
+      'the contract names these values for the 429 of an exceeded quota; a success that sends them is not judged',
+    ).toBe('not applied')
   })
 
   test('every-response/quota-values judges an optional quota header only when it is sent ("error responses can also include" them)', () => {

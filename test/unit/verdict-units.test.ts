@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { RequirementId } from '../../src/contract/catalogue-ids.js'
 import { describe, expect, test } from 'vitest'
 import { findingMessage } from '../../src/checks/exchange-judge.js'
-import { CheckFailure, CheckNotRun, CheckSkipped, type Check } from '../../src/checks/types.js'
+import { CheckFailure, CheckNotRun, CheckSkipped, type Check, type CheckContext } from '../../src/checks/types.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import { summarize } from '../../src/engine/summarize.js'
 import type { RunSettings } from '../../src/core/settings.js'
@@ -24,6 +24,8 @@ import { missingInputReasons, missingNeed } from '../../src/checks/needs.js'
 import { unknownCheckId } from '../../src/checks/index.js'
 import { replayCommand, runCheck, type CheckEnvironment } from '../../src/engine/run-check.js'
 import { WriteBudget } from '../../src/engine/write-plan.js'
+import { RelationTally } from '../../src/engine/relations.js'
+import { SharedReads } from '../../src/engine/shared-reads.js'
 import { SignedBodySource } from '../../src/generators/signed-bodies.js'
 import { GrowingSecrets } from '../../src/http/secrets.js'
 import { WRITES_NOT_ASSESSABLE, type WriteOperation } from '../../src/profile/profile.js'
@@ -324,6 +326,58 @@ describe('runCheck decides a check outcome', () => {
   })
 })
 
+describe("runCheck and what a check's reads give the run", () => {
+  /** A target that answers every request alike, with the same x-request-id, counting the requests. */
+  async function sameAnswerTarget() {
+    const target = await httpTarget((_, res) => {
+      target.requests++
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'unit-0000-request' })
+      res.end('{"data":[]}')
+    })
+    return Object.assign(target, { requests: 0 })
+  }
+
+  test('a read two checks share is sent once for the run, as the first to ask for it sent it', async () => {
+    const target = await sameAnswerTarget()
+    const given = { ...settings, baseUrl: target.baseUrl }
+    const client = new HttpClient(given)
+    const sharedReads = new SharedReads()
+    const env: CheckEnvironment = { settings: given, client, secrets, sharedReads }
+    const reading = (id: string) =>
+      checkThat(async (ctx) => void (await ctx.call('listMarkets', { shared: true })), { id })
+    try {
+      await runCheck(reading('unit/first'), 'unit', env)
+      await runCheck(reading('unit/second'), 'unit', env)
+      expect(target.requests).toBe(1)
+      expect(sharedReads.exchanges.map(({ sentBy }) => sentBy)).toEqual(['unit/first'])
+    } finally {
+      await client.close()
+      await target.close()
+    }
+  })
+
+  test("a check's responses are shown to the relations as samples of round 0, the checks' round", async () => {
+    const target = await sameAnswerTarget()
+    const given = { ...settings, baseUrl: target.baseUrl }
+    const client = new HttpClient(given)
+    const relations = new RelationTally(() => secrets)
+    const env: CheckEnvironment = { settings: given, client, secrets, relations }
+    try {
+      const readTwice = async (ctx: CheckContext) => {
+        await ctx.call('listMarkets')
+        await ctx.call('listMarkets')
+      }
+      await runCheck(checkThat(readTwice), 'unit', env)
+      const seen = relations.observations()['relations/request-id-unique']!
+      expect(seen.violated, 'the second response repeats the first x-request-id').toBe(1)
+      expect(seen.violations[0]).toMatchObject({ sentBy: 'unit/check', sample: { round: 0 } })
+    } finally {
+      await client.close()
+      await target.close()
+    }
+  })
+})
+
 describe('runCheck and the writes of a check', () => {
   const RECEIPT = 'receipt-secret-0123456789abcdef'
   const submit: WriteOperation = {
@@ -581,12 +635,14 @@ describe("the observer's findings added to a check's own outcome", () => {
       judge('unit/left-out', 'unit'),
       judge('every-response/first', 'every-response'),
       judge('every-response/second', 'every-response'),
+      judge('relations/first', 'relations'),
     ]
     const outcomes = runOutcomes(checks, tally, judges, undefined)
     expect(outcomes.map((o) => `${o.id} ${o.status}`)).toEqual([
       'unit/check failed',
       'every-response/second passed',
       'every-response/first passed',
+      'relations/first skipped',
     ])
   })
 })
@@ -702,6 +758,18 @@ describe('the tally of every-response observations', () => {
     expect(failed).toMatchObject({ status: 'failed', reason: 'one response of 1: echoed $IPTS_API_KEY' })
     expect(failed!.crashed).toBeUndefined()
     expect(JSON.stringify([crashed, failed])).not.toContain(secret.value)
+  })
+
+  test('violatedRules counts the rules that showed a violation or crashed by now, not their violations', () => {
+    const tally = new ObservationTally()
+    expect(tally.violatedRules()).toBe(0)
+    tally.add({ 'every-response/held': observation(5) })
+    expect(tally.violatedRules(), 'a rule that applied and held').toBe(0)
+    tally.add({ 'every-response/broken': observation(2, ['first', 'second']) })
+    tally.add({ 'every-response/broken': observation(1, ['third']) })
+    expect(tally.violatedRules(), 'one rule, however many violations').toBe(1)
+    tally.add({ 'every-response/crashed': observation(1, [], 'TypeError: x') })
+    expect(tally.violatedRules(), 'a crash counts without a violation').toBe(2)
   })
 
   test('each rule is tallied by itself', () => {
