@@ -233,6 +233,20 @@ describe('auth/restricted-key-scope', () => {
     expect(outcome.reason).toBe('the restricted key got neither 200 (a 2xx for config) nor 403: getIntentStatus 401')
   })
 
+  test("fails when a cursor page the restricted key's own cursor asks for answers neither 200 nor 403", async () => {
+    const ownCursorPage: Behaviour = {
+      name: 'restricted-cursor-page-201',
+      description: "the restricted key's cursor pages of the markets are answered 201",
+      onResponse(response, request, data) {
+        if (byRestrictedKey(request, data) && at('/v1/markets')(request) && !firstPage(request))
+          setStatus(201)(response)
+      },
+    }
+    const outcome = await outcomeWithBehaviours([scope], [ownCursorPage])
+    expect(outcome.status).toBe('failed')
+    expect(outcome.reason).toBe('the restricted key got neither 200 (a 2xx for config) nor 403: listMarkets 201')
+  })
+
   test('says nothing of a 429 (the contract allows it for any read)', async () => {
     const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer('markets-429', '/v1/markets', rateLimited)])
     expect(outcome.status, outcome.reason).toBe('passed')
