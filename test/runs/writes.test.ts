@@ -92,7 +92,10 @@ describe('a run with --allow-writes against the embedded reference and its profi
   test('said its plan before the first write: the operations, and at most as many submissions as it sent', async () => {
     const report = await running
     const sent = writesIn(requests).length
-    expect(plan?.operations).toEqual(['submitIntent: POST /v1/intents', 'cancelIntent: POST /v1/cancellations'])
+    expect(plan?.operations).toEqual([
+      'submitIntent: POST /v1/intents',
+      'cancelIntent: POST /v1/cancellations and POST /v1/intents/{id}/cancellation',
+    ])
     expect(plan!.submissions, 'the plan bounds what was sent').toBeGreaterThanOrEqual(sent)
     const listed = report.checks.flatMap((c) => c.writes ?? [])
     expect(listed.length, 'the report lists every write the server received').toBe(sent)
@@ -195,7 +198,7 @@ describe('the CLI', () => {
     const text = out.join('')
     expect(code, text).toBe(0)
     expect(text).toMatch(
-      /Writes \(--allow-writes\): 1 checks send at most 2 submissions, each of which may create an order, to:\n {2}submitIntent: POST \/v1\/intents\n {2}cancelIntent: POST \/v1\/cancellations/,
+      /Writes \(--allow-writes\): 1 checks send at most 2 submissions, each of which may create an order, to:\n {2}submitIntent: POST \/v1\/intents\n {2}cancelIntent: POST \/v1\/cancellations and POST \/v1\/intents\/\{id\}\/cancellation/,
     )
     const bodies = text.split('\n').filter((line) => line.startsWith('{"kind":"intent"'))
     expect(bodies).toHaveLength(2)
