@@ -34,8 +34,8 @@ function operationsFor(ctx: CheckContext, keep: (op: WriteOperation) => boolean,
 }
 
 /**
- * Sends a fresh signed body with this key (null: none) and fails when it was accepted, or got no answer: one that never
- * came refused nothing, and the submission may have been taken.
+ * Sends a fresh signed body with this key (null: none) and fails when it was accepted, or got no answer (one that never
+ * came refused nothing, and the submission may have been taken), or was refused with a status the profile does not state.
  */
 async function expectRefused(ctx: CheckContext, operation: string, key: string | null, what: string): Promise<void> {
   const answer = await ctx.write(operation, await ctx.signedBody(operation), key)
@@ -46,6 +46,12 @@ async function expectRefused(ctx: CheckContext, operation: string, key: string |
   if (answer.accepted)
     ctx.fail(
       `${operation}: a submission ${what} was accepted (${statusOf(answer.exchange)}): the header is required, 8 to 128 safe characters`,
+      { exchange: answer.exchange },
+    )
+  const { refused } = ctx.settings.profile!.values.writes!.operations[operation]!
+  if (refused && !refused.includes(answer.exchange.response!.status))
+    ctx.fail(
+      `${operation}: a submission ${what} was answered ${statusOf(answer.exchange)}, not one of the statuses the profile states for a refusal (${refused.join(', ')})`,
       { exchange: answer.exchange },
     )
 }
@@ -353,7 +359,8 @@ export const writesChecks: readonly Check[] = [
         cancellingWithReceipt,
         'a cancellation whose chained step sends {receipt} (writes.operations.*.cancels)',
       )) {
-        const { operation: intake, refused } = ctx.settings.profile!.values.writes!.operations[operation]!.cancels!
+        const op = ctx.settings.profile!.values.writes!.operations[operation]!
+        const { operation: intake, refused = op.refused } = op.cancels!
         const own = await submissionToCancel(ctx, operation)
         const other = await submissionToCancel(ctx, operation)
         for (const [receipt, what] of [

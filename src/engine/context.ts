@@ -254,7 +254,8 @@ export function createCheckContext(
       const receiptPlaceholder = receipt === undefined ? undefined : learnReceipt(valueAt(json, receipt))
       const accepted =
         response !== undefined &&
-        (step?.accepted ? step.accepted.includes(response.status) : response.status >= 200 && response.status < 300)
+        ((step?.accepted ?? op.accepted)?.includes(response.status) ??
+          (response.status >= 200 && response.status < 300))
       if (!accepted) return { exchange, accepted }
       const answer: WriteAnswer = {
         exchange,

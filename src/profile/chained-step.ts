@@ -10,7 +10,7 @@ export interface ChainedStep {
   query?: Record<string, string>
   headers?: Record<string, string>
   bodies: { command: string[] }
-  /** The statuses that mean accepted (default: any 2xx) and refused (default: any answer not accepted). */
+  /** The statuses that mean accepted and refused (default: the operation's). */
   accepted?: number[]
   refused?: number[]
 }

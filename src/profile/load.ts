@@ -106,9 +106,14 @@ export function profileProblems(parsed: unknown): string[] {
       problems.push(
         `profile.writes.operations.${name}.cancels names no value of the submission it cancels: its path, query, headers or bodies.command must hold {id}, {receipt} or {/json/pointer}`,
       )
-    const both = op.cancels?.accepted?.find((status) => op.cancels!.refused?.includes(status))
-    if (both !== undefined)
-      problems.push(`profile.writes.operations.${name}.cancels lists ${both} as both accepted and refused`)
+    for (const [key, step] of [
+      [name, op],
+      [`${name}.cancels`, op.cancels],
+    ] as const) {
+      const both = step?.accepted?.find((status) => step.refused?.includes(status))
+      if (both !== undefined)
+        problems.push(`profile.writes.operations.${key} lists ${both} as both accepted and refused`)
+    }
   }
   const both = values.restrictedKey?.refused?.find((op) => values.restrictedKey?.granted?.includes(op))
   if (both) problems.push(`profile.restrictedKey lists ${both} as both refused and granted`)

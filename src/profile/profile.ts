@@ -49,6 +49,9 @@ export interface WriteOperation {
   statusIdentifier: string
   receipt?: string
   duplicate?: string
+  /** The statuses that mean accepted (default: any 2xx) and refused (default: any answer not accepted). */
+  accepted?: number[]
+  refused?: number[]
   /** GET path of the status operation, with {id} and {receipt}. */
   statusPath?: string
   bodies: SignedBodies

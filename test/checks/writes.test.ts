@@ -324,6 +324,54 @@ describe('writes/cancellation-ends-lifecycle', () => {
   })
 })
 
+describe("the statuses an operation's profile states", () => {
+  const withStatuses = (name: string, statuses: Pick<WriteOperation, 'accepted' | 'refused'>) =>
+    withOperations({ ...OPERATIONS, [name]: { ...OPERATIONS[name]!, ...statuses } })
+
+  test('a refusal must get one of its refused statuses, where it states them', async () => {
+    expect(
+      verdict(await outcomeOf('writes/missing-key-refused', [], withStatuses('submitIntent', { refused: [422] }))),
+    ).toBe(
+      'failed: submitIntent: a submission without Idempotency-Key was answered 400, not one of the statuses the profile states for a refusal (422)',
+    )
+    expect(
+      verdict(await outcomeOf('writes/missing-key-refused', [], withStatuses('submitIntent', { refused: [400, 422] }))),
+    ).toBe('passed')
+  })
+
+  test('an answer is accepted only with one of its accepted statuses, where it states them', async () => {
+    expect(
+      verdict(
+        await outcomeOf(
+          'writes/intake-returns-identifier-and-receipt',
+          [],
+          withStatuses('submitIntent', { accepted: [200] }),
+        ),
+      ),
+    ).toBe(
+      'failed: submitIntent: a signed submission with an Idempotency-Key of 32 letters and digits was not accepted (202)',
+    )
+  })
+
+  test("a chained cancellation that states none takes the operation's", async () => {
+    const { refused: _refused, ...unstated } = OPERATIONS.cancelIntent!.cancels!
+    const values = withOperations({
+      ...OPERATIONS,
+      cancelIntent: { ...OPERATIONS.cancelIntent!, refused: [409], cancels: unstated },
+    })
+    expect(verdict(await outcomeOf('writes/cancellation-needs-its-receipt', [], values))).toBe(
+      'failed: cancelIntent: the cancellation of a new submitIntent submission without its receipt was answered 400, not one of the statuses the profile states for a refusal (409)',
+    )
+    const accepting = withOperations({
+      ...OPERATIONS,
+      cancelIntent: { ...OPERATIONS.cancelIntent!, accepted: [200] },
+    })
+    expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [], accepting))).toBe(
+      'failed: cancelIntent: the cancellation of a new submitIntent submission was not accepted (202)',
+    )
+  })
+})
+
 describe('writes/cancellation-needs-its-receipt', () => {
   const id = 'writes/cancellation-needs-its-receipt'
 

@@ -248,6 +248,11 @@ describe('a bad profile', () => {
       /profile\.yaml: profile\.writes\.operations\.cancel\.cancels lists 202 as both accepted and refused$/,
     ],
     [
+      'a write operation whose status is both accepted and refused',
+      `profile:\n  writes:\n    operations:\n      submit:\n        kind: intent\n        method: POST\n        path: /v1/intents\n        statusIdentifier: /data/hash\n        accepted: [200, 202]\n        refused: [400, 200]\n        bodies: { command: [./sign] }\n`,
+      /profile\.yaml: profile\.writes\.operations\.submit lists 200 as both accepted and refused$/,
+    ],
+    [
       'a chained cancellation path with a query',
       `profile:\n  writes:\n    operations:\n${INTAKE}      cancel:\n        kind: cancellation\n        method: POST\n        path: /v1/cancellations\n        statusIdentifier: /data/id\n        bodies: { command: [./sign] }\n        cancels: { operation: submit, path: '/v1/intents/{id}?receipt={receipt}', bodies: { command: [./sign, x] }, state: /state, terminalStates: [cancelled] }\n`,
       /profile\.yaml: profile\.writes\.operations\.cancel\.cancels\.path must match pattern "\^\/v1\/\[\^\?#\]\*\$"$/,

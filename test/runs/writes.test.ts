@@ -126,6 +126,10 @@ describe('a run with --allow-writes against the embedded reference and its profi
       JSON.stringify(validate.errors?.slice(0, 3)),
     ).toBe(true)
     for (const text of files) expect(text).not.toMatch(/rcpt_[0-9a-f]{40}/)
+    // The chained cancellation sent a receipt in a header: the HAR shows it as its placeholder.
+    expect(readFileSync(join(reportDir, 'exchanges.har'), 'utf8')).toMatch(
+      /"name":\s*"x-receipt",\s*"value":\s*"\$IPTS_WRITE_RECEIPT_\d+"/,
+    )
   })
 
   test('never sends a body again under another key, nor a key with another body (the recorded exchanges prove it)', async () => {
