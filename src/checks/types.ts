@@ -116,7 +116,8 @@ export interface CheckContext {
   /**
    * Sends the profile's write operation of this name with the body and Idempotency-Key given (null: none), and reads
    * its answer at the profile's pointers; a chained step is sent to its own path with its headers. Accepted: one of the
-   * step's, else the operation's, accepted statuses, else any 2xx. The receipt returned is kept out of everything the run writes from then on.
+   * step's, else the operation's, accepted statuses, else any 2xx. The receipt returned is kept out of everything the
+   * run writes from then on.
    */
   write(operation: string, body: string, idempotencyKey: string | null, step?: StepRequest): Promise<WriteAnswer>
   /** Fails unless the exchange has a JSON body valid against the named component schema. */

@@ -35,7 +35,8 @@ function operationsFor(ctx: CheckContext, keep: (op: WriteOperation) => boolean,
 
 /**
  * Sends a fresh signed body with this key (null: none) and fails when it was accepted, or got no answer (one that never
- * came refused nothing, and the submission may have been taken), or was refused with a status the profile does not state.
+ * came refused nothing, and the submission may have been taken), or was refused with a status the profile does not
+ * state.
  */
 async function expectRefused(ctx: CheckContext, operation: string, key: string | null, what: string): Promise<void> {
   const answer = await ctx.write(operation, await ctx.signedBody(operation), key)
