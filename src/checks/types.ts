@@ -61,6 +61,13 @@ export interface CallOptions {
 }
 
 /** What a write's answer said, read at the profile's pointers where it was accepted (2xx). */
+/** A chained step's request (src/profile/chained-step.ts): its path and query, headers and accepted statuses. */
+export interface StepRequest {
+  path: string
+  headers: Record<string, string>
+  accepted?: number[]
+}
+
 export interface WriteAnswer {
   exchange: Exchange
   accepted: boolean
@@ -102,15 +109,17 @@ export interface CheckContext {
   /** A fresh signed body for the profile's write operation of this name; the check is skipped when none can be had. */
   signedBody(operation: string): Promise<string>
   /**
-   * A fresh signed body that cancels the submission with this status identifier, from the cancellation's
-   * cancels.bodies.
+   * A fresh signed body of the cancellation's chained step (cancels.bodies), its command's arguments filled in with the
+   * values of the submission it cancels.
    */
-  cancellationBody(operation: string, identifier: string): Promise<string>
+  cancellationBody(operation: string, fill: (argument: string) => string): Promise<string>
   /**
    * Sends the profile's write operation of this name with the body and Idempotency-Key given (null: none), and reads
-   * its answer at the profile's pointers. The receipt returned is kept out of everything the run writes from then on.
+   * its answer at the profile's pointers; a chained step is sent to its own path with its headers. Accepted: one of the
+   * step's, else the operation's, accepted statuses, else any 2xx. The receipt returned is kept out of everything the
+   * run writes from then on.
    */
-  write(operation: string, body: string, idempotencyKey: string | null): Promise<WriteAnswer>
+  write(operation: string, body: string, idempotencyKey: string | null, step?: StepRequest): Promise<WriteAnswer>
   /** Fails unless the exchange has a JSON body valid against the named component schema. */
   expectSchema(schema: string, exchange: Exchange): void
 }

@@ -4,6 +4,7 @@ import { valueAt } from '../core/json-pointer.js'
 import { idempotencyKey, unsafeIdempotencyKey } from '../generators/idempotency-keys.js'
 import { headerValues, type Exchange } from '../http/exchange.js'
 import { mentionsSecret } from '../http/secrets.js'
+import { fillStep, sendsReceipt, type EarlierAnswer } from '../profile/chained-step.js'
 import { keyPatternOf, type WriteKind, type WriteOperation } from '../profile/profile.js'
 import type { Check, CheckContext, WriteAnswer } from './types.js'
 import { statusOf } from './operation-calls.js'
@@ -20,6 +21,7 @@ const names = (operations: Operations, keep: (op: WriteOperation) => boolean = (
 const intakes = (op: WriteOperation) => INTAKE_KINDS.includes(op.kind) && op.receipt !== undefined
 const withStatus = (op: WriteOperation) => intakes(op) && op.statusPath !== undefined
 const cancelling = (op: WriteOperation) => op.cancels !== undefined
+const cancellingWithReceipt = (op: WriteOperation) => op.cancels !== undefined && sendsReceipt(op.cancels)
 
 /** Every write operation of the profile (its schema lists at least one). */
 const everyOperation = (ctx: CheckContext) => Object.keys(ctx.settings.profile!.values.writes!.operations)
@@ -32,8 +34,9 @@ function operationsFor(ctx: CheckContext, keep: (op: WriteOperation) => boolean,
 }
 
 /**
- * Sends a fresh signed body with this key (null: none) and fails when it was accepted, or got no answer: one that never
- * came refused nothing, and the submission may have been taken.
+ * Sends a fresh signed body with this key (null: none) and fails when it was accepted, or got no answer (one that never
+ * came refused nothing, and the submission may have been taken), or was refused with a status the profile does not
+ * state.
  */
 async function expectRefused(ctx: CheckContext, operation: string, key: string | null, what: string): Promise<void> {
   const answer = await ctx.write(operation, await ctx.signedBody(operation), key)
@@ -44,6 +47,12 @@ async function expectRefused(ctx: CheckContext, operation: string, key: string |
   if (answer.accepted)
     ctx.fail(
       `${operation}: a submission ${what} was accepted (${statusOf(answer.exchange)}): the header is required, 8 to 128 safe characters`,
+      { exchange: answer.exchange },
+    )
+  const { refused } = ctx.settings.profile!.values.writes!.operations[operation]!
+  if (refused && !refused.includes(answer.exchange.response!.status))
+    ctx.fail(
+      `${operation}: a submission ${what} was answered ${statusOf(answer.exchange)}, not one of the statuses the profile states for a refusal (${refused.join(', ')})`,
       { exchange: answer.exchange },
     )
 }
@@ -86,6 +95,52 @@ function intakeValues(ctx: CheckContext, operation: string, answer: WriteAnswer)
 function statusPath(op: WriteOperation, id: string, receipt: string): string {
   return op.statusPath!.replace('{id}', encodeURIComponent(id)).replace('{receipt}', encodeURIComponent(receipt))
 }
+
+/** A new submission of a cancellation's intake, accepted, with the values its chained cancellation takes. */
+async function submissionToCancel(ctx: CheckContext, cancellation: string): Promise<EarlierAnswer> {
+  const intake = ctx.settings.profile!.values.writes!.operations[cancellation]!.cancels!.operation
+  const answer = await acceptedSubmission(ctx, intake)
+  return { ...intakeValues(ctx, intake, answer), json: answer.exchange.response!.json }
+}
+
+/**
+ * Sends the chained cancellation of a submission, given its values (its receipt as the check chooses), or fails naming
+ * the profile key whose placeholder its intake's answer has no value for.
+ */
+async function cancel(ctx: CheckContext, cancellation: string, submission: EarlierAnswer): Promise<WriteAnswer> {
+  const op = ctx.settings.profile!.values.writes!.operations[cancellation]!
+  const filled = fillStep(op.cancels!, op.path, submission)
+  if ('missing' in filled)
+    ctx.fail(
+      `${cancellation}: the accepted ${op.cancels!.operation} intake has no value for {${filled.missing}} (writes.operations.${cancellation}.cancels.${filled.where})`,
+    )
+  const body = await ctx.cancellationBody(cancellation, filled.fill)
+  const step = { path: filled.path, headers: filled.headers, accepted: op.cancels!.accepted }
+  return ctx.write(cancellation, body, idempotencyKey(32, keyPatternOf(ctx.settings.profile!.values)), step)
+}
+
+/** The status of a submission read with its receipt, or a failure when it is not granted. */
+async function grantedStatus(
+  ctx: CheckContext,
+  cancellation: string,
+  submission: EarlierAnswer,
+  which: string,
+): Promise<Exchange> {
+  const intake = ctx.settings.profile!.values.writes!.operations[cancellation]!.cancels!.operation
+  const op = ctx.settings.profile!.values.writes!.operations[intake]!
+  const exchange = await ctx.get(statusPath(op, submission.id, submission.receipt))
+  if (!exchange.response || exchange.response.status >= 300)
+    ctx.fail(`${cancellation}: the status of ${which} ${intake} submission is not granted (${statusOf(exchange)})`, {
+      exchange,
+    })
+  return exchange
+}
+
+/**
+ * A receipt of the same length that is not the one given and shares none of it: a receipt derived from the real one
+ * would show most of a secret in the report.
+ */
+const wrongReceipt = (receipt: string) => (receipt.startsWith('x') ? '0' : 'x').repeat(receipt.length)
 
 /** How long a cancelled lifecycle may take to report its terminal state: the relayer executes after the intake. */
 const TERMINAL_POLLS = 5
@@ -256,7 +311,7 @@ export const writesChecks: readonly Check[] = [
     id: 'writes/cancellation-ends-lifecycle',
     requirement: 'STATE-CANCELLATION-TERMINAL',
     title:
-      "a cancellation the deployment accepts ends the lifecycle it cancels: its status then reports one of the profile's terminal states",
+      "a new submission, its status read with its receipt, then cancelled by the profile's chained cancellation, ends its lifecycle: its status reports one of the profile's terminal states",
     needs: ['apiKey'],
     profile: 'writes',
     writes: (operations) => 2 * names(operations, cancelling).length,
@@ -268,12 +323,9 @@ export const writesChecks: readonly Check[] = [
         'a cancellation with what it cancels (writes.operations.*.cancels)',
       )) {
         const { operation: intake, state, terminalStates } = operations[operation]!.cancels!
-        const { id, receipt } = intakeValues(ctx, intake, await acceptedSubmission(ctx, intake))
-        const cancellation = await ctx.write(
-          operation,
-          await ctx.cancellationBody(operation, id),
-          idempotencyKey(32, keyPatternOf(ctx.settings.profile!.values)),
-        )
+        const submission = await submissionToCancel(ctx, operation)
+        await grantedStatus(ctx, operation, submission, 'a new')
+        const cancellation = await cancel(ctx, operation, submission)
         if (!cancellation.accepted)
           ctx.fail(
             `${operation}: the cancellation of a new ${intake} submission was not accepted (${statusOf(cancellation.exchange)})`,
@@ -282,12 +334,7 @@ export const writesChecks: readonly Check[] = [
         let last: { exchange: Exchange; state: unknown } | undefined
         for (let poll = 0; poll < TERMINAL_POLLS && !terminalStates.includes(last?.state as string); poll++) {
           if (poll > 0) await delay(TERMINAL_POLL_MS)
-          const exchange = await ctx.get(statusPath(operations[intake]!, id, receipt))
-          if (!exchange.response || exchange.response.status >= 300)
-            ctx.fail(
-              `${operation}: the status of the cancelled ${intake} submission is not granted (${statusOf(exchange)})`,
-              { exchange },
-            )
+          const exchange = await grantedStatus(ctx, operation, submission, 'the cancelled')
           last = { exchange, state: valueAt(exchange.response!.json, state) }
         }
         if (!terminalStates.includes(last!.state as string)) {
@@ -295,6 +342,49 @@ export const writesChecks: readonly Check[] = [
             `${operation}: ${TERMINAL_POLLS} s after its cancellation was accepted, the ${intake} submission reports state ${JSON.stringify(last!.state ?? null)} at ${state}, not one of the profile's terminal states (${terminalStates.join(', ')})`,
             { exchange: last!.exchange },
           )
+        }
+      }
+    },
+  },
+  {
+    id: 'writes/cancellation-needs-its-receipt',
+    requirement: 'RCPT-CANCELLATION-CREDENTIAL',
+    title:
+      "a chained cancellation that the profile says carries the receipt is not accepted without it, with a wrong one or with another submission's, and is refused with a status the profile states",
+    needs: ['apiKey'],
+    profile: 'writes',
+    writes: (operations) => 5 * names(operations, cancellingWithReceipt).length,
+    async run(ctx) {
+      for (const operation of operationsFor(
+        ctx,
+        cancellingWithReceipt,
+        'a cancellation whose chained step sends {receipt} (writes.operations.*.cancels)',
+      )) {
+        const op = ctx.settings.profile!.values.writes!.operations[operation]!
+        const { operation: intake, refused = op.refused } = op.cancels!
+        const own = await submissionToCancel(ctx, operation)
+        const other = await submissionToCancel(ctx, operation)
+        for (const [receipt, what] of [
+          ['', 'without its receipt'],
+          [wrongReceipt(own.receipt), 'with a receipt of its length that is not its own'],
+          [other.receipt, "with another submission's receipt"],
+        ] as const) {
+          const answer = await cancel(ctx, operation, { ...own, receipt })
+          if (!answer.exchange.response)
+            ctx.fail(
+              `${operation}: got ${statusOf(answer.exchange)} to the cancellation of a new ${intake} submission ${what}, not a refusal`,
+              { exchange: answer.exchange },
+            )
+          if (answer.accepted)
+            ctx.fail(
+              `${operation}: the cancellation of a new ${intake} submission ${what} was accepted (${statusOf(answer.exchange)}): the receipt is a per-lifecycle credential`,
+              { exchange: answer.exchange },
+            )
+          if (refused && !refused.includes(answer.exchange.response!.status))
+            ctx.fail(
+              `${operation}: the cancellation of a new ${intake} submission ${what} was answered ${statusOf(answer.exchange)}, not one of the statuses the profile states for a refusal (${refused.join(', ')})`,
+              { exchange: answer.exchange },
+            )
         }
       }
     },

@@ -58,7 +58,7 @@ const KEYS: Record<ProfileKey, { states: string; example: string[] }> = {
   },
   writes: {
     states:
-      'the relayed write operations (any name each), sent only with --allow-writes, at most --max-writes submissions: where an accepted answer holds the status identifier, the receipt and duplicate (JSON Pointers), the status operation of an intake ({id}, {receipt}), and the signed bodies: files of pre-signed bodies, each used once, or a command of your own signing tool that prints one fresh signed body per call (run without a shell in this folder; the suite holds no signing key and never shows its stderr)',
+      'the relayed write operations (any name each), sent only with --allow-writes, at most --max-writes submissions: where an accepted answer holds the status identifier, the receipt and duplicate (JSON Pointers), the status operation of an intake ({id}, {receipt}), what a cancellation cancels (a chained step whose path, query, headers and signing command take values of the intake answer), and the signed bodies: files of pre-signed bodies, each used once, or a command of your own signing tool that prints one fresh signed body per call (run without a shell in this folder; the suite holds no signing key and never shows its stderr)',
     example: [
       'writes:',
       "  keyPattern: '^[A-Za-z0-9_-]+$'   # optional: what safe characters means here (without it, only characters no reading calls safe count as unsafe)",
@@ -78,6 +78,15 @@ const KEYS: Record<ProfileKey, { states: string; example: string[] }> = {
       '      path: /v1/cancellations',
       '      statusIdentifier: /data/id',
       '      bodies: { files: [bodies/cancel-1.json, bodies/cancel-2.json] }',
+      '      cancels:                # optional: a chained step that cancels a new submitIntent submission',
+      '        operation: submitIntent',
+      "        path: /v1/intents/{id}/cancellation   # {id}, {receipt}, {/json/pointer}: values of the intake's answer",
+      "        headers: { X-Receipt: '{receipt}' }   # also query: { name: template }; a receipt is best kept out of URLs",
+      "        bodies: { command: [./sign-cancel, '{id}'] }",
+      '        accepted: [202]       # optional: the statuses that mean accepted (any 2xx) and refused (any other)',
+      '        refused: [401, 403, 404]',
+      '        state: /state         # where its status answer holds the state',
+      '        terminalStates: [settled, failed, cancelled]',
     ],
   },
 }

@@ -57,7 +57,7 @@ export function referenceHelp(): string {
     '',
     'ipts-conformance reference sign intent|cancellation [HASH] prints one fresh body signed by the reference trader',
     "(a cancellation of the intent HASH, if given): the signing tool its profile's writes name (POST /v1/intents,",
-    'POST /v1/cancellations).',
+    "POST /v1/cancellations, and POST /v1/intents/HASH/cancellation with the intent's receipt in X-Receipt).",
     '',
     ...flagsHelp(referenceFlags),
   ].join('\n')

@@ -182,8 +182,8 @@ export function createCheckContext(
     if (!settings.allowWrites || !writing || !writeOperations[name]) throw new CheckSkipped(WRITES_NOT_ASSESSABLE)
     return writeOperations[name]
   }
-  const signed = async (bodies: WriteOperation['bodies'], where: string, identifier?: string) => {
-    const result = await writing!.bodies.next(bodies, where, identifier)
+  const signed = async (bodies: WriteOperation['bodies'], where: string, fill?: (argument: string) => string) => {
+    const result = await writing!.bodies.next(bodies, where, fill)
     if ('problem' in result) throw new CheckSkipped(`no signed body: ${result.problem}`)
     return result.body
   }
@@ -222,14 +222,16 @@ export function createCheckContext(
     signedBody(name) {
       return signed(writeOperation(name).bodies, `writes.operations.${name}.bodies`)
     },
-    cancellationBody(name, identifier) {
-      return signed(writeOperation(name).cancels!.bodies, `writes.operations.${name}.cancels.bodies`, identifier)
+    cancellationBody(name, fill) {
+      return signed(writeOperation(name).cancels!.bodies, `writes.operations.${name}.cancels.bodies`, fill)
     },
-    async write(name, body, idempotencyKey) {
-      const { method, path, statusIdentifier, receipt, duplicate } = writeOperation(name)
+    async write(name, body, idempotencyKey, step) {
+      const { method, statusIdentifier, receipt, duplicate, ...op } = writeOperation(name)
+      const path = step?.path ?? op.path
       if (writes.length >= writing!.allowance)
         throw new Error(`a write check sent more than the ${writing!.allowance} submissions it declares`)
       const headers = headersFor('full', {
+        ...step?.headers,
         'content-type': 'application/json',
         ...(idempotencyKey === null ? {} : { 'idempotency-key': idempotencyKey }),
       })
@@ -250,7 +252,10 @@ export function createCheckContext(
       const json = response?.json
       // A receipt is kept out of what is written even in an answer that was not accepted.
       const receiptPlaceholder = receipt === undefined ? undefined : learnReceipt(valueAt(json, receipt))
-      const accepted = response !== undefined && response.status >= 200 && response.status < 300
+      const accepted =
+        response !== undefined &&
+        ((step?.accepted ?? op.accepted)?.includes(response.status) ??
+          (response.status >= 200 && response.status < 300))
       if (!accepted) return { exchange, accepted }
       const answer: WriteAnswer = {
         exchange,

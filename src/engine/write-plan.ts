@@ -4,7 +4,7 @@ import { stated } from '../profile/profile.js'
 
 /** What a run may write, said before its first write: the operations it calls and the submissions it sends at most. */
 export interface WritePlan {
-  /** The profile's write operations, as `name: METHOD path`. */
+  /** The profile's write operations, as `name: METHOD path` (and the path of its chained cancellation). */
   operations: string[]
   /** The write checks that will run, each with the most submissions it sends. */
   checks: { id: string; submissions: number }[]
@@ -40,7 +40,7 @@ export function writePlan(
     .filter(({ submissions }) => submissions > 0 && budget.take(submissions))
   if (planned.length === 0) return undefined
   const operations = Object.entries(settings.profile!.values.writes!.operations).map(
-    ([name, op]) => `${name}: ${op.method} ${op.path}`,
+    ([name, op]) => `${name}: ${op.method} ${op.path}${op.cancels?.path ? ` and ${op.method} ${op.cancels.path}` : ''}`,
   )
   return {
     operations,

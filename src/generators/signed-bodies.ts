@@ -30,16 +30,14 @@ export class SignedBodySource {
   ) {}
 
   /**
-   * One fresh body for the named write operation; `where` names its profile key in a problem. `identifier` fills in
-   * {id} in the command's arguments: the status identifier of the submission a cancellation cancels.
+   * One fresh body for the named write operation; `where` names its profile key in a problem. `fill` fills in the
+   * command's arguments of a chained step: the values of the earlier answer it takes.
    */
-  async next(bodies: SignedBodies, where: string, identifier?: string): Promise<SignedBodyResult> {
-    const command =
-      'command' in bodies && identifier !== undefined
-        ? bodies.command.map((arg) => arg.replaceAll('{id}', identifier))
-        : undefined
+  async next(bodies: SignedBodies, where: string, fill?: (argument: string) => string): Promise<SignedBodyResult> {
     const printed =
-      'files' in bodies ? await this.nextFile(bodies.files, where) : await this.run(command ?? bodies.command, where)
+      'files' in bodies
+        ? await this.nextFile(bodies.files, where)
+        : await this.run(fill ? bodies.command.map(fill) : bodies.command, where)
     if ('problem' in printed) return printed
     try {
       JSON.parse(printed.body)

@@ -10,6 +10,7 @@ import { operations } from '../contract/operations.js'
 import { configSchemaCompiler } from './config-schema.js'
 import { ProfileError } from '../core/errors.js'
 import { judgeDescription } from './judge-description.js'
+import { takesEarlierValues } from './chained-step.js'
 import type { Profile, ProfileValues } from './profile.js'
 import { readPublishedDescription, type DescriptionFetch } from './published-description.js'
 
@@ -100,6 +101,18 @@ export function profileProblems(parsed: unknown): string[] {
       problems.push(
         `profile.writes.operations.${name}.cancels names ${op.cancels.operation}, which must be an intake of these writes with its receipt and statusPath, from a cancellation`,
       )
+    }
+    if (op.cancels && !takesEarlierValues(op.cancels))
+      problems.push(
+        `profile.writes.operations.${name}.cancels names no value of the submission it cancels: its path, query, headers or bodies.command must hold {id}, {receipt} or {/json/pointer}`,
+      )
+    for (const [key, step] of [
+      [name, op],
+      [`${name}.cancels`, op.cancels],
+    ] as const) {
+      const both = step?.accepted?.find((status) => step.refused?.includes(status))
+      if (both !== undefined)
+        problems.push(`profile.writes.operations.${key} lists ${both} as both accepted and refused`)
     }
   }
   const both = values.restrictedKey?.refused?.find((op) => values.restrictedKey?.granted?.includes(op))

@@ -1,4 +1,5 @@
 import type { OperationId } from '../contract/operations.js'
+import { stepPathPattern, type ChainedStep } from './chained-step.js'
 import type { DescriptionFindings } from './judge-description.js'
 
 /**
@@ -48,15 +49,17 @@ export interface WriteOperation {
   statusIdentifier: string
   receipt?: string
   duplicate?: string
+  /** The statuses that mean accepted (default: any 2xx) and refused (default: any answer not accepted). */
+  accepted?: number[]
+  refused?: number[]
   /** GET path of the status operation, with {id} and {receipt}. */
   statusPath?: string
   bodies: SignedBodies
-  /**
-   * For a cancellation: the intake operation whose submissions it cancels, the command that signs such a cancellation
-   * ({id}: the submission's status identifier), and the states that end a lifecycle.
-   */
-  cancels?: { operation: string; bodies: { command: string[] }; state: string; terminalStates: string[] }
+  /** For a cancellation: the chained step that cancels a new submission of an intake, and the states that end it. */
+  cancels?: ChainedStep & { operation: string; state: string; terminalStates: string[] }
 }
+
+export type { ChainedStep }
 
 /** The facts of a profile file, as written (paths as given). */
 export interface ProfileValues {
@@ -117,13 +120,15 @@ export function profileEvidence(
 }
 
 /**
- * The name of the profile's write operation a request addressed (its method, and a path ending in the operation's), if
- * any.
+ * The name of the profile's write operation a request addressed (its method, and a path ending in the operation's or
+ * sent by its chained cancellation), if any.
  */
 export function writeOperationAt(values: ProfileValues | undefined, method: string, url: string): string | undefined {
   const path = new URL(url).pathname
   return Object.entries(values?.writes?.operations ?? {}).find(
-    ([, op]) => op.method === method.toUpperCase() && path.endsWith(op.path),
+    ([, op]) =>
+      op.method === method.toUpperCase() &&
+      (path.endsWith(op.path) || (op.cancels?.path !== undefined && stepPathPattern(op.cancels.path).test(path))),
   )?.[0]
 }
 

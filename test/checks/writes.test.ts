@@ -4,6 +4,7 @@ import type { CheckOutcome } from '../../src/core/report.js'
 import { specPath } from '../../src/core/package-root.js'
 import { readProfileFile } from '../../src/profile/load.js'
 import type { ProfileValues, WriteOperation } from '../../src/profile/profile.js'
+import type { IntentRecord } from '../../src/reference/data.js'
 import { bodyOf, isOperation } from '../../src/reference/response-edits.js'
 import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
 import { findWriteRoute } from '../../src/reference/writes.js'
@@ -86,10 +87,7 @@ function writesRefused(kind: 'intent' | 'cancellation', status: number): Behavio
  * Answers the status of an intent accepted by the intake with this status, when the request and the intent pass the
  * test.
  */
-function writtenStatusWhere(
-  status: number,
-  when: (request: RefRequest, intent: { receipt: string }) => boolean,
-): Behaviour {
+function writtenStatusWhere(status: number, when: (request: RefRequest, intent: IntentRecord) => boolean): Behaviour {
   return {
     name: `written-status-${status}`,
     description: `the status of a written intent is answered ${status}`,
@@ -266,14 +264,46 @@ describe('writes/cancellation-ends-lifecycle', () => {
     expect(verdict(refused)).toBe(
       'failed: cancelIntent: the cancellation of a new submitIntent submission was not accepted (409)',
     )
-    expect(shown(refused)).toBe('POST /v1/cancellations 409')
+    expect(shown(refused)).toMatch(/^POST \/v1\/intents\/0x[0-9a-f]{64}\/cancellation 409$/)
     const notGranted = await outcomeOf(id, [writtenStatus(403)])
     expect(verdict(notGranted)).toBe(
-      'failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (403)',
+      'failed: cancelIntent: the status of a new submitIntent submission is not granted (403)',
     )
     expect(shown(notGranted)).toMatch(/^GET \/v1\/intents\/0x[0-9a-f]{64} 403$/)
     expect(verdict(await outcomeOf(id, [writtenStatus(300)]))).toBe(
-      'failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (300)',
+      'failed: cancelIntent: the status of a new submitIntent submission is not granted (300)',
+    )
+    const cancelledNotGranted = writtenStatusWhere(403, (_, intent) => intent.status.state === 'cancelled')
+    expect(verdict(await outcomeOf(id, [cancelledNotGranted]))).toBe(
+      'failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (403)',
+    )
+  })
+
+  test("a cancellation is accepted only by a status of the profile's accepted, where it states them", async () => {
+    const acceptedAs = (accepted: number[]) =>
+      withOperations({
+        ...OPERATIONS,
+        cancelIntent: { ...OPERATIONS.cancelIntent!, cancels: { ...OPERATIONS.cancelIntent!.cancels!, accepted } },
+      })
+    expect(verdict(await outcomeOf(id, [], acceptedAs([200])))).toBe(
+      'failed: cancelIntent: the cancellation of a new submitIntent submission was not accepted (202)',
+    )
+    expect(verdict(await outcomeOf(id, [], acceptedAs([200, 202])))).toBe('passed')
+  })
+
+  test('a placeholder the intake answer has no value for fails, naming the profile key', async () => {
+    const values = withOperations({
+      ...OPERATIONS,
+      cancelIntent: {
+        ...OPERATIONS.cancelIntent!,
+        cancels: {
+          ...OPERATIONS.cancelIntent!.cancels!,
+          headers: { 'X-Receipt': '{receipt}', 'X-Order': '{/data/order}' },
+        },
+      },
+    })
+    expect(verdict(await outcomeOf(id, [], values))).toBe(
+      'failed: cancelIntent: the accepted submitIntent intake has no value for {/data/order} (writes.operations.cancelIntent.cancels.headers.X-Order)',
     )
   })
 
@@ -291,6 +321,105 @@ describe('writes/cancellation-ends-lifecycle', () => {
     }
     expect(verdict(await outcomeOf(id, [lateEnd]))).toBe('passed')
     expect(polls).toBe(2)
+  })
+})
+
+describe("the statuses an operation's profile states", () => {
+  const withStatuses = (name: string, statuses: Pick<WriteOperation, 'accepted' | 'refused'>) =>
+    withOperations({ ...OPERATIONS, [name]: { ...OPERATIONS[name]!, ...statuses } })
+
+  test('a refusal must get one of its refused statuses, where it states them', async () => {
+    expect(
+      verdict(await outcomeOf('writes/missing-key-refused', [], withStatuses('submitIntent', { refused: [422] }))),
+    ).toBe(
+      'failed: submitIntent: a submission without Idempotency-Key was answered 400, not one of the statuses the profile states for a refusal (422)',
+    )
+    expect(
+      verdict(await outcomeOf('writes/missing-key-refused', [], withStatuses('submitIntent', { refused: [400, 422] }))),
+    ).toBe('passed')
+  })
+
+  test('an answer is accepted only with one of its accepted statuses, where it states them', async () => {
+    expect(
+      verdict(
+        await outcomeOf(
+          'writes/intake-returns-identifier-and-receipt',
+          [],
+          withStatuses('submitIntent', { accepted: [200] }),
+        ),
+      ),
+    ).toBe(
+      'failed: submitIntent: a signed submission with an Idempotency-Key of 32 letters and digits was not accepted (202)',
+    )
+  })
+
+  test("a chained cancellation that states none takes the operation's", async () => {
+    const { refused: _refused, ...unstated } = OPERATIONS.cancelIntent!.cancels!
+    const values = withOperations({
+      ...OPERATIONS,
+      cancelIntent: { ...OPERATIONS.cancelIntent!, refused: [409], cancels: unstated },
+    })
+    expect(verdict(await outcomeOf('writes/cancellation-needs-its-receipt', [], values))).toBe(
+      'failed: cancelIntent: the cancellation of a new submitIntent submission without its receipt was answered 400, not one of the statuses the profile states for a refusal (409)',
+    )
+    const accepting = withOperations({
+      ...OPERATIONS,
+      cancelIntent: { ...OPERATIONS.cancelIntent!, accepted: [200] },
+    })
+    expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [], accepting))).toBe(
+      'failed: cancelIntent: the cancellation of a new submitIntent submission was not accepted (202)',
+    )
+  })
+})
+
+describe('writes/cancellation-needs-its-receipt', () => {
+  const id = 'writes/cancellation-needs-its-receipt'
+
+  test("sends the cancellation without the receipt header, with a wrong one of its length, and with the other submission's", async () => {
+    const seen: { path: string; receipt: string | undefined }[] = []
+    const intakes: string[] = []
+    const record = (request: RefRequest) => {
+      if (request.method === 'POST' && request.path.endsWith('/cancellation'))
+        seen.push({ path: request.path, receipt: request.headers['x-receipt'] })
+    }
+    const intakeReceipts = acceptedWrite('intake-receipts', 'intent', (data) => intakes.push(data.receipt as string))
+    const report = await runAgainstReference(
+      { record, behaviours: [intakeReceipts] },
+      { allowWrites: true },
+      { only: [id], profile: { values: REFERENCE_VALUES, baseDir: specPath('.'), source: 'test profile' } },
+    )
+    expect(report.checks.find((c) => c.id === id)!.status, failureSummary(report)).toBe('passed')
+    const [own, other] = intakes
+    expect(seen.map((s) => s.receipt)).toEqual([undefined, 'x'.repeat(own!.length), other])
+    expect(new Set(seen.map((s) => s.path)).size).toBe(1)
+    expect(seen[0]!.path).toMatch(/^\/v1\/intents\/0x[0-9a-f]{64}\/cancellation$/)
+  })
+
+  test("a refusal's status is held to the profile's refused only where it states them", async () => {
+    const conflict: Behaviour = {
+      name: 'receipt-conflict',
+      description: 'a wrong receipt is refused with 409',
+      onResponse(response) {
+        if (bodyOf(response)?.code === 'receipt_mismatch') response.status = 409
+      },
+    }
+    expect(verdict(await outcomeOf(id, [conflict]))).toBe(
+      'failed: cancelIntent: the cancellation of a new submitIntent submission with a receipt of its length that is not its own was answered 409, not one of the statuses the profile states for a refusal (400, 403, 404)',
+    )
+    const { refused: _refused, ...unstated } = OPERATIONS.cancelIntent!.cancels!
+    const values = withOperations({ ...OPERATIONS, cancelIntent: { ...OPERATIONS.cancelIntent!, cancels: unstated } })
+    expect(verdict(await outcomeOf(id, [conflict], values))).toBe('passed')
+  })
+
+  test('is skipped when the chained cancellation sends no receipt', async () => {
+    const { headers: _headers, ...withoutReceipt } = OPERATIONS.cancelIntent!.cancels!
+    const values = withOperations({
+      ...OPERATIONS,
+      cancelIntent: { ...OPERATIONS.cancelIntent!, cancels: withoutReceipt },
+    })
+    expect(verdict(await outcomeOf(id, [], values))).toBe(
+      'skipped: no write operation of the profile states a cancellation whose chained step sends {receipt} (writes.operations.*.cancels)',
+    )
   })
 })
 
@@ -417,7 +546,7 @@ describe('a status the client cannot ask', () => {
       'failed: submitIntent: the status of a new submission, asked with its own receipt, is not granted (no response (the request could not be sent (invalid request path)))',
     )
     expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [], values))).toBe(
-      'failed: cancelIntent: the status of the cancelled submitIntent submission is not granted (no response (the request could not be sent (invalid request path)))',
+      'failed: cancelIntent: the status of a new submitIntent submission is not granted (no response (the request could not be sent (invalid request path)))',
     )
   })
 })

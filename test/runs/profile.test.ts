@@ -53,15 +53,15 @@ describe('a run against the embedded reference with its own profile', () => {
     }
   })
 
-  test('assesses all but at most 18 of the requirements (88 of 106), those of the profile against it', () => {
-    expect(report.requirements.length).toBe(106)
+  test('assesses all but at most 18 of the requirements (89 of 107), those of the profile against it', () => {
+    expect(report.requirements.length).toBe(107)
     expect(
       assessed(report).length,
       report.requirements
         .filter((r) => r.status === 'not-assessable')
         .map((r) => r.id)
         .join(', '),
-    ).toBeGreaterThanOrEqual(88)
+    ).toBeGreaterThanOrEqual(89)
     expect(report.profile?.source).toMatch(/reference-profile\.yaml/)
     for (const requirement of profiledRequirements) {
       const traced = report.requirements.find((r) => r.id === requirement.id)!
@@ -178,6 +178,10 @@ describe('the published description', () => {
   })
 })
 
+/** An intake with its receipt and status operation, for the chained cancellations of the bad profiles below. */
+const INTAKE =
+  '      submit:\n        kind: intent\n        method: POST\n        path: /v1/intents\n        statusIdentifier: /data/hash\n        receipt: /data/receipt\n        statusPath: /v1/intents/{id}?receipt={receipt}\n        bodies: { command: [./sign] }\n'
+
 describe('a bad profile', () => {
   const write = (text: string, extra: Record<string, string> = {}) => {
     const dir = tempDir()
@@ -232,6 +236,26 @@ describe('a bad profile', () => {
       'page-size bounds the wrong way round',
       'profile:\n  pagination: { listMarkets: { minPageSize: 10, maxPageSize: 5, outOfRange: reject } }\n',
       /profile\.pagination\.listMarkets has minPageSize 10 above maxPageSize 5/,
+    ],
+    [
+      'a chained cancellation that names nothing of what it cancels',
+      `profile:\n  writes:\n    operations:\n${INTAKE}      cancel:\n        kind: cancellation\n        method: POST\n        path: /v1/cancellations\n        statusIdentifier: /data/id\n        bodies: { command: [./sign] }\n        cancels: { operation: submit, bodies: { command: [./sign, x] }, state: /state, terminalStates: [cancelled] }\n`,
+      /profile\.yaml: profile\.writes\.operations\.cancel\.cancels names no value of the submission it cancels: its path, query, headers or bodies\.command must hold \{id\}, \{receipt\} or \{\/json\/pointer\}$/,
+    ],
+    [
+      'a status both accepted and refused',
+      `profile:\n  writes:\n    operations:\n${INTAKE}      cancel:\n        kind: cancellation\n        method: POST\n        path: /v1/cancellations\n        statusIdentifier: /data/id\n        bodies: { command: [./sign] }\n        cancels: { operation: submit, path: '/v1/intents/{id}/cancel', bodies: { command: [./sign, x] }, accepted: [202], refused: [202, 403], state: /state, terminalStates: [cancelled] }\n`,
+      /profile\.yaml: profile\.writes\.operations\.cancel\.cancels lists 202 as both accepted and refused$/,
+    ],
+    [
+      'a write operation whose status is both accepted and refused',
+      `profile:\n  writes:\n    operations:\n      submit:\n        kind: intent\n        method: POST\n        path: /v1/intents\n        statusIdentifier: /data/hash\n        accepted: [200, 202]\n        refused: [400, 200]\n        bodies: { command: [./sign] }\n`,
+      /profile\.yaml: profile\.writes\.operations\.submit lists 200 as both accepted and refused$/,
+    ],
+    [
+      'a chained cancellation path with a query',
+      `profile:\n  writes:\n    operations:\n${INTAKE}      cancel:\n        kind: cancellation\n        method: POST\n        path: /v1/cancellations\n        statusIdentifier: /data/id\n        bodies: { command: [./sign] }\n        cancels: { operation: submit, path: '/v1/intents/{id}?receipt={receipt}', bodies: { command: [./sign, x] }, state: /state, terminalStates: [cancelled] }\n`,
+      /profile\.yaml: profile\.writes\.operations\.cancel\.cancels\.path must match pattern "\^\/v1\/\[\^\?#\]\*\$"$/,
     ],
     [
       'a YAML syntax error',

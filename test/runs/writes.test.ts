@@ -92,7 +92,10 @@ describe('a run with --allow-writes against the embedded reference and its profi
   test('said its plan before the first write: the operations, and at most as many submissions as it sent', async () => {
     const report = await running
     const sent = writesIn(requests).length
-    expect(plan?.operations).toEqual(['submitIntent: POST /v1/intents', 'cancelIntent: POST /v1/cancellations'])
+    expect(plan?.operations).toEqual([
+      'submitIntent: POST /v1/intents',
+      'cancelIntent: POST /v1/cancellations and POST /v1/intents/{id}/cancellation',
+    ])
     expect(plan!.submissions, 'the plan bounds what was sent').toBeGreaterThanOrEqual(sent)
     const listed = report.checks.flatMap((c) => c.writes ?? [])
     expect(listed.length, 'the report lists every write the server received').toBe(sent)
@@ -123,6 +126,10 @@ describe('a run with --allow-writes against the embedded reference and its profi
       JSON.stringify(validate.errors?.slice(0, 3)),
     ).toBe(true)
     for (const text of files) expect(text).not.toMatch(/rcpt_[0-9a-f]{40}/)
+    // The chained cancellation sent a receipt in a header: the HAR shows it as its placeholder.
+    expect(readFileSync(join(reportDir, 'exchanges.har'), 'utf8')).toMatch(
+      /"name":\s*"x-receipt",\s*"value":\s*"\$IPTS_WRITE_RECEIPT_\d+"/,
+    )
   })
 
   test('never sends a body again under another key, nor a key with another body (the recorded exchanges prove it)', async () => {
@@ -195,7 +202,7 @@ describe('the CLI', () => {
     const text = out.join('')
     expect(code, text).toBe(0)
     expect(text).toMatch(
-      /Writes \(--allow-writes\): 1 checks send at most 2 submissions, each of which may create an order, to:\n {2}submitIntent: POST \/v1\/intents\n {2}cancelIntent: POST \/v1\/cancellations/,
+      /Writes \(--allow-writes\): 1 checks send at most 2 submissions, each of which may create an order, to:\n {2}submitIntent: POST \/v1\/intents\n {2}cancelIntent: POST \/v1\/cancellations and POST \/v1\/intents\/\{id\}\/cancellation/,
     )
     const bodies = text.split('\n').filter((line) => line.startsWith('{"kind":"intent"'))
     expect(bodies).toHaveLength(2)

@@ -58,6 +58,20 @@ export const writesAllowances: readonly Allowance[] = [
     },
   },
   {
+    name: 'cancellation-refused-not-found',
+    description:
+      "A cancellation without the intent's receipt, or with a wrong one, is refused with 404, as the status operation refuses a receipt that does not match.",
+    permittedBy: 'RCPT-CANCELLATION-CREDENTIAL',
+    run: WRITES,
+    onResponse(response, request) {
+      const code = bodyOf(response)?.code
+      if (findWriteRoute(request) && (code === 'receipt_required' || code === 'receipt_mismatch')) {
+        response.status = 404
+        bodyOf(response)!.code = 'intent_not_found'
+      }
+    },
+  },
+  {
     name: 'intake-answer-extra-members',
     description:
       'An accepted write answers with members the profile does not name (acceptedAt, a status link without the receipt).',

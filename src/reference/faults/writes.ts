@@ -2,7 +2,13 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { ReferenceData } from '../data.js'
 import { bodyOf, isOperation } from '../response-edits.js'
 import type { Fault, RefRequest, RefResponse } from '../types.js'
-import { CANCELLED, findWriteRoute, REFERENCE_IDEMPOTENCY_KEY } from '../writes.js'
+import {
+  CANCELLATION_RECEIPT_HEADER,
+  CANCELLED,
+  cancelledIntent,
+  findWriteRoute,
+  REFERENCE_IDEMPOTENCY_KEY,
+} from '../writes.js'
 
 const WRITES = { allowWrites: true } as const
 
@@ -98,6 +104,7 @@ export const writesFaults: readonly Fault[] = [
       'writes/receipt-grants-only-its-own-status',
       'writes/receipt-not-in-response-url',
       'writes/cancellation-ends-lifecycle',
+      'writes/cancellation-needs-its-receipt',
     ],
     run: WRITES,
     onResponse(response, request) {
@@ -128,6 +135,39 @@ export const writesFaults: readonly Fault[] = [
       if (route?.kind !== 'cancellation' || response.status >= 300) return
       const cancelled = written(data).find((intent) => intent.status.state === CANCELLED)
       if (cancelled) cancelled.status = { ...cancelled.status, state: 'pending' }
+    },
+  },
+  {
+    name: 'cancellation-receipt-unchecked',
+    description:
+      'The cancellation of an intent asks for its receipt in X-Receipt but takes any, or none: anyone who knows the hash cancels.',
+    breaks: ['writes/cancellation-needs-its-receipt'],
+    run: WRITES,
+    onRequest(request, data) {
+      const intent = findWriteRoute(request) && cancelledIntent(data, request)
+      if (intent) request.headers[CANCELLATION_RECEIPT_HEADER] = intent.receipt
+    },
+  },
+  {
+    name: 'cancellation-takes-any-written-receipt',
+    description: 'The cancellation of an intent takes the receipt of any intent the intake accepted, not only its own.',
+    breaks: ['writes/cancellation-needs-its-receipt'],
+    run: WRITES,
+    onRequest(request, data) {
+      const intent = findWriteRoute(request) && cancelledIntent(data, request)
+      const sent = request.headers[CANCELLATION_RECEIPT_HEADER]
+      if (intent && written(data).some((other) => other.receipt === sent))
+        request.headers[CANCELLATION_RECEIPT_HEADER] = intent.receipt
+    },
+  },
+  {
+    name: 'cancellation-refused-conflict',
+    description:
+      'A cancellation with a wrong receipt is refused with 409, as if the intent were already cancelled: a status its profile does not state for a refusal.',
+    breaks: ['writes/cancellation-needs-its-receipt'],
+    run: WRITES,
+    onResponse(response, request) {
+      if (findWriteRoute(request) && bodyOf(response)?.code === 'receipt_mismatch') response.status = 409
     },
   },
   {
