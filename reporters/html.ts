@@ -1,7 +1,7 @@
 import { levelLabel } from '../src/contract/requirements.js'
 import type { Evidence } from '../src/core/report.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
-import { oneLine, profileLine } from './evidence-text.js'
+import { oneLine, profileLine, sampleLine } from './evidence-text.js'
 import {
   assessedLine,
   belowMinimum,
@@ -159,12 +159,13 @@ function failureSection(check: CheckOutcome): string {
   return `<article class="failure" id="${anchor(check.id)}">
 <h3>${badge('failed')} <code>${escapeHtml(check.id)}</code> ${escapeHtml(check.title)}</h3>
 <p class="meta">Requirement <a href="#req-${escapeHtml(check.requirement)}">${escapeHtml(check.requirement)}</a> · ${levelLabel(check)}${check.crashed ? ' · <strong>the check crashed</strong>: a defect of the suite, not a finding about the target' : ''}</p>
-${check.evidence ? evidenceBlock(check.evidence) : `<p class="message">${escapeHtml(check.reason)}</p>`}
+${check.evidence ? evidenceBlock(check.evidence, check.samples) : `<p class="message">${escapeHtml(check.reason)}</p>`}
 </article>`
 }
 
-function evidenceBlock(evidence: Evidence): string {
+function evidenceBlock(evidence: Evidence, samples?: CheckOutcome['samples']): string {
   const parts = [`<p class="message">${escapeHtml(evidence.message)}</p>`]
+  if (evidence.sample) parts.push(`<p class="sample">${escapeHtml(sampleLine(evidence.sample, samples))}</p>`)
   const { request, response, counterexample } = evidence
   if (request)
     parts.push(

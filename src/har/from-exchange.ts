@@ -120,6 +120,9 @@ function harEntry(
     response: harResponse(attempt.response, attempt.error, secrets),
     cache: {},
   }
+  // Only the response the exchange ends with is known to have come on this connection: a retried attempt may not have.
+  if (attempt === exchange && exchange.connection)
+    entry.connection = String(exchange.connection.port ?? exchange.connection.number)
   if (checks.length > 0) entry._checks = [...checks]
   if (attempt.error) entry._error = `${attempt.error.code}: ${attempt.error.message}`
   return entry

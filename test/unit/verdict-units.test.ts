@@ -702,6 +702,7 @@ describe('the tally of every-response observations', () => {
     expect(outcome!.status).toBe('passed')
     expect(outcome!.reason).toBeUndefined()
     expect(outcome!.evidence).toBeUndefined()
+    expect(outcome!.samples, 'samples are counted for a finding').toBeUndefined()
   })
 
   test('one violation fails it, counted over every check, with its evidence', () => {
@@ -713,6 +714,7 @@ describe('the tally of every-response observations', () => {
       status: 'failed',
       reason: 'one response of 3: no header',
       evidence: { message: 'one response of 3: no header' },
+      samples: { showed: 1, of: 3 },
     })
     expect(outcome!.evidence?.others).toBeUndefined()
     expect(outcome!.crashed).toBeUndefined()
@@ -724,6 +726,7 @@ describe('the tally of every-response observations', () => {
     tally.add({ [judge.id]: observation(4, ['fourth', 'fifth', 'sixth']) })
     const [outcome] = tally.outcomes([judge], undefined)
     expect(outcome!.reason).toBe('6 responses of 7: first')
+    expect(outcome!.samples).toEqual({ showed: 6, of: 7 })
     expect(outcome!.evidence?.others?.map((e) => e.message)).toEqual(['second', 'third', 'fourth', 'fifth'])
   })
 
@@ -740,6 +743,7 @@ describe('the tally of every-response observations', () => {
         evidence: { message: `${CRASH_PREFIX}TypeError: x` },
       }),
     )
+    expect(outcome!.samples, 'a crash says nothing of the samples').toBeUndefined()
   })
 
   test('redactKept redacts the evidence and the crash kept so far, and leaves a rule that did not crash uncrashed', () => {
