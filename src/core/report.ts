@@ -398,9 +398,10 @@ export function provenance(report: Report): string {
 
 /**
  * The one line every report format opens with when the run was cut short, e.g. "INTERRUPTED by SIGINT after 12 of 99
- * checks: the verdict covers only what ran (87 not run)"; undefined for a run that ran to its end.
+ * checks: the verdict covers only what ran (87 not run)", or during a soak "… after 99 of 99 checks and 7 soak rounds
+ * (41 s): …"; undefined for a run that ran to its end.
  */
-export function interruptionLine(report: Pick<Report, 'interrupted' | 'checks'>): string | undefined {
+export function interruptionLine(report: Pick<Report, 'interrupted' | 'checks' | 'resampling'>): string | undefined {
   const { interrupted } = report
   if (!interrupted) return undefined
   const checks = report.checks.filter((c) => c.concern !== 'every-response')
@@ -411,5 +412,10 @@ export function interruptionLine(report: Pick<Report, 'interrupted' | 'checks'>)
       : interrupted.by === 'abort'
         ? 'INTERRUPTED by the caller'
         : `INTERRUPTED by ${interrupted.by}`
-  return `${by} after ${checks.length - cut} of ${checks.length} checks: the verdict covers only what ran (${cut} not run)`
+  // A soak cut short says how far it came: its rounds done are what the verdict covers of it.
+  const soak = report.resampling?.kind === 'soak' ? report.resampling : undefined
+  const rounds = soak
+    ? ` and ${soak.rounds} soak ${soak.rounds === 1 ? 'round' : 'rounds'} (${Math.round(soak.durationMs / 1000)} s)`
+    : ''
+  return `${by} after ${checks.length - cut} of ${checks.length} checks${rounds}: the verdict covers only what ran (${cut} not run)`
 }
