@@ -120,9 +120,6 @@ function harEntry(
     response: harResponse(attempt.response, attempt.error, secrets),
     cache: {},
   }
-  // Only the response the exchange ends with is known to have come on this connection: a retried attempt may not have.
-  if (attempt === exchange && exchange.connection)
-    entry.connection = String(exchange.connection.port ?? exchange.connection.number)
   if (checks.length > 0) entry._checks = [...checks]
   if (attempt.error) entry._error = `${attempt.error.code}: ${attempt.error.message}`
   return entry
@@ -154,5 +151,8 @@ export function harEntries(exchange: Exchange, checks: readonly string[], secret
     ...exchange.retries.map((retry) => harEntry(exchange, retry, checks, secrets)),
     ...redirectEntries(exchange, checks, secrets),
   ]
+  // Only the response the exchange ends with is known to have come on its connection: a retried attempt may not have.
+  const last = entries.at(-1)
+  if (last && exchange.connection) last.connection = String(exchange.connection.port ?? exchange.connection.number)
   return redactDeep(entries, secrets)
 }
