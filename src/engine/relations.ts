@@ -61,7 +61,7 @@ export class RelationTally {
     return this.violatedSamples
   }
 
-  /** Redacts the evidence kept so far with these secrets: a holder that will forget them (the proxy's) redacts first. */
+  /** Redacts the evidence kept so far with these secrets: a holder that forgets them (the proxy's) redacts first. */
   redactKept(secrets: readonly Secret[]): void {
     for (const { seen } of this.rules) {
       seen.violations = redactDeep(seen.violations, secrets)
