@@ -329,12 +329,18 @@ describe('runCheck decides a check outcome', () => {
 describe("runCheck and what a check's reads give the run", () => {
   /** A target that answers every request alike, with the same x-request-id, counting the requests. */
   async function sameAnswerTarget() {
+    let requests = 0
     const target = await httpTarget((_, res) => {
-      target.requests++
+      requests++
       res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'unit-0000-request' })
       res.end('{"data":[]}')
     })
-    return Object.assign(target, { requests: 0 })
+    return {
+      ...target,
+      get requests() {
+        return requests
+      },
+    }
   }
 
   test('a read two checks share is sent once for the run, as the first to ask for it sent it', async () => {
