@@ -47,11 +47,14 @@ export function timelineSection(report: Report, { escapeHtml, anchor }: PageHelp
   if (!hasTimeline(report)) return ''
   const spans = report.resampling?.timeline ?? []
   const findings = timedFindings(report)
-  const start = Date.parse(report.startedAt)
+  const sampled = findings.map((check) => Date.parse(check.evidence.sample.at))
+  // Recorded traffic came before the report was made: its time is that of its samples, and it has no rounds of its own.
+  const recorded = report.traffic !== undefined
+  const start = recorded ? Math.min(...sampled) : Date.parse(report.startedAt)
   const times = [
-    start + report.durationMs,
+    ...(recorded ? [] : [start + report.durationMs]),
     ...spans.map((span) => Date.parse(span.at) + span.durationMs),
-    ...findings.map((check) => Date.parse(check.evidence.sample.at)),
+    ...sampled,
   ]
   const end = Math.max(start + 1, ...times.filter((time) => !Number.isNaN(time)))
   const x = (time: number) =>
@@ -68,9 +71,12 @@ export function timelineSection(report: Report, { escapeHtml, anchor }: PageHelp
   // Round 0, the checks: from the start to the first round after them.
   const checksEnd = spans.length > 0 ? Date.parse(spans[0]!.at) : end
   parts.push(
-    `<text class="label" x="4" y="${AXIS + 14}">rounds (requests; red: violations)</text>`,
-    `<rect class="round checks" x="${x(start).toFixed(1)}" y="${AXIS + 3}" width="${Math.max(1, x(checksEnd) - x(start)).toFixed(1)}" height="${ROW - 6}"><title>round 0: the checks</title></rect>`,
+    `<text class="label" x="4" y="${AXIS + 14}">${recorded ? 'the recorded exchanges' : 'rounds (requests; red: violations)'}</text>`,
   )
+  if (!recorded)
+    parts.push(
+      `<rect class="round checks" x="${x(start).toFixed(1)}" y="${AXIS + 3}" width="${Math.max(1, x(checksEnd) - x(start)).toFixed(1)}" height="${ROW - 6}"><title>round 0: the checks</title></rect>`,
+    )
   const most = Math.max(1, ...spans.map((span) => span.requests))
   for (const span of spans) {
     const from = Date.parse(span.at)
@@ -96,8 +102,9 @@ export function timelineSection(report: Report, { escapeHtml, anchor }: PageHelp
   const rounds = report.resampling
     ? `${report.resampling.rounds} ${report.resampling.kind === 'soak' ? 'soak rounds' : 'last sweep'}`
     : 'no rounds'
+  const opening = recorded ? 'The recorded exchanges' : `Round 0 (the checks), then ${rounds}`
   return `<section id="timeline"><h2>Timeline</h2>
-<p>Round 0 (the checks), then ${escapeHtml(rounds)} over ${escapeHtml(offset(end - start).slice(1))}; ${findings.length} ${findings.length === 1 ? 'failure' : 'failures'} at the time of the first sample that showed each (hover for its round, connection and samples).</p>
+<p>${escapeHtml(opening)} over ${escapeHtml(offset(end - start).slice(1))}; ${findings.length} ${findings.length === 1 ? 'failure' : 'failures'} at the time of the first sample that showed each (hover for its round, connection and samples).</p>
 <svg class="timeline" viewBox="0 0 ${WIDTH} ${height}" width="100%" role="img" aria-label="${escapeHtml(`timeline of ${spans.length + 1} round entries and ${findings.length} findings`)}">
 ${parts.join('\n')}
 </svg>

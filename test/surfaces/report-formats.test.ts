@@ -243,6 +243,24 @@ describe('junit.xml', () => {
 })
 
 describe('report.html', () => {
+  test("draws recorded traffic's findings over the time of their samples, without the run's rounds", () => {
+    const timed = provoked.checks.filter((c) => c.status === 'failed' && c.evidence?.sample)
+    const traffic = { source: 'har' as const, exchanges: 9, judged: 9, outsideV1: 0, otherV1: 0, withoutResponse: 0 }
+    // Recorded before the report was made, as a HAR's exchanges are: an hour after would squeeze them to its start.
+    const later = new Date(Date.parse(provoked.startedAt) + 3_600_000).toISOString()
+    const { resampling: _, ...recorded } = { ...provoked, startedAt: later, traffic: { ...traffic, withoutBody: 0 } }
+    const html = renderHtml(recorded)
+    const timeline = html.slice(
+      html.indexOf('<section id="timeline">'),
+      html.indexOf('</section>', html.indexOf('<section id="timeline">')),
+    )
+    expect(timeline).toContain('The recorded exchanges over ')
+    expect(timeline).not.toContain('class="round')
+    expect(timeline.match(/<circle class="finding/g)?.length).toBe(timed.length)
+    const xs = [...timeline.matchAll(/<circle class="finding \w+" cx="([\d.]+)"/g)].map((match) => Number(match[1]))
+    expect(new Set(xs).size, 'the marks spread over the samples, not all at the start').toBeGreaterThan(1)
+  })
+
   test('shows each requirement with its level, inferred where it is, and the contract sentences it rests on', () => {
     const html = renderHtml(provoked)
     for (const r of provoked.requirements) {
