@@ -12,6 +12,7 @@ import type { Report } from '../src/core/report.js'
 import { measureProxy } from './proxy.js'
 import { DISTINCT_KEY_EVERY, measureProxyRss } from './proxy-rss.js'
 import { measureCheckHarRss } from './check-har-rss.js'
+import { measureSoak } from './soak.js'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { recorded, replay, type RecordedRequest } from './replay.js'
@@ -41,11 +42,15 @@ const PROXY_RSS_EARLY = 10_000
 const PROXY_RSS_LATE = 200_000
 /** The size of the HAR check-har reads for its peak memory (aim: under 500 MB of RSS). */
 const LARGE_HAR_BYTES = 500 * 1024 * 1024
-/** The memory figures, runnable alone: `npm run bench -- --only proxy-rss,check-har-rss`. */
-const MEMORY_FIGURES = [
-  'proxy-rss',
-  'check-har-rss',
-] as const /** Where the table goes, between its markers: the benchmark's page of the documentation. */
+/**
+ * The memory figures, runnable alone: `npm run bench -- --only proxy-rss,check-har-rss,soak`; the soak's duration with
+ * `--soak-duration 10m` (the figure in docs/benchmark.md), else SOAK_DURATION_MS. The soak has a table of its own.
+ */
+const MEMORY_FIGURES = ['proxy-rss', 'check-har-rss', 'soak'] as const
+/** A soak short enough for every `npm run bench`, yet with more than its first minute to compare it with. */
+const SOAK_DURATION_MS = 3 * 60_000
+/** The soak's pace: requests per second (the CLI's default is 2; more rounds in the same time show growth sooner). */
+const SOAK_RATE = 10 /** Where the table goes, between its markers: the benchmark's page of the documentation. */
 const BENCHMARK_DOC = join(packageRoot, 'docs', 'benchmark.md')
 
 const settings = {
@@ -209,12 +214,35 @@ async function memoryFigures(only: readonly string[]): Promise<string> {
   ].join('\n')
 }
 
-function writeMemoryFigures(table: string): void {
+function writeMemoryFigures(table: string, section = 'benchmark-memory'): void {
   console.log(table)
   writeFileSync(
     BENCHMARK_DOC,
-    withGeneratedSection(readFileSync(BENCHMARK_DOC, 'utf8'), 'benchmark-memory', table, 'docs/benchmark.md'),
+    withGeneratedSection(readFileSync(BENCHMARK_DOC, 'utf8'), section, table, 'docs/benchmark.md'),
   )
+}
+
+/**
+ * A soak of the bin against the embedded reference (bench/soak.ts): RSS after its first minute and at its end, CPU
+ * time per request; in a table of its own (the `benchmark-soak` section).
+ */
+async function soakFigures(argv: readonly string[]): Promise<string> {
+  const soak = await measureSoak(soakDurationMs(argv), SOAK_RATE)
+  const rows = [
+    ['figure', 'measured', 'against'],
+    [
+      `soak of ${Math.round(soak.durationMs / 1000)} s at ${soak.rate}/s against the embedded reference (${soak.rounds} rounds, ${soak.soakRequests} requests)`,
+      `RSS ${soak.rssAfterMinuteMiB.toFixed(0)} MiB after the first minute, ${soak.rssAtEndMiB.toFixed(0)} MiB at the end: ${ratio(soak.rssAtEndMiB, soak.rssAfterMinuteMiB)}`,
+      `aim: within 1.20×; CPU time ${soak.cpuMsPerRequest.toFixed(2)} ms per request after the first minute; exit code ${soak.exitCode}`,
+    ],
+  ]
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
+  const line = (row: readonly string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`
+  return [
+    `Measured by \`npm run bench -- --only soak${argv.includes('--soak-duration') ? ` --soak-duration ${argv[argv.indexOf('--soak-duration') + 1]}` : ''}\` on ${availableParallelism()} CPUs, Node ${process.version}; load average ${LOAD_AT_START.map((l) => l.toFixed(1)).join(', ')} at the start:`,
+    '',
+    [line(rows[0]!), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n'),
+  ].join('\n')
 }
 
 /** `--only a,b`: those memory figures alone; undefined without the flag. */
@@ -230,9 +258,26 @@ function onlyFigures(argv: readonly string[]): string[] | undefined {
   return named
 }
 
+/** `--soak-duration 10m` (minutes or seconds): the soak's duration; SOAK_DURATION_MS without it. */
+function soakDurationMs(argv: readonly string[]): number {
+  const at = argv.indexOf('--soak-duration')
+  if (at < 0) return SOAK_DURATION_MS
+  const given = /^(\d+)(s|m)$/.exec(argv[at + 1] ?? '')
+  if (!given || Number(given[1]) * (given[2] === 'm' ? 60 : 1) <= 60)
+    throw new Error(
+      `--soak-duration takes a duration over a minute, such as 10m or 90s; got ${JSON.stringify(argv[at + 1] ?? '')}`,
+    )
+  return Number(given[1]) * (given[2] === 'm' ? 60_000 : 1000)
+}
+
 async function main(): Promise<void> {
   const only = onlyFigures(process.argv.slice(2))
-  if (only) return writeMemoryFigures(await memoryFigures(only))
+  if (only) {
+    const memory = only.filter((name) => name !== 'soak')
+    if (memory.length > 0) writeMemoryFigures(await memoryFigures(memory))
+    if (only.includes('soak')) writeMemoryFigures(await soakFigures(process.argv.slice(2)), 'benchmark-soak')
+    return
+  }
   await measure({}, []) // warms up vitest's transform cache and the JIT, so that startup below is what every run pays
   const startup = await measure({}, [])
   const plain = await measure()
@@ -320,7 +365,8 @@ async function main(): Promise<void> {
     BENCHMARK_DOC,
     withGeneratedSection(readFileSync(BENCHMARK_DOC, 'utf8'), 'benchmark', table, 'docs/benchmark.md'),
   )
-  writeMemoryFigures(await memoryFigures(MEMORY_FIGURES))
+  writeMemoryFigures(await memoryFigures(MEMORY_FIGURES.filter((name) => name !== 'soak')))
+  writeMemoryFigures(await soakFigures(process.argv.slice(2)), 'benchmark-soak')
   console.log(`\nthe tables are written into ${BENCHMARK_DOC}`)
   if (falseFailures.length > 0) console.log(`\nfalse failures under the quota: ${falseFailures.join(', ')}`)
   if (changed.length > 0) console.log(`outcomes that changed under the quota: ${changed.join(', ')}`)

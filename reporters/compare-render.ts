@@ -1,4 +1,4 @@
-import type { Comparison, ComparisonRow } from './compare.js'
+import type { Comparison, ComparisonColumn, ComparisonRow } from './compare.js'
 import { escapeHtml, pageHead } from './html.js'
 import { escapeMarkdown } from './markdown.js'
 
@@ -6,7 +6,53 @@ const rowName = (row: ComparisonRow) =>
   row.kind === 'check' ? `check ${row.id} (${row.requirement})` : `requirement ${row.id}`
 const verdictText = (verdict: 'pass' | 'fail') => (verdict === 'pass' ? 'PASS' : 'FAIL')
 
-/** compare.md: the verdicts side by side, then every row, those that differ first. */
+/**
+ * The reports over time, for a user watching a deployment through several (soak) runs: the columns in the order of
+ * their start, what each read after its checks, and each check that failed in any of them, the earliest failure
+ * first; undefined when no check failed anywhere.
+ */
+function overTime(
+  comparison: Comparison,
+): { order: number[]; reads: string[]; rows: { row: ComparisonRow; first: string; cells: string[] }[] } | undefined {
+  const failing = comparison.rows.filter((row) => row.firstFailed)
+  if (failing.length === 0) return undefined
+  const { columns } = comparison
+  const order = columns
+    .map((column, index) => ({ index, at: Date.parse(column.startedAt) }))
+    .sort((a, b) => a.at - b.at || a.index - b.index)
+    .map(({ index }) => index)
+  const rows = failing
+    .sort(
+      (a, b) =>
+        Date.parse(a.firstFailed!.at ?? a.firstFailed!.startedAt) -
+        Date.parse(b.firstFailed!.at ?? b.firstFailed!.startedAt),
+    )
+    .map((row) => {
+      const { column, startedAt, at } = row.firstFailed!
+      return {
+        row,
+        first: `report ${order.indexOf(column) + 1} of ${columns.length} (started ${startedAt})${at ? `, first sample ${at}` : ''}`,
+        cells: order.map((index) => {
+          const outcome = row.outcomes[index]
+          const counted = row.samples?.[index]
+          return outcome === null
+            ? '(absent)'
+            : `${outcome}${counted ? `, ${counted.showed} of ${counted.of} samples` : ''}`
+        }),
+      }
+    })
+  return { order, reads: order.map((index) => readsText(columns[index]!)), rows }
+}
+
+/** What a report read after its checks: "soak: 12 rounds, 480 requests in 600 s", "last sweep: 40 requests". */
+function readsText({ resampling }: ComparisonColumn): string {
+  if (!resampling) return '(not recorded)'
+  return resampling.kind === 'soak'
+    ? `soak: ${resampling.rounds} rounds, ${resampling.requests} requests in ${Math.round(resampling.durationMs / 1000)} s`
+    : `last sweep: ${resampling.requests} requests`
+}
+
+/** compare.md: the verdicts side by side, then every row, those that differ first, then the failures over time. */
 export function renderCompareMarkdown(comparison: Comparison): string {
   const { columns, rows, summary } = comparison
   const head = `| | ${columns.map((c) => escapeMarkdown(c.label)).join(' | ')} |\n|---|${columns.map(() => '---|').join('')}`
@@ -37,7 +83,42 @@ export function renderCompareMarkdown(comparison: Comparison): string {
     '',
     table(rows.filter((r) => !r.differs)),
     '',
+    ...overTimeMarkdown(comparison),
   ].join('\n')
+}
+
+function overTimeMarkdown(comparison: Comparison): string[] {
+  const time = overTime(comparison)
+  if (!time) return []
+  const labels = time.order.map((index) => escapeMarkdown(comparison.columns[index]!.label))
+  return [
+    '## Over time',
+    '',
+    'The reports in the order they started; each check that failed in any of them, the earliest failure first, with the samples that showed it of those judged.',
+    '',
+    `| check | first failed | ${labels.join(' | ')} |`,
+    `|---|---|${labels.map(() => '---|').join('')}`,
+    `| reads after the checks | | ${time.reads.join(' | ')} |`,
+    ...time.rows.map(
+      ({ row, first, cells }) => `| \`${escapeMarkdown(row.id)}\` | ${escapeMarkdown(first)} | ${cells.join(' | ')} |`,
+    ),
+    '',
+  ]
+}
+
+function overTimeHtml(comparison: Comparison): string {
+  const time = overTime(comparison)
+  if (!time) return ''
+  return `<section id="over-time"><h2>Over time</h2>
+<p>The reports in the order they started; each check that failed in any of them, the earliest failure first, with the samples that showed it of those judged.</p>
+<table class="over-time">
+<thead><tr><th>check</th><th>first failed</th>${time.order.map((index) => `<th scope="col">${escapeHtml(comparison.columns[index]!.label)}</th>`).join('')}</tr>
+<tr class="reads"><th>reads after the checks</th><td></td>${time.reads.map((reads) => `<td>${escapeHtml(reads)}</td>`).join('')}</tr></thead>
+<tbody>
+${time.rows.map(({ row, first, cells }) => `<tr data-row="${escapeHtml(`${row.kind}:${row.id}`)}"><th scope="row"><code>${escapeHtml(row.id)}</code></th><td>${escapeHtml(first)}</td>${cells.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`).join('\n')}
+</tbody>
+</table>
+</section>`
 }
 
 /**
@@ -70,6 +151,7 @@ ${rows.map(row).join('\n')}
 </tbody>
 </table>
 </section>
+${overTimeHtml(comparison)}
 <script>${COMPARE_SCRIPT}</script>
 </body>
 </html>

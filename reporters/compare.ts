@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { packageJson } from '../src/core/package-root.js'
 import { UsageError } from '../src/core/errors.js'
-import type { Report } from '../src/core/report.js'
+import type { CheckOutcome, Report, Resampling } from '../src/core/report.js'
 
 /**
  * What compare reads of each report.json: enough to label its column and give each check and requirement its outcome.
@@ -10,9 +10,15 @@ export interface ComparedReport {
   target: Report['target']
   startedAt: string
   summary: { verdict: 'pass' | 'fail'; failedMust: number; failedShould: number }
-  checks: { id: string; title?: string; requirement: string; level: string; status: string }[]
+  checks: (Pick<CheckOutcome, 'id' | 'title' | 'requirement' | 'level' | 'status' | 'samples'> & {
+    evidence?: { sample?: { at?: unknown } }
+  })[]
   requirements: { id: string; level: string; status: string }[]
+  resampling?: Resampling
 }
+
+/** What a column says of the reads after its report's checks: the last sweep, or a soak's rounds. */
+export type ColumnResampling = Pick<Resampling, 'kind' | 'rounds' | 'requests' | 'durationMs'>
 
 export interface ComparisonColumn {
   /** Target and time, as the column heads; the file when two columns would otherwise read alike. */
@@ -23,6 +29,16 @@ export interface ComparisonColumn {
   verdict: 'pass' | 'fail'
   failedMust: number
   failedShould: number
+  resampling?: ColumnResampling
+}
+
+/** Where a check first failed over the reports, in the order of their start: its column, and when. */
+export interface FirstFailure {
+  column: number
+  /** When that report's run started. */
+  startedAt: string
+  /** When the first sample that showed it was sent, where that report says so. */
+  at?: string
 }
 
 export interface ComparisonRow {
@@ -36,6 +52,13 @@ export interface ComparisonRow {
   differs: boolean
   /** One per column, in column order; null where that report has no such row. */
   outcomes: (string | null)[]
+  /**
+   * For a check any report judged over many samples: per column, how many samples showed its violation of how many
+   * (a failed every-response rule or relation), null where that report does not count them (it passed, or is older).
+   */
+  samples?: (CheckOutcome['samples'] | null)[]
+  /** For a check that failed in any report: the earliest report, by start, in which it failed. */
+  firstFailed?: FirstFailure
 }
 
 /** compare.json: several runs side by side (specs/compare.schema.json). */
@@ -102,6 +125,7 @@ export function compareReports(inputs: readonly { path: string; report: Compared
     verdict: report.summary.verdict,
     failedMust: report.summary.failedMust,
     failedShould: report.summary.failedShould,
+    ...(isObject(report.resampling) ? { resampling: columnResampling(report.resampling) } : {}),
   }))
   const requirementRows = rowsOf(
     inputs.map(({ report }) => report.requirements),
@@ -110,7 +134,7 @@ export function compareReports(inputs: readonly { path: string; report: Compared
   const checkRows = rowsOf(
     inputs.map(({ report }) => report.checks),
     (c) => ({ kind: 'check' as const, id: c.id, requirement: c.requirement, level: c.level, title: c.title }),
-  )
+  ).map((row) => ({ ...row, ...overTime(row.id, inputs) }))
   const all = [...requirementRows, ...checkRows]
   const rows = [...all.filter((row) => row.differs), ...all.filter((row) => !row.differs)]
   return {
@@ -118,6 +142,49 @@ export function compareReports(inputs: readonly { path: string; report: Compared
     columns,
     summary: { reports: inputs.length, rows: rows.length, differing: rows.filter((r) => r.differs).length },
     rows,
+  }
+}
+
+const columnResampling = ({ kind, rounds, requests, durationMs }: Resampling): ColumnResampling => ({
+  kind,
+  rounds,
+  requests,
+  durationMs,
+})
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0
+
+/**
+ * A check over the reports in the order of their start, as a user watching a deployment reads them: where it first
+ * failed and when its first sample came there, and per report how many samples showed it of how many.
+ */
+function overTime(
+  id: string,
+  inputs: readonly { report: ComparedReport }[],
+): Pick<ComparisonRow, 'samples' | 'firstFailed'> {
+  const checks = inputs.map(({ report }) => report.checks.find((check) => check.id === id))
+  const samples = checks.map((check) =>
+    isCount(check?.samples?.showed) && isCount(check.samples.of)
+      ? { showed: check.samples.showed, of: check.samples.of }
+      : null,
+  )
+  const failed = checks
+    .map((check, column) => ({ check, column, startedAt: inputs[column]!.report.startedAt }))
+    .filter(({ check }) => check?.status === 'failed')
+    .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt) || a.column - b.column)
+  const first = failed[0]
+  const at = first?.check?.evidence?.sample?.at
+  return {
+    ...(samples.some((counted) => counted !== null) ? { samples } : {}),
+    ...(first
+      ? {
+          firstFailed: {
+            column: first.column,
+            startedAt: first.startedAt,
+            ...(typeof at === 'string' ? { at } : {}),
+          },
+        }
+      : {}),
   }
 }
 

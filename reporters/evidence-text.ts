@@ -1,7 +1,10 @@
-import type { Evidence } from '../src/core/report.js'
+import type { CheckOutcome, Evidence, SampleConnection } from '../src/core/report.js'
 
-/** A failure's evidence as plain text lines, for formats without structure of their own (JUnit, the console). */
-export function evidenceLines(evidence: Evidence): string[] {
+/**
+ * A failure's evidence as plain text lines, for formats without structure of their own (JUnit, the console); samples:
+ * how many samples showed it, of how many, for a rule judged over many.
+ */
+export function evidenceLines(evidence: Evidence, samples?: CheckOutcome['samples']): string[] {
   const lines = [evidence.message]
   const { request, response, transportError, counterexample } = evidence
   if (request) lines.push(`request: ${request.method} ${request.url}`, ...headerLines(request.headers))
@@ -22,7 +25,7 @@ export function evidenceLines(evidence: Evidence): string[] {
     )
     if (counterexample.replay) lines.push(`replay: ${counterexample.replay}`)
   }
-  if (evidence.sample) lines.push(sampleLine(evidence.sample))
+  if (evidence.sample) lines.push(sampleLine(evidence.sample, samples))
   if (evidence.profile) lines.push(profileLine(evidence.profile))
   if (evidence.reproduce) lines.push(`reproduce: ${evidence.reproduce}`)
   if (evidence.others?.length)
@@ -30,10 +33,24 @@ export function evidenceLines(evidence: Evidence): string[] {
   return lines
 }
 
-/** When the response that first showed a relation's finding came: its round (0, the checks) and time. */
-export function sampleLine({ round, at }: NonNullable<Evidence['sample']>): string {
-  const where = round === 0 ? 'round 0 (the checks)' : `round ${round} (its own connection)`
-  return `first seen in ${where} at ${at}`
+/**
+ * When and where the response that first showed a finding came: its round (0, the checks), time and connection; and,
+ * for a rule judged over many samples, how many showed it.
+ */
+export function sampleLine(
+  { round, at, connection }: NonNullable<Evidence['sample']>,
+  samples?: CheckOutcome['samples'],
+): string {
+  const where = round === 0 ? 'round 0 (the checks)' : `round ${round} (on connections of its own)`
+  const on = connection ? `, on ${connectionText(connection)}` : ''
+  const count = samples ? `; ${samples.showed} of ${samples.of} samples showed it` : ''
+  return `first seen in ${where} at ${at}${on}${count}`
+}
+
+/** "connection 2 (client port 51234)", "connection \"17\" (as the HAR names it)". */
+export function connectionText({ number, port, id }: SampleConnection): string {
+  if (number === undefined) return `connection ${JSON.stringify(id ?? '')} (as the HAR names it)`
+  return `connection ${number}${port === undefined ? '' : ` (client port ${port})`}`
 }
 
 /** "assessed against the profile: errorCodes = [...] (source)": what a requirement or failure was held to. */

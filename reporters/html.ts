@@ -1,7 +1,7 @@
 import { levelLabel } from '../src/contract/requirements.js'
 import type { Evidence } from '../src/core/report.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
-import { oneLine, profileLine } from './evidence-text.js'
+import { oneLine, profileLine, sampleLine } from './evidence-text.js'
 import {
   assessedLine,
   belowMinimum,
@@ -14,6 +14,7 @@ import {
 } from '../src/core/report.js'
 import { requirementCounts } from '../src/engine/traceability.js'
 import { prettyJsonHtml } from './json-body.js'
+import { hasTimeline, TIMELINE_STYLE, timelineSection } from './html-timeline.js'
 
 /** Everything interpolated into the page goes through here: the target's responses are hostile input. */
 export function escapeHtml(text: string | number | boolean | undefined): string {
@@ -51,10 +52,11 @@ const badge = (status: string) =>
  */
 export function renderHtml(report: Report, comparison?: BaselineComparison): string {
   const failed = report.checks.filter((c) => c.status === 'failed')
-  return `${pageHead(`IPTS conformance: ${report.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`)}
+  return `${pageHead(`IPTS conformance: ${report.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`, TIMELINE_STYLE)}
 <body>
 ${tableOfContents(report, comparison)}
 ${headerSection(report)}
+${timelineSection(report, { escapeHtml, anchor })}
 ${comparison ? comparisonSection(comparison) : ''}
 ${report.errors.length > 0 ? `<section id="run-errors"><h2>Run errors</h2><ul>${report.errors.map((e) => `<li><pre>${escapeHtml(e)}</pre></li>`).join('')}</ul></section>` : ''}
 <section id="failures"><h2>Failures (${failed.length})</h2>
@@ -86,6 +88,7 @@ function tableOfContents(report: Report, comparison: BaselineComparison | undefi
   const entries: [string, string | false][] = [
     ['verdict', `Verdict: ${report.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`],
     ['skipped', skipped > 0 && `Skipped (${skipped})`],
+    ['timeline', hasTimeline(report) && 'Timeline'],
     ['baseline', !!comparison && 'Compared with the baseline'],
     ['run-errors', report.errors.length > 0 && `Run errors (${report.errors.length})`],
     ['failures', `Failures (${failed})`],
@@ -159,12 +162,13 @@ function failureSection(check: CheckOutcome): string {
   return `<article class="failure" id="${anchor(check.id)}">
 <h3>${badge('failed')} <code>${escapeHtml(check.id)}</code> ${escapeHtml(check.title)}</h3>
 <p class="meta">Requirement <a href="#req-${escapeHtml(check.requirement)}">${escapeHtml(check.requirement)}</a> · ${levelLabel(check)}${check.crashed ? ' · <strong>the check crashed</strong>: a defect of the suite, not a finding about the target' : ''}</p>
-${check.evidence ? evidenceBlock(check.evidence) : `<p class="message">${escapeHtml(check.reason)}</p>`}
+${check.evidence ? evidenceBlock(check.evidence, check.samples) : `<p class="message">${escapeHtml(check.reason)}</p>`}
 </article>`
 }
 
-function evidenceBlock(evidence: Evidence): string {
+function evidenceBlock(evidence: Evidence, samples?: CheckOutcome['samples']): string {
   const parts = [`<p class="message">${escapeHtml(evidence.message)}</p>`]
+  if (evidence.sample) parts.push(`<p class="sample">${escapeHtml(sampleLine(evidence.sample, samples))}</p>`)
   const { request, response, counterexample } = evidence
   if (request)
     parts.push(

@@ -92,7 +92,7 @@ function testcase(check: CheckOutcome): string {
     case 'waived':
       return `${open}>\n      <skipped message="${escapeXml(`waived: ${oneLine(check.waiver?.reason, 1000)} (the check ${check.waiver?.outcome})`)}"/>\n    </testcase>`
     case 'failed': {
-      const details = check.evidence ? evidenceLines(check.evidence) : [check.reason ?? 'failed']
+      const details = check.evidence ? evidenceLines(check.evidence, check.samples) : [check.reason ?? 'failed']
       // A check that crashed is an error of the suite, not a failure of the target.
       const element = check.crashed ? 'error' : 'failure'
       return `${open}>\n      <${element} message="${escapeXml(oneLine(check.reason, 1000))}" type="${escapeXml(label)}">${escapeXml(details.join('\n'))}</${element}>\n    </testcase>`

@@ -75,7 +75,7 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
     lines.push('', '### Failed checks', '', '| check | requirement | level | reason |', '|---|---|---|---|')
     for (const check of failed)
       lines.push(
-        `| \`${check.id}\` | ${check.requirement} | ${levelLabel(check)} | ${escapeMarkdown(oneLine(check.reason))}${check.evidence?.sample ? `; ${escapeMarkdown(sampleLine(check.evidence.sample))}` : ''} |`,
+        `| \`${check.id}\` | ${check.requirement} | ${levelLabel(check)} | ${escapeMarkdown(oneLine(check.reason))}${check.evidence?.sample ? `; ${escapeMarkdown(sampleLine(check.evidence.sample, check.samples))}` : ''} |`,
       )
   }
   const notRun = report.checks.filter((c) => c.status === 'not run')

@@ -110,6 +110,12 @@ const isSuccessObject = (response: ExchangeResponse, exchange: Exchange) =>
   typeof response.json === 'object' &&
   !Array.isArray(response.json)
 
+/**
+ * The x-request-ids the rule remembers: the most recent this many, so that a long soak or a proxy left running stays
+ * flat. A server that gives an ID again only after this many responses is not caught.
+ */
+export const REQUEST_IDS_REMEMBERED = 100_000
+
 const requestIdUnique: RelationRule = {
   id: 'relations/request-id-unique',
   requirement: 'RID-UNIQUE',
@@ -132,6 +138,8 @@ const requestIdUnique: RelationRule = {
         const before = seen.get(key)
         if (before === undefined) {
           seen.set(key, sentKey)
+          // A Map keeps its insertion order: the first key is the oldest.
+          if (seen.size > REQUEST_IDS_REMEMBERED) seen.delete(seen.keys().next().value!)
           return undefined
         }
         if (sent !== undefined && before === sentKey) return undefined

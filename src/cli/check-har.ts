@@ -62,8 +62,8 @@ export async function checkHar(options: CheckHarOptions, env: NodeJS.ProcessEnv)
       // first,
       // before any evidence is kept, so that all of them are redacted everywhere.
       for await (const { exchange } of recordedExchanges(options.file)) judgement.learn(exchange)
-      for await (const { exchange, bodyRecorded } of recordedExchanges(options.file))
-        judgement.judge(exchange, bodyRecorded)
+      for await (const { exchange, bodyRecorded, senders } of recordedExchanges(options.file))
+        judgement.judge(exchange, bodyRecorded, senders)
       return session.publish(session.report(judgement.findings()))
     },
   )

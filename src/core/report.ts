@@ -32,13 +32,34 @@ export interface Evidence {
   profile?: { key: string; value: unknown; source: string }
   /** The check whose request got the response that shows the violation, when the run's observer found it. */
   sentBy?: string
-  /**
-   * For a relation between samples: when the response that showed it came. Round 0 is the checks; each later round (the
-   * last sweep, a soak's rounds) read on a connection of its own, opened for it.
-   */
-  sample?: { round: number; at: string }
+  /** When and where the response that shows the violation came: its round, its time, its connection. */
+  sample?: SampleOrigin
   /** Further responses that broke the same rule (every-response rules). */
   others?: Evidence[]
+}
+
+/**
+ * When and where a response came. Round 0 is the checks (and recorded traffic that no run's rounds made); each later
+ * round (the last sweep, a soak's rounds) read on connections of its own, opened for it.
+ */
+export interface SampleOrigin {
+  round: number
+  /** When its request was sent (ISO 8601). */
+  at: string
+  /** Absent where the suite cannot tell which connection carried it (the checks' pool of several). */
+  connection?: SampleConnection
+}
+
+/**
+ * A connection as the suite tells them apart: `number` counts the connections from 1 in the order they were opened (by
+ * a run's round, in which one connection at a time reads) or accepted (by the proxy); `port` is the client's own port
+ * of it (a run's local port, the proxy's client's), which a load balancer's or server's log shows; `id` is the
+ * connection ID a HAR recorded (a run's HAR records the port).
+ */
+export interface SampleConnection {
+  number?: number
+  port?: number
+  id?: string
 }
 
 /**
@@ -79,6 +100,11 @@ export interface CheckOutcome {
    * and does not fail the run.
    */
   interrupted?: boolean
+  /**
+   * For a failed every-response rule or relation: how many samples (responses, or walks of a list) showed the
+   * violation, of how many it judged; the first one's round, time and connection are its evidence's `sample`.
+   */
+  samples?: { showed: number; of: number }
 }
 
 /** What cut a run short: a signal, the API caller's AbortSignal ('abort'), or the run's time bound ('max-duration'). */
@@ -296,6 +322,50 @@ export interface Resampling {
   quotaRefusals: number
   durationMs: number
   rate?: number
+  /**
+   * The rounds over time, oldest first: each entry one round, or in a long soak several adjacent ones (at most
+   * TIMELINE_SPANS entries, so that the report stays small however long the soak).
+   */
+  timeline?: RoundSpan[]
+}
+
+/** Rounds `first` to `last` of the reads after the checks: when the first began, how long they took, what they saw. */
+export interface RoundSpan {
+  first: number
+  last: number
+  at: string
+  durationMs: number
+  requests: number
+  /** Samples that showed a violation of a rule (every-response rules and relations), each sample once per rule. */
+  violations: number
+}
+
+/** The most entries a report's timeline holds: past it, adjacent entries are merged two by two. */
+export const TIMELINE_SPANS = 240
+
+/** Adds a round's span to a timeline, merging adjacent spans two by two once it would hold more than TIMELINE_SPANS. */
+export function addRoundSpan(timeline: RoundSpan[], span: RoundSpan): void {
+  const last = timeline.at(-1)
+  // After a merge every entry covers `width` rounds: a new round joins the last entry until it covers as many.
+  const width = timeline.length > 0 ? timeline[0]!.last - timeline[0]!.first + 1 : 1
+  if (last && last.last - last.first + 1 < width) Object.assign(last, mergedSpans(last, span))
+  else timeline.push(span)
+  if (timeline.length <= TIMELINE_SPANS) return
+  const merged: RoundSpan[] = []
+  for (let i = 0; i < timeline.length; i += 2)
+    merged.push(timeline[i + 1] ? mergedSpans(timeline[i]!, timeline[i + 1]!) : timeline[i]!)
+  timeline.splice(0, Infinity, ...merged)
+}
+
+function mergedSpans(a: RoundSpan, b: RoundSpan): RoundSpan {
+  return {
+    first: a.first,
+    last: b.last,
+    at: a.at,
+    durationMs: Date.parse(b.at) + b.durationMs - Date.parse(a.at),
+    requests: a.requests + b.requests,
+    violations: a.violations + b.violations,
+  }
 }
 
 /** The line that says what the reads after the checks did. */
@@ -328,9 +398,10 @@ export function provenance(report: Report): string {
 
 /**
  * The one line every report format opens with when the run was cut short, e.g. "INTERRUPTED by SIGINT after 12 of 99
- * checks: the verdict covers only what ran (87 not run)"; undefined for a run that ran to its end.
+ * checks: the verdict covers only what ran (87 not run)", or during a soak "… after 99 of 99 checks and 7 soak rounds
+ * (41 s): …"; undefined for a run that ran to its end.
  */
-export function interruptionLine(report: Pick<Report, 'interrupted' | 'checks'>): string | undefined {
+export function interruptionLine(report: Pick<Report, 'interrupted' | 'checks' | 'resampling'>): string | undefined {
   const { interrupted } = report
   if (!interrupted) return undefined
   const checks = report.checks.filter((c) => c.concern !== 'every-response')
@@ -341,5 +412,10 @@ export function interruptionLine(report: Pick<Report, 'interrupted' | 'checks'>)
       : interrupted.by === 'abort'
         ? 'INTERRUPTED by the caller'
         : `INTERRUPTED by ${interrupted.by}`
-  return `${by} after ${checks.length - cut} of ${checks.length} checks: the verdict covers only what ran (${cut} not run)`
+  // A soak cut short says how far it came: its rounds done are what the verdict covers of it.
+  const soak = report.resampling?.kind === 'soak' ? report.resampling : undefined
+  const rounds = soak
+    ? ` and ${soak.rounds} soak ${soak.rounds === 1 ? 'round' : 'rounds'} (${Math.round(soak.durationMs / 1000)} s)`
+    : ''
+  return `${by} after ${checks.length - cut} of ${checks.length} checks${rounds}: the verdict covers only what ran (${cut} not run)`
 }

@@ -1,7 +1,7 @@
 import type { Exchange } from '../http/exchange.js'
 import { excerpt, redact, redactDeep, withoutSecretTail, type Secret } from '../http/secrets.js'
 import type { FailureDetails } from '../checks/types.js'
-import type { Evidence } from '../core/report.js'
+import type { Evidence, SampleOrigin } from '../core/report.js'
 
 const BODY_EXCERPT_CHARS = 2000
 const MAX_VIOLATIONS = 10
@@ -54,7 +54,18 @@ export function buildEvidence(
       .slice(0, MAX_VIOLATIONS)
       .map((v) => ({ ...v, value: valueExcerpt(v.value, secrets) }))
   if (details.counterexample) evidence.counterexample = { ...details.counterexample, ...(replay ? { replay } : {}) }
+  const sample = details.exchange && sampleOf(details.exchange, 0)
+  if (sample) evidence.sample = sample
   return redactDeep(evidence, secrets)
+}
+
+/**
+ * When and where an exchange's response came: the round that sent it (0: the checks), when it was sent, and the
+ * connection that carried it where the client could tell; undefined for a request never sent.
+ */
+export function sampleOf(exchange: Exchange, round: number): SampleOrigin | undefined {
+  if (exchange.startedAt === undefined) return undefined
+  return { round, at: exchange.startedAt, ...(exchange.connection ? { connection: exchange.connection } : {}) }
 }
 
 /**

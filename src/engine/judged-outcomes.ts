@@ -116,6 +116,7 @@ export class ObservationTally {
           judge.profile && !stated(profile, judge.profile) ? notAssessableWithout(judge.profile) : judge.notApplicable
       if (outcome.status === 'failed') {
         outcome.reason = `${violated === 1 ? 'one response' : `${violated} responses`} of ${applied}: ${violations[0]!.message}`
+        outcome.samples = { showed: violated, of: applied }
         outcome.evidence = { ...violations[0]!, message: outcome.reason }
         if (violations.length > 1) outcome.evidence.others = violations.slice(1)
       }

@@ -3,7 +3,7 @@ import type { Exchange } from '../http/exchange.js'
 import { redact, type Secret } from '../http/secrets.js'
 import { profileEvidence, stated } from '../profile/profile.js'
 import type { Evidence } from '../core/report.js'
-import { buildEvidence } from './evidence.js'
+import { buildEvidence, sampleOf } from './evidence.js'
 import { exchangeJudges } from './judges.js'
 import { countResponse, type ResponsesSeen } from './responses-seen.js'
 import { isAnswerToJudge } from './server-errors.js'
@@ -42,6 +42,7 @@ function withRetriedAttempts(exchange: Exchange): { exchange: Exchange; supersed
  * operations, and a path that is no operation (an unknown route) may be answered by a gateway in its own way. A rule
  * that judges what the operation answered sees only answers (the 5xx policy, src/engine/server-errors.ts).
  * `responses`, when given, counts each response by operation and status, and whether any rule judged it (coverage).
+ * `round`: the round that made the exchanges (0: the checks, or recorded traffic no run's rounds made), for evidence.
  */
 export function observe(
   exchanges: readonly Exchange[],
@@ -50,6 +51,7 @@ export function observe(
   judges: readonly ExchangeJudge[] = exchangeJudges(),
   sentBy?: string,
   responses?: ResponsesSeen,
+  round = 0,
 ): Observations {
   const observations: Observations = {}
   for (const { exchange, superseded } of exchanges
@@ -93,6 +95,8 @@ export function observe(
         )
         if (rule.profile) evidence.profile = profileEvidence(settings.profile!, rule.profile)
         if (sentBy !== undefined) evidence.sentBy = sentBy
+        const sample = sampleOf(exchange, round)
+        if (sample) evidence.sample = sample
         entry.violations.push(evidence)
       }
     }

@@ -3,13 +3,13 @@ import { relationRules, type Comparison, type ListWalk, type RelationMemory } fr
 import type { Evidence } from '../core/report.js'
 import type { Exchange } from '../http/exchange.js'
 import { RUN_CUT_CODES } from '../http/client.js'
-import { redact, type Secret } from '../http/secrets.js'
-import { buildEvidence } from './evidence.js'
+import { redact, redactDeep, type Secret } from '../http/secrets.js'
+import { buildEvidence, sampleOf } from './evidence.js'
 import type { Observations, RuleObservation } from './observations.js'
 
 /**
  * When a sample was taken: round 0 is the checks, on the run's first connections; each later round (the last sweep, a
- * soak's rounds) reads on connections of its own.
+ * soak's rounds) reads on connections of its own. Recorded traffic takes the round its HAR names (0 otherwise).
  */
 export interface SampleTime {
   round: number
@@ -28,11 +28,12 @@ export class RelationTally {
     memory: rule.remember() as RelationMemory,
     seen: { applied: 0, violated: 0, violations: [] } as RuleObservation,
   }))
+  private violatedSamples = 0
 
   constructor(private readonly secrets: () => readonly Secret[]) {}
 
   /** Shows each response of these exchanges (the attempts retried among them) to every relation. */
-  responses(exchanges: readonly Exchange[], time: SampleTime, sentBy: string): void {
+  responses(exchanges: readonly Exchange[], time: SampleTime, sentBy?: string): void {
     for (const exchange of exchanges) {
       if (exchange.operation === undefined || (exchange.error && RUN_CUT_CODES.has(exchange.error.code))) continue
       const attempts = [...exchange.retries.flatMap(({ response }) => (response ? [response] : []))]
@@ -55,6 +56,19 @@ export class RelationTally {
     return this.rules.filter(({ seen }) => seen.violated > 0 || seen.crash !== undefined).length
   }
 
+  /** Samples that showed a violation so far, each once per relation it broke: a round's count for the timeline. */
+  violations(): number {
+    return this.violatedSamples
+  }
+
+  /** Redacts the evidence kept so far with these secrets: a holder that forgets them (the proxy's) redacts first. */
+  redactKept(secrets: readonly Secret[]): void {
+    for (const { seen } of this.rules) {
+      seen.violations = redactDeep(seen.violations, secrets)
+      if (seen.crash !== undefined) seen.crash = redact(seen.crash, secrets)
+    }
+  }
+
   /** What each relation saw, as the every-response rules' observations are added up. */
   observations(): Observations {
     return Object.fromEntries(this.rules.map(({ rule, seen }) => [rule.id, seen]))
@@ -65,7 +79,7 @@ export class RelationTally {
     comparing: (memory: RelationMemory) => (() => Comparison) | undefined,
     exchange: Exchange,
     time: SampleTime,
-    sentBy: string,
+    sentBy: string | undefined,
   ): void {
     for (const { memory, seen } of this.rules) {
       const compare = comparing(memory)
@@ -81,6 +95,7 @@ export class RelationTally {
       seen.applied++
       if (comparison === undefined) continue
       seen.violated++
+      this.violatedSamples++
       if (seen.violations.length < VIOLATIONS_KEPT)
         seen.violations.push(this.evidence(comparison, exchange, time, sentBy))
     }
@@ -90,11 +105,11 @@ export class RelationTally {
     comparison: NonNullable<Comparison>,
     exchange: Exchange,
     time: SampleTime,
-    sentBy: string,
+    sentBy: string | undefined,
   ): Evidence {
     const evidence = buildEvidence(findingMessage(comparison), { exchange }, this.secrets())
-    evidence.sentBy = sentBy
-    evidence.sample = { round: time.round, at: exchange.startedAt ?? new Date().toISOString() }
+    if (sentBy !== undefined) evidence.sentBy = sentBy
+    evidence.sample = sampleOf(exchange, time.round) ?? { round: time.round, at: new Date().toISOString() }
     return evidence
   }
 }

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import { itemIdentity, checkpointOf, resourceOf, type ListWalk } from '../checks/relations.js'
 import { settingDefaults } from '../core/defaults.js'
-import type { Resampling } from '../core/report.js'
+import { addRoundSpan, type Resampling } from '../core/report.js'
 import type { RunSettings } from '../core/settings.js'
 import type { HttpClient } from '../http/client.js'
 import type { Exchange } from '../http/exchange.js'
@@ -74,7 +74,25 @@ class Pacer {
   }
 }
 
-const sentByOf = (kind: Resampling['kind'], round: number) => (kind === 'soak' ? `soak round ${round}` : 'last sweep')
+/** What the HAR's `_checks` and the evidence's sentBy name as the sender of the last sweep's reads. */
+export const LAST_SWEEP = 'last sweep'
+/** The prefix of what they name as the sender of a soak's round's reads: `soak round 3`. */
+export const SOAK_ROUND = 'soak round '
+
+const sentByOf = (kind: Resampling['kind'], round: number) => (kind === 'soak' ? `${SOAK_ROUND}${round}` : LAST_SWEEP)
+
+/**
+ * The round of a recorded exchange, from the senders a HAR names (`_checks`): a soak's round, 1 for the last sweep,
+ * else 0 (the checks, or traffic no run's rounds made).
+ */
+export function roundOfSenders(senders: readonly string[] | undefined): number {
+  for (const sender of senders ?? []) {
+    if (sender === LAST_SWEEP) return 1
+    const round = sender.startsWith(SOAK_ROUND) ? Number(sender.slice(SOAK_ROUND.length)) : NaN
+    if (Number.isSafeInteger(round) && round > 0) return round
+  }
+  return 0
+}
 
 /**
  * Reads the run's read set again after its checks (src/engine/read-set.ts): once, as a last sweep, or in rounds until
@@ -91,10 +109,15 @@ export async function resample(env: ResampleEnvironment, options: ResampleOption
   const rounds = kind === 'soak' ? roundsPerTurn(env.settings) : 1
   const spent = (round: number) =>
     stopped() || (round > rounds && (options.durationMs === undefined || Date.now() - started >= options.durationMs))
-  const done: Resampling = { kind, rounds: 0, requests: 0, quotaRefusals: 0, durationMs: 0 }
+  const done: Resampling = { kind, rounds: 0, requests: 0, quotaRefusals: 0, durationMs: 0, timeline: [] }
   if (kind === 'soak') done.rate = options.rate ?? settingDefaults.rate
+  // Samples of the rounds that showed a violation, each once per rule: every-response rules' (counted as judged) and
+  // relations'.
+  const judged = { violations: 0 }
+  const violationsSoFar = () => judged.violations + env.relations.violations()
   for (let round = 1; round === 1 || !spent(round); round++) {
     const client = env.newClient()
+    const roundStarted = { at: Date.now(), requests: done.requests, violations: violationsSoFar() }
     try {
       for (const read of readSet(env.settings, round)) {
         if (round > 1 && spent(round)) break
@@ -108,7 +131,7 @@ export async function resample(env: ResampleEnvironment, options: ResampleOption
             operation: read.operation,
           })
           exchange.operation = read.operation
-          judge(env, exchange, round, sentBy, done)
+          judged.violations += judge(env, exchange, round, sentBy, done)
           return exchange
         }
         if (read.walk) {
@@ -122,6 +145,14 @@ export async function resample(env: ResampleEnvironment, options: ResampleOption
     }
     done.rounds = round
     done.durationMs = Date.now() - started
+    addRoundSpan(done.timeline!, {
+      first: round,
+      last: round,
+      at: new Date(roundStarted.at).toISOString(),
+      durationMs: Date.now() - roundStarted.at,
+      requests: done.requests - roundStarted.requests,
+      violations: violationsSoFar() - roundStarted.violations,
+    })
     options.onRound?.({
       round,
       elapsedMs: done.durationMs,
@@ -135,15 +166,20 @@ export async function resample(env: ResampleEnvironment, options: ResampleOption
   return done
 }
 
-/** Judges one exchange of a round as the checks' are judged, shows it to the relations, logs it for the HAR. */
-function judge(env: ResampleEnvironment, exchange: Exchange, round: number, sentBy: string, done: Resampling): void {
+/**
+ * Judges one exchange of a round as the checks' are judged, shows it to the relations, logs it for the HAR; returns how
+ * many every-response rules it violated.
+ */
+function judge(env: ResampleEnvironment, exchange: Exchange, round: number, sentBy: string, done: Resampling): number {
   const secrets = env.secrets()
   const attempts = [...exchange.retries.map((attempt) => attempt.status), exchange.response?.status]
   done.requests += attempts.filter((status) => status !== undefined && status !== 0).length
   done.quotaRefusals += attempts.filter((status) => status === 429).length
-  env.tally.add(observe([exchange], env.settings, secrets, env.judges, sentBy, env.responses))
+  const observations = observe([exchange], env.settings, secrets, env.judges, sentBy, env.responses, round)
+  env.tally.add(observations)
   env.relations.responses([exchange], { round }, sentBy)
   if (env.exchangeLog) logExchanges(env.exchangeLog, [exchange], sentBy, secrets)
+  return Object.values(observations).reduce((sum, { violated }) => sum + violated, 0)
 }
 
 /**

@@ -151,5 +151,8 @@ export function harEntries(exchange: Exchange, checks: readonly string[], secret
     ...exchange.retries.map((retry) => harEntry(exchange, retry, checks, secrets)),
     ...redirectEntries(exchange, checks, secrets),
   ]
+  // Only the response the exchange ends with is known to have come on its connection: a retried attempt may not have.
+  const last = entries.at(-1)
+  if (last && exchange.connection) last.connection = String(exchange.connection.port ?? exchange.connection.number)
   return redactDeep(entries, secrets)
 }

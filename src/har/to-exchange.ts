@@ -6,10 +6,14 @@ import { recordedRedirect } from '../http/redirects.js'
 import { parsedResponse } from '../http/response-body.js'
 import type { HarEntry, HarNameValue } from './types.js'
 
-/** A recorded exchange as the suite's judgements read it, and whether the recording kept the response body. */
+/**
+ * A recorded exchange as the suite's judgements read it, whether the recording kept the response body, and what the
+ * HAR names as its senders (`_checks`: a run's check IDs, its last sweep, a soak's round).
+ */
 export interface RecordedExchange {
   exchange: Exchange
   bodyRecorded: boolean
+  senders?: string[]
 }
 
 function headerRecord(headers: readonly HarNameValue[]): Record<string, string | string[]> {
@@ -61,11 +65,15 @@ export async function exchangeOf(
     startedAt: entry.startedDateTime,
     durationMs: entry.time,
     retries: [],
+    ...(typeof entry.connection === 'string' && entry.connection !== ''
+      ? { connection: { id: entry.connection } }
+      : {}),
   }
+  const senders = Array.isArray(entry._checks) ? { senders: entry._checks.filter((s) => typeof s === 'string') } : {}
   const { response } = entry
   if (response.status === 0) {
     exchange.error = { code: 'NO_RESPONSE', message: response._error ?? entry._error ?? 'no response was recorded' }
-    return { exchange, bodyRecorded: false }
+    return { exchange, bodyRecorded: false, ...senders }
   }
   const { content } = response
   const bodyRecorded = typeof content.text === 'string' || content.size === 0
@@ -75,5 +83,5 @@ export async function exchangeOf(
       ? await recordedBytes(response.status, headers, Buffer.from(content.text, 'base64'), maxBodyBytes)
       : parsedResponse(response.status, headers, content.text ?? '', false),
   )
-  return { exchange, bodyRecorded }
+  return { exchange, bodyRecorded, ...senders }
 }

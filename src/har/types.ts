@@ -57,6 +57,11 @@ export interface HarEntry {
     wait: number
     receive: number
   }
+  /**
+   * HAR 1.2: the ID of the TCP connection that carried it; a run writes the client's local port where it can tell
+   * (src/core/report.ts, SampleConnection).
+   */
+  connection?: string
   /** The IDs of the checks whose requests made this exchange. */
   _checks?: string[]
   /** Why no response arrived (a transport failure, a timeout, an upstream that did not answer). */

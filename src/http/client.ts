@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises'
-import { Pool, type Dispatcher } from 'undici'
+import { buildConnector, Pool, type Dispatcher } from 'undici'
 import { operations } from '../contract/operations.js'
 import { CircuitBreaker, NOT_ANSWERING } from './circuit-breaker.js'
 import { ACCEPTED_CODINGS, decodedResponse } from './content-coding.js'
@@ -10,7 +10,7 @@ import { BodyCollector } from './response-body.js'
 import { EVERY_REQUEST, QuotaGate } from './quota-gate.js'
 import { breakerCells, createSharedState, gateSlots, inFlightCounter } from './shared-state.js'
 import { defaultRetryPolicy, quotaIsPerKey, rateLimitWaitMs, retryWaitMs, type RetryPolicy } from './retry.js'
-import { interruptedReason, interruptionCause } from '../core/report.js'
+import { interruptedReason, interruptionCause, type SampleConnection } from '../core/report.js'
 import { transportError } from './transport-errors.js'
 
 export interface ClientOptions {
@@ -85,6 +85,9 @@ export class HttpClient {
   private readonly origin: string
   /** The latest 429 this client received, whichever request got it: the run met its quota. */
   private latestQuotaRefusal: { exchange: Exchange; at: number } | undefined
+  /** The connections this client opened so far, and the latest one: with one connection at a time, the one in use. */
+  private connectionsOpened = 0
+  private latestConnection: SampleConnection | undefined
 
   constructor(private readonly options: ClientOptions) {
     const base = new URL(options.baseUrl)
@@ -100,9 +103,14 @@ export class HttpClient {
     )
     this.policy = options.retryPolicy ?? defaultRetryPolicy
     this.deadlineAt = options.deadlineAt ?? Infinity
+    const connector = buildConnector({ timeout: options.connectTimeoutMs })
     this.pool = new Pool(this.origin, {
       connections: options.concurrency,
-      connectTimeout: options.connectTimeoutMs,
+      connect: (connectOptions, callback) =>
+        connector(connectOptions, (error, socket) => {
+          if (socket) this.latestConnection = { number: ++this.connectionsOpened, port: socket.localPort }
+          callback(error as Error, socket as never)
+        }),
       headersTimeout: options.requestTimeoutMs,
       bodyTimeout: options.requestTimeoutMs,
     })
@@ -283,6 +291,9 @@ export class HttpClient {
           signal: cutOff,
         })
         const headersAt = performance.now()
+        // A pool of one connection has one socket at a time: the latest opened carried this response. With more, the
+        // suite cannot tell which did.
+        if (this.options.concurrency === 1 && this.latestConnection) exchange.connection = this.latestConnection
         const response = await readResponse(answer.statusCode, answer.headers, answer.body, this.options.maxBodyBytes)
         exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }
         const location = redirectLocation(response)

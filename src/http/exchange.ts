@@ -1,3 +1,4 @@
+import type { SampleConnection } from '../core/report.js'
 /** One request and what came back, as the suite saw it. Holds real secrets: redact before it leaves the worker. */
 export interface Exchange {
   /** The contract operation the request addressed; undefined for paths outside the contract. */
@@ -8,6 +9,8 @@ export interface Exchange {
   error?: { code: string; message: string }
   /** When the request was sent (ISO 8601); undefined for a request that was never sent. */
   startedAt?: string
+  /** The connection that carried its response, where the client can tell (one connection at a time). */
+  connection?: SampleConnection
   durationMs: number
   timings?: ExchangeTimings
   /**

@@ -4,7 +4,9 @@ import { observe } from '../engine/observations.js'
 import type { Exchange } from '../http/exchange.js'
 import type { Profile } from '../profile/profile.js'
 import { ObservationTally, outcomeOf } from '../engine/judged-outcomes.js'
-import { exchangeJudges } from '../engine/judges.js'
+import { exchangeJudges, relationJudges } from '../engine/judges.js'
+import { RelationTally } from '../engine/relations.js'
+import { roundOfSenders } from '../engine/resample.js'
 import { countResponse, type ResponsesSeen } from '../engine/responses-seen.js'
 import type { CheckOutcome, TrafficSummary } from '../core/report.js'
 import type { Findings } from '../runner/session.js'
@@ -27,6 +29,8 @@ export class TrafficJudgement {
   readonly secrets: LearnedSecrets
   private readonly judges = exchangeJudges()
   private readonly tally = new ObservationTally()
+  /** The relations between the responses, shown each as it comes (a HAR's order, the proxy's). */
+  private readonly relations: RelationTally
   private readonly responses: ResponsesSeen = {}
   private readonly started = new Date()
   private readonly counts: TrafficSummary
@@ -42,10 +46,12 @@ export class TrafficJudgement {
   ) {
     this.counts = { source, exchanges: 0, judged: 0, outsideV1: 0, otherV1: 0, withoutResponse: 0, withoutBody: 0 }
     this.secrets = new LearnedSecrets(profile?.values)
+    this.relations = new RelationTally(() => this.secrets.list())
     // What the report will show is redacted with each secret before it is forgotten: the report is written with those
     // remembered then.
     this.secrets.beforeForgetting((_, forgotten) => {
       this.tally.redactKept(forgotten)
+      this.relations.redactKept(forgotten)
       this.upstreamErrors.splice(0, Infinity, ...this.upstreamErrors.map((error) => redact(error, forgotten)))
     })
   }
@@ -58,8 +64,11 @@ export class TrafficJudgement {
     this.secrets.learn(exchange)
   }
 
-  /** Judges one exchange; bodyRecorded false for a response whose body the recording left out. */
-  judge(exchange: Exchange, bodyRecorded = true): void {
+  /**
+   * Judges one exchange, and shows it to the relations; bodyRecorded false for a response whose body the recording left
+   * out; senders: what a HAR names as its senders, whose round its evidence gives (0 when they name none).
+   */
+  judge(exchange: Exchange, bodyRecorded = true, senders?: readonly string[]): void {
     this.learn(exchange)
     this.counts.exchanges++
     const destination = destinationOf(exchange.request.method, exchange.request.url, this.profile?.values)
@@ -70,16 +79,20 @@ export class TrafficJudgement {
     else if (exchange.response.notJudged !== undefined) this.counts.notJudged = (this.counts.notJudged ?? 0) + 1
     else {
       this.counts.judged++
+      const judged = { ...exchange, operation: destination.operation }
+      const round = roundOfSenders(senders)
       this.tally.add(
         observe(
-          [{ ...exchange, operation: destination.operation }],
+          [judged],
           { profile: this.profile },
           this.secrets.list(),
           this.judges,
           undefined,
           this.responses,
+          round,
         ),
       )
+      this.relations.responses([judged], { round })
     }
     // Seen, not judged: a request that got no response, or a response whose body the recording left out.
     if (typeof destination === 'object' && !(exchange.response && bodyRecorded))
@@ -117,11 +130,15 @@ export class TrafficJudgement {
   /** What the traffic judged so far showed, for the run session to judge. */
   findings(): Findings {
     const judged = new Map(this.tally.outcomes(this.judges, this.profile).map((outcome) => [outcome.id, outcome]))
+    // A tally of its own: findings may be asked for more than once, and the relations' counts are added once each time.
+    const related = new ObservationTally()
+    related.add(this.relations.observations())
     const checks: CheckOutcome[] = [
       ...Object.entries(checksByConcern).flatMap(([concern, list]) =>
         list.map((check) => judged.get(check.id) ?? notAssessed(check, concern)),
       ),
       ...exchangeRules.map((rule) => judged.get(rule.id)!),
+      ...related.outcomes(relationJudges(), this.profile),
     ]
     const errors: string[] = []
     if (this.upstreamFailures > 0) {

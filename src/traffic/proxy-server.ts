@@ -79,6 +79,10 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     connect: { timeout: options.requestTimeoutMs },
   })
 
+  // Each client connection by the order the proxy accepted it, from 1: where a finding's first response came.
+  const connections = new WeakMap<object, number>()
+  let accepted = 0
+
   async function forward(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const url = `${upstream.origin}${basePath}${incoming.url ?? '/'}`
     const headers = forwardedHeaders(incoming.headers)
@@ -89,6 +93,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       startedAt: new Date().toISOString(),
       durationMs: 0,
       retries: [],
+      connection: { number: connections.get(incoming.socket) ?? 0, port: incoming.socket.remotePort },
     }
     const hasBody = method !== 'GET' && method !== 'HEAD'
     // A write's body is kept as it streams through (up to the cap), for the judgement of recorded writes.
@@ -149,6 +154,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       outgoing.destroy(error as Error)
     })
   })
+  server.on('connection', (socket) => connections.set(socket, ++accepted))
   // Node answers an unparsable request with a bare 400 and closes; the proxy does the same, and the report counts it.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (error.code !== 'ECONNRESET') options.onMalformedRequest()

@@ -17,13 +17,13 @@ const FAULTS = [
 ]
 
 /**
- * What a report holds apart from timings (durations, waits, Date headers), and the request IDs the reference server
- * draws at random for each response.
+ * What a report holds apart from timings (durations, waits, Date headers, when a finding's first sample was sent), the
+ * client ports of its connections, and the request IDs the reference server draws at random for each response.
  */
 function withoutTimings(report: Report): unknown {
   const { checks, requirements, errors, summary, seed, runs } = report
   const text = JSON.stringify({ checks, requirements, errors, summary, seed, runs }, (key, value: unknown) =>
-    key === 'durationMs' || key === 'waitedMs' || key === 'date' ? undefined : value,
+    ['durationMs', 'waitedMs', 'date', 'at', 'port'].includes(key) ? undefined : value,
   )
   return JSON.parse(text.replace(/ref-[0-9a-f]{16}/g, 'ref-…'))
 }

@@ -121,7 +121,7 @@ export function checksReached(behaviour: Behaviour, plain: PlainRun): Set<string
     if (!changed) continue
     // The preflight's probes, the other exchanges no check sent, are sent and judged in every run, whatever it selects.
     if (exchange.checks.length === 0 && exchange.request.path === DESCRIPTION_PATH) return 'all'
-    // The last sweep's reads ('last sweep') are made in any run that selects a relation, which the breaks name.
+    // The last sweep's reads (LAST_SWEEP) are made in any run that selects a relation, which the breaks name.
     for (const id of exchange.checks) if (CHECK_IDS.has(id)) reached.add(id)
   }
   return reached

@@ -24,14 +24,21 @@ let dir: string
 let plainPath: string
 let faultyPath: string
 let faulty: Report
+let echoed: Report
+let echoedPath: string
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ipts-compare-'))
-  const [plain, withFault] = await Promise.all([
+  const [plain, withFault, withEchoedIds] = await Promise.all([
     runAgainstReference(),
     runAgainstReference({ faults: ['market-paused-as-string'] }),
+    // An every-response rule fails: it counts the samples that showed it.
+    runAgainstReference({ faults: ['request-id-echoed-unvalidated'] }),
   ])
   faulty = withFault
+  echoed = withEchoedIds
+  await writeReports(echoed, join(dir, 'echoed'))
+  echoedPath = join(dir, 'echoed', 'report.json')
   await writeReports(plain, join(dir, 'plain'))
   await writeReports(withFault, join(dir, 'faulty'))
   plainPath = join(dir, 'plain', 'report.json')
@@ -72,6 +79,47 @@ describe('ipts-conformance compare', () => {
       markdown.indexOf('shapes/market-members'),
       'the differing check is listed before the rows alike',
     ).toBeLessThan(markdown.indexOf('## Rows alike'))
+  })
+
+  test('lines reports up over time: per check, the report in which it first failed and when, and the samples that showed it in each', async () => {
+    // The same deployment watched again an hour later, the reports named out of their order on the command line.
+    const later = join(dir, 'echoed-later.json')
+    const hourLater = new Date(Date.parse(echoed.startedAt) + 3_600_000).toISOString()
+    writeFileSync(later, JSON.stringify({ ...echoed, startedAt: hourLater }))
+    const out = join(dir, 'over-time')
+    captureOutput()
+    expect(await main(['compare', later, plainPath, echoedPath, '--report-dir', out], {})).toBe(0)
+    vi.restoreAllMocks()
+    const comparison = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as Comparison
+    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(
+      JSON.parse(readFileSync(specPath('compare.schema.json'), 'utf8')),
+    )
+    expect(validate(comparison), JSON.stringify(validate.errors)).toBe(true)
+    expect(comparison.columns.map((c) => c.resampling?.kind)).toEqual(['last sweep', 'last sweep', 'last sweep'])
+    const failing = echoed.checks.find((c) => c.id === 'every-response/request-id-format')!
+    expect(failing.status, 'the fault fails the rule').toBe('failed')
+    const row = comparison.rows.find((r) => r.kind === 'check' && r.id === failing.id)!
+    expect(row.firstFailed, 'the earlier of the two reports it failed in, with the time of its first sample').toEqual({
+      column: 2,
+      startedAt: echoed.startedAt,
+      at: failing.evidence!.sample!.at,
+    })
+    expect(row.samples).toEqual([failing.samples, null, failing.samples])
+    expect(
+      comparison.rows.find((r) => r.kind === 'check' && r.outcomes.every((o) => o === 'passed'))?.firstFailed,
+    ).toBe(undefined)
+    const markdown = readFileSync(join(out, 'compare.md'), 'utf8')
+    const overTime = markdown.slice(markdown.indexOf('## Over time'))
+    expect(overTime, 'a section of its own').not.toBe(markdown)
+    const line = overTime.split('\n').find((l) => l.startsWith(`| \`${failing.id}\``))!
+    const cell = `failed, ${failing.samples!.showed} of ${failing.samples!.of} samples`
+    // The reports in the order they started: the hour-later one last.
+    expect(line.split(' | ').slice(-1)[0]).toBe(`${cell} |`)
+    expect(line.split(cell).length - 1, 'failed in two reports').toBe(2)
+    expect(line).toContain(`first sample ${failing.evidence!.sample!.at}`)
+    const html = readFileSync(join(out, 'compare.html'), 'utf8')
+    expect(html).toContain('<section id="over-time">')
+    expect(html).toContain(cell)
   })
 
   test.skipIf(skipBrowser)(

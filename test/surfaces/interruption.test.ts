@@ -11,6 +11,7 @@ import type { Report } from '../../src/core/report.js'
 import { startReferenceServer } from '../../src/reference/server.js'
 import { runAgainstReference } from '../support/run.js'
 import { writeReports } from '../../reporters/write.js'
+import { SOAK_ROUND } from '../../src/engine/resample.js'
 
 const BIN = join(packageRoot, 'bin', 'ipts-conformance.js')
 
@@ -85,6 +86,51 @@ describe('a run interrupted by a signal, through the bin', () => {
       }
     },
   )
+})
+
+describe('a soak interrupted by SIGINT, through the bin', () => {
+  test('writes every report marked interrupted with the rounds it did, every check judged, and exits 130', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-soak-interrupted-'))
+    // The embedded reference as target; a soak far longer than the test, at a pace that ends a round in seconds.
+    const child = spawn(process.execPath, [BIN, '--duration', '2h', '--rate', '50', '--report-dir', dir], {
+      env: { PATH: process.env.PATH, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    child.stdout.on('data', (chunk) => (out += chunk))
+    child.stderr.on('data', (chunk) => (out += chunk))
+    const exited = once(child, 'exit') as Promise<[number | null, string | null]>
+    // Signalled once two rounds are done, as a user's Ctrl-C would be.
+    await expect.poll(() => out, { timeout: 240_000, interval: 100 }).toMatch(/^soak: round 2 done, /m)
+    child.kill('SIGINT')
+    const [code] = await exited
+    expect(code, out).toBe(130)
+    const report = readReport(dir)
+    expect(report.interrupted?.by).toBe('SIGINT')
+    expect(report.resampling).toMatchObject({ kind: 'soak' })
+    const { rounds, requests, durationMs } = report.resampling!
+    const reported = [...out.matchAll(/^soak: round (\d+) done, /gm)].map((match) => Number(match[1]))
+    expect(rounds, 'the rounds done: those the console reported, and the one the signal cut').toBeGreaterThanOrEqual(
+      Math.max(...reported),
+    )
+    expect(rounds).toBeLessThanOrEqual(Math.max(...reported) + 1)
+    expect(report.resampling!.timeline?.at(-1)?.last, 'the timeline ends with the last round').toBe(rounds)
+    expect(requests).toBeGreaterThan(0)
+    expect(
+      report.checks.filter((c) => c.status === 'not run').map((c) => c.id),
+      'every check ended before the soak began',
+    ).toEqual([])
+    const line = `INTERRUPTED by SIGINT after ${report.checks.filter((c) => c.concern !== 'every-response').length} of ${report.checks.filter((c) => c.concern !== 'every-response').length} checks and ${rounds} soak rounds (${Math.round(durationMs / 1000)} s): the verdict covers only what ran (0 not run)`
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(line)
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain(`<property name="interrupted" value="${line}"/>`)
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain(line)
+    expect(out).toContain(line)
+    expect(readdirSync(dir).sort()).toEqual(['exchanges.har', 'junit.xml', 'report.html', 'report.json', 'report.md'])
+    const soakEntries = (
+      JSON.parse(readFileSync(join(dir, 'exchanges.har'), 'utf8')) as { log: { entries: { _checks?: string[] }[] } }
+    ).log.entries.filter((entry) => entry._checks?.some((sender) => sender.startsWith(SOAK_ROUND)))
+    expect(soakEntries.length, "the soak's exchanges before the signal").toBeGreaterThan(0)
+  })
 })
 
 /** The processes below pid, as Linux lists each one's children. */

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { gunzipSync } from 'node:zlib'
 import { chromium, type Browser } from 'playwright-core'
-import { request } from 'undici'
+import { Client, request } from 'undici'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import { parseProxyArgs, proxy } from '../../src/cli/proxy.js'
@@ -429,6 +429,43 @@ describe.skipIf(chromiumSkipReason)(
 )
 
 describe('the proxy command', () => {
+  test('judges the relations across the exchanges it forwards: an x-request-id given twice fails, with the connection of the second', async () => {
+    // An upstream that gives every response the same request ID, as a replica whose counter restarted would.
+    const upstream = createServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req-0000000000000001' })
+      res.end('{"data":{}}')
+    })
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+    const clients: Client[] = []
+    try {
+      const proxied = await startProxy(['--upstream', `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`])
+      // Each request on a connection of its own: the proxy accepts the first, then the second.
+      for (const path of ['/v1/config', '/v1/vault']) {
+        const client = new Client(proxied.url)
+        clients.push(client)
+        const { body } = await client.request({ method: 'GET', path })
+        await body.text()
+      }
+      for (const client of clients) await client.close()
+      const { report, har } = await proxied.stop()
+      const unique = report.checks.find((c) => c.id === 'relations/request-id-unique')!
+      expect(unique.status, unique.reason).toBe('failed')
+      expect(unique.samples).toEqual({ showed: 1, of: 2 })
+      const { sample } = unique.evidence!
+      expect(sample?.round, 'traffic no run made: round 0').toBe(0)
+      expect(sample?.connection?.number, 'the second connection the proxy accepted').toBe(2)
+      expect(unique.evidence!.request?.url).toMatch(/\/v1\/vault$/)
+      // The HAR names each entry's connection by the client's port, as the report does.
+      const [first, second] = har.log.entries
+      expect(second!.connection).toBe(String(sample!.connection!.port))
+      expect(first!.connection).not.toBe(second!.connection)
+      expect(reportValidator()(report), 'valid against specs/report.schema.json').toBe(true)
+    } finally {
+      await Promise.all(clients.map((client) => client.destroy()))
+      await new Promise((resolve) => upstream.close(resolve))
+    }
+  })
+
   test.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],

@@ -5,7 +5,14 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { packageRoot } from '../../src/core/package-root.js'
 import { valueAt } from '../../src/core/json-pointer.js'
-import { assessedLine, type CheckOutcome, type Report } from '../../src/core/report.js'
+import {
+  addRoundSpan,
+  assessedLine,
+  TIMELINE_SPANS,
+  type CheckOutcome,
+  type Report,
+  type RoundSpan,
+} from '../../src/core/report.js'
 import { writeReports } from '../../reporters/write.js'
 import { CHROMIUM, chromiumSkipReason, LAUNCH_ARGS } from '../support/browser.js'
 import { provokedReport, withHostileEvidence } from '../support/reports.js'
@@ -67,6 +74,60 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
       'requests beyond the file itself',
     ).toEqual([])
     await page.close()
+  })
+
+  test("draws a timeline of the rounds and each failure at its first sample, as readable for a long soak's rounds", async () => {
+    const drawn = async (shown: Report, folder: string) => {
+      const [, , , htmlPath] = await writeReports(shown, join(REPORT_DIR, folder))
+      const { page, requests } = await open(htmlPath!)
+      expect(
+        requests.filter((url) => !url.startsWith('file:')),
+        'requests beyond the file itself',
+      ).toEqual([])
+      expect(await page.locator('#toc a[href="#timeline"]').count(), 'the table of contents leads to it').toBe(1)
+      const svg = page.locator('#timeline svg.timeline')
+      expect(await svg.isVisible(), 'the timeline is drawn').toBe(true)
+      const figures = {
+        rounds: await svg.locator('rect.round').count(),
+        findings: await svg.locator('circle.finding').evaluateAll((marks) => marks.map((mark) => mark.textContent)),
+        height: (await svg.boundingBox())!.height,
+      }
+      await page.close()
+      return figures
+    }
+    const timed = report.checks.filter((c) => c.status === 'failed' && c.evidence?.sample)
+    const sweep = await drawn(report, 'timeline')
+    expect(report.resampling?.timeline, 'a default run: one last sweep').toHaveLength(1)
+    expect(sweep.rounds, 'round 0 and the last sweep').toBe(2)
+    expect(sweep.findings, 'a mark per failure, named by its check').toHaveLength(timed.length)
+    for (const check of timed)
+      expect(
+        sweep.findings.some((title) => title?.startsWith(`${check.id}: first seen ${check.evidence!.sample!.at}`)),
+        check.id,
+      ).toBe(true)
+    // A soak of 5000 rounds: its timeline holds at most TIMELINE_SPANS entries, and the drawing is no taller.
+    const timeline: RoundSpan[] = []
+    const start = Date.parse(report.startedAt)
+    for (let round = 1; round <= 5000; round++)
+      addRoundSpan(timeline, {
+        first: round,
+        last: round,
+        at: new Date(start + round * 1000).toISOString(),
+        durationMs: 900,
+        requests: 40,
+        violations: round % 100 === 0 ? 1 : 0,
+      })
+    const soak = await drawn(
+      { ...report, durationMs: 5_001_000, resampling: { ...report.resampling!, kind: 'soak', rounds: 5000, timeline } },
+      'timeline-soak',
+    )
+    expect(timeline.length).toBeLessThanOrEqual(TIMELINE_SPANS)
+    expect(soak.rounds, 'round 0 and each entry of the timeline').toBe(timeline.length + 1)
+    expect(
+      timeline.reduce((sum, span) => sum + span.requests, 0),
+      'every round counted',
+    ).toBe(5000 * 40)
+    expect(soak.height).toBe(sweep.height)
   })
 
   test('leads from a table of contents to the verdict, failures, coverage, skips and traceability', async () => {

@@ -19,6 +19,18 @@ async function xsdErrors(xml: string): Promise<string> {
   return result.valid ? '' : result.rawOutput
 }
 
+/**
+ * The report with the first failed check of a rule judged over many samples carrying a connection in its first
+ * sample, as a soak's round gives it, and that check.
+ */
+function withConnection(report: Report): { report: Report; check: CheckOutcome } {
+  const copy = structuredClone(report)
+  const check = copy.checks.find((c) => c.status === 'failed' && c.samples && c.evidence?.sample)
+  if (!check) throw new Error('the provoked run has no failure of a rule judged over many samples')
+  check.evidence!.sample = { ...check.evidence!.sample!, round: 3, connection: { number: 2, port: 51234 } }
+  return { report: copy, check }
+}
+
 /** The report with its first failed check marked as one that crashed, and that check. */
 function withOneCrash(report: Report): { report: Report; crashed: CheckOutcome } {
   const crashed = report.checks.find((c) => c.status === 'failed')!
@@ -43,6 +55,28 @@ describe('report.json', () => {
     for (const report of [plain, provoked]) {
       expect(validate(JSON.parse(renderJson(report))), JSON.stringify(validate.errors, null, 2)).toBe(true)
     }
+  })
+
+  test("says when and where each finding's first sample came, and how many samples showed it, and stays valid", () => {
+    const failed = provoked.checks.filter((c) => c.status === 'failed' && !c.crashed)
+    const timed = failed.filter((c) => c.evidence?.sample)
+    expect(
+      failed.filter((c) => c.evidence?.response && !c.evidence.sample).map((c) => c.id),
+      'failures with a response as evidence and no time of it',
+    ).toEqual([])
+    for (const check of timed) expect(Date.parse(check.evidence!.sample!.at), check.id).not.toBeNaN()
+    const counted = failed.filter((c) => c.samples)
+    expect(counted.length, 'rules judged over many samples count them').toBeGreaterThan(0)
+    for (const check of counted) {
+      expect(check.samples!.showed, check.id).toBeGreaterThan(0)
+      expect(check.samples!.showed, check.id).toBeLessThanOrEqual(check.samples!.of)
+    }
+    const { report, check } = withConnection(provoked)
+    const validate = reportValidator()
+    expect(validate(JSON.parse(renderJson(report))), JSON.stringify(validate.errors, null, 2)).toBe(true)
+    const line = `first seen in round 3 (on connections of its own) at ${check.evidence!.sample!.at}, on connection 2 (client port 51234); ${check.samples!.showed} of ${check.samples!.of} samples showed it`
+    expect(renderMarkdown(report)).toContain(line)
+    expect(renderHtml(report)).toContain(line)
   })
 
   test('validates with a check that crashed', () => {
@@ -147,6 +181,16 @@ describe('junit.xml', () => {
     expect(xml).toContain('&lt;/script&gt;')
   })
 
+  test('says in a failure when and where its first sample came, and how many samples showed it', async () => {
+    const { report, check } = withConnection(provoked)
+    const xml = renderJunit(report)
+    expect(await xsdErrors(xml)).toBe('')
+    const testcase = xml.split('<testcase ').find((c) => c.startsWith(`name="${check.id}: `))!
+    expect(testcase).toContain(
+      `on connection 2 (client port 51234); ${check.samples!.showed} of ${check.samples!.of} samples showed it`,
+    )
+  })
+
   test('labels each failure with its requirement and level, inferred where it is', () => {
     const xml = renderJunit(provoked)
     const failed = provoked.checks.filter((c) => c.status === 'failed')
@@ -199,6 +243,24 @@ describe('junit.xml', () => {
 })
 
 describe('report.html', () => {
+  test("draws recorded traffic's findings over the time of their samples, without the run's rounds", () => {
+    const timed = provoked.checks.filter((c) => c.status === 'failed' && c.evidence?.sample)
+    const traffic = { source: 'har' as const, exchanges: 9, judged: 9, outsideV1: 0, otherV1: 0, withoutResponse: 0 }
+    // Recorded before the report was made, as a HAR's exchanges are: an hour after would squeeze them to its start.
+    const later = new Date(Date.parse(provoked.startedAt) + 3_600_000).toISOString()
+    const { resampling: _, ...recorded } = { ...provoked, startedAt: later, traffic: { ...traffic, withoutBody: 0 } }
+    const html = renderHtml(recorded)
+    const timeline = html.slice(
+      html.indexOf('<section id="timeline">'),
+      html.indexOf('</section>', html.indexOf('<section id="timeline">')),
+    )
+    expect(timeline).toContain('The recorded exchanges over ')
+    expect(timeline).not.toContain('class="round')
+    expect(timeline.match(/<circle class="finding/g)?.length).toBe(timed.length)
+    const xs = [...timeline.matchAll(/<circle class="finding \w+" cx="([\d.]+)"/g)].map((match) => Number(match[1]))
+    expect(new Set(xs).size, 'the marks spread over the samples, not all at the start').toBeGreaterThan(1)
+  })
+
   test('shows each requirement with its level, inferred where it is, and the contract sentences it rests on', () => {
     const html = renderHtml(provoked)
     for (const r of provoked.requirements) {
