@@ -90,6 +90,8 @@ export function observe(
           findingMessage(finding),
           { exchange, violations: typeof finding === 'string' ? undefined : finding.violations },
           secrets,
+          undefined,
+          settings.rawRecord,
         )
         if (rule.profile) evidence.profile = profileEvidence(settings.profile!, rule.profile)
         if (sentBy !== undefined) evidence.sentBy = sentBy

@@ -143,7 +143,7 @@ function judge(env: ResampleEnvironment, exchange: Exchange, round: number, sent
   done.quotaRefusals += attempts.filter((status) => status === 429).length
   env.tally.add(observe([exchange], env.settings, secrets, env.judges, sentBy, env.responses))
   env.relations.responses([exchange], { round }, sentBy)
-  if (env.exchangeLog) logExchanges(env.exchangeLog, [exchange], sentBy, secrets)
+  if (env.exchangeLog) logExchanges(env.exchangeLog, [exchange], sentBy, secrets, env.settings.rawRecord)
 }
 
 /**

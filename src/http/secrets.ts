@@ -87,6 +87,8 @@ interface Pattern {
   text: string
   placeholder: string
   whole: boolean
+  /** The secret's own value. */
+  secret: string
 }
 
 /** The length of a piece of a secret that is searched for on its own. */
@@ -105,22 +107,22 @@ function telling(piece: string): boolean {
 function patternsOf(secrets: readonly Secret[]): Pattern[] {
   const patterns: Pattern[] = []
   const seen = new Set<string>()
-  const add = (text: string, placeholder: string, whole: boolean) => {
+  const add = (text: string, placeholder: string, whole: boolean, secret: string) => {
     if (text.length === 0 || seen.has(text)) return
     seen.add(text)
-    patterns.push({ text, placeholder, whole })
+    patterns.push({ text, placeholder, whole, secret })
   }
   const ordered = [...secrets].sort((a, b) => b.value.length - a.value.length)
   for (const { value, placeholder } of ordered)
-    for (const text of [value, value.replace(/ /g, '+')]) add(text, placeholder, true)
+    for (const text of [value, value.replace(/ /g, '+')]) add(text, placeholder, true, value)
   for (const { value, placeholder } of ordered) {
     for (const text of new Set([value, value.replace(/ /g, '+')])) {
       // A view much shorter than the secret would be found by chance: a secret's own views are kept at PIECE characters
       // or more. (The first view is the text itself, added above.)
-      for (const view of decodedViews(text)) if (view.text.length >= PIECE) add(view.text, placeholder, true)
+      for (const view of decodedViews(text)) if (view.text.length >= PIECE) add(view.text, placeholder, true, value)
       for (let i = 0; i + PIECE <= text.length; i++) {
         const piece = text.slice(i, i + PIECE)
-        if (telling(piece)) add(piece, placeholder, false)
+        if (telling(piece)) add(piece, placeholder, false, value)
       }
     }
   }
@@ -146,7 +148,28 @@ interface Found {
   end: number
   placeholder: string
   whole: boolean
+  secret: string
 }
+
+/**
+ * The shortest piece of a secret that is a disclosure next to a mask (sk_live_ab12****, abcd…wxyz): a masker shows a
+ * secret's first or last characters, four the fewest in use. Elsewhere a piece this short is found by chance, so it is
+ * looked for only there, and in a text where a longer piece of the same secret was found (see STRETCH).
+ */
+export const MIN_MASKED = 4
+/**
+ * The shortest stretch of a secret that is cut out of a text in which any piece of that secret was found (letters
+ * alone included): the rest of a secret split across fields, lines or readings is not left in clear around the part
+ * found.
+ */
+export const STRETCH = 4
+/**
+ * Words each followed by a separator at the start of a secret: its format ('rcpt_', 'sk_live_'), the same in every
+ * secret of its kind.
+ */
+const FORMAT_PREFIX = /^(?:[A-Za-z]+[_./ -])+/
+/** A run of characters that stands for the hidden part of a secret. */
+const MASK = /\*{2,}|•{2,}|●{2,}|·{3,}|…|\.{3,}|x{4,}|X{4,}|#{3,}/g
 
 /** The patterns of a list of secrets, found in every decoded view of a text. */
 class Detector {
@@ -165,10 +188,18 @@ class Detector {
   private readonly pairs = new Uint8Array(PAIR_BITS / 8)
   /** Patterns by their first unit, for the beginnings of secrets at the end of a text. */
   private readonly byFirst = new Map<number, Pattern[]>()
+  /** The secrets' own texts (as they are and with spaces as '+'), for the pieces shown next to a mask. */
+  private readonly values: Pattern[]
+  /** The STRETCH-character stretches of each secret found, made when it is first found. */
+  private readonly stretchesOf = new Map<string, Set<string>>()
   readonly longest: number
 
   constructor(secrets: readonly Secret[]) {
     this.patterns = patternsOf(secrets)
+    this.values = this.patterns.filter(
+      (pattern) =>
+        pattern.whole && (pattern.text === pattern.secret || pattern.text === pattern.secret.replace(/ /g, '+')),
+    )
     this.longest = this.patterns[0]?.text.length ?? 0
     for (const pattern of this.patterns) {
       if (!pattern.whole) continue
@@ -199,26 +230,104 @@ class Detector {
     return this.patterns.length === 0
   }
 
-  /** Every secret in every view of the text, as spans of the text. */
+  /**
+   * Every secret in every view of the text, as spans of the text: whole, in pieces, shown next to a mask; and where any
+   * was found, every stretch of that secret in the text.
+   */
   find(text: string, views: readonly DecodedView[] = decodedViews(text)): Found[] {
     const found: Found[] = []
     for (const view of views) {
-      this.search(view.text, (at, pattern) => {
-        const { start, end } = originalSpan(view, at, at + pattern.text.length)
-        found.push({ start, end, placeholder: pattern.placeholder, whole: pattern.whole })
-      })
+      const onMatch = (at: number, end: number, pattern: Pattern, whole: boolean) => {
+        const { start, end: spanEnd } = originalSpan(view, at, end)
+        found.push({ start, end: spanEnd, placeholder: pattern.placeholder, whole, secret: pattern.secret })
+      }
+      this.search(view.text, (at, pattern) => onMatch(at, at + pattern.text.length, pattern, pattern.whole))
+      this.masked(view.text, (at, end, pattern) => onMatch(at, end, pattern, false))
     }
+    if (found.length > 0) this.stretches(views, found)
     return found
   }
 
-  /** Whether any view of the text holds a secret. */
+  /**
+   * Whether any view of the text holds a secret: whole, a piece, or a piece shown next to a mask that holds
+   * MIN_MASKED characters or more past the secret's format prefix ('rcpt_' or 'sk_live_' before a mask discloses
+   * nothing).
+   */
   holds(text: string): boolean {
     for (const view of decodedViews(text)) {
       let hit = false
       this.search(view.text, () => (hit = true))
+      this.masked(
+        view.text,
+        (at, end) => (hit ||= view.text.slice(at, end).replace(FORMAT_PREFIX, '').length >= MIN_MASKED),
+      )
       if (hit) return true
     }
     return false
+  }
+
+  /**
+   * Each beginning (or end) of a secret, MIN_MASKED characters or more, right before (or after) a mask, a space between
+   * allowed.
+   */
+  private masked(text: string, onMatch: (at: number, end: number, pattern: Pattern) => void): void {
+    if (!/[*•●·….xX#]/.test(text)) return
+    for (const mask of text.matchAll(MASK)) {
+      const before = text[mask.index - 1] === ' ' ? mask.index - 1 : mask.index
+      let after = mask.index + mask[0].length
+      if (text[after] === ' ') after++
+      for (const pattern of this.values) {
+        const secret = pattern.text
+        const first = secret.slice(0, MIN_MASKED)
+        // The longest beginning of the secret that ends at the mask.
+        for (let at = Math.max(0, before - secret.length + 1); at <= before - MIN_MASKED; at++) {
+          if (text.startsWith(first, at) && secret.startsWith(text.slice(at, before))) {
+            onMatch(at, before, pattern)
+            break
+          }
+        }
+        const last = secret.slice(-MIN_MASKED)
+        for (let end = Math.min(text.length, after + secret.length - 1); end >= after + MIN_MASKED; end--) {
+          if (text.startsWith(last, end - MIN_MASKED) && secret.endsWith(text.slice(after, end))) {
+            onMatch(after, end, pattern)
+            break
+          }
+        }
+      }
+    }
+  }
+
+  /** Adds every stretch of STRETCH characters or more of each secret found, in every view, as a piece of it. */
+  private stretches(views: readonly DecodedView[], found: Found[]): void {
+    const secrets = new Map(found.map((f) => [f.secret, f.placeholder] as const))
+    for (const [secret, placeholder] of secrets) {
+      let stretches = this.stretchesOf.get(secret)
+      if (!stretches) {
+        stretches = new Set()
+        for (const text of [secret, secret.replace(/ /g, '+')])
+          for (let i = 0; i + STRETCH <= text.length; i++) stretches.add(text.slice(i, i + STRETCH))
+        this.stretchesOf.set(secret, stretches)
+      }
+      const firsts = new Set([...stretches].map((stretch) => stretch.charCodeAt(0)))
+      for (const view of views) {
+        const v = view.text
+        let runStart = -1
+        let runEnd = -1
+        const close = () => {
+          if (runEnd > runStart)
+            found.push({ ...originalSpan(view, runStart, runEnd), placeholder, whole: false, secret })
+        }
+        for (let at = 0; at + STRETCH <= v.length; at++) {
+          if (!firsts.has(v.charCodeAt(at)) || !stretches.has(v.slice(at, at + STRETCH))) continue
+          if (at > runEnd) {
+            close()
+            runStart = at
+          }
+          runEnd = at + STRETCH
+        }
+        close()
+      }
+    }
   }
 
   private search(text: string, onMatch: (at: number, pattern: Pattern) => void): void {

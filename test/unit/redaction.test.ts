@@ -108,9 +108,9 @@ describe.each([
   })
 
   test('replaces a piece of 8 characters of the secret, found where the whole is not (an encoder dropped a character)', () => {
-    // What follows the dropped character is shorter than a piece, and stays.
+    // What follows the dropped character is shorter than a piece, and goes too: a piece of the secret was found there.
     expect(redact(`receipt=${encodeURIComponent(receipt.replace('(', ''))}`, secrets)).toBe(
-      'receipt=[part of $IPTS_INTENT_RECEIPT]x)%2F%2B%3D%C3%A9',
+      'receipt=[part of $IPTS_INTENT_RECEIPT]',
     )
   })
 

@@ -1,4 +1,7 @@
 import { describe, expect, test } from 'vitest'
+import { randomBytes } from 'node:crypto'
+import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
+import { decodedViews, MAX_INFLATED, VIEW_UNITS_FLOOR, VIEW_UNITS_PER_UNIT } from '../../src/http/decoded-views.js'
 import {
   excerpt,
   GrowingSecrets,
@@ -355,5 +358,187 @@ describe('GrowingSecrets', () => {
       { value: 'rcpt-two', placeholder: '$IPTS_WRITE_RECEIPT_2' },
     ])
     expect(redact('got rcpt-two', secrets.all())).toBe('got $IPTS_WRITE_RECEIPT_2')
+  })
+})
+
+describe('compressed forms', () => {
+  const secret = fresh('sk_live_ab12cd34ef56')
+  const secrets = [{ value: secret, placeholder: '$K' }]
+  const json = JSON.stringify({ session: { user: 7, key: secret } })
+
+  test.each([
+    ['gzip in base64', () => gzipSync(json).toString('base64')],
+    [
+      'zlib in base64url (a session cookie)',
+      () => `session=.${deflateSync(json).toString('base64url')}; Path=/; HttpOnly`,
+    ],
+    ['raw deflate in base64', () => deflateRawSync(json).toString('base64')],
+    ['gzip in hex', () => gzipSync(json).toString('hex')],
+    [
+      'gzip in base64, wrapped at 76',
+      () =>
+        gzipSync(json + ' '.repeat(100) + json)
+          .toString('base64')
+          .replace(/.{76}/g, '$&\r\n'),
+    ],
+    ['gzip in a base64 JSON member', () => JSON.stringify({ blob: gzipSync(json).toString('base64') })],
+    ['zlib as binary in a JSON string', () => JSON.stringify({ blob: deflateSync(json).toString('latin1') })],
+  ])('%s: found, and replaced with the value that holds it', (_, encode) => {
+    const text = encode()
+    expect(mentionsSecret(text, secret)).toBe(true)
+    expect(redact(text, secrets)).toContain('$K')
+    expect(mentionsSecret(text.replace(/[A-Za-z0-9]/g, 'A'), secret), 'the same text without the secret').toBe(false)
+  })
+
+  test('a stream cut short is inflated as far as it goes', () => {
+    // Without its last 12 bytes: the end of the deflate data and the gzip trailer.
+    const cut = gzipSync(`${secret}${'x'.repeat(4000)}`)
+      .subarray(0, -12)
+      .toString('base64')
+    expect(mentionsSecret(cut, secret)).toBe(true)
+  })
+})
+
+describe('byte forms', () => {
+  const secret = fresh('rcpt_0a1b2c3d~é')
+  const secrets = [{ value: secret, placeholder: '$R' }]
+  const utf8 = Buffer.from(secret, 'utf8')
+  const utf16be = Buffer.from(secret, 'utf16le').swap16()
+
+  test.each([
+    ['hex, lower case', () => `digest ${utf8.toString('hex')} end`],
+    ['hex, upper case', () => `digest ${utf8.toString('hex').toUpperCase()} end`],
+    ['hex after an odd digit', () => `0x1${utf8.toString('hex')}`],
+    ['hex with colons', () => [...utf8].map((b) => b.toString(16).padStart(2, '0')).join(':')],
+    ['\\x escapes', () => [...utf8].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('')],
+    ['a JSON array of bytes', () => JSON.stringify({ bytes: [...utf8] })],
+    ['a JSON array of signed bytes (Java)', () => JSON.stringify([...utf8].map((b) => (b > 127 ? b - 256 : b)))],
+    ['a Node Buffer as JSON', () => JSON.stringify(utf8)],
+    ['UTF-16LE bytes in a JSON string', () => JSON.stringify({ v: Buffer.from(secret, 'utf16le').toString('latin1') })],
+    ['UTF-16BE bytes in a JSON string', () => JSON.stringify({ v: utf16be.toString('latin1') })],
+    ['UTF-16LE in hex', () => Buffer.from(secret, 'utf16le').toString('hex')],
+    ['UTF-16BE in base64', () => utf16be.toString('base64')],
+    [
+      'UTF-16LE in base64 after one byte',
+      () => Buffer.concat([Buffer.from('x'), Buffer.from(secret, 'utf16le')]).toString('base64'),
+    ],
+  ])('%s: found and replaced', (_, encode) => {
+    const text = encode()
+    expect(mentionsSecret(text, secret)).toBe(true)
+    expect(redact(text, secrets)).toContain('$R')
+    expect(redact(text, secrets)).not.toContain(utf8.toString('hex').slice(0, 16))
+  })
+
+  test('a hash, an address and numbers are no bytes of a secret', () => {
+    const text = JSON.stringify({
+      hash: `0x${'9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}`,
+      sizes: [1, 2, 3, 4, 5, 6, 7, 8, 9],
+    })
+    expect(redact(text, secrets)).toBe(text)
+  })
+})
+
+describe('partial forms', () => {
+  const key = { value: 'sk_live_ab12cd34ef56gh78', placeholder: '$K' }
+
+  test.each([
+    ['sk_live_ab12****', '[part of $K]****'],
+    ['key sk_live_ab12 ******** refused', 'key [part of $K] ******** refused'],
+    ['sk_l…gh78', '[part of $K]…[part of $K]'],
+    ['ab12********', 'ab12********'],
+    ['sk_live_ab12xxxxxxxxxxxx', '[part of $K]xxxxxxxxxxxx'],
+    ['****gh78', '****[part of $K]'],
+  ])('a beginning or end of the secret next to a mask, 4 characters or more: %s', (text, redacted) => {
+    expect(redact(text, [key])).toBe(redacted)
+  })
+
+  test('4 characters of a secret elsewhere are no disclosure', () => {
+    expect(redact('sk_l and gh78 and ab12', [key])).toBe('sk_l and gh78 and ab12')
+  })
+
+  test('the receipt check judges a masked piece a disclosure from 4 characters past the format prefix', () => {
+    expect(mentionsSecret('receipt rcpt_****', 'rcpt_0a1b2c3d4e5f')).toBe(false)
+    expect(mentionsSecret('receipt …e5f', 'rcpt_0a1b2c3d4e5f'), 'three characters').toBe(false)
+    expect(mentionsSecret('receipt rcpt_0a1b****', 'rcpt_0a1b2c3d4e5f')).toBe(true)
+    expect(mentionsSecret('receipt rcpt_abcd****', 'rcpt_abcdef0123')).toBe(true)
+    expect(mentionsSecret('receipt …4e5f', 'rcpt_0a1b2c3d4e5f')).toBe(true)
+  })
+
+  test('once a piece of a secret is found, no stretch of it stays in clear, letters alone included', () => {
+    const secret = { value: 'abcdefghij-0123456789-klmnopqrst', placeholder: '$S' }
+    // The digits are a telling piece; the letters, split into other members, are not telling on their own.
+    const text = JSON.stringify({ a: 'abcdefghij', b: '-0123456789-', c: 'klmnopqrst' })
+    expect(redact(text, [secret])).toBe('{"a":"[part of $S]","b":"[part of $S]","c":"[part of $S]"}')
+    expect(
+      redact(JSON.stringify({ a: 'abcdefghij', c: 'klmnopqrst' }), [secret]),
+      'letters alone, nothing telling found',
+    ).toBe('{"a":"abcdefghij","c":"klmnopqrst"}')
+  })
+
+  test('a secret split in two members, and over wrapped lines, is found', () => {
+    const text = JSON.stringify({ keyStart: key.value.slice(0, 9), keyEnd: key.value.slice(9) })
+    expect(redact(text, [key])).not.toMatch(/ab12|cd34|sk_live/)
+    expect(mentionsSecret(`token: ${key.value.slice(0, 12)}\r\n  ${key.value.slice(12)}`, key.value)).toBe(true)
+    expect(redact(`token: ${key.value.slice(0, 12)}\r\n  ${key.value.slice(12)}`, [key])).toBe('token: $K')
+  })
+})
+
+describe('hostile input', () => {
+  test('a zip bomb in a header value or a member is read no further than the inflation cap, and a secret beside it is still found', () => {
+    const secret = fresh('bomb-neighbour-0123?~')
+    const secrets = [{ value: secret, placeholder: '$S' }]
+    // 64 MiB of zeros, gzipped and zlib-compressed to about 64 KB each, then base64 and hex as a server would echo
+    // them.
+    const zeros = Buffer.alloc(64 * 1024 * 1024)
+    for (const bomb of [
+      gzipSync(zeros).toString('base64'),
+      deflateSync(zeros).toString('base64url'),
+      gzipSync(zeros).subarray(0, 4096).toString('hex'),
+    ]) {
+      const before = process.memoryUsage().arrayBuffers
+      const redacted = redact(`session=${bomb}; key=${secret}`, secrets)
+      expect(redacted).toContain('key=$S')
+      expect(redacted).not.toContain(secret)
+      expect(redactDeep({ cookie: bomb }, secrets)).toEqual({ cookie: bomb })
+      // What the decoders hold after reading it: not the 64 MiB it would inflate to.
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(32 * 1024 * 1024)
+    }
+  })
+
+  test.each<[string, () => string]>([
+    ['random bytes read as Latin-1', () => randomBytes(64 * 1024).toString('latin1')],
+    ['thousands of base64 tokens that read as text', () => Array(6000).fill(btoa('a text, not a key')).join(' ')],
+    [
+      'thousands of hex tokens that read as text',
+      () => Array(6000).fill(Buffer.from('plain text').toString('hex')).join(','),
+    ],
+    ['UTF-16 in base64', () => Buffer.from('some text '.repeat(8000), 'utf16le').toString('base64')],
+    ['JSON arrays of bytes', () => JSON.stringify(Array(500).fill([...Buffer.from('a text, not a key')]))],
+    [
+      'percent-encoded JSON of base64, three times',
+      () => encodeURIComponent(JSON.stringify(btoa('x'.repeat(30000)))).repeat(3),
+    ],
+  ])(
+    'reading %s costs in proportion to its length: its views hold at most the budget, beyond one reading',
+    (_, make) => {
+      const text = make()
+      const views = decodedViews(text)
+      expect(views.length, 'it is read').toBeGreaterThan(1)
+      const units = views.slice(1).reduce((sum, view) => sum + view.text.length, 0)
+      const largest = Math.max(...views.map((view) => view.text.length))
+      expect(units - largest).toBeLessThanOrEqual(Math.max(VIEW_UNITS_FLOOR, VIEW_UNITS_PER_UNIT * text.length))
+    },
+  )
+
+  test('the compressed streams of one text are inflated to MAX_INFLATED together, and the first ones are read', () => {
+    const secret = fresh('first-stream-0123?~')
+    // 40 streams of 100 KB of text each: 4 MB if each were inflated to the cap of one.
+    const text = Array.from({ length: 40 }, (_, i) => gzipSync(`${i === 0 ? secret : ''} ${'x'.repeat(100_000)}`))
+      .map((stream) => stream.toString('base64'))
+      .join(' ')
+    const inflated = decodedViews(text).reduce((sum, view) => sum + (view.text.match(/x/g)?.length ?? 0), 0)
+    expect(inflated).toBeGreaterThan(0)
+    expect(inflated).toBeLessThanOrEqual(MAX_INFLATED)
+    expect(redact(text, [{ value: secret, placeholder: '$S' }])).toContain('$S')
   })
 })
