@@ -47,6 +47,12 @@ const MAX_RAW_INFLATIONS = 4
 /** What the streams of one text are inflated to at most, together (a bomb is read no further). */
 export const MAX_INFLATED = 256 * 1024
 
+/**
+ * The bytes every inflation of this process produced, kept or given up at the cap: what reading bombs cost, counted
+ * where it is spent (a self-test's measure that does not depend on the garbage collector).
+ */
+export const inflatedBytes = { total: 0 }
+
 function readingBudget(text: string): ReadingBudget {
   return {
     units: Math.max(VIEW_UNITS_FLOOR, VIEW_UNITS_PER_UNIT * text.length),
@@ -309,9 +315,15 @@ function inflated(bytes: Uint8Array, length: number, raw: boolean, budget: Readi
       kind === 'zlib'
         ? inflateSync(bytes.subarray(0, length), options)
         : inflateRawSync(bytes.subarray(kind === 'gzip' ? gzipDataStart(bytes, length) : 0, length), options)
-  } catch {
+  } catch (error) {
+    // A stream that inflates past what is left (a bomb) was inflated that far, then given up: that is spent.
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      inflatedBytes.total += budget.inflatedBytes
+      budget.inflatedBytes = 0
+    }
     return undefined
   }
+  inflatedBytes.total += out.length
   budget.inflatedBytes -= out.length
   return out.length >= MIN_INFLATED_TEXT && mostlyUtf8(out, out.length, out.length / 8)
     ? out.toString('utf8')

@@ -91,8 +91,40 @@ interface Pattern {
   secret: string
 }
 
-/** The length of a piece of a secret that is searched for on its own. */
+/** The shortest piece of a secret that is searched for on its own (longer where its characters hold less chance). */
 export const PIECE = 8
+
+/**
+ * The chance, in bits, that a piece or a stretch of a secret must hold to be taken for the secret where it is met: a
+ * text over the same characters holds a given stretch at a given place with a chance of 2^-45; a secret has at most a
+ * few hundred stretches (2^8) and a body a few MiB (2^22 places): a body holds one by accident once in 2^15 at worst.
+ * The characters counted are the stretch's own, not the secret's: the hex of a receipt 'rcpt_' + 40 hex digits meets
+ * hashes and ids at 4 bits a character. Hence 12 hex digits, 14 decimal ones, 10 small letters, and 8 characters of
+ * letters and digits or of base64.
+ */
+export const CHANCE_BITS = 45
+
+/** The bits of chance a character of the text holds: log2 of the size of the smallest usual alphabet that has them. */
+function bitsPerChar(text: string): number {
+  if (/^[0-9]+$/.test(text)) return Math.log2(10)
+  if (/^[0-9a-f]+$/.test(text) || /^[0-9A-F]+$/.test(text)) return 4
+  let size = 0
+  if (/[0-9]/.test(text)) size += 10
+  if (/[a-z]/.test(text)) size += 26
+  if (/[A-Z]/.test(text)) size += 26
+  if (/[^0-9A-Za-z]/.test(text)) size += /[^\x20-\x7e]/.test(text) ? 128 : 32
+  return Math.log2(size)
+}
+
+/**
+ * The length of the shortest stretch of `text` from `at` on, `floor` characters or more, that holds CHANCE_BITS;
+ * undefined when the text ends first.
+ */
+export function telltaleLength(text: string, at: number, floor: number): number | undefined {
+  for (let length = floor; at + length <= text.length; length++)
+    if (length * bitsPerChar(text.slice(at, at + length)) >= CHANCE_BITS) return length
+  return undefined
+}
 
 /**
  * Whether a piece is a sign of its secret: not made of ASCII letters and word separators alone (words: the reference's
@@ -121,7 +153,10 @@ function patternsOf(secrets: readonly Secret[]): Pattern[] {
       // or more. (The first view is the text itself, added above.)
       for (const view of decodedViews(text)) if (view.text.length >= PIECE) add(view.text, placeholder, true, value)
       for (let i = 0; i + PIECE <= text.length; i++) {
-        const piece = text.slice(i, i + PIECE)
+        // From here on the secret may hold too little chance for a piece (its end): earlier pieces reach it.
+        const length = telltaleLength(text, i, PIECE)
+        if (length === undefined) continue
+        const piece = text.slice(i, i + length)
         if (telling(piece)) add(piece, placeholder, false, value)
       }
     }
@@ -154,15 +189,9 @@ interface Found {
 /**
  * The shortest piece of a secret that is a disclosure next to a mask (sk_live_ab12****, abcd…wxyz): a masker shows a
  * secret's first or last characters, four the fewest in use. Elsewhere a piece this short is found by chance, so it is
- * looked for only there, and in a text where a longer piece of the same secret was found (see STRETCH).
+ * looked for only there.
  */
 export const MIN_MASKED = 4
-/**
- * The shortest stretch of a secret that is cut out of a text in which any piece of that secret was found (letters
- * alone included): the rest of a secret split across fields, lines or readings is not left in clear around the part
- * found.
- */
-export const STRETCH = 4
 /**
  * Words each followed by a separator at the start of a secret: its format ('rcpt_', 'sk_live_'), the same in every
  * secret of its kind.
@@ -190,8 +219,8 @@ class Detector {
   private readonly byFirst = new Map<number, Pattern[]>()
   /** The secrets' own texts (as they are and with spaces as '+'), for the pieces shown next to a mask. */
   private readonly values: Pattern[]
-  /** The STRETCH-character stretches of each secret found, made when it is first found. */
-  private readonly stretchesOf = new Map<string, Set<string>>()
+  /** The stretches of each secret found, made when it is first found. */
+  private readonly stretchesOf = new Map<string, Stretches>()
   readonly longest: number
 
   constructor(secrets: readonly Secret[]) {
@@ -297,18 +326,20 @@ class Detector {
     }
   }
 
-  /** Adds every stretch of STRETCH characters or more of each secret found, in every view, as a piece of it. */
+  /**
+   * Adds every stretch of each secret found that holds CHANCE_BITS (see telltaleLength), in every view, as a piece of
+   * it: the rest of a secret split across fields, lines or readings is not left in clear around the part found, letters
+   * alone included.
+   */
   private stretches(views: readonly DecodedView[], found: Found[]): void {
     const secrets = new Map(found.map((f) => [f.secret, f.placeholder] as const))
     for (const [secret, placeholder] of secrets) {
       let stretches = this.stretchesOf.get(secret)
       if (!stretches) {
-        stretches = new Set()
-        for (const text of [secret, secret.replace(/ /g, '+')])
-          for (let i = 0; i + STRETCH <= text.length; i++) stretches.add(text.slice(i, i + STRETCH))
+        stretches = stretchesOf(secret)
         this.stretchesOf.set(secret, stretches)
       }
-      const firsts = new Set([...stretches].map((stretch) => stretch.charCodeAt(0)))
+      const { byStart, pairs } = stretches
       for (const view of views) {
         const v = view.text
         let runStart = -1
@@ -317,13 +348,22 @@ class Detector {
           if (runEnd > runStart)
             found.push({ ...originalSpan(view, runStart, runEnd), placeholder, whole: false, secret })
         }
-        for (let at = 0; at + STRETCH <= v.length; at++) {
-          if (!firsts.has(v.charCodeAt(at)) || !stretches.has(v.slice(at, at + STRETCH))) continue
-          if (at > runEnd) {
-            close()
-            runStart = at
+        for (let at = 0; at + START_CHARS <= v.length; at++) {
+          const pair = pairOf(v, at)
+          if ((pairs[pair >> 3]! & (1 << (pair & 7))) === 0) continue
+          const list = byStart.get(startOf(v, at))
+          if (!list) continue
+          for (const { stretch, source, from } of list) {
+            if (!v.startsWith(stretch, at)) continue
+            if (at > runEnd) {
+              close()
+              runStart = at - continued(v, at - 1, source, from - 1, -1)
+            }
+            runEnd = Math.max(
+              runEnd,
+              at + stretch.length + continued(v, at + stretch.length, source, from + stretch.length, 1),
+            )
           }
-          runEnd = at + STRETCH
         }
         close()
       }
@@ -370,11 +410,33 @@ class Detector {
   }
 
   private redacted(text: string): string {
+    return (URL_TEXT.test(text) ? this.redactedUrl(text) : undefined) ?? this.redactedWhole(text)
+  }
+
+  private redactedWhole(text: string): string {
     const found = this.find(text)
     if (found.length === 0) return text
-    const redacted = replaced(text, found)
-    const left = this.find(redacted)
+    const { text: redacted, names } = replaced(text, found)
+    const left = outside(this.find(redacted), names)
     return left.length === 0 ? redacted : withheld([...found, ...left], 'encoded')
+  }
+
+  /**
+   * A URL redacted piece by piece (each path segment, query name and value, fragment, each read in its decoded views):
+   * what holds no secret stays readable, a path word like 'intents' beside a receipt that holds the word included.
+   * Undefined when a secret spans pieces (the whole is then redacted as any text).
+   */
+  private redactedUrl(text: string): string | undefined {
+    const parts = text.split(URL_SEPARATORS)
+    let out = ''
+    const names: Span[] = []
+    for (const [i, part] of parts.entries()) {
+      // split() puts the separators at the odd places.
+      const redacted = i % 2 === 1 ? part : this.redactedWhole(part)
+      if (redacted !== part) names.push({ start: out.length, end: out.length + redacted.length })
+      out += redacted
+    }
+    return outside(this.find(out), names).length === 0 ? out : undefined
   }
 
   /**
@@ -408,6 +470,21 @@ class Detector {
   }
 }
 
+/** A text that is a URL or a path, whole: redacted piece by piece (Detector.redactedUrl). */
+const URL_TEXT = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/|\/)[^\s]*$/
+const URL_SEPARATORS = /([/?&=#;])/
+
+/** A span of a text. */
+interface Span {
+  start: number
+  end: number
+}
+
+/** What was found outside the spans given (the names put in a redacted text, which are not searched again). */
+function outside(found: readonly Found[], spans: readonly Span[]): Found[] {
+  return found.filter((f) => !spans.some((span) => f.start >= span.start && f.end <= span.end))
+}
+
 /**
  * The characters a scan looks up at each position: four, so that hex and base64 text (which share their first two with
  * many pieces) is passed over.
@@ -430,12 +507,58 @@ function startOf(text: string, at: number): string {
 }
 
 /**
+ * The shortest stretch of a secret (as it is, and with its spaces as '+') from each of its characters on that holds
+ * CHANCE_BITS, by its first START_CHARS characters (a stretch has more: no character holds 11 bits), with a bit for
+ * each pair of first two characters (hashed), on which most places of a text are passed over.
+ */
+interface Stretches {
+  byStart: Map<string, { stretch: string; source: string; from: number }[]>
+  pairs: Uint8Array
+}
+
+/**
+ * How many units of a view go on with the secret's text from a stretch found (`step` 1: after it, -1: before it), one
+ * character of the secret dropped between allowed (WHATWG URL strips tabs and newlines): the end of a secret too short
+ * to hold CHANCE_BITS is cut out with the stretch that it goes on.
+ */
+function continued(view: string, at: number, source: string, from: number, step: 1 | -1): number {
+  let best = 0
+  for (const dropped of [0, 1]) {
+    let k = 0
+    for (let s = from + step * dropped; s >= 0 && s < source.length && view[at + step * k] === source[s]; s += step) k++
+    best = Math.max(best, k)
+  }
+  return best
+}
+
+function stretchesOf(secret: string): Stretches {
+  const byStart: Stretches['byStart'] = new Map()
+  // Stryker disable next-line ArithmeticOperator: equivalent, a larger array holds the same bits.
+  const pairs = new Uint8Array(PAIR_BITS / 8)
+  for (const text of new Set([secret, secret.replace(/ /g, '+')])) {
+    for (let at = 0; at < text.length; at++) {
+      const length = telltaleLength(text, at, START_CHARS)
+      if (length === undefined) break
+      const stretch = text.slice(at, at + length)
+      const entry = { stretch, source: text, from: at }
+      const list = byStart.get(startOf(stretch, 0))
+      if (list) list.push(entry)
+      else byStart.set(startOf(stretch, 0), [entry])
+      const pair = pairOf(stretch, 0)
+      pairs[pair >> 3]! |= 1 << (pair & 7)
+    }
+  }
+  return { byStart, pairs }
+}
+
+/**
  * The text with the secrets found replaced: overlapping spans joined, each joined span replaced by the placeholders of
  * the whole secrets in it, outermost first (a secret that contains another is named once, as itself), or, where only
- * pieces of a secret were found, by "[part of $PLACEHOLDER]".
+ * pieces of a secret were found, by "[part of $PLACEHOLDER]"; and where the names were put.
  */
-function replaced(text: string, found: readonly Found[]): string {
+function replaced(text: string, found: readonly Found[]): { text: string; names: Span[] } {
   const spans = [...found].sort((a, b) => a.start - b.start || b.end - a.end)
+  const put: Span[] = []
   let out = ''
   let copied = 0
   for (let i = 0; i < spans.length;) {
@@ -453,10 +576,12 @@ function replaced(text: string, found: readonly Found[]): string {
       wholes.length > 0
         ? [...new Set(wholes.map((w) => w.placeholder))].join('')
         : `[part of ${joined[0]!.placeholder}]`
-    out += text.slice(copied, start) + names
+    out += text.slice(copied, start)
+    put.push({ start: out.length, end: out.length + names.length })
+    out += names
     copied = end
   }
-  return out + text.slice(copied)
+  return { text: out + text.slice(copied), names: put }
 }
 
 /** What stands for a whole string that held a secret where it could not be cut out: which secret, and why. */

@@ -1,14 +1,22 @@
 import { describe, expect, test } from 'vitest'
 import { randomBytes } from 'node:crypto'
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
-import { decodedViews, MAX_INFLATED, VIEW_UNITS_FLOOR, VIEW_UNITS_PER_UNIT } from '../../src/http/decoded-views.js'
+import {
+  decodedViews,
+  inflatedBytes,
+  MAX_INFLATED,
+  VIEW_UNITS_FLOOR,
+  VIEW_UNITS_PER_UNIT,
+} from '../../src/http/decoded-views.js'
 import {
   excerpt,
   GrowingSecrets,
   mentionsSecret,
+  PIECE,
   redact,
   redactDeep,
   secretsOf,
+  telltaleLength,
   withoutSecretTail,
   type Secret,
 } from '../../src/http/secrets.js'
@@ -169,21 +177,37 @@ describe('pieces of a secret', () => {
   const secrets = [{ value: 'zz-0123456789-zz', placeholder: '$K' }]
 
   test('a piece of 8 characters found where the whole is not is replaced, overlapping pieces once', () => {
-    expect(redact('got 0123456789 back', secrets)).toBe('got [part of $K] back')
+    expect(redact('got 0123456789-z back', secrets)).toBe('got [part of $K] back')
+  })
+
+  test('a piece is as long as its characters need to hold CHANCE_BITS: 12 hex digits, 14 decimal ones, 8 of base64', () => {
+    const hex = [{ value: 'rcpt_0a1b2c3d4e5f6a7b8c9d', placeholder: '$R' }]
+    expect(redact('x 0a1b2c3d4e5 y', hex), '11 hex digits: a hash holds them by chance').toBe('x 0a1b2c3d4e5 y')
+    expect(redact('x 0a1b2c3d4e5f y', hex), '12').toBe('x [part of $R] y')
+    const digits = [{ value: 'n-01234567890123456789', placeholder: '$N' }]
+    expect(redact('x 0123456789012 y', digits), '13 decimal digits').toBe('x 0123456789012 y')
+    expect(redact('x 01234567890123 y', digits), '14').toBe('x [part of $N] y')
+    expect(redact('x Ab3dE5gH y', [{ value: 'k-Ab3dE5gH7j', placeholder: '$B' }]), '8 of base64').toBe(
+      'x [part of $B] y',
+    )
+    expect(telltaleLength('0a1b2c3d4e5f6a7b', 0, PIECE)).toBe(12)
+    expect(telltaleLength('Ab3dE5gH7j', 0, PIECE)).toBe(8)
+    expect(telltaleLength('abcdefghijkl', 0, 1), 'small letters').toBe(10)
+    expect(telltaleLength('0a1b2c3d4e5', 0, PIECE), 'the text ends first').toBeUndefined()
   })
 
   test('a piece of letters and separators alone, or of fewer than three distinct characters, is no sign of its secret', () => {
     expect(redact('restricted', [{ value: 'ipts_restricted_key', placeholder: '$K' }])).toBe('restricted')
     expect(redact('a 00000000 b', [{ value: 'x00000000x', placeholder: '$K' }])).toBe('a 00000000 b')
-    expect(redact('a 01201201 b', [{ value: 'x01201201x', placeholder: '$K' }])).toBe('a [part of $K] b')
+    expect(redact('a x01201201 b', [{ value: 'x01201201x', placeholder: '$K' }])).toBe('a [part of $K] b')
   })
 
   test('a piece is telling from its first character to its last, and the last piece of a secret is one', () => {
-    expect(redact('x ab012345 y', [{ value: 'ab0123456789', placeholder: '$K' }])).toBe('x [part of $K] y')
-    expect(redact('x 012345ab y', [{ value: '9012345abc', placeholder: '$K' }])).toBe('x [part of $K] y')
-    expect(redact('x 23456789 y', secrets)).toBe('x [part of $K] y')
+    expect(redact('x ab-012345 y', [{ value: 'ab-0123456789', placeholder: '$K' }])).toBe('x [part of $K] y')
+    expect(redact('x 012345-ab y', [{ value: '9012345-abc', placeholder: '$K' }])).toBe('x [part of $K] y')
+    expect(redact('x 3456789-z y', secrets)).toBe('x [part of $K] y')
     expect(redact('x 6789 y', secrets), 'shorter than a piece').toBe('x 6789 y')
-    expect(redact('x 12345abc y', [{ value: '9012345abc', placeholder: '$K' }]), 'the last piece').toBe(
+    expect(redact('x 12345-abc y', [{ value: '9012345-abc', placeholder: '$K' }]), 'the last piece').toBe(
       'x [part of $K] y',
     )
     expect(
@@ -224,7 +248,7 @@ describe('pieces of a secret', () => {
 
   test('a whole secret next to a piece of another keeps both names', () => {
     expect(
-      redact('aa-0123-aa98765432', [
+      redact('aa-0123-aa987654321-z', [
         { value: 'aa-0123-aa', placeholder: '$A' },
         { value: 'zz-987654321-zz', placeholder: '$B' },
       ]),
@@ -241,15 +265,71 @@ describe('pieces of a secret', () => {
   })
 
   test('a piece two secrets share is named after the longer one', () => {
-    const shorter = { value: 'aa-0123456789', placeholder: '$SHORT' }
-    const longer = { value: 'bbbbbb-0123456789-bbbbbb', placeholder: '$LONG' }
-    expect(redact('x 0123456789 y', [shorter, longer])).toBe('x [part of $LONG] y')
+    const shorter = { value: 'aa-0123456789abcdef', placeholder: '$SHORT' }
+    const longer = { value: 'bbbbbb-0123456789abcdef-bbbbbb', placeholder: '$LONG' }
+    expect(redact('x 0123456789abcdef y', [shorter, longer])).toBe('x [part of $LONG] y')
   })
 
   test('a whole secret within a piece of another is named by its own placeholder, once', () => {
     const inner = { value: 'in-4567-in', placeholder: '$IN' }
     const outer = { value: 'out-0123in-4567-in89-out', placeholder: '$OUT' }
     expect(redact('x 0123in-4567-in89 y', [inner, outer])).toBe('x $IN y')
+  })
+})
+
+describe('chance', () => {
+  /** Random 0x-hashes, as a body lists intents or transactions, from a seeded generator: the same on every run. */
+  function hashes(count: number, seed: number): string[] {
+    let state = seed
+    const byte = () => ((state = (state * 1103515245 + 12345) >>> 0) >>> 16) & 0xff
+    return Array.from({ length: count }, () => `0x${Buffer.from(Array.from({ length: 32 }, byte)).toString('hex')}`)
+  }
+  const receipt = 'rcpt_5f0e3c9a17b2d84e6c0a9f13b7d2e58c4a6f1b09'
+  const secrets = secretsOf({ intent: { receipt } })
+
+  test('a body of many random hashes beside a hex receipt keeps every hash, and a piece of the receipt is still cut', () => {
+    const listed = hashes(20_000, 7)
+    const body = JSON.stringify({ receipt, intents: listed.map((hash) => ({ hash })) })
+    const redacted = redact(body, secrets)
+    expect(redacted).toBe(body.replace(receipt, '$IPTS_INTENT_RECEIPT'))
+    // A piece of the receipt (an encoder dropped a character) among them is cut out, the hashes kept.
+    const dropped = `${receipt.slice(0, 20)}${receipt.slice(21)}`
+    const withPiece = JSON.stringify({ echo: dropped, intents: listed.map((hash) => ({ hash })) })
+    const cut = redact(withPiece, secrets)
+    expect(cut).not.toContain(receipt.slice(24, 36))
+    expect(cut).toContain('[part of $IPTS_INTENT_RECEIPT]')
+    for (const hash of listed) expect(cut.includes(hash), hash).toBe(true)
+  })
+
+  test('a 4 MiB body of hashes beside a hex receipt keeps every hash', () => {
+    const listed = hashes(Math.ceil((4 * 1024 * 1024) / 69) + 100, 11)
+    const body = JSON.stringify({ receipt, intents: listed })
+    expect(body.length).toBeGreaterThan(4 * 1024 * 1024)
+    expect(redact(body, secrets)).toBe(body.replace(receipt, '$IPTS_INTENT_RECEIPT'))
+  })
+})
+
+describe('a URL', () => {
+  test('is redacted piece by piece: a path word a letters-only receipt holds stays readable', () => {
+    const secrets = secretsOf({ intent: { receipt: 'receipt-of-intent-a' } })
+    const url = `http://127.0.0.1:4000/v1/intents/0x${'ab'.repeat(32)}/status?receipt=receipt-of-intent-a&x=1`
+    expect(redact(url, secrets)).toBe(
+      `http://127.0.0.1:4000/v1/intents/0x${'ab'.repeat(32)}/status?receipt=$IPTS_INTENT_RECEIPT&x=1`,
+    )
+  })
+
+  test('keeps what is not secret when a query value holds a secret in an encoding, and names it', () => {
+    // 33 bytes: a base64 without padding.
+    const secrets = secretsOf({ intent: { receipt: "rcpt 0123456789abcdef~!'(a)/+=éz" } })
+    const encoded = encodeURIComponent(Buffer.from("rcpt 0123456789abcdef~!'(a)/+=éz").toString('base64'))
+    expect(redact(`https://h.example/v1/intents/0x12/status?receipt=${encoded}&page=2#top`, secrets)).toBe(
+      'https://h.example/v1/intents/0x12/status?receipt=$IPTS_INTENT_RECEIPT&page=2#top',
+    )
+  })
+
+  test('whose secret spans its pieces is redacted as a whole', () => {
+    const secrets = [{ value: 'ab/cd=ef&0123456789', placeholder: '$S' }]
+    expect(redact('http://h/x/ab/cd=ef&0123456789/y', secrets)).toBe('http://h/x/$S/y')
   })
 })
 
@@ -495,13 +575,15 @@ describe('hostile input', () => {
       deflateSync(zeros).toString('base64url'),
       gzipSync(zeros).subarray(0, 4096).toString('hex'),
     ]) {
-      const before = process.memoryUsage().arrayBuffers
+      const before = inflatedBytes.total
       const redacted = redact(`session=${bomb}; key=${secret}`, secrets)
       expect(redacted).toContain('key=$S')
       expect(redacted).not.toContain(secret)
       expect(redactDeep({ cookie: bomb }, secrets)).toEqual({ cookie: bomb })
-      // What the decoders hold after reading it: not the 64 MiB it would inflate to.
-      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(32 * 1024 * 1024)
+      // What the decoders inflated (counted by them, whether kept or given up at the cap): MAX_INFLATED for each of the
+      // three readings (the text, what redaction made of it, the cookie), not the 64 MiB it would inflate to.
+      expect(inflatedBytes.total - before).toBeGreaterThan(0)
+      expect(inflatedBytes.total - before).toBeLessThanOrEqual(3 * MAX_INFLATED)
     }
   })
 
