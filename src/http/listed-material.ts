@@ -27,6 +27,35 @@ export function standIn(what: 'header' | 'member', value: string): string {
   return `«unlisted ${what}: ${Buffer.byteLength(value)} bytes, sha256:${createHash('sha256').update(value).digest('hex').slice(0, 8)}»`
 }
 
+/** A stand-in anywhere in a text (a header value, a JSON body, a schema violation's value). */
+const STAND_IN = /«unlisted (?:header|member): \d+ bytes, sha256:[0-9a-f]{8}»/
+
+/** Whether what a recording kept holds a stand-in: what it stands for was not recorded. */
+export function holdsStandIn(value: unknown): boolean {
+  return STAND_IN.test(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''))
+}
+
+/** The names of the headers whose value a recording kept as a stand-in. */
+export function standInHeaders(headers: Record<string, string | string[]>): string[] {
+  return Object.entries(headers)
+    .filter(([, value]) => holdsStandIn(value))
+    .map(([name]) => name.toLowerCase())
+}
+
+/**
+ * Whether a finding on a recorded response is about what the recording did not keep: every schema violation it has is
+ * on a stand-in's value, or (without violations) its message shows a stand-in or names a header kept as one. A rule
+ * that needs the value is then not applied to it: a stand-in is "not recorded", not a value.
+ */
+export function aboutStandIn(
+  finding: { message: string; violations?: readonly { value?: unknown }[] },
+  headers: Record<string, string | string[]>,
+): boolean {
+  if (finding.violations?.length) return finding.violations.every((violation) => holdsStandIn(violation.value))
+  const message = finding.message.toLowerCase()
+  return holdsStandIn(finding.message) || standInHeaders(headers).some((name) => message.includes(name))
+}
+
 /** The headers with each unlisted value replaced by its stand-in. */
 export function listedHeaders(
   headers: Record<string, string | string[]>,

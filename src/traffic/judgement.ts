@@ -32,6 +32,8 @@ export class TrafficJudgement {
   private readonly counts: TrafficSummary
   private readonly writeKeys = new WriteKeys()
   private upstreamFailures = 0
+  /** Responses with values recorded as stand-ins, and the findings about them set aside, by rule. */
+  private readonly standIns: NonNullable<TrafficSummary['standIns']> = { responses: 0, setAside: {} }
   private readonly upstreamErrors: string[] = []
 
   /** profile: the deployment's facts (--profile), held to each exchange as a run holds its own. */
@@ -70,16 +72,18 @@ export class TrafficJudgement {
     else if (exchange.response.notJudged !== undefined) this.counts.notJudged = (this.counts.notJudged ?? 0) + 1
     else {
       this.counts.judged++
-      this.tally.add(
-        observe(
-          [{ ...exchange, operation: destination.operation }],
-          { profile: this.profile },
-          this.secrets.list(),
-          this.judges,
-          undefined,
-          this.responses,
-        ),
+      const observations = observe(
+        [{ ...exchange, operation: destination.operation }],
+        { profile: this.profile },
+        this.secrets.list(),
+        this.judges,
+        undefined,
+        this.responses,
       )
+      if (exchange.response.standIns) this.standIns.responses++
+      for (const [id, { unrecorded }] of Object.entries(observations))
+        if (unrecorded) this.standIns.setAside[id] = (this.standIns.setAside[id] ?? 0) + unrecorded
+      this.tally.add(observations)
     }
     // Seen, not judged: a request that got no response, or a response whose body the recording left out.
     if (typeof destination === 'object' && !(exchange.response && bodyRecorded))
@@ -114,6 +118,11 @@ export class TrafficJudgement {
       this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${unansweredAs(exchange.error)}`)
   }
 
+  private withStandIns(outcome: CheckOutcome): CheckOutcome {
+    const setAside = this.standIns.setAside[outcome.id]
+    return setAside && outcome.status === 'skipped' ? { ...outcome, reason: standInReason(setAside) } : outcome
+  }
+
   /** What the traffic judged so far showed, for the run session to judge. */
   findings(): Findings {
     const judged = new Map(this.tally.outcomes(this.judges, this.profile).map((outcome) => [outcome.id, outcome]))
@@ -122,7 +131,7 @@ export class TrafficJudgement {
         list.map((check) => judged.get(check.id) ?? notAssessed(check, concern)),
       ),
       ...exchangeRules.map((rule) => judged.get(rule.id)!),
-    ]
+    ].map((outcome) => this.withStandIns(outcome))
     const errors: string[] = []
     if (this.upstreamFailures > 0) {
       errors.push(
@@ -131,7 +140,11 @@ export class TrafficJudgement {
     }
     // Evidence kept before a later exchange taught a secret is redacted again with every secret learned.
     const breaches = this.writeKeys.breaches()
-    const traffic = { ...this.counts, ...(breaches.length > 0 ? { clientRuleBreaches: breaches } : {}) }
+    const traffic = {
+      ...this.counts,
+      ...(breaches.length > 0 ? { clientRuleBreaches: breaches } : {}),
+      ...(this.standIns.responses > 0 ? { standIns: this.standIns } : {}),
+    }
     return {
       target: { baseUrl: this.target, embedded: false },
       startedAt: this.started,
@@ -143,6 +156,14 @@ export class TrafficJudgement {
       secrets: this.secrets.list(),
     }
   }
+}
+
+/**
+ * A rule whose findings were all about values recorded as stand-ins judged nothing: not assessed, and why (it is not
+ * the rule's own reason for applying nowhere).
+ */
+function standInReason(setAside: number): string {
+  return `not assessed: what it needs was recorded as a stand-in in ${setAside === 1 ? 'one response' : `${setAside} responses`} (the recording kept response material by allowlist; record with --raw-record)`
 }
 
 function notAssessed(check: { id: string; title: string; requirement: string }, concern: string): CheckOutcome {

@@ -9,7 +9,7 @@ import { RAW_RECORD_WARNING } from '../../src/cli/options.js'
 import { buildEvidence } from '../../src/engine/evidence.js'
 import { harEntries } from '../../src/har/from-exchange.js'
 import type { Exchange } from '../../src/http/exchange.js'
-import { listedBody, listedHeaders, standIn } from '../../src/http/listed-material.js'
+import { aboutStandIn, holdsStandIn, listedBody, listedHeaders, standIn } from '../../src/http/listed-material.js'
 import { captureOutput } from '../support/output.js'
 
 /**
@@ -156,5 +156,28 @@ describe('a secret in an encoding no decoder knows', () => {
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()))
     }
+  })
+})
+
+describe('a stand-in read back (check-har on a HAR the allowlist wrote)', () => {
+  const member = standIn('member', '1.0.0')
+  const headers = { 'x-session': standIn('header', 'rcpt_0123'), 'x-request-id': 'abc' }
+
+  test('is recognised as one in a text, a header value or a value, and nothing else is', () => {
+    expect(holdsStandIn(member)).toBe(true)
+    expect(holdsStandIn({ data: { version: member } })).toBe(true)
+    expect(holdsStandIn([headers['x-session']])).toBe(true)
+    expect(holdsStandIn('«unlisted member: some bytes»')).toBe(false)
+    expect(holdsStandIn(undefined)).toBe(false)
+  })
+
+  test('a finding is about it when every violation is on a stand-in, or its message names a header kept as one', () => {
+    const onStandIn = { value: member }
+    const onValue = { value: 7 }
+    expect(aboutStandIn({ message: 'm', violations: [onStandIn] }, headers)).toBe(true)
+    expect(aboutStandIn({ message: 'm', violations: [onStandIn, onValue] }, headers), 'one on a value').toBe(false)
+    expect(aboutStandIn({ message: 'X-Session is not a receipt' }, headers)).toBe(true)
+    expect(aboutStandIn({ message: `expected a number, got ${JSON.stringify(member)}` }, headers)).toBe(true)
+    expect(aboutStandIn({ message: 'x-request-id is too short' }, headers), 'a header kept as it is').toBe(false)
   })
 })
