@@ -208,21 +208,33 @@ function growScratch(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   return grown
 }
 
-/** The token's bytes read from `skip` into scratch; their number. */
-function base64Bytes(token: string, skip: number): number {
-  if (scratch.length < token.length) scratch = new Uint8Array(token.length * 2)
+/**
+ * A long token is judged on the bytes of its first PREFIX_CHARS characters before it is read whole: most (random bytes,
+ * a run of letters, base64 at the wrong alignment) are no text from their start, and reading a token of megabytes
+ * whole at each alignment cost as much as the rest of the redaction.
+ */
+const PREFIX_CHARS = 1024
+
+/** The token's bytes read from `skip`, up to its character `end`, into scratch; their number. */
+function base64Bytes(token: string, skip: number, end = token.length): number {
+  if (scratch.length < end) scratch = new Uint8Array(end * 2)
   let length = 0
-  for (let g = skip; g + 1 < token.length; g += 4) {
+  for (let g = skip; g + 1 < end; g += 4) {
     const v0 = BASE64_VALUE[token.charCodeAt(g)]!
     const v1 = BASE64_VALUE[token.charCodeAt(g + 1)]!
     scratch[length++] = (v0 << 2) | (v1 >> 4)
-    if (g + 2 < token.length) {
+    if (g + 2 < end) {
       const v2 = BASE64_VALUE[token.charCodeAt(g + 2)]!
       scratch[length++] = ((v1 & 15) << 4) | (v2 >> 2)
-      if (g + 3 < token.length) scratch[length++] = ((v2 & 3) << 6) | BASE64_VALUE[token.charCodeAt(g + 3)]!
+      if (g + 3 < end) scratch[length++] = ((v2 & 3) << 6) | BASE64_VALUE[token.charCodeAt(g + 3)]!
     }
   }
   return length
+}
+
+/** Whether the bytes of the start of a long token may be text (see PREFIX_CHARS): UTF-8 but for a few, or UTF-16. */
+function textFromItsStart(length: number): boolean {
+  return mostlyUtf8(scratch, length) || utf16Parities(scratch, length) !== 0
 }
 
 /**
@@ -259,6 +271,9 @@ function utf16Parities(bytes: Uint8Array, length: number): number {
   let even = 0
   let odd = 0
   for (let i = 0; i < length; i++) {
+    // Such text has a zero in about every other byte from its start: bytes without 8 in their first 64 (random bytes,
+    // which have one in 256) are not read further.
+    if (i === UTF16_FIRST_BYTES && even < 8 && odd < 8) return 0
     if (bytes[i] !== 0) continue
     if (i % 2 === 0) even++
     else odd++
@@ -267,6 +282,8 @@ function utf16Parities(bytes: Uint8Array, length: number): number {
   // Zeros at both parities are no text (a run of zero bytes, random bytes).
   return odd >= pairs / 4 && odd > 1 && even < odd / 2 ? 1 : even >= pairs / 4 && even > 1 && odd < even / 2 ? 2 : 0
 }
+
+const UTF16_FIRST_BYTES = 64
 
 /** The fewest bytes an inflated stream holds to be read as text: garbage inflates to a few bytes by chance. */
 const MIN_INFLATED_TEXT = 8
@@ -559,6 +576,10 @@ const ALIGNMENT_SEPARATOR = '\uffff'
  * It is tried on MAX_RAW_INFLATIONS of them in a text at most: inflating garbage costs time.
  */
 const RAW_DEFLATE_CANDIDATE = /^(?=.{20})(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])/
+/** The same, judged on the first PREFIX_CHARS characters (a long token is read whole only if that may be one). */
+const RAW_CANDIDATE_START = new RegExp(
+  `^(?=.{20})(?=.{0,${PREFIX_CHARS}}[A-Z])(?=.{0,${PREFIX_CHARS}}[a-z])(?=.{0,${PREFIX_CHARS}}[0-9])`,
+)
 
 /**
  * Base64 and base64url tokens decoded, each at its four alignments (a secret may start at any byte of an encoded
@@ -577,12 +598,18 @@ const base64Decoded: Decoder = (text, budget) => {
     let bytes: SpannedBytes | undefined
     const whole = { start: match.index, end: match.index + token.length }
     for (let skip = 0; skip < 4 && token.length - skip >= 8; skip++) {
+      // A compressed stream and raw deflate are tried whole, from the token's start.
+      const compressed =
+        skip === 0 && (compressedStart(scratch, base64Bytes(token, 0, 8)) || RAW_CANDIDATE_START.test(token))
+      if (token.length > PREFIX_CHARS && !compressed && !textFromItsStart(base64Bytes(token, skip, PREFIX_CHARS)))
+        continue
       const length = base64Bytes(token, skip)
+      const utf8 = mostlyUtf8(scratch, length)
       // The base64 of text is not raw deflate, whose bytes are seldom UTF-8.
-      const raw = skip === 0 && RAW_DEFLATE_CANDIDATE.test(token) && !mostlyUtf8(scratch, length)
+      const raw = skip === 0 && !utf8 && RAW_DEFLATE_CANDIDATE.test(token)
       // Inflated from the scratch bytes, before their spans are made: most tries (raw deflate above all) find nothing.
       const inflatedText = skip === 0 ? inflated(scratch, length, raw, budget) : undefined
-      if (inflatedText === undefined && !mostlyUtf8(scratch, length) && utf16Parities(scratch, length) === 0) continue
+      if (inflatedText === undefined && !utf8 && utf16Parities(scratch, length) === 0) continue
       bytes ??= new SpannedBytes(Math.ceil((token.length * 3) / 4))
       bytes.length = 0
       for (let g = skip; g + 1 < token.length; g += 4) {
@@ -675,6 +702,8 @@ const hexDecoded = bytesDecoder(
     const read: SpannedBytes[] = []
     for (const offset of contiguous ? [0, 1] : [0]) {
       // A contiguous run (most are hashes and ids) is judged on its bytes before their spans are made.
+      // A long run is judged on its start first (see PREFIX_CHARS; a character the cut split is left out of it).
+      if (contiguous && token.length > PREFIX_CHARS && !readable(hexBytes(token, offset, PREFIX_CHARS) - 3)) continue
       if (contiguous && !readable(hexBytes(token, offset))) continue
       const bytes = new SpannedBytes(token.length / 2)
       for (const pair of token.slice(offset).matchAll(/[0-9a-fA-F]{2}/g))
@@ -685,11 +714,11 @@ const hexDecoded = bytesDecoder(
   },
 )
 
-/** A contiguous hex run's bytes from `offset` into scratch; their number. */
-function hexBytes(token: string, offset: number): number {
-  if (scratch.length < token.length) scratch = new Uint8Array(token.length * 2)
+/** A contiguous hex run's bytes from `offset`, up to its character `end`, into scratch; their number. */
+function hexBytes(token: string, offset: number, end = token.length): number {
+  if (scratch.length < end) scratch = new Uint8Array(end * 2)
   let length = 0
-  for (let i = offset; i + 1 < token.length; i += 2)
+  for (let i = offset; i + 1 < end; i += 2)
     scratch[length++] = (HEX_VALUE[token.charCodeAt(i)]! << 4) | HEX_VALUE[token.charCodeAt(i + 1)]!
   return length
 }

@@ -219,8 +219,8 @@ class Detector {
   private readonly byFirst = new Map<number, Pattern[]>()
   /** The secrets' own texts (as they are and with spaces as '+'), for the pieces shown next to a mask. */
   private readonly values: Pattern[]
-  /** The stretches of each secret found, made when it is first found. */
-  private readonly stretchesOf = new Map<string, Stretches>()
+  /** The stretches of every secret, made when one is first found. */
+  private allStretches: Stretches | undefined
   readonly longest: number
 
   constructor(secrets: readonly Secret[]) {
@@ -265,15 +265,20 @@ class Detector {
    */
   find(text: string, views: readonly DecodedView[] = decodedViews(text)): Found[] {
     const found: Found[] = []
+    /** The views in which each secret found was found. */
+    const foundIn = new Map<string, Set<DecodedView>>()
     for (const view of views) {
       const onMatch = (at: number, end: number, pattern: Pattern, whole: boolean) => {
         const { start, end: spanEnd } = originalSpan(view, at, end)
         found.push({ start, end: spanEnd, placeholder: pattern.placeholder, whole, secret: pattern.secret })
+        const where = foundIn.get(pattern.secret)
+        if (where) where.add(view)
+        else foundIn.set(pattern.secret, new Set([view]))
       }
       this.search(view.text, (at, pattern) => onMatch(at, at + pattern.text.length, pattern, pattern.whole))
       this.masked(view.text, (at, end, pattern) => onMatch(at, end, pattern, false))
     }
-    if (found.length > 0) this.stretches(views, found)
+    if (found.length > 0) this.stretches(foundIn, found)
     return found
   }
 
@@ -327,46 +332,49 @@ class Detector {
   }
 
   /**
-   * Adds every stretch of each secret found that holds CHANCE_BITS (see telltaleLength), in every view, as a piece of
-   * it: the rest of a secret split across fields, lines or readings is not left in clear around the part found, letters
-   * alone included.
+   * Adds every stretch of each secret found that holds CHANCE_BITS (see telltaleLength), in each view it was found in,
+   * as a piece of it: the rest of a secret split across fields, lines or readings is not left in clear around the part
+   * found, letters alone included. (A view is the whole text read one way: the rest of the text is in it as the part
+   * found is.)
    */
-  private stretches(views: readonly DecodedView[], found: Found[]): void {
-    const secrets = new Map(found.map((f) => [f.secret, f.placeholder] as const))
-    for (const [secret, placeholder] of secrets) {
-      let stretches = this.stretchesOf.get(secret)
-      if (!stretches) {
-        stretches = stretchesOf(secret)
-        this.stretchesOf.set(secret, stretches)
-      }
-      const { byStart, pairs } = stretches
-      for (const view of views) {
-        const v = view.text
-        let runStart = -1
-        let runEnd = -1
-        const close = () => {
-          if (runEnd > runStart)
-            found.push({ ...originalSpan(view, runStart, runEnd), placeholder, whole: false, secret })
-        }
-        for (let at = 0; at + START_CHARS <= v.length; at++) {
-          const pair = pairOf(v, at)
-          if ((pairs[pair >> 3]! & (1 << (pair & 7))) === 0) continue
-          const list = byStart.get(startOf(v, at))
-          if (!list) continue
-          for (const { stretch, source, from } of list) {
-            if (!v.startsWith(stretch, at)) continue
-            if (at > runEnd) {
-              close()
-              runStart = at - continued(v, at - 1, source, from - 1, -1)
-            }
-            runEnd = Math.max(
-              runEnd,
-              at + stretch.length + continued(v, at + stretch.length, source, from + stretch.length, 1),
-            )
+  private stretches(foundIn: ReadonlyMap<string, ReadonlySet<DecodedView>>, found: Found[]): void {
+    const placeholders = new Map(found.map((f) => [f.secret, f.placeholder] as const))
+    // Each view is scanned once, for the stretches of every secret found in it.
+    const secretsIn = new Map<DecodedView, Set<string>>()
+    for (const [secret, views] of foundIn)
+      for (const view of views) secretsIn.set(view, (secretsIn.get(view) ?? new Set()).add(secret))
+    this.allStretches ??= stretchesOf(this.values.map((pattern) => pattern.secret))
+    const { byStart, pairs } = this.allStretches
+    for (const [view, secrets] of secretsIn) {
+      const v = view.text
+      const runs = new Map<string, { start: number; end: number }>()
+      const close = (secret: string, run: { start: number; end: number }) =>
+        found.push({
+          ...originalSpan(view, run.start, run.end),
+          placeholder: placeholders.get(secret)!,
+          whole: false,
+          secret,
+        })
+      for (let at = 0; at + START_CHARS <= v.length; at++) {
+        const pair = pairOf(v, at)
+        if ((pairs[pair >> 3]! & (1 << (pair & 7))) === 0) continue
+        const list = byStart.get(startOf(v, at))
+        if (!list) continue
+        for (const { stretch, source, from, secret } of list) {
+          if (!secrets.has(secret) || !v.startsWith(stretch, at)) continue
+          let run = runs.get(secret)
+          if (!run || at > run.end) {
+            if (run) close(secret, run)
+            run = { start: at - continued(v, at - 1, source, from - 1, -1), end: at }
+            runs.set(secret, run)
           }
+          run.end = Math.max(
+            run.end,
+            at + stretch.length + continued(v, at + stretch.length, source, from + stretch.length, 1),
+          )
         }
-        close()
       }
+      for (const [secret, run] of runs) close(secret, run)
     }
   }
 
@@ -507,12 +515,12 @@ function startOf(text: string, at: number): string {
 }
 
 /**
- * The shortest stretch of a secret (as it is, and with its spaces as '+') from each of its characters on that holds
+ * The shortest stretch of each secret (as it is, and with its spaces as '+') from each of its characters on that holds
  * CHANCE_BITS, by its first START_CHARS characters (a stretch has more: no character holds 11 bits), with a bit for
  * each pair of first two characters (hashed), on which most places of a text are passed over.
  */
 interface Stretches {
-  byStart: Map<string, { stretch: string; source: string; from: number }[]>
+  byStart: Map<string, { stretch: string; source: string; from: number; secret: string }[]>
   pairs: Uint8Array
 }
 
@@ -531,21 +539,23 @@ function continued(view: string, at: number, source: string, from: number, step:
   return best
 }
 
-function stretchesOf(secret: string): Stretches {
+function stretchesOf(secrets: readonly string[]): Stretches {
   const byStart: Stretches['byStart'] = new Map()
   // Stryker disable next-line ArithmeticOperator: equivalent, a larger array holds the same bits.
   const pairs = new Uint8Array(PAIR_BITS / 8)
-  for (const text of new Set([secret, secret.replace(/ /g, '+')])) {
-    for (let at = 0; at < text.length; at++) {
-      const length = telltaleLength(text, at, START_CHARS)
-      if (length === undefined) break
-      const stretch = text.slice(at, at + length)
-      const entry = { stretch, source: text, from: at }
-      const list = byStart.get(startOf(stretch, 0))
-      if (list) list.push(entry)
-      else byStart.set(startOf(stretch, 0), [entry])
-      const pair = pairOf(stretch, 0)
-      pairs[pair >> 3]! |= 1 << (pair & 7)
+  for (const secret of new Set(secrets)) {
+    for (const text of new Set([secret, secret.replace(/ /g, '+')])) {
+      for (let at = 0; at < text.length; at++) {
+        const length = telltaleLength(text, at, START_CHARS)
+        if (length === undefined) break
+        const stretch = text.slice(at, at + length)
+        const entry = { stretch, source: text, from: at, secret }
+        const list = byStart.get(startOf(stretch, 0))
+        if (list) list.push(entry)
+        else byStart.set(startOf(stretch, 0), [entry])
+        const pair = pairOf(stretch, 0)
+        pairs[pair >> 3]! |= 1 << (pair & 7)
+      }
     }
   }
   return { byStart, pairs }
