@@ -329,12 +329,15 @@ describe('runCheck decides a check outcome', () => {
 describe("runCheck and what a check's reads give the run", () => {
   /** A target that answers every request alike, with the same x-request-id, counting the requests. */
   async function sameAnswerTarget() {
-    const target = await httpTarget((_, res) => {
-      target.requests++
-      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'unit-0000-request' })
-      res.end('{"data":[]}')
-    })
-    return Object.assign(target, { requests: 0 })
+    const target: Awaited<ReturnType<typeof httpTarget>> & { requests: number } = Object.assign(
+      await httpTarget((_, res) => {
+        target.requests++
+        res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'unit-0000-request' })
+        res.end('{"data":[]}')
+      }),
+      { requests: 0 },
+    )
+    return target
   }
 
   test('a read two checks share is sent once for the run, as the first to ask for it sent it', async () => {
