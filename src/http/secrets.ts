@@ -344,7 +344,7 @@ class Detector {
     for (const [secret, views] of foundIn)
       for (const view of views) secretsIn.set(view, (secretsIn.get(view) ?? new Set()).add(secret))
     this.allStretches ??= stretchesOf(this.values.map((pattern) => pattern.secret))
-    const { byStart, pairs } = this.allStretches
+    const { byStart, starts } = this.allStretches
     for (const [view, secrets] of secretsIn) {
       const v = view.text
       const runs = new Map<string, { start: number; end: number }>()
@@ -356,8 +356,8 @@ class Detector {
           secret,
         })
       for (let at = 0; at + START_CHARS <= v.length; at++) {
-        const pair = pairOf(v, at)
-        if ((pairs[pair >> 3]! & (1 << (pair & 7))) === 0) continue
+        const start = startHash(v, at)
+        if ((starts[start >> 3]! & (1 << (start & 7))) === 0) continue
         const list = byStart.get(startOf(v, at))
         if (!list) continue
         for (const { stretch, source, from, secret } of list) {
@@ -501,6 +501,21 @@ const START_CHARS = 4
 
 const PAIR_BITS = 1 << 16
 
+/**
+ * A hash of the first START_CHARS characters at a place, for the stretches' filter: hex and base64 text share their
+ * first two characters with many stretches of a hex or base64 secret, and far fewer of their first four.
+ */
+const START_BITS = 1 << 20
+
+function startHash(text: string, at: number): number {
+  const hash =
+    Math.imul(
+      Math.imul(Math.imul(text.charCodeAt(at), 31) + text.charCodeAt(at + 1), 31) + text.charCodeAt(at + 2),
+      31,
+    ) + text.charCodeAt(at + 3)
+  return hash & (START_BITS - 1)
+}
+
 /** The first unit in the high byte, the second in the low: each pair of Latin-1 characters has a bit of its own. */
 // Stryker disable next-line BlockStatement: equivalent: without the table the filter passes every position
 function pairOf(text: string, at: number): number {
@@ -517,11 +532,11 @@ function startOf(text: string, at: number): string {
 /**
  * The shortest stretch of each secret (as it is, and with its spaces as '+') from each of its characters on that holds
  * CHANCE_BITS, by its first START_CHARS characters (a stretch has more: no character holds 11 bits), with a bit for
- * each pair of first two characters (hashed), on which most places of a text are passed over.
+ * each (hashed) first START_CHARS characters, on which most places of a text are passed over.
  */
 interface Stretches {
   byStart: Map<string, { stretch: string; source: string; from: number; secret: string }[]>
-  pairs: Uint8Array
+  starts: Uint8Array
 }
 
 /**
@@ -542,7 +557,7 @@ function continued(view: string, at: number, source: string, from: number, step:
 function stretchesOf(secrets: readonly string[]): Stretches {
   const byStart: Stretches['byStart'] = new Map()
   // Stryker disable next-line ArithmeticOperator: equivalent, a larger array holds the same bits.
-  const pairs = new Uint8Array(PAIR_BITS / 8)
+  const starts = new Uint8Array(START_BITS / 8)
   for (const secret of new Set(secrets)) {
     for (const text of new Set([secret, secret.replace(/ /g, '+')])) {
       for (let at = 0; at < text.length; at++) {
@@ -553,12 +568,12 @@ function stretchesOf(secrets: readonly string[]): Stretches {
         const list = byStart.get(startOf(stretch, 0))
         if (list) list.push(entry)
         else byStart.set(startOf(stretch, 0), [entry])
-        const pair = pairOf(stretch, 0)
-        pairs[pair >> 3]! |= 1 << (pair & 7)
+        const start = startHash(stretch, 0)
+        starts[start >> 3]! |= 1 << (start & 7)
       }
     }
   }
-  return { byStart, pairs }
+  return { byStart, starts }
 }
 
 /**
