@@ -556,7 +556,6 @@ function continued(view: string, at: number, source: string, from: number, step:
 
 function stretchesOf(secrets: readonly string[]): Stretches {
   const byStart: Stretches['byStart'] = new Map()
-  // Stryker disable next-line ArithmeticOperator: equivalent, a larger array holds the same bits.
   const starts = new Uint8Array(START_BITS / 8)
   for (const secret of new Set(secrets)) {
     for (const text of new Set([secret, secret.replace(/ /g, '+')])) {
