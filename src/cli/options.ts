@@ -138,6 +138,11 @@ const flagTable: readonly Flag[] = [
   baselineFlag,
   { name: 'strict', kind: 'flag', help: 'a failed SHOULD check fails the run too' },
   minAssessedFlag,
+  {
+    name: 'raw-record',
+    kind: 'flag',
+    help: 'keep every response header and body member as received (secrets redacted by detection alone) in the reports and the HAR, not only those the contract and HTTP define; the files may then hold secrets',
+  },
   { name: 'fault', kind: 'list', help: 'embedded reference only: switch on a named fault (repeatable)' },
   { name: 'allowance', kind: 'list', help: 'embedded reference only: switch on a named allowance (repeatable)' },
   {
@@ -205,6 +210,10 @@ const FLAG_OF_SETTING: Record<string, string> = {
   minAssessed: 'min-assessed',
 }
 
+/** A notice of every run with --raw-record (the CLI's and `npx vitest run`'s), before it sends anything. */
+export const RAW_RECORD_WARNING =
+  'warning: --raw-record: the reports and the HAR keep every response header and body member as received, secrets redacted by detection alone; these files may hold secrets in an encoding redaction does not know'
+
 /** Flags win over the environment, the environment over the config file, the file over defaults. */
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions {
   const { values: fromFlags, positionals } = parseFlags(argv, flags)
@@ -265,6 +274,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
     maxBodyBytes: settingDefaults.maxBodyBytes,
     replayPath: checked('replay-path') as string | undefined,
     probeRateLimit: checked('probe-rate-limit') === true,
+    rawRecord: checked('raw-record') === true,
     // Never from the environment or a file: a write creates orders, so only this command line may ask for it.
     allowWrites: fromFlags['allow-writes'] === true,
     maxWrites: checked('max-writes') as number | undefined,
@@ -298,6 +308,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
     }
   else if (file.profile) run.profile = file.profile
   if (reference) run.reference = reference
+  if (run.settings.rawRecord) notices.push(RAW_RECORD_WARNING)
   return {
     run,
     reportDir: checked('report-dir') as string,

@@ -28,6 +28,11 @@ export interface RunSettings {
   probeRateLimit: boolean
   /** Opt-in (--allow-writes, never the environment alone): send the profile's relayed writes, which create orders. */
   allowWrites?: boolean
+  /**
+   * Opt-in (--raw-record): what the run shares keeps response headers and body members as received, redacted by
+   * detection alone, rather than by allowlist (src/http/listed-material.ts); the files may then hold secrets.
+   */
+  rawRecord?: boolean
   /** Bound on the submissions a run may send; a write check that would pass it is skipped with that reason. */
   maxWrites?: number
   /** Bound on the whole run: after it, requests are not sent and fail with that reason, so the run finishes. */

@@ -1,4 +1,5 @@
 import type { Exchange } from '../http/exchange.js'
+import { listedResponse, type KeptForEvidence } from '../http/listed-material.js'
 import { excerpt, redact, redactDeep, withoutSecretTail, type Secret } from '../http/secrets.js'
 import type { FailureDetails } from '../checks/types.js'
 import type { Evidence, SampleOrigin } from '../core/report.js'
@@ -7,24 +8,33 @@ const BODY_EXCERPT_CHARS = 2000
 const MAX_VIOLATIONS = 10
 const VALUE_EXCERPT_CHARS = 500
 
+/**
+ * The exchange as evidence: the response's unlisted headers and unknown members as stand-ins
+ * (src/http/listed-material.ts)
+ * but those `kept`, which the failure is about, unless `raw`; then every secret redacted by detection.
+ */
 export function exchangeEvidence(
   exchange: Exchange,
   secrets: readonly Secret[],
+  raw = false,
+  kept: KeptForEvidence = {},
 ): Pick<Evidence, 'request' | 'response' | 'transportError' | 'retries' | 'reproduce'> {
   const evidence: ReturnType<typeof exchangeEvidence> = {
     request: exchange.request,
     reproduce: curlCommand(exchange, secrets),
   }
   if (exchange.response) {
-    const { status, headers, body, truncated } = exchange.response
+    const { status, headers, body, truncated } = raw
+      ? exchange.response
+      : listedResponse(exchange.response, exchange.operation, kept)
     // A body cut at the capture cap may end in the beginning of a secret, which no decoding can recognise: that tail
     // goes first.
-    const kept = truncated ? withoutSecretTail(body, secrets) : body
+    const shown = truncated ? withoutSecretTail(body, secrets) : body
     evidence.response = {
       status,
       headers,
-      bodyExcerpt: detached(excerpt(kept, BODY_EXCERPT_CHARS, secrets)),
-      bodyBytes: Buffer.byteLength(body),
+      bodyExcerpt: detached(excerpt(shown, BODY_EXCERPT_CHARS, secrets)),
+      bodyBytes: Buffer.byteLength(exchange.response.body),
       truncated,
     }
   }
@@ -42,13 +52,21 @@ function detached(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string
 }
 
+/**
+ * The evidence of a finding. Unless `raw`, the response is shared by allowlist, but for what the finding is about: the
+ * unlisted headers its message names and the members its schema violations point at keep their (redacted) values.
+ */
 export function buildEvidence(
   message: string,
   details: FailureDetails,
   secrets: readonly Secret[],
   replay?: string,
+  raw = false,
 ): Evidence {
-  const evidence: Evidence = { message, ...(details.exchange ? exchangeEvidence(details.exchange, secrets) : {}) }
+  const evidence: Evidence = {
+    message,
+    ...(details.exchange ? exchangeEvidence(details.exchange, secrets, raw, keptFor(message, details)) : {}),
+  }
   if (details.violations?.length)
     evidence.schemaViolations = details.violations
       .slice(0, MAX_VIOLATIONS)
@@ -66,6 +84,23 @@ export function buildEvidence(
 export function sampleOf(exchange: Exchange, round: number): SampleOrigin | undefined {
   if (exchange.startedAt === undefined) return undefined
   return { round, at: exchange.startedAt, ...(exchange.connection ? { connection: exchange.connection } : {}) }
+}
+
+/**
+ * The unlisted headers a finding's message names and the members its schema violations point at (an unknown member:
+ * its parent's path and its name).
+ */
+function keptFor(message: string, details: FailureDetails): KeptForEvidence {
+  const headers = Object.keys(details.exchange?.response?.headers ?? {})
+    .map((name) => name.toLowerCase())
+    .filter((name) => message.toLowerCase().includes(name))
+  const pointers = (details.violations ?? []).flatMap((v) => {
+    const member = (v.params as { additionalProperty?: unknown }).additionalProperty
+    return typeof member === 'string'
+      ? [v.instancePath, `${v.instancePath}/${member.replace(/~/g, '~0').replace(/\//g, '~1')}`]
+      : [v.instancePath]
+  })
+  return { headers, pointers }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { findingMessage, type ExchangeJudge, type JudgedSettings } from '../checks/exchange-judge.js'
 import type { Exchange } from '../http/exchange.js'
+import { aboutStandIn } from '../http/listed-material.js'
 import { redact, type Secret } from '../http/secrets.js'
 import { profileEvidence, stated } from '../profile/profile.js'
 import type { Evidence } from '../core/report.js'
@@ -19,6 +20,8 @@ export interface RuleObservation {
   violated: number
   violations: Evidence[]
   crash?: string
+  /** Findings set aside: about values a recording kept as stand-ins (the rule was not applied to them). */
+  unrecorded?: number
 }
 
 const VIOLATIONS_KEPT_PER_CHECK = 3
@@ -83,6 +86,14 @@ export function observe(
         continue
       }
       const entry = (observations[rule.id] ??= { applied: 0, violated: 0, violations: [] })
+      if (
+        finding !== undefined &&
+        response.standIns &&
+        aboutStandIn(typeof finding === 'string' ? { message: finding } : finding, response.headers)
+      ) {
+        entry.unrecorded = (entry.unrecorded ?? 0) + 1
+        continue
+      }
       entry.applied++
       judged = true
       if (finding === undefined) continue
@@ -92,6 +103,8 @@ export function observe(
           findingMessage(finding),
           { exchange, violations: typeof finding === 'string' ? undefined : finding.violations },
           secrets,
+          undefined,
+          settings.rawRecord,
         )
         if (rule.profile) evidence.profile = profileEvidence(settings.profile!, rule.profile)
         if (sentBy !== undefined) evidence.sentBy = sentBy

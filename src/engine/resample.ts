@@ -178,7 +178,7 @@ function judge(env: ResampleEnvironment, exchange: Exchange, round: number, sent
   const observations = observe([exchange], env.settings, secrets, env.judges, sentBy, env.responses, round)
   env.tally.add(observations)
   env.relations.responses([exchange], { round }, sentBy)
-  if (env.exchangeLog) logExchanges(env.exchangeLog, [exchange], sentBy, secrets)
+  if (env.exchangeLog) logExchanges(env.exchangeLog, [exchange], sentBy, secrets, env.settings.rawRecord)
   return Object.values(observations).reduce((sum, { violated }) => sum + violated, 0)
 }
 

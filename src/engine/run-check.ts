@@ -109,7 +109,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   const responses: ResponsesSeen = {}
   const observations = observe(ctx.exchanges, settings, secrets, env.judges, check.id, responses)
   env.relations?.responses(ctx.exchanges, { round: 0 }, check.id)
-  if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets)
+  if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets, env.settings.rawRecord)
   const outcome = {
     ...base,
     ...annotations(ctx),
@@ -147,7 +147,7 @@ function verdictOf(check: Check, thrown: unknown, env: CheckEnvironment): Partia
     return {
       status: 'not run',
       reason: redact(reason, secrets),
-      evidence: buildEvidence(reason, { exchange }, secrets),
+      evidence: buildEvidence(reason, { exchange }, secrets, undefined, settings.rawRecord),
       ...(interrupted ? { interrupted } : {}),
     }
   }
@@ -161,7 +161,7 @@ function verdictOf(check: Check, thrown: unknown, env: CheckEnvironment): Partia
   const replay =
     details.counterexample &&
     replayCommand(settings, check.id, details.counterexample.seed, details.counterexample.path)
-  const evidence = buildEvidence(message, details, secrets, replay)
+  const evidence = buildEvidence(message, details, secrets, replay, settings.rawRecord)
   if (check.profile) evidence.profile = profileEvidence(settings.profile!, check.profile)
   return { status: 'failed', reason: message, evidence }
 }

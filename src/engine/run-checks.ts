@@ -194,7 +194,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
     for (const { exchange, sentBy } of sharedReads.exchanges) {
       tally.add(observe([exchange], settings, known, judges, sentBy, responses))
       relations.responses([exchange], { round: 0 }, sentBy)
-      if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, known)
+      if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, known, settings.rawRecord)
     }
     if (options.resampling && resamples(options.only) && !cutShort(settings, stop, markStop))
       resampled = await resample(

@@ -15,6 +15,7 @@ export function logExchanges(
   exchanges: readonly Exchange[],
   checkId: string,
   secrets: readonly Secret[],
+  raw = false,
 ): void {
   // Synchronous: one check's lines are written whole before another check of the same worker appends. One exchange's
   // entries at a time: a property check's hundreds of large bodies are never all copied into one string.
@@ -22,7 +23,7 @@ export function logExchanges(
   for (const exchange of exchanges)
     appendFileSync(
       file,
-      harEntries(exchange, [checkId], secrets)
+      harEntries(exchange, [checkId], secrets, raw)
         .map((entry) => `${JSON.stringify(entry)}\n`)
         .join(''),
     )

@@ -1,5 +1,6 @@
 import { unknownCodingOf } from '../http/content-coding.js'
 import type { Exchange, ExchangeResponse, ExchangeTimings } from '../http/exchange.js'
+import { listedResponse } from '../http/listed-material.js'
 import { redactDeep, withoutSecretTail, type Secret } from '../http/secrets.js'
 import type { HarEntry, HarNameValue } from './types.js'
 
@@ -27,11 +28,12 @@ function harTimings(
 }
 
 function harResponse(
-  response: ExchangeResponse | undefined,
+  received: ExchangeResponse | undefined,
   error: Exchange['error'],
   secrets: readonly Secret[],
+  shared: (response: ExchangeResponse) => ExchangeResponse,
 ): HarEntry['response'] {
-  if (!response) {
+  if (!received) {
     return {
       status: 0,
       statusText: '',
@@ -45,7 +47,8 @@ function harResponse(
       _error: error?.message,
     }
   }
-  const bytes = Buffer.byteLength(response.body)
+  const bytes = Buffer.byteLength(received.body)
+  const response = shared(received)
   const contentType = response.headers['content-type']
   const location = response.headers.location
   // A body cut at the cap ends where the cap fell: the beginning of a secret there is all of it that is left, which
@@ -94,6 +97,7 @@ function harEntry(
   attempt: Attempt,
   checks: readonly string[],
   secrets: readonly Secret[],
+  raw: boolean,
 ): HarEntry {
   const url = new URL(exchange.request.url)
   const entry: HarEntry = {
@@ -117,7 +121,12 @@ function harEntry(
             },
           }),
     },
-    response: harResponse(attempt.response, attempt.error, secrets),
+    response: harResponse(
+      attempt.response,
+      attempt.error,
+      secrets,
+      raw ? (response) => response : (response) => listedResponse(response, exchange.operation),
+    ),
     cache: {},
   }
   if (checks.length > 0) entry._checks = [...checks]
@@ -128,7 +137,12 @@ function harEntry(
 /**
  * The requests of a followed redirect: each hop asked the URL before it, the last response answered the last Location.
  */
-function redirectEntries(exchange: Exchange, checks: readonly string[], secrets: readonly Secret[]): HarEntry[] {
+function redirectEntries(
+  exchange: Exchange,
+  checks: readonly string[],
+  secrets: readonly Secret[],
+  raw: boolean,
+): HarEntry[] {
   const hops = exchange.redirects ?? []
   const urls = [...hops.map((hop) => hop.url), exchange.request.url]
   const last = hops.at(-1)
@@ -136,20 +150,26 @@ function redirectEntries(exchange: Exchange, checks: readonly string[], secrets:
   const asked = (url: string): Exchange => ({ ...exchange, request: { ...exchange.request, url } })
   return [
     ...hops.map((hop) =>
-      harEntry(asked(hop.url), { ...exchange, response: hop.response, error: undefined }, checks, secrets),
+      harEntry(asked(hop.url), { ...exchange, response: hop.response, error: undefined }, checks, secrets, raw),
     ),
-    harEntry(asked(urls.at(-1)!), exchange, checks, secrets),
+    harEntry(asked(urls.at(-1)!), exchange, checks, secrets, raw),
   ]
 }
 
 /**
  * The HAR entries of an exchange: each retried attempt its own entry, oldest first, then the last (after the redirects
- * it followed, each its own entry); secrets as the reports' placeholders.
+ * it followed, each its own entry); secrets as the reports' placeholders, and (unless `raw`) the response's unlisted
+ * headers and unknown members as stand-ins.
  */
-export function harEntries(exchange: Exchange, checks: readonly string[], secrets: readonly Secret[]): HarEntry[] {
+export function harEntries(
+  exchange: Exchange,
+  checks: readonly string[],
+  secrets: readonly Secret[],
+  raw = false,
+): HarEntry[] {
   const entries = [
-    ...exchange.retries.map((retry) => harEntry(exchange, retry, checks, secrets)),
-    ...redirectEntries(exchange, checks, secrets),
+    ...exchange.retries.map((retry) => harEntry(exchange, retry, checks, secrets, raw)),
+    ...redirectEntries(exchange, checks, secrets, raw),
   ]
   // Only the response the exchange ends with is known to have come on its connection: a retried attempt may not have.
   const last = entries.at(-1)

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer'
 import { settingDefaults } from '../core/defaults.js'
 import { decodeBody, decodedResponse } from '../http/content-coding.js'
 import type { Exchange, ExchangeResponse } from '../http/exchange.js'
+import { holdsStandIn, standInHeaders } from '../http/listed-material.js'
 import { recordedRedirect } from '../http/redirects.js'
 import { parsedResponse } from '../http/response-body.js'
 import type { HarEntry, HarNameValue } from './types.js'
@@ -83,5 +84,6 @@ export async function exchangeOf(
       ? await recordedBytes(response.status, headers, Buffer.from(content.text, 'base64'), maxBodyBytes)
       : parsedResponse(response.status, headers, content.text ?? '', false),
   )
+  if (standInHeaders(headers).length > 0 || holdsStandIn(exchange.response.body)) exchange.response.standIns = true
   return { exchange, bodyRecorded, ...senders }
 }

@@ -1,8 +1,11 @@
+import { constants, inflateRawSync, inflateSync } from 'node:zlib'
 import { decodeHTML } from 'entities'
 
 /**
  * The decoded views of a text: what it says once percent-escapes, JSON string escapes, HTML character references,
- * JSON-pointer escapes, base64 and UTF-8 mis-read as Latin-1 are undone, one after another. Each view keeps, for every
+ * JSON-pointer escapes, UTF-8 mis-read as Latin-1 and wrapped lines are undone, and once the bytes that base64, hex, a
+ * JSON array of byte values or binary read as Latin-1 hold are read as UTF-8 or UTF-16, inflated first when they are
+ * zlib, gzip or raw deflate, one after another. Each view keeps, for every
  * UTF-16 unit of its text, the span of the original text it came from, so that what is found in a view can be cut out
  * of the original. Decoders are lenient: what does not decode stays as it is.
  */
@@ -15,8 +18,49 @@ export interface DecodedView {
   ends?: Int32Array
 }
 
-/** One decoding step: undefined when the text holds nothing it decodes. */
-type Decoder = (text: string) => Decoded | undefined
+/** One decoding step: undefined when the text holds nothing it decodes. It spends from the budget of the text read. */
+type Decoder = (text: string, budget: ReadingBudget) => Decoded | undefined
+
+/**
+ * What reading one text may cost, all its views together: the units its views may hold, and the compressed streams
+ * that may be inflated and what they may inflate to. A text of any size and content (a bomb, a body of a million
+ * tokens each of which reads as something) is read at a cost in proportion to its length; once that is spent no more
+ * views are made, and those made are searched.
+ */
+export interface ReadingBudget {
+  units: number
+  inflations: number
+  rawInflations: number
+  inflatedBytes: number
+}
+
+/**
+ * The units the views of a text may hold: VIEW_UNITS_PER_UNIT for each of its own, and at least VIEW_UNITS_FLOOR, so
+ * that a header value or a member is read as deep as MAX_DEPTH and MAX_VIEWS allow, and a large body about as many
+ * times as it has encodings in it.
+ */
+export const VIEW_UNITS_PER_UNIT = 6
+export const VIEW_UNITS_FLOOR = 256 * 1024
+/** Compressed streams inflated in one text: gzip and zlib, found by their header, and raw deflate, which has none. */
+const MAX_INFLATIONS = 16
+const MAX_RAW_INFLATIONS = 4
+/** What the streams of one text are inflated to at most, together (a bomb is read no further). */
+export const MAX_INFLATED = 256 * 1024
+
+/**
+ * The bytes every inflation of this process produced, kept or given up at the cap: what reading bombs cost, counted
+ * where it is spent (a self-test's measure that does not depend on the garbage collector).
+ */
+export const inflatedBytes = { total: 0 }
+
+function readingBudget(text: string): ReadingBudget {
+  return {
+    units: Math.max(VIEW_UNITS_FLOOR, VIEW_UNITS_PER_UNIT * text.length),
+    inflations: MAX_INFLATIONS,
+    rawInflations: MAX_RAW_INFLATIONS,
+    inflatedBytes: MAX_INFLATED,
+  }
+}
 
 interface Decoded {
   text: string
@@ -158,35 +202,210 @@ function utf8At(bytes: Uint8Array, length: number, i: number, code: { value: num
  */
 let scratch = new Uint8Array(1024)
 
+function growScratch(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  const grown = new Uint8Array(bytes.length * 2)
+  grown.set(bytes)
+  return grown
+}
+
 /**
- * Whether the token, read from `skip`, is mostly UTF-8 (at most 4 bytes and one in 8 that are not): else it is not the
- * text of a secret at this alignment (hex, words and other base64 read at the wrong one). Stops at the first byte too
- * many.
+ * A long token is judged on the bytes of its first PREFIX_CHARS characters before it is read whole: most (random bytes,
+ * a run of letters, base64 at the wrong alignment) are no text from their start, and reading a token of megabytes
+ * whole at each alignment cost as much as the rest of the redaction.
  */
-function plausibleBase64(token: string, skip: number): boolean {
-  if (scratch.length < token.length) scratch = new Uint8Array(token.length * 2)
+const PREFIX_CHARS = 1024
+
+/** The token's bytes read from `skip`, up to its character `end`, into scratch; their number. */
+function base64Bytes(token: string, skip: number, end = token.length): number {
+  if (scratch.length < end) scratch = new Uint8Array(end * 2)
   let length = 0
-  for (let g = skip; g + 1 < token.length; g += 4) {
+  for (let g = skip; g + 1 < end; g += 4) {
     const v0 = BASE64_VALUE[token.charCodeAt(g)]!
     const v1 = BASE64_VALUE[token.charCodeAt(g + 1)]!
     scratch[length++] = (v0 << 2) | (v1 >> 4)
-    if (g + 2 < token.length) {
+    if (g + 2 < end) {
       const v2 = BASE64_VALUE[token.charCodeAt(g + 2)]!
       scratch[length++] = ((v1 & 15) << 4) | (v2 >> 2)
-      if (g + 3 < token.length) scratch[length++] = ((v2 & 3) << 6) | BASE64_VALUE[token.charCodeAt(g + 3)]!
+      if (g + 3 < end) scratch[length++] = ((v2 & 3) << 6) | BASE64_VALUE[token.charCodeAt(g + 3)]!
     }
   }
-  const allowed = 4 + length / 8
+  return length
+}
+
+/** Whether the bytes of the start of a long token may be text (see PREFIX_CHARS): UTF-8 but for a few, or UTF-16. */
+function textFromItsStart(length: number): boolean {
+  return mostlyUtf8(scratch, length) || utf16Parities(scratch, length) !== 0
+}
+
+/**
+ * Whether bytes are mostly UTF-8 (at most 4 bytes and one in 8 that are not): else they are not the text of a secret
+ * (hex, words and other base64 read at the wrong alignment, random bytes). Stops at the first byte too many.
+ */
+function mostlyUtf8(bytes: Uint8Array, length: number, allowed = 4 + length / 8): boolean {
   const code = { value: 0 }
   let invalid = 0
   for (let i = 0; i < length;) {
-    const size = utf8At(scratch, length, i, code)
+    const size = utf8At(bytes, length, i, code)
     if (size > 0) i += size
     else if (++invalid > allowed) return false
     else i++
   }
   return true
 }
+
+/** Whether bytes are UTF-8 text: every byte UTF-8, and no control character but tab and line breaks. */
+function textUtf8(bytes: Uint8Array, length: number): boolean {
+  for (let i = 0; i < length; i++) {
+    const b = bytes[i]!
+    if ((b < 0x20 && b !== 9 && b !== 10 && b !== 13) || b === 0x7f) return false
+  }
+  return mostlyUtf8(bytes, length, 0)
+}
+
+/**
+ * Which byte parity holds a zero in at least one pair in four, and the other in fewer than half as many: UTF-16 of
+ * mostly Latin text (a zero high byte), 1 for the odd positions (little-endian from an even start), 2 for the even
+ * ones. 0: not UTF-16 of such text.
+ */
+function utf16Parities(bytes: Uint8Array, length: number): number {
+  let even = 0
+  let odd = 0
+  for (let i = 0; i < length; i++) {
+    // Such text has a zero in about every other byte from its start: bytes without 8 in their first 64 (random bytes,
+    // which have one in 256) are not read further.
+    if (i === UTF16_FIRST_BYTES && even < 8 && odd < 8) return 0
+    if (bytes[i] !== 0) continue
+    if (i % 2 === 0) even++
+    else odd++
+  }
+  const pairs = length / 2
+  // Zeros at both parities are no text (a run of zero bytes, random bytes).
+  return odd >= pairs / 4 && odd > 1 && even < odd / 2 ? 1 : even >= pairs / 4 && even > 1 && odd < even / 2 ? 2 : 0
+}
+
+const UTF16_FIRST_BYTES = 64
+
+/** The fewest bytes an inflated stream holds to be read as text: garbage inflates to a few bytes by chance. */
+const MIN_INFLATED_TEXT = 8
+
+/**
+ * Whether bytes begin a gzip member (1f 8b) or a zlib stream (deflate, a window of at most 32 KiB, its check bits
+ * right).
+ */
+function compressedStart(bytes: Uint8Array, length: number): 'gzip' | 'zlib' | undefined {
+  if (length < 3) return undefined
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b && bytes[2] === 8) return 'gzip'
+  // No preset dictionary (FDICT clear): no server's zlib stream has one, and half of chance headers do.
+  return (bytes[0]! & 0x0f) === 8 &&
+    bytes[0]! >> 4 <= 7 &&
+    (bytes[1]! & 0x20) === 0 &&
+    ((bytes[0]! << 8) | bytes[1]!) % 31 === 0
+    ? 'zlib'
+    : undefined
+}
+
+/** Where the deflate data of a gzip member begins: after its header and the optional fields its flags announce. */
+function gzipDataStart(bytes: Uint8Array, length: number): number {
+  const flags = bytes[3]!
+  let at = 10
+  if (flags & 4) at += 2 + (bytes[10]! | (bytes[11]! << 8))
+  for (const flag of [8, 16]) if (flags & flag) while (at < length && bytes[at++] !== 0);
+  return flags & 2 ? at + 2 : at
+}
+
+/**
+ * The text that bytes inflate to, as gzip, zlib or (`raw`) raw deflate, when that is UTF-8 but for one byte in 8;
+ * else undefined. A gzip member's data is inflated as raw deflate, so that what follows the stream (the rest of a text
+ * read as bytes) does not make it fail; a stream cut short (a value cut at the capture cap) is inflated as far as it
+ * goes. Each inflation spends from the budget, which ends them.
+ */
+function inflated(bytes: Uint8Array, length: number, raw: boolean, budget: ReadingBudget): string | undefined {
+  const kind = compressedStart(bytes, length) ?? (raw ? 'raw' : undefined)
+  if (!kind || budget.inflations <= 0 || budget.inflatedBytes <= 0 || (kind === 'raw' && budget.rawInflations <= 0))
+    return undefined
+  budget.inflations--
+  if (kind === 'raw') budget.rawInflations--
+  const options = { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: budget.inflatedBytes }
+  let out: Buffer
+  try {
+    out =
+      kind === 'zlib'
+        ? inflateSync(bytes.subarray(0, length), options)
+        : inflateRawSync(bytes.subarray(kind === 'gzip' ? gzipDataStart(bytes, length) : 0, length), options)
+  } catch (error) {
+    // A stream that inflates past what is left (a bomb) was inflated that far, then given up: that is spent.
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      inflatedBytes.total += budget.inflatedBytes
+      budget.inflatedBytes = 0
+    }
+    return undefined
+  }
+  inflatedBytes.total += out.length
+  budget.inflatedBytes -= out.length
+  return out.length >= MIN_INFLATED_TEXT && mostlyUtf8(out, out.length, out.length / 8)
+    ? out.toString('utf8')
+    : undefined
+}
+
+/**
+ * Pushes each reading of bytes as text, after a separator but the first: UTF-8 (when mostly that), UTF-16 in both byte
+ * orders (when a zero byte is every other one), and `inflatedText`, what they inflate to (see inflated), if
+ * any. An inflated unit comes from the whole of `whole`: no byte of a compressed stream stands for one character.
+ * `exact`: UTF-8 only when every byte is, and no control (a token whose whole is the bytes, as hex is: short runs of
+ * random bytes, an address or a hash, are mostly UTF-8 by chance). `open(first)` gives the output, told whether
+ * this is the token's first reading (pushed 0): the output is made only once something is read. Returns the number
+ * of readings pushed, counting from `pushed`.
+ */
+function pushReadings(
+  open: (first: boolean) => Output,
+  spanned: SpannedBytes,
+  whole: { start: number; end: number },
+  inflatedText: string | undefined,
+  pushed: number,
+  exact = false,
+): number {
+  const { bytes, length } = spanned
+  const next = (): Output => {
+    const first = pushed++ === 0
+    const out = open(first)
+    if (!first) out.push(ALIGNMENT_SEPARATOR, whole.start, whole.end)
+    return out
+  }
+  if (exact ? textUtf8(bytes, length) : mostlyUtf8(bytes, length)) pushUtf8(next(), spanned, 'replacement')
+  const parities = utf16Parities(bytes, length)
+  for (const [bit, offsets] of UTF16_READINGS) {
+    if ((parities & bit) === 0) continue
+    for (const [offset, order] of offsets) {
+      const out = next()
+      for (let i = offset; i + 1 < length; i += 2)
+        out.unit(
+          order === 'le' ? bytes[i]! | (bytes[i + 1]! << 8) : (bytes[i]! << 8) | bytes[i + 1]!,
+          spanned.starts[i]!,
+          spanned.ends[i + 1]!,
+        )
+    }
+  }
+  if (inflatedText !== undefined) next().push(inflatedText, spanned.starts[0]!, spanned.ends[length - 1]!)
+  return pushed
+}
+
+/** The UTF-16 readings of bytes by the parity of their zeros (utf16Parities): from which byte, in which order. */
+const UTF16_READINGS = [
+  [
+    1,
+    [
+      [0, 'le'],
+      [1, 'be'],
+    ],
+  ],
+  [
+    2,
+    [
+      [1, 'le'],
+      [0, 'be'],
+    ],
+  ],
+] as const
 
 /**
  * Bytes as UTF-8 where they form it; a byte that does not is read as Latin-1 (how escape() and Latin-1 encoders write
@@ -353,22 +572,45 @@ BASE64_VALUE['_'.charCodeAt(0)] = 63
 const ALIGNMENT_SEPARATOR = '\uffff'
 
 /**
- * Base64 and base64url tokens decoded, each at its four alignments (a secret may start at any byte of an encoded
- * stream, and a token may begin before the stream does); an alignment is kept when its bytes are mostly UTF-8, and
- * the alignments kept stand in the token's place, one after another. A decoded unit comes from the whole 4-character
- * group of its first byte through that of its last, so cutting a span out removes every character its bytes touch.
+ * A base64 token that may be raw deflate (which has no signature): long, and with capitals, small letters and digits.
+ * It is tried on MAX_RAW_INFLATIONS of them in a text at most: inflating garbage costs time.
  */
-const base64Decoded: Decoder = (text) => {
-  let out: Output | undefined
-  let copied = 0
+const RAW_DEFLATE_CANDIDATE = /^(?=.{20})(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])/
+/** The same, judged on the first PREFIX_CHARS characters (a long token is read whole only if that may be one). */
+const RAW_CANDIDATE_START = new RegExp(
+  `^(?=.{20})(?=.{0,${PREFIX_CHARS}}[A-Z])(?=.{0,${PREFIX_CHARS}}[a-z])(?=.{0,${PREFIX_CHARS}}[0-9])`,
+)
+
+/**
+ * Base64 and base64url tokens decoded, each at its four alignments (a secret may start at any byte of an encoded
+ * stream, and a token may begin before the stream does); an alignment is kept when its bytes read as text (see
+ * pushReadings), and the readings kept stand in the token's place, one after another. A decoded unit comes from the
+ * whole 4-character group of its first byte through that of its last, so cutting a span out removes every character
+ * its bytes touch. A compressed stream is looked for from the token's start only.
+ */
+const base64Decoded: Decoder = (text, budget) => {
+  const replacing = new Replacing(text)
   for (const match of text.matchAll(BASE64_TOKEN)) {
     const token = match[0]
     // Hex (hashes, ids) is not read as base64: the base64 of a secret is hex digits alone only by a rare accident.
     if (HEX.test(token)) continue
     let readings = 0
-    const bytes = new SpannedBytes(Math.ceil((token.length * 3) / 4))
+    let bytes: SpannedBytes | undefined
+    const whole = { start: match.index, end: match.index + token.length }
     for (let skip = 0; skip < 4 && token.length - skip >= 8; skip++) {
-      if (!plausibleBase64(token, skip)) continue
+      // A compressed stream and raw deflate are tried whole, from the token's start.
+      const compressed =
+        skip === 0 && (compressedStart(scratch, base64Bytes(token, 0, 8)) || RAW_CANDIDATE_START.test(token))
+      if (token.length > PREFIX_CHARS && !compressed && !textFromItsStart(base64Bytes(token, skip, PREFIX_CHARS)))
+        continue
+      const length = base64Bytes(token, skip)
+      const utf8 = mostlyUtf8(scratch, length)
+      // The base64 of text is not raw deflate, whose bytes are seldom UTF-8.
+      const raw = skip === 0 && !utf8 && RAW_DEFLATE_CANDIDATE.test(token)
+      // Inflated from the scratch bytes, before their spans are made: most tries (raw deflate above all) find nothing.
+      const inflatedText = skip === 0 ? inflated(scratch, length, raw, budget) : undefined
+      if (inflatedText === undefined && !utf8 && utf16Parities(scratch, length) === 0) continue
+      bytes ??= new SpannedBytes(Math.ceil((token.length * 3) / 4))
       bytes.length = 0
       for (let g = skip; g + 1 < token.length; g += 4) {
         const end = Math.min(g + 4, token.length)
@@ -382,16 +624,180 @@ const base64Decoded: Decoder = (text) => {
           if (end - g > 3) bytes.add(((v2 & 3) << 6) | BASE64_VALUE[token.charCodeAt(g + 3)]!, start, match.index + end)
         }
       }
-      const into = (out ??= new Output(text.length))
-      if (readings++ === 0) into.copy(text, copied, match.index)
-      else into.push(ALIGNMENT_SEPARATOR, match.index, match.index + token.length)
-      pushUtf8(into, bytes, 'replacement')
+      readings = pushReadings((first) => replacing.open(first, whole.start), bytes, whole, inflatedText, readings)
     }
-    if (readings === 0) continue
-    out!.changed = true
-    copied = match.index + token.length
+    if (readings > 0) replacing.replaced(whole.end)
   }
-  if (!out) return undefined
+  return replacing.result()
+}
+
+/**
+ * The output of a decoder that replaces tokens of a text by their readings, made at the first reading (most texts
+ * hold no token that reads as text).
+ */
+class Replacing {
+  private out: Output | undefined
+  private copied = 0
+
+  constructor(private readonly text: string) {}
+
+  /** The output, for a reading of the token that starts at `start`: before its `first`, the text up to the token. */
+  open(first: boolean, start: number): Output {
+    this.out ??= new Output(this.text.length)
+    if (first) this.out.copy(this.text, this.copied, start)
+    return this.out
+  }
+
+  /** The token that ends at `end` was read: what follows is copied from there. */
+  replaced(end: number): void {
+    this.out!.changed = true
+    this.copied = end
+  }
+
+  result(): Decoded | undefined {
+    if (!this.out) return undefined
+    this.out.copy(this.text, this.copied, this.text.length)
+    return this.out.result()
+  }
+}
+
+/**
+ * Replaces each match of `tokens` that holds bytes (as `bytesOf` reads them, undefined when it does not) by the
+ * readings of those bytes (pushReadings), one after another.
+ */
+function bytesDecoder(
+  tokens: RegExp,
+  quick: RegExp | undefined,
+  bytesOf: (token: string, at: number) => SpannedBytes[] | undefined,
+): Decoder {
+  return (text, budget) => {
+    if (quick && !quick.test(text)) return undefined
+    const replacing = new Replacing(text)
+    for (const match of text.matchAll(tokens)) {
+      const whole = { start: match.index, end: match.index + match[0].length }
+      const open = (first: boolean) => replacing.open(first, whole.start)
+      let readings = 0
+      for (const bytes of bytesOf(match[0], match.index) ?? []) {
+        const inflatedText = inflated(bytes.bytes, bytes.length, false, budget)
+        readings = pushReadings(open, bytes, whole, inflatedText, readings, true)
+      }
+      if (readings > 0) replacing.replaced(whole.end)
+    }
+    return replacing.result()
+  }
+}
+
+/**
+ * Hex of bytes, in either case: a run of 16 digits or more (read from its first digit and from its second, as a run
+ * may begin with a digit that is not the stream's), pairs with a colon or space between them, and \xHH escapes.
+ */
+const hexDecoded = bytesDecoder(
+  /(?:\\x[0-9a-fA-F]{2}){8,}|[0-9a-fA-F]{2}(?:[: ][0-9a-fA-F]{2}){7,}|[0-9a-fA-F]{16,}/g,
+  // No quick test: one that rejects text without hex costs what the search for its tokens does.
+  undefined,
+  (token, at) => {
+    // Decimal digits alone are a number, not hex of text (which holds a letter digit in every byte from 0x3a on).
+    if (!/[a-fA-F\\]/.test(token)) return undefined
+    const contiguous = HEX.test(token)
+    const read: SpannedBytes[] = []
+    for (const offset of contiguous ? [0, 1] : [0]) {
+      // A contiguous run (most are hashes and ids) is judged on its bytes before their spans are made.
+      // A long run is judged on its start first (see PREFIX_CHARS; a character the cut split is left out of it).
+      if (contiguous && token.length > PREFIX_CHARS && !readable(hexBytes(token, offset, PREFIX_CHARS) - 3)) continue
+      if (contiguous && !readable(hexBytes(token, offset))) continue
+      const bytes = new SpannedBytes(token.length / 2)
+      for (const pair of token.slice(offset).matchAll(/[0-9a-fA-F]{2}/g))
+        bytes.add(parseInt(pair[0], 16), at + offset + pair.index, at + offset + pair.index + 2)
+      read.push(bytes)
+    }
+    return read
+  },
+)
+
+/** A contiguous hex run's bytes from `offset`, up to its character `end`, into scratch; their number. */
+function hexBytes(token: string, offset: number, end = token.length): number {
+  if (scratch.length < end) scratch = new Uint8Array(end * 2)
+  let length = 0
+  for (let i = offset; i + 1 < end; i += 2)
+    scratch[length++] = (HEX_VALUE[token.charCodeAt(i)]! << 4) | HEX_VALUE[token.charCodeAt(i + 1)]!
+  return length
+}
+
+const HEX_VALUE = new Uint8Array(128)
+for (const [i, c] of [...'0123456789abcdef'].entries())
+  HEX_VALUE[c.charCodeAt(0)] = HEX_VALUE[c.toUpperCase().charCodeAt(0)] = i
+
+/**
+ * Whether the `length` bytes in scratch may be read as text by pushReadings with `exact`: most hex runs (hashes, ids)
+ * are not.
+ */
+function readable(length: number): boolean {
+  return (
+    textUtf8(scratch, length) || utf16Parities(scratch, length) !== 0 || compressedStart(scratch, length) !== undefined
+  )
+}
+
+/** A JSON array of eight byte values or more, unsigned (0 to 255) or signed (-128 to 127, as Java writes a byte[]). */
+const byteArrayDecoded = bytesDecoder(/\[\s*-?\d{1,3}(?:\s*,\s*-?\d{1,3}){7,}\s*\]/g, /\[\s*-?\d/, (token, at) => {
+  // Parsed by hand into scratch, their spans made only when they read as text: an array of numbers seldom does.
+  const starts: number[] = []
+  const ends: number[] = []
+  for (let i = 0; i < token.length;) {
+    const c = token.charCodeAt(i)
+    if (c !== 0x2d && (c < 0x30 || c > 0x39)) {
+      i++
+      continue
+    }
+    const start = i
+    let value = 0
+    for (
+      let digit = token.charCodeAt(c === 0x2d ? ++i : i);
+      digit >= 0x30 && digit <= 0x39;
+      digit = token.charCodeAt(++i)
+    )
+      value = value * 10 + digit - 0x30
+    if (c === 0x2d) value = -value
+    if (value < -128 || value > 255) return undefined
+    if (scratch.length <= starts.length) scratch = growScratch(scratch)
+    scratch[starts.length] = (value + 256) % 256
+    starts.push(at + start)
+    ends.push(at + i)
+  }
+  if (!readable(starts.length)) return undefined
+  const bytes = new SpannedBytes(starts.length)
+  for (let k = 0; k < starts.length; k++) bytes.add(scratch[k]!, starts[k]!, ends[k]!)
+  return [bytes]
+})
+
+/**
+ * Binary read as Latin-1 (each byte one unit: a header value as undici reads it, a JSON string's \\u00XX escapes once
+ * undone): a run of such units that holds a zero byte (UTF-16), or from where a gzip or zlib stream begins in it.
+ */
+const binaryDecoded = bytesDecoder(/[\x00-\xff]{8,}/g, /\x00|\x1f\x8b|x[\x01\x5e\x9c\xda]/, (token, at) => {
+  const spanned = (from: number) => {
+    const bytes = new SpannedBytes(token.length - from)
+    for (let i = from; i < token.length; i++) bytes.add(token.charCodeAt(i), at + i, at + i + 1)
+    return bytes
+  }
+  const compressed = token.search(/\x1f\x8b\x08|x[\x01\x5e\x9c\xda]/)
+  const readings = compressed === -1 ? [] : [spanned(compressed)]
+  if (token.includes('\x00')) readings.push(spanned(0))
+  return readings
+})
+
+/**
+ * Lines joined where a line break (and the indentation after it) falls between two characters of a token: base64
+ * wrapped at 76 (MIME) or 64 (PEM) characters, a header value folded, a secret written over two lines.
+ */
+const linesJoined: Decoder = (text) => {
+  if (!/[\r\n]/.test(text)) return undefined
+  const out = new Output(text.length)
+  let copied = 0
+  for (const match of text.matchAll(/(?<=[A-Za-z0-9+/=_.~-])(?:\r\n|\r|\n)[ \t]*(?=[A-Za-z0-9+/=_.~-])/g)) {
+    out.copy(text, copied, match.index)
+    copied = match.index + match[0].length
+    out.changed = true
+  }
   out.copy(text, copied, text.length)
   return out.result()
 }
@@ -403,7 +809,11 @@ export const DECODERS: Readonly<Record<string, Decoder>> = {
   html: htmlUnescaped,
   pointer: pointerUnescaped,
   latin1: latin1Misread,
+  lines: linesJoined,
   base64: base64Decoded,
+  hex: hexDecoded,
+  'byte array': byteArrayDecoded,
+  binary: binaryDecoded,
 }
 
 /** Decoders applied one after another at most this many times: an encoding inside an encoding inside an encoding. */
@@ -418,14 +828,19 @@ export const MAX_VIEWS = 64
 export function decodedViews(text: string, decoders: readonly string[] = Object.keys(DECODERS)): DecodedView[] {
   const views: DecodedView[] = [{ text, via: '' }]
   const seen = new Set([text])
-  let level = views
+  const budget = readingBudget(text)
+  let level = [...views]
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
     const next: DecodedView[] = []
     for (const view of level) {
       for (const name of decoders) {
         if (views.length >= MAX_VIEWS) return views
-        const decoded = DECODERS[name]!(view.text)
-        if (!decoded || seen.has(decoded.text)) continue
+        // A reading costs about the length of the view read; what it makes is spent from the text's budget.
+        if (budget.units < view.text.length) break
+        const decoded = DECODERS[name]!(view.text, budget)
+        if (!decoded) continue
+        budget.units -= decoded.text.length
+        if (seen.has(decoded.text)) continue
         seen.add(decoded.text)
         const composed = composedWith(view, decoded, name)
         views.push(composed)

@@ -62,6 +62,11 @@ export interface ExchangeResponse {
   notJudged?: string
   /** The body's size as sent, when it came in a content coding (body is then the decoded text). */
   encodedBytes?: number
+  /**
+   * A recorded response (check-har) some of whose values the recording kept as stand-ins (src/http/listed-material.ts):
+   * a finding about one of them is set aside, its rule not applied to it.
+   */
+  standIns?: true
 }
 
 /**

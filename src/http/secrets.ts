@@ -87,10 +87,44 @@ interface Pattern {
   text: string
   placeholder: string
   whole: boolean
+  /** The secret's own value. */
+  secret: string
 }
 
-/** The length of a piece of a secret that is searched for on its own. */
+/** The shortest piece of a secret that is searched for on its own (longer where its characters hold less chance). */
 export const PIECE = 8
+
+/**
+ * The chance, in bits, that a piece or a stretch of a secret must hold to be taken for the secret where it is met: a
+ * text over the same characters holds a given stretch at a given place with a chance of 2^-45; a secret has at most a
+ * few hundred stretches (2^8) and a body a few MiB (2^22 places): a body holds one by accident once in 2^15 at worst.
+ * The characters counted are the stretch's own, not the secret's: the hex of a receipt 'rcpt_' + 40 hex digits meets
+ * hashes and ids at 4 bits a character. Hence 12 hex digits, 14 decimal ones, 10 small letters, and 8 characters of
+ * letters and digits or of base64.
+ */
+export const CHANCE_BITS = 45
+
+/** The bits of chance a character of the text holds: log2 of the size of the smallest usual alphabet that has them. */
+function bitsPerChar(text: string): number {
+  if (/^[0-9]+$/.test(text)) return Math.log2(10)
+  if (/^[0-9a-f]+$/.test(text) || /^[0-9A-F]+$/.test(text)) return 4
+  let size = 0
+  if (/[0-9]/.test(text)) size += 10
+  if (/[a-z]/.test(text)) size += 26
+  if (/[A-Z]/.test(text)) size += 26
+  if (/[^0-9A-Za-z]/.test(text)) size += /[^\x20-\x7e]/.test(text) ? 128 : 32
+  return Math.log2(size)
+}
+
+/**
+ * The length of the shortest stretch of `text` from `at` on, `floor` characters or more, that holds CHANCE_BITS;
+ * undefined when the text ends first.
+ */
+export function telltaleLength(text: string, at: number, floor: number): number | undefined {
+  for (let length = floor; at + length <= text.length; length++)
+    if (length * bitsPerChar(text.slice(at, at + length)) >= CHANCE_BITS) return length
+  return undefined
+}
 
 /**
  * Whether a piece is a sign of its secret: not made of ASCII letters and word separators alone (words: the reference's
@@ -105,22 +139,25 @@ function telling(piece: string): boolean {
 function patternsOf(secrets: readonly Secret[]): Pattern[] {
   const patterns: Pattern[] = []
   const seen = new Set<string>()
-  const add = (text: string, placeholder: string, whole: boolean) => {
+  const add = (text: string, placeholder: string, whole: boolean, secret: string) => {
     if (text.length === 0 || seen.has(text)) return
     seen.add(text)
-    patterns.push({ text, placeholder, whole })
+    patterns.push({ text, placeholder, whole, secret })
   }
   const ordered = [...secrets].sort((a, b) => b.value.length - a.value.length)
   for (const { value, placeholder } of ordered)
-    for (const text of [value, value.replace(/ /g, '+')]) add(text, placeholder, true)
+    for (const text of [value, value.replace(/ /g, '+')]) add(text, placeholder, true, value)
   for (const { value, placeholder } of ordered) {
     for (const text of new Set([value, value.replace(/ /g, '+')])) {
       // A view much shorter than the secret would be found by chance: a secret's own views are kept at PIECE characters
       // or more. (The first view is the text itself, added above.)
-      for (const view of decodedViews(text)) if (view.text.length >= PIECE) add(view.text, placeholder, true)
+      for (const view of decodedViews(text)) if (view.text.length >= PIECE) add(view.text, placeholder, true, value)
       for (let i = 0; i + PIECE <= text.length; i++) {
-        const piece = text.slice(i, i + PIECE)
-        if (telling(piece)) add(piece, placeholder, false)
+        // From here on the secret may hold too little chance for a piece (its end): earlier pieces reach it.
+        const length = telltaleLength(text, i, PIECE)
+        if (length === undefined) continue
+        const piece = text.slice(i, i + length)
+        if (telling(piece)) add(piece, placeholder, false, value)
       }
     }
   }
@@ -146,7 +183,22 @@ interface Found {
   end: number
   placeholder: string
   whole: boolean
+  secret: string
 }
+
+/**
+ * The shortest piece of a secret that is a disclosure next to a mask (sk_live_ab12****, abcd…wxyz): a masker shows a
+ * secret's first or last characters, four the fewest in use. Elsewhere a piece this short is found by chance, so it is
+ * looked for only there.
+ */
+export const MIN_MASKED = 4
+/**
+ * Words each followed by a separator at the start of a secret: its format ('rcpt_', 'sk_live_'), the same in every
+ * secret of its kind.
+ */
+const FORMAT_PREFIX = /^(?:[A-Za-z]+[_./ -])+/
+/** A run of characters that stands for the hidden part of a secret. */
+const MASK = /\*{2,}|•{2,}|●{2,}|·{3,}|…|\.{3,}|x{4,}|X{4,}|#{3,}/g
 
 /** The patterns of a list of secrets, found in every decoded view of a text. */
 class Detector {
@@ -165,10 +217,18 @@ class Detector {
   private readonly pairs = new Uint8Array(PAIR_BITS / 8)
   /** Patterns by their first unit, for the beginnings of secrets at the end of a text. */
   private readonly byFirst = new Map<number, Pattern[]>()
+  /** The secrets' own texts (as they are and with spaces as '+'), for the pieces shown next to a mask. */
+  private readonly values: Pattern[]
+  /** The stretches of every secret, made when one is first found. */
+  private allStretches: Stretches | undefined
   readonly longest: number
 
   constructor(secrets: readonly Secret[]) {
     this.patterns = patternsOf(secrets)
+    this.values = this.patterns.filter(
+      (pattern) =>
+        pattern.whole && (pattern.text === pattern.secret || pattern.text === pattern.secret.replace(/ /g, '+')),
+    )
     this.longest = this.patterns[0]?.text.length ?? 0
     for (const pattern of this.patterns) {
       if (!pattern.whole) continue
@@ -199,26 +259,123 @@ class Detector {
     return this.patterns.length === 0
   }
 
-  /** Every secret in every view of the text, as spans of the text. */
+  /**
+   * Every secret in every view of the text, as spans of the text: whole, in pieces, shown next to a mask; and where any
+   * was found, every stretch of that secret in the text.
+   */
   find(text: string, views: readonly DecodedView[] = decodedViews(text)): Found[] {
     const found: Found[] = []
+    /** The views in which each secret found was found. */
+    const foundIn = new Map<string, Set<DecodedView>>()
     for (const view of views) {
-      this.search(view.text, (at, pattern) => {
-        const { start, end } = originalSpan(view, at, at + pattern.text.length)
-        found.push({ start, end, placeholder: pattern.placeholder, whole: pattern.whole })
-      })
+      const onMatch = (at: number, end: number, pattern: Pattern, whole: boolean) => {
+        const { start, end: spanEnd } = originalSpan(view, at, end)
+        found.push({ start, end: spanEnd, placeholder: pattern.placeholder, whole, secret: pattern.secret })
+        const where = foundIn.get(pattern.secret)
+        if (where) where.add(view)
+        else foundIn.set(pattern.secret, new Set([view]))
+      }
+      this.search(view.text, (at, pattern) => onMatch(at, at + pattern.text.length, pattern, pattern.whole))
+      this.masked(view.text, (at, end, pattern) => onMatch(at, end, pattern, false))
     }
+    if (found.length > 0) this.stretches(foundIn, found)
     return found
   }
 
-  /** Whether any view of the text holds a secret. */
+  /**
+   * Whether any view of the text holds a secret: whole, a piece, or a piece shown next to a mask that holds
+   * MIN_MASKED characters or more past the secret's format prefix ('rcpt_' or 'sk_live_' before a mask discloses
+   * nothing).
+   */
   holds(text: string): boolean {
     for (const view of decodedViews(text)) {
       let hit = false
       this.search(view.text, () => (hit = true))
+      this.masked(
+        view.text,
+        (at, end) => (hit ||= view.text.slice(at, end).replace(FORMAT_PREFIX, '').length >= MIN_MASKED),
+      )
       if (hit) return true
     }
     return false
+  }
+
+  /**
+   * Each beginning (or end) of a secret, MIN_MASKED characters or more, right before (or after) a mask, a space between
+   * allowed.
+   */
+  private masked(text: string, onMatch: (at: number, end: number, pattern: Pattern) => void): void {
+    if (!/[*•●·….xX#]/.test(text)) return
+    for (const mask of text.matchAll(MASK)) {
+      const before = text[mask.index - 1] === ' ' ? mask.index - 1 : mask.index
+      let after = mask.index + mask[0].length
+      if (text[after] === ' ') after++
+      for (const pattern of this.values) {
+        const secret = pattern.text
+        const first = secret.slice(0, MIN_MASKED)
+        // The longest beginning of the secret that ends at the mask.
+        for (let at = Math.max(0, before - secret.length + 1); at <= before - MIN_MASKED; at++) {
+          if (text.startsWith(first, at) && secret.startsWith(text.slice(at, before))) {
+            onMatch(at, before, pattern)
+            break
+          }
+        }
+        const last = secret.slice(-MIN_MASKED)
+        for (let end = Math.min(text.length, after + secret.length - 1); end >= after + MIN_MASKED; end--) {
+          if (text.startsWith(last, end - MIN_MASKED) && secret.endsWith(text.slice(after, end))) {
+            onMatch(after, end, pattern)
+            break
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Adds every stretch of each secret found that holds CHANCE_BITS (see telltaleLength), in each view it was found in,
+   * as a piece of it: the rest of a secret split across fields, lines or readings is not left in clear around the part
+   * found, letters alone included. (A view is the whole text read one way: the rest of the text is in it as the part
+   * found is.)
+   */
+  private stretches(foundIn: ReadonlyMap<string, ReadonlySet<DecodedView>>, found: Found[]): void {
+    const placeholders = new Map(found.map((f) => [f.secret, f.placeholder] as const))
+    // Each view is scanned once, for the stretches of every secret found in it.
+    const secretsIn = new Map<DecodedView, Set<string>>()
+    for (const [secret, views] of foundIn)
+      for (const view of views) secretsIn.set(view, (secretsIn.get(view) ?? new Set()).add(secret))
+    this.allStretches ??= stretchesOf(this.values.map((pattern) => pattern.secret))
+    const { byStart, starts } = this.allStretches
+    for (const [view, secrets] of secretsIn) {
+      const v = view.text
+      const runs = new Map<string, { start: number; end: number }>()
+      const close = (secret: string, run: { start: number; end: number }) =>
+        found.push({
+          ...originalSpan(view, run.start, run.end),
+          placeholder: placeholders.get(secret)!,
+          whole: false,
+          secret,
+        })
+      for (let at = 0; at + START_CHARS <= v.length; at++) {
+        const start = startHash(v, at)
+        if ((starts[start >> 3]! & (1 << (start & 7))) === 0) continue
+        const list = byStart.get(startOf(v, at))
+        if (!list) continue
+        for (const { stretch, source, from, secret } of list) {
+          if (!secrets.has(secret) || !v.startsWith(stretch, at)) continue
+          let run = runs.get(secret)
+          if (!run || at > run.end) {
+            if (run) close(secret, run)
+            run = { start: at - continued(v, at - 1, source, from - 1, -1), end: at }
+            runs.set(secret, run)
+          }
+          run.end = Math.max(
+            run.end,
+            at + stretch.length + continued(v, at + stretch.length, source, from + stretch.length, 1),
+          )
+        }
+      }
+      for (const [secret, run] of runs) close(secret, run)
+    }
   }
 
   private search(text: string, onMatch: (at: number, pattern: Pattern) => void): void {
@@ -261,11 +418,33 @@ class Detector {
   }
 
   private redacted(text: string): string {
+    return (URL_TEXT.test(text) ? this.redactedUrl(text) : undefined) ?? this.redactedWhole(text)
+  }
+
+  private redactedWhole(text: string): string {
     const found = this.find(text)
     if (found.length === 0) return text
-    const redacted = replaced(text, found)
-    const left = this.find(redacted)
+    const { text: redacted, names } = replaced(text, found)
+    const left = outside(this.find(redacted), names)
     return left.length === 0 ? redacted : withheld([...found, ...left], 'encoded')
+  }
+
+  /**
+   * A URL redacted piece by piece (each path segment, query name and value, fragment, each read in its decoded views):
+   * what holds no secret stays readable, a path word like 'intents' beside a receipt that holds the word included.
+   * Undefined when a secret spans pieces (the whole is then redacted as any text).
+   */
+  private redactedUrl(text: string): string | undefined {
+    const parts = text.split(URL_SEPARATORS)
+    let out = ''
+    const names: Span[] = []
+    for (const [i, part] of parts.entries()) {
+      // split() puts the separators at the odd places.
+      const redacted = i % 2 === 1 ? part : this.redactedWhole(part)
+      if (redacted !== part) names.push({ start: out.length, end: out.length + redacted.length })
+      out += redacted
+    }
+    return outside(this.find(out), names).length === 0 ? out : undefined
   }
 
   /**
@@ -299,6 +478,21 @@ class Detector {
   }
 }
 
+/** A text that is a URL or a path, whole: redacted piece by piece (Detector.redactedUrl). */
+const URL_TEXT = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/|\/)[^\s]*$/
+const URL_SEPARATORS = /([/?&=#;])/
+
+/** A span of a text. */
+interface Span {
+  start: number
+  end: number
+}
+
+/** What was found outside the spans given (the names put in a redacted text, which are not searched again). */
+function outside(found: readonly Found[], spans: readonly Span[]): Found[] {
+  return found.filter((f) => !spans.some((span) => f.start >= span.start && f.end <= span.end))
+}
+
 /**
  * The characters a scan looks up at each position: four, so that hex and base64 text (which share their first two with
  * many pieces) is passed over.
@@ -306,6 +500,21 @@ class Detector {
 const START_CHARS = 4
 
 const PAIR_BITS = 1 << 16
+
+/**
+ * A hash of the first START_CHARS characters at a place, for the stretches' filter: hex and base64 text share their
+ * first two characters with many stretches of a hex or base64 secret, and far fewer of their first four.
+ */
+const START_BITS = 1 << 20
+
+function startHash(text: string, at: number): number {
+  const hash =
+    Math.imul(
+      Math.imul(Math.imul(text.charCodeAt(at), 31) + text.charCodeAt(at + 1), 31) + text.charCodeAt(at + 2),
+      31,
+    ) + text.charCodeAt(at + 3)
+  return hash & (START_BITS - 1)
+}
 
 /** The first unit in the high byte, the second in the low: each pair of Latin-1 characters has a bit of its own. */
 // Stryker disable next-line BlockStatement: equivalent: without the table the filter passes every position
@@ -321,12 +530,59 @@ function startOf(text: string, at: number): string {
 }
 
 /**
+ * The shortest stretch of each secret (as it is, and with its spaces as '+') from each of its characters on that holds
+ * CHANCE_BITS, by its first START_CHARS characters (a stretch has more: no character holds 11 bits), with a bit for
+ * each (hashed) first START_CHARS characters, on which most places of a text are passed over.
+ */
+interface Stretches {
+  byStart: Map<string, { stretch: string; source: string; from: number; secret: string }[]>
+  starts: Uint8Array
+}
+
+/**
+ * How many units of a view go on with the secret's text from a stretch found (`step` 1: after it, -1: before it), one
+ * character of the secret dropped between allowed (WHATWG URL strips tabs and newlines): the end of a secret too short
+ * to hold CHANCE_BITS is cut out with the stretch that it goes on.
+ */
+function continued(view: string, at: number, source: string, from: number, step: 1 | -1): number {
+  let best = 0
+  for (const dropped of [0, 1]) {
+    let k = 0
+    for (let s = from + step * dropped; s >= 0 && s < source.length && view[at + step * k] === source[s]; s += step) k++
+    best = Math.max(best, k)
+  }
+  return best
+}
+
+function stretchesOf(secrets: readonly string[]): Stretches {
+  const byStart: Stretches['byStart'] = new Map()
+  const starts = new Uint8Array(START_BITS / 8)
+  for (const secret of new Set(secrets)) {
+    for (const text of new Set([secret, secret.replace(/ /g, '+')])) {
+      for (let at = 0; at < text.length; at++) {
+        const length = telltaleLength(text, at, START_CHARS)
+        if (length === undefined) break
+        const stretch = text.slice(at, at + length)
+        const entry = { stretch, source: text, from: at, secret }
+        const list = byStart.get(startOf(stretch, 0))
+        if (list) list.push(entry)
+        else byStart.set(startOf(stretch, 0), [entry])
+        const start = startHash(stretch, 0)
+        starts[start >> 3]! |= 1 << (start & 7)
+      }
+    }
+  }
+  return { byStart, starts }
+}
+
+/**
  * The text with the secrets found replaced: overlapping spans joined, each joined span replaced by the placeholders of
  * the whole secrets in it, outermost first (a secret that contains another is named once, as itself), or, where only
- * pieces of a secret were found, by "[part of $PLACEHOLDER]".
+ * pieces of a secret were found, by "[part of $PLACEHOLDER]"; and where the names were put.
  */
-function replaced(text: string, found: readonly Found[]): string {
+function replaced(text: string, found: readonly Found[]): { text: string; names: Span[] } {
   const spans = [...found].sort((a, b) => a.start - b.start || b.end - a.end)
+  const put: Span[] = []
   let out = ''
   let copied = 0
   for (let i = 0; i < spans.length;) {
@@ -344,10 +600,12 @@ function replaced(text: string, found: readonly Found[]): string {
       wholes.length > 0
         ? [...new Set(wholes.map((w) => w.placeholder))].join('')
         : `[part of ${joined[0]!.placeholder}]`
-    out += text.slice(copied, start) + names
+    out += text.slice(copied, start)
+    put.push({ start: out.length, end: out.length + names.length })
+    out += names
     copied = end
   }
-  return out + text.slice(copied)
+  return { text: out + text.slice(copied), names: put }
 }
 
 /** What stands for a whole string that held a secret where it could not be cut out: which secret, and why. */

@@ -36,6 +36,8 @@ export class TrafficJudgement {
   private readonly counts: TrafficSummary
   private readonly writeKeys = new WriteKeys()
   private upstreamFailures = 0
+  /** Responses with values recorded as stand-ins, and the findings about them set aside, by rule. */
+  private readonly standIns: NonNullable<TrafficSummary['standIns']> = { responses: 0, setAside: {} }
   private readonly upstreamErrors: string[] = []
 
   /** profile: the deployment's facts (--profile), held to each exchange as a run holds its own. */
@@ -81,17 +83,19 @@ export class TrafficJudgement {
       this.counts.judged++
       const judged = { ...exchange, operation: destination.operation }
       const round = roundOfSenders(senders)
-      this.tally.add(
-        observe(
-          [judged],
-          { profile: this.profile },
-          this.secrets.list(),
-          this.judges,
-          undefined,
-          this.responses,
-          round,
-        ),
+      const observations = observe(
+        [judged],
+        { profile: this.profile },
+        this.secrets.list(),
+        this.judges,
+        undefined,
+        this.responses,
+        round,
       )
+      if (exchange.response.standIns) this.standIns.responses++
+      for (const [id, { unrecorded }] of Object.entries(observations))
+        if (unrecorded) this.standIns.setAside[id] = (this.standIns.setAside[id] ?? 0) + unrecorded
+      this.tally.add(observations)
       this.relations.responses([judged], { round })
     }
     // Seen, not judged: a request that got no response, or a response whose body the recording left out.
@@ -127,6 +131,11 @@ export class TrafficJudgement {
       this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${unansweredAs(exchange.error)}`)
   }
 
+  private withStandIns(outcome: CheckOutcome): CheckOutcome {
+    const setAside = this.standIns.setAside[outcome.id]
+    return setAside && outcome.status === 'skipped' ? { ...outcome, reason: standInReason(setAside) } : outcome
+  }
+
   /** What the traffic judged so far showed, for the run session to judge. */
   findings(): Findings {
     const judged = new Map(this.tally.outcomes(this.judges, this.profile).map((outcome) => [outcome.id, outcome]))
@@ -139,7 +148,7 @@ export class TrafficJudgement {
       ),
       ...exchangeRules.map((rule) => judged.get(rule.id)!),
       ...related.outcomes(relationJudges(), this.profile),
-    ]
+    ].map((outcome) => this.withStandIns(outcome))
     const errors: string[] = []
     if (this.upstreamFailures > 0) {
       errors.push(
@@ -148,7 +157,11 @@ export class TrafficJudgement {
     }
     // Evidence kept before a later exchange taught a secret is redacted again with every secret learned.
     const breaches = this.writeKeys.breaches()
-    const traffic = { ...this.counts, ...(breaches.length > 0 ? { clientRuleBreaches: breaches } : {}) }
+    const traffic = {
+      ...this.counts,
+      ...(breaches.length > 0 ? { clientRuleBreaches: breaches } : {}),
+      ...(this.standIns.responses > 0 ? { standIns: this.standIns } : {}),
+    }
     return {
       target: { baseUrl: this.target, embedded: false },
       startedAt: this.started,
@@ -160,6 +173,14 @@ export class TrafficJudgement {
       secrets: this.secrets.list(),
     }
   }
+}
+
+/**
+ * A rule whose findings were all about values recorded as stand-ins judged nothing: not assessed, and why (it is not
+ * the rule's own reason for applying nowhere).
+ */
+function standInReason(setAside: number): string {
+  return `not assessed: what it needs was recorded as a stand-in in ${setAside === 1 ? 'one response' : `${setAside} responses`} (the recording kept response material by allowlist; record with --raw-record)`
 }
 
 function notAssessed(check: { id: string; title: string; requirement: string }, concern: string): CheckOutcome {

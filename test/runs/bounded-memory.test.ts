@@ -126,7 +126,7 @@ describe('check-har bounds what it judges', () => {
     expect(
       report.checks
         .find((c) => c.id === 'every-response/request-id-format')
-        ?.evidence?.response?.bodyExcerpt.startsWith('{"a":{"a":'),
+        ?.evidence?.response?.bodyExcerpt.startsWith('{"a":"«unlisted member: '),
     ).toBe(true)
     expect(report.checks.find((c) => c.id === 'shapes/vault-checkpoint')?.status).not.toBe('passed')
   })
@@ -228,12 +228,13 @@ describe("the proxy's memory of keys and receipts", () => {
    */
   function exchangeAt(i: number): Exchange {
     const key = keyAt(i)
-    const body = JSON.stringify({
+    // Not JSON, so that the allowlist keeps it as it is, redacted by detection: what this test is about.
+    const body = `echo ${JSON.stringify({
       key,
       keyBase64: Buffer.from(key).toString('base64'),
       receipt: receiptOf(i),
       next: receiptOf(Math.min(i + 1, EXCHANGES - 1)),
-    })
+    })}`
     return {
       request: {
         method: 'GET',
@@ -294,7 +295,10 @@ describe("the proxy's memory of keys and receipts", () => {
     const evidence = (JSON.parse(report) as Report).checks.find(
       (c) => c.id === 'every-response/request-id-format',
     )?.evidence
-    expect(evidence?.response?.bodyExcerpt).toContain('"next":"$IPTS_INTENT_RECEIPT_2"')
-    expect(entries[0]!.response.content.text).toContain('"next":"$IPTS_INTENT_RECEIPT_2"')
+    // Receipt 1, found in the same answer, takes with it every stretch of receipt 2 it shares ('rcpt/'): what is left
+    // of receipt 2 is named by its placeholder.
+    const namesReceipt2 = /"next":"[^"]*\$IPTS_INTENT_RECEIPT_2[^"]*"/
+    expect(evidence?.response?.bodyExcerpt).toMatch(namesReceipt2)
+    expect(entries[0]!.response.content.text).toMatch(namesReceipt2)
   }, 120_000)
 })

@@ -1,3 +1,5 @@
+import { deflateRawSync, deflateSync, gzipSync, inflateRawSync, inflateSync } from 'node:zlib'
+
 /**
  * Real encoders a target may pass a secret through before it writes it back: each is what a library, a browser or a
  * language's standard encoder produces. The generative self-test of secrecy chains them.
@@ -73,6 +75,19 @@ export const ENCODERS: Record<string, (text: string) => string> = {
       [`base64url at byte ${offset}`, base64At(offset, 'base64url')],
     ]),
   ),
+  'base64, wrapped at 76 (MIME)': (text) =>
+    Buffer.from(`${text}${text}`, 'utf8').toString('base64').replace(/.{76}/g, '$&\r\n'),
+  'gzip in base64': (text) => gzipSync(`{"session":${JSON.stringify(text)}}`).toString('base64'),
+  'zlib in base64url (a session cookie)': (text) =>
+    `.${deflateSync(`{"session":${JSON.stringify(text)}}`).toString('base64url')}`,
+  'raw deflate in base64': (text) => deflateRawSync(Buffer.from(text, 'utf8')).toString('base64'),
+  'gzip in hex': (text) => gzipSync(text).toString('hex'),
+  'hex, lower case': (text) => Buffer.from(text, 'utf8').toString('hex'),
+  'hex, upper case': (text) => Buffer.from(text, 'utf8').toString('hex').toUpperCase(),
+  'a JSON array of bytes': (text) => JSON.stringify([...Buffer.from(text, 'utf8')]),
+  'UTF-16LE in base64': (text) => Buffer.from(text, 'utf16le').toString('base64'),
+  'UTF-16BE in hex': (text) => Buffer.from(text, 'utf16le').swap16().toString('hex'),
+  'UTF-16LE bytes as Latin-1': (text) => Buffer.from(text, 'utf16le').toString('latin1'),
 }
 
 /**
@@ -98,6 +113,12 @@ export function readerViews(text: string, maxDepth = 6, maxViews = 400): string[
   }
   return views
 }
+
+/** The base64 tokens of a text that raw deflate is tried on. */
+const RAW_TRIES = 8
+
+/** A byte that printable ASCII text does not hold. */
+const BINARY = /[\x00-\x08\x0e-\x1f\x7f-\xff]/
 
 function decodings(text: string): string[] {
   const out: string[] = []
@@ -147,7 +168,69 @@ function decodings(text: string): string[] {
       )
     }
   }
+  if (/[\r\n]/.test(text)) out.push(text.replace(/\r?\n[ \t]*/g, ''))
+  // Bytes are read as UTF-8 in the text's place; their other readings (UTF-16, inflated) are views of their own, the
+  // readings of one decoding joined, so that a view is never several times the size of the text it came from.
+  const others: string[] = []
+  const bytesRead = (bytes: Buffer, raw = false) => {
+    if (bytes.includes(0))
+      others.push(
+        bytes.toString('utf16le'),
+        Buffer.from(bytes.subarray(0, bytes.length & ~1))
+          .swap16()
+          .toString('utf16le'),
+      )
+    const inflated = inflatedText(bytes, raw)
+    if (inflated) others.push(inflated)
+    return bytes.toString('utf8')
+  }
+  for (const skip of [0, 1])
+    out.push(text.replace(/[0-9a-fA-F]{16,}/g, (token) => bytesRead(Buffer.from(token.slice(skip), 'hex'))))
+  out.push(
+    text.replace(/\[[-\d,\s]{15,}\]/g, (array) =>
+      bytesRead(Buffer.from((JSON.parse(array) as number[]).map((n) => (n + 256) % 256))),
+    ),
+  )
+  // Binary read as Latin-1: a run with a byte that is no printable ASCII (printable text read as bytes is itself).
+  if (BINARY.test(text))
+    out.push(
+      text.replace(/[\x00-\xff]{8,}/g, (run) =>
+        BINARY.test(run)
+          ? bytesRead(Buffer.from(run.slice(Math.max(0, run.search(/\x1f\x8b|x[\x01\x5e\x9c\xda]/))), 'latin1'))
+          : run,
+      ),
+    )
+  // Raw deflate, which has no signature, is tried on base64 tokens from their start: on the first RAW_TRIES long ones
+  // of a text (each failed try costs a zlib error: a report of thousands of tokens took minutes and a gigabyte).
+  if (tokens)
+    for (const token of tokens.filter((t) => t.length >= 20).slice(0, RAW_TRIES))
+      for (let skip = 0; skip < 2; skip++)
+        bytesRead(Buffer.from(token.slice(skip).replace(/-/g, '+').replace(/_/g, '/'), 'base64'), skip === 0)
+  if (others.length > 0) out.push(others.join('\uffff'))
   return out.filter((view) => view !== text)
+}
+
+/**
+ * What bytes inflate to as zlib or gzip (its 10-byte header skipped) where they begin as one, or (`raw`) as raw
+ * deflate, as far as they go; '' when none.
+ */
+function inflatedText(bytes: Buffer, raw: boolean): string {
+  const options = { finishFlush: 2, maxOutputLength: 256 * 1024 }
+  const zlib = bytes.length > 2 && (bytes[0]! & 0x0f) === 8 && ((bytes[0]! << 8) | bytes[1]!) % 31 === 0
+  const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b
+  const attempts = [
+    ...(zlib ? [() => inflateSync(bytes, options)] : []),
+    ...(gzip ? [() => inflateRawSync(bytes.subarray(10), options)] : []),
+    ...(raw ? [() => inflateRawSync(bytes, options)] : []),
+  ]
+  for (const inflate of attempts) {
+    try {
+      return inflate().toString('utf8')
+    } catch {
+      // not this one
+    }
+  }
+  return ''
 }
 
 /** The pieces of a secret (UTF-16 units) that are its own: no text the suite writes holds one by chance. */

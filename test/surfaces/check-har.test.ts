@@ -1,3 +1,4 @@
+import { listedBody } from '../../src/http/listed-material.js'
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -157,7 +158,9 @@ function runWithHar(faults: FaultName[]): Promise<{ report: Report; harPath: str
   let running = harRuns.get(key)
   if (!running) {
     const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-run-har-')), 'exchanges.har')
-    running = runAgainstReference({ faults }, {}, { harPath }).then((report) => ({ report, harPath }))
+    // A raw record: judged again whole, the HAR needs what the allowlist would keep out (the config document, a member
+    // echoed where the schema names none).
+    running = runAgainstReference({ faults }, { rawRecord: true }, { harPath }).then((report) => ({ report, harPath }))
     harRuns.set(key, running)
   }
   return running
@@ -303,6 +306,30 @@ describe('check-har --profile', () => {
     for (const { id } of profiled) expect(run.report!.checks.find((c) => c.id === id)?.status, id).toBe('passed')
   })
 
+  test('judges the HAR a plain run wrote (no --raw-record): a stand-in is not recorded, and the coverage says which rule it kept from judging', async () => {
+    const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-run-har-')), 'exchanges.har')
+    await runAgainstReference({}, {}, { harPath })
+    expect(readFileSync(harPath, 'utf8'), 'the config document kept by allowlist').toContain('«unlisted member: ')
+    const run = await checkHar([harPath, '--strict', '--profile', referenceProfile])
+    expect(run.code, run.out + run.err).toBe(0)
+    // The profile states the config document's members, which the contract's schema does not name: their stand-ins
+    // are not values to hold to the profile.
+    const reason = expect.stringMatching(/^not assessed: what it needs was recorded as a stand-in in \d+ responses/)
+    expect(run.report!.checks.find((c) => c.id === 'profile/config-schema')).toMatchObject({
+      status: 'skipped',
+      reason,
+    })
+    expect(run.report!.coverage.requirements.find((r) => r.id === 'EP-CONFIG-SHAPE')).toMatchObject({
+      assessed: false,
+      reason,
+    })
+    expect(run.report!.traffic?.standIns?.setAside).toEqual({ 'profile/config-schema': expect.any(Number) })
+    expect(run.out).toMatch(/; \d+ with values recorded as stand-ins \(not judged by profile\/config-schema in \d+\)/)
+    expect(idsWithStatus(run.report!, 'failed')).toEqual([])
+    const validate = reportValidator()
+    expect(validate(run.report), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true)
+  })
+
   test.each(profiled.map((j) => [j.id, j.profile!, faultBreakingOnly(j.id)] as const))(
     '%s is not assessable without a profile stating %s, and fails with it, on the HAR of a run with the fault %s',
     async (id, key, fault) => {
@@ -444,7 +471,9 @@ describe('check-har usage', () => {
     const json = run.files.find((f) => f.where === 'report.json')!.text
     expect(json, 'no placeholder: nothing was learned').not.toMatch(/\$\{?IPTS_/)
     const evidence = run.report!.checks.find((c) => c.id === 'every-response/request-id-format')?.evidence
-    expect(evidence?.response?.bodyExcerpt, 'the body as it was').toBe(body)
+    expect(evidence?.response?.bodyExcerpt, 'the body as the allowlist keeps it').toBe(
+      listedBody(body, 'getVault', 200),
+    )
   })
 
   test('a missing file argument is a usage error', async () => {

@@ -1,11 +1,22 @@
 import { describe, expect, test } from 'vitest'
+import { randomBytes } from 'node:crypto'
+import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
+import {
+  decodedViews,
+  inflatedBytes,
+  MAX_INFLATED,
+  VIEW_UNITS_FLOOR,
+  VIEW_UNITS_PER_UNIT,
+} from '../../src/http/decoded-views.js'
 import {
   excerpt,
   GrowingSecrets,
   mentionsSecret,
+  PIECE,
   redact,
   redactDeep,
   secretsOf,
+  telltaleLength,
   withoutSecretTail,
   type Secret,
 } from '../../src/http/secrets.js'
@@ -166,21 +177,37 @@ describe('pieces of a secret', () => {
   const secrets = [{ value: 'zz-0123456789-zz', placeholder: '$K' }]
 
   test('a piece of 8 characters found where the whole is not is replaced, overlapping pieces once', () => {
-    expect(redact('got 0123456789 back', secrets)).toBe('got [part of $K] back')
+    expect(redact('got 0123456789-z back', secrets)).toBe('got [part of $K] back')
+  })
+
+  test('a piece is as long as its characters need to hold CHANCE_BITS: 12 hex digits, 14 decimal ones, 8 of base64', () => {
+    const hex = [{ value: 'rcpt_0a1b2c3d4e5f6a7b8c9d', placeholder: '$R' }]
+    expect(redact('x 0a1b2c3d4e5 y', hex), '11 hex digits: a hash holds them by chance').toBe('x 0a1b2c3d4e5 y')
+    expect(redact('x 0a1b2c3d4e5f y', hex), '12').toBe('x [part of $R] y')
+    const digits = [{ value: 'n-01234567890123456789', placeholder: '$N' }]
+    expect(redact('x 0123456789012 y', digits), '13 decimal digits').toBe('x 0123456789012 y')
+    expect(redact('x 01234567890123 y', digits), '14').toBe('x [part of $N] y')
+    expect(redact('x Ab3dE5gH y', [{ value: 'k-Ab3dE5gH7j', placeholder: '$B' }]), '8 of base64').toBe(
+      'x [part of $B] y',
+    )
+    expect(telltaleLength('0a1b2c3d4e5f6a7b', 0, PIECE)).toBe(12)
+    expect(telltaleLength('Ab3dE5gH7j', 0, PIECE)).toBe(8)
+    expect(telltaleLength('abcdefghijkl', 0, 1), 'small letters').toBe(10)
+    expect(telltaleLength('0a1b2c3d4e5', 0, PIECE), 'the text ends first').toBeUndefined()
   })
 
   test('a piece of letters and separators alone, or of fewer than three distinct characters, is no sign of its secret', () => {
     expect(redact('restricted', [{ value: 'ipts_restricted_key', placeholder: '$K' }])).toBe('restricted')
     expect(redact('a 00000000 b', [{ value: 'x00000000x', placeholder: '$K' }])).toBe('a 00000000 b')
-    expect(redact('a 01201201 b', [{ value: 'x01201201x', placeholder: '$K' }])).toBe('a [part of $K] b')
+    expect(redact('a x01201201 b', [{ value: 'x01201201x', placeholder: '$K' }])).toBe('a [part of $K] b')
   })
 
   test('a piece is telling from its first character to its last, and the last piece of a secret is one', () => {
-    expect(redact('x ab012345 y', [{ value: 'ab0123456789', placeholder: '$K' }])).toBe('x [part of $K] y')
-    expect(redact('x 012345ab y', [{ value: '9012345abc', placeholder: '$K' }])).toBe('x [part of $K] y')
-    expect(redact('x 23456789 y', secrets)).toBe('x [part of $K] y')
+    expect(redact('x ab-012345 y', [{ value: 'ab-0123456789', placeholder: '$K' }])).toBe('x [part of $K] y')
+    expect(redact('x 012345-ab y', [{ value: '9012345-abc', placeholder: '$K' }])).toBe('x [part of $K] y')
+    expect(redact('x 3456789-z y', secrets)).toBe('x [part of $K] y')
     expect(redact('x 6789 y', secrets), 'shorter than a piece').toBe('x 6789 y')
-    expect(redact('x 12345abc y', [{ value: '9012345abc', placeholder: '$K' }]), 'the last piece').toBe(
+    expect(redact('x 12345-abc y', [{ value: '9012345-abc', placeholder: '$K' }]), 'the last piece').toBe(
       'x [part of $K] y',
     )
     expect(
@@ -221,7 +248,7 @@ describe('pieces of a secret', () => {
 
   test('a whole secret next to a piece of another keeps both names', () => {
     expect(
-      redact('aa-0123-aa98765432', [
+      redact('aa-0123-aa987654321-z', [
         { value: 'aa-0123-aa', placeholder: '$A' },
         { value: 'zz-987654321-zz', placeholder: '$B' },
       ]),
@@ -238,15 +265,71 @@ describe('pieces of a secret', () => {
   })
 
   test('a piece two secrets share is named after the longer one', () => {
-    const shorter = { value: 'aa-0123456789', placeholder: '$SHORT' }
-    const longer = { value: 'bbbbbb-0123456789-bbbbbb', placeholder: '$LONG' }
-    expect(redact('x 0123456789 y', [shorter, longer])).toBe('x [part of $LONG] y')
+    const shorter = { value: 'aa-0123456789abcdef', placeholder: '$SHORT' }
+    const longer = { value: 'bbbbbb-0123456789abcdef-bbbbbb', placeholder: '$LONG' }
+    expect(redact('x 0123456789abcdef y', [shorter, longer])).toBe('x [part of $LONG] y')
   })
 
   test('a whole secret within a piece of another is named by its own placeholder, once', () => {
     const inner = { value: 'in-4567-in', placeholder: '$IN' }
     const outer = { value: 'out-0123in-4567-in89-out', placeholder: '$OUT' }
     expect(redact('x 0123in-4567-in89 y', [inner, outer])).toBe('x $IN y')
+  })
+})
+
+describe('chance', () => {
+  /** Random 0x-hashes, as a body lists intents or transactions, from a seeded generator: the same on every run. */
+  function hashes(count: number, seed: number): string[] {
+    let state = seed
+    const byte = () => ((state = (state * 1103515245 + 12345) >>> 0) >>> 16) & 0xff
+    return Array.from({ length: count }, () => `0x${Buffer.from(Array.from({ length: 32 }, byte)).toString('hex')}`)
+  }
+  const receipt = 'rcpt_5f0e3c9a17b2d84e6c0a9f13b7d2e58c4a6f1b09'
+  const secrets = secretsOf({ intent: { receipt } })
+
+  test('a body of many random hashes beside a hex receipt keeps every hash, and a piece of the receipt is still cut', () => {
+    const listed = hashes(20_000, 7)
+    const body = JSON.stringify({ receipt, intents: listed.map((hash) => ({ hash })) })
+    const redacted = redact(body, secrets)
+    expect(redacted).toBe(body.replace(receipt, '$IPTS_INTENT_RECEIPT'))
+    // A piece of the receipt (an encoder dropped a character) among them is cut out, the hashes kept.
+    const dropped = `${receipt.slice(0, 20)}${receipt.slice(21)}`
+    const withPiece = JSON.stringify({ echo: dropped, intents: listed.map((hash) => ({ hash })) })
+    const cut = redact(withPiece, secrets)
+    expect(cut).not.toContain(receipt.slice(24, 36))
+    expect(cut).toContain('[part of $IPTS_INTENT_RECEIPT]')
+    for (const hash of listed) expect(cut.includes(hash), hash).toBe(true)
+  })
+
+  test('a 4 MiB body of hashes beside a hex receipt keeps every hash', () => {
+    const listed = hashes(Math.ceil((4 * 1024 * 1024) / 69) + 100, 11)
+    const body = JSON.stringify({ receipt, intents: listed })
+    expect(body.length).toBeGreaterThan(4 * 1024 * 1024)
+    expect(redact(body, secrets)).toBe(body.replace(receipt, '$IPTS_INTENT_RECEIPT'))
+  })
+})
+
+describe('a URL', () => {
+  test('is redacted piece by piece: a path word a letters-only receipt holds stays readable', () => {
+    const secrets = secretsOf({ intent: { receipt: 'receipt-of-intent-a' } })
+    const url = `http://127.0.0.1:4000/v1/intents/0x${'ab'.repeat(32)}/status?receipt=receipt-of-intent-a&x=1`
+    expect(redact(url, secrets)).toBe(
+      `http://127.0.0.1:4000/v1/intents/0x${'ab'.repeat(32)}/status?receipt=$IPTS_INTENT_RECEIPT&x=1`,
+    )
+  })
+
+  test('keeps what is not secret when a query value holds a secret in an encoding, and names it', () => {
+    // 33 bytes: a base64 without padding.
+    const secrets = secretsOf({ intent: { receipt: "rcpt 0123456789abcdef~!'(a)/+=éz" } })
+    const encoded = encodeURIComponent(Buffer.from("rcpt 0123456789abcdef~!'(a)/+=éz").toString('base64'))
+    expect(redact(`https://h.example/v1/intents/0x12/status?receipt=${encoded}&page=2#top`, secrets)).toBe(
+      'https://h.example/v1/intents/0x12/status?receipt=$IPTS_INTENT_RECEIPT&page=2#top',
+    )
+  })
+
+  test('whose secret spans its pieces is redacted as a whole', () => {
+    const secrets = [{ value: 'ab/cd=ef&0123456789', placeholder: '$S' }]
+    expect(redact('http://h/x/ab/cd=ef&0123456789/y', secrets)).toBe('http://h/x/$S/y')
   })
 })
 
@@ -355,5 +438,189 @@ describe('GrowingSecrets', () => {
       { value: 'rcpt-two', placeholder: '$IPTS_WRITE_RECEIPT_2' },
     ])
     expect(redact('got rcpt-two', secrets.all())).toBe('got $IPTS_WRITE_RECEIPT_2')
+  })
+})
+
+describe('compressed forms', () => {
+  const secret = fresh('sk_live_ab12cd34ef56')
+  const secrets = [{ value: secret, placeholder: '$K' }]
+  const json = JSON.stringify({ session: { user: 7, key: secret } })
+
+  test.each([
+    ['gzip in base64', () => gzipSync(json).toString('base64')],
+    [
+      'zlib in base64url (a session cookie)',
+      () => `session=.${deflateSync(json).toString('base64url')}; Path=/; HttpOnly`,
+    ],
+    ['raw deflate in base64', () => deflateRawSync(json).toString('base64')],
+    ['gzip in hex', () => gzipSync(json).toString('hex')],
+    [
+      'gzip in base64, wrapped at 76',
+      () =>
+        gzipSync(json + ' '.repeat(100) + json)
+          .toString('base64')
+          .replace(/.{76}/g, '$&\r\n'),
+    ],
+    ['gzip in a base64 JSON member', () => JSON.stringify({ blob: gzipSync(json).toString('base64') })],
+    ['zlib as binary in a JSON string', () => JSON.stringify({ blob: deflateSync(json).toString('latin1') })],
+  ])('%s: found, and replaced with the value that holds it', (_, encode) => {
+    const text = encode()
+    expect(mentionsSecret(text, secret)).toBe(true)
+    expect(redact(text, secrets)).toContain('$K')
+    expect(mentionsSecret(text.replace(/[A-Za-z0-9]/g, 'A'), secret), 'the same text without the secret').toBe(false)
+  })
+
+  test('a stream cut short is inflated as far as it goes', () => {
+    // Without its last 12 bytes: the end of the deflate data and the gzip trailer.
+    const cut = gzipSync(`${secret}${'x'.repeat(4000)}`)
+      .subarray(0, -12)
+      .toString('base64')
+    expect(mentionsSecret(cut, secret)).toBe(true)
+  })
+})
+
+describe('byte forms', () => {
+  const secret = fresh('rcpt_0a1b2c3d~é')
+  const secrets = [{ value: secret, placeholder: '$R' }]
+  const utf8 = Buffer.from(secret, 'utf8')
+  const utf16be = Buffer.from(secret, 'utf16le').swap16()
+
+  test.each([
+    ['hex, lower case', () => `digest ${utf8.toString('hex')} end`],
+    ['hex, upper case', () => `digest ${utf8.toString('hex').toUpperCase()} end`],
+    ['hex after an odd digit', () => `0x1${utf8.toString('hex')}`],
+    ['hex with colons', () => [...utf8].map((b) => b.toString(16).padStart(2, '0')).join(':')],
+    ['\\x escapes', () => [...utf8].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('')],
+    ['a JSON array of bytes', () => JSON.stringify({ bytes: [...utf8] })],
+    ['a JSON array of signed bytes (Java)', () => JSON.stringify([...utf8].map((b) => (b > 127 ? b - 256 : b)))],
+    ['a Node Buffer as JSON', () => JSON.stringify(utf8)],
+    ['UTF-16LE bytes in a JSON string', () => JSON.stringify({ v: Buffer.from(secret, 'utf16le').toString('latin1') })],
+    ['UTF-16BE bytes in a JSON string', () => JSON.stringify({ v: utf16be.toString('latin1') })],
+    ['UTF-16LE in hex', () => Buffer.from(secret, 'utf16le').toString('hex')],
+    ['UTF-16BE in base64', () => utf16be.toString('base64')],
+    [
+      'UTF-16LE in base64 after one byte',
+      () => Buffer.concat([Buffer.from('x'), Buffer.from(secret, 'utf16le')]).toString('base64'),
+    ],
+  ])('%s: found and replaced', (_, encode) => {
+    const text = encode()
+    expect(mentionsSecret(text, secret)).toBe(true)
+    expect(redact(text, secrets)).toContain('$R')
+    expect(redact(text, secrets)).not.toContain(utf8.toString('hex').slice(0, 16))
+  })
+
+  test('a hash, an address and numbers are no bytes of a secret', () => {
+    const text = JSON.stringify({
+      hash: `0x${'9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}`,
+      sizes: [1, 2, 3, 4, 5, 6, 7, 8, 9],
+    })
+    expect(redact(text, secrets)).toBe(text)
+  })
+})
+
+describe('partial forms', () => {
+  const key = { value: 'sk_live_ab12cd34ef56gh78', placeholder: '$K' }
+
+  test.each([
+    ['sk_live_ab12****', '[part of $K]****'],
+    ['key sk_live_ab12 ******** refused', 'key [part of $K] ******** refused'],
+    ['sk_l…gh78', '[part of $K]…[part of $K]'],
+    ['ab12********', 'ab12********'],
+    ['sk_live_ab12xxxxxxxxxxxx', '[part of $K]xxxxxxxxxxxx'],
+    ['****gh78', '****[part of $K]'],
+  ])('a beginning or end of the secret next to a mask, 4 characters or more: %s', (text, redacted) => {
+    expect(redact(text, [key])).toBe(redacted)
+  })
+
+  test('4 characters of a secret elsewhere are no disclosure', () => {
+    expect(redact('sk_l and gh78 and ab12', [key])).toBe('sk_l and gh78 and ab12')
+  })
+
+  test('the receipt check judges a masked piece a disclosure from 4 characters past the format prefix', () => {
+    expect(mentionsSecret('receipt rcpt_****', 'rcpt_0a1b2c3d4e5f')).toBe(false)
+    expect(mentionsSecret('receipt …e5f', 'rcpt_0a1b2c3d4e5f'), 'three characters').toBe(false)
+    expect(mentionsSecret('receipt rcpt_0a1b****', 'rcpt_0a1b2c3d4e5f')).toBe(true)
+    expect(mentionsSecret('receipt rcpt_abcd****', 'rcpt_abcdef0123')).toBe(true)
+    expect(mentionsSecret('receipt …4e5f', 'rcpt_0a1b2c3d4e5f')).toBe(true)
+  })
+
+  test('once a piece of a secret is found, no stretch of it stays in clear, letters alone included', () => {
+    const secret = { value: 'abcdefghij-0123456789-klmnopqrst', placeholder: '$S' }
+    // The digits are a telling piece; the letters, split into other members, are not telling on their own.
+    const text = JSON.stringify({ a: 'abcdefghij', b: '-0123456789-', c: 'klmnopqrst' })
+    expect(redact(text, [secret])).toBe('{"a":"[part of $S]","b":"[part of $S]","c":"[part of $S]"}')
+    expect(
+      redact(JSON.stringify({ a: 'abcdefghij', c: 'klmnopqrst' }), [secret]),
+      'letters alone, nothing telling found',
+    ).toBe('{"a":"abcdefghij","c":"klmnopqrst"}')
+  })
+
+  test('a secret split in two members, and over wrapped lines, is found', () => {
+    const text = JSON.stringify({ keyStart: key.value.slice(0, 9), keyEnd: key.value.slice(9) })
+    expect(redact(text, [key])).not.toMatch(/ab12|cd34|sk_live/)
+    expect(mentionsSecret(`token: ${key.value.slice(0, 12)}\r\n  ${key.value.slice(12)}`, key.value)).toBe(true)
+    expect(redact(`token: ${key.value.slice(0, 12)}\r\n  ${key.value.slice(12)}`, [key])).toBe('token: $K')
+  })
+})
+
+describe('hostile input', () => {
+  test('a zip bomb in a header value or a member is read no further than the inflation cap, and a secret beside it is still found', () => {
+    const secret = fresh('bomb-neighbour-0123?~')
+    const secrets = [{ value: secret, placeholder: '$S' }]
+    // 64 MiB of zeros, gzipped and zlib-compressed to about 64 KB each, then base64 and hex as a server would echo
+    // them.
+    const zeros = Buffer.alloc(64 * 1024 * 1024)
+    for (const bomb of [
+      gzipSync(zeros).toString('base64'),
+      deflateSync(zeros).toString('base64url'),
+      gzipSync(zeros).subarray(0, 4096).toString('hex'),
+    ]) {
+      const before = inflatedBytes.total
+      const redacted = redact(`session=${bomb}; key=${secret}`, secrets)
+      expect(redacted).toContain('key=$S')
+      expect(redacted).not.toContain(secret)
+      expect(redactDeep({ cookie: bomb }, secrets)).toEqual({ cookie: bomb })
+      // What the decoders inflated (counted by them, whether kept or given up at the cap): MAX_INFLATED for each of the
+      // three readings (the text, what redaction made of it, the cookie), not the 64 MiB it would inflate to.
+      expect(inflatedBytes.total - before).toBeGreaterThan(0)
+      expect(inflatedBytes.total - before).toBeLessThanOrEqual(3 * MAX_INFLATED)
+    }
+  })
+
+  test.each<[string, () => string]>([
+    ['random bytes read as Latin-1', () => randomBytes(64 * 1024).toString('latin1')],
+    ['thousands of base64 tokens that read as text', () => Array(6000).fill(btoa('a text, not a key')).join(' ')],
+    [
+      'thousands of hex tokens that read as text',
+      () => Array(6000).fill(Buffer.from('plain text').toString('hex')).join(','),
+    ],
+    ['UTF-16 in base64', () => Buffer.from('some text '.repeat(8000), 'utf16le').toString('base64')],
+    ['JSON arrays of bytes', () => JSON.stringify(Array(500).fill([...Buffer.from('a text, not a key')]))],
+    [
+      'percent-encoded JSON of base64, three times',
+      () => encodeURIComponent(JSON.stringify(btoa('x'.repeat(30000)))).repeat(3),
+    ],
+  ])(
+    'reading %s costs in proportion to its length: its views hold at most the budget, beyond one reading',
+    (_, make) => {
+      const text = make()
+      const views = decodedViews(text)
+      expect(views.length, 'it is read').toBeGreaterThan(1)
+      const units = views.slice(1).reduce((sum, view) => sum + view.text.length, 0)
+      const largest = Math.max(...views.map((view) => view.text.length))
+      expect(units - largest).toBeLessThanOrEqual(Math.max(VIEW_UNITS_FLOOR, VIEW_UNITS_PER_UNIT * text.length))
+    },
+  )
+
+  test('the compressed streams of one text are inflated to MAX_INFLATED together, and the first ones are read', () => {
+    const secret = fresh('first-stream-0123?~')
+    // 40 streams of 100 KB of text each: 4 MB if each were inflated to the cap of one.
+    const text = Array.from({ length: 40 }, (_, i) => gzipSync(`${i === 0 ? secret : ''} ${'x'.repeat(100_000)}`))
+      .map((stream) => stream.toString('base64'))
+      .join(' ')
+    const inflated = decodedViews(text).reduce((sum, view) => sum + (view.text.match(/x/g)?.length ?? 0), 0)
+    expect(inflated).toBeGreaterThan(0)
+    expect(inflated).toBeLessThanOrEqual(MAX_INFLATED)
+    expect(redact(text, [{ value: secret, placeholder: '$S' }])).toContain('$S')
   })
 })

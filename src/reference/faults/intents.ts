@@ -1,5 +1,6 @@
 import { RESERVED_CHARACTER_RECEIPTS, type IntentRecord, type ReferenceData } from '../data.js'
-import { bodyOf, isOperation } from '../response-edits.js'
+import { gzipSync } from 'node:zlib'
+import { bodyOf, errorBodyOf, isOperation } from '../response-edits.js'
 import { attemptOf } from '../first-attempts.js'
 import type { Fault, RefRequest, RefResponse } from '../types.js'
 
@@ -290,6 +291,43 @@ export const intentsFaults: readonly Fault[] = [
     onResponse(response, request) {
       if (grantedStatus(response, request))
         response.headers['content-location'] = `${request.path}?${request.query.toString()}`
+    },
+  },
+  {
+    name: 'receipt-gzipped-in-session-cookie',
+    description:
+      'An intent status sets a session cookie holding the request (receipt included) as gzip in base64url, as framework session stores write it.',
+    breaks: ['every-response/receipt-not-disclosed'],
+    ruleWitnesses: ['intents/receipt-grants-status'],
+    onResponse(response, request) {
+      const session = JSON.stringify({ path: request.path, receipt: request.query.get('receipt'), at: 1 })
+      if (grantedStatus(response, request))
+        response.headers['set-cookie'] = `ipts_session=${gzipSync(session).toString('base64url')}; Path=/; HttpOnly`
+    },
+  },
+  {
+    name: 'receipt-hex-in-etag',
+    description:
+      "An intent status carries an ETag that is the receipt's UTF-8 in hex, as a cache key built from the query would be.",
+    breaks: ['every-response/receipt-not-disclosed'],
+    ruleWitnesses: ['intents/receipt-grants-status'],
+    onResponse(response, request) {
+      const receipt = request.query.get('receipt')
+      if (grantedStatus(response, request) && receipt)
+        response.headers.etag = `"${Buffer.from(receipt, 'utf8').toString('hex')}"`
+    },
+  },
+  {
+    name: 'receipt-masked-prefix-in-error',
+    description:
+      'Error answers of the intent operation quote the receipt sent masked, its first nine characters then asterisks: more than its format prefix.',
+    breaks: ['every-response/receipt-not-disclosed'],
+    ruleWitnesses: ['intents/receipt-bound-to-intent'],
+    onResponse(response, request) {
+      const receipt = request.query.get('receipt')
+      const body =
+        isOperation(request, 'getIntentStatus') && receipt && receipt.length > 12 ? errorBodyOf(response) : undefined
+      if (body) body.error = `${String(body.error)} (receipt ${receipt!.slice(0, 9)}********)`
     },
   },
   {
