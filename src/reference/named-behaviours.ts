@@ -3,6 +3,7 @@ import { allowanceByName } from './allowances/index.js'
 import { faultByName } from './faults/index.js'
 import type { AllowanceName } from './allowance-names.js'
 import type { FaultName } from './fault-names.js'
+import type { Quota } from './server.js'
 import type { Behaviour, Fault } from './types.js'
 
 /** The named faults and allowances, in that order; an unknown name is a usage error. */
@@ -17,7 +18,7 @@ export function referenceBehaviours(
 }
 
 export interface FaultNeeds {
-  quota?: { limit: number; windowMs: number }
+  quota?: Quota
   receipts?: [string, string]
 }
 
