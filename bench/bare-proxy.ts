@@ -1,4 +1,4 @@
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Agent, request } from 'undici'
 
@@ -12,7 +12,9 @@ const PER_CONNECTION = new Set(['connection', 'keep-alive', 'transfer-encoding',
 const dispatcher = new Agent()
 let forwarded = 0
 
-const server = createServer(async (incoming, outgoing) => {
+const server = createServer((incoming, outgoing) => void forward(incoming, outgoing).catch(() => outgoing.destroy()))
+
+async function forward(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
   const headers = Object.fromEntries(Object.entries(incoming.headers).filter(([name]) => !PER_CONNECTION.has(name)))
   const answer = await request(`${upstream}${incoming.url}`, {
     method: 'GET',
@@ -29,7 +31,7 @@ const server = createServer(async (incoming, outgoing) => {
   for await (const chunk of answer.body) outgoing.write(chunk)
   outgoing.end()
   if (++forwarded >= Number(maxRequests)) server.close(() => void dispatcher.close())
-})
+}
 server.listen(0, '127.0.0.1', () =>
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`),
 )

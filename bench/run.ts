@@ -9,6 +9,7 @@ import { withGeneratedSection } from '../src/docs/generated-section.js'
 import { startReferenceServer } from '../src/reference/server.js'
 import { runConformance, type RunOptions } from '../src/runner/run.js'
 import type { Report } from '../src/core/report.js'
+import type { CheckId } from '../src/contract/catalogue-ids.js'
 import { measureProxy } from './proxy.js'
 import { DISTINCT_KEY_EVERY, measureProxyRss } from './proxy-rss.js'
 import { measureCheckHarRss } from './check-har-rss.js'
@@ -73,7 +74,7 @@ interface Measured {
   statuses: number[]
 }
 
-async function measure(reference: RunOptions['reference'] = {}, only?: string[]): Promise<Measured> {
+async function measure(reference: RunOptions['reference'] = {}, only?: CheckId[]): Promise<Measured> {
   const requests: RecordedRequest[] = []
   const statuses: number[] = []
   const started = performance.now()

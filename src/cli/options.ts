@@ -5,6 +5,9 @@ import { closestFirst } from '../core/closest.js'
 import { yamlProblem } from '../core/yaml-problem.js'
 import { connectTimeoutFor, randomSeed, settingDefaults, type FilledSettings } from '../core/defaults.js'
 import { profileValues, readProfileFile, type ProfileSource } from '../profile/load.js'
+import type { CheckId } from '../contract/catalogue-ids.js'
+import type { AllowanceName } from '../reference/allowance-names.js'
+import type { FaultName } from '../reference/fault-names.js'
 import type { RunOptions, Waiver } from '../runner/options.js'
 import { UsageError } from '../core/errors.js'
 import {
@@ -252,9 +255,11 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliOp
       throw new UsageError(`--${hash ? receiptFlag : hashFlag} is required with --${hash ? hashFlag : receiptFlag}`)
     return hash && receipt ? { hash, receipt } : undefined
   }
-  const faults = checked('fault') as string[] | undefined
-  const allowances = checked('allowance') as string[] | undefined
-  const only = checked('check') as string[] | undefined
+  // Typed as the catalogue's names: validateRunOptions below refuses an unknown check ID, and the run an unknown
+  // fault or allowance, as a usage error.
+  const faults = checked('fault') as FaultName[] | undefined
+  const allowances = checked('allowance') as AllowanceName[] | undefined
+  const only = checked('check') as CheckId[] | undefined
   const given = {
     baseUrl: checked('base-url') as string | undefined,
     apiKey: checked('api-key') as string | undefined,
@@ -390,7 +395,8 @@ function readWaivers(path: string, value: unknown): Waiver[] {
     if (typeof check !== 'string' || typeof reason !== 'string' || reason.trim() === '') {
       throw new UsageError(`--config: waiver ${i + 1} in ${path} needs a check ID and a non-empty reason`)
     }
-    return { check, reason }
+    // An unknown check ID is refused by validateRunOptions, naming this file.
+    return { check: check as CheckId, reason }
   })
 }
 

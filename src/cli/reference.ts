@@ -1,5 +1,7 @@
 import { allowances } from '../reference/allowances/index.js'
 import { faults } from '../reference/faults/index.js'
+import type { AllowanceName } from '../reference/allowance-names.js'
+import type { FaultName } from '../reference/fault-names.js'
 import { broughtByFaults, referenceBehaviours } from '../reference/named-behaviours.js'
 import { startReferenceServer } from '../reference/server.js'
 import { UsageError } from '../core/errors.js'
@@ -41,8 +43,8 @@ export interface ReferenceCliOptions {
   list: boolean
   port: number
   host: string
-  faults: string[]
-  allowances: string[]
+  faults: FaultName[]
+  allowances: AllowanceName[]
   quota?: { limit: number; windowMs: number }
   latencyMs?: number
   seed: number
@@ -80,8 +82,9 @@ export function parseReferenceArgs(argv: readonly string[]): ReferenceCliOptions
     list: checked('list') === true,
     port: checked('port') as number,
     host: checked('host') as string,
-    faults: (checked('fault') as string[] | undefined) ?? [],
-    allowances: (checked('allowance') as string[] | undefined) ?? [],
+    // Typed as the catalogue's names: referenceBehaviours refuses an unknown one as a usage error.
+    faults: (checked('fault') as FaultName[] | undefined) ?? [],
+    allowances: (checked('allowance') as AllowanceName[] | undefined) ?? [],
     quota: limit === undefined ? undefined : { limit, windowMs: checked('quota-window-ms') as number },
     latencyMs: checked('latency-ms') as number | undefined,
     seed: (checked('seed') as number | undefined) ?? Math.floor(Math.random() * 2 ** 31),

@@ -51,6 +51,21 @@ async function renderFaultNames(): Promise<string> {
   ].join('\n')
 }
 
+/** The names of the reference's allowances, so that an API run naming an unknown one is a tsc error. */
+async function renderAllowanceNames(): Promise<string> {
+  const { allowances } = await import('../reference/allowances/index.js')
+  return [
+    HEADER,
+    '',
+    unionType(
+      'AllowanceName',
+      'The name of an allowance of the reference server (src/reference/allowances).',
+      allowances.map((a) => a.name),
+    ),
+    '',
+  ].join('\n')
+}
+
 /** suites/CONCERN.test.ts: the vitest mode's file for the checks of one concern. */
 export function suiteFile(concern: string): string {
   return [
@@ -66,6 +81,7 @@ export function suiteFile(concern: string): string {
 export const generatedFiles: readonly GeneratedFile[] = [
   { path: 'src/contract/catalogue-ids.ts', render: renderCatalogueIds },
   { path: 'src/reference/fault-names.ts', render: renderFaultNames },
+  { path: 'src/reference/allowance-names.ts', render: renderAllowanceNames },
   ...Object.keys(checksByConcern).map((concern) => ({
     path: `suites/${concern}.test.ts`,
     render: () => suiteFile(concern),

@@ -1,10 +1,16 @@
 import { UsageError } from '../core/errors.js'
 import { allowanceByName } from './allowances/index.js'
 import { faultByName } from './faults/index.js'
+import type { AllowanceName } from './allowance-names.js'
+import type { FaultName } from './fault-names.js'
+import type { Quota } from './server.js'
 import type { Behaviour, Fault } from './types.js'
 
 /** The named faults and allowances, in that order; an unknown name is a usage error. */
-export function referenceBehaviours(faults: readonly string[] = [], allowances: readonly string[] = []): Behaviour[] {
+export function referenceBehaviours(
+  faults: readonly FaultName[] = [],
+  allowances: readonly AllowanceName[] = [],
+): Behaviour[] {
   return [
     ...faults.map((name) => faultByName(name) ?? unknownName('fault', name)),
     ...allowances.map((name) => allowanceByName(name) ?? unknownName('allowance', name)),
@@ -12,7 +18,7 @@ export function referenceBehaviours(faults: readonly string[] = [], allowances: 
 }
 
 export interface FaultNeeds {
-  quota?: { limit: number; windowMs: number }
+  quota?: Quota
   receipts?: [string, string]
 }
 

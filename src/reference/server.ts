@@ -35,7 +35,19 @@ export interface Quota {
   windowMs: number
   /** What the quota is counted per, named by x-ratelimit-scope: the API key (default) or the client's address. */
   scope?: 'api-key' | 'client-address'
+  /**
+   * When a window starts: at its first request (default, a fixed window), or at its first refusal: `limit` requests are
+   * served however long they take, the next is refused, and so is every request until windowMs after it.
+   */
+  windowFrom?: 'first-request' | 'first-refusal'
 }
+
+/**
+ * The quota the faults and allowances shown by the rate-limit probe serve with: 40 requests, then a second's wait. Its
+ * window starts at its first refusal, so that the probe's burst meets a 429 on a loaded machine too, where 40 requests
+ * may take longer than a second.
+ */
+export const PROBED_QUOTA = { limit: 40, windowMs: 1000, windowFrom: 'first-refusal' } as const satisfies Quota
 
 /** The x-ratelimit-scope the reference names on its 429s under this quota. */
 export function rateLimitScope(quota: Quota | undefined): string {
@@ -55,7 +67,7 @@ export interface ReferenceServer {
 export async function startReferenceServer(options: ReferenceOptions = {}): Promise<ReferenceServer> {
   const data = buildReferenceData(options)
   const behaviours = options.behaviours ?? []
-  const quota = options.quota && new QuotaCounter(options.quota.limit, options.quota.windowMs)
+  const quota = options.quota && new QuotaCounter(options.quota)
   const perAddress = options.quota?.scope === 'client-address'
   const scopeHeader = rateLimitScope(options.quota)
 
@@ -196,26 +208,29 @@ function closeServer(server: Server): Promise<void> {
   return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
 }
 
-/** Fixed-window request counter per key or address. take() returns the seconds to wait when it is over its quota. */
+/**
+ * Window request counter per key or address (a window starts as Quota.windowFrom says). take() returns the seconds to
+ * wait when it is over its quota.
+ */
 class QuotaCounter {
-  private readonly windows = new Map<string, { start: number; count: number }>()
+  /** start: undefined while a window that starts at its first refusal has refused nothing. */
+  private readonly windows = new Map<string, { start: number | undefined; count: number }>()
 
-  constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
-  ) {}
+  constructor(private readonly quota: Quota) {}
 
   take(key: string): number | undefined {
+    const { limit, windowMs, windowFrom = 'first-request' } = this.quota
     const now = Date.now()
     let window = this.windows.get(key)
-    if (!window || now - window.start >= this.windowMs) {
-      window = { start: now, count: 0 }
+    if (!window || (window.start !== undefined && now - window.start >= windowMs)) {
+      window = { start: windowFrom === 'first-request' ? now : undefined, count: 0 }
       this.windows.set(key, window)
     }
-    if (window.count < this.limit) {
+    if (window.count < limit) {
       window.count++
       return undefined
     }
-    return Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000))
+    window.start ??= now
+    return Math.max(1, Math.ceil((window.start + windowMs - now) / 1000))
   }
 }

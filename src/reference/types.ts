@@ -68,7 +68,7 @@ export interface Fault extends Behaviour {
   run?: {
     probeRateLimit?: boolean
     allowWrites?: boolean
-    quota?: { limit: number; windowMs: number }
+    quota?: { limit: number; windowMs: number; windowFrom?: 'first-request' | 'first-refusal' }
     receipts?: [string, string]
     /** A soak after the checks (--duration, --rate), for a fault that shows only later or on some connections. */
     durationMs?: number
@@ -86,7 +86,7 @@ export interface Allowance extends Behaviour {
     maxPages?: number
     probeRateLimit?: boolean
     allowWrites?: boolean
-    quota?: { limit: number; windowMs: number }
+    quota?: { limit: number; windowMs: number; windowFrom?: 'first-request' | 'first-refusal' }
     /** A soak after the checks (--duration, --rate), for a behaviour that shows only later or on some connections. */
     durationMs?: number
     rate?: number

@@ -7,9 +7,12 @@ import type { ReferenceOptions } from '../reference/server.js'
 import type { Behaviour, RefRequest, RefResponse } from '../reference/types.js'
 import type { RetryPolicy } from '../http/retry.js'
 import type { SignInProcess } from '../generators/signed-bodies.js'
+import type { CheckId } from '../contract/catalogue-ids.js'
+import type { AllowanceName } from '../reference/allowance-names.js'
+import type { FaultName } from '../reference/fault-names.js'
 
 export interface Waiver {
-  check: string
+  check: CheckId
   reason: string
 }
 
@@ -21,8 +24,8 @@ export interface RunOptions {
   settings?: GivenSettings
   /** For the embedded reference server: named faults and allowances to switch on, quota and latency. */
   reference?: Pick<ReferenceOptions, 'quota' | 'latencyMs' | 'apiKey' | 'restrictedApiKey' | 'receipts'> & {
-    faults?: string[]
-    allowances?: string[]
+    faults?: FaultName[]
+    allowances?: AllowanceName[]
     /**
      * Behaviours of the caller's own, after the named ones: self-tests script the embedded server's answers with them.
      */
@@ -39,7 +42,7 @@ export interface RunOptions {
    */
   profile?: ProfileSource | null
   /** Run only these check IDs. */
-  only?: string[]
+  only?: CheckId[]
   waivers?: Waiver[]
   strict?: boolean
   /**

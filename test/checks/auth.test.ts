@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import type { CheckId } from '../../src/contract/catalogue-ids.js'
 import { authChecks } from '../../src/checks/auth.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
@@ -54,7 +55,7 @@ describe('auth/missing-key', () => {
 describe('auth/missing-key and auth/unknown-key without a full key', () => {
   // Without the full key no cursor page can be fetched: the first pages alone are asked, and the reference refuses
   // each.
-  test.each(['auth/missing-key', 'auth/unknown-key'])('%s passes on the first pages alone', async (id) => {
+  test.each<CheckId>(['auth/missing-key', 'auth/unknown-key'])('%s passes on the first pages alone', async (id) => {
     const outcome = await outcomeWithInputs(id, () => ({}))
     expect(outcome.status, outcome.reason).toBe('passed')
   })
@@ -147,7 +148,7 @@ function cursorsBoundToKeys(status: number): Behaviour {
 
 describe('cursor pages with a cursor of another key', () => {
   test.each([400, 404, 422])('auth/missing-key and auth/unknown-key take a %s to it as a refusal', async (status) => {
-    for (const id of ['auth/missing-key', 'auth/unknown-key']) {
+    for (const id of ['auth/missing-key', 'auth/unknown-key'] as const) {
       const outcome = await outcomeWithBehaviours([id], [cursorsBoundToKeys(status)])
       expect(outcome.status, `${id}: ${outcome.reason}`).toBe('passed')
     }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import type { CheckId } from '../../src/contract/catalogue-ids.js'
 import { otherTrader } from '../../src/checks/cursors.js'
 import type { CheckContext } from '../../src/checks/types.js'
 import type { Report } from '../../src/core/report.js'
@@ -65,7 +66,7 @@ function shortMarkets(count: number): Behaviour {
   })
 }
 
-function reportOf(behaviours: Behaviour[], only: string[], settings = {}): Promise<Report> {
+function reportOf(behaviours: Behaviour[], only: CheckId[], settings = {}): Promise<Report> {
   return runAgainstReference({ behaviours }, settings, { only })
 }
 

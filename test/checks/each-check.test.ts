@@ -124,7 +124,7 @@ describe.runIf(selected('every-response'))('each every-response rule', () => {
   )
 })
 
-const relationIds = new Set(relationRules.map((rule) => rule.id))
+const relationIds = new Set(relationRules.map((rule) => rule.id as CheckId))
 
 const relationCases = !selected('relations')
   ? []
@@ -141,7 +141,7 @@ const withoutCounts = (reason: string | undefined) => stable(reason)?.replace(/^
 describe.runIf(selected('relations'))('each relation between responses', () => {
   test('passes on the plain reference, through the last sweep alone', async () => {
     const report = await runAgainstReference({}, {}, { only: [...relationIds] })
-    expect(report.checks.filter((c) => relationIds.has(c.id) && c.status !== 'passed')).toEqual([])
+    expect(report.checks.filter((c) => relationIds.has(c.id as CheckId) && c.status !== 'passed')).toEqual([])
   })
 
   test.each(relationCases)('%s fails under the fault %s, with evidence of when', async (rule, name, fault) => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { checksByConcern } from '../../src/checks/index.js'
 import { intentsChecks, statusMember } from '../../src/checks/intents.js'
 import { CheckFailure, CheckSkipped, type CallOptions, type Check, type CheckContext } from '../../src/checks/types.js'
 import type { RunSettings } from '../../src/core/settings.js'
@@ -284,7 +285,7 @@ describe('intents checks against the scripted reference', () => {
   const first = { hash: FIRST.hash, receipt: FIRST.receipt }
 
   it('every intents check passes against the reference as it is', async () => {
-    for (const { id } of intentsChecks) {
+    for (const { id } of checksByConcern.intents) {
       const outcome = await outcomeWithBehaviours([id], [])
       expect({ id, status: outcome.status, reason: outcome.reason }).toEqual({
         id,
@@ -305,7 +306,11 @@ describe('intents checks against the scripted reference', () => {
         seen.set(key, (seen.get(key) ?? 0) + 1)
       },
     }
-    const report = await runAgainstReference({ behaviours: [counter] }, {}, { only: intentsChecks.map(({ id }) => id) })
+    const report = await runAgainstReference(
+      { behaviours: [counter] },
+      {},
+      { only: checksByConcern.intents.map(({ id }) => id) },
+    )
     const ids = new Set(intentsChecks.map(({ id }) => id))
     expect(report.checks.filter(({ id }) => ids.has(id)).map(({ id, status }) => [id, status])).toEqual(
       intentsChecks.map(({ id }) => [id, 'passed']),
@@ -449,7 +454,7 @@ describe('intents checks against the scripted reference', () => {
         (status) => (status.orderHash = OTHER_HASH),
       )
       const message = `the status answered has orderHash ${OTHER_HASH}, not the hash asked for, and the other intent given, read with its own receipt, answers the same orderHash: one of them was answered with a status not its own`
-      for (const id of ['intents/receipt-grants-status', 'intents/second-receipt-grants-status']) {
+      for (const id of ['intents/receipt-grants-status', 'intents/second-receipt-grants-status'] as const) {
         const outcome = await outcomeWithBehaviours([id], [same])
         expect({ id, status: outcome.status, reason: outcome.reason }).toEqual({
           id,

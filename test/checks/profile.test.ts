@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import type { CheckId } from '../../src/contract/catalogue-ids.js'
 import { readFileSync } from 'node:fs'
 import { findingMessage } from '../../src/checks/exchange-judge.js'
 import { profileChecks } from '../../src/checks/profile.js'
@@ -33,7 +34,7 @@ const REFERENCE_VALUES = readProfileFile(specPath('reference-profile.yaml'))
 
 /** Runs one check alone under the given profile values (the reference's own by default) and behaviours. */
 async function outcomeOf(
-  id: string,
+  id: CheckId,
   values: ProfileValues = REFERENCE_VALUES,
   behaviours: readonly Behaviour[] = [],
 ): Promise<CheckOutcome> {
@@ -557,7 +558,7 @@ function published(edit: (document: Record<string, any>) => void): Behaviour {
   }
 }
 
-async function withPublished(id: string, edit: (document: Record<string, any>) => void): Promise<CheckOutcome> {
+async function withPublished(id: CheckId, edit: (document: Record<string, any>) => void): Promise<CheckOutcome> {
   const report = await runAgainstReference({ behaviours: [published(edit)] }, {}, { only: [id] })
   return report.checks.find((c) => c.id === id)!
 }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import type { CheckId } from '../../src/contract/catalogue-ids.js'
 import { checksByConcern } from '../../src/checks/index.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import { specPath } from '../../src/core/package-root.js'
@@ -25,7 +26,7 @@ function withOperations(operations: Record<string, WriteOperation>): ProfileValu
 }
 
 async function outcomeOf(
-  id: string,
+  id: CheckId,
   behaviours: readonly Behaviour[] = [],
   values: ProfileValues = REFERENCE_VALUES,
 ): Promise<CheckOutcome> {

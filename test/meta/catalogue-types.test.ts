@@ -3,6 +3,9 @@ import { allCheckIds, type Concern } from '../../src/checks/index.js'
 import type { Check } from '../../src/checks/types.js'
 import type { CheckId, RequirementId } from '../../src/contract/catalogue-ids.js'
 import { loadRequirements } from '../../src/contract/requirements.js'
+import { runConformance, type RunOptions, type Waiver } from '../../src/index.js'
+import type { AllowanceName } from '../../src/reference/allowance-names.js'
+import { allowances } from '../../src/reference/allowances/index.js'
 import type { FaultName } from '../../src/reference/fault-names.js'
 import { faults } from '../../src/reference/faults/index.js'
 import type { Allowance, Fault } from '../../src/reference/types.js'
@@ -49,5 +52,29 @@ describe('the catalogue types', () => {
     expect(faults.map((f) => f.name)).toContain(name)
     expect(faults.map((f) => f.name)).not.toContain(typo)
     expect(concern).toBe('quota')
+  })
+
+  test("the API's options name checks, faults and allowances of the catalogue, as the package's types declare them", () => {
+    const options: RunOptions = {
+      only: ['limits/quota-429'],
+      waivers: [{ check: 'every-response/retry-after', reason: 'ticket 42' }],
+      reference: { faults: ['quota-retry-after-zero'], allowances: ['always-gzip'] },
+    }
+    // @ts-expect-error: no check has the ID limits/quota-492
+    const only: RunOptions['only'] = ['limits/quota-492']
+    // @ts-expect-error: no check has the ID every-response/retry-afetr
+    const waiver: Waiver = { check: 'every-response/retry-afetr', reason: 'ticket 42' }
+    // @ts-expect-error: no fault has the name quota-retry-after-0
+    const faultTypo: NonNullable<RunOptions['reference']>['faults'] = ['quota-retry-after-0']
+    // @ts-expect-error: no allowance has the name always-gzipped
+    const allowanceTypo: NonNullable<RunOptions['reference']>['allowances'] = ['always-gzipped']
+    expectTypeOf<'always-gzip'>().toExtend<AllowanceName>()
+    expectTypeOf<Parameters<typeof runConformance>[0]>().toEqualTypeOf<RunOptions | undefined>()
+    expect(allCheckIds()).toEqual(expect.arrayContaining([...options.only!, options.waivers![0]!.check]))
+    expect(allCheckIds()).not.toContain(only![0])
+    expect(allCheckIds()).not.toContain(waiver.check)
+    expect(faults.map((f) => f.name)).not.toContain(faultTypo![0])
+    expect(allowances.map((a) => a.name)).toContain(options.reference!.allowances![0])
+    expect(allowances.map((a) => a.name)).not.toContain(allowanceTypo![0])
   })
 })

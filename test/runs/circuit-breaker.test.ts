@@ -3,7 +3,14 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import { startReferenceServer } from '../../src/reference/server.js'
 import { runConformance, type RunOptions } from '../../src/runner/run.js'
 import type { Report } from '../../src/core/report.js'
-import { drip, httpTarget, rawTarget, referenceInputs, type HostileTarget } from '../support/hostile-servers.js'
+import {
+  answering,
+  drip,
+  httpTarget,
+  rawTarget,
+  referenceInputs,
+  type HostileTarget,
+} from '../support/hostile-servers.js'
 import { cliRun } from '../support/output.js'
 import { FIXED_SEED } from '../support/run.js'
 
@@ -158,15 +165,19 @@ describe('a target slow on one operation only', () => {
   test('has that operation closed, and every other operation checked', { timeout: HANG_BOUND_MS }, async () => {
     const reference = await startReferenceServer()
     let intentRequests = 0
-    const proxy = await httpTarget(async (req, res) => {
-      if (req.url?.startsWith('/v1/intents/')) return void intentRequests++
-      const answer = await request(`${reference.baseUrl}${req.url}`, { headers: req.headers as Record<string, string> })
-      const headers = Object.fromEntries(
-        Object.entries(answer.headers).filter(([name]) => name !== 'transfer-encoding' && name !== 'connection'),
-      )
-      res.writeHead(answer.statusCode, headers as Record<string, string>)
-      res.end(Buffer.from(await answer.body.arrayBuffer()))
-    })
+    const proxy = await httpTarget(
+      answering(async (req, res) => {
+        if (req.url?.startsWith('/v1/intents/')) return void intentRequests++
+        const answer = await request(`${reference.baseUrl}${req.url}`, {
+          headers: req.headers as Record<string, string>,
+        })
+        const headers = Object.fromEntries(
+          Object.entries(answer.headers).filter(([name]) => name !== 'transfer-encoding' && name !== 'connection'),
+        )
+        res.writeHead(answer.statusCode, headers as Record<string, string>)
+        res.end(Buffer.from(await answer.body.arrayBuffer()))
+      }),
+    )
     try {
       // Room for the other operations to answer through the proxy on a loaded machine; the slow one never does.
       const report = await runConformance({

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request } from 'undici'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import type { CheckId } from '../../src/contract/catalogue-ids.js'
 import { remediesLine } from '../../reporters/console.js'
 import { prettyJsonHtml } from '../../reporters/json-body.js'
 import { escapeHtml } from '../../reporters/html.js'
@@ -342,7 +343,11 @@ describe('--min-assessed', () => {
   })
 
   test('the API holds a run to minAssessed as the CLI does, and refuses a share outside 0 to 100', async () => {
-    const options = { settings: { ...TEST_SETTINGS }, only: ['config/answers-json'], retryPolicy: TEST_RETRY_POLICY }
+    const options = {
+      settings: { ...TEST_SETTINGS },
+      only: ['config/answers-json'] satisfies CheckId[],
+      retryPolicy: TEST_RETRY_POLICY,
+    }
     const below = await runConformance({ ...options, minAssessed: 100 })
     expect(below.summary.verdict).toBe('fail')
     const enough = await runConformance({ ...options, minAssessed: 0 })

@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { cursorsChecks } from '../../src/checks/cursors.js'
+import type { CheckId } from '../../src/contract/catalogue-ids.js'
+import { checksByConcern } from '../../src/checks/index.js'
 import type { Report } from '../../src/core/report.js'
 import { failureSummary, idsWithStatus, runAgainstReference } from '../support/run.js'
 
-const CURSOR_CHECKS = cursorsChecks.map((check) => check.id)
-const WALKS = ['cursors/balances-walk-ends', 'cursors/markets-walk-ends']
+const CURSOR_CHECKS = checksByConcern.cursors.map((check) => check.id)
+const WALKS: CheckId[] = ['cursors/balances-walk-ends', 'cursors/markets-walk-ends']
 
 const reasonOf = (report: Report, id: string) => report.checks.find((c) => c.id === id)?.reason ?? ''
 /** Of the given checks, those that ended with the status (the run reports the others too, as not selected). */

@@ -1,8 +1,12 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { request } from 'undici'
 import { describe, expect, test } from 'vitest'
 import type { Report } from '../../src/core/report.js'
+import { startReferenceServer, type Quota } from '../../src/reference/server.js'
 import { failureSummary, idsWithStatus, runAgainstReference } from '../support/run.js'
 
-const QUOTA = { limit: 15, windowMs: 1000 }
+/** 15 requests, then a second's wait from its first refusal, which a slow (loaded) run meets too. */
+const QUOTA: Quota = { limit: 15, windowMs: 1000, windowFrom: 'first-refusal' }
 
 /**
  * Check ID to status, where an every-response rule skipped for want of (error) responses counts as passed: the 429s
@@ -20,7 +24,7 @@ function outcome(report: Report, id: string) {
   return found!
 }
 
-describe('a run under a quota of 15 requests per second per key', () => {
+describe('a run under a quota of 15 requests a second per key', () => {
   test('has the same outcomes as a run without a quota, the 429s retried', { timeout: 300_000 }, async () => {
     const plain = await runAgainstReference()
     let requests = 0
@@ -45,6 +49,37 @@ describe('a run under a quota of 15 requests per second per key', () => {
       report.checks.filter((c) => c.retried).length,
       'no check says its outcome depended on a retry',
     ).toBeGreaterThan(0)
+  })
+})
+
+describe("the reference's quota", () => {
+  /** The statuses of GET /v1/config with the key, one request at a time, each at least `gapMs` after the last. */
+  async function statusesUnder(quota: Quota, count: number, gapMs: number): Promise<number[]> {
+    const reference = await startReferenceServer({ quota })
+    try {
+      const statuses: number[] = []
+      for (let i = 0; i < count; i++) {
+        if (i > 0) await sleep(gapMs)
+        const answer = await request(`${reference.baseUrl}/v1/config`, {
+          headers: { 'x-api-key': reference.data.apiKey },
+        })
+        await answer.body.dump()
+        statuses.push(answer.statusCode)
+      }
+      return statuses
+    } finally {
+      await reference.close()
+    }
+  }
+
+  test('a fixed window (the default) starts afresh after its time, however few requests it took', async () => {
+    expect(await statusesUnder({ limit: 2, windowMs: 100 }, 4, 150)).toEqual([200, 200, 200, 200])
+  })
+
+  test('a window that starts at its first refusal refuses the request after the limit however slowly they came, then starts afresh', async () => {
+    expect(await statusesUnder({ limit: 2, windowMs: 100, windowFrom: 'first-refusal' }, 4, 150)).toEqual([
+      200, 200, 429, 200,
+    ])
   })
 })
 

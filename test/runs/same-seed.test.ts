@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { startReferenceServer } from '../../src/reference/server.js'
 import { referenceBehaviours } from '../../src/reference/named-behaviours.js'
+import type { FaultName } from '../../src/reference/fault-names.js'
 import { runConformance } from '../../src/runner/run.js'
 import type { Report } from '../../src/core/report.js'
 import { referenceInputs } from '../support/hostile-servers.js'
@@ -9,7 +10,7 @@ import { TEST_SETTINGS } from '../support/run.js'
 /**
  * Faults whose failures carry evidence of every kind: a coverage case, a shrunk counterexample, every-response rules.
  */
-const FAULTS = [
+const FAULTS: FaultName[] = [
   'properties-receipt-prefix-match',
   'cursors-tampered-cursor-500',
   'request-id-echoed-unvalidated',

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import type { AllowanceName } from '../../src/reference/allowance-names.js'
 import { ERROR_CODES } from '../../src/core/errors.js'
 import { exchangeJudges } from '../../src/engine/judges.js'
 import { observe } from '../../src/engine/observations.js'
@@ -90,7 +91,7 @@ describe('a read answered 500', () => {
     expect(report.checks.find((c) => c.id === 'every-response/allowed-request-not-500')?.status).toBe('passed')
   })
 
-  test.each(['transient-503-on-reads', 'transient-504-on-reads'])(
+  test.each<AllowanceName>(['transient-503-on-reads', 'transient-504-on-reads'])(
     'a transient %s once, then served, is retried and judged by its second answer',
     async (allowance) => {
       const report = await runAgainstReference({ allowances: [allowance] })

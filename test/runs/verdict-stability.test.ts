@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import type { CheckId } from '../../src/contract/catalogue-ids.js'
 import { allChecks } from '../../src/checks/index.js'
 import type { CheckContext } from '../../src/checks/types.js'
 import { createCheckContext } from '../../src/engine/context.js'
@@ -19,7 +20,7 @@ const SEEDS = Array.from({ length: 20 }, (_, i) => FIXED_SEED + i * 7919)
 const RUNS = 3
 
 /** The checks that generate inputs (a fixed coverage phase, then a random one); the first test keeps this list true. */
-const PROPERTY_CHECKS = [
+const PROPERTY_CHECKS: CheckId[] = [
   'properties/malformed-hash-rejected',
   'properties/out-of-bounds-receipt-refused',
   'properties/wrong-receipt-refused',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request as undiciRequest } from 'undici'
 import { describe, expect, onTestFinished, test, vi } from 'vitest'
+import type { CheckId } from '../../src/contract/catalogue-ids.js'
 import { checksByConcern } from '../../src/checks/index.js'
 import { parseCli } from '../../src/cli/options.js'
 import { main } from '../../src/cli/main.js'
@@ -272,7 +273,7 @@ describe('the CLI', () => {
       )
       return path
     }
-    const only = ['writes/key-length-within-bounds-accepted']
+    const only: CheckId[] = ['writes/key-length-within-bounds-accepted']
     const { requests, record } = recorder()
     const both = await runAgainstReference(
       { record },
@@ -313,7 +314,7 @@ describe('the CLI', () => {
       )
       return path
     }
-    const only = ['writes/unsafe-key-refused', 'writes/key-length-within-bounds-accepted']
+    const only: CheckId[] = ['writes/unsafe-key-refused', 'writes/key-length-within-bounds-accepted']
     // The reference takes letters, digits and . _ ~ -; a deployment that states letters, digits and - only must refuse
     // '.'.
     const stricter = await runAgainstReference(

@@ -52,6 +52,23 @@ function closeHttp(server: HttpServer): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()))
 }
 
+/**
+ * An async request handler of a test's server whose failure ends its response, not the test run: unawaited, a rejected
+ * handler would be an unhandled rejection that vitest blames on whichever test is running. The error is printed and
+ * answered as a 500 (or the connection cut, when the head has gone), which the test then sees.
+ */
+export function answering(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      process.stderr.write(`test server: ${req.method} ${req.url} failed: ${String(error)}\n`)
+      if (res.headersSent) res.destroy()
+      else res.writeHead(500, { 'content-type': 'text/plain' }).end('the test server failed')
+    })
+  }
+}
+
 export async function httpTarget(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<HostileTarget> {
   const server = createHttpServer(handle)
   return { baseUrl: await listen(server), close: () => closeHttp(server) }
@@ -153,18 +170,20 @@ export async function proxiedReference(
 ): Promise<HostileTarget> {
   const reference = await startReferenceServer({ latencyMs })
   const inputs = referenceInputs(reference)
-  const proxy = await httpTarget(async (req, res) => {
-    watch?.enter()
-    res.on('close', () => watch?.leave())
-    const answer = await request(`${reference.baseUrl}${req.url}`, { headers: req.headers as Record<string, string> })
-    const body = Buffer.from(await answer.body.arrayBuffer())
-    const headers: Record<string, string | string[]> = {}
-    for (const [name, value] of Object.entries(answer.headers))
-      if (value !== undefined && name !== 'transfer-encoding' && name !== 'connection') headers[name] = value
-    rewrite(headers)
-    res.writeHead(answer.statusCode, headers)
-    res.end(body)
-  })
+  const proxy = await httpTarget(
+    answering(async (req, res) => {
+      watch?.enter()
+      res.on('close', () => watch?.leave())
+      const answer = await request(`${reference.baseUrl}${req.url}`, { headers: req.headers as Record<string, string> })
+      const body = Buffer.from(await answer.body.arrayBuffer())
+      const headers: Record<string, string | string[]> = {}
+      for (const [name, value] of Object.entries(answer.headers))
+        if (value !== undefined && name !== 'transfer-encoding' && name !== 'connection') headers[name] = value
+      rewrite(headers)
+      res.writeHead(answer.statusCode, headers)
+      res.end(body)
+    }),
+  )
   return { baseUrl: proxy.baseUrl, inputs, close: async () => (await proxy.close(), await reference.close()) }
 }
 

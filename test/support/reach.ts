@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { allCheckIds } from '../../src/checks/index.js'
+import type { CheckId } from '../../src/contract/catalogue-ids.js'
 import type { Report } from '../../src/core/report.js'
 import type { ReferenceData } from '../../src/reference/data.js'
 import { DESCRIPTION_PATH } from '../../src/reference/server.js'
@@ -101,11 +102,12 @@ async function recordPlainRun(settings: RunOptions['settings'], serving: Serving
  * reference's answers under the behaviour, so it ends as in the plain run.
  */
 const CHECK_IDS = new Set<string>(allCheckIds())
+const isCheckId = (id: string): id is CheckId => CHECK_IDS.has(id)
 
-export function checksReached(behaviour: Behaviour, plain: PlainRun): Set<string> | 'all' {
+export function checksReached(behaviour: Behaviour, plain: PlainRun): Set<CheckId> | 'all' {
   // A server of its own: state a behaviour keeps per server (first attempts, cursor sessions) starts afresh.
   const data = { ...plain.data }
-  const reached = new Set<string>()
+  const reached = new Set<CheckId>()
   for (const exchange of plain.exchanges) {
     const request = copyOfRequest(exchange.request)
     const arrived = requestText(request)
@@ -122,7 +124,7 @@ export function checksReached(behaviour: Behaviour, plain: PlainRun): Set<string
     // The preflight's probes, the other exchanges no check sent, are sent and judged in every run, whatever it selects.
     if (exchange.checks.length === 0 && exchange.request.path === DESCRIPTION_PATH) return 'all'
     // The last sweep's reads (LAST_SWEEP) are made in any run that selects a relation, which the breaks name.
-    for (const id of exchange.checks) if (CHECK_IDS.has(id)) reached.add(id)
+    for (const id of exchange.checks) if (isCheckId(id)) reached.add(id)
   }
   return reached
 }

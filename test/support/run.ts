@@ -1,5 +1,6 @@
 import { runConformance, type RunOptions } from '../../src/runner/run.js'
 import type { CheckOutcome, Evidence, Report } from '../../src/core/report.js'
+import type { CheckId } from '../../src/contract/catalogue-ids.js'
 import type { FaultName } from '../../src/reference/fault-names.js'
 import type { Behaviour } from '../../src/reference/types.js'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
@@ -53,7 +54,7 @@ export function runAgainstReference(
  * fills in every input it has): the branches of a check for a target without a trader, an intent or a restricted key.
  */
 export async function outcomeWithInputs(
-  id: string,
+  id: CheckId,
   inputs: (server: ReferenceServer) => Partial<RunOptions['settings']>,
   extra: Partial<RunOptions> = {},
 ): Promise<CheckOutcome> {
@@ -79,7 +80,7 @@ export async function outcomeWithInputs(
  * a check is there for, where no named fault of the reference gives them. Returns the outcome of the first check.
  */
 export async function outcomeWithBehaviours(
-  only: readonly string[],
+  only: readonly CheckId[],
   behaviours: readonly Behaviour[],
   settings: Partial<RunOptions['settings']> = {},
 ): Promise<CheckOutcome> {

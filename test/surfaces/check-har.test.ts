@@ -28,6 +28,7 @@ import { CHROMIUM, chromiumSkipReason, LAUNCH_ARGS, recordBrowserTraffic } from 
 import { harEntry, harText } from '../support/har-entries.js'
 import { captureOutput } from '../support/output.js'
 import { reportValidator } from '../support/report-schema.js'
+import { checksReached, plainRunWith } from '../support/reach.js'
 import { idsWithStatus, runAgainstReference } from '../support/run.js'
 
 /** What one recorded exchange can decide: the every-response rules and the checks that say how. */
@@ -152,7 +153,12 @@ describe.skipIf(chromiumSkipReason)(
 
 const harRuns = new Map<string, Promise<{ report: Report; harPath: string }>>()
 
-/** A run against the reference with the faults, and its exchanges.har; each set of faults is run once for the file. */
+/**
+ * A run against the reference with the faults, and its exchanges.har; each set of faults is run once for the file. The
+ * plain reference's run is whole; a fault's runs the checks whose exchanges of a plain run it changes and those it
+ * breaks (as test/runs/faults.test.ts does): every exchange the fault changes is in the HAR, every other one is the
+ * plain reference's, which check-har passes.
+ */
 function runWithHar(faults: FaultName[]): Promise<{ report: Report; harPath: string }> {
   const key = faults.join(',')
   let running = harRuns.get(key)
@@ -160,10 +166,22 @@ function runWithHar(faults: FaultName[]): Promise<{ report: Report; harPath: str
     const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-run-har-')), 'exchanges.har')
     // A raw record: judged again whole, the HAR needs what the allowlist would keep out (the config document, a member
     // echoed where the schema names none).
-    running = runAgainstReference({ faults }, { rawRecord: true }, { harPath }).then((report) => ({ report, harPath }))
+    running = checksTheFaultsReach(faults)
+      .then((only) => runAgainstReference({ faults }, { rawRecord: true }, { harPath, ...(only && { only }) }))
+      .then((report) => ({ report, harPath }))
     harRuns.set(key, running)
   }
   return running
+}
+
+/** The checks a run with the faults needs for its HAR to hold each exchange they change; undefined: the whole suite. */
+async function checksTheFaultsReach(names: FaultName[]): Promise<CheckId[] | undefined> {
+  const chosen = names.map((name) => faultByName(name)!)
+  if (chosen.length === 0 || chosen.some((f) => f.profileWithout || f.run)) return undefined
+  const reached = await Promise.all(chosen.map(async (f) => checksReached(f, await plainRunWith({}, {}))))
+  const sets = reached.filter((ids) => ids !== 'all')
+  if (sets.length < reached.length) return undefined
+  return [...new Set([...sets.flatMap((ids) => [...ids]), ...chosen.flatMap((f) => f.breaks)])]
 }
 
 // The body rules' recorded judgement is what their checks run on each answer (faults.test proves each); each other

@@ -213,6 +213,9 @@ describe('the environment, in words', () => {
   })
 })
 
+/** Options as a JavaScript caller may give them: tsc refuses a misspelt ID (test/meta/catalogue-types.test.ts). */
+const fromJavaScript = (options: object) => options as RunOptions
+
 describe('the API validates its options as the CLI does: one UsageError naming the option, before any request', () => {
   test.each<[string, RunOptions, RegExp]>([
     [
@@ -250,13 +253,13 @@ describe('the API validates its options as the CLI does: one UsageError naming t
     ],
     [
       'an unknown check ID',
-      { only: ['auth/missing-kye'] },
+      fromJavaScript({ only: ['auth/missing-kye'] }),
       /^only: no check has the ID "auth\/missing-kye" \(closest: auth\/missing-key, /,
     ],
     ['an empty selection', { only: [] }, /^only names no check: a run of none would pass on nothing$/],
     [
       'an unknown waiver ID',
-      { waivers: [{ check: 'auth/missing-kye', reason: 'ticket' }] },
+      fromJavaScript({ waivers: [{ check: 'auth/missing-kye', reason: 'ticket' }] }),
       /^waiver 1: no check has the ID "auth\/missing-kye"/,
     ],
     [
@@ -275,8 +278,13 @@ describe('the API validates its options as the CLI does: one UsageError naming t
       /^settings\.replayPath needs settings\.seed and exactly one only/,
     ],
     [
+      'an unknown fault of the embedded reference',
+      fromJavaScript({ reference: { faults: ['quota-retry-after-0'] } }),
+      /^unknown reference fault quota-retry-after-0 \(ipts-conformance reference --list names them all\)$/,
+    ],
+    [
       'faults with a deployment',
-      { settings: { baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }, reference: { faults: ['x'] } },
+      { settings: { baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }, reference: { faults: ['quota-retry-after-zero'] } },
       /^reference\.faults applies only to the embedded reference server, not with settings\.baseUrl$/,
     ],
   ])('%s', async (_, options, message) => {

@@ -21,6 +21,17 @@ const schema = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('ipts-c
 console.log(JSON.stringify({ verdict: report.summary.verdict, checks: report.checks.length, paths, schema: schema.title }))
 `
 
+/** Beside it: the published declarations refuse a check ID, fault or allowance name the catalogue does not have. */
+const CONSUMER_TYPOS = `import type { RunOptions } from 'ipts-conformance'
+
+// @ts-expect-error: no check has the ID auth/missing-kye
+export const only: RunOptions['only'] = ['auth/missing-kye']
+// @ts-expect-error: no check has the ID auth/missing-kye
+export const waivers: RunOptions['waivers'] = [{ check: 'auth/missing-kye', reason: 'ticket 42' }]
+// @ts-expect-error: no fault is named quota-retry-after-0, no allowance always-gzipped
+export const reference: RunOptions['reference'] = { faults: ['quota-retry-after-0'], allowances: ['always-gzipped'] }
+`
+
 const NPM_ENV = { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_prefer_offline: 'true' }
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, ...NPM_ENV } })
@@ -70,6 +81,7 @@ describe('the packed tarball, installed into a TypeScript project', () => {
       }),
     )
     writeFileSync(join(consumer, 'main.ts'), CONSUMER)
+    writeFileSync(join(consumer, 'typos.ts'), CONSUMER_TYPOS)
     npm(['install', '--omit=dev', tarball], consumer)
     expect(
       existsSync(join(consumer, 'node_modules', 'vitest')),

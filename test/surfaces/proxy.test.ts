@@ -28,6 +28,7 @@ import {
 import { specPath } from '../../src/core/package-root.js'
 import { notAssessableWithout } from '../../src/profile/profile.js'
 import { REFERENCE_PROFILE_FILE } from '../../src/runner/profile-of-run.js'
+import { answering } from '../support/hostile-servers.js'
 import { harValidator } from '../support/har-schema.js'
 import { captureOutput } from '../support/output.js'
 import { reportValidator } from '../support/report-schema.js'
@@ -84,19 +85,21 @@ function expectNoSecret(files: Finished['files'], secrets: readonly string[]): v
 
 /** An upstream that answers each request with what it received: method, path, headers and body. */
 async function echoServer(): Promise<{ url: string; server: Server }> {
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'echo-server-1' })
-    res.end(
-      JSON.stringify({
-        method: req.method,
-        url: req.url,
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString(),
-      }),
-    )
-  })
+  const server = createServer(
+    answering(async (req, res) => {
+      const chunks: Buffer[] = []
+      for await (const chunk of req) chunks.push(chunk as Buffer)
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'echo-server-1' })
+      res.end(
+        JSON.stringify({
+          method: req.method,
+          url: req.url,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString(),
+        }),
+      )
+    }),
+  )
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
 }
@@ -189,12 +192,14 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
     const echo = await echoServer()
     let release!: () => void
     const released = new Promise<void>((resolve) => (release = resolve))
-    const streaming = createServer(async (_, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'stream-server-1' })
-      res.write('{"data":"first part ')
-      await released
-      res.end('and the rest"}')
-    })
+    const streaming = createServer(
+      answering(async (_, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'stream-server-1' })
+        res.write('{"data":"first part ')
+        await released
+        res.end('and the rest"}')
+      }),
+    )
     await new Promise<void>((resolve) => streaming.listen(0, '127.0.0.1', resolve))
     const proxyToEcho = await startProxy(['--upstream', echo.url])
     try {

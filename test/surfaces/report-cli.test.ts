@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import { faults } from '../../src/reference/faults/index.js'
 import type { CheckOutcome } from '../../src/core/report.js'
@@ -29,14 +29,21 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
+/** The whole run with the fault that the report folder, the failing baseline and the terminal's lines are read from. */
+let faultRun: { dir: string; jobSummary: string; code: number; out: string }
+beforeAll(async () => {
+  const dir = tempDir()
+  const jobSummary = join(dir, 'summary.md')
+  writeFileSync(jobSummary, '# earlier step\n')
+  const { code, out } = await run(['--report-dir', dir, '--seed', String(FIXED_SEED), '--fault', fault.name], {
+    GITHUB_STEP_SUMMARY: jobSummary,
+  })
+  faultRun = { dir, jobSummary, code, out }
+})
+
 describe('the report directory', () => {
-  test('holds every format after a run, and report.md is appended to the CI job summary', async () => {
-    const dir = tempDir()
-    const jobSummary = join(dir, 'summary.md')
-    writeFileSync(jobSummary, '# earlier step\n')
-    const { code, out } = await run(['--report-dir', dir, '--seed', String(FIXED_SEED), '--fault', fault.name], {
-      GITHUB_STEP_SUMMARY: jobSummary,
-    })
+  test('holds every format after a run, and report.md is appended to the CI job summary', () => {
+    const { dir, jobSummary, code, out } = faultRun
     expect(code, out).toBe(1)
     for (const file of ['report.json', 'report.md', 'junit.xml', 'report.html'])
       expect(out, `the summary names ${file}`).toContain(join(dir, file))
@@ -48,8 +55,8 @@ describe('the report directory', () => {
 
 describe('--baseline', () => {
   test('names the checks fixed since a failing baseline, and the exit code follows the current run', async () => {
-    const before = tempDir()
-    expect((await run(['--report-dir', before, '--seed', String(FIXED_SEED), '--fault', fault.name])).code).toBe(1)
+    const before = faultRun.dir
+    expect(faultRun.code).toBe(1)
     const now = tempDir()
     const { code, out } = await run([
       '--report-dir',
@@ -117,7 +124,7 @@ const judgedOverAll = (c: CheckOutcome) => c.concern === 'every-response' || c.c
 
 describe('terminal output', () => {
   test('off a terminal: a line per concern and per failed check, no colour, no cursor movement; the closing line counts what the progress counted', async () => {
-    const { out } = await run(['--report-dir', tempDir(), '--seed', String(FIXED_SEED), '--fault', fault.name])
+    const { out } = faultRun
     expect(out).not.toMatch(ANSI)
     expect(out).not.toContain('\r')
     const report = JSON.parse(readFileSync(out.match(/report: (.*report\.json)/)![1]!, 'utf8'))

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { HttpClient } from '../../src/http/client.js'
 import { defaultRetryPolicy } from '../../src/http/retry.js'
+import { answering } from '../support/hostile-servers.js'
 
 /** One attempt as the server received it: the bytes of the body and the key, in full. */
 interface Received {
@@ -16,17 +17,19 @@ type Answer = (response: ServerResponse, request: IncomingMessage) => void
 /** A server on 127.0.0.1 that reads each request whole, records it, and answers it with the next scripted answer. */
 async function scriptedServer(answers: Answer[]): Promise<{ baseUrl: string; received: Received[] }> {
   const received: Received[] = []
-  const server = createServer(async (request, response) => {
-    const chunks: Buffer[] = []
-    for await (const chunk of request) chunks.push(chunk as Buffer)
-    received.push({
-      method: request.method ?? '',
-      key: request.headers['idempotency-key'] as string | undefined,
-      body: Buffer.concat(chunks).toString('utf8'),
-    })
-    const answer = answers[Math.min(received.length, answers.length) - 1]!
-    answer(response, request)
-  })
+  const server = createServer(
+    answering(async (request, response) => {
+      const chunks: Buffer[] = []
+      for await (const chunk of request) chunks.push(chunk as Buffer)
+      received.push({
+        method: request.method ?? '',
+        key: request.headers['idempotency-key'] as string | undefined,
+        body: Buffer.concat(chunks).toString('utf8'),
+      })
+      const answer = answers[Math.min(received.length, answers.length) - 1]!
+      answer(response, request)
+    }),
+  )
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   onTestFinished(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))))
   return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received }

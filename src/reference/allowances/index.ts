@@ -1,3 +1,4 @@
+import type { AllowanceName } from '../allowance-names.js'
 import type { Allowance } from '../types.js'
 import { authAllowances } from './auth.js'
 import { configAllowances } from './config.js'
@@ -36,13 +37,19 @@ export const allowancesByConcern: Readonly<Partial<Record<string, readonly Allow
   writes: writesAllowances,
 }
 
+/**
+ * An allowance of the catalogue, whose name AllowanceName names (generated from this list;
+ * test/meta/catalogue.test.ts).
+ */
+export type NamedAllowance = Allowance & { readonly name: AllowanceName }
+
 /** Behaviour the contract permits; a server doing any of it passes the suite. */
-export const allowances: readonly Allowance[] = [
+export const allowances = [
   ...Object.values(allowancesByConcern).flatMap((list) => list ?? []),
   ...codingsAllowances,
   ...serverErrorsAllowances,
   ...relationsAllowances,
-]
+] as readonly NamedAllowance[]
 
 export function allowanceByName(name: string): Allowance | undefined {
   return allowances.find((allowance) => allowance.name === name)

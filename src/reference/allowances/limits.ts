@@ -1,3 +1,4 @@
+import { PROBED_QUOTA } from '../server.js'
 import type { Allowance } from '../types.js'
 
 export const limitsAllowances: readonly Allowance[] = [
@@ -8,7 +9,7 @@ export const limitsAllowances: readonly Allowance[] = [
     permittedBy: 'LIM-QUOTA-VALUES',
     readings: ['every-response/rate-limit-scope'],
     // The profile's quota stays: it states the values of the headers when they are sent, not that they are.
-    run: { probeRateLimit: true, quota: { limit: 40, windowMs: 1000 } },
+    run: { probeRateLimit: true, quota: PROBED_QUOTA },
     onResponse(response) {
       if (response.status === 429)
         for (const name of ['x-ratelimit-limit', 'x-ratelimit-scope']) delete response.headers[name]
@@ -22,7 +23,7 @@ export const limitsAllowances: readonly Allowance[] = [
     readings: ['every-response/rate-limit-scope'],
     // Shows only under a quota and the rate-limit probe; a deployment sending no scope would not state the reference's
     // quota scope.
-    run: { probeRateLimit: true, quota: { limit: 40, windowMs: 1000 } },
+    run: { probeRateLimit: true, quota: PROBED_QUOTA },
     profileWithout: ['quota'],
     // The quota values the 429s carry are judged against the profile's quota, which the profile then leaves out.
     skips: ['every-response/quota-values'],

@@ -1,7 +1,8 @@
+import { PROBED_QUOTA } from '../server.js'
 import type { Fault } from '../types.js'
 
 /** Shows only under a quota and the rate-limit probe, which the fault self-test switches on from `run`. */
-const underQuota: Fault['run'] = { probeRateLimit: true, quota: { limit: 40, windowMs: 1000 } }
+const underQuota: Fault['run'] = { probeRateLimit: true, quota: PROBED_QUOTA }
 
 export const limitsFaults: readonly Fault[] = [
   {

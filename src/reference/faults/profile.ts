@@ -1,4 +1,4 @@
-import { DESCRIPTION_PATH } from '../server.js'
+import { DESCRIPTION_PATH, PROBED_QUOTA } from '../server.js'
 import { errorResponse, MAX_PAGE_SIZE } from '../handlers.js'
 import { bodyFault } from '../record-edits.js'
 import { bodyOf, errorBodyOf, isOperation } from '../response-edits.js'
@@ -214,7 +214,7 @@ export const profileFaults: readonly Fault[] = [
     description: 'A 429 for an exceeded quota says x-ratelimit-scope: ip, where the profile gives api-key.',
     breaks: ['every-response/quota-values'],
     ruleWitnesses: ['limits/quota-429'],
-    run: { probeRateLimit: true, quota: { limit: 40, windowMs: 1000 } },
+    run: { probeRateLimit: true, quota: PROBED_QUOTA },
     onResponse(response) {
       if (response.status === 429) response.headers['x-ratelimit-scope'] = 'ip'
     },
@@ -225,7 +225,7 @@ export const profileFaults: readonly Fault[] = [
       'A 429 for an exceeded quota says x-ratelimit-limit: 400, where the profile gives the quota of 40 it counts.',
     breaks: ['every-response/quota-values'],
     ruleWitnesses: ['limits/quota-429'],
-    run: { probeRateLimit: true, quota: { limit: 40, windowMs: 1000 } },
+    run: { probeRateLimit: true, quota: PROBED_QUOTA },
     onResponse(response) {
       if (response.status === 429) response.headers['x-ratelimit-limit'] = '400'
     },
