@@ -114,7 +114,7 @@ export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop?
           onExchange(exchange, upstreamFailed) {
             if (upstreamFailed) judgement.upstreamFailed(exchange)
             else judgement.judge(exchange)
-            spool.add(exchange)
+            spool.add(judgement.addressed(exchange))
             if (options.maxRequests !== undefined && ++exchanges >= options.maxRequests) enough.abort()
           },
           onMalformedRequest: () => judgement.malformedRequest(),

@@ -67,6 +67,15 @@ export class TrafficJudgement {
   }
 
   /**
+   * The exchange with the contract's operation it addresses, which tells the HAR's allowlist the members its schema
+   * names (an exchange outside the contract's operations keeps none).
+   */
+  addressed(exchange: Exchange): Exchange {
+    const destination = destinationOf(exchange.request.method, exchange.request.url, this.profile?.values)
+    return typeof destination === 'object' ? { ...exchange, operation: destination.operation } : exchange
+  }
+
+  /**
    * Judges one exchange, and shows it to the relations; bodyRecorded false for a response whose body the recording left
    * out; senders: what a HAR names as its senders, whose round its evidence gives (0 when they name none).
    */

@@ -102,6 +102,8 @@ describe("a run's HAR", () => {
       }),
       [],
       [],
+      // Raw: the allowlist would keep the configuration's members, which the contract does not show, as stand-ins.
+      true,
     )
     expect(gzipped!.response.content).toMatchObject({
       text: JSON_TEXT,

@@ -186,6 +186,10 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
     ])
     expectNoSecret(files, [reference.data.apiKey, ...reference.data.intents.map((i) => i.receipt)])
     expect(har.log.entries[0]!.request.headers.find((h) => h.name === 'x-api-key')?.value).toBe('$IPTS_API_KEY')
+    const markets = har.log.entries.find((entry) => new URL(entry.request.url).pathname === '/v1/markets')!
+    expect(JSON.parse(markets.response.content.text!).data, 'the members the contract names, kept as they are').toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: expect.any(String) })]),
+    )
   })
 
   test('forwards method, headers and body as they are, and streams the response', async () => {
