@@ -1,4 +1,5 @@
 import type { RequirementId } from '../contract/catalogue-ids.js'
+import type { ValidateFunction } from 'ajv'
 import { configSchemaCompiler } from '../profile/config-schema.js'
 import type { Exchange } from '../http/exchange.js'
 import { violationsOf } from '../contract/schemas.js'
@@ -137,8 +138,17 @@ function requiredMembersCheck(component: RecordComponent, requirement: Requireme
 }
 
 /** What the profile's configSchema finds wrong with a config body. */
+/** The profile's configSchema compiled once, not for each response it judges. */
+const compiledConfigSchemas = new WeakMap<object, ValidateFunction>()
+
+function configSchemaValidator(schema: object): ValidateFunction {
+  let validate = compiledConfigSchemas.get(schema)
+  if (!validate) compiledConfigSchemas.set(schema, (validate = configSchemaCompiler().compile(schema)))
+  return validate
+}
+
 function configSchemaFinding(body: unknown, profile: Profile): Finding | undefined {
-  const validate = configSchemaCompiler().compile(profile.configSchema!)
+  const validate = configSchemaValidator(profile.configSchema!)
   if (validate(body)) return undefined
   const violations = violationsOf('configSchema', validate.errors)
   const first = violations[0]!

@@ -75,6 +75,14 @@ export class ObservationTally {
     }
   }
 
+  /**
+   * How many more violations of the judge the tally will keep: evidence beyond that would be built only to be dropped
+   * (redacting it is the dear part of judging a response).
+   */
+  room(id: string): number {
+    return VIOLATIONS_KEPT_PER_JUDGE - (this.tally.get(id)?.violations.length ?? 0)
+  }
+
   /** How many rules have shown a violation (or crashed) by now: a soak's "findings so far". */
   violatedRules(): number {
     return [...this.tally.values()].filter((total) => total.violated > 0 || total.crash !== undefined).length

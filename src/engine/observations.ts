@@ -46,6 +46,8 @@ function withRetriedAttempts(exchange: Exchange): { exchange: Exchange; supersed
  * that judges what the operation answered sees only answers (the 5xx policy, src/engine/server-errors.ts).
  * `responses`, when given, counts each response by operation and status, and whether any rule judged it (coverage).
  * `round`: the round that made the exchanges (0: the checks, or recorded traffic no run's rounds made), for evidence.
+ * `room`: how many more violations of a rule the caller keeps (ObservationTally.room, where it adds the observations at
+ * once): evidence is built for those alone, the others are counted.
  */
 export function observe(
   exchanges: readonly Exchange[],
@@ -55,6 +57,7 @@ export function observe(
   sentBy?: string,
   responses?: ResponsesSeen,
   round = 0,
+  room: (ruleId: string) => number = () => VIOLATIONS_KEPT_PER_CHECK,
 ): Observations {
   const observations: Observations = {}
   for (const { exchange, superseded } of exchanges
@@ -98,7 +101,7 @@ export function observe(
       judged = true
       if (finding === undefined) continue
       entry.violated++
-      if (entry.violations.length < VIOLATIONS_KEPT_PER_CHECK) {
+      if (entry.violations.length < Math.min(VIOLATIONS_KEPT_PER_CHECK, room(rule.id))) {
         const evidence = buildEvidence(
           findingMessage(finding),
           { exchange, violations: typeof finding === 'string' ? undefined : finding.violations },

@@ -175,7 +175,9 @@ function judge(env: ResampleEnvironment, exchange: Exchange, round: number, sent
   const attempts = [...exchange.retries.map((attempt) => attempt.status), exchange.response?.status]
   done.requests += attempts.filter((status) => status !== undefined && status !== 0).length
   done.quotaRefusals += attempts.filter((status) => status === 429).length
-  const observations = observe([exchange], env.settings, secrets, env.judges, sentBy, env.responses, round)
+  const observations = observe([exchange], env.settings, secrets, env.judges, sentBy, env.responses, round, (id) =>
+    env.tally.room(id),
+  )
   env.tally.add(observations)
   env.relations.responses([exchange], { round }, sentBy)
   if (env.exchangeLog) logExchanges(env.exchangeLog, [exchange], sentBy, secrets, env.settings.rawRecord)

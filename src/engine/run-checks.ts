@@ -192,7 +192,7 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
     for (const observations of observed) if (observations) tally.add(observations)
     const known = secretsNow(env)
     for (const { exchange, sentBy } of sharedReads.exchanges) {
-      tally.add(observe([exchange], settings, known, judges, sentBy, responses))
+      tally.add(observe([exchange], settings, known, judges, sentBy, responses, 0, (id) => tally.room(id)))
       relations.responses([exchange], { round: 0 }, sentBy)
       if (target.exchangeLog) logExchanges(target.exchangeLog, [exchange], sentBy, known, settings.rawRecord)
     }

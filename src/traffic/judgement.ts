@@ -100,6 +100,7 @@ export class TrafficJudgement {
         undefined,
         this.responses,
         round,
+        (id) => this.tally.room(id),
       )
       if (exchange.response.standIns) this.standIns.responses++
       for (const [id, { unrecorded }] of Object.entries(observations))

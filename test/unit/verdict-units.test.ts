@@ -19,7 +19,8 @@ import {
   runOutcomes,
   withObserved,
 } from '../../src/engine/judged-outcomes.js'
-import type { RuleObservation } from '../../src/engine/observations.js'
+import { observe, type RuleObservation } from '../../src/engine/observations.js'
+import { exchangeJudges } from '../../src/engine/judges.js'
 import { missingInputReasons, missingNeed } from '../../src/checks/needs.js'
 import { unknownCheckId } from '../../src/checks/index.js'
 import { replayCommand, runCheck, type CheckEnvironment } from '../../src/engine/run-check.js'
@@ -732,6 +733,43 @@ describe('the tally of every-response observations', () => {
     const [outcome] = tally.outcomes([judge], undefined)
     expect(outcome!.reason).toBe('6 responses of 7: first')
     expect(outcome!.evidence?.others?.map((e) => e.message)).toEqual(['second', 'third', 'fourth', 'fifth'])
+  })
+
+  test('has room for five violations of each judge, less those it kept', () => {
+    const tally = new ObservationTally()
+    expect(tally.room(judge.id)).toBe(5)
+    tally.add({ [judge.id]: observation(3, ['first', 'second']) })
+    expect(tally.room(judge.id)).toBe(3)
+    expect(tally.room('every-response/other')).toBe(5)
+    tally.add({ [judge.id]: observation(4, ['third', 'fourth', 'fifth', 'sixth']) })
+    expect(tally.room(judge.id)).toBe(0)
+  })
+
+  test('observations built for its room alone count every violation and keep the same evidence as those built whole', () => {
+    // Eight answers an HTML 404 to an operation of the contract: each violates every-response/json-content-type.
+    const answers = Array.from({ length: 8 }, (_, index): Exchange => ({
+      operation: 'getVault',
+      request: { method: 'GET', url: `http://127.0.0.1:1/v1/vaults/${index}`, headers: {} },
+      response: { status: 404, headers: { 'content-type': 'text/html' }, body: `<p>${index}</p>`, truncated: false },
+      durationMs: 1,
+      retries: [],
+    }))
+    const settings = { seed: FIXED_SEED } as RunSettings
+    const whole = new ObservationTally()
+    const roomy = new ObservationTally()
+    const built: number[] = []
+    for (const answer of answers) {
+      whole.add(observe([answer], settings, []))
+      const observations = observe([answer], settings, [], undefined, undefined, undefined, 0, (id) => roomy.room(id))
+      built.push(observations['every-response/json-content-type']!.violations.length)
+      expect(observations['every-response/json-content-type']).toMatchObject({ applied: 1, violated: 1 })
+      roomy.add(observations)
+    }
+    expect(built, 'evidence built for the first five alone').toEqual([1, 1, 1, 1, 1, 0, 0, 0])
+    const outcome = roomy.outcomes(exchangeJudges(), undefined).find((o) => o.id === 'every-response/json-content-type')
+    expect(outcome).toMatchObject({ status: 'failed', samples: { showed: 8, of: 8 } })
+    expect(outcome!.evidence?.others).toHaveLength(4)
+    expect(roomy.outcomes(exchangeJudges(), undefined)).toEqual(whole.outcomes(exchangeJudges(), undefined))
   })
 
   test('a rule that threw is crashed, whatever it found, with the first error', () => {
