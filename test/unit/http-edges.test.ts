@@ -1,6 +1,8 @@
 import { deflateRawSync, deflateSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
+import { loadOpenApi } from '../../src/contract/schemas.js'
 import { decodeBody, unknownCodingOf } from '../../src/http/content-coding.js'
+import { listedHeaders, standIn } from '../../src/http/listed-material.js'
 import { redirectLocation } from '../../src/http/redirects.js'
 import {
   backoffMs,
@@ -198,4 +200,66 @@ describe('the content codings decoded', () => {
       expect('bytes' in decoded && decoded.bytes.toString()).toBe(text.toString())
     }
   })
+})
+
+describe('the response headers kept as they are', () => {
+  /** The response headers specs/openapi.yaml names, read from every response of every operation. */
+  const contractHeaders = [
+    ...new Set(
+      Object.values(loadOpenApi().paths).flatMap((methods) =>
+        Object.values(methods.get!.responses).flatMap((response) =>
+          Object.keys((response as { headers?: Record<string, unknown> }).headers ?? {}).map((n) => n.toLowerCase()),
+        ),
+      ),
+    ),
+  ]
+  /** HTTP's headers of representation, caching, connection, redirection and authentication metadata. */
+  const httpHeaders = [
+    'content-type',
+    'content-length',
+    'content-encoding',
+    'content-language',
+    'transfer-encoding',
+    'connection',
+    'keep-alive',
+    'date',
+    'age',
+    'expires',
+    'last-modified',
+    'etag',
+    'cache-control',
+    'pragma',
+    'vary',
+    'allow',
+    'accept-ranges',
+    'location',
+    'content-location',
+    'link',
+    'www-authenticate',
+    'strict-transport-security',
+  ]
+
+  test('the contract names the five headers of its responses', () => {
+    expect(contractHeaders.sort()).toEqual([
+      'retry-after',
+      'x-ratelimit-limit',
+      'x-ratelimit-scope',
+      'x-request-id',
+      'x-service-source',
+    ])
+  })
+
+  test.each([...contractHeaders, ...httpHeaders])('%s is kept as it is, in any case', (name) => {
+    expect(listedHeaders({ [name]: 'v1', [name.toUpperCase()]: ['v2', 'v3'] })).toEqual({
+      [name]: 'v1',
+      [name.toUpperCase()]: ['v2', 'v3'],
+    })
+  })
+
+  test.each(['x-request-ids', 'x-debug-token', 'set-cookie', 'server', 'content-typex', 'x-content-type'])(
+    '%s is kept as its stand-in',
+    (name) => {
+      expect(listedHeaders({ [name]: 'v' })).toEqual({ [name]: standIn('header', 'v') })
+    },
+  )
 })
