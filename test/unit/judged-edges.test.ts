@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { exchangeRules } from '../../src/checks/every-response.js'
 import { findingMessage } from '../../src/checks/exchange-judge.js'
+import { receiptRefusedForKey, refused } from '../../src/checks/operation-calls.js'
 import { brokenFormat } from '../../src/checks/request-formats.js'
 import { operationAt } from '../../src/contract/operations.js'
 import type { ExchangeResponse } from '../../src/http/exchange.js'
@@ -291,5 +292,30 @@ describe('the operation a path addresses', () => {
     ['GET', '/', 'outside-v1'],
   ] as const)('destinationOf(%s %s) is %j', (method, path, expected) => {
     expect(destinationOf(method, `http://127.0.0.1:9${path}`)).toEqual(expected)
+  })
+})
+
+describe('the refusals of operation-calls', () => {
+  test.each([
+    [399, false],
+    [400, true],
+    [499, true],
+    [500, false],
+    [200, false],
+  ])('refused: a %i is a 4xx: %s', (status, expected) => {
+    expect(refused(exchangeOf(responseOf(status)))).toBe(expected)
+    expect(refused(exchangeOf(undefined))).toBe(false)
+  })
+
+  test.each([
+    [403, false],
+    [404, true],
+    [405, false],
+    [421, false],
+    [422, true],
+    [423, false],
+  ])("receiptRefusedForKey: the intent operation's %i: %s", (status, expected) => {
+    expect(receiptRefusedForKey(exchangeOf(responseOf(status), { operation: 'getIntentStatus' }))).toBe(expected)
+    expect(receiptRefusedForKey(exchangeOf(responseOf(status), { operation: 'getVault' }))).toBe(false)
   })
 })
