@@ -263,6 +263,24 @@ describe('auth/restricted-key-scope', () => {
 describe('auth/query-key-not-accepted', () => {
   const query = 'auth/query-key-not-accepted'
 
+  test.each(QUERY_KEY_NAMES)('fails a server that takes the key as ?%s= alone', async (name) => {
+    const outcome = await outcomeWithBehaviours(
+      [query],
+      [
+        {
+          name: `key-in-query-${name}`,
+          description: `a key in the query as ${name} authenticates`,
+          onRequest(request) {
+            const fromQuery = request.query.get(name)
+            if (keyless(request) && fromQuery !== null) request.headers['x-api-key'] = fromQuery
+          },
+        },
+      ],
+    )
+    expect(outcome.status, outcome.reason).toBe('failed')
+    expect(outcome.reason).toContain(`?${name}=`)
+  })
+
   test('does not judge an operation that answers requests without a key', async () => {
     const outcome = await outcomeWithBehaviours(
       [query],

@@ -411,6 +411,15 @@ describe('cursors/hand-built-cursor-refused', () => {
     )
   })
 
+  test('a hand-built offset answered 300, the first status past the 2xx, is not accepted', async () => {
+    const redirected = onMarkets('markets-offset-1-300', (response, request) => {
+      if (request.query.get('cursor') === '1')
+        Object.assign(response, { status: 300, body: { data: [], requestId: bodyOf(response)?.requestId } })
+    })
+    const outcome = await outcomeWithBehaviours(['cursors/hand-built-cursor-refused'], [redirected])
+    expect(outcome.status, outcome.reason).toBe('passed')
+  })
+
   test('an offset beyond the coverage cases (21 to 100) is found among the generated offsets', async () => {
     const offsets: Behaviour = {
       name: 'markets-far-offsets',

@@ -206,6 +206,24 @@ describe('errors/unknown-trader-not-found', () => {
 })
 
 describe('errors/malformed-address-validation', () => {
+  test.each([
+    [200, 'skipped'],
+    [403, 'skipped'],
+    [404, 'skipped'],
+    [400, 'passed'],
+    [422, 'passed'],
+    [401, 'failed'],
+    [405, 'failed'],
+  ])(
+    'a malformed address answered %i: %s (the address format is not shown; a 403 is the key refused)',
+    async (status, expected) => {
+      const outcome = await outcomeWithBehaviours(
+        ['errors/malformed-address-validation'],
+        [answering('malformed-answered', (r) => r.path.includes('/not-an-address/'), setStatus(status))],
+      )
+      expect(outcome.status, outcome.reason).toBe(expected)
+    },
+  )
   test('fails, without crashing, on an unreadable answer', async () => {
     const outcome = await outcomeWithBehaviours(
       ['errors/malformed-address-validation'],

@@ -39,6 +39,25 @@ describe('headers/optional-request-headers and headers/request-without-accept-se
     )
   })
 
+  test.each([
+    ['shorter than 9 characters', (id: string) => id.length < 9, 'failed'],
+    ['longer than 127 characters', (id: string) => id.length > 127, 'failed'],
+    ['longer than 128 characters', (id: string) => id.length > 128, 'passed'],
+    ['shorter than 8 characters', (id: string) => id.length < 8, 'passed'],
+  ])('a server refusing an X-Request-ID %s: %s (the IDs sent are of 8 and of 128)', async (_, refuses, expected) => {
+    const outcome = await outcomeWithBehaviours(
+      [OPTIONAL],
+      [
+        answering(
+          'refuses-id-length',
+          (r) => r.headers['x-request-id'] !== undefined && refuses(r.headers['x-request-id']),
+          setStatus(400),
+        ),
+      ],
+    )
+    expect(outcome.status, outcome.reason).toBe(expected)
+  })
+
   test('judge a plain answer of 500 that repeats on the retry as an outcome: a variant answered 200 changed it', async () => {
     const outcome = await outcomeWithBehaviours([OPTIONAL], [answering('plain-500', plainFirstPage, setStatus(500))])
     expect(outcome.status, outcome.reason).toBe('failed')

@@ -262,6 +262,22 @@ describe('intents checks on hand-made answers', () => {
     await expect(check('intents/receipt-grants-status').run(contextOf(settings, answer))).resolves.toBeUndefined()
   })
 
+  it('intents/refusals-declared-4xx: a 2xx up to 299 is no refusal (skipped); from 300 every answer is a refusal, judged', async () => {
+    const verdictAt = (status: number) =>
+      check('intents/refusals-declared-4xx')
+        .run(contextOf(settings, () => exchangeOf(responseOf(status, { error: 'x' }))))
+        .then(
+          () => 'passed',
+          (error: Error) => error.constructor.name,
+        )
+    expect(await verdictAt(200)).toBe('CheckSkipped')
+    expect(await verdictAt(299)).toBe('CheckSkipped')
+    expect(await verdictAt(429)).toBe('CheckSkipped')
+    expect(await verdictAt(300)).toBe('CheckFailure')
+    expect(await verdictAt(399)).toBe('CheckFailure')
+    expect(await verdictAt(404)).toBe('passed')
+  })
+
   it('intents/refusals-declared-4xx leaves out a request that got no response', async () => {
     const answer = (options: CallOptions) =>
       options.query?.receipt === undefined

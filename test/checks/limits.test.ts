@@ -91,6 +91,21 @@ describe('limits/quota-429 (the opt-in rate-limit probe) against scripted answer
     expect(shownRequest(outcome)).toBe('/v1/config')
   })
 
+  test('fails when the request after Retry-After gets a 300, the first status past the 2xx', async () => {
+    const outcome = await outcomeWithBehaviours(
+      [PROBE],
+      [
+        scripted(
+          '300-after-wait',
+          thirdRefused('1', (response, since) => since >= 900 && (response.status = 300)),
+        ),
+      ],
+      PROBING,
+    )
+    expect(outcome.status).toBe('failed')
+    expect(outcome.reason).toBe('after waiting Retry-After (1 s) the next request got 300, not a 2xx')
+  })
+
   test('fails when the request after Retry-After gets no readable response', async () => {
     const outcome = await outcomeWithBehaviours(
       [PROBE],

@@ -86,6 +86,15 @@ describe('shapes/pnl-all-members and shapes/balance-all-members', () => {
       )
     }
   })
+  test('fail on each listed PnL member left out alone', async () => {
+    for (const [group, members] of Object.entries(PNL))
+      for (const member of Object.keys(members)) {
+        const { [member]: _, ...rest } = members as Record<string, string>
+        expect(
+          await verdictOf('shapes/pnl-all-members', () => responseOf(200, {}, { data: { ...PNL, [group]: rest } })),
+        ).toBe(`CheckFailure: the PnL has no ${group}.${member}, a member the contract lists`)
+      }
+  })
   test('give way to a profile that states which members are required, saying so', async () => {
     const profile = profileStating({ PnL: ['funding.receiverWad'], Balance: ['token'] })
     expect(await verdictOf('shapes/pnl-all-members', () => responseOf(200, {}, { data: {} }), { profile })).toBe(
