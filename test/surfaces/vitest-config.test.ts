@@ -109,7 +109,7 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
       IPTS_ALLOW_WRITES: '1',
       IPTS_FAULT: 'replay-creates-second-order',
     })
-    expect(writing.output).toMatch(/Writes \(--allow-writes\): 9 checks send at most 22 submissions/)
+    expect(writing.output).toMatch(/Writes \(--allow-writes\): 10 checks send at most 27 submissions/)
     expect(failed(reportIn(writing.dir))).toEqual(['writes/replay-creates-no-second-order'])
     expect(writing.code, writing.output).toBe(1)
     const reading = await vitestRun(['suites/writes.test.ts'], { IPTS_ALLOW_WRITES: 'true' })
@@ -118,7 +118,7 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
       reportIn(reading.dir)
         .checks.filter((c) => c.id.startsWith('writes/'))
         .map((c) => c.status),
-    ).toEqual(Array(9).fill('skipped'))
+    ).toEqual(Array(10).fill('skipped'))
   })
 
   test.each([
