@@ -346,6 +346,10 @@ describe('the profile rules', () => {
     expect(judgedBy(rule, responseOf(429, {}))).toBe('not applied')
     const scopeOnly = { profile: { source: 'a profile made for the test', values: { quota: { scope: 'key' } } } }
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-scope': 'key' }), {}, scopeOnly)).toBe('holds')
+    expect(
+      judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40', 'x-ratelimit-scope': 'key' }), {}, scopeOnly),
+      'a limit the profile does not state',
+    ).toBe('holds')
     const limitOnly = { profile: { source: 'a profile made for the test', values: { quota: { limit: 40 } } } }
     expect(judgedBy(rule, responseOf(429, { 'x-ratelimit-limit': '40' }), {}, limitOnly)).toBe('holds')
     expect(
