@@ -89,6 +89,23 @@ const KEYS: Record<ProfileKey, { states: string; example: string[] }> = {
       '        terminalStates: [settled, failed, cancelled]',
     ],
   },
+  realtime: {
+    states:
+      'the realtime channels: the ticket operation (sent with X-API-Key; its body may name the {channel}) and where its answer holds the ticket, the WebSocket URL ({ticket}, {channel}; never the receipt), the message that opens a channel ({channel}, {receipt}, {ticket}), how an open channel and a refusal show, the channel names of an intent ({hash}) and an action ({id}), and the event kinds promised, if any. Tickets and channel openings run whenever this is stated; the lifecycle through a chained cancellation needs writes and --allow-writes',
+    example: [
+      'realtime:',
+      '  ticket: { method: POST, path: /v1/realtime/tickets, body: \'{"channel":"{channel}"}\', ticket: /data/ticket }',
+      '  url: /v1/realtime?ticket={ticket}          # below --base-url (ws:/wss:), or a ws(s):// URL',
+      '  open: \'{"type":"subscribe","channel":"{channel}","receipt":"{receipt}"}\'',
+      '  opened: { pointer: /type, value: subscribed }',
+      '  refused: { closeCodes: [4403], message: { pointer: /type, value: error } }   # either shows a refusal',
+      "  channels: { intent: 'intent:{hash}', action: 'action:{id}' }",
+      '  events:                    # optional: the event kinds promised',
+      '    kind: /kind',
+      '    kinds: [pending, open, triggered, settled, failed, cancelled]',
+      '    terminal: [settled, failed, cancelled]',
+    ],
+  },
 }
 
 /** What stating a key unlocks: the requirements it makes assessable and the checks that then run. */

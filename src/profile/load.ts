@@ -11,6 +11,7 @@ import { configSchemaCompiler } from './config-schema.js'
 import { ProfileError } from '../core/errors.js'
 import { judgeDescription } from './judge-description.js'
 import { takesEarlierValues } from './chained-step.js'
+import { realtimeProblems } from './realtime.js'
 import type { Profile, ProfileValues } from './profile.js'
 import { readPublishedDescription, type DescriptionFetch } from './published-description.js'
 
@@ -115,6 +116,7 @@ export function profileProblems(parsed: unknown): string[] {
         problems.push(`profile.writes.operations.${key} lists ${both} as both accepted and refused`)
     }
   }
+  if (values.realtime) problems.push(...realtimeProblems(values.realtime))
   const both = values.restrictedKey?.refused?.find((op) => values.restrictedKey?.granted?.includes(op))
   if (both) problems.push(`profile.restrictedKey lists ${both} as both refused and granted`)
   return problems

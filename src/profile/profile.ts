@@ -1,6 +1,7 @@
 import type { OperationId } from '../contract/operations.js'
 import { stepPathPattern, type ChainedStep } from './chained-step.js'
 import type { DescriptionFindings } from './judge-description.js'
+import type { RealtimeSection } from './realtime.js'
 
 /**
  * The keys of a deployment profile (specs/profile.schema.json); each one stated assesses requirements the contract
@@ -18,6 +19,7 @@ export const PROFILE_KEYS = [
   'quota',
   'openapi',
   'writes',
+  'realtime',
 ] as const
 
 export type ProfileKey = (typeof PROFILE_KEYS)[number]
@@ -74,6 +76,7 @@ export interface ProfileValues {
   quota?: { limit?: number; scope?: string }
   openapi?: string
   writes?: { keyPattern?: string; operations: Record<string, WriteOperation> }
+  realtime?: RealtimeSection
 }
 
 /**
