@@ -14,6 +14,7 @@ import { profileChecks } from './profile.js'
 import { propertiesChecks } from './properties.js'
 import type { Check } from './types.js'
 import { writesChecks } from './writes.js'
+import { realtimeChecks } from './realtime.js'
 import type { CheckId } from '../contract/catalogue-ids.js'
 import { closestFirst } from '../core/closest.js'
 
@@ -35,6 +36,7 @@ const concerns = {
   properties: propertiesChecks,
   profile: profileChecks,
   writes: writesChecks,
+  realtime: realtimeChecks,
 } satisfies Readonly<Record<string, readonly Check[]>>
 
 /** A concern of the checks: one file under src/checks, one under suites/. */

@@ -4,6 +4,7 @@ import type { SchemaViolation } from '../contract/schemas.js'
 import { ERROR_CODES } from '../core/errors.js'
 import type { Counterexample } from '../core/report.js'
 import type { Exchange } from '../http/exchange.js'
+import type { ChannelSocket } from '../http/websocket.js'
 import type { ProfileKey, WriteOperation } from '../profile/profile.js'
 import type { RunSettings } from '../core/settings.js'
 import type { RecordedJudgement } from './exchange-judge.js'
@@ -94,6 +95,15 @@ export interface CheckContext {
   countInputs(phase: InputPhase, count: number): void
   /** GET an operation with the configured inputs and the full key, unless the options say otherwise. */
   call(operation: OperationId, options?: CallOptions): Promise<Exchange>
+  /**
+   * A safe request to a path below the base URL with any method and a JSON body (the profile's realtime ticket
+   * operation), with the full key unless the auth says otherwise.
+   */
+  request(method: string, path: string, options?: { auth?: Auth; body?: string }): Promise<Exchange>
+  /** Opens a WebSocket, recorded with its messages (in the HAR, and as sockets); closed when the check ends. */
+  openSocket(url: string): Promise<ChannelSocket>
+  /** Every WebSocket this check opened, its upgrade exchange with its messages, in order. */
+  readonly sockets: Exchange[]
   /** GET a path below the base URL as given (already encoded), e.g. an unknown route. */
   get(path: string, options?: Pick<CallOptions, 'auth' | 'headers' | 'retry'>): Promise<Exchange>
   /**

@@ -7,27 +7,26 @@ import { mentionsSecret } from '../http/secrets.js'
 import { fillStep, sendsReceipt, type EarlierAnswer } from '../profile/chained-step.js'
 import { keyPatternOf, type WriteKind, type WriteOperation } from '../profile/profile.js'
 import type { Check, CheckContext, WriteAnswer } from './types.js'
+import { URL_HEADERS } from './realtime-messages.js'
 import { statusOf } from './operation-calls.js'
 
 type Operations = Readonly<Record<string, WriteOperation>>
 
 /** Kinds whose intake returns a status identifier and a receipt (the contract names action and intent intake). */
 const INTAKE_KINDS: readonly WriteKind[] = ['action', 'intent']
-/** Headers through which an answer hands out a URL. */
-const URL_HEADERS = ['location', 'content-location', 'link']
 
 const names = (operations: Operations, keep: (op: WriteOperation) => boolean = () => true) =>
   Object.keys(operations).filter((name) => keep(operations[name]!))
 const intakes = (op: WriteOperation) => INTAKE_KINDS.includes(op.kind) && op.receipt !== undefined
 const withStatus = (op: WriteOperation) => intakes(op) && op.statusPath !== undefined
-const cancelling = (op: WriteOperation) => op.cancels !== undefined
+export const cancelling = (op: WriteOperation) => op.cancels !== undefined
 const cancellingWithReceipt = (op: WriteOperation) => op.cancels !== undefined && sendsReceipt(op.cancels)
 
 /** Every write operation of the profile (its schema lists at least one). */
 const everyOperation = (ctx: CheckContext) => Object.keys(ctx.settings.profile!.values.writes!.operations)
 
 /** The profile's write operations a check sends to, or a skip naming the profile keys that would give it some. */
-function operationsFor(ctx: CheckContext, keep: (op: WriteOperation) => boolean, keys: string): string[] {
+export function operationsFor(ctx: CheckContext, keep: (op: WriteOperation) => boolean, keys: string): string[] {
   const chosen = names(ctx.settings.profile!.values.writes!.operations, keep)
   if (chosen.length === 0) ctx.skip(`no write operation of the profile states ${keys}`)
   return chosen
@@ -97,7 +96,7 @@ function statusPath(op: WriteOperation, id: string, receipt: string): string {
 }
 
 /** A new submission of a cancellation's intake, accepted, with the values its chained cancellation takes. */
-async function submissionToCancel(ctx: CheckContext, cancellation: string): Promise<EarlierAnswer> {
+export async function submissionToCancel(ctx: CheckContext, cancellation: string): Promise<EarlierAnswer> {
   const intake = ctx.settings.profile!.values.writes!.operations[cancellation]!.cancels!.operation
   const answer = await acceptedSubmission(ctx, intake)
   return { ...intakeValues(ctx, intake, answer), json: answer.exchange.response!.json }
@@ -107,7 +106,7 @@ async function submissionToCancel(ctx: CheckContext, cancellation: string): Prom
  * Sends the chained cancellation of a submission, given its values (its receipt as the check chooses), or fails naming
  * the profile key whose placeholder its intake's answer has no value for.
  */
-async function cancel(ctx: CheckContext, cancellation: string, submission: EarlierAnswer): Promise<WriteAnswer> {
+export async function cancel(ctx: CheckContext, cancellation: string, submission: EarlierAnswer): Promise<WriteAnswer> {
   const op = ctx.settings.profile!.values.writes!.operations[cancellation]!
   const filled = fillStep(op.cancels!, op.path, submission)
   if ('missing' in filled)
@@ -120,7 +119,7 @@ async function cancel(ctx: CheckContext, cancellation: string, submission: Earli
 }
 
 /** The status of a submission read with its receipt, or a failure when it is not granted. */
-async function grantedStatus(
+export async function grantedStatus(
   ctx: CheckContext,
   cancellation: string,
   submission: EarlierAnswer,
@@ -140,11 +139,39 @@ async function grantedStatus(
  * A receipt of the same length that is not the one given and shares none of it: a receipt derived from the real one
  * would show most of a secret in the report.
  */
-const wrongReceipt = (receipt: string) => (receipt.startsWith('x') ? '0' : 'x').repeat(receipt.length)
+export const wrongReceipt = (receipt: string) => (receipt.startsWith('x') ? '0' : 'x').repeat(receipt.length)
 
 /** How long a cancelled lifecycle may take to report its terminal state: the relayer executes after the intake. */
 const TERMINAL_POLLS = 5
 const TERMINAL_POLL_MS = 1000
+
+/**
+ * Reads the status of a cancelled submission with its receipt until it reports one of the profile's terminal states,
+ * or fails after TERMINAL_POLLS reads.
+ */
+export async function expectTerminalStatus(
+  ctx: CheckContext,
+  cancellation: string,
+  submission: EarlierAnswer,
+): Promise<void> {
+  const {
+    operation: intake,
+    state,
+    terminalStates,
+  } = ctx.settings.profile!.values.writes!.operations[cancellation]!.cancels!
+  let last: { exchange: Exchange; state: unknown } | undefined
+  for (let poll = 0; poll < TERMINAL_POLLS && !terminalStates.includes(last?.state as string); poll++) {
+    if (poll > 0) await delay(TERMINAL_POLL_MS)
+    const exchange = await grantedStatus(ctx, cancellation, submission, 'the cancelled')
+    last = { exchange, state: valueAt(exchange.response!.json, state) }
+  }
+  if (!terminalStates.includes(last!.state as string)) {
+    ctx.fail(
+      `${cancellation}: ${TERMINAL_POLLS} s after its cancellation was accepted, the ${intake} submission reports state ${JSON.stringify(last!.state ?? null)} at ${state}, not one of the profile's terminal states (${terminalStates.join(', ')})`,
+      { exchange: last!.exchange },
+    )
+  }
+}
 
 export const writesChecks: readonly Check[] = [
   {
@@ -322,7 +349,7 @@ export const writesChecks: readonly Check[] = [
         cancelling,
         'a cancellation with what it cancels (writes.operations.*.cancels)',
       )) {
-        const { operation: intake, state, terminalStates } = operations[operation]!.cancels!
+        const { operation: intake } = operations[operation]!.cancels!
         const submission = await submissionToCancel(ctx, operation)
         await grantedStatus(ctx, operation, submission, 'a new')
         const cancellation = await cancel(ctx, operation, submission)
@@ -331,18 +358,7 @@ export const writesChecks: readonly Check[] = [
             `${operation}: the cancellation of a new ${intake} submission was not accepted (${statusOf(cancellation.exchange)})`,
             { exchange: cancellation.exchange },
           )
-        let last: { exchange: Exchange; state: unknown } | undefined
-        for (let poll = 0; poll < TERMINAL_POLLS && !terminalStates.includes(last?.state as string); poll++) {
-          if (poll > 0) await delay(TERMINAL_POLL_MS)
-          const exchange = await grantedStatus(ctx, operation, submission, 'the cancelled')
-          last = { exchange, state: valueAt(exchange.response!.json, state) }
-        }
-        if (!terminalStates.includes(last!.state as string)) {
-          ctx.fail(
-            `${operation}: ${TERMINAL_POLLS} s after its cancellation was accepted, the ${intake} submission reports state ${JSON.stringify(last!.state ?? null)} at ${state}, not one of the profile's terminal states (${terminalStates.join(', ')})`,
-            { exchange: last!.exchange },
-          )
-        }
+        await expectTerminalStatus(ctx, operation, submission)
       }
     },
   },

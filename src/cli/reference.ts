@@ -4,6 +4,7 @@ import type { AllowanceName } from '../reference/allowance-names.js'
 import type { FaultName } from '../reference/fault-names.js'
 import { broughtByFaults, referenceBehaviours } from '../reference/named-behaviours.js'
 import { startReferenceServer } from '../reference/server.js'
+import { realtimeFacts } from '../reference/realtime.js'
 import { UsageError } from '../core/errors.js'
 import { flagsHelp, parseFlags, validateFlag, type Flag } from './flags.js'
 
@@ -55,7 +56,8 @@ export function referenceHelp(): string {
     'Usage: ipts-conformance reference [flags]',
     '',
     'Serves the reference server standalone until SIGINT or SIGTERM. Once listening it prints one JSON line:',
-    '{"url", "apiKey", "restrictedApiKey", "trader", "intents": [{"hash", "receipt"}, …]}.',
+    '{"url", "apiKey", "restrictedApiKey", "trader", "intents": [{"hash", "receipt"}, …], "realtime": {"ticket",',
+    '"websocket", "open", "channels"}} (a ticket with X-API-Key, then the channel opened with the receipt in a message).',
     '',
     'ipts-conformance reference sign intent|cancellation [HASH] prints one fresh body signed by the reference trader',
     "(a cancellation of the intent HASH, if given): the signing tool its profile's writes name (POST /v1/intents,",
@@ -120,6 +122,7 @@ export async function reference(options: ReferenceCliOptions): Promise<number> {
     restrictedApiKey: data.restrictedApiKey,
     trader: data.trader,
     intents: data.intents.map((i) => ({ hash: i.hash, receipt: i.receipt })),
+    realtime: realtimeFacts(),
   }
   let stop = () => {}
   const stopped = new Promise<void>((resolve) => (stop = resolve))

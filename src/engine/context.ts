@@ -23,6 +23,7 @@ import type { SentWrite } from '../core/report.js'
 import { valueAt } from '../core/json-pointer.js'
 import type { SignedBodySource } from '../generators/signed-bodies.js'
 import type { GrowingSecrets } from '../http/secrets.js'
+import { openWebSocket, type ChannelSocket } from '../http/websocket.js'
 import { WRITES_NOT_ASSESSABLE, type WriteOperation } from '../profile/profile.js'
 
 /** The placeholder of the nth receipt a write returned, in everything the run writes. */
@@ -174,6 +175,7 @@ export function createCheckContext(
   }
 
   const inputs: CheckContext['inputs'] = {}
+  const sockets: ChannelSocket[] = []
 
   const writeOperations = settings.profile?.values.writes?.operations ?? {}
   const writes: SentWrite[] = []
@@ -218,6 +220,21 @@ export function createCheckContext(
     },
     get(path, options = {}) {
       return send(path, headersFor(options.auth, options.headers), options.retry)
+    },
+    async request(method, path, options = {}) {
+      if (method === 'GET') return send(path, headersFor(options.auth), undefined)
+      const headers = headersFor(options.auth, options.body === undefined ? {} : { 'content-type': 'application/json' })
+      const exchange = await send(path, headers, undefined, undefined, { method, body: options.body ?? '' })
+      notAssessedIfTransient(exchange)
+      return exchange
+    },
+    async openSocket(url) {
+      const socket = await openWebSocket(url, {}, undefined, ended.signal)
+      sockets.push(socket)
+      return socket
+    },
+    get sockets() {
+      return sockets.map((socket) => socket.exchange)
     },
     signedBody(name) {
       return signed(writeOperation(name).bodies, `writes.operations.${name}.bodies`)
@@ -295,6 +312,7 @@ export function createCheckContext(
     writes,
     async end() {
       ended.abort()
+      for (const socket of sockets) socket.close()
       await Promise.allSettled([...pending])
     },
   }

@@ -109,7 +109,8 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
   const responses: ResponsesSeen = {}
   const observations = observe(ctx.exchanges, settings, secrets, env.judges, check.id, responses)
   env.relations?.responses(ctx.exchanges, { round: 0 }, check.id)
-  if (env.exchangeLog) logExchanges(env.exchangeLog, ctx.exchanges, check.id, secrets, env.settings.rawRecord)
+  if (env.exchangeLog)
+    logExchanges(env.exchangeLog, [...ctx.exchanges, ...ctx.sockets], check.id, secrets, env.settings.rawRecord)
   const outcome = {
     ...base,
     ...annotations(ctx),

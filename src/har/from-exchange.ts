@@ -130,6 +130,8 @@ function harEntry(
     cache: {},
   }
   if (checks.length > 0) entry._checks = [...checks]
+  if (exchange.webSocketMessages)
+    Object.assign(entry, { _resourceType: 'websocket', _webSocketMessages: exchange.webSocketMessages })
   if (attempt.error) entry._error = `${attempt.error.code}: ${attempt.error.message}`
   return entry
 }

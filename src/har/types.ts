@@ -1,3 +1,5 @@
+import type { WebSocketMessage } from '../http/exchange.js'
+
 /** The parts of HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) the suite writes and reads; tool-specific fields start with _. */
 export interface Har {
   log: {
@@ -66,4 +68,8 @@ export interface HarEntry {
   _checks?: string[]
   /** Why no response arrived (a transport failure, a timeout, an upstream that did not answer). */
   _error?: string
+  /** Chromium's: 'websocket' on an upgrade entry. */
+  _resourceType?: string
+  /** Chromium's: the messages of a WebSocket, on its upgrade entry. */
+  _webSocketMessages?: WebSocketMessage[]
 }

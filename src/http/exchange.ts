@@ -20,6 +20,19 @@ export interface Exchange {
   retries: RetriedAttempt[]
   /** The redirects followed before the response, oldest first; the response answered the last one's Location. */
   redirects?: RedirectHop[]
+  /** For a WebSocket upgrade: the messages sent and received on it, oldest first. */
+  webSocketMessages?: WebSocketMessage[]
+}
+
+/**
+ * A WebSocket message as Chromium records it in a HAR (`_webSocketMessages` on the upgrade entry): its direction, when
+ * (epoch seconds), its opcode (1 text, 2 binary) and its data (a binary message's in base64).
+ */
+export interface WebSocketMessage {
+  type: 'send' | 'receive'
+  time: number
+  opcode: 1 | 2
+  data: string
 }
 
 /** Where an attempt's time went, as the client measured it: waiting for the response head, then reading the body. */

@@ -7,6 +7,7 @@ import { errorResponse, findRoute, type Scope } from './handlers.js'
 import type { Behaviour, RefRequest, RefResponse } from './types.js'
 import { payloadOf } from './response-edits.js'
 import { findWriteRoute, handleWrite } from './writes.js'
+import { isTicketRequest, issueTicket, serveRealtime } from './realtime.js'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
 /** Where the reference publishes its OpenAPI description (specs/openapi.yaml, as JSON). */
@@ -82,7 +83,8 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     const key = request.headers['x-api-key']
     const scopes = key === data.apiKey ? 'all' : key === data.restrictedApiKey ? RESTRICTED_SCOPES : undefined
     const write = findWriteRoute(request)
-    if (request.method !== 'GET' && !write)
+    const ticket = isTicketRequest(request)
+    if (request.method !== 'GET' && !write && !ticket)
       return withHeaders(errorResponse(405, 'method_not_allowed', 'only GET and the relayed writes are served'), {
         allow: 'GET',
       })
@@ -95,6 +97,7 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
       return errorResponse(401, 'unauthorized', key === undefined ? 'X-API-Key is required' : 'X-API-Key is not valid')
     const keyWait = perAddress ? undefined : quota?.take(key!)
     if (keyWait !== undefined) return rateLimited(keyWait)
+    if (ticket) return issueTicket(data)
     if (write) {
       if (scopes !== 'all')
         return errorResponse(
@@ -164,6 +167,7 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
   }
 
   server.on('connection', (socket) => connections.set(socket, ++accepted))
+  const realtime = serveRealtime(server, data, behaviours)
   // No idle timeout: the client ends idle connections (undici after 4 s). A server that times one out just as the
   // client reuses it makes that request fail with ECONNRESET, which happened when vitest kept this process's event loop
   // busy.
@@ -176,7 +180,7 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
   return {
     baseUrl: `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`,
     data,
-    close: () => closeServer(server),
+    close: () => (realtime.close(), closeServer(server)),
   }
 }
 

@@ -46,6 +46,24 @@ export interface Behaviour {
    * behaving so would not state them, so an embedded run with it switched on leaves them out of the profile.
    */
   profileWithout?: readonly ProfileKey[]
+  /** Rewrites a channel's subscribe request before the reference reads it (src/reference/realtime.ts). */
+  onSubscribe?(subscription: ChannelSubscription, data: ReferenceData): void
+  /** Rewrites what a channel is about to send: drop the message or the close, or change them. */
+  onChannelOutput?(output: ChannelOutput, data: ReferenceData): void
+  /** Sends a WebSocket ping on every connection this often (a heartbeat). */
+  channelPingMs?: number
+}
+
+/** A channel's subscribe request: the channel named, and the receipt sent (undefined: none, or empty). */
+export interface ChannelSubscription {
+  channel: string
+  receipt?: string
+}
+
+/** What a channel sends at once: a JSON message, a close, or a message then a close. */
+export interface ChannelOutput {
+  message?: Record<string, unknown>
+  close?: { code: number; reason: string }
 }
 
 export interface Fault extends Behaviour {

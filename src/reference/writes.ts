@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { wireOrder, type IntentRecord, type ReferenceData } from './data.js'
 import { errorResponse } from './handlers.js'
+import { publishState } from './realtime.js'
 import { signedBodyOf, type SignedKind, type UnsignedBody } from './signer.js'
 import type { RefRequest, RefResponse } from './types.js'
 
@@ -89,6 +90,7 @@ export const writeRoutes: readonly WriteRoute[] = [
     accept(data, _digest, _body, request) {
       const intent = cancelledIntent(data, request)!
       intent.status = { ...intent.status, state: CANCELLED, updatedAt: String(Math.floor(Date.now() / 1000)) }
+      publishState(data, intent)
       return cancellationAccepted()
     },
   },

@@ -1,4 +1,5 @@
 import { request } from 'undici'
+import WebSocket from 'ws'
 import { afterEach, describe, expect, test } from 'vitest'
 import { exitOf, firstLine, spawnBin } from '../support/bin.js'
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
@@ -9,6 +10,7 @@ interface Ready {
   restrictedApiKey: string
   trader: string
   intents: { hash: string; receipt: string }[]
+  realtime: { ticket: string; websocket: string; open: string; channels: string[] }
 }
 
 const started: ChildProcessWithoutNullStreams[] = []
@@ -27,7 +29,7 @@ describe('ipts-conformance reference', () => {
   test('prints one JSON line with the URL, keys, trader and intents, serves them, and stops on SIGTERM with exit 0', async () => {
     const { child, ready } = serve(['--seed', '5'])
     const line = await ready
-    expect(Object.keys(line)).toEqual(['url', 'apiKey', 'restrictedApiKey', 'trader', 'intents'])
+    expect(Object.keys(line)).toEqual(['url', 'apiKey', 'restrictedApiKey', 'trader', 'intents', 'realtime'])
     expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     const [intent] = line.intents
     const response = await request(`${line.url}/v1/intents/${intent!.hash}?receipt=${intent!.receipt}`, {
@@ -41,6 +43,46 @@ describe('ipts-conformance reference', () => {
     expect(refused.statusCode).toBe(401)
     child.kill('SIGTERM')
     expect(await exitOf(child)).toBe(0)
+  })
+
+  test("serves realtime channels: a ticket for the key, then an intent channel opened with its receipt in a message, refused with another intent's", async () => {
+    const { ready } = serve(['--seed', '6'])
+    const line = await ready
+    expect(line.realtime.websocket).toMatch(/^\/v1\/realtime\?ticket=\{ticket\}/)
+    const ticketOf = async () => {
+      const answer = await request(`${line.url}/v1/realtime/tickets`, {
+        method: 'POST',
+        headers: { 'x-api-key': line.apiKey, 'content-type': 'application/json' },
+        body: '{}',
+      })
+      expect(answer.statusCode).toBe(201)
+      return ((await answer.body.json()) as { data: { ticket: string } }).data.ticket
+    }
+    const [own, other] = line.intents
+    const answersTo = async (receipt: string) => {
+      const socket = new WebSocket(`${line.url.replace('http', 'ws')}/v1/realtime?ticket=${await ticketOf()}`)
+      const received: unknown[] = []
+      await new Promise<void>((resolve) => {
+        socket.on('open', () =>
+          socket.send(JSON.stringify({ type: 'subscribe', channel: `intent:${own!.hash}`, receipt })),
+        )
+        socket.on('message', (data) => received.push(JSON.parse(String(data))) >= 2 && socket.close())
+        socket.on('close', (code) => (received.push(code), resolve()))
+      })
+      return received
+    }
+    expect(await answersTo(own!.receipt)).toEqual([
+      { type: 'subscribed', channel: `intent:${own!.hash}` },
+      expect.objectContaining({ type: 'event', kind: 'failed', snapshot: true }),
+      1005,
+    ])
+    expect(await answersTo(other!.receipt)).toEqual([
+      expect.objectContaining({ type: 'error', code: 'receipt_mismatch' }),
+      4403,
+    ])
+    const refused = await request(`${line.url}/v1/realtime/tickets`, { method: 'POST', body: '{}' })
+    await refused.body.dump()
+    expect(refused.statusCode).toBe(401)
   })
 
   test('the same --seed gives the same keys and receipts, another seed others', async () => {
