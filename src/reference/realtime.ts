@@ -98,6 +98,7 @@ export function serveRealtime(
   const output = (socket: WebSocket, out: ChannelOutput) => {
     for (const behaviour of behaviours) behaviour.onChannelOutput?.(out, data)
     if (socket.readyState !== socket.OPEN) return
+    if (out.ping) socket.ping()
     if (out.message) socket.send(JSON.stringify(out.message))
     if (out.close) socket.close(out.close.code, out.close.reason)
   }
@@ -126,8 +127,6 @@ export function serveRealtime(
 
   const connected = (socket: WebSocket) => {
     const unsubscribe: (() => void)[] = []
-    const pingMs = behaviours.find((behaviour) => behaviour.channelPingMs)?.channelPingMs
-    const pinging = pingMs === undefined ? undefined : setInterval(() => socket.ping(), pingMs)
     socket.on('message', (raw: RawData, binary: boolean) => {
       let message: unknown
       try {
@@ -145,7 +144,6 @@ export function serveRealtime(
     })
     socket.on('error', () => socket.terminate())
     socket.on('close', () => {
-      clearInterval(pinging)
       for (const stop of unsubscribe) stop()
     })
   }

@@ -50,8 +50,6 @@ export interface Behaviour {
   onSubscribe?(subscription: ChannelSubscription, data: ReferenceData): void
   /** Rewrites what a channel is about to send: drop the message or the close, or change them. */
   onChannelOutput?(output: ChannelOutput, data: ReferenceData): void
-  /** Sends a WebSocket ping on every connection this often (a heartbeat). */
-  channelPingMs?: number
 }
 
 /** A channel's subscribe request: the channel named, and the receipt sent (undefined: none, or empty). */
@@ -64,6 +62,8 @@ export interface ChannelSubscription {
 export interface ChannelOutput {
   message?: Record<string, unknown>
   close?: { code: number; reason: string }
+  /** A WebSocket ping (a heartbeat control frame) sent first. */
+  ping?: boolean
 }
 
 export interface Fault extends Behaviour {

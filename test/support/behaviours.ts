@@ -1,5 +1,11 @@
 import type { ReferenceData } from '../../src/reference/data.js'
-import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
+import type {
+  Behaviour,
+  ChannelOutput,
+  ChannelSubscription,
+  RefRequest,
+  RefResponse,
+} from '../../src/reference/types.js'
 
 /** The reference, answering the first request for each config URL and key with a 503 (then as usual). */
 export function firstConfigRequestUnavailable(retryAfter: string | undefined): Behaviour {
@@ -50,10 +56,26 @@ export function countingEdits(behaviour: Behaviour): { behaviour: Behaviour; edi
     edited.add(request)
     edits++
   }
-  const { onRequest, onResponse } = behaviour
+  const { onRequest, onResponse, onSubscribe, onChannelOutput } = behaviour
+  /** A channel's subscribe request or output that the behaviour changed counts as one exchange changed. */
+  const countChannel = (before: string, after: string) => void (before !== after && edits++)
   return {
     behaviour: {
       ...behaviour,
+      ...(onSubscribe && {
+        onSubscribe(subscription: ChannelSubscription, data: ReferenceData) {
+          const before = JSON.stringify(subscription)
+          onSubscribe.call(behaviour, subscription, data)
+          countChannel(before, JSON.stringify(subscription))
+        },
+      }),
+      ...(onChannelOutput && {
+        onChannelOutput(output: ChannelOutput, data: ReferenceData) {
+          const before = JSON.stringify(output)
+          onChannelOutput.call(behaviour, output, data)
+          countChannel(before, JSON.stringify(output))
+        },
+      }),
       ...(onRequest && {
         onRequest(request: RefRequest, data: ReferenceData) {
           const before = requestText(request)

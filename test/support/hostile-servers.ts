@@ -5,7 +5,9 @@ import {
   type ServerResponse,
 } from 'node:http'
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { request } from 'undici'
+import { WebSocketServer, type WebSocket } from 'ws'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
 import type { RunSettings } from '../../src/core/settings.js'
 
@@ -72,6 +74,36 @@ export function answering(
 export async function httpTarget(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<HostileTarget> {
   const server = createHttpServer(handle)
   return { baseUrl: await listen(server), close: () => closeHttp(server) }
+}
+
+/**
+ * A realtime endpoint that misbehaves behind a ticket operation that works as the reference's profile says (a ticket
+ * at /data/ticket for any key, 401 without one): every WebSocket upgrade is accepted, and `misbehave` is handed the
+ * socket and its raw stream.
+ */
+export async function realtimeTarget(misbehave: (socket: WebSocket, raw: Duplex) => void): Promise<HostileTarget> {
+  const sockets = new WebSocketServer({ noServer: true })
+  const server = createHttpServer((req, res) => {
+    const keyed = req.headers['x-api-key'] !== undefined
+    res.writeHead(keyed ? 201 : 401, JSON_HEADERS)
+    res.end(JSON.stringify(keyed ? { data: { ticket: 'ticket-1' } } : { error: 'no key', code: 'unauthorized' }))
+  })
+  server.on('upgrade', (req: IncomingMessage, raw: Duplex, head: Buffer) => {
+    raw.on('error', () => raw.destroy())
+    sockets.handleUpgrade(req, raw, head, (socket) => {
+      socket.on('error', () => socket.terminate())
+      misbehave(socket, raw)
+    })
+  })
+  const baseUrl = await listen(server)
+  return {
+    baseUrl,
+    close: async () => {
+      for (const socket of sockets.clients) socket.terminate()
+      sockets.close()
+      await closeHttp(server)
+    },
+  }
 }
 
 /**

@@ -108,6 +108,9 @@ export function checksReached(behaviour: Behaviour, plain: PlainRun): Set<CheckI
   // A server of its own: state a behaviour keeps per server (first attempts, cursor sessions) starts afresh.
   const data = { ...plain.data }
   const reached = new Set<CheckId>()
+  // What a channel sends is no exchange of the plain run: a behaviour of channels reaches every check that opens one.
+  if (behaviour.onSubscribe || behaviour.onChannelOutput)
+    for (const id of CHECK_IDS) if (id.startsWith('realtime/') && isCheckId(id)) reached.add(id)
   for (const exchange of plain.exchanges) {
     const request = copyOfRequest(exchange.request)
     const arrived = requestText(request)

@@ -16,6 +16,7 @@ import { profileAllowances } from './profile.js'
 import { propertiesAllowances } from './properties.js'
 import { relationsAllowances } from './relations.js'
 import { writesAllowances } from './writes.js'
+import { realtimeAllowances } from './realtime.js'
 
 /**
  * The allowances of each concern of the checks (src/checks/index.ts): those most likely to meet a check's edge cases,
@@ -35,6 +36,7 @@ export const allowancesByConcern: Readonly<Partial<Record<string, readonly Allow
   properties: propertiesAllowances,
   profile: profileAllowances,
   writes: writesAllowances,
+  realtime: realtimeAllowances,
 }
 
 /**

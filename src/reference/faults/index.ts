@@ -16,6 +16,7 @@ import { propertiesFaults } from './properties.js'
 import { relationsFaults } from './relations.js'
 import { unsampledFaults } from './unsampled.js'
 import { writesFaults } from './writes.js'
+import { realtimeFaults } from './realtime.js'
 
 /** A fault of the catalogue, whose name FaultName names (generated from this list; test/meta/catalogue.test.ts). */
 export type NamedFault = Fault & { readonly name: FaultName }
@@ -36,6 +37,7 @@ export const faults = [
   ...profileFaults,
   ...unsampledFaults,
   ...writesFaults,
+  ...realtimeFaults,
   ...codingsFaults,
   ...relationsFaults,
 ] as readonly NamedFault[]

@@ -105,6 +105,7 @@ export const writesFaults: readonly Fault[] = [
       'writes/receipt-not-in-response-url',
       'writes/cancellation-ends-lifecycle',
       'writes/cancellation-needs-its-receipt',
+      'realtime/lifecycle-ends-on-channel',
     ],
     run: WRITES,
     onResponse(response, request) {
@@ -128,7 +129,7 @@ export const writesFaults: readonly Fault[] = [
   {
     name: 'cancellation-leaves-lifecycle-open',
     description: 'A cancellation of an intent is accepted, but the intent stays pending: its lifecycle never ends.',
-    breaks: ['writes/cancellation-ends-lifecycle'],
+    breaks: ['writes/cancellation-ends-lifecycle', 'realtime/lifecycle-ends-on-channel'],
     run: WRITES,
     onResponse(response, request, data) {
       const route = findWriteRoute(request)
