@@ -2,6 +2,7 @@ import { valueAt } from '../core/json-pointer.js'
 import { headerValues, type Exchange, type WebSocketMessage } from '../http/exchange.js'
 import { mentionsSecret } from '../http/secrets.js'
 import { hasShape, type RealtimeSection } from '../profile/realtime.js'
+import type { JudgedSettings, RecordedJudgement } from './exchange-judge.js'
 
 /**
  * How the profile reads a message a channel sent: the opening, a refusal, an event, or a message that is not as it
@@ -85,4 +86,64 @@ export function receiptInUrl(
       return { exchange, where: `${header} header of the answer to ${new URL(exchange.request.url).pathname}` }
   }
   return undefined
+}
+
+/**
+ * The receipts a WebSocket's own messages sent to open channels, read with the profile's opening template: what a
+ * recorded channel's URL must not carry.
+ */
+export function receiptsSent(realtime: RealtimeSection, messages: readonly WebSocketMessage[]): string[] {
+  const source = realtime.open
+    .split(/(\{(?:channel|receipt|ticket)\})/)
+    .map((part) =>
+      part === '{receipt}'
+        ? '(.*?)'
+        : ['{channel}', '{ticket}'].includes(part)
+          ? '.*?'
+          : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('')
+  const opening = new RegExp(`^${source}$`, 's')
+  return messages.flatMap((message) => {
+    const captured = message.type === 'send' ? opening.exec(messageTextOf(message))?.[1] : undefined
+    if (!captured) return []
+    try {
+      return [JSON.parse(`"${captured}"`) as string]
+    } catch {
+      return [captured]
+    }
+  })
+}
+
+const realtimeOf = (settings: JudgedSettings) => settings.profile?.values.realtime
+
+/** A recorded WebSocket (check-har, the proxy): the upgrade exchange of the profile's realtime section. */
+const recordedSocket = (exchange: Exchange, settings: JudgedSettings) =>
+  exchange.webSocketMessages !== undefined && realtimeOf(settings) !== undefined
+
+/** How a recorded WebSocket decides realtime/messages-as-stated: every message it received as the profile states. */
+export const recordedMessagesAsStated: RecordedJudgement = {
+  notApplicable: "no recorded WebSocket (Chromium's _webSocketMessages) of a profile that states realtime",
+  applies: (_, exchange, settings) => recordedSocket(exchange, settings),
+  violation(_, exchange, settings) {
+    const [finding] = judgeChannelMessages(realtimeOf(settings)!, exchange.webSocketMessages!)
+    return (
+      finding && `message ${finding.index + 1} of the WebSocket, ${messageExcerpt(finding.message)}, ${finding.problem}`
+    )
+  },
+}
+
+/**
+ * How a recorded WebSocket decides realtime/receipt-in-no-url: its URL, and the URL headers of its answer, carry no
+ * receipt its own messages opened a channel with.
+ */
+export const recordedReceiptInNoUrl: RecordedJudgement = {
+  notApplicable:
+    "no recorded WebSocket (Chromium's _webSocketMessages) of a profile that states realtime whose messages opened a channel with a receipt",
+  applies: (_, exchange, settings) =>
+    recordedSocket(exchange, settings) && receiptsSent(realtimeOf(settings)!, exchange.webSocketMessages!).length > 0,
+  violation(_, exchange, settings) {
+    const found = receiptInUrl([exchange], receiptsSent(realtimeOf(settings)!, exchange.webSocketMessages!))
+    return found && `the ${found.where} carries the receipt its channel was opened with, in some encoding`
+  },
 }

@@ -4,7 +4,14 @@ import type { ChannelSocket } from '../http/websocket.js'
 import type { WriteOperation } from '../profile/profile.js'
 import { channelName, messageText, placeholdersOf, socketUrl, type RealtimeSection } from '../profile/realtime.js'
 import { statusOf } from './operation-calls.js'
-import { judgeChannelMessages, messageExcerpt, readMessage, receiptInUrl } from './realtime-messages.js'
+import {
+  judgeChannelMessages,
+  messageExcerpt,
+  readMessage,
+  receiptInUrl,
+  recordedMessagesAsStated,
+  recordedReceiptInNoUrl,
+} from './realtime-messages.js'
 import type { Auth, Check, CheckContext } from './types.js'
 import {
   cancel,
@@ -240,6 +247,7 @@ export const realtimeChecks: readonly Check[] = [
       "no URL of a channel's flow (the ticket's, the WebSocket's, a Location, Content-Location or Link of their answers) carries the intent's receipt",
     needs: ['apiKey', 'intent'],
     profile: 'realtime',
+    recorded: recordedReceiptInNoUrl,
     async run(ctx) {
       const { hash, receipt } = ctx.settings.intent!
       const attempt = await tryChannel(ctx, intentChannel(ctx, hash), receipt)
@@ -258,6 +266,7 @@ export const realtimeChecks: readonly Check[] = [
       "every message an intent's channel sends is JSON text, and each event holds one of the kinds the profile states",
     needs: ['apiKey', 'intent'],
     profile: 'realtime',
+    recorded: recordedMessagesAsStated,
     async run(ctx) {
       const realtime = realtimeOf(ctx)
       const { hash, receipt } = ctx.settings.intent!

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer'
 import { settingDefaults } from '../core/defaults.js'
 import { decodeBody, decodedResponse } from '../http/content-coding.js'
-import type { Exchange, ExchangeResponse } from '../http/exchange.js'
+import type { Exchange, ExchangeResponse, WebSocketMessage } from '../http/exchange.js'
 import { holdsStandIn, standInHeaders } from '../http/listed-material.js'
 import { recordedRedirect } from '../http/redirects.js'
 import { parsedResponse } from '../http/response-body.js'
@@ -45,6 +45,20 @@ async function recordedBytes(
     : decodedResponse(status, headers, bytes, false, maxBodyBytes)
 }
 
+/** An upgrade entry's WebSocket messages as Chromium records them, those of another shape left out. */
+function webSocketMessagesOf(entry: HarEntry): WebSocketMessage[] | undefined {
+  const recorded: unknown = entry._webSocketMessages
+  if (!Array.isArray(recorded)) return undefined
+  return recorded.filter(
+    (message): message is WebSocketMessage =>
+      typeof message === 'object' &&
+      message !== null &&
+      ['send', 'receive'].includes((message as WebSocketMessage).type) &&
+      [1, 2].includes((message as WebSocketMessage).opcode) &&
+      typeof (message as WebSocketMessage).data === 'string',
+  )
+}
+
 /**
  * One HAR entry as an exchange. A status of 0 is a request that got no response (Chromium and Playwright record them
  * so).
@@ -70,6 +84,8 @@ export async function exchangeOf(
       ? { connection: { id: entry.connection } }
       : {}),
   }
+  const messages = webSocketMessagesOf(entry)
+  if (messages) exchange.webSocketMessages = messages
   const senders = Array.isArray(entry._checks) ? { senders: entry._checks.filter((s) => typeof s === 'string') } : {}
   const { response } = entry
   if (response.status === 0) {

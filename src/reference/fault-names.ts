@@ -13,6 +13,7 @@ export type FaultName =
   | 'cancellation-takes-any-written-receipt'
   | 'channel-event-kind-unlisted'
   | 'channel-no-terminal-event'
+  | 'channel-opening-unconfirmed'
   | 'channel-opens-with-other-intents-receipt'
   | 'channel-opens-without-receipt'
   | 'config-as-text'

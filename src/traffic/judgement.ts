@@ -108,6 +108,7 @@ export class TrafficJudgement {
       this.tally.add(observations)
       this.relations.responses([judged], { round })
     }
+    if (exchange.webSocketMessages && exchange.response) this.judgeWebSocket(exchange)
     // Seen, not judged: a request that got no response, or a response whose body the recording left out.
     if (typeof destination === 'object' && !(exchange.response && bodyRecorded))
       countResponse(this.responses, destination.operation, exchange.response?.status, false)
@@ -119,6 +120,20 @@ export class TrafficJudgement {
         `${exchange.request.method} ${new URL(exchange.request.url).pathname} (exchange ${this.counts.exchanges})`,
       )
     }
+  }
+
+  /**
+   * A WebSocket's upgrade with its messages (Chromium's _webSocketMessages): no operation of the contract, judged by the
+   * realtime checks' judgements of a recorded WebSocket alone.
+   */
+  private judgeWebSocket(exchange: Exchange): void {
+    const judges = this.judges.filter((judge) => judge.concern === 'realtime')
+    const socket = { ...exchange, operation: 'realtime' }
+    this.tally.add(
+      observe([socket], { profile: this.profile }, this.secrets.list(), judges, undefined, undefined, 0, (id) =>
+        this.tally.room(id),
+      ),
+    )
   }
 
   /**

@@ -36,6 +36,16 @@ export const realtimeFaults: readonly Fault[] = [
     },
   },
   {
+    name: 'channel-opening-unconfirmed',
+    description:
+      "An intent's channel opened with its receipt streams its events but never sends the opening message its profile states.",
+    breaks: ['realtime/channel-opens-with-its-receipt', 'realtime/lifecycle-ends-on-channel'],
+    run: { allowWrites: true },
+    onChannelOutput(output) {
+      if (output.message?.type === 'subscribed') delete output.message
+    },
+  },
+  {
     name: 'channel-opens-without-receipt',
     description: "An intent's channel opens for a subscribe message that sends no receipt.",
     breaks: ['realtime/channel-refused-without-its-receipt'],
