@@ -123,8 +123,8 @@ export class TrafficJudgement {
   }
 
   /**
-   * A WebSocket's upgrade with its messages (Chromium's _webSocketMessages): no operation of the contract, judged by the
-   * realtime checks' judgements of a recorded WebSocket alone.
+   * A WebSocket's upgrade with its messages (Chromium's _webSocketMessages): no operation of the contract, judged by
+   * the realtime checks' judgements of a recorded WebSocket alone.
    */
   private judgeWebSocket(exchange: Exchange): void {
     const judges = this.judges.filter((judge) => judge.concern === 'realtime')
