@@ -357,7 +357,8 @@ describe('check-har --profile', () => {
         status: 'skipped',
         reason: notAssessableWithout(key),
       })
-      const held = await checkHar([harPath, '--profile', referenceProfile])
+      // --strict: a SHOULD it fails exits 1 too.
+      const held = await checkHar([harPath, '--strict', '--profile', referenceProfile])
       expect(
         idsWithStatus(held.report!, 'failed').filter((failed) => !failed.startsWith('relations/')),
         'exactly the judgement of one exchange the fault breaks',
