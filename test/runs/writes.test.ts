@@ -32,7 +32,7 @@ function recorder(): { requests: RefRequest[]; record: (request: RefRequest) => 
   return { requests, record: (request) => requests.push({ ...request, headers: { ...request.headers } }) }
 }
 
-/** The writes among them: not the GETs, nor a realtime ticket's POST (a safe read, sent whenever realtime is stated). */
+/** The writes among them: not the GETs, nor a realtime ticket's POST (a read, sent whenever realtime is stated). */
 const writesIn = (requests: readonly RefRequest[]) =>
   requests.filter((request) => request.method !== 'GET' && !isTicketRequest(request))
 
