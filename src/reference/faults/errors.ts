@@ -86,10 +86,12 @@ export const errorsFaults: readonly Fault[] = [
   },
   {
     name: 'unknown-route-serves-markets',
-    description: 'Any path under /v1 that is no operation serves the markets list, as a misrouted catch-all would.',
+    description:
+      'A GET of any path under /v1 that is no operation serves the markets list, as a misrouted catch-all would.',
     breaks: ['errors/unknown-route-serves-no-operation', 'errors/unknown-route-not-found'],
     onRequest(request) {
-      if (request.path.startsWith('/v1/') && findRoute(request.path) === undefined) request.path = '/v1/markets'
+      if (request.method === 'GET' && request.path.startsWith('/v1/') && findRoute(request.path) === undefined)
+        request.path = '/v1/markets'
     },
   },
   {
