@@ -145,7 +145,7 @@ async function openedChannel(ctx: CheckContext, channel: string, receipt: string
   return attempt
 }
 
-/** The kind of the messages of an intake's submissions: its channel template, by the intake's kind. */
+/** The channel template of an intake's submissions, by the intake's kind (an action's or an intent's). */
 function channelTemplateOf(ctx: CheckContext, intake: WriteOperation): string | undefined {
   const { channels } = realtimeOf(ctx)
   return intake.kind === 'action' ? channels.action : intake.kind === 'intent' ? channels.intent : undefined
