@@ -267,6 +267,8 @@ export interface TrafficSummary {
    * client's fault, not the target's.
    */
   clientRuleBreaches?: ClientRuleBreach[]
+  /** WebSocket channels the proxy passed through (an upgrade answered 101), and the messages recorded of them. */
+  channels?: { opened: number; messages: number }
   /**
    * Responses some of whose values the recording kept as stand-ins (a run's HAR without --raw-record), and per rule the
    * findings about them set aside: a stand-in is not recorded, so a rule that needs its value is not applied to it.
@@ -398,11 +400,14 @@ export function provenance(report: Report): string {
   const breaches = traffic.clientRuleBreaches?.length
     ? `; the client broke a rule for clients ${traffic.clientRuleBreaches.length} times`
     : ''
+  const channels = traffic.channels
+    ? `; ${traffic.channels.opened} WebSocket channels, ${traffic.channels.messages} messages recorded`
+    : ''
   const setAside = Object.entries(traffic.standIns?.setAside ?? {})
   const standIns = traffic.standIns
     ? `; ${traffic.standIns.responses} with values recorded as stand-ins${setAside.length ? ` (not judged by ${setAside.map(([id, n]) => `${id} in ${n}`).join(', ')})` : ''}`
     : ''
-  return `recorded traffic (${traffic.source === 'har' ? 'HAR' : 'proxy'}): ${traffic.exchanges} exchanges, ${traffic.judged} judged${left.length ? `; not judged: ${left.join(', ')}` : ''}${breaches}${standIns}`
+  return `recorded traffic (${traffic.source === 'har' ? 'HAR' : 'proxy'}): ${traffic.exchanges} exchanges, ${traffic.judged} judged${left.length ? `; not judged: ${left.join(', ')}` : ''}${channels}${breaches}${standIns}`
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { WebSocketMessage } from '../http/exchange.js'
+
 /** The parts of HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) the suite writes and reads; tool-specific fields start with _. */
 export interface Har {
   log: {
@@ -66,4 +68,8 @@ export interface HarEntry {
   _checks?: string[]
   /** Why no response arrived (a transport failure, a timeout, an upstream that did not answer). */
   _error?: string
+  /** Chromium's field for the messages of a WebSocket channel, on its upgrade's entry (a 101). */
+  _webSocketMessages?: WebSocketMessage[]
+  /** HAR 1.2: what the recording of the entry left out. */
+  comment?: string
 }

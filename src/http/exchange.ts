@@ -20,6 +20,22 @@ export interface Exchange {
   retries: RetriedAttempt[]
   /** The redirects followed before the response, oldest first; the response answered the last one's Location. */
   redirects?: RedirectHop[]
+  /** For a WebSocket upgrade (a 101): the channel's messages in the order they went, as Chromium's HAR records them. */
+  webSocketMessages?: WebSocketMessage[]
+  /** What the recording of the channel's messages left out, and why. */
+  webSocketComment?: string
+}
+
+/**
+ * One message of a WebSocket channel as Chromium's HAR records it (`_webSocketMessages`): send from the client, receive
+ * from the server; time in seconds since the epoch; opcode 1 text, 2 binary (data in base64), 8 close (data: the code,
+ * then the reason).
+ */
+export interface WebSocketMessage {
+  type: 'send' | 'receive'
+  time: number
+  opcode: number
+  data: string
 }
 
 /** Where an attempt's time went, as the client measured it: waiting for the response head, then reading the body. */
