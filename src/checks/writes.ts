@@ -96,11 +96,35 @@ function statusPath(op: WriteOperation, id: string, receipt: string): string {
   return op.statusPath!.replace('{id}', encodeURIComponent(id)).replace('{receipt}', encodeURIComponent(receipt))
 }
 
-/** A new submission of a cancellation's intake, accepted, with the values its chained cancellation takes. */
-async function submissionToCancel(ctx: CheckContext, cancellation: string): Promise<EarlierAnswer> {
+/**
+ * A new submission of a cancellation's intake, accepted, with the values its chained cancellation takes and the
+ * intake's exchange.
+ */
+async function submissionToCancel(
+  ctx: CheckContext,
+  cancellation: string,
+): Promise<EarlierAnswer & { exchange: Exchange }> {
   const intake = ctx.settings.profile!.values.writes!.operations[cancellation]!.cancels!.operation
   const answer = await acceptedSubmission(ctx, intake)
-  return { ...intakeValues(ctx, intake, answer), json: answer.exchange.response!.json }
+  return { ...intakeValues(ctx, intake, answer), json: answer.exchange.response!.json, exchange: answer.exchange }
+}
+
+/**
+ * Records a REST step of the lifecycle: the exchange's request and status, the state read at the pointer where the step
+ * reads one, and the receipt it carried or was handed.
+ */
+function restStep(ctx: CheckContext, label: string, exchange: Exchange, receipt?: string, state?: string): void {
+  const read = state === undefined || !exchange.response ? undefined : valueAt(exchange.response.json, state)
+  ctx.lifecycleStep(
+    {
+      kind: 'rest',
+      label,
+      request: `${exchange.request.method} ${exchange.request.url}`,
+      outcome: `${statusOf(exchange)}${read === undefined ? '' : `, state ${JSON.stringify(read)}`}`,
+      at: exchange.startedAt ?? new Date().toISOString(),
+    },
+    receipt,
+  )
 }
 
 /**
@@ -119,16 +143,21 @@ async function cancel(ctx: CheckContext, cancellation: string, submission: Earli
   return ctx.write(cancellation, body, idempotencyKey(32, keyPatternOf(ctx.settings.profile!.values)), step)
 }
 
-/** The status of a submission read with its receipt, or a failure when it is not granted. */
+/**
+ * The status of a submission read with its receipt, a step of the lifecycle (its label given), or a failure when it is
+ * not granted.
+ */
 async function grantedStatus(
   ctx: CheckContext,
   cancellation: string,
   submission: EarlierAnswer,
   which: string,
+  label: string,
 ): Promise<Exchange> {
-  const intake = ctx.settings.profile!.values.writes!.operations[cancellation]!.cancels!.operation
+  const { operation: intake, state } = ctx.settings.profile!.values.writes!.operations[cancellation]!.cancels!
   const op = ctx.settings.profile!.values.writes!.operations[intake]!
   const exchange = await ctx.get(statusPath(op, submission.id, submission.receipt))
+  restStep(ctx, label, exchange, submission.receipt, state)
   if (!exchange.response || exchange.response.status >= 300)
     ctx.fail(`${cancellation}: the status of ${which} ${intake} submission is not granted (${statusOf(exchange)})`, {
       exchange,
@@ -324,8 +353,16 @@ export const writesChecks: readonly Check[] = [
       )) {
         const { operation: intake, state, terminalStates } = operations[operation]!.cancels!
         const submission = await submissionToCancel(ctx, operation)
-        await grantedStatus(ctx, operation, submission, 'a new')
+        restStep(ctx, `${intake} intake`, submission.exchange, submission.receipt)
+        await grantedStatus(ctx, operation, submission, 'a new', 'status read with its receipt')
         const cancellation = await cancel(ctx, operation, submission)
+        const withReceipt = sendsReceipt(operations[operation]!.cancels!)
+        restStep(
+          ctx,
+          `${operation}${withReceipt ? ' with its receipt' : ''}`,
+          cancellation.exchange,
+          withReceipt ? submission.receipt : undefined,
+        )
         if (!cancellation.accepted)
           ctx.fail(
             `${operation}: the cancellation of a new ${intake} submission was not accepted (${statusOf(cancellation.exchange)})`,
@@ -334,7 +371,13 @@ export const writesChecks: readonly Check[] = [
         let last: { exchange: Exchange; state: unknown } | undefined
         for (let poll = 0; poll < TERMINAL_POLLS && !terminalStates.includes(last?.state as string); poll++) {
           if (poll > 0) await delay(TERMINAL_POLL_MS)
-          const exchange = await grantedStatus(ctx, operation, submission, 'the cancelled')
+          const exchange = await grantedStatus(
+            ctx,
+            operation,
+            submission,
+            'the cancelled',
+            'status after the cancellation',
+          )
           last = { exchange, state: valueAt(exchange.response!.json, state) }
         }
         if (!terminalStates.includes(last!.state as string)) {

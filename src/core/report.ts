@@ -95,6 +95,8 @@ export interface CheckOutcome {
   inputs?: { coverage: number; random: number }
   /** For a write check: every submission it sent, in order. */
   writes?: SentWrite[]
+  /** For a check that walks a receipt's lifecycle: its steps, in the order they happened. */
+  lifecycle?: LifecycleStep[]
   /**
    * True for a check 'not run' because the run was cut short (see Report.interrupted): it says nothing of the target
    * and does not fail the run.
@@ -151,6 +153,28 @@ export interface SentWrite {
   /** The receipt returned, as its placeholder ($IPTS_WRITE_RECEIPT_n). */
   receipt?: string
   duplicate?: boolean
+}
+
+/**
+ * One step of a receipt's lifecycle as a check walked it (the report draws the steps as a timeline): a REST request
+ * (an intake, a status read, a cancellation), or an event of a realtime channel (opened, refused, a message received).
+ * A receipt appears only as its placeholder.
+ */
+export interface LifecycleStep {
+  kind: 'rest' | 'realtime'
+  /** What the step is in the lifecycle, e.g. "intake", "status read with its receipt", "channel opened". */
+  label: string
+  /** A REST step's method and URL; a realtime step's channel (and where it was opened). */
+  request: string
+  /**
+   * A REST step's HTTP status ("no response" without one), and the state it read where it reads one; a realtime step's
+   * event: opened, refused and how, or the kind of message received.
+   */
+  outcome: string
+  /** When the request was sent or the event came (ISO 8601). */
+  at: string
+  /** The receipt the step carried or was handed, as its placeholder ($IPTS_WRITE_RECEIPT_1). */
+  receipt?: string
 }
 
 export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not-assessable' | 'uncovered' | 'waived' | 'not run'

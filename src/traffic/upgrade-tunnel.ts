@@ -40,7 +40,8 @@ export function tunnelUpgrade(client: Duplex, head: Buffer, options: UpgradeOpti
   const started = performance.now()
   const url = new URL(options.url)
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
-  const outgoing = send(url, { method: exchange.request.method, headers: options.headers })
+  // A connection of its own: once upgraded (or refused and closed) it is never another request's.
+  const outgoing = send(url, { method: exchange.request.method, headers: options.headers, agent: false })
   let recorded!: () => void
   const done = new Promise<void>((resolve) => (recorded = resolve))
   let finished = false
