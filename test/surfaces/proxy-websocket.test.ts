@@ -1,6 +1,6 @@
 import { once } from 'node:events'
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -170,7 +170,7 @@ describe('the proxy and WebSocket upgrades', () => {
     const proxied = await startProxy(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`)
     const client = new WebSocket(`${proxied.url.replace(/^http/, 'ws')}/v1/stream`)
     client.on('error', () => undefined)
-    const [, response] = (await once(client, 'unexpected-response')) as [unknown, import('node:http').IncomingMessage]
+    const [, response] = (await once(client, 'unexpected-response')) as [unknown, IncomingMessage]
     let body = ''
     for await (const chunk of response) body += String(chunk)
     expect(response.statusCode).toBe(403)
@@ -181,6 +181,41 @@ describe('the proxy and WebSocket upgrades', () => {
     expect(har.log.entries.map((entry) => entry.response.status)).toEqual([403])
     expect(report.traffic).toMatchObject({ exchanges: 1 })
     expect(report.traffic?.channels).toBeUndefined()
+  })
+
+  test('an upgrade the upstream does not answer gets the client a 502 with an error body; a channel still open when the proxy stops is closed and recorded', async () => {
+    const closed = createServer()
+    closed.listen(0, '127.0.0.1')
+    await once(closed, 'listening')
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
+    const unanswered = await startProxy(`http://127.0.0.1:${port}`)
+    const refused = new WebSocket(`${unanswered.url.replace(/^http/, 'ws')}/v1/stream`)
+    refused.on('error', () => undefined)
+    const [, response] = (await once(refused, 'unexpected-response')) as [unknown, IncomingMessage]
+    let body = ''
+    for await (const chunk of response) body += String(chunk)
+    expect(response.statusCode).toBe(502)
+    expect(JSON.parse(body)).toMatchObject({
+      code: 'upstream_unreachable',
+      error: expect.stringContaining('ECONNREFUSED'),
+    })
+    const { report } = await unanswered.stop()
+    expect(report.errors.join('\n')).toMatch(/the upstream did not answer 1 request/)
+
+    const upstream = await echoingServer()
+    const proxied = await startProxy(upstream.url)
+    const client = new WebSocket(proxied.url.replace(/^http/, 'ws'))
+    await once(client, 'open')
+    client.send('still open')
+    await once(client, 'message')
+    const clientClosed = once(client, 'close')
+    const { har } = await proxied.stop()
+    await clientClosed
+    expect(upgradeEntry(har)._webSocketMessages!.map(({ type, data }) => `${type} ${data}`)).toEqual([
+      'send still open',
+      'receive echo:still open',
+    ])
   })
 
   test('garbage frames either way and a flood cost the proxy bounded records and no crash: the tunnel goes on, the HAR says what it left out', async () => {
