@@ -218,6 +218,28 @@ describe('the proxy and WebSocket upgrades', () => {
     ])
   })
 
+  test('a client that half-closes its connection: the upstream is told, its answer still reaches the client, and the channel is recorded once both have closed', async () => {
+    const upstream = await echoingServer()
+    const proxied = await startProxy(upstream.url)
+    const socket = connect(Number(new URL(proxied.url).port), '127.0.0.1')
+    await once(socket, 'connect')
+    let received = ''
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')))
+    socket.write(
+      'GET /v1/stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    )
+    await vi.waitFor(() => expect(received).toMatch(/^HTTP\/1\.1 101 /))
+    // A text frame "hello", masked with a key of zeros, then the end of what the client sends.
+    socket.end(Buffer.concat([Buffer.from([0x81, 0x85, 0, 0, 0, 0]), Buffer.from('hello')]))
+    await once(socket, 'close')
+    expect(received, "the server's answer came after the client had half-closed").toContain('echo:hello')
+    const { har } = await proxied.stop()
+    expect(upgradeEntry(har)._webSocketMessages!.map(({ type, data }) => `${type} ${data}`)).toEqual([
+      'send hello',
+      'receive echo:hello',
+    ])
+  })
+
   test('garbage frames either way and a flood cost the proxy bounded records and no crash: the tunnel goes on, the HAR says what it left out', async () => {
     // An upstream that upgrades anything and then writes garbage and closes, echoing nothing.
     const raw: Server = createServer((_, res) => res.writeHead(404).end())
