@@ -23,7 +23,7 @@ import { renderHtml } from '../../reporters/html.js'
 import { renderMarkdown } from '../../reporters/markdown.js'
 import { harValidator } from '../support/har-schema.js'
 import { captureOutput } from '../support/output.js'
-import { failureSummary, idsWithStatus, runAgainstReference } from '../support/run.js'
+import { failureSummary, idsWithStatus, outcomeWithBehaviours, runAgainstReference } from '../support/run.js'
 import { piecesOf, readerViews } from '../support/secret-encoders.js'
 
 const writeCheckIds = checksByConcern.writes!.map((check) => check.id).sort()
@@ -222,6 +222,25 @@ describe('a run with --allow-writes against the embedded reference and its profi
       [...keysByBody.values()].some((keys) => keys.size === 1),
       'replays were sent',
     ).toBe(true)
+  })
+})
+
+describe('a lifecycle that does not end', () => {
+  test('keeps its steps in the failed outcome: the statuses after the cancellation show the state it was left in', async () => {
+    const outcome = await outcomeWithBehaviours(
+      ['writes/cancellation-ends-lifecycle'],
+      [faultByName('cancellation-leaves-lifecycle-open')!],
+      { allowWrites: true },
+    )
+    expect(outcome.status).toBe('failed')
+    const steps = outcome.lifecycle!
+    expect(steps.map((step) => step.label)).toEqual([
+      'submitIntent intake',
+      'status read with its receipt',
+      'cancelIntent with its receipt',
+      ...Array.from({ length: 5 }, () => 'status after the cancellation'),
+    ])
+    expect(steps.slice(3).map((step) => step.outcome)).toEqual(steps.slice(3).map(() => '200, state "pending"'))
   })
 })
 
