@@ -32,8 +32,7 @@ export interface Tunnel {
  * An upgrade (a WebSocket's opening handshake) passed through to the upstream: its answer goes back to the client as
  * the upstream gave it. A 101 turns the two connections into a tunnel, bytes passed on both ways as they come, with
  * backpressure, the frames read on the way (src/traffic/websocket-messages.ts); either side closing closes the other.
- * Anything else (a refusal) is forwarded as an ordinary response and the connection closed. Returns a function that
- * closes the tunnel (the proxy stopping).
+ * Anything else (a refusal) is forwarded as an ordinary response and the connection closed.
  */
 export function tunnelUpgrade(client: Duplex, head: Buffer, options: UpgradeOptions): Tunnel {
   const { exchange } = options
@@ -45,6 +44,7 @@ export function tunnelUpgrade(client: Duplex, head: Buffer, options: UpgradeOpti
   let recorded!: () => void
   const done = new Promise<void>((resolve) => (recorded = resolve))
   let finished = false
+  let answered = false
   const finish = (outcome: 'channel' | 'answered' | 'unanswered') => {
     if (finished) return
     finished = true
@@ -60,6 +60,8 @@ export function tunnelUpgrade(client: Duplex, head: Buffer, options: UpgradeOpti
     outgoing.destroy(Object.assign(new Error('no answer in time'), { code: 'UND_ERR_HEADERS_TIMEOUT' })),
   )
   outgoing.on('error', (error) => {
+    // Once answered, the request's end is the tunnel's or the refusal's, each recorded as such.
+    if (answered) return
     const { code, message } = transportError(error, options.requestTimeoutMs)
     exchange.error = { code, message: `the upstream did not answer: ${message}` }
     if (client.destroyed) {
@@ -77,11 +79,12 @@ export function tunnelUpgrade(client: Duplex, head: Buffer, options: UpgradeOpti
     }
     finish('unanswered')
   })
-  outgoing.on(
-    'response',
-    (answer) => void refused(client, answer, exchange, options, started).then(() => finish('answered')),
-  )
+  outgoing.on('response', (answer) => {
+    answered = true
+    void refused(client, answer, exchange, options, started).then(() => finish('answered'))
+  })
   outgoing.on('upgrade', (answer, upstream, upstreamHead) => {
+    answered = true
     outgoing.setTimeout(0)
     upstream.setTimeout(0)
     const headersAt = performance.now()
