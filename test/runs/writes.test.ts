@@ -22,6 +22,7 @@ import type { WritePlan } from '../../src/engine/write-plan.js'
 import { renderHtml } from '../../reporters/html.js'
 import { renderMarkdown } from '../../reporters/markdown.js'
 import { harValidator } from '../support/har-schema.js'
+import { reportValidator } from '../support/report-schema.js'
 import { captureOutput } from '../support/output.js'
 import { failureSummary, idsWithStatus, outcomeWithBehaviours, runAgainstReference } from '../support/run.js'
 import { piecesOf, readerViews } from '../support/secret-encoders.js'
@@ -168,6 +169,8 @@ describe('a run with --allow-writes against the embedded reference and its profi
     expect(steps.at(-1)!.outcome).toMatch(/^200, state "(settled|failed|cancelled)"$/)
     const times = steps.map((step) => Date.parse(step.at))
     expect(times, 'in the order they happened').toEqual([...times].sort((a, b) => a - b))
+    const validReport = reportValidator()
+    expect(validReport(report), JSON.stringify(validReport.errors?.slice(0, 3))).toBe(true)
 
     const dir = mkdtempSync(join(tmpdir(), 'ipts-lifecycle-report-'))
     await writeReports(report, dir)
