@@ -15,6 +15,7 @@ import {
 import { requirementCounts } from '../src/engine/traceability.js'
 import { prettyJsonHtml } from './json-body.js'
 import { hasTimeline, TIMELINE_STYLE, timelineSection } from './html-timeline.js'
+import { LIFECYCLE_STYLE, lifecycles, lifecycleSection } from './html-lifecycle.js'
 
 /** Everything interpolated into the page goes through here: the target's responses are hostile input. */
 export function escapeHtml(text: string | number | boolean | undefined): string {
@@ -52,7 +53,7 @@ const badge = (status: string) =>
  */
 export function renderHtml(report: Report, comparison?: BaselineComparison): string {
   const failed = report.checks.filter((c) => c.status === 'failed')
-  return `${pageHead(`IPTS conformance: ${report.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`, TIMELINE_STYLE)}
+  return `${pageHead(`IPTS conformance: ${report.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`, `${TIMELINE_STYLE}${LIFECYCLE_STYLE}`)}
 <body>
 ${tableOfContents(report, comparison)}
 ${headerSection(report)}
@@ -62,6 +63,7 @@ ${report.errors.length > 0 ? `<section id="run-errors"><h2>Run errors</h2><ul>${
 <section id="failures"><h2>Failures (${failed.length})</h2>
 ${failed.length === 0 ? '<p>No check failed.</p>' : failed.map(failureSection).join('\n')}
 </section>
+${lifecycleSection(report, { escapeHtml })}
 ${writesSection(report.checks)}
 ${coverageSection(report.coverage)}
 ${traceabilitySection(report)}
@@ -92,6 +94,7 @@ function tableOfContents(report: Report, comparison: BaselineComparison | undefi
     ['baseline', !!comparison && 'Compared with the baseline'],
     ['run-errors', report.errors.length > 0 && `Run errors (${report.errors.length})`],
     ['failures', `Failures (${failed})`],
+    ['lifecycle', lifecycles(report).length > 0 && 'Lifecycle'],
     ['writes', report.checks.some((c) => c.writes?.length) && 'Writes sent'],
     ['coverage', `Coverage (${report.coverage.summary.percent}% assessed)`],
     ['traceability', 'Traceability'],

@@ -1,5 +1,6 @@
 import { levelLabel, type Level } from '../src/contract/requirements.js'
 import { comparisonLines, type BaselineComparison } from './baseline.js'
+import { lifecycles, stepOffset } from './html-lifecycle.js'
 import { oneLine, profileLine, sampleLine } from './evidence-text.js'
 import {
   assessedLine,
@@ -106,6 +107,14 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
       '',
     )
     for (const breach of breaches) lines.push(`- ${breach.requirement}: ${escapeMarkdown(breach.message)}`)
+  }
+  for (const check of lifecycles(report)) {
+    lines.push('', `### Lifecycle walked by \`${check.id}\` (${check.status})`, '')
+    check.lifecycle.forEach((step, index) =>
+      lines.push(
+        `${index + 1}. ${stepOffset(step, check.lifecycle[0]!)} ${step.kind === 'rest' ? 'REST' : 'realtime'} **${escapeMarkdown(step.label)}**: ${escapeMarkdown(step.request)} → ${escapeMarkdown(step.outcome)}${step.receipt ? `, receipt ${escapeMarkdown(step.receipt)}` : ''}`,
+      ),
+    )
   }
   const writes = report.checks.flatMap((c) => (c.writes ?? []).map((write) => ({ check: c.id, ...write })))
   if (writes.length > 0) {

@@ -14,12 +14,11 @@ import {
 } from './realtime-messages.js'
 import type { Auth, Check, CheckContext } from './types.js'
 import {
-  cancel,
+  acceptedCancellation,
   cancelling,
   expectTerminalStatus,
-  grantedStatus,
+  newSubmissionWithStatus,
   operationsFor,
-  submissionToCancel,
   wrongReceipt,
 } from './writes.js'
 
@@ -308,19 +307,30 @@ export const realtimeChecks: readonly Check[] = [
         'a cancellation of an intent or action intake whose channel realtime.channels names (writes.operations.*.cancels)',
       )) {
         const intake = operations[operation]!.cancels!.operation
-        const submission = await submissionToCancel(ctx, operation)
-        await grantedStatus(ctx, operation, submission, 'a new')
+        const submission = await newSubmissionWithStatus(ctx, operation)
         const channel = channelName(channelTemplateOf(ctx, operations[intake]!)!, submission.id)
         const { socket } = await openedChannel(ctx, channel, submission.receipt, `its ${intake} submission's`)
-        const cancellation = await cancel(ctx, operation, submission)
-        if (!cancellation.accepted)
-          ctx.fail(
-            `${operation}: the cancellation of a new ${intake} submission was not accepted (${statusOf(cancellation.exchange)})`,
-            { exchange: cancellation.exchange },
-          )
+        ctx.lifecycleStep(
+          {
+            kind: 'realtime',
+            label: 'channel opened with its receipt',
+            request: channel,
+            outcome: 'opened',
+            at: socket.exchange.startedAt!,
+          },
+          submission.receipt,
+        )
+        await acceptedCancellation(ctx, operation, submission)
         await expectTerminalStatus(ctx, operation, submission)
         if (!realtime.events?.terminal) continue
         const seen = await terminalEvent(realtime, socket)
+        ctx.lifecycleStep({
+          kind: 'realtime',
+          label: 'terminal event',
+          request: channel,
+          outcome: seen ? `none within ${CHANNEL_ANSWER_MS / 1000} s (seen: ${seen.join(', ') || 'none'})` : 'received',
+          at: new Date().toISOString(),
+        })
         if (seen)
           ctx.fail(
             `${channel} sent no event of a terminal kind (${realtime.events.terminal.join(', ')}) within ${CHANNEL_ANSWER_MS / 1000} s of its cancellation; the kinds it sent after its opening: ${seen.join(', ') || 'none'}`,

@@ -2,7 +2,7 @@ import type { RequirementId } from '../contract/catalogue-ids.js'
 import type { OperationId } from '../contract/operations.js'
 import type { SchemaViolation } from '../contract/schemas.js'
 import { ERROR_CODES } from '../core/errors.js'
-import type { Counterexample } from '../core/report.js'
+import type { Counterexample, LifecycleStep } from '../core/report.js'
 import type { Exchange } from '../http/exchange.js'
 import type { ChannelSocket } from '../http/websocket.js'
 import type { ProfileKey, WriteOperation } from '../profile/profile.js'
@@ -132,6 +132,11 @@ export interface CheckContext {
   write(operation: string, body: string, idempotencyKey: string | null, step?: StepRequest): Promise<WriteAnswer>
   /** Fails unless the exchange has a JSON body valid against the named component schema. */
   expectSchema(schema: string, exchange: Exchange): void
+  /**
+   * Records a step of the receipt's lifecycle the check walks, for the report's timeline; receipt: the one the step
+   * carried or was handed, which the report shows as its placeholder.
+   */
+  lifecycleStep(step: Omit<LifecycleStep, 'receipt'>, receipt?: string): void
 }
 
 /** Thrown by ctx.fail: a finding about the target. */

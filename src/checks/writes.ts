@@ -95,18 +95,42 @@ function statusPath(op: WriteOperation, id: string, receipt: string): string {
   return op.statusPath!.replace('{id}', encodeURIComponent(id)).replace('{receipt}', encodeURIComponent(receipt))
 }
 
-/** A new submission of a cancellation's intake, accepted, with the values its chained cancellation takes. */
-export async function submissionToCancel(ctx: CheckContext, cancellation: string): Promise<EarlierAnswer> {
+/**
+ * A new submission of a cancellation's intake, accepted, with the values its chained cancellation takes and the
+ * intake's exchange.
+ */
+async function submissionToCancel(
+  ctx: CheckContext,
+  cancellation: string,
+): Promise<EarlierAnswer & { exchange: Exchange }> {
   const intake = ctx.settings.profile!.values.writes!.operations[cancellation]!.cancels!.operation
   const answer = await acceptedSubmission(ctx, intake)
-  return { ...intakeValues(ctx, intake, answer), json: answer.exchange.response!.json }
+  return { ...intakeValues(ctx, intake, answer), json: answer.exchange.response!.json, exchange: answer.exchange }
+}
+
+/**
+ * Records a REST step of the lifecycle: the exchange's request and status, the state read at the pointer where the step
+ * reads one, and the receipt it carried or was handed.
+ */
+function restStep(ctx: CheckContext, label: string, exchange: Exchange, receipt?: string, state?: string): void {
+  const read = state === undefined || !exchange.response ? undefined : valueAt(exchange.response.json, state)
+  ctx.lifecycleStep(
+    {
+      kind: 'rest',
+      label,
+      request: `${exchange.request.method} ${exchange.request.url}`,
+      outcome: `${statusOf(exchange)}${read === undefined ? '' : `, state ${JSON.stringify(read)}`}`,
+      at: exchange.startedAt ?? new Date().toISOString(),
+    },
+    receipt,
+  )
 }
 
 /**
  * Sends the chained cancellation of a submission, given its values (its receipt as the check chooses), or fails naming
  * the profile key whose placeholder its intake's answer has no value for.
  */
-export async function cancel(ctx: CheckContext, cancellation: string, submission: EarlierAnswer): Promise<WriteAnswer> {
+async function cancel(ctx: CheckContext, cancellation: string, submission: EarlierAnswer): Promise<WriteAnswer> {
   const op = ctx.settings.profile!.values.writes!.operations[cancellation]!
   const filled = fillStep(op.cancels!, op.path, submission)
   if ('missing' in filled)
@@ -118,16 +142,58 @@ export async function cancel(ctx: CheckContext, cancellation: string, submission
   return ctx.write(cancellation, body, idempotencyKey(32, keyPatternOf(ctx.settings.profile!.values)), step)
 }
 
-/** The status of a submission read with its receipt, or a failure when it is not granted. */
-export async function grantedStatus(
+/**
+ * The start of a lifecycle, its steps recorded: a new submission of a cancellation's intake, accepted, and its status
+ * read with its receipt.
+ */
+export async function newSubmissionWithStatus(
+  ctx: CheckContext,
+  cancellation: string,
+): Promise<EarlierAnswer & { exchange: Exchange }> {
+  const intake = ctx.settings.profile!.values.writes!.operations[cancellation]!.cancels!.operation
+  const submission = await submissionToCancel(ctx, cancellation)
+  restStep(ctx, `${intake} intake`, submission.exchange, submission.receipt)
+  await grantedStatus(ctx, cancellation, submission, 'a new', 'status read with its receipt')
+  return submission
+}
+
+/** The chained cancellation of a submission, a step of its lifecycle, or a failure when it is not accepted. */
+export async function acceptedCancellation(
+  ctx: CheckContext,
+  cancellation: string,
+  submission: EarlierAnswer,
+): Promise<void> {
+  const chained = ctx.settings.profile!.values.writes!.operations[cancellation]!.cancels!
+  const answer = await cancel(ctx, cancellation, submission)
+  const withReceipt = sendsReceipt(chained)
+  restStep(
+    ctx,
+    `${cancellation}${withReceipt ? ' with its receipt' : ''}`,
+    answer.exchange,
+    withReceipt ? submission.receipt : undefined,
+  )
+  if (!answer.accepted)
+    ctx.fail(
+      `${cancellation}: the cancellation of a new ${chained.operation} submission was not accepted (${statusOf(answer.exchange)})`,
+      { exchange: answer.exchange },
+    )
+}
+
+/**
+ * The status of a submission read with its receipt, a step of the lifecycle (its label given), or a failure when it is
+ * not granted.
+ */
+async function grantedStatus(
   ctx: CheckContext,
   cancellation: string,
   submission: EarlierAnswer,
   which: string,
+  label: string,
 ): Promise<Exchange> {
-  const intake = ctx.settings.profile!.values.writes!.operations[cancellation]!.cancels!.operation
+  const { operation: intake, state } = ctx.settings.profile!.values.writes!.operations[cancellation]!.cancels!
   const op = ctx.settings.profile!.values.writes!.operations[intake]!
   const exchange = await ctx.get(statusPath(op, submission.id, submission.receipt))
+  restStep(ctx, label, exchange, submission.receipt, state)
   if (!exchange.response || exchange.response.status >= 300)
     ctx.fail(`${cancellation}: the status of ${which} ${intake} submission is not granted (${statusOf(exchange)})`, {
       exchange,
@@ -162,7 +228,13 @@ export async function expectTerminalStatus(
   let last: { exchange: Exchange; state: unknown } | undefined
   for (let poll = 0; poll < TERMINAL_POLLS && !terminalStates.includes(last?.state as string); poll++) {
     if (poll > 0) await delay(TERMINAL_POLL_MS)
-    const exchange = await grantedStatus(ctx, cancellation, submission, 'the cancelled')
+    const exchange = await grantedStatus(
+      ctx,
+      cancellation,
+      submission,
+      'the cancelled',
+      'status after the cancellation',
+    )
     last = { exchange, state: valueAt(exchange.response!.json, state) }
   }
   if (!terminalStates.includes(last!.state as string)) {
@@ -343,21 +415,13 @@ export const writesChecks: readonly Check[] = [
     profile: 'writes',
     writes: (operations) => 2 * names(operations, cancelling).length,
     async run(ctx) {
-      const operations = ctx.settings.profile!.values.writes!.operations
       for (const operation of operationsFor(
         ctx,
         cancelling,
         'a cancellation with what it cancels (writes.operations.*.cancels)',
       )) {
-        const { operation: intake } = operations[operation]!.cancels!
-        const submission = await submissionToCancel(ctx, operation)
-        await grantedStatus(ctx, operation, submission, 'a new')
-        const cancellation = await cancel(ctx, operation, submission)
-        if (!cancellation.accepted)
-          ctx.fail(
-            `${operation}: the cancellation of a new ${intake} submission was not accepted (${statusOf(cancellation.exchange)})`,
-            { exchange: cancellation.exchange },
-          )
+        const submission = await newSubmissionWithStatus(ctx, operation)
+        await acceptedCancellation(ctx, operation, submission)
         await expectTerminalStatus(ctx, operation, submission)
       }
     },

@@ -117,6 +117,11 @@ export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop?
             spool.add(judgement.addressed(exchange))
             if (options.maxRequests !== undefined && ++exchanges >= options.maxRequests) enough.abort()
           },
+          onChannel(exchange) {
+            judgement.channel(exchange)
+            spool.add(exchange)
+            if (options.maxRequests !== undefined && ++exchanges >= options.maxRequests) enough.abort()
+          },
           onMalformedRequest: () => judgement.malformedRequest(),
           backlog: () => spool.backlog(),
         })

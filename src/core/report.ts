@@ -95,6 +95,8 @@ export interface CheckOutcome {
   inputs?: { coverage: number; random: number }
   /** For a write check: every submission it sent, in order. */
   writes?: SentWrite[]
+  /** For a check that walks a receipt's lifecycle: its steps, in the order they happened. */
+  lifecycle?: LifecycleStep[]
   /**
    * True for a check 'not run' because the run was cut short (see Report.interrupted): it says nothing of the target
    * and does not fail the run.
@@ -151,6 +153,28 @@ export interface SentWrite {
   /** The receipt returned, as its placeholder ($IPTS_WRITE_RECEIPT_n). */
   receipt?: string
   duplicate?: boolean
+}
+
+/**
+ * One step of a receipt's lifecycle as a check walked it (the report draws the steps as a timeline): a REST request
+ * (an intake, a status read, a cancellation), or an event of a realtime channel (opened, refused, a message received).
+ * A receipt appears only as its placeholder.
+ */
+export interface LifecycleStep {
+  kind: 'rest' | 'realtime'
+  /** What the step is in the lifecycle, e.g. "intake", "status read with its receipt", "channel opened". */
+  label: string
+  /** A REST step's method and URL; a realtime step's channel (and where it was opened). */
+  request: string
+  /**
+   * A REST step's HTTP status ("no response" without one), and the state it read where it reads one; a realtime step's
+   * event: opened, refused and how, or the kind of message received.
+   */
+  outcome: string
+  /** When the request was sent or the event came (ISO 8601). */
+  at: string
+  /** The receipt the step carried or was handed, as its placeholder ($IPTS_WRITE_RECEIPT_1). */
+  receipt?: string
 }
 
 export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not-assessable' | 'uncovered' | 'waived' | 'not run'
@@ -267,6 +291,8 @@ export interface TrafficSummary {
    * client's fault, not the target's.
    */
   clientRuleBreaches?: ClientRuleBreach[]
+  /** WebSocket channels the proxy passed through (an upgrade answered 101), and the messages recorded of them. */
+  channels?: { opened: number; messages: number }
   /**
    * Responses some of whose values the recording kept as stand-ins (a run's HAR without --raw-record), and per rule the
    * findings about them set aside: a stand-in is not recorded, so a rule that needs its value is not applied to it.
@@ -398,11 +424,14 @@ export function provenance(report: Report): string {
   const breaches = traffic.clientRuleBreaches?.length
     ? `; the client broke a rule for clients ${traffic.clientRuleBreaches.length} times`
     : ''
+  const channels = traffic.channels
+    ? `; ${traffic.channels.opened} WebSocket channels, ${traffic.channels.messages} messages recorded`
+    : ''
   const setAside = Object.entries(traffic.standIns?.setAside ?? {})
   const standIns = traffic.standIns
     ? `; ${traffic.standIns.responses} with values recorded as stand-ins${setAside.length ? ` (not judged by ${setAside.map(([id, n]) => `${id} in ${n}`).join(', ')})` : ''}`
     : ''
-  return `recorded traffic (${traffic.source === 'har' ? 'HAR' : 'proxy'}): ${traffic.exchanges} exchanges, ${traffic.judged} judged${left.length ? `; not judged: ${left.join(', ')}` : ''}${breaches}${standIns}`
+  return `recorded traffic (${traffic.source === 'har' ? 'HAR' : 'proxy'}): ${traffic.exchanges} exchanges, ${traffic.judged} judged${left.length ? `; not judged: ${left.join(', ')}` : ''}${channels}${breaches}${standIns}`
 }
 
 /**

@@ -19,7 +19,7 @@ import {
   type Need,
   type WriteAnswer,
 } from '../checks/types.js'
-import type { SentWrite } from '../core/report.js'
+import type { LifecycleStep, SentWrite } from '../core/report.js'
 import { valueAt } from '../core/json-pointer.js'
 import type { SignedBodySource } from '../generators/signed-bodies.js'
 import type { GrowingSecrets } from '../http/secrets.js'
@@ -66,7 +66,7 @@ export function createCheckContext(
   client: HttpClient,
   sharing?: { reads: SharedReads; checkId: string },
   writing?: WriteSupport,
-): { ctx: CheckContext; end(): Promise<void>; writes: SentWrite[] } {
+): { ctx: CheckContext; end(): Promise<void>; writes: SentWrite[]; lifecycle: LifecycleStep[] } {
   // In the order the requests were sent, not answered, so that what the report shows does not depend on timing.
   const sent: (Exchange | undefined)[] = []
   const ended = new AbortController()
@@ -179,6 +179,7 @@ export function createCheckContext(
 
   const writeOperations = settings.profile?.values.writes?.operations ?? {}
   const writes: SentWrite[] = []
+  const lifecycle: LifecycleStep[] = []
   /** No write is sent without the opt-in and the profile's writes, whatever a check asks. */
   const writeOperation = (name: string): WriteOperation => {
     if (!settings.allowWrites || !writing || !writeOperations[name]) throw new CheckSkipped(WRITES_NOT_ASSESSABLE)
@@ -306,10 +307,16 @@ export function createCheckContext(
         })
       }
     },
+    lifecycleStep(step, receipt) {
+      // A receipt the run's writes were handed is shown as theirs; any other is redacted with the run's secrets.
+      const shown = receipt && writing ? writing.secrets.learn(receipt, WRITE_RECEIPT_PLACEHOLDER) : receipt
+      lifecycle.push(shown ? { ...step, receipt: shown } : step)
+    },
   }
   return {
     ctx,
     writes,
+    lifecycle,
     async end() {
       ended.abort()
       for (const socket of sockets) socket.close()

@@ -91,7 +91,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
 
   const writing =
     submissions > 0 ? { bodies: env.writing!.bodies, secrets: env.writing!.secrets, allowance: submissions } : undefined
-  const { ctx, end, writes } = createCheckContext(
+  const { ctx, end, writes, lifecycle } = createCheckContext(
     settings,
     env.client,
     env.sharedReads && { reads: env.sharedReads, checkId: check.id },
@@ -116,6 +116,7 @@ export async function runCheck(check: Check, concern: string, env: CheckEnvironm
     ...annotations(ctx),
     ...verdictOf(check, thrown, env),
     ...(writes.length > 0 ? { writes: redactDeep(writes, secrets) } : {}),
+    ...(lifecycle.length > 0 ? { lifecycle: redactDeep(lifecycle, secrets) } : {}),
   }
   return finish(outcome, observations, responses)
 }

@@ -176,5 +176,8 @@ export function harEntries(
   // Only the response the exchange ends with is known to have come on its connection: a retried attempt may not have.
   const last = entries.at(-1)
   if (last && exchange.connection) last.connection = String(exchange.connection.port ?? exchange.connection.number)
+  // A channel's messages went after its upgrade was answered: on the entry of that answer.
+  if (last && exchange.webSocketMessages) last._webSocketMessages = exchange.webSocketMessages
+  if (last && exchange.webSocketComment) last.comment = exchange.webSocketComment
   return redactDeep(entries, secrets)
 }

@@ -70,6 +70,8 @@ export interface HarEntry {
   _error?: string
   /** Chromium's: 'websocket' on an upgrade entry. */
   _resourceType?: string
-  /** Chromium's: the messages of a WebSocket, on its upgrade entry. */
+  /** Chromium's field for the messages of a WebSocket channel, on its upgrade's entry (a 101). */
   _webSocketMessages?: WebSocketMessage[]
+  /** HAR 1.2: what the recording of the entry left out. */
+  comment?: string
 }

@@ -20,18 +20,21 @@ export interface Exchange {
   retries: RetriedAttempt[]
   /** The redirects followed before the response, oldest first; the response answered the last one's Location. */
   redirects?: RedirectHop[]
-  /** For a WebSocket upgrade: the messages sent and received on it, oldest first. */
+  /** For a WebSocket upgrade (a 101): the channel's messages in the order they went, as Chromium's HAR records them. */
   webSocketMessages?: WebSocketMessage[]
+  /** What the recording of the channel's messages left out, and why. */
+  webSocketComment?: string
 }
 
 /**
- * A WebSocket message as Chromium records it in a HAR (`_webSocketMessages` on the upgrade entry): its direction, when
- * (epoch seconds), its opcode (1 text, 2 binary) and its data (a binary message's in base64).
+ * One message of a WebSocket channel as Chromium's HAR records it (`_webSocketMessages`): send from the client, receive
+ * from the server; time in seconds since the epoch; opcode 1 text, 2 binary (data in base64), 8 close (data: the code,
+ * then the reason).
  */
 export interface WebSocketMessage {
   type: 'send' | 'receive'
   time: number
-  opcode: 1 | 2
+  opcode: number
   data: string
 }
 

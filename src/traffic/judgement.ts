@@ -8,9 +8,9 @@ import { exchangeJudges, relationJudges } from '../engine/judges.js'
 import { RelationTally } from '../engine/relations.js'
 import { roundOfSenders } from '../engine/resample.js'
 import { countResponse, type ResponsesSeen } from '../engine/responses-seen.js'
-import type { CheckOutcome, TrafficSummary } from '../core/report.js'
+import type { CheckOutcome, ClientRuleBreach, TrafficSummary } from '../core/report.js'
 import type { Findings } from '../runner/session.js'
-import { redact } from '../http/secrets.js'
+import { mentionsSecret, redact } from '../http/secrets.js'
 import { unansweredAs } from '../http/transport-errors.js'
 import { LearnedSecrets } from './learned-secrets.js'
 import { destinationOf } from './operation-of.js'
@@ -20,6 +20,10 @@ import { WriteKeys } from './write-keys.js'
 export const NOT_ASSESSED = 'not assessed: recorded traffic (the check sends requests of its own)'
 
 const UPSTREAM_ERRORS_NAMED = 3
+/** How many channels whose URL carried a receipt a report names; the rest are counted in the last one. */
+const CHANNEL_BREACHES_NAMED = 10
+/** The placeholders of the receipts learned (src/traffic/learned-secrets.ts), as against those of the keys. */
+const RECEIPT_PLACEHOLDER = /^\$IPTS_\w*RECEIPT/
 
 /**
  * Judges recorded traffic one exchange at a time, as it comes (a HAR file read, a proxy forwarding), keeping only what
@@ -39,6 +43,8 @@ export class TrafficJudgement {
   /** Responses with values recorded as stand-ins, and the findings about them set aside, by rule. */
   private readonly standIns: NonNullable<TrafficSummary['standIns']> = { responses: 0, setAside: {} }
   private readonly upstreamErrors: string[] = []
+  private readonly channelBreaches: ClientRuleBreach[] = []
+  private channelBreachesUnnamed = 0
 
   /** profile: the deployment's facts (--profile), held to each exchange as a run holds its own. */
   constructor(
@@ -123,10 +129,25 @@ export class TrafficJudgement {
   }
 
   /**
+   * A WebSocket channel, once closed: its upgrade (answered 101) and the messages both ways
+   * (exchange.webSocketMessages), as the proxy records it. Its keys and receipts are learned, so that the HAR redacts
+   * them, then it is judged as a recorded channel is.
+   */
+  channel(exchange: Exchange): void {
+    this.learn(exchange)
+    this.judgeWebSocket(exchange)
+  }
+
+  /**
    * A WebSocket's upgrade with its messages (Chromium's _webSocketMessages): no operation of the contract, judged by
-   * the realtime checks' judgements of a recorded WebSocket alone.
+   * the realtime checks' judgements of a recorded WebSocket where the profile states realtime, and without it for what
+   * RCPT-HANDLING says of every URL: a receipt the traffic carried (learned from this URL's receipt parameter or
+   * before) is "not placed in a public URL".
    */
   private judgeWebSocket(exchange: Exchange): void {
+    const channels = (this.counts.channels ??= { opened: 0, messages: 0 })
+    channels.opened++
+    channels.messages += exchange.webSocketMessages?.length ?? 0
     const judges = this.judges.filter((judge) => judge.concern === 'realtime')
     const socket = { ...exchange, operation: 'realtime' }
     this.tally.add(
@@ -134,6 +155,21 @@ export class TrafficJudgement {
         this.tally.room(id),
       ),
     )
+    const secrets = this.secrets.list()
+    const receipts = secrets.filter(({ placeholder }) => RECEIPT_PLACEHOLDER.test(placeholder))
+    const { url } = exchange.request
+    if (
+      !mentionsSecret(
+        url,
+        receipts.map(({ value }) => value),
+      )
+    )
+      return
+    if (this.channelBreaches.length >= CHANNEL_BREACHES_NAMED) return void this.channelBreachesUnnamed++
+    this.channelBreaches.push({
+      requirement: 'RCPT-HANDLING',
+      message: `${exchange.request.method} ${redact(url, secrets)} (WebSocket channel ${channels.opened}): the upgrade's URL carries a receipt, which is "not placed in a public URL" (a URL is kept by proxies, logs and histories)`,
+    })
   }
 
   /**
@@ -181,7 +217,12 @@ export class TrafficJudgement {
       )
     }
     // Evidence kept before a later exchange taught a secret is redacted again with every secret learned.
-    const breaches = this.writeKeys.breaches()
+    const breaches = [...this.writeKeys.breaches(), ...this.channelBreaches]
+    if (this.channelBreachesUnnamed > 0)
+      breaches.push({
+        requirement: 'RCPT-HANDLING',
+        message: `and ${this.channelBreachesUnnamed} more WebSocket channels whose upgrade's URL carried a receipt`,
+      })
     const traffic = {
       ...this.counts,
       ...(breaches.length > 0 ? { clientRuleBreaches: breaches } : {}),

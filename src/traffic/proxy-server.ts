@@ -1,6 +1,6 @@
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { Transform } from 'node:stream'
 import { Agent, request } from 'undici'
 import type { Exchange } from '../http/exchange.js'
@@ -8,6 +8,7 @@ import { decodedResponse } from '../http/content-coding.js'
 import { recordedRedirect } from '../http/redirects.js'
 import { BodyCollector, decodeUtf8 } from '../http/response-body.js'
 import { transportError } from '../http/transport-errors.js'
+import { tunnelUpgrade, type Tunnel } from './upgrade-tunnel.js'
 
 /** Headers of one connection, not of the message (RFC 9110 §7.6.1), and Host, which names the proxy: not forwarded. */
 const PER_CONNECTION = new Set([
@@ -31,6 +32,11 @@ export interface ProxyServerOptions {
   maxBodyBytes: number
   /** Told of every exchange once its response has been forwarded whole, or the upstream failed. */
   onExchange(exchange: Exchange, upstreamFailed: boolean): void
+  /**
+   * Told of a WebSocket channel once both sides have closed: its upgrade, answered 101, with its messages. An upgrade
+   * the upstream refused is an exchange (onExchange).
+   */
+  onChannel(exchange: Exchange): void
   /** Told of a request that could not be parsed (answered 400 by the proxy, not forwarded). */
   onMalformedRequest(): void
   /**
@@ -42,7 +48,10 @@ export interface ProxyServerOptions {
 
 export interface ProxyServer {
   url: string
-  /** Stops accepting requests, lets those in flight finish, and closes the connections to the upstream. */
+  /**
+   * Stops accepting requests, lets those in flight finish, closes the channels still open (each is recorded), and
+   * closes the connections to the upstream.
+   */
   close(): Promise<void>
 }
 
@@ -68,7 +77,8 @@ function requestHeaders(headers: Record<string, string | string[]>): Record<stri
 /**
  * A reverse proxy that forwards every request and response unchanged but for the headers of the connection, streaming
  * both bodies, and hands each exchange (bodies kept up to a cap) to onExchange. An upstream that does not answer gets
- * the client a 502 with an error body.
+ * the client a 502 with an error body. An upgrade (a WebSocket's handshake) is passed through as it was asked and
+ * answered; a channel opened is tunnelled both ways and handed, with its messages, to onChannel once closed.
  */
 export async function startProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
   const upstream = new URL(options.upstream)
@@ -154,6 +164,34 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       outgoing.destroy(error as Error)
     })
   })
+  const tunnels = new Set<Tunnel>()
+  server.on('upgrade', (incoming: IncomingMessage, socket, head: Buffer) => {
+    const headers = forwardedHeaders(incoming.headers)
+    // Connection and Upgrade belong to the connection, and they are also what asks the upstream to upgrade: sent as
+    // asked.
+    const upgrade = { connection: 'Upgrade', upgrade: String(incoming.headers.upgrade) }
+    const tunnel = tunnelUpgrade(socket, head, {
+      url: `${upstream.origin}${basePath}${incoming.url ?? '/'}`,
+      headers: { ...headers, ...upgrade },
+      exchange: {
+        request: {
+          method: incoming.method ?? 'GET',
+          url: `${upstream.origin}${basePath}${incoming.url ?? '/'}`,
+          headers: requestHeaders({ ...headers, ...upgrade }),
+        },
+        startedAt: new Date().toISOString(),
+        durationMs: 0,
+        retries: [],
+        connection: { number: connections.get(socket) ?? 0, port: (socket as Socket).remotePort },
+      },
+      requestTimeoutMs: options.requestTimeoutMs,
+      maxBodyBytes: options.maxBodyBytes,
+      onExchange: options.onExchange,
+      onChannel: options.onChannel,
+    })
+    tunnels.add(tunnel)
+    void tunnel.done.then(() => tunnels.delete(tunnel))
+  })
   server.on('connection', (socket) => connections.set(socket, ++accepted))
   // Node answers an unparsable request with a bare 400 and closes; the proxy does the same, and the report counts it.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
@@ -170,6 +208,9 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
+      const open = [...tunnels]
+      for (const tunnel of open) tunnel.close()
+      await Promise.all(open.map((tunnel) => tunnel.done))
       await closed
       await dispatcher.close()
     },

@@ -20,9 +20,13 @@ import { isTicketRequest } from '../../src/reference/realtime.js'
 import { REFERENCE_PROFILE_FILE } from '../../src/runner/profile-of-run.js'
 import { writeReports } from '../../src/index.js'
 import type { WritePlan } from '../../src/engine/write-plan.js'
+import { renderHtml } from '../../reporters/html.js'
+import { renderMarkdown } from '../../reporters/markdown.js'
 import { harValidator } from '../support/har-schema.js'
+import { reportValidator } from '../support/report-schema.js'
 import { captureOutput } from '../support/output.js'
-import { failureSummary, idsWithStatus, runAgainstReference } from '../support/run.js'
+import { failureSummary, idsWithStatus, outcomeWithBehaviours, runAgainstReference } from '../support/run.js'
+import { piecesOf, readerViews } from '../support/secret-encoders.js'
 
 const writeCheckIds = checksByConcern.writes!.map((check) => check.id).sort()
 
@@ -52,6 +56,12 @@ describe('a run without --allow-writes', () => {
         id,
       ).toMatchObject({ status: 'skipped', reason: WRITES_NOT_ASSESSABLE })
     expect(WRITES_NOT_ASSESSABLE).toMatch(/states writes \(--profile\) and --allow-writes$/)
+    expect(
+      report.checks.filter((c) => c.lifecycle),
+      'no lifecycle was walked',
+    ).toEqual([])
+    expect(renderHtml(report), 'report.html draws no lifecycle').not.toContain('<section id="lifecycle">')
+    expect(renderMarkdown(report), 'nor does report.md list one').not.toContain('### Lifecycle')
   })
 
   test('nor with --allow-writes and a profile that states no writes', async () => {
@@ -136,6 +146,72 @@ describe('a run with --allow-writes against the embedded reference and its profi
     )
   })
 
+  test('holds the lifecycle the chained cancellation walked, its steps in order, drawn in report.html and listed in report.md, the receipt only as its placeholder', async () => {
+    const report = await running
+    const check = report.checks.find((c) => c.id === 'writes/cancellation-ends-lifecycle')!
+    const steps = check.lifecycle!
+    const labels = steps.map((step) => step.label)
+    expect(labels.slice(0, 3)).toEqual([
+      'submitIntent intake',
+      'status read with its receipt',
+      'cancelIntent with its receipt',
+    ])
+    expect(labels.length, 'a status read after the cancellation at least').toBeGreaterThanOrEqual(4)
+    expect(new Set(labels.slice(3))).toEqual(new Set(['status after the cancellation']))
+    expect(steps.map((step) => step.kind)).toEqual(steps.map(() => 'rest'))
+    expect(steps[0]!.request).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/v1\/intents$/)
+    expect(steps[0]!.outcome).toBe('202')
+    const placeholder = steps[0]!.receipt!
+    expect(placeholder).toMatch(/^\$IPTS_WRITE_RECEIPT_\d+$/)
+    expect(steps.map((step) => step.receipt)).toEqual(steps.map(() => placeholder))
+    expect(steps[1]!.request).toMatch(
+      new RegExp(`^GET http://127\\.0\\.0\\.1:\\d+/v1/intents/0x[0-9a-f]+\\?receipt=\\${placeholder}$`),
+    )
+    expect(steps[1]!.outcome).toMatch(/^200, state "\w+"$/)
+    expect(steps[2]!.request).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/v1\/intents\/0x[0-9a-f]+\/cancellation$/)
+    expect(steps.at(-1)!.outcome).toMatch(/^200, state "(settled|failed|cancelled)"$/)
+    const times = steps.map((step) => Date.parse(step.at))
+    expect(times, 'in the order they happened').toEqual([...times].sort((a, b) => a - b))
+    const validReport = reportValidator()
+    expect(validReport(report), JSON.stringify(validReport.errors?.slice(0, 3))).toBe(true)
+
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-lifecycle-report-'))
+    await writeReports(report, dir)
+    const html = readFileSync(join(dir, 'report.html'), 'utf8')
+    const drawn = html.slice(
+      html.indexOf('<section id="lifecycle">'),
+      html.indexOf('</section>', html.indexOf('<section id="lifecycle">')),
+    )
+    expect(drawn, 'report.html draws the lifecycle').toContain('<ol class="lifecycle"')
+    const items = [...drawn.matchAll(/<li class="step rest">.*?<strong>([^<]+)<\/strong>/g)].map((m) => m[1])
+    expect(items, 'each step, in order').toEqual(labels)
+    const markdown = readFileSync(join(dir, 'report.md'), 'utf8')
+    const listed = markdown.slice(markdown.indexOf('### Lifecycle walked by `writes/cancellation-ends-lifecycle`'))
+    expect(
+      listed
+        .split('\n')
+        .filter((line) => /^\d+\. /.test(line))
+        .slice(0, steps.length)
+        .map((line) => line.match(/\*\*(.+?)\*\*/)?.[1]),
+      'report.md lists each step in order',
+    ).toEqual(labels)
+
+    // The receipt the lifecycle carried, as the reference received it in the cancellation's X-Receipt header.
+    const cancellation = requests.find((r) => r.path === new URL(steps[2]!.request.split(' ')[1]!).pathname)!
+    const receipt = cancellation.headers['x-receipt']!
+    expect(receipt).toMatch(/^rcpt_/)
+    for (const name of readdirSync(dir)) {
+      const text = readFileSync(join(dir, name), 'utf8')
+      expect(text.includes(receipt), `the receipt in ${name}`).toBe(false)
+    }
+    for (const text of [JSON.stringify(steps), drawn, listed])
+      for (const view of readerViews(text, 3, 40))
+        expect(
+          piecesOf(receipt).find((piece) => view.includes(piece)),
+          'a piece of the receipt, in any encoding',
+        ).toBeUndefined()
+  })
+
   test('never sends a body again under another key, nor a key with another body (the recorded exchanges prove it)', async () => {
     await running
     const keysByBody = new Map<string, Set<string | undefined>>()
@@ -152,6 +228,25 @@ describe('a run with --allow-writes against the embedded reference and its profi
       [...keysByBody.values()].some((keys) => keys.size === 1),
       'replays were sent',
     ).toBe(true)
+  })
+})
+
+describe('a lifecycle that does not end', () => {
+  test('keeps its steps in the failed outcome: the statuses after the cancellation show the state it was left in', async () => {
+    const outcome = await outcomeWithBehaviours(
+      ['writes/cancellation-ends-lifecycle'],
+      [faultByName('cancellation-leaves-lifecycle-open')!],
+      { allowWrites: true },
+    )
+    expect(outcome.status).toBe('failed')
+    const steps = outcome.lifecycle!
+    expect(steps.map((step) => step.label)).toEqual([
+      'submitIntent intake',
+      'status read with its receipt',
+      'cancelIntent with its receipt',
+      ...Array.from({ length: 5 }, () => 'status after the cancellation'),
+    ])
+    expect(steps.slice(3).map((step) => step.outcome)).toEqual(steps.slice(3).map(() => '200, state "pending"'))
   })
 })
 

@@ -514,6 +514,41 @@ describe('runCheck and the writes of a check', () => {
     })
   })
 
+  test("the lifecycle steps a check records are its outcome's, in order, each receipt as its placeholder; a check that records none has none", async () => {
+    await withWriteTarget(async (baseUrl, writing) => {
+      const walker = checkThat(
+        async (ctx) => {
+          const answer = await ctx.write('submit', await ctx.signedBody('submit'), 'unit-key-0001')
+          ctx.lifecycleStep({
+            kind: 'rest',
+            label: 'intake',
+            request: 'POST /v1/unit-intents',
+            outcome: '202',
+            at: 'a',
+          })
+          const request = `GET /v1/unit-intents/1?receipt=${answer.receipt}`
+          ctx.lifecycleStep({ kind: 'rest', label: 'status', request, outcome: '200', at: 'b' }, answer.receipt)
+          ctx.fail('after two steps')
+        },
+        { writes: () => 1 },
+      )
+      const outcome = await outcomeWith(walker, writeSettings(baseUrl), writing)
+      expect(outcome.status, 'a failed check keeps its steps').toBe('failed')
+      expect(outcome.lifecycle).toEqual([
+        { kind: 'rest', label: 'intake', request: 'POST /v1/unit-intents', outcome: '202', at: 'a' },
+        {
+          kind: 'rest',
+          label: 'status',
+          request: 'GET /v1/unit-intents/1?receipt=$IPTS_WRITE_RECEIPT_1',
+          outcome: '200',
+          at: 'b',
+          receipt: '$IPTS_WRITE_RECEIPT_1',
+        },
+      ])
+      expect(await outcomeWith(writer(), writeSettings(baseUrl), writing)).not.toHaveProperty('lifecycle')
+    }, 3)
+  })
+
   test("a receipt a write was handed is a secret in the check's reason and evidence", async () => {
     await withWriteTarget(async (baseUrl, writing) => {
       const outcome = await outcomeWith(writer(true), writeSettings(baseUrl), writing)
