@@ -130,8 +130,6 @@ function harEntry(
     cache: {},
   }
   if (checks.length > 0) entry._checks = [...checks]
-  if (exchange.webSocketMessages)
-    Object.assign(entry, { _resourceType: 'websocket', _webSocketMessages: exchange.webSocketMessages })
   if (attempt.error) entry._error = `${attempt.error.code}: ${attempt.error.message}`
   return entry
 }
@@ -177,7 +175,8 @@ export function harEntries(
   const last = entries.at(-1)
   if (last && exchange.connection) last.connection = String(exchange.connection.port ?? exchange.connection.number)
   // A channel's messages went after its upgrade was answered: on the entry of that answer.
-  if (last && exchange.webSocketMessages) last._webSocketMessages = exchange.webSocketMessages
+  if (last && exchange.webSocketMessages)
+    Object.assign(last, { _resourceType: 'websocket', _webSocketMessages: exchange.webSocketMessages })
   if (last && exchange.webSocketComment) last.comment = exchange.webSocketComment
   return redactDeep(entries, secrets)
 }
