@@ -172,16 +172,32 @@ describe('a run with --allow-writes against the embedded reference and its profi
     expect(steps.at(-1)!.outcome).toMatch(/^200, state "(settled|failed|cancelled)"$/)
     const times = steps.map((step) => Date.parse(step.at))
     expect(times, 'in the order they happened').toEqual([...times].sort((a, b) => a - b))
+    const channelled = report.checks.find((c) => c.id === 'realtime/lifecycle-ends-on-channel')!.lifecycle!
+    expect(channelled.slice(0, 4).map((step) => [step.kind, step.label])).toEqual([
+      ['rest', 'submitIntent intake'],
+      ['rest', 'status read with its receipt'],
+      ['realtime', 'channel opened with its receipt'],
+      ['rest', 'cancelIntent with its receipt'],
+    ])
+    expect(channelled[2]!.request).toMatch(/^intent:0x[0-9a-f]+$/)
+    expect([channelled.at(-1)!.kind, channelled.at(-1)!.label, channelled.at(-1)!.outcome]).toEqual([
+      'realtime',
+      'terminal event',
+      'received',
+    ])
+    expect(
+      new Set(channelled.map((step) => step.receipt).filter(Boolean)).size,
+      'one receipt, as its placeholder',
+    ).toBe(1)
     const validReport = reportValidator()
     expect(validReport(report), JSON.stringify(validReport.errors?.slice(0, 3))).toBe(true)
 
     const dir = mkdtempSync(join(tmpdir(), 'ipts-lifecycle-report-'))
     await writeReports(report, dir)
     const html = readFileSync(join(dir, 'report.html'), 'utf8')
-    const drawn = html.slice(
-      html.indexOf('<section id="lifecycle">'),
-      html.indexOf('</section>', html.indexOf('<section id="lifecycle">')),
-    )
+    const section = html.indexOf('<section id="lifecycle">')
+    const ofCheck = html.indexOf('<h3><code>writes/cancellation-ends-lifecycle</code>', section)
+    const drawn = html.slice(ofCheck, html.indexOf('</ol>', ofCheck))
     expect(drawn, 'report.html draws the lifecycle').toContain('<ol class="lifecycle"')
     const items = [...drawn.matchAll(/<li class="step rest">.*?<strong>([^<]+)<\/strong>/g)].map((m) => m[1])
     expect(items, 'each step, in order').toEqual(labels)
