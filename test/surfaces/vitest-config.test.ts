@@ -123,7 +123,7 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
     ).toEqual(Array(10).fill('skipped'))
   })
 
-  // A value the settings refuse, and a target that does not answer: the config's two ways to a mistake the user can fix.
+  // A value the settings refuse, and a target that does not answer: the config's two ways to a mistake a user fixes.
   test.each([
     [{ IPTS_RUNS: '-1' }, /^ipts-conformance: IPTS_RUNS must be from 1 to 10000, got -1$/],
     [
