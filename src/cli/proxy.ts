@@ -112,9 +112,7 @@ export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop?
           requestTimeoutMs: options.timeoutMs,
           maxBodyBytes: MAX_BODY_BYTES,
           onExchange(exchange, upstreamFailed) {
-            if (upstreamFailed) judgement.upstreamFailed(exchange)
-            else judgement.judge(exchange)
-            spool.add(judgement.addressed(exchange))
+            spool.add(upstreamFailed ? judgement.upstreamFailed(exchange) : judgement.judge(exchange))
             if (options.maxRequests !== undefined && ++exchanges >= options.maxRequests) enough.abort()
           },
           onChannel(exchange) {

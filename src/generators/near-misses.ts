@@ -16,9 +16,7 @@ const changed = (c: string) =>
       ? c.toLowerCase() === 'z'
         ? 'a'
         : String.fromCharCode(c.charCodeAt(0) + 1)
-      : c === 'x'
-        ? 'y'
-        : 'x'
+      : 'x'
 /** Printable ASCII in its full-width form (U+FF01..U+FF5E), which NFKC normalisation folds back. */
 const fullWidth = (text: string) => text.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0))
 

@@ -13,7 +13,7 @@ import type { Findings } from '../runner/session.js'
 import { mentionsSecret, redact } from '../http/secrets.js'
 import { unansweredAs } from '../http/transport-errors.js'
 import { LearnedSecrets } from './learned-secrets.js'
-import { destinationOf } from './operation-of.js'
+import { destinationOf, type Destination } from './operation-of.js'
 import { WriteKeys } from './write-keys.js'
 
 /** The reason a check that needs requests of its own is reported not assessed. */
@@ -73,22 +73,14 @@ export class TrafficJudgement {
   }
 
   /**
-   * The exchange with the contract's operation it addresses, which tells the HAR's allowlist the members its schema
-   * names (an exchange outside the contract's operations keeps none).
-   */
-  addressed(exchange: Exchange): Exchange {
-    const destination = destinationOf(exchange.request.method, exchange.request.url, this.profile?.values)
-    return typeof destination === 'object' ? { ...exchange, operation: destination.operation } : exchange
-  }
-
-  /**
    * Judges one exchange, and shows it to the relations; bodyRecorded false for a response whose body the recording left
-   * out; senders: what a HAR names as its senders, whose round its evidence gives (0 when they name none).
+   * out; senders: what a HAR names as its senders, whose round its evidence gives (0 when they name none). Returns the
+   * exchange addressed (see addressed).
    */
-  judge(exchange: Exchange, bodyRecorded = true, senders?: readonly string[]): void {
+  judge(exchange: Exchange, bodyRecorded = true, senders?: readonly string[]): Exchange {
     this.learn(exchange)
     this.counts.exchanges++
-    const destination = destinationOf(exchange.request.method, exchange.request.url, this.profile?.values)
+    const destination = this.destinationOf(exchange)
     if (destination === 'outside-v1') this.counts.outsideV1++
     else if (destination === 'other-v1') this.counts.otherV1++
     else if (!exchange.response) this.counts.withoutResponse++
@@ -96,7 +88,7 @@ export class TrafficJudgement {
     else if (exchange.response.notJudged !== undefined) this.counts.notJudged = (this.counts.notJudged ?? 0) + 1
     else {
       this.counts.judged++
-      const judged = { ...exchange, operation: destination.operation }
+      const judged = addressed(exchange, destination)
       const round = roundOfSenders(senders)
       const observations = observe(
         [judged],
@@ -126,6 +118,7 @@ export class TrafficJudgement {
         `${exchange.request.method} ${new URL(exchange.request.url).pathname} (exchange ${this.counts.exchanges})`,
       )
     }
+    return addressed(exchange, destination)
   }
 
   /**
@@ -180,16 +173,24 @@ export class TrafficJudgement {
     this.counts.malformedRequests = (this.counts.malformedRequests ?? 0) + 1
   }
 
-  /** An upstream that did not answer the proxy: the client got a 502 from the proxy, and the report says so. */
-  upstreamFailed(exchange: Exchange): void {
+  /**
+   * An upstream that did not answer the proxy: the client got a 502 from the proxy, and the report says so. Returns the
+   * exchange addressed (see addressed).
+   */
+  upstreamFailed(exchange: Exchange): Exchange {
     this.learn(exchange)
     this.counts.exchanges++
     this.counts.withoutResponse++
-    const destination = destinationOf(exchange.request.method, exchange.request.url, this.profile?.values)
+    const destination = this.destinationOf(exchange)
     if (typeof destination === 'object') countResponse(this.responses, destination.operation, undefined, false)
     this.upstreamFailures++
     if (this.upstreamErrors.length < UPSTREAM_ERRORS_NAMED)
       this.upstreamErrors.push(`${exchange.request.method} ${exchange.request.url}: ${unansweredAs(exchange.error)}`)
+    return addressed(exchange, destination)
+  }
+
+  private destinationOf(exchange: Exchange): Destination {
+    return destinationOf(exchange.request.method, exchange.request.url, this.profile?.values)
   }
 
   private withStandIns(outcome: CheckOutcome): CheckOutcome {
@@ -247,6 +248,14 @@ export class TrafficJudgement {
  */
 function standInReason(setAside: number): string {
   return `not assessed: what it needs was recorded as a stand-in in ${setAside === 1 ? 'one response' : `${setAside} responses`} (the recording kept response material by allowlist; record with --raw-record)`
+}
+
+/**
+ * The exchange with the contract's operation it addresses, which tells the HAR's allowlist the members its schema
+ * names (an exchange outside the contract's operations keeps none).
+ */
+function addressed(exchange: Exchange, destination: Destination): Exchange {
+  return typeof destination === 'object' ? { ...exchange, operation: destination.operation } : exchange
 }
 
 function notAssessed(check: { id: string; title: string; requirement: string }, concern: string): CheckOutcome {

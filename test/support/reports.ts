@@ -9,6 +9,9 @@ import { runAgainstReference } from './run.js'
 export const HOSTILE_BODY =
   '{"error":"</pre></script><script>window.__pwned=1</script><img src="https://evil.example/x.png" onerror="window.__pwned=2">]]><![CDATA[\u0001\u001b[31m"}'
 
+/** The files a run or the proxy writes to its report folder, sorted by name: the four reports and the HAR. */
+export const REPORTS_AND_HAR = ['exchanges.har', 'junit.xml', 'report.html', 'report.json', 'report.md']
+
 /** A real run against the reference with every fault switched on, one failing check waived. */
 export async function provokedReport(): Promise<{ report: Report; waived: string }> {
   const waived = faults[0]!.breaks[0]!

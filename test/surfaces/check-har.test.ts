@@ -29,7 +29,7 @@ import { harEntry, harText } from '../support/har-entries.js'
 import { captureOutput } from '../support/output.js'
 import { reportValidator } from '../support/report-schema.js'
 import { checksReached, plainRunWith } from '../support/reach.js'
-import { idsWithStatus, runAgainstReference } from '../support/run.js'
+import { failureSummary, idsWithStatus, runAgainstReference } from '../support/run.js'
 
 /** What one recorded exchange can decide: the every-response rules and the checks that say how. */
 const oneExchange = new Set([
@@ -106,8 +106,8 @@ describe.skipIf(chromiumSkipReason)(
       expect(run.code, run.out + run.err).toBe(0)
       const report = run.report!
       expect(report.traffic?.judged, 'the navigation and every operation were judged').toBe(operations().length + 1)
-      expect(report.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual([])
-      const passed = report.checks.filter((c) => c.status === 'passed').map((c) => c.id)
+      expect(idsWithStatus(report, 'failed'), failureSummary(report)).toEqual([])
+      const passed = idsWithStatus(report, 'passed')
       for (const id of [
         'auth/missing-key',
         'request-ids/valid-echoed',

@@ -9,7 +9,8 @@ import { describe, expect, test } from 'vitest'
 import { packageRoot } from '../../src/core/package-root.js'
 import type { Report } from '../../src/core/report.js'
 import { startReferenceServer } from '../../src/reference/server.js'
-import { runAgainstReference } from '../support/run.js'
+import { failureSummary, runAgainstReference } from '../support/run.js'
+import { REPORTS_AND_HAR } from '../support/reports.js'
 import { writeReports } from '../../reporters/write.js'
 import { SOAK_ROUND } from '../../src/engine/resample.js'
 
@@ -125,7 +126,7 @@ describe('a soak interrupted by SIGINT, through the bin', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain(`<property name="interrupted" value="${line}"/>`)
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain(line)
     expect(out).toContain(line)
-    expect(readdirSync(dir).sort()).toEqual(['exchanges.har', 'junit.xml', 'report.html', 'report.json', 'report.md'])
+    expect(readdirSync(dir).sort()).toEqual(REPORTS_AND_HAR)
     const soakEntries = (
       JSON.parse(readFileSync(join(dir, 'exchanges.har'), 'utf8')) as { log: { entries: { _checks?: string[] }[] } }
     ).log.entries.filter((entry) => entry._checks?.some((sender) => sender.startsWith(SOAK_ROUND)))
@@ -206,13 +207,7 @@ describe.skipIf(process.platform !== 'linux')('launched through npx, signalled',
         await expect.poll(target.requests, { timeout: 60_000, interval: 50 }).toBeGreaterThan(10)
         expect(await signalNpx(child, signal, to), output()).toBe(exitCode)
         expectInterrupted(readReport(dir), signal)
-        expect(readdirSync(dir).sort()).toEqual([
-          'exchanges.har',
-          'junit.xml',
-          'report.html',
-          'report.json',
-          'report.md',
-        ])
+        expect(readdirSync(dir).sort()).toEqual(REPORTS_AND_HAR)
       } finally {
         await target.close()
       }
@@ -233,19 +228,29 @@ describe.skipIf(process.platform !== 'linux')('launched through npx, signalled',
         const report = readReport(dir)
         expect(report.traffic?.exchanges, 'the exchange it forwarded').toBe(1)
         expect(report.summary.verdict).toBe('pass')
-        expect(readdirSync(dir).sort()).toEqual([
-          'exchanges.har',
-          'junit.xml',
-          'report.html',
-          'report.json',
-          'report.md',
-        ])
+        expect(readdirSync(dir).sort()).toEqual(REPORTS_AND_HAR)
       } finally {
         await reference.close()
       }
     },
   )
 })
+
+/**
+ * A run cut short by the API caller or by its time bound: marked so, each check it cut off not run with the reason,
+ * none failed for it; the verdict is that of what ran (the plain reference fails nothing).
+ */
+function expectCutShort(report: Report, by: 'abort' | 'max-duration', reason: RegExp): void {
+  expect(report.interrupted?.by).toBe(by)
+  expect(report.summary.failed, failureSummary(report)).toBe(0)
+  const notRun = report.checks.filter((c) => c.status === 'not run')
+  expect(notRun.length).toBeGreaterThan(0)
+  for (const check of notRun) {
+    expect(check.interrupted, check.id).toBe(true)
+    expect(check.reason, check.id).toMatch(reason)
+  }
+  expect(report.summary.verdict, 'the verdict of what ran: the plain reference fails nothing').toBe('pass')
+}
 
 describe('a run the API caller aborts', () => {
   test('resolves with a report marked interrupted: the checks not ended are not run, none failed for it', async () => {
@@ -255,22 +260,8 @@ describe('a run the API caller aborts', () => {
       if (++answered === 20) stop.abort()
     }
     const report = await runAgainstReference({ latencyMs: 20, record }, {}, { signal: stop.signal })
-    expect(report.interrupted?.by).toBe('abort')
-    expect(
-      report.summary.failed,
-      report.checks
-        .filter((c) => c.status === 'failed')
-        .map((c) => `${c.id}: ${c.reason}`)
-        .join('\n'),
-    ).toBe(0)
-    const notRun = report.checks.filter((c) => c.status === 'not run')
-    expect(notRun.length).toBeGreaterThan(0)
-    expect(notRun.every((c) => c.interrupted && c.reason?.startsWith('interrupted: the caller aborted the run'))).toBe(
-      true,
-    )
-    expect(report.summary.verdict, 'the verdict of what ran: the plain reference fails nothing').toBe('pass')
+    expectCutShort(report, 'abort', /^interrupted: the caller aborted the run/)
   })
-
   test('an AbortSignal already aborted runs no check', async () => {
     let answered = 0
     const report = await runAgainstReference({ record: () => answered++ }, {}, { signal: AbortSignal.abort() })
@@ -287,21 +278,7 @@ describe('a run the API caller aborts', () => {
 describe('a run cut by --max-duration', () => {
   test('the checks it cut off are not run with the reason, never failed; the verdict is that of what ran', async () => {
     const report = await runAgainstReference({ latencyMs: 50 }, { maxDurationMs: 1500 })
-    expect(report.interrupted?.by).toBe('max-duration')
-    expect(
-      report.summary.failed,
-      report.checks
-        .filter((c) => c.status === 'failed')
-        .map((c) => `${c.id}: ${c.reason}`)
-        .join('\n'),
-    ).toBe(0)
-    const notRun = report.checks.filter((c) => c.status === 'not run')
-    expect(notRun.length).toBeGreaterThan(0)
-    for (const check of notRun) {
-      expect(check.interrupted, check.id).toBe(true)
-      expect(check.reason, check.id).toMatch(/the run's time bound \(--max-duration\) had passed/)
-    }
-    expect(report.summary.verdict).toBe('pass')
+    expectCutShort(report, 'max-duration', /the run's time bound \(--max-duration\) had passed/)
   })
 })
 

@@ -49,21 +49,31 @@ async function cli(argv: string[]): Promise<{ code: number; out: string; lines: 
 const reportDir = () => mkdtempSync(join(tmpdir(), 'ipts-preflight-'))
 const port = () => new URL(reference.baseUrl).port
 
+/** A run with a key the reference does not know, its reports to dir. */
+const runWithUnknownKey = (dir: string) =>
+  cli(['--base-url', reference.baseUrl, '--api-key', 'not-a-key-of-this-deployment', '--report-dir', dir])
+
+/** The command (a run, or doctor) given https:// for the reference's plain-HTTP port: exit 2, the one line naming it. */
+async function expectHttpsRefused(command: string[]): Promise<void> {
+  const { code, out, lines } = await cli([
+    ...command,
+    '--base-url',
+    reference.baseUrl.replace('http:', 'https:'),
+    '--api-key',
+    reference.data.apiKey,
+    '--report-dir',
+    reportDir(),
+  ])
+  expect(code).toBe(2)
+  expect(out).toBe('')
+  expect(lines).toEqual([
+    `ipts-conformance: --base-url: https:// but the server at 127.0.0.1:${port()} speaks plain HTTP; use http://`,
+  ])
+}
+
 describe('the preflight names what would otherwise be blamed on the deployment: exit 2, one line each, no check run', () => {
   test('https:// against a plain-HTTP port', async () => {
-    const { code, out, lines } = await cli([
-      '--base-url',
-      reference.baseUrl.replace('http:', 'https:'),
-      '--api-key',
-      reference.data.apiKey,
-      '--report-dir',
-      reportDir(),
-    ])
-    expect(code).toBe(2)
-    expect(out).toBe('')
-    expect(lines).toEqual([
-      `ipts-conformance: --base-url: https:// but the server at 127.0.0.1:${port()} speaks plain HTTP; use http://`,
-    ])
+    await expectHttpsRefused([])
   })
 
   test('http:// against a TLS port', async () => {
@@ -84,14 +94,7 @@ describe('the preflight names what would otherwise be blamed on the deployment: 
   test('a key the deployment refuses everywhere is named, and only the three probes reached it', async () => {
     seen.length = 0
     const dir = reportDir()
-    const { code, lines } = await cli([
-      '--base-url',
-      reference.baseUrl,
-      '--api-key',
-      'not-a-key-of-this-deployment',
-      '--report-dir',
-      dir,
-    ])
+    const { code, lines } = await runWithUnknownKey(dir)
     expect(code).toBe(2)
     expect(lines).toEqual([
       'ipts-conformance: --api-key: the target refused the key with 401 on every operation the preflight read (GET /v1/config, /v1/vault, /v1/markets): check the key and that it belongs to this deployment',
@@ -104,14 +107,7 @@ describe('the preflight names what would otherwise be blamed on the deployment: 
     'an unwritable report folder is named before the first request, with every other problem at once',
     async () => {
       seen.length = 0
-      const { code, lines } = await cli([
-        '--base-url',
-        reference.baseUrl,
-        '--api-key',
-        'not-a-key-of-this-deployment',
-        '--report-dir',
-        UNWRITABLE,
-      ])
+      const { code, lines } = await runWithUnknownKey(UNWRITABLE)
       expect(code).toBe(2)
       expect(lines).toEqual([
         `ipts-conformance: the report folder ${UNWRITABLE} cannot be written (EPERM): the reports would be lost after the run`,
@@ -176,19 +172,6 @@ describe('doctor: the preflight alone', () => {
   })
 
   test('exit 2 with the one line a run would stop with', async () => {
-    const { code, out, lines } = await cli([
-      'doctor',
-      '--base-url',
-      reference.baseUrl.replace('http:', 'https:'),
-      '--api-key',
-      reference.data.apiKey,
-      '--report-dir',
-      reportDir(),
-    ])
-    expect(code).toBe(2)
-    expect(out).toBe('')
-    expect(lines).toEqual([
-      `ipts-conformance: --base-url: https:// but the server at 127.0.0.1:${port()} speaks plain HTTP; use http://`,
-    ])
+    await expectHttpsRefused(['doctor'])
   })
 })

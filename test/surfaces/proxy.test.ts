@@ -32,6 +32,8 @@ import { answering } from '../support/hostile-servers.js'
 import { harValidator } from '../support/har-schema.js'
 import { captureOutput } from '../support/output.js'
 import { reportValidator } from '../support/report-schema.js'
+import { REPORTS_AND_HAR } from '../support/reports.js'
+import { failureSummary, idsWithStatus } from '../support/run.js'
 
 const run = promisify(execFile)
 const CURL = '/usr/bin/curl'
@@ -164,26 +166,14 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
     for (const r of forwarded)
       expect(r.headers['x-api-key'], `${r.path}: the key reached the upstream`).toBe(reference.data.apiKey)
     const { code, report, har, files } = await proxy.stop()
-    expect(
-      code,
-      report.checks
-        .filter((c) => c.status === 'failed')
-        .map((c) => c.reason)
-        .join('\n'),
-    ).toBe(0)
+    expect(code, failureSummary(report)).toBe(0)
     expect(report.traffic).toMatchObject({ source: 'proxy', exchanges: paths.length, judged: paths.length })
     const validReport = reportValidator()
     expect(validReport(report), JSON.stringify(validReport.errors?.slice(0, 3))).toBe(true)
     expect(har.log.entries).toHaveLength(paths.length)
     const validate = harValidator()
     expect(validate(har), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true)
-    expect(files.map((f) => f.where).sort()).toEqual([
-      'exchanges.har',
-      'junit.xml',
-      'report.html',
-      'report.json',
-      'report.md',
-    ])
+    expect(files.map((f) => f.where).sort()).toEqual(REPORTS_AND_HAR)
     expectNoSecret(files, [reference.data.apiKey, ...reference.data.intents.map((i) => i.receipt)])
     expect(har.log.entries[0]!.request.headers.find((h) => h.name === 'x-api-key')?.value).toBe('$IPTS_API_KEY')
     const markets = har.log.entries.find((entry) => new URL(entry.request.url).pathname === '/v1/markets')!
@@ -318,7 +308,7 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
       const { code, report } = await proxy.finished
       expect(code).toBe(1)
       expect(report.traffic?.exchanges).toBe(2)
-      expect(report.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['shapes/vault-members'])
+      expect(idsWithStatus(report, 'failed')).toEqual(['shapes/vault-members'])
     } finally {
       await faulty.close()
     }
@@ -334,13 +324,7 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
       expect(Number(answer.headers['content-length']), 'the bytes as the upstream sent them').toBe(sent.length)
       expect(JSON.parse(gunzipSync(sent).toString())).toHaveProperty('data')
       const { code, report, har } = await proxy.finished
-      expect(
-        code,
-        report.checks
-          .filter((c) => c.status === 'failed')
-          .map((c) => `${c.id}: ${c.reason}`)
-          .join('\n'),
-      ).toBe(0)
+      expect(code, failureSummary(report)).toBe(0)
       expect(report.traffic).toMatchObject({ exchanges: 1, judged: 1 })
       const { content, headers } = har.log.entries[0]!.response
       expect(headers).toContainEqual({ name: 'content-encoding', value: 'gzip' })
@@ -361,9 +345,7 @@ describe.skipIf(!existsSync(CURL) && !process.env.CI)('the proxy with curl', () 
     try {
       const held = await judged(['--profile', specPath(REFERENCE_PROFILE_FILE)])
       expect(held.code).toBe(1)
-      expect(held.report.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual([
-        'every-response/market-status-listed',
-      ])
+      expect(idsWithStatus(held.report, 'failed')).toEqual(['every-response/market-status-listed'])
       const without = await judged([])
       expect(without.code).toBe(0)
       expect(without.report.checks.find((c) => c.id === 'every-response/market-status-listed')).toMatchObject({
@@ -420,13 +402,7 @@ describe.skipIf(chromiumSkipReason)(
           join(mkdtempSync(join(tmpdir(), 'ipts-proxy-browser-')), 'browser.har'),
         )
         const { code, report, files } = await proxy.stop()
-        expect(
-          code,
-          report.checks
-            .filter((c) => c.status === 'failed')
-            .map((c) => c.reason)
-            .join('\n'),
-        ).toBe(0)
+        expect(code, failureSummary(report)).toBe(0)
         expect(report.traffic?.judged, 'the navigation and every operation').toBe(operations().length + 1)
         expect(report.checks.find((c) => c.id === 'shapes/vault-members')?.status).toBe('passed')
         expectNoSecret(files, [reference.data.apiKey, ...reference.data.intents.map((i) => i.receipt)])
@@ -499,13 +475,7 @@ describe('the proxy command', () => {
           (JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report).summary.verdict,
           'the verdict of the traffic it judged',
         ).toBe('pass')
-        expect(readdirSync(dir).sort()).toEqual([
-          'exchanges.har',
-          'junit.xml',
-          'report.html',
-          'report.json',
-          'report.md',
-        ])
+        expect(readdirSync(dir).sort()).toEqual(REPORTS_AND_HAR)
         expect(process.listenerCount(signal), 'the handler is removed once the proxy has stopped').toBe(0)
       } finally {
         vi.restoreAllMocks()

@@ -4,12 +4,25 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { parseCli } from '../../src/cli/options.js'
+import { isUserFixable, UsageError } from '../../src/core/errors.js'
 import { packageRoot } from '../../src/core/package-root.js'
 import type { Report } from '../../src/core/report.js'
 import { FIXED_SEED } from '../support/run.js'
 import { startReferenceServer } from '../../src/reference/server.js'
 
 const VITEST = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs')
+
+/** The environment of `npx vitest run` in these tests: the given IPTS_* variables over a fixed seed and 10 runs. */
+const vitestEnv = (dir: string, env: Record<string, string>): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  NO_COLOR: '1',
+  CI: 'true',
+  IPTS_REPORT_DIR: dir,
+  IPTS_SEED: String(FIXED_SEED),
+  IPTS_RUNS: '10',
+  ...env,
+})
 
 /**
  * `npx vitest run ARGS` in the project root, as a team runs it, with only the given IPTS_* variables set; output() is
@@ -20,18 +33,7 @@ function spawnVitest(
   env: Record<string, string>,
 ): { child: ChildProcess; output(): string; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ipts-vitest-'))
-  const child = spawn(process.execPath, [VITEST, 'run', ...args], {
-    cwd: packageRoot,
-    env: {
-      PATH: process.env.PATH,
-      NO_COLOR: '1',
-      CI: 'true',
-      IPTS_REPORT_DIR: dir,
-      IPTS_SEED: String(FIXED_SEED),
-      IPTS_RUNS: '10',
-      ...env,
-    },
-  })
+  const child = spawn(process.execPath, [VITEST, 'run', ...args], { cwd: packageRoot, env: vitestEnv(dir, env) })
   let output = ''
   child.stdout!.on('data', (chunk) => (output += chunk))
   child.stderr!.on('data', (chunk) => (output += chunk))
@@ -121,24 +123,12 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
     ).toEqual(Array(10).fill('skipped'))
   })
 
+  // A value the settings refuse, and a target that does not answer: the config's two ways to a mistake a user fixes.
   test.each([
     [{ IPTS_RUNS: '-1' }, /^ipts-conformance: IPTS_RUNS must be from 1 to 10000, got -1$/],
     [
-      { IPTS_BASE_URL: 'notaurl' },
-      /^ipts-conformance: IPTS_BASE_URL must be an absolute http\(s\) URL, got "notaurl"$/,
-    ],
-    [
       { IPTS_BASE_URL: 'http://127.0.0.1:1', IPTS_API_KEY: 'some-key' },
       /^ipts-conformance: target http:\/\/127\.0\.0\.1:1 is unreachable \(ECONNREFUSED\)$/,
-    ],
-    [
-      { IPTS_CHECK: 'no/such-check' },
-      /^ipts-conformance: IPTS_CHECK: no check has the ID "no\/such-check" \(closest: /,
-    ],
-    [{ IPTS_BASE_URL: '' }, /^ipts-conformance: IPTS_BASE_URL is set but empty/],
-    [
-      { IPTS_BASE_URL: 'http://127.0.0.1:1' },
-      /^ipts-conformance: --api-key \(or IPTS_API_KEY\) is required with IPTS_BASE_URL/,
     ],
   ])('with %j prints one line and exits 2, as the CLI does', async (env, line) => {
     const { code, output } = await vitestRun([], env)
@@ -146,6 +136,26 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
     expect(withoutBundlerNotice(output).trim().split('\n'), 'one line, no stack trace').toEqual([
       expect.stringMatching(line),
     ])
+  })
+
+  // The config reads its settings with parseCli and prints each line of a UsageError as the one above: the other
+  // refusals of a variable are that error's message, shown here without a vitest process each.
+  test.each([
+    [{ IPTS_BASE_URL: 'notaurl' }, /^IPTS_BASE_URL must be an absolute http\(s\) URL, got "notaurl"$/],
+    [{ IPTS_CHECK: 'no/such-check' }, /^IPTS_CHECK: no check has the ID "no\/such-check" \(closest: /],
+    [{ IPTS_BASE_URL: '' }, /^IPTS_BASE_URL is set but empty/],
+    [{ IPTS_BASE_URL: 'http://127.0.0.1:1' }, /^--api-key \(or IPTS_API_KEY\) is required with IPTS_BASE_URL/],
+  ])('with %j the settings are refused in one line, as the CLI refuses them', (env, line) => {
+    const refusal = (() => {
+      try {
+        parseCli([], vitestEnv(mkdtempSync(join(tmpdir(), 'ipts-vitest-')), env))
+      } catch (error) {
+        return error
+      }
+    })()
+    expect(refusal).toBeInstanceOf(UsageError)
+    expect(isUserFixable(refusal), 'printed by the config, not thrown').toBe(true)
+    expect((refusal as UsageError).message.split('\n'), 'one line').toEqual([expect.stringMatching(line)])
   })
 })
 

@@ -22,6 +22,8 @@ describe('nearMisses', () => {
     ['Abcdefgz', 'Abcdefga', 'Bbcdefgz'],
     ['Zbcdefg9', 'Zbcdefg0', 'abcdefg9'],
     ['-bcdefg-', '-bcdefgx', 'xbcdefg-'],
+    // An x is a letter: it becomes y as any letter moves on, so what is not a letter nor a digit may become x.
+    ['xbcdefgX', 'xbcdefgY', 'ybcdefgX'],
   ])('%s: the last changed is %s, the first changed %s (same class, wrapping)', (secret, last, first) => {
     expect(valuesOf(secret, 'header')['last-changed']).toBe(last)
     expect(valuesOf(secret, 'header')['first-changed']).toBe(first)
