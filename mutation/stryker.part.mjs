@@ -2,8 +2,9 @@
 import checks from './stryker.config.mjs'
 
 /**
- * A part of npm run mutation judged by its own unit and surface tests (mutation/vitest.mutation-<name>.config.ts), with
- * its top-level code measured: the tables, patterns and lists a module judges with are module constants.
+ * A part of npm run mutation judged by its own unit and surface tests (mutation/vitest.mutation-<name>.config.ts). Its
+ * top-level code (the tables, patterns and lists a module judges with) is measured by the static part
+ * (stryker.static.config.mjs): every test runs for such a mutant, and the surfaces would cost minutes each.
  * @param {string} name the part's name: its vitest configuration, reports and temporary directory
  * @param {string[]} mutate the files it mutates
  * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}
@@ -13,7 +14,6 @@ export function strykerPart(name, mutate) {
     ...checks,
     vitest: { configFile: `mutation/vitest.mutation-${name}.config.ts`, related: false },
     mutate,
-    ignoreStatic: false,
     concurrency: 2,
     incrementalFile: `reports/mutation/${name}-incremental.json`,
     tempDirName: `.stryker-tmp-${name}`,

@@ -3,15 +3,14 @@ import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin'
 
 /**
  * A StrykerJS ignorer that keeps the mutants of a module's top-level code alone (its tables, patterns, lists and the
- * checks' definitions) and ignores those inside a function, which the checks part measures with per-test coverage
- * (stryker.config.mjs, ignoreStatic). The static part of the checks (stryker.checks-static.config.mjs) uses it, so
- * that no mutant is run twice. A function written at the top level is itself top-level code: the mutant that empties
- * it is kept, those of its body are not.
+ * checks' definitions) and ignores those inside a function, which the other parts measure with per-test coverage
+ * (ignoreStatic). The static part (stryker.static.config.mjs) uses it, so that no mutant is run twice. A function
+ * written at the top level is itself top-level code: the mutant that empties it is kept, those of its body are not.
  */
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'top-level-only', {
     shouldIgnore(path) {
-      return path.getFunctionParent() ? 'inside a function: measured by the checks part' : undefined
+      return path.getFunctionParent() ? 'inside a function: measured by another part' : undefined
     },
   }),
 ]

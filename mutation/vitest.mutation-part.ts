@@ -6,12 +6,14 @@ import UnitTestsFirst from '../test/support/unit-tests-first.js'
  * given): Stryker runs them in one thread, one test at a time, and per mutant only the tests that reach it. The unit
  * tests run first (UnitTestsFirst), so that a mutant they kill costs no run.
  */
-export function mutationPart(include: string[]) {
+export function mutationPart(include: string[], { exclude = [] as string[], topLevel = false } = {}) {
   return defineConfig({
     test: {
       include,
-      // One module graph for every run of the tests: Stryker switches mutants on at run time.
-      isolate: false,
+      exclude,
+      // One module graph for every run of the tests, as Stryker switches a mutant on at run time; but a fresh one for
+      // each test file where the mutants are of top-level code, which runs when a module is imported.
+      isolate: topLevel,
       sequence: { sequencer: UnitTestsFirst },
       testTimeout: 300_000,
       hookTimeout: 300_000,
