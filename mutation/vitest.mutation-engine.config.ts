@@ -1,9 +1,9 @@
 import { mutationPart } from './vitest.mutation-part.js'
 
 /**
- * The self-tests that judge the engine under mutation, but the verdict code (stryker.engine.config.mjs): the unit tests
- * of the verdict, relations and rounds, the shared-read and verdict tests of the checks, then the runs of coverage and
- * server errors.
+ * The self-tests that judge the engine under mutation, but the verdict code (stryker.engine.config.mjs): the unit
+ * tests of the verdict, relations, rounds, path segments and listed material, and the shared-read and verdict tests of
+ * the checks on answers scripted by hand. Not the runs (test/runs/): each mutant of the context is reached by each run.
  */
 export default mutationPart([
   'test/unit/verdict-units.test.ts',
@@ -12,9 +12,6 @@ export default mutationPart([
   'test/unit/round-timeline.test.ts',
   'test/unit/path-segments.test.ts',
   'test/unit/listed-material.test.ts',
-  'test/unit/harness.test.ts',
   'test/checks/verdicts.test.ts',
   'test/checks/shared.test.ts',
-  'test/runs/coverage.test.ts',
-  'test/runs/server-errors.test.ts',
 ])
