@@ -1,0 +1,263 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { afterAll, describe, expect, test } from 'vitest'
+import { readHarEntries } from '../../src/har/read.js'
+import { exchangeOf as recordedExchangeOf } from '../../src/har/to-exchange.js'
+import type { HarEntry } from '../../src/har/types.js'
+import { NOT_ASSESSED, TrafficJudgement } from '../../src/traffic/judgement.js'
+import { exchangeOf, responseOf } from '../support/hand-made.js'
+import { harEntry, harText } from '../support/har-entries.js'
+
+/**
+ * The reading of recorded traffic without a command around it: the streaming HAR reader on files written by hand (what
+ * it takes for an entry, each way a file is not HAR), an entry read as an exchange, and the judgement's counts of what
+ * it was shown. The surfaces (test/surfaces/check-har.test.ts, proxy.test.ts) run the same code through the commands.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), 'ipts-har-reading-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+let files = 0
+function harFile(text: string): string {
+  const path = join(dir, `${++files}.har`)
+  writeFileSync(path, text)
+  return path
+}
+
+async function urlsOf(text: string): Promise<string[]> {
+  const urls: string[] = []
+  for await (const entry of readHarEntries(harFile(text), '--har')) urls.push(entry.request.url)
+  return urls
+}
+
+async function problemOf(text: string): Promise<string> {
+  const path = harFile(text)
+  try {
+    for await (const _ of readHarEntries(path, '--har'));
+  } catch (error) {
+    return (error as Error).message.replace(path, 'FILE')
+  }
+  return 'read'
+}
+
+const MARKETS = 'http://127.0.0.1:9/v1/markets'
+const entry = (url = MARKETS) => harEntry({ url, body: '{"items":[]}' })
+
+describe('readHarEntries: the entries of log.entries, one at a time', () => {
+  test('reads each entry in order, whatever other keys, strings and nesting surround them', async () => {
+    const first = { ...entry(`${MARKETS}?a="}]`), _note: 'a "quoted" {brace} [bracket] \\ backslash' }
+    const text = JSON.stringify({
+      pages: [{ entries: [{ nested: true }] }],
+      log: { version: '1.2', creator: { name: 'x', entries: [] }, entries: [first, entry(`${MARKETS}/2`)] },
+      entries: [{ outside: true }],
+    })
+    expect(await urlsOf(text)).toEqual([`${MARKETS}?a="}]`, `${MARKETS}/2`])
+  })
+
+  test('reads a key written with escapes, and whitespace of every kind between tokens', async () => {
+    const text = `{\t"log"\r\n: { "entr\\u0069es" :\n[ ${JSON.stringify(entry())} ] } }`
+    expect(await urlsOf(text)).toEqual([MARKETS])
+  })
+
+  test('reads an entry whose bytes span two chunks of the stream (more than 1 MiB of text before it ends)', async () => {
+    const big = { ...entry(`${MARKETS}/big`), _padding: 'x'.repeat(1024 * 1024 + 10) }
+    expect(await urlsOf(harText([entry(), big, entry(`${MARKETS}/3`)]))).toEqual([
+      MARKETS,
+      `${MARKETS}/big`,
+      `${MARKETS}/3`,
+    ])
+  })
+
+  test.each([
+    ['', 'not JSON'],
+    ['[]', 'not JSON'],
+    ['{"log":{"entries":[]}', 'not JSON'],
+    ['{"log":{"entries":[]}}]', 'not JSON'],
+    ['{"log":{"entries":[{"a":"open', 'not JSON'],
+    ['{"log":{"entries":[{"a":1]}}', 'not JSON'],
+    ['{"log":{}}', 'no log.entries'],
+    ['{"log":{"pages":[]},"entries":[]}', 'no log.entries'],
+    ['{"entries":[]}', 'no log.entries'],
+    ['{"log":[{"entries":[]}]}', 'no log.entries'],
+    ['{"log":{"entries":[1]}}', 'entry 1 is not an object'],
+    [`{"log":{"entries":[${JSON.stringify(entry())},"x"]}}`, 'entry 2 is not an object'],
+    ['{"log":{"entries":[{"a":tru}]}}', 'not JSON'],
+  ])('%j is not a HAR file (%s)', async (text, what) => {
+    expect(await problemOf(text)).toBe(`--har: FILE is not a HAR file (${what})`)
+  })
+
+  const without = (part: 'request' | 'response', key: string): HarEntry => {
+    const e = entry() as unknown as Record<string, Record<string, unknown>>
+    const { [key]: _, ...rest } = e[part]!
+    return { ...e, [part]: rest } as unknown as HarEntry
+  }
+  test.each([
+    ['method', without('request', 'method'), 'has no request with method, url and headers'],
+    ['url', without('request', 'url'), 'has no request with method, url and headers'],
+    ['headers', without('request', 'headers'), 'has no request with method, url and headers'],
+    ['a relative url', entry('/v1/markets'), 'has a request url that is not absolute: "/v1/markets"'],
+    ['status', without('response', 'status'), 'has no response with status, headers and content'],
+    ['response headers', without('response', 'headers'), 'has no response with status, headers and content'],
+    ['content', without('response', 'content'), 'has no response with status, headers and content'],
+  ])('an entry without its %s ends the reading with its number', async (_, bad, what) => {
+    expect(await problemOf(harText([entry(), bad]))).toBe(`--har: FILE is not a HAR file (entry 2 ${what})`)
+  })
+
+  test('a request and a response that are not objects are named too', async () => {
+    const e = entry()
+    expect(await problemOf(harText([{ ...e, request: [] } as unknown as HarEntry]))).toBe(
+      '--har: FILE is not a HAR file (entry 1 has no request with method, url and headers)',
+    )
+    expect(await problemOf(harText([{ ...e, response: null } as unknown as HarEntry]))).toBe(
+      '--har: FILE is not a HAR file (entry 1 has no response with status, headers and content)',
+    )
+  })
+
+  test('a HAR with no entries, and a file that cannot be read, are each a usage error that says so', async () => {
+    expect(await problemOf(harText([]))).toBe('--har: FILE has no entries: there is no recorded exchange to judge')
+    const missing = join(dir, 'missing.har')
+    await expect(readHarEntries(missing, '--har').next()).rejects.toThrow(`--har: cannot read ${missing} (ENOENT)`)
+  })
+})
+
+describe('exchangeOf: a HAR entry as the judgements read it', () => {
+  test('headers by lower-case name (repeated ones joined for the request, listed for the response), body and senders', async () => {
+    const e = {
+      ...harEntry({
+        url: MARKETS,
+        method: 'POST',
+        sent: { 'X-Api-Key': 'k', Accept: ['application/json', 'text/plain'] },
+        headers: { 'Set-Thing': ['a', 'b'], 'Content-Type': 'application/json' },
+        body: '{"items":[]}',
+      }),
+      connection: '7',
+      _checks: ['auth/x', 3, 'headers/y'],
+    } as unknown as HarEntry
+    e.request.postData = { mimeType: 'application/json', text: '{"a":1}' }
+    const { exchange, bodyRecorded, senders } = await recordedExchangeOf(e)
+    expect(exchange.request).toEqual({
+      method: 'POST',
+      url: MARKETS,
+      headers: { 'x-api-key': 'k', accept: 'application/json, text/plain' },
+      body: '{"a":1}',
+    })
+    expect(exchange.connection).toEqual({ id: '7' })
+    expect(exchange.response?.headers).toEqual({ 'set-thing': ['a', 'b'], 'content-type': 'application/json' })
+    expect(exchange.response?.json).toEqual({ items: [] })
+    expect(bodyRecorded).toBe(true)
+    expect(senders).toEqual(['auth/x', 'headers/y'])
+  })
+
+  test('a status of 0 is a request without a response; a body neither recorded nor empty is not recorded', async () => {
+    const unanswered = { ...entry(), response: { ...entry().response, status: 0, _error: 'net::ERR_FAILED' } }
+    const read = await recordedExchangeOf(unanswered as HarEntry)
+    expect(read.exchange.response).toBeUndefined()
+    expect(read.exchange.error).toEqual({ code: 'NO_RESPONSE', message: 'net::ERR_FAILED' })
+    expect(read.bodyRecorded).toBe(false)
+    const left = harEntry({ url: MARKETS, content: { size: 12, mimeType: 'application/json' } })
+    expect((await recordedExchangeOf(left)).bodyRecorded).toBe(false)
+    const empty = harEntry({ url: MARKETS, content: { size: 0, mimeType: 'application/json' } })
+    expect((await recordedExchangeOf(empty)).bodyRecorded).toBe(true)
+    expect((await recordedExchangeOf(entry())).exchange.connection).toBeUndefined()
+    expect((await recordedExchangeOf({ ...entry(), connection: '' } as HarEntry)).exchange.connection).toBeUndefined()
+  })
+
+  test('a base64 body is decoded with its Content-Encoding; base64 UTF-8 text is the decoded body already', async () => {
+    const gzipped = harEntry({
+      url: MARKETS,
+      headers: { 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' },
+      content: {
+        size: 8,
+        mimeType: 'application/json',
+        encoding: 'base64',
+        text: gzipSync('{"a":2}').toString('base64'),
+      },
+    })
+    expect((await recordedExchangeOf(gzipped)).exchange.response?.json).toEqual({ a: 2 })
+    const decoded = harEntry({
+      url: MARKETS,
+      headers: { 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' },
+      content: {
+        size: 7,
+        mimeType: 'application/json',
+        encoding: 'base64',
+        text: Buffer.from('{"a":3}').toString('base64'),
+      },
+    })
+    expect((await recordedExchangeOf(decoded)).exchange.response?.json).toEqual({ a: 3 })
+  })
+})
+
+describe('TrafficJudgement: what it counts of the exchanges it is shown', () => {
+  const judgement = () => new TrafficJudgement('har', 'http://127.0.0.1:9')
+  const countsOf = (j: TrafficJudgement) => {
+    const { source, ...counts } = j.findings().traffic!
+    return { source, ...counts }
+  }
+
+  test('outside /v1, another path under /v1, no response, no body, not judged, judged: each counted once', () => {
+    const j = judgement()
+    j.judge(exchangeOf(responseOf(200), { url: 'http://127.0.0.1:9/v1x/markets', operation: undefined }))
+    j.judge(exchangeOf(responseOf(200), { url: 'http://127.0.0.1:9/health', operation: undefined }))
+    j.judge(exchangeOf(responseOf(404), { url: 'http://127.0.0.1:9/v1', operation: undefined }))
+    j.judge(exchangeOf(responseOf(404), { url: 'http://127.0.0.1:9/v1/nowhere', operation: undefined }))
+    j.judge(exchangeOf(responseOf(200), { method: 'POST', url: MARKETS, operation: undefined }))
+    j.judge(exchangeOf(undefined))
+    j.judge(exchangeOf(responseOf(200, {}, { items: [] })), false)
+    j.judge(exchangeOf({ ...responseOf(200), notJudged: 'too large' }))
+    j.judge(exchangeOf({ ...responseOf(200), notJudged: 'too large' }))
+    j.judge(exchangeOf(responseOf(200, { 'content-type': 'application/json' }, { items: [] })))
+    expect(countsOf(j)).toEqual({
+      source: 'har',
+      exchanges: 10,
+      judged: 1,
+      outsideV1: 2,
+      otherV1: 3,
+      withoutResponse: 1,
+      withoutBody: 1,
+      notJudged: 2,
+    })
+  })
+
+  test('a proxy counts the requests it could not parse and the upstream failures, naming the first three', () => {
+    const j = judgement()
+    j.malformedRequest()
+    j.malformedRequest()
+    expect(j.findings().errors).toEqual([])
+    const failed = (n: number) =>
+      j.upstreamFailed({
+        ...exchangeOf(undefined, { url: `${MARKETS}?n=${n}` }),
+        error: { code: 'ECONNREFUSED', message: 'refused' },
+      })
+    failed(1)
+    expect(j.findings().errors).toEqual([
+      `the upstream did not answer 1 request; the client got a 502 from the proxy: GET ${MARKETS}?n=1: no response (refused)`,
+    ])
+    for (const n of [2, 3, 4]) failed(n)
+    const [error] = j.findings().errors
+    expect(error).toMatch(/^the upstream did not answer 4 requests; /)
+    expect(error).toContain('?n=3:')
+    expect(error).not.toContain('?n=4')
+    expect(countsOf(j)).toMatchObject({ exchanges: 4, withoutResponse: 4, malformedRequests: 2 })
+  })
+
+  test('a check that sends requests of its own is not assessed; a rule is judged on what was shown', () => {
+    const j = judgement()
+    j.judge(exchangeOf(responseOf(200, { 'content-type': 'text/html' }, { items: [] })))
+    const { checks } = j.findings()
+    expect(checks.find((c) => c.id === 'properties/garbage-key-refused')).toMatchObject({
+      status: 'skipped',
+      reason: NOT_ASSESSED,
+    })
+    expect(checks.find((c) => c.id === 'every-response/success-json-content-type')).toMatchObject({ status: 'failed' })
+  })
+
+  test('a response with stand-ins is counted; without one there is no count', () => {
+    const j = judgement()
+    j.judge(exchangeOf(responseOf(200, { 'content-type': 'application/json' }, { items: [] })))
+    expect(countsOf(j)).not.toHaveProperty('standIns')
+    j.judge(exchangeOf({ ...responseOf(200, { 'content-type': 'application/json' }, { items: [] }), standIns: true }))
+    expect(countsOf(j).standIns).toMatchObject({ responses: 1 })
+  })
+})
