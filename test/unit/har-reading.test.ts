@@ -1,11 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, test } from 'vitest'
+import { gatherExchangeLog, logExchanges } from '../../src/har/exchange-log.js'
 import { readHarEntries } from '../../src/har/read.js'
 import { exchangeOf as recordedExchangeOf } from '../../src/har/to-exchange.js'
 import type { HarEntry } from '../../src/har/types.js'
+import { HAR_BODY_CUT_CHARS, writeHar } from '../../src/har/write.js'
 import { NOT_ASSESSED, TrafficJudgement } from '../../src/traffic/judgement.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
 import { harEntry, harText } from '../support/har-entries.js'
@@ -259,5 +261,63 @@ describe('TrafficJudgement: what it counts of the exchanges it is shown', () => 
     expect(countsOf(j)).not.toHaveProperty('standIns')
     j.judge(exchangeOf({ ...responseOf(200, { 'content-type': 'application/json' }, { items: [] }), standIns: true }))
     expect(countsOf(j).standIns).toMatchObject({ responses: 1 })
+  })
+})
+
+describe("a run's exchange log and its HAR: written, gathered and read back", () => {
+  const sentAt = (url: string, startedAt: string, body = '{"items":[]}') => ({
+    ...exchangeOf({ ...responseOf(200, { 'content-type': 'application/json' }), body }, { url }),
+    startedAt,
+  })
+
+  test('the entries of every .jsonl file of the log, oldest first, each naming its check; other files are not read', () => {
+    const log = join(dir, 'log')
+    mkdirSync(log)
+    // A line of more than 1 MiB (raw: the body kept as it was): the log is read a chunk at a time, lines span chunks.
+    const long = `{"items":["${'x'.repeat(1024 * 1024)}"]}`
+    logExchanges(
+      log,
+      [sentAt(`${MARKETS}/c`, '2026-01-01T00:00:03.000Z'), sentAt(`${MARKETS}/a`, '2026-01-01T00:00:01.000Z', long)],
+      'auth/x',
+      [],
+      true,
+    )
+    appendFileSync(join(log, 'other.jsonl'), '\n')
+    logExchanges(log, [sentAt(`${MARKETS}/b`, '2026-01-01T00:00:02.000Z')], 'headers/y', [])
+    writeFileSync(join(log, 'notes.txt'), 'not an entry\n')
+    const gathered = [...gatherExchangeLog(log)]
+    expect(gathered.map((e) => [e.request.url, e._checks])).toEqual([
+      [`${MARKETS}/a`, ['auth/x']],
+      [`${MARKETS}/b`, ['headers/y']],
+      [`${MARKETS}/c`, ['auth/x']],
+    ])
+    expect(gathered[0]!.response.content.text).toBe(long)
+  })
+
+  test('writeHar: every entry read back in order; a body over the cut kept once, its repeat left out naming it', async () => {
+    const path = join(dir, 'run', 'exchanges.har')
+    const atCut = `"${'a'.repeat(HAR_BODY_CUT_CHARS - 2)}"`
+    const overCut = `"${'b'.repeat(HAR_BODY_CUT_CHARS - 1)}"`
+    const bodies = [
+      atCut,
+      atCut,
+      overCut,
+      overCut,
+      ...Array.from({ length: 40 }, (_, i) => `"${i}${'c'.repeat(3000)}"`),
+    ]
+    const entries = bodies.map((body, i) => harEntry({ url: `${MARKETS}/${i}`, body }))
+    await writeHar(path, entries)
+    const read: HarEntry[] = []
+    for await (const entry of readHarEntries(path, '--har')) read.push(entry)
+    expect(read.map((e) => e.request.url)).toEqual(entries.map((e) => e.request.url))
+    const texts = read.map((e) => e.response.content.text)
+    expect(texts.slice(0, 3)).toEqual([atCut, atCut, overCut])
+    expect(texts[3]).toBe('')
+    expect(read[3]!.response.content.comment).toMatch(/^the same body as entry 3, left out: /)
+    expect(read[1]!.response.content.comment).toBeUndefined()
+    expect(texts.slice(4)).toEqual(bodies.slice(4))
+    const har = JSON.parse(readFileSync(path, 'utf8')) as { log: { version: string; creator: { name: string } } }
+    expect(har.log.version).toBe('1.2')
+    expect(har.log.creator.name).toBe('ipts-conformance')
   })
 })
