@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, test } from 'vitest'
 import { gatherExchangeLog, logExchanges } from '../../src/har/exchange-log.js'
+import { harEntries } from '../../src/har/from-exchange.js'
+import type { Exchange } from '../../src/http/exchange.js'
 import { readHarEntries } from '../../src/har/read.js'
 import { exchangeOf as recordedExchangeOf } from '../../src/har/to-exchange.js'
 import type { HarEntry } from '../../src/har/types.js'
@@ -319,5 +321,122 @@ describe("a run's exchange log and its HAR: written, gathered and read back", ()
     const har = JSON.parse(readFileSync(path, 'utf8')) as { log: { version: string; creator: { name: string } } }
     expect(har.log.version).toBe('1.2')
     expect(har.log.creator.name).toBe('ipts-conformance')
+  })
+})
+
+describe('harEntries: an exchange as HAR 1.2 entries', () => {
+  test('a POST with a query and a body, timed, on a connection: every field of its entry', () => {
+    const exchange = {
+      operation: 'submitIntent',
+      request: {
+        method: 'POST',
+        url: `${MARKETS}?a=1&b=two`,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: '{"é":1}',
+      },
+      response: {
+        ...responseOf(201, { 'content-type': ['application/json', 'text/plain'], location: '/v1/x' }, { ok: true }),
+        truncated: true,
+      },
+      startedAt: '2026-01-01T00:00:00.000Z',
+      durationMs: 9,
+      timings: { waitMs: 1.23456, receiveMs: 2.5 },
+      connection: { port: 5123, number: 2 },
+      retries: [],
+    } as unknown as Exchange
+    expect(harEntries(exchange, ['writes/x'], [], true)).toEqual([
+      {
+        startedDateTime: '2026-01-01T00:00:00.000Z',
+        time: 3.735,
+        timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 1.235, receive: 2.5 },
+        request: {
+          method: 'POST',
+          url: `${MARKETS}?a=1&b=two`,
+          httpVersion: 'HTTP/1.1',
+          cookies: [],
+          headers: [
+            { name: 'content-type', value: 'application/json' },
+            { name: 'accept', value: 'application/json' },
+          ],
+          queryString: [
+            { name: 'a', value: '1' },
+            { name: 'b', value: 'two' },
+          ],
+          headersSize: -1,
+          bodySize: 8,
+          postData: { mimeType: 'application/json', text: '{"é":1}' },
+        },
+        response: {
+          status: 201,
+          statusText: '',
+          httpVersion: 'HTTP/1.1',
+          cookies: [],
+          headers: [
+            { name: 'content-type', value: 'application/json' },
+            { name: 'content-type', value: 'text/plain' },
+            { name: 'location', value: '/v1/x' },
+          ],
+          content: {
+            size: 11,
+            mimeType: 'application/json',
+            text: '{"ok":true}',
+            comment: 'body truncated at the size cap: the first 11 bytes',
+          },
+          redirectURL: '/v1/x',
+          headersSize: -1,
+          bodySize: 11,
+        },
+        cache: {},
+        _checks: ['writes/x'],
+        connection: '5123',
+      },
+    ])
+  })
+
+  test('an exchange without a response, and one without checks, a body or timings', () => {
+    const unanswered = {
+      ...exchangeOf(undefined),
+      error: { code: 'ECONNRESET', message: 'reset' },
+      startedAt: '2026-01-01T00:00:00.000Z',
+      durationMs: 4,
+    } as Exchange
+    const [entry] = harEntries(unanswered, [], [], true)
+    expect(entry!.time).toBe(4)
+    expect(entry!.timings).toMatchObject({ wait: 4, receive: 0 })
+    expect(entry!.request).not.toHaveProperty('postData')
+    expect(entry!.request.bodySize).toBe(0)
+    expect(entry).not.toHaveProperty('_checks')
+    expect(entry).not.toHaveProperty('connection')
+    expect(entry!._error).toBe('ECONNRESET: reset')
+    expect(entry!.response).toEqual({
+      status: 0,
+      statusText: '',
+      httpVersion: '',
+      cookies: [],
+      headers: [],
+      content: { size: 0, mimeType: 'x-unknown' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+      _error: 'reset',
+    })
+    const [plain] = harEntries(exchangeOf(responseOf(204)), [], [], true)
+    expect(plain!.response.content.mimeType).toBe('x-unknown')
+    expect(plain!.response.redirectURL).toBe('')
+  })
+
+  test('each retried attempt and each redirect hop is an entry of its own, the last asking the last Location', () => {
+    const exchange = {
+      ...exchangeOf(responseOf(200, { 'content-type': 'application/json' }, { items: [] })),
+      retries: [{ startedAt: '2026-01-01T00:00:00.000Z', response: responseOf(503) }],
+      redirects: [{ url: MARKETS, response: responseOf(307, { location: '/v1/markets?moved=1' }) }],
+      connection: { number: 3 },
+    } as unknown as Exchange
+    const entries = harEntries(exchange, ['a/b'], [], true)
+    expect(entries.map((e) => [e.request.url, e.response.status, e.connection])).toEqual([
+      [MARKETS, 503, undefined],
+      [MARKETS, 307, undefined],
+      [`${MARKETS}?moved=1`, 200, '3'],
+    ])
   })
 })
