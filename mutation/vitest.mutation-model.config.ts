@@ -15,7 +15,6 @@ export default mutationPart([
   'test/unit/verdict-units.test.ts',
   'test/unit/baseline.test.ts',
   'test/checks/profile.test.ts',
-  'test/meta/catalogue.test.ts',
   'test/meta/catalogue-types.test.ts',
   'test/meta/quotes.test.ts',
 ])
