@@ -5,8 +5,8 @@ import { strykerPart } from './stryker.part.mjs'
 /**
  * npm run mutation, static part: the mutants of top-level code (the tables, patterns, lists and definitions the checks,
  * the rules, the traffic adapters and the model judge with) of every file the other parts mutate with ignoreStatic.
- * Every test runs for such a mutant, so these are judged by the fast tests alone (vitest.mutation-static.config.ts):
- * the unit tests and the tests of the catalogue. The ignorer top-level-only.mjs keeps these mutants alone; the other
+ * Every test runs for such a mutant, so these are judged by the unit tests that hold the judged values at their edges
+ * (vitest.mutation-static.config.ts). The ignorer top-level-only.mjs keeps these mutants alone; the other
  * parts measure the rest.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
