@@ -21,6 +21,7 @@ export default mutationPart(
     'test/unit/learned-secret-edges.test.ts',
     'test/unit/write-key-edges.test.ts',
     'test/unit/har-reading.test.ts',
+    'test/unit/har-spool.test.ts',
     'test/meta/catalogue-types.test.ts',
   ],
   { topLevel: true },
