@@ -11,6 +11,8 @@ export default {
   ...checks,
   vitest: { configFile: 'mutation/vitest.mutation-secrets.config.ts', related: false },
   mutate: ['src/http/secrets.ts'],
+  // Its unit tests are fast: the patterns and tables of the redaction are measured too.
+  ignoreStatic: false,
   incrementalFile: 'reports/mutation/secrets-incremental.json',
   tempDirName: '.stryker-tmp-secrets',
   htmlReporter: { fileName: 'reports/mutation/secrets.html' },

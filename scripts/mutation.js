@@ -1,11 +1,13 @@
-// npm run mutation: runs StrykerJS in three parts (their configs are in mutation/), the redaction of secrets
-// (stryker.secrets.config.mjs), the verdict code with the every-response rules (stryker.judges.config.mjs), then the
-// checks (stryker.config.mjs), and writes docs/mutation.md from their JSON reports: the score, the time it took, the
-// mutants by status and file, the survivors and the mutants disabled as equivalent with their reasons.
+// npm run mutation: runs StrykerJS in parts (their configs are in mutation/, DEFAULT_CONFIGS below), each over its own
+// files and judged by its own tests, and writes docs/mutation.md from their JSON reports: the score, when each part ran
+// and the time it took, the mutants by status and file, the survivors and the mutants disabled as equivalent with their
+// reasons. Each part keeps a record of its run beside its JSON report, so that a part can be run again by itself
+// (node scripts/mutation.js mutation/stryker.http.config.mjs) and the document written from every part's last report.
 //   node scripts/mutation.js [config…] [-- stryker options]   runs each config, then writes the document
 //   node scripts/mutation.js --report-only [config…]           writes the document from the last reports
-// With configs other than the three, the document goes beside the first one's JSON report, not to docs/ (or to
-// MUTATION_DOC); MUTATION_CONDITIONS adds a note on how the run was made.
+// With configs other than the default ones, the document goes beside the first one's JSON report, not to docs/ (or to
+// MUTATION_DOC); MUTATION_CONDITIONS adds a note on how the run was made. A part without a report is named as not
+// measured.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
@@ -18,6 +20,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const DEFAULT_CONFIGS = [
   'mutation/stryker.secrets.config.mjs',
   'mutation/stryker.judges.config.mjs',
+  'mutation/stryker.static.config.mjs',
+  'mutation/stryker.traffic.config.mjs',
+  'mutation/stryker.http.config.mjs',
+  'mutation/stryker.engine.config.mjs',
+  'mutation/stryker.model.config.mjs',
+  'mutation/stryker.front.config.mjs',
   'mutation/stryker.config.mjs',
 ]
 const args = process.argv.slice(2)
@@ -52,44 +60,62 @@ const concurrencyOf = (config) =>
   givenConcurrency ??
   config.concurrency ??
   (availableParallelism() > 4 ? availableParallelism() - 1 : availableParallelism())
-const startedAt = Date.now()
-let run = {
-  seconds: undefined,
-  parts: [],
-  when: new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-}
-// When and how long the run that wrote the reports took, so that a document written again from them (--report-only,
-// after a reason is added) still says how the run was made.
-const runRecord = join(dirname(jsonReports[0]), 'run.json')
-if (reportOnly && existsSync(runRecord)) run = JSON.parse(readFileSync(runRecord, 'utf8'))
+const whenOf = (time) => new Date(time).toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
+// When and how long each part's run took, beside its report, so that a document written again from the reports
+// (--report-only, after a reason is added, or after one part ran again) still says how and when each part was made.
+const recordOf = (report) => report.replace(/\.json$/, '.run.json')
 if (!reportOnly) {
   // The write checks run the reference's signer through the bin, which runs the build.
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' })
   if (build.status !== 0) process.exit(build.status ?? 1)
-  for (const { file, config } of configs) {
+  for (const [i, { file, config }] of configs.entries()) {
     const started = Date.now()
     const stryker = spawnSync(
       process.execPath,
       [join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', file, ...strykerArgs],
       { cwd: root, stdio: 'inherit' },
     )
-    run.parts.push(`${file} ${Math.round((Date.now() - started) / 1000)} s at concurrency ${concurrencyOf(config)}`)
     if (stryker.status !== 0) {
       console.error(`stryker run ${file} exited with ${stryker.status}; ${documentPath} is left as it was`)
       process.exit(stryker.status ?? 1)
     }
+    const record = {
+      when: whenOf(started),
+      seconds: Math.round((Date.now() - started) / 1000),
+      concurrency: concurrencyOf(config),
+      cores: availableParallelism(),
+      conditions: process.env.MUTATION_CONDITIONS,
+    }
+    writeFileSync(recordOf(jsonReports[i]), JSON.stringify(record))
   }
-  run.seconds = Math.round((Date.now() - startedAt) / 1000)
-  writeFileSync(runRecord, JSON.stringify(run))
 }
-
-const rows = jsonReports.flatMap((path) =>
-  Object.entries(JSON.parse(readFileSync(path, 'utf8')).files).map(([file, { source, mutants }]) => ({
-    file,
-    source,
-    mutants,
-  })),
-)
+const parts = configs.map(({ file }, i) => ({
+  file,
+  report: jsonReports[i],
+  run: existsSync(recordOf(jsonReports[i])) ? JSON.parse(readFileSync(recordOf(jsonReports[i]), 'utf8')) : undefined,
+}))
+const measured = parts.filter((part) => existsSync(part.report))
+const unmeasured = parts.filter((part) => !existsSync(part.report))
+// A file two parts mutate (a check's top-level code in the static part, the rest in the checks part) is one row: of
+// each mutant, the part that measured it (the other ignores it).
+const mutantKey = (m) => `${m.location.start.line}:${m.location.start.column}:${m.mutatorName}:${m.replacement}`
+const byFile = new Map()
+for (const { report } of measured) {
+  for (const [file, { source, mutants }] of Object.entries(JSON.parse(readFileSync(report, 'utf8')).files)) {
+    const row = byFile.get(file)
+    if (!row) {
+      byFile.set(file, { file, source, mutants })
+      continue
+    }
+    const merged = new Map(row.mutants.map((m) => [mutantKey(m), m]))
+    for (const m of mutants) {
+      const known = merged.get(mutantKey(m))
+      if (!known || (known.status === 'Ignored' && m.status !== 'Ignored')) merged.set(mutantKey(m), m)
+    }
+    row.mutants = [...merged.values()]
+  }
+}
+const rows = [...byFile.values()]
 const count = (mutants, statuses) => mutants.filter((m) => statuses.includes(m.status)).length
 const score = (mutants) => {
   const valid = count(mutants, [...DETECTED, ...UNDETECTED])
@@ -100,25 +126,24 @@ const lineOf = (row, mutant) => row.source.split('\n')[mutant.location.start.lin
 const where = (row, mutant) => `${row.file}:${mutant.location.start.line}`
 const cell = (text) => text.replaceAll('|', '\\|').replaceAll('`', "'")
 const minutes = (seconds) =>
-  seconds === undefined
-    ? 'not measured (document written from an existing report)'
-    : `${Math.floor(seconds / 60)} min ${seconds % 60} s`
-// Mutants of top-level code (ignoreStatic) are ignored by Stryker itself; the others were disabled in the code, with a
-// reason.
-const staticIgnored = all.filter((m) => m.status === 'Ignored' && /static/i.test(m.statusReason ?? ''))
+  seconds === undefined ? 'not measured' : `${Math.floor(seconds / 60)} min ${seconds % 60} s`
+// Mutants of top-level code (ignoreStatic) are ignored by Stryker itself, and those inside a function by the static
+// part (its ignorer, mutation/top-level-only.mjs) when the part that measures them has no report; the others were
+// disabled in the code, with a reason.
+const notInPart = (m) => m.status === 'Ignored' && /static|inside a function/i.test(m.statusReason ?? '')
+const staticIgnored = all.filter(notInPart)
 const disabled = rows.flatMap((row) =>
-  row.mutants.filter((m) => m.status === 'Ignored' && !/static/i.test(m.statusReason ?? '')).map((m) => ({ row, m })),
+  row.mutants.filter((m) => m.status === 'Ignored' && !notInPart(m)).map((m) => ({ row, m })),
 )
-// Every file the three parts of npm run mutation mutate, to name those a partial run left out.
-const fullScope = [
-  ...readdirSync(join(root, 'src/checks'))
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => `src/checks/${f}`),
-  'src/http/secrets.ts',
-  'src/engine/run-check.ts',
-  'src/engine/judged-outcomes.ts',
-  'src/engine/summarize.ts',
-]
+// Every file of src/ and reporters/ but the reference server (the oracle the self-tests run against, not judging code:
+// docs/mutation.md), to name those this document's reports leave out.
+const tsFilesUnder = (dir) =>
+  readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
+const fullScope = [...tsFilesUnder('src'), ...tsFilesUnder('reporters')].filter(
+  (file) => !file.startsWith('src/reference/'),
+)
 const notMutated = fullScope.filter((file) => !rows.some((row) => row.file === file)).sort()
 // The lines of the hand review's survivors, and what kills each now.
 const HAND_REVIEW = [
@@ -190,9 +215,10 @@ const lines = [
   '',
   `Generated by \`npm run mutation\` (scripts/mutation.js over ${configFiles.map((f) => `\`${f}\``).join(' and ')}); do not edit by hand.`,
   'StrykerJS mutates the code and runs, for each mutant, only the self-tests that reach it (per-test coverage); a mutant no',
-  'test kills is a branch no self-test proves. Three parts:',
+  'test kills is a branch no self-test proves. Each part mutates its own files and is judged by the tests that prove them',
+  '(`mutation/stryker.<part>.config.mjs`, `mutation/vitest.mutation-<part>.config.ts`), fast unit tests first:',
   '',
-  '- the checks (`src/checks/`), judged by `mutation/vitest.mutation.config.ts`: each check run by itself against the plain reference,',
+  '- the checks (`src/checks/`, `stryker.config.mjs`), judged by `mutation/vitest.mutation.config.ts`: each check run by itself against the plain reference,',
   '  each fault that names it and the allowances of its concern or that name it (`test/checks/each-check.test.ts`, which pins each',
   "  outcome's reason and the exchange each failure's evidence shows in a snapshot); a check that judges every exchange of",
   "  a run runs, under a fault it finds only in another check's requests, with that check (the fault's `checkWitnesses`); each check",
@@ -202,13 +228,39 @@ const lines = [
   '  and the unit tests of the property runner;',
   '- the every-response rules (`src/checks/every-response.ts`, `profile-rules.ts`, `exchange-judge.ts`), the code that',
   '  decides pass, fail and skip (`src/engine/run-check.ts`, `src/engine/judged-outcomes.ts`, `src/engine/summarize.ts`)',
-  "  and what every check's run goes through (`src/checks/needs.ts`, `types.ts`, `index.ts`),",
-  '  judged by `mutation/vitest.mutation-judges.config.ts`: each rule under each fault that names it (through',
-  '  the traffic of one witness check), the rules on the plain reference, each rule on responses made by hand',
-  '  (`test/unit/exchange-rules.test.ts`), and the unit tests of the verdict (`test/unit/verdict-units.test.ts`);',
-  '- the redaction of secrets (`src/http/secrets.ts`), judged by its unit tests alone (`mutation/vitest.mutation-secrets.config.ts`:',
-  '  `test/unit/redaction.test.ts`, `test/unit/secret-forms.test.ts`): every run redacts, so the runs would cover each of its',
-  '  mutants at the cost of every run, and prove none of its branches.',
+  "  and what every check's run goes through (`src/checks/needs.ts`, `types.ts`, `index.ts`) (`judges`):",
+  '  each rule under each fault that names it (through the traffic of one witness check), the rules on the plain',
+  '  reference, each rule on responses made by hand (`test/unit/exchange-rules.test.ts`), and the unit tests of the',
+  '  verdict (`test/unit/verdict-units.test.ts`);',
+  '- the top-level code of every other part (`static`): the tables, patterns, lists and definitions the checks, the',
+  '  rules, the traffic adapters and the model judge with, which the other parts leave out (`ignoreStatic`: every test',
+  '  runs for such a mutant, each test file in a fresh module graph); judged by the unit tests that hold the judged',
+  '  values at their edges (`mutation/vitest.mutation-static.config.ts`; the ignorer `mutation/top-level-only.mjs` keeps',
+  '  these mutants alone): with every unit test, a mutant took a minute on two shared cores;',
+  '- the redaction of secrets (`src/http/secrets.ts`, `secrets`), judged by its unit tests alone (`test/unit/redaction.test.ts`,',
+  '  `test/unit/secret-forms.test.ts`): every run redacts, so the runs would cover each of its mutants at the cost of every',
+  '  run, and prove none of its branches;',
+  '- the traffic adapters and the HAR (`src/traffic/`, `src/har/`, `traffic`), judged by their unit tests (the spool, the',
+  '  judgement of recorded traffic, learned secrets, write keys, listed material);',
+  '- the HTTP client (`src/http/` but the redaction, `http`), judged by its unit tests;',
+  '- the engine but the verdict code (`src/engine/`, `engine`): the check context, evidence, observations, relations, the',
+  '  last sweep, coverage and traceability, judged by the unit tests of the verdict, relations and rounds and the',
+  '  shared-read and verdict tests of the checks;',
+  '- the model and the generators (`src/core/`, `src/contract/`, `src/profile/`, `src/generators/`, `model`), judged by',
+  '  their unit tests, the profile tests and the tests of the catalogue;',
+  '- the front ends and the report writers (`src/cli/`, `src/runner/`, `src/vitest/`, `src/docs/`, `src/index.ts`,',
+  '  `reporters/`, `front`), judged by the surface tests that run each command in this process and the test of the docs.',
+  '',
+  'The parts below the checks are judged by unit tests, not by the surfaces (`ipts check-har`, `ipts proxy`) nor the runs',
+  '(`test/runs/`): a mutant of the client, the context or the judgement of traffic is reached by each of their tests, a',
+  'minute a mutant on two cores (the traffic part with the surfaces measured 3 mutants a minute). What only a surface',
+  'or a run reaches is a survivor or not covered here, listed below.',
+  'The redaction measures its own top-level code (`ignoreStatic: false`); the static part that of the others. The',
+  'reference server',
+  '(`src/reference/`) is not mutated: it is the oracle the self-tests run against, not code that judges a target; its',
+  'mutants would be killed, or not, by the runs of every check against it (each a whole run per mutant), and a',
+  'mutant of it that no test notices is a reference that still behaves as the contract says. Its faults are proved by',
+  '`test/runs/faults.test.ts` instead: each makes exactly the checks it names fail.',
   '',
   'CI (`.ci/run`, Node 20) runs `test/checks/each-check.test.ts` whole, then `npm run mutation:ci`: StrykerJS over a fixed sample',
   '(the checks of auth; the profile rules and the verdict code), without incremental mode; a score under a',
@@ -218,9 +270,14 @@ const lines = [
   '',
   `**Mutation score: ${score(all).toFixed(2)}%** (${count(all, DETECTED)} detected of ${count(all, [...DETECTED, ...UNDETECTED])}; ignored mutants do not count).`,
   '',
-  `- Run: ${run.when}, ${minutes(run.seconds)}${run.parts.length > 0 ? ` (${run.parts.join(', ')})` : ''}, on a machine with ${availableParallelism()} cores${process.env.MUTATION_CONDITIONS ? ` (${process.env.MUTATION_CONDITIONS})` : ''}.`,
+  `- Runs: ${minutes(measured.reduce((sum, part) => sum + (part.run?.seconds ?? 0), 0))} in all, part by part:`,
+  ...measured.map(
+    ({ file, run }) =>
+      `  - \`${file}\`: ${run ? `${run.when}, ${minutes(run.seconds)} at concurrency ${run.concurrency} on ${run.cores} cores${run.conditions ? ` (${run.conditions})` : ''}` : 'no record of its run'}.`,
+  ),
+  ...unmeasured.map(({ file }) => `  - \`${file}\`: not measured (no report).`),
   `- Mutants: ${all.length} in ${rows.length} files: ${STATUSES.map((s) => `${count(all, [s])} ${s}`).join(', ')}.`,
-  `- Ignored: ${staticIgnored.length} static (module top-level code, such as a check's ID or title: \`ignoreStatic\`), ${disabled.length} disabled in the code as equivalent (listed below).`,
+  `- Ignored: ${staticIgnored.length} left to a part without a report (top-level code is the static part's, the code inside functions the other parts'), ${disabled.length} disabled in the code as equivalent (listed below).`,
   '',
   '## The survivors of the review by hand',
   '',

@@ -7,7 +7,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
  */
 export default class UnitTestsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const runsChecks = (file: TestSpecification) => (file.moduleId.endsWith('each-check.test.ts') ? 1 : 0)
-    return [...files].sort((a, b) => runsChecks(a) - runsChecks(b) || a.moduleId.localeCompare(b.moduleId))
+    // The unit tests, then the tests on scripted answers and the surfaces, then each check's runs.
+    const rank = (file: TestSpecification) =>
+      file.moduleId.endsWith('each-check.test.ts') ? 2 : file.moduleId.includes('/test/unit/') ? 0 : 1
+    return [...files].sort((a, b) => rank(a) - rank(b) || a.moduleId.localeCompare(b.moduleId))
   }
 }

@@ -293,6 +293,14 @@ describe('the operation a path addresses', () => {
   ] as const)('destinationOf(%s %s) is %j', (method, path, expected) => {
     expect(destinationOf(method, `http://127.0.0.1:9${path}`)).toEqual(expected)
   })
+
+  test('a write the profile names is its operation; the same request without the profile is another path under /v1', () => {
+    const values = { writes: { operations: { submitIntent: { method: 'POST', path: '/v1/intents' } } } }
+    const url = 'http://127.0.0.1:9/v1/intents'
+    expect(destinationOf('POST', url, values as never)).toEqual({ operation: 'submitIntent' })
+    expect(destinationOf('POST', url)).toBe('other-v1')
+    expect(destinationOf('POST', 'http://127.0.0.1:9/v2/intents', values as never)).toBe('outside-v1')
+  })
 })
 
 describe('the refusals of operation-calls', () => {

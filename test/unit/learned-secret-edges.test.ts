@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { LearnedSecrets } from '../../src/traffic/learned-secrets.js'
+import type { ProfileValues } from '../../src/profile/profile.js'
+import { LearnedSecrets, SECRETS_REMEMBERED } from '../../src/traffic/learned-secrets.js'
 
 /**
  * What recorded traffic's keys and receipts are learned as secrets, at the edges: 8 characters (not blank) and more,
@@ -43,5 +44,47 @@ describe('LearnedSecrets: which keys are secrets', () => {
       { value: 'receipt-0001', placeholder: '$IPTS_INTENT_RECEIPT' },
       { value: 'receipt-0002', placeholder: '$IPTS_INTENT_RECEIPT_2' },
     ])
+  })
+
+  test("a write the profile names hands out its receipt at the profile's pointer; another write, or no answer, does not", () => {
+    const values = {
+      writes: { operations: { submitIntent: { method: 'POST', path: '/v1/intents', receipt: '/data/receipt' } } },
+    } as unknown as ProfileValues
+    const secrets = new LearnedSecrets(values)
+    const answer = (receipt: unknown) => ({
+      status: 201,
+      headers: {},
+      body: '',
+      truncated: false,
+      json: { data: { receipt } },
+    })
+    const write = (url: string, response?: ReturnType<typeof answer>, method = 'POST') =>
+      secrets.learn({ request: { method, url: `http://127.0.0.1:9${url}`, headers: {} }, response } as never)
+    write('/v1/intents', answer('write-receipt-1'))
+    write('/v1/intents', answer(12345678))
+    write('/v1/intents')
+    write('/v1/other', answer('other-receipt-1'))
+    write('/v1/intents', answer('get-receipt-01'), 'GET')
+    expect(secrets.list()).toEqual([{ value: 'write-receipt-1', placeholder: '$IPTS_WRITE_RECEIPT' }])
+    expect(new LearnedSecrets().size).toBe(0)
+    expect(secrets.size).toBe(1)
+  })
+
+  test.each([
+    [SECRETS_REMEMBERED, SECRETS_REMEMBERED, 0],
+    [SECRETS_REMEMBERED + 1, SECRETS_REMEMBERED / 2, SECRETS_REMEMBERED / 2 + 1],
+  ])('%i keys learned: %i remembered, the %i least recent forgotten (listeners told first)', (keys, kept, gone) => {
+    const secrets = new LearnedSecrets()
+    const told: number[][] = []
+    secrets.beforeForgetting((known, forgotten) => told.push([known.length, forgotten.length]))
+    for (let i = 0; i < keys; i++)
+      secrets.learn({
+        request: { method: 'GET', url: 'http://127.0.0.1:9/v1/markets', headers: { 'x-api-key': `key-${1000 + i}` } },
+      })
+    expect(secrets.size).toBe(kept)
+    expect(secrets.list()).toHaveLength(kept)
+    expect(told).toEqual(gone === 0 ? [] : [[keys, gone]])
+    expect(secrets.list().some(({ value }) => value === `key-${1000 + keys - 1}`)).toBe(true)
+    expect(secrets.list().some(({ value }) => value === 'key-1000')).toBe(gone === 0)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { WriteKeys } from '../../src/traffic/write-keys.js'
+import { WRITES_REMEMBERED, WriteKeys } from '../../src/traffic/write-keys.js'
 
 /** IDEM-SAME-BODY in recorded traffic at its edges: which pairings break it, per operation, and how many are named. */
 
@@ -40,5 +40,16 @@ describe('WriteKeys', () => {
     expect(breaches.filter((b) => !b.message.startsWith('and '))).toHaveLength(named)
     expect(breaches.find((b) => b.message.startsWith('and '))?.message).toBe(more)
     expect(breaches.every((b) => b.requirement === 'IDEM-SAME-BODY')).toBe(true)
+  })
+
+  test.each([
+    [WRITES_REMEMBERED - 1, 1],
+    [WRITES_REMEMBERED, 0],
+  ])('after %i other writes, the first pairing is remembered by %i breach', (others, breaches) => {
+    const keys = new WriteKeys()
+    keys.record('submitIntent', 'key-first', '{"first":true}', 'write 0')
+    for (let i = 1; i <= others; i++) keys.record('submitIntent', `key-${i}`, `{"a":${i}}`, `write ${i}`)
+    keys.record('submitIntent', 'key-again', '{"first":true}', 'write again')
+    expect(keys.breaches()).toHaveLength(breaches)
   })
 })

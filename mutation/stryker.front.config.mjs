@@ -1,0 +1,16 @@
+// @ts-check
+import { strykerPart } from './stryker.part.mjs'
+
+/**
+ * npm run mutation, front part: the front ends and the adapters that write reports (src/cli, src/runner, src/vitest,
+ * src/docs, src/index.ts, reporters/).
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default strykerPart('front', [
+  'src/cli/**/*.ts',
+  'src/runner/**/*.ts',
+  'src/vitest/**/*.ts',
+  'src/docs/**/*.ts',
+  'src/index.ts',
+  'reporters/**/*.ts',
+])

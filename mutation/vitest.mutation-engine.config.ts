@@ -1,0 +1,17 @@
+import { mutationPart } from './vitest.mutation-part.js'
+
+/**
+ * The self-tests that judge the engine under mutation, but the verdict code (stryker.engine.config.mjs): the unit
+ * tests of the verdict, relations, rounds, path segments and listed material, and the shared-read and verdict tests of
+ * the checks on answers scripted by hand. Not the runs (test/runs/): each mutant of the context is reached by each run.
+ */
+export default mutationPart([
+  'test/unit/verdict-units.test.ts',
+  'test/unit/relation-edges.test.ts',
+  'test/unit/relation-memory.test.ts',
+  'test/unit/round-timeline.test.ts',
+  'test/unit/path-segments.test.ts',
+  'test/unit/listed-material.test.ts',
+  'test/checks/verdicts.test.ts',
+  'test/checks/shared.test.ts',
+])

@@ -1,0 +1,20 @@
+import { mutationPart } from './vitest.mutation-part.js'
+
+/**
+ * The self-tests that judge the model and the generators under mutation (src/core, src/contract, src/profile,
+ * src/generators; stryker.model.config.mjs): the unit tests of the generators, schemas, violation rules and chained
+ * steps, the profile checks' tests and the tests of the catalogue.
+ */
+export default mutationPart([
+  'test/unit/generators.test.ts',
+  'test/unit/near-miss-edges.test.ts',
+  'test/unit/path-segments.test.ts',
+  'test/unit/exchange-rules.test.ts',
+  'test/unit/violation-rules.test.ts',
+  'test/unit/chained-step.test.ts',
+  'test/unit/verdict-units.test.ts',
+  'test/unit/baseline.test.ts',
+  'test/checks/profile.test.ts',
+  'test/meta/catalogue-types.test.ts',
+  'test/meta/quotes.test.ts',
+])

@@ -1,0 +1,442 @@
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { afterAll, describe, expect, test } from 'vitest'
+import { gatherExchangeLog, logExchanges } from '../../src/har/exchange-log.js'
+import { harEntries } from '../../src/har/from-exchange.js'
+import type { Exchange } from '../../src/http/exchange.js'
+import { readHarEntries } from '../../src/har/read.js'
+import { exchangeOf as recordedExchangeOf } from '../../src/har/to-exchange.js'
+import type { HarEntry } from '../../src/har/types.js'
+import { HAR_BODY_CUT_CHARS, writeHar } from '../../src/har/write.js'
+import { TrafficJudgement } from '../../src/traffic/judgement.js'
+import { exchangeOf, responseOf } from '../support/hand-made.js'
+import { harEntry, harText } from '../support/har-entries.js'
+
+/**
+ * The reading of recorded traffic without a command around it: the streaming HAR reader on files written by hand (what
+ * it takes for an entry, each way a file is not HAR), an entry read as an exchange, and the judgement's counts of what
+ * it was shown. The surfaces (test/surfaces/check-har.test.ts, proxy.test.ts) run the same code through the commands.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), 'ipts-har-reading-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+let files = 0
+function harFile(text: string): string {
+  const path = join(dir, `${++files}.har`)
+  writeFileSync(path, text)
+  return path
+}
+
+async function urlsOf(text: string): Promise<string[]> {
+  const urls: string[] = []
+  for await (const entry of readHarEntries(harFile(text), '--har')) urls.push(entry.request.url)
+  return urls
+}
+
+async function problemOf(text: string): Promise<string> {
+  const path = harFile(text)
+  try {
+    for await (const _ of readHarEntries(path, '--har'));
+  } catch (error) {
+    return (error as Error).message.replace(path, 'FILE')
+  }
+  return 'read'
+}
+
+const MARKETS = 'http://127.0.0.1:9/v1/markets'
+const entry = (url = MARKETS) => harEntry({ url, body: '{"items":[]}' })
+
+describe('readHarEntries: the entries of log.entries, one at a time', () => {
+  test('reads each entry in order, whatever other keys, strings and nesting surround them', async () => {
+    const first = { ...entry(`${MARKETS}?a="}]`), _note: 'a "quoted" {brace} [bracket] \\ backslash' }
+    const text = JSON.stringify({
+      pages: [{ entries: [{ nested: true }] }],
+      log: { version: '1.2', creator: { name: 'x', entries: [] }, entries: [first, entry(`${MARKETS}/2`)] },
+      entries: [{ outside: true }],
+    })
+    expect(await urlsOf(text)).toEqual([`${MARKETS}?a="}]`, `${MARKETS}/2`])
+  })
+
+  test('reads a key written with escapes, and whitespace of every kind between tokens', async () => {
+    const text = `{\t"log"\r\n: { "entr\\u0069es" :\n[ ${JSON.stringify(entry())} ] } }`
+    expect(await urlsOf(text)).toEqual([MARKETS])
+  })
+
+  test('reads an entry whose bytes span two chunks of the stream (more than 1 MiB of text before it ends)', async () => {
+    const big = { ...entry(`${MARKETS}/big`), _padding: 'x'.repeat(1024 * 1024 + 10) }
+    expect(await urlsOf(harText([entry(), big, entry(`${MARKETS}/3`)]))).toEqual([
+      MARKETS,
+      `${MARKETS}/big`,
+      `${MARKETS}/3`,
+    ])
+  })
+
+  test.each([
+    ['', 'not JSON'],
+    ['[]', 'not JSON'],
+    ['{"log":{"entries":[]}', 'not JSON'],
+    ['{"log":{"entries":[]}}]', 'not JSON'],
+    ['{"log":{"entries":[{"a":"open', 'not JSON'],
+    ['{"log":{"entries":[{"a":1]}}', 'not JSON'],
+    ['{"log":{}}', 'no log.entries'],
+    ['{"log":{"pages":[]},"entries":[]}', 'no log.entries'],
+    ['{"entries":[]}', 'no log.entries'],
+    ['{"log":[{"entries":[]}]}', 'no log.entries'],
+    ['{"log":{"entries":[1]}}', 'entry 1 is not an object'],
+    [`{"log":{"entries":[${JSON.stringify(entry())},"x"]}}`, 'entry 2 is not an object'],
+    ['{"log":{"entries":[{"a":tru}]}}', 'not JSON'],
+  ])('%j is not a HAR file (%s)', async (text, what) => {
+    expect(await problemOf(text)).toBe(`--har: FILE is not a HAR file (${what})`)
+  })
+
+  const without = (part: 'request' | 'response', key: string): HarEntry => {
+    const e = entry() as unknown as Record<string, Record<string, unknown>>
+    const { [key]: _, ...rest } = e[part]!
+    return { ...e, [part]: rest } as unknown as HarEntry
+  }
+  test.each([
+    ['method', without('request', 'method'), 'has no request with method, url and headers'],
+    ['url', without('request', 'url'), 'has no request with method, url and headers'],
+    ['headers', without('request', 'headers'), 'has no request with method, url and headers'],
+    ['a relative url', entry('/v1/markets'), 'has a request url that is not absolute: "/v1/markets"'],
+    ['status', without('response', 'status'), 'has no response with status, headers and content'],
+    ['response headers', without('response', 'headers'), 'has no response with status, headers and content'],
+    ['content', without('response', 'content'), 'has no response with status, headers and content'],
+  ])('an entry without its %s ends the reading with its number', async (_, bad, what) => {
+    expect(await problemOf(harText([entry(), bad]))).toBe(`--har: FILE is not a HAR file (entry 2 ${what})`)
+  })
+
+  test('a request and a response that are not objects are named too', async () => {
+    const e = entry()
+    expect(await problemOf(harText([{ ...e, request: [] } as unknown as HarEntry]))).toBe(
+      '--har: FILE is not a HAR file (entry 1 has no request with method, url and headers)',
+    )
+    expect(await problemOf(harText([{ ...e, response: null } as unknown as HarEntry]))).toBe(
+      '--har: FILE is not a HAR file (entry 1 has no response with status, headers and content)',
+    )
+  })
+
+  test('a HAR with no entries, and a file that cannot be read, are each a usage error that says so', async () => {
+    expect(await problemOf(harText([]))).toBe('--har: FILE has no entries: there is no recorded exchange to judge')
+    const missing = join(dir, 'missing.har')
+    await expect(readHarEntries(missing, '--har').next()).rejects.toThrow(`--har: cannot read ${missing} (ENOENT)`)
+  })
+})
+
+describe('exchangeOf: a HAR entry as the judgements read it', () => {
+  test('headers by lower-case name (repeated ones joined for the request, listed for the response), body and senders', async () => {
+    const e = {
+      ...harEntry({
+        url: MARKETS,
+        method: 'POST',
+        sent: { 'X-Api-Key': 'k', Accept: ['application/json', 'text/plain'] },
+        headers: { 'Set-Thing': ['a', 'b'], 'Content-Type': 'application/json' },
+        body: '{"items":[]}',
+      }),
+      connection: '7',
+      _checks: ['auth/x', 3, 'headers/y'],
+    } as unknown as HarEntry
+    e.request.postData = { mimeType: 'application/json', text: '{"a":1}' }
+    const { exchange, bodyRecorded, senders } = await recordedExchangeOf(e)
+    expect(exchange.request).toEqual({
+      method: 'POST',
+      url: MARKETS,
+      headers: { 'x-api-key': 'k', accept: 'application/json, text/plain' },
+      body: '{"a":1}',
+    })
+    expect(exchange.connection).toEqual({ id: '7' })
+    expect(exchange.response?.headers).toEqual({ 'set-thing': ['a', 'b'], 'content-type': 'application/json' })
+    expect(exchange.response?.json).toEqual({ items: [] })
+    expect(bodyRecorded).toBe(true)
+    expect(senders).toEqual(['auth/x', 'headers/y'])
+  })
+
+  test('a status of 0 is a request without a response; a body neither recorded nor empty is not recorded', async () => {
+    const unanswered = { ...entry(), response: { ...entry().response, status: 0, _error: 'net::ERR_FAILED' } }
+    const read = await recordedExchangeOf(unanswered as HarEntry)
+    expect(read.exchange.response).toBeUndefined()
+    expect(read.exchange.error).toEqual({ code: 'NO_RESPONSE', message: 'net::ERR_FAILED' })
+    expect(read.bodyRecorded).toBe(false)
+    const left = harEntry({ url: MARKETS, content: { size: 12, mimeType: 'application/json' } })
+    expect((await recordedExchangeOf(left)).bodyRecorded).toBe(false)
+    const empty = harEntry({ url: MARKETS, content: { size: 0, mimeType: 'application/json' } })
+    expect((await recordedExchangeOf(empty)).bodyRecorded).toBe(true)
+    expect((await recordedExchangeOf(entry())).exchange.connection).toBeUndefined()
+    expect((await recordedExchangeOf({ ...entry(), connection: '' } as HarEntry)).exchange.connection).toBeUndefined()
+  })
+
+  test('a base64 body is decoded with its Content-Encoding; base64 UTF-8 text is the decoded body already', async () => {
+    const gzipped = harEntry({
+      url: MARKETS,
+      headers: { 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' },
+      content: {
+        size: 8,
+        mimeType: 'application/json',
+        encoding: 'base64',
+        text: gzipSync('{"a":2}').toString('base64'),
+      },
+    })
+    expect((await recordedExchangeOf(gzipped)).exchange.response?.json).toEqual({ a: 2 })
+    const decoded = harEntry({
+      url: MARKETS,
+      headers: { 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' },
+      content: {
+        size: 7,
+        mimeType: 'application/json',
+        encoding: 'base64',
+        text: Buffer.from('{"a":3}').toString('base64'),
+      },
+    })
+    expect((await recordedExchangeOf(decoded)).exchange.response?.json).toEqual({ a: 3 })
+  })
+})
+
+describe('TrafficJudgement: what it counts of the exchanges it is shown', () => {
+  const judgement = () => new TrafficJudgement('har', 'http://127.0.0.1:9')
+  const countsOf = (j: TrafficJudgement) => {
+    const { source, ...counts } = j.findings().traffic!
+    return { source, ...counts }
+  }
+
+  test('outside /v1, another path under /v1, no response, no body, not judged, judged: each counted once', () => {
+    const j = judgement()
+    j.judge(exchangeOf(responseOf(200), { url: 'http://127.0.0.1:9/v1x/markets', operation: undefined }))
+    j.judge(exchangeOf(responseOf(200), { url: 'http://127.0.0.1:9/health', operation: undefined }))
+    j.judge(exchangeOf(responseOf(404), { url: 'http://127.0.0.1:9/v1', operation: undefined }))
+    j.judge(exchangeOf(responseOf(404), { url: 'http://127.0.0.1:9/v1/nowhere', operation: undefined }))
+    j.judge(exchangeOf(responseOf(200), { method: 'POST', url: MARKETS, operation: undefined }))
+    j.judge(exchangeOf(undefined))
+    j.judge(exchangeOf(responseOf(200, {}, { items: [] })), false)
+    j.judge(exchangeOf({ ...responseOf(200), notJudged: 'too large' }))
+    j.judge(exchangeOf({ ...responseOf(200), notJudged: 'too large' }))
+    j.judge(exchangeOf(responseOf(200, { 'content-type': 'application/json' }, { items: [] })))
+    expect(countsOf(j)).toEqual({
+      source: 'har',
+      exchanges: 10,
+      judged: 1,
+      outsideV1: 2,
+      otherV1: 3,
+      withoutResponse: 1,
+      withoutBody: 1,
+      notJudged: 2,
+    })
+  })
+
+  test('a proxy counts the requests it could not parse and the upstream failures, naming the first three', () => {
+    const j = judgement()
+    j.malformedRequest()
+    j.malformedRequest()
+    expect(j.findings().errors).toEqual([])
+    const failed = (n: number) =>
+      j.upstreamFailed({
+        ...exchangeOf(undefined, { url: `${MARKETS}?n=${n}` }),
+        error: { code: 'ECONNREFUSED', message: 'refused' },
+      })
+    failed(1)
+    expect(j.findings().errors).toEqual([
+      `the upstream did not answer 1 request; the client got a 502 from the proxy: GET ${MARKETS}?n=1: no response (refused)`,
+    ])
+    for (const n of [2, 3, 4]) failed(n)
+    const [error] = j.findings().errors
+    expect(error).toMatch(/^the upstream did not answer 4 requests; /)
+    expect(error).toContain('?n=3:')
+    expect(error).not.toContain('?n=4')
+    expect(countsOf(j)).toMatchObject({ exchanges: 4, withoutResponse: 4, malformedRequests: 2 })
+  })
+
+  test('a check that sends requests of its own is not assessed; a rule is judged on what was shown', () => {
+    const j = judgement()
+    j.judge(exchangeOf(responseOf(200, { 'content-type': 'text/html' }, { items: [] })))
+    const { checks } = j.findings()
+    expect(checks.find((c) => c.id === 'properties/garbage-key-refused')).toMatchObject({
+      status: 'skipped',
+      reason: 'not assessed: recorded traffic (the check sends requests of its own)',
+    })
+    expect(checks.find((c) => c.id === 'every-response/success-json-content-type')).toMatchObject({ status: 'failed' })
+  })
+
+  test('a response with stand-ins is counted; without one there is no count', () => {
+    const j = judgement()
+    j.judge(exchangeOf(responseOf(200, { 'content-type': 'application/json' }, { items: [] })))
+    expect(countsOf(j)).not.toHaveProperty('standIns')
+    j.judge(exchangeOf({ ...responseOf(200, { 'content-type': 'application/json' }, { items: [] }), standIns: true }))
+    expect(countsOf(j).standIns).toMatchObject({ responses: 1 })
+  })
+})
+
+describe("a run's exchange log and its HAR: written, gathered and read back", () => {
+  const sentAt = (url: string, startedAt: string, body = '{"items":[]}') => ({
+    ...exchangeOf({ ...responseOf(200, { 'content-type': 'application/json' }), body }, { url }),
+    startedAt,
+  })
+
+  test('the entries of every .jsonl file of the log, oldest first, each naming its check; other files are not read', () => {
+    const log = join(dir, 'log')
+    mkdirSync(log)
+    // A line of more than 1 MiB (raw: the body kept as it was): the log is read a chunk at a time, lines span chunks.
+    const long = `{"items":["${'x'.repeat(1024 * 1024)}"]}`
+    logExchanges(
+      log,
+      [sentAt(`${MARKETS}/c`, '2026-01-01T00:00:03.000Z'), sentAt(`${MARKETS}/a`, '2026-01-01T00:00:01.000Z', long)],
+      'auth/x',
+      [],
+      true,
+    )
+    appendFileSync(join(log, 'other.jsonl'), '\n')
+    logExchanges(log, [sentAt(`${MARKETS}/b`, '2026-01-01T00:00:02.000Z')], 'headers/y', [])
+    writeFileSync(join(log, 'notes.txt'), 'not an entry\n')
+    const gathered = [...gatherExchangeLog(log)]
+    expect(gathered.map((e) => [e.request.url, e._checks])).toEqual([
+      [`${MARKETS}/a`, ['auth/x']],
+      [`${MARKETS}/b`, ['headers/y']],
+      [`${MARKETS}/c`, ['auth/x']],
+    ])
+    expect(gathered[0]!.response.content.text).toBe(long)
+  })
+
+  test('writeHar: every entry read back in order; a body over the cut kept once, its repeat left out naming it', async () => {
+    const path = join(dir, 'run', 'exchanges.har')
+    const atCut = `"${'a'.repeat(HAR_BODY_CUT_CHARS - 2)}"`
+    const overCut = `"${'b'.repeat(HAR_BODY_CUT_CHARS - 1)}"`
+    const bodies = [
+      atCut,
+      atCut,
+      overCut,
+      overCut,
+      ...Array.from({ length: 40 }, (_, i) => `"${i}${'c'.repeat(3000)}"`),
+    ]
+    const entries = bodies.map((body, i) => harEntry({ url: `${MARKETS}/${i}`, body }))
+    await writeHar(path, entries)
+    const read: HarEntry[] = []
+    for await (const entry of readHarEntries(path, '--har')) read.push(entry)
+    expect(read.map((e) => e.request.url)).toEqual(entries.map((e) => e.request.url))
+    const texts = read.map((e) => e.response.content.text)
+    expect(texts.slice(0, 3)).toEqual([atCut, atCut, overCut])
+    expect(texts[3]).toBe('')
+    expect(read[3]!.response.content.comment).toMatch(/^the same body as entry 3, left out: /)
+    expect(read[1]!.response.content.comment).toBeUndefined()
+    expect(texts.slice(4)).toEqual(bodies.slice(4))
+    const har = JSON.parse(readFileSync(path, 'utf8')) as { log: { version: string; creator: { name: string } } }
+    expect(har.log.version).toBe('1.2')
+    expect(har.log.creator.name).toBe('ipts-conformance')
+  })
+})
+
+describe('harEntries: an exchange as HAR 1.2 entries', () => {
+  test('a POST with a query and a body, timed, on a connection: every field of its entry', () => {
+    const exchange = {
+      operation: 'submitIntent',
+      request: {
+        method: 'POST',
+        url: `${MARKETS}?a=1&b=two`,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: '{"é":1}',
+      },
+      response: {
+        ...responseOf(201, { 'content-type': ['application/json', 'text/plain'], location: '/v1/x' }, { ok: true }),
+        truncated: true,
+      },
+      startedAt: '2026-01-01T00:00:00.000Z',
+      durationMs: 9,
+      timings: { waitMs: 1.23456, receiveMs: 2.5 },
+      connection: { port: 5123, number: 2 },
+      retries: [],
+    } as unknown as Exchange
+    expect(harEntries(exchange, ['writes/x'], [], true)).toEqual([
+      {
+        startedDateTime: '2026-01-01T00:00:00.000Z',
+        time: 3.735,
+        timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 1.235, receive: 2.5 },
+        request: {
+          method: 'POST',
+          url: `${MARKETS}?a=1&b=two`,
+          httpVersion: 'HTTP/1.1',
+          cookies: [],
+          headers: [
+            { name: 'content-type', value: 'application/json' },
+            { name: 'accept', value: 'application/json' },
+          ],
+          queryString: [
+            { name: 'a', value: '1' },
+            { name: 'b', value: 'two' },
+          ],
+          headersSize: -1,
+          bodySize: 8,
+          postData: { mimeType: 'application/json', text: '{"é":1}' },
+        },
+        response: {
+          status: 201,
+          statusText: '',
+          httpVersion: 'HTTP/1.1',
+          cookies: [],
+          headers: [
+            { name: 'content-type', value: 'application/json' },
+            { name: 'content-type', value: 'text/plain' },
+            { name: 'location', value: '/v1/x' },
+          ],
+          content: {
+            size: 11,
+            mimeType: 'application/json',
+            text: '{"ok":true}',
+            comment: 'body truncated at the size cap: the first 11 bytes',
+          },
+          redirectURL: '/v1/x',
+          headersSize: -1,
+          bodySize: 11,
+        },
+        cache: {},
+        _checks: ['writes/x'],
+        connection: '5123',
+      },
+    ])
+  })
+
+  test('an exchange without a response, and one without checks, a body or timings', () => {
+    const unanswered = {
+      ...exchangeOf(undefined),
+      error: { code: 'ECONNRESET', message: 'reset' },
+      startedAt: '2026-01-01T00:00:00.000Z',
+      durationMs: 4,
+    } as Exchange
+    const [entry] = harEntries(unanswered, [], [], true)
+    expect(entry!.time).toBe(4)
+    expect(entry!.timings).toMatchObject({ wait: 4, receive: 0 })
+    expect(entry!.request).not.toHaveProperty('postData')
+    expect(entry!.request.bodySize).toBe(0)
+    expect(entry).not.toHaveProperty('_checks')
+    expect(entry).not.toHaveProperty('connection')
+    expect(entry!._error).toBe('ECONNRESET: reset')
+    expect(entry!.response).toEqual({
+      status: 0,
+      statusText: '',
+      httpVersion: '',
+      cookies: [],
+      headers: [],
+      content: { size: 0, mimeType: 'x-unknown' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+      _error: 'reset',
+    })
+    const [plain] = harEntries(exchangeOf(responseOf(204)), [], [], true)
+    expect(plain!.response.content.mimeType).toBe('x-unknown')
+    expect(plain!.response.redirectURL).toBe('')
+  })
+
+  test('each retried attempt and each redirect hop is an entry of its own, the last asking the last Location', () => {
+    const exchange = {
+      ...exchangeOf(responseOf(200, { 'content-type': 'application/json' }, { items: [] })),
+      retries: [{ startedAt: '2026-01-01T00:00:00.000Z', response: responseOf(503) }],
+      redirects: [{ url: MARKETS, response: responseOf(307, { location: '/v1/markets?moved=1' }) }],
+      connection: { number: 3 },
+    } as unknown as Exchange
+    const entries = harEntries(exchange, ['a/b'], [], true)
+    expect(entries.map((e) => [e.request.url, e.response.status, e.connection])).toEqual([
+      [MARKETS, 503, undefined],
+      [MARKETS, 307, undefined],
+      [`${MARKETS}?moved=1`, 200, '3'],
+    ])
+  })
+})
