@@ -172,7 +172,7 @@ export function buildReferenceData(overrides: FixtureOverrides = {}): ReferenceD
     config: {
       interfaceVersion: '1.0.0',
       chainId: '8453',
-      features: { intents: true, realtime: false },
+      features: { intents: true, realtime: true },
       pagination: { defaultPageSize: 10, maxPageSize: 25 },
     },
     intents: [
