@@ -42,6 +42,9 @@ export function readMessage(realtime: RealtimeSection, message: WebSocketMessage
   return { role: 'event', json }
 }
 
+/** The opcodes of a message that carries data: text and binary. */
+const DATA_OPCODES = [1, 2]
+
 /** A message received that is not as the profile states: its place among the messages, and why. */
 export interface MessageFinding {
   index: number
@@ -52,14 +55,15 @@ export interface MessageFinding {
 /**
  * Judges the messages of a WebSocket (Chromium's HAR format, sent and received) against the profile's realtime
  * section: each one received must be JSON text, and an event (neither the opening nor a refusal) one of the kinds the
- * profile states, where it states them. The suite's channels, check-har and the proxy call it alike.
+ * profile states, where it states them. A close frame (opcode 8, as the proxy records it) is no message: its data is a
+ * code and a reason. The suite's channels, check-har and the proxy call it alike.
  */
 export function judgeChannelMessages(
   realtime: RealtimeSection,
   messages: readonly WebSocketMessage[],
 ): MessageFinding[] {
   return messages.flatMap((message, index) => {
-    if (message.type !== 'receive') return []
+    if (message.type !== 'receive' || !DATA_OPCODES.includes(message.opcode)) return []
     const reading = readMessage(realtime, message)
     return reading.role === 'invalid' ? [{ index, message, problem: reading.problem }] : []
   })

@@ -47,7 +47,7 @@ const flags: readonly Flag[] = [
 export const proxyHelp = (): string =>
   subcommandHelp(
     'ipts-conformance proxy --upstream URL [flags]',
-    'A validating reverse proxy: forwards every request and response unchanged and judges each exchange as check-har does.\nPrints {"url": …} when it listens; on SIGINT or SIGTERM, or after --max-requests, writes the reports and exchanges.har.\nExit: the verdict’s (0 or 1) after --max-requests; 130 after SIGINT, 143 after SIGTERM (the verdict is in the reports).',
+    'A validating reverse proxy: forwards every request and response unchanged and judges each exchange as check-har does.\nWebSocket upgrades are tunnelled, their messages recorded in exchanges.har and judged against --profile’s realtime section.\nPrints {"url": …} when it listens; on SIGINT or SIGTERM, or after --max-requests, writes the reports and exchanges.har.\nExit: the verdict’s (0 or 1) after --max-requests; 130 after SIGINT, 143 after SIGTERM (the verdict is in the reports).',
     flags,
   )
 

@@ -1,3 +1,4 @@
+import { receiptsSent } from '../checks/realtime-messages.js'
 import type { Exchange } from '../http/exchange.js'
 import type { Secret } from '../http/secrets.js'
 import { valueAt } from '../core/json-pointer.js'
@@ -34,7 +35,8 @@ export type BeforeForgetting = (known: readonly Secret[], forgotten: readonly Se
 
 /**
  * The keys and receipts recorded traffic carries, learned from the requests (X-API-Key, the receipt query parameter),
- * each with a placeholder of its own: the first key is $IPTS_API_KEY, the next $IPTS_API_KEY_2, and so on. At most
+ * the answers of the profile's writes and the messages a WebSocket sent to open channels (its realtime section), each
+ * with a placeholder of its own: the first key is $IPTS_API_KEY, the next $IPTS_API_KEY_2, and so on. At most
  * SECRETS_REMEMBERED at a time: a secret seen again keeps its placeholder and counts as seen last; once the set is
  * full, the least recently seen half is forgotten at once (one redaction of what is held for each half, not one per
  * secret), and one of them seen again afterwards is learned anew, with the next number.
@@ -46,7 +48,10 @@ export class LearnedSecrets {
   private readonly listeners: BeforeForgetting[] = []
   private cached: Secret[] | undefined
 
-  /** profile: the deployment's writes, whose answers hand out receipts (at the profile's receipt pointer). */
+  /**
+   * profile: the deployment's writes, whose answers hand out receipts (at the profile's receipt pointer), and its
+   * realtime section, whose opening message carries one.
+   */
   constructor(private readonly profile?: ProfileValues) {}
 
   get size(): number {
@@ -58,7 +63,7 @@ export class LearnedSecrets {
     this.listeners.push(listener)
   }
 
-  learn(exchange: Pick<Exchange, 'request' | 'response'>): void {
+  learn(exchange: Pick<Exchange, 'request' | 'response' | 'webSocketMessages'>): void {
     const key = exchange.request.headers['x-api-key']
     if (key) this.add(key, 'IPTS_API_KEY')
     for (const receipt of new URL(exchange.request.url).searchParams.getAll('receipt'))
@@ -67,6 +72,9 @@ export class LearnedSecrets {
     const pointer = write && this.profile!.writes!.operations[write]!.receipt
     const receipt = pointer && exchange.response ? valueAt(exchange.response.json, pointer) : undefined
     if (typeof receipt === 'string') this.add(receipt, 'IPTS_WRITE_RECEIPT')
+    const realtime = this.profile?.realtime
+    if (realtime && exchange.webSocketMessages)
+      for (const sent of receiptsSent(realtime, exchange.webSocketMessages)) this.add(sent, 'IPTS_INTENT_RECEIPT')
   }
 
   /**

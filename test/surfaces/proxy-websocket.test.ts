@@ -8,8 +8,13 @@ import { request } from 'undici'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { WebSocket, WebSocketServer, type RawData } from 'ws'
 import { parseProxyArgs, proxy } from '../../src/cli/proxy.js'
+import { specPath } from '../../src/core/package-root.js'
 import type { Report } from '../../src/core/report.js'
 import type { Har, HarEntry } from '../../src/har/types.js'
+import { faultByName } from '../../src/reference/faults/index.js'
+import type { FaultName } from '../../src/reference/fault-names.js'
+import { startReferenceServer } from '../../src/reference/server.js'
+import { REFERENCE_PROFILE_FILE } from '../../src/runner/profile-of-run.js'
 import { MESSAGES_RECORDED } from '../../src/traffic/websocket-messages.js'
 import { harValidator } from '../support/har-schema.js'
 import { captureOutput } from '../support/output.js'
@@ -25,12 +30,15 @@ interface Finished {
   files: { where: string; text: string }[]
 }
 
-/** The proxy command in this process, forwarding to upstream; stop() ends it as a signal would, and reads its files. */
-async function startProxy(upstream: string): Promise<{ url: string; stop(): Promise<Finished> }> {
+/**
+ * The proxy command in this process, forwarding to upstream, with args added (--profile); stop() ends it as a signal
+ * would, and reads its files.
+ */
+async function startProxy(upstream: string, args: string[] = []): Promise<{ url: string; stop(): Promise<Finished> }> {
   const dir = mkdtempSync(join(tmpdir(), 'ipts-proxy-ws-'))
   const { out, restore } = captureOutput()
   const stop = new AbortController()
-  const exited = proxy(parseProxyArgs(['--upstream', upstream, '--report-dir', dir]), {}, stop.signal)
+  const exited = proxy(parseProxyArgs(['--upstream', upstream, '--report-dir', dir, ...args]), {}, stop.signal)
   await vi.waitFor(() => expect(out.join('')).toContain('\n'), { timeout: 10_000 })
   const { url } = JSON.parse(out.join('').split('\n')[0]!) as { url: string }
   return {
@@ -157,6 +165,51 @@ describe('the proxy and WebSocket upgrades', () => {
     for (const { data } of messages)
       for (const view of readerViews(data)) expect(view.includes(RECEIPT), `the receipt in ${data}`).toBe(false)
     expectNoSecret(files, [RECEIPT])
+  })
+
+  test("judges a channel's messages against --profile's realtime section: under channel-event-kind-unlisted its snapshot event fails realtime/messages-as-stated, named; the plain reference passes; the receipt only in the message is still redacted", async () => {
+    /** Through the proxy: a ticket, the WebSocket, subscribing to an intent's channel with its receipt, 2 answers */
+    const channelThroughProxy = async (faults: FaultName[]) => {
+      const reference = await startReferenceServer({ behaviours: faults.map((name) => faultByName(name)!) })
+      servers.push(reference)
+      const proxied = await startProxy(reference.baseUrl, ['--profile', specPath(REFERENCE_PROFILE_FILE)])
+      const [intent] = reference.data.intents
+      const channel = `intent:${intent!.hash}`
+      const issued = await request(`${proxied.url}/v1/realtime/tickets`, {
+        method: 'POST',
+        headers: { 'x-api-key': reference.data.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ channel }),
+      })
+      expect(issued.statusCode).toBe(201)
+      const { ticket } = ((await issued.body.json()) as { data: { ticket: string } }).data
+      const client = new WebSocket(`${proxied.url.replace(/^http/, 'ws')}/v1/realtime?ticket=${ticket}`)
+      await once(client, 'open')
+      const received: { type: string; kind?: string }[] = []
+      const twoAnswers = new Promise<void>((resolve) =>
+        client.on('message', (data: RawData) => received.push(JSON.parse(String(data))) === 2 && resolve()),
+      )
+      client.send(JSON.stringify({ type: 'subscribe', channel, receipt: intent!.receipt }))
+      await twoAnswers
+      client.close(1000, 'done')
+      await once(client, 'close')
+      const finished = await proxied.stop()
+      const outcome = (id: string) => finished.report.checks.find((check) => check.id === id)
+      expectNoSecret(finished.files, [reference.data.apiKey, intent!.receipt])
+      const subscribe = upgradeEntry(finished.har)._webSocketMessages![0]!
+      expect(JSON.parse(subscribe.data)).toEqual({ type: 'subscribe', channel, receipt: '$IPTS_INTENT_RECEIPT' })
+      expect(outcome('realtime/receipt-in-no-url')?.status, 'the receipt went in a message, not a URL').toBe('passed')
+      return { received, messagesAsStated: outcome('realtime/messages-as-stated')! }
+    }
+
+    const faulty = await channelThroughProxy(['channel-event-kind-unlisted'])
+    expect(faulty.received.map(({ type, kind }) => `${type} ${kind ?? ''}`)).toEqual(['subscribed ', 'event snapshot'])
+    expect(faulty.messagesAsStated.status).toBe('failed')
+    expect(faulty.messagesAsStated.reason).toMatch(
+      /message 3 of the WebSocket, ".*\\"kind\\":\\"snapshot\\".*", is an event of kind "snapshot" at \/kind, not one of the kinds the profile states/,
+    )
+    const plain = await channelThroughProxy([])
+    expect(plain.received.map(({ type }) => type)).toEqual(['subscribed', 'event'])
+    expect(plain.messagesAsStated.status, plain.messagesAsStated.reason).toBe('passed')
   })
 
   test('an upgrade the upstream refuses reaches the client as the upstream answered it, and is recorded as an exchange', async () => {

@@ -70,6 +70,24 @@ describe('LearnedSecrets: which keys are secrets', () => {
     expect(secrets.size).toBe(1)
   })
 
+  test("a WebSocket's opening message hands out its receipt by the profile's realtime template; without realtime, or received, it does not", () => {
+    const open = (receipt: string) => `{"type":"subscribe","channel":"intent:0x1","receipt":"${receipt}"}`
+    const channel = {
+      request: { method: 'GET', url: 'ws://127.0.0.1:9/v1/realtime?ticket=t', headers: {} },
+      webSocketMessages: [
+        { type: 'send' as const, time: 1, opcode: 1, data: open('sent-receipt-1') },
+        { type: 'receive' as const, time: 1, opcode: 1, data: open('received-receipt-1') },
+      ],
+    }
+    const realtime = { open: '{"type":"subscribe","channel":"{channel}","receipt":"{receipt}"}' }
+    const secrets = new LearnedSecrets({ realtime } as unknown as ProfileValues)
+    secrets.learn(channel)
+    expect(secrets.list()).toEqual([{ value: 'sent-receipt-1', placeholder: '$IPTS_INTENT_RECEIPT' }])
+    const without = new LearnedSecrets({} as ProfileValues)
+    without.learn(channel)
+    expect(without.size).toBe(0)
+  })
+
   test.each([
     [SECRETS_REMEMBERED, SECRETS_REMEMBERED, 0],
     [SECRETS_REMEMBERED + 1, SECRETS_REMEMBERED / 2, SECRETS_REMEMBERED / 2 + 1],

@@ -60,6 +60,12 @@ describe('judgeChannelMessages', () => {
     expect(findings[1]!.problem).toMatch(/^is not JSON text/)
   })
 
+  test("never judges a close frame (opcode 8, its code and reason) as a message, nor a ping's data", () => {
+    const frame = (opcode: number, data: string): WebSocketMessage => ({ type: 'receive', time: 1, opcode, data })
+    const messages = [frame(8, '1000 done'), frame(9, 'ping'), frame(10, 'pong'), received('garbage', 2)]
+    expect(judgeChannelMessages(REALTIME, messages).map((f) => f.index)).toEqual([3])
+  })
+
   test('finds nothing in an empty list', () => {
     expect(judgeChannelMessages(REALTIME, [])).toEqual([])
   })
