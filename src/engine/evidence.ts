@@ -20,7 +20,8 @@ export function exchangeEvidence(
   kept: KeptForEvidence = {},
 ): Pick<Evidence, 'request' | 'response' | 'transportError' | 'retries' | 'reproduce'> {
   const evidence: ReturnType<typeof exchangeEvidence> = {
-    request: exchange.request,
+    // The request line and headers; a body is in the reproduction command.
+    request: { method: exchange.request.method, url: exchange.request.url, headers: exchange.request.headers },
     reproduce: curlCommand(exchange, secrets),
   }
   if (exchange.response) {

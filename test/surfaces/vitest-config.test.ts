@@ -111,7 +111,7 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
       IPTS_ALLOW_WRITES: '1',
       IPTS_FAULT: 'replay-creates-second-order',
     })
-    expect(writing.output).toMatch(/Writes \(--allow-writes\): 10 checks send at most 27 submissions/)
+    expect(writing.output).toMatch(/Writes \(--allow-writes\): 11 checks send at most 29 submissions/)
     expect(failed(reportIn(writing.dir))).toEqual(['writes/replay-creates-no-second-order'])
     expect(writing.code, writing.output).toBe(1)
     const reading = await vitestRun(['suites/writes.test.ts'], { IPTS_ALLOW_WRITES: 'true' })
