@@ -20,6 +20,7 @@ const names = (operations: Operations, keep: (op: WriteOperation) => boolean = (
 const intakes = (op: WriteOperation) => INTAKE_KINDS.includes(op.kind) && op.receipt !== undefined
 const withStatus = (op: WriteOperation) => intakes(op) && op.statusPath !== undefined
 export const cancelling = (op: WriteOperation) => op.cancels !== undefined
+const statesKeyReuse = (op: WriteOperation) => op.keyReuse !== undefined
 const cancellingWithReceipt = (op: WriteOperation) => op.cancels !== undefined && sendsReceipt(op.cancels)
 
 /** Every write operation of the profile (its schema lists at least one). */
@@ -33,27 +34,38 @@ export function operationsFor(ctx: CheckContext, keep: (op: WriteOperation) => b
 }
 
 /**
- * Sends a fresh signed body with this key (null: none) and fails when it was accepted, or got no answer (one that never
- * came refused nothing, and the submission may have been taken), or was refused with a status the profile does not
- * state.
+ * Fails when a submission was accepted, or got no answer (one that never came refused nothing, and the submission may
+ * have been taken), or was refused with a status not among those the profile states (`refused`, when stated).
  */
-async function expectRefused(ctx: CheckContext, operation: string, key: string | null, what: string): Promise<void> {
-  const answer = await ctx.write(operation, await ctx.signedBody(operation), key)
+function expectRefusal(
+  ctx: CheckContext,
+  operation: string,
+  answer: WriteAnswer,
+  what: string,
+  { why, refused }: { why: string; refused: number[] | undefined },
+): void {
   if (!answer.exchange.response)
     ctx.fail(`${operation}: got ${statusOf(answer.exchange)} to a submission ${what}, not a refusal`, {
       exchange: answer.exchange,
     })
   if (answer.accepted)
-    ctx.fail(
-      `${operation}: a submission ${what} was accepted (${statusOf(answer.exchange)}): the header is required, 8 to 128 safe characters`,
-      { exchange: answer.exchange },
-    )
-  const { refused } = ctx.settings.profile!.values.writes!.operations[operation]!
+    ctx.fail(`${operation}: a submission ${what} was accepted (${statusOf(answer.exchange)}): ${why}`, {
+      exchange: answer.exchange,
+    })
   if (refused && !refused.includes(answer.exchange.response!.status))
     ctx.fail(
       `${operation}: a submission ${what} was answered ${statusOf(answer.exchange)}, not one of the statuses the profile states for a refusal (${refused.join(', ')})`,
       { exchange: answer.exchange },
     )
+}
+
+/** Sends a fresh signed body with this key (null: none) and fails unless it is refused as the profile states. */
+async function expectRefused(ctx: CheckContext, operation: string, key: string | null, what: string): Promise<void> {
+  const answer = await ctx.write(operation, await ctx.signedBody(operation), key)
+  expectRefusal(ctx, operation, answer, what, {
+    why: 'the header is required, 8 to 128 safe characters',
+    refused: ctx.settings.profile!.values.writes!.operations[operation]!.refused,
+  })
 }
 
 /** Sends a fresh signed body with a fresh key of safe characters; fails unless it was accepted. */
@@ -71,6 +83,24 @@ async function acceptedSubmission(
       { exchange: answer.exchange },
     )
   return { ...answer, key, body }
+}
+
+/**
+ * Sends an accepted submission, then another signed body with its key; fails unless the second is refused with a status
+ * the profile states for a used key (keyReuse.refused).
+ */
+async function expectKeyReuseRefused(ctx: CheckContext, operation: string): Promise<void> {
+  const first = await acceptedSubmission(ctx, operation)
+  const another = await ctx.signedBody(operation)
+  if (another === first.body)
+    ctx.skip(
+      `${operation}: the profile's signed bodies gave the same body twice (writes.operations.${operation}.bodies): the check needs another`,
+    )
+  const answer = await ctx.write(operation, another, first.key)
+  expectRefusal(ctx, operation, answer, 'with the Idempotency-Key of an accepted submission and another signed body', {
+    why: 'a key is kept with its signed body; taking another body under it makes a further order, or answers for the wrong body',
+    refused: ctx.settings.profile!.values.writes!.operations[operation]!.keyReuse!.refused,
+  })
 }
 
 /**
@@ -330,6 +360,23 @@ export const writesChecks: readonly Check[] = [
           )
         }
       }
+    },
+  },
+  {
+    id: 'writes/key-reuse-with-another-body-refused',
+    requirement: 'IDEM-KEY-REUSE-REFUSED',
+    title:
+      'another signed body sent with the Idempotency-Key of an accepted submission is not accepted, and is refused with a status the profile states (keyReuse.refused)',
+    needs: ['apiKey'],
+    profile: 'writes',
+    writes: (operations) => 2 * names(operations, statesKeyReuse).length,
+    async run(ctx) {
+      for (const operation of operationsFor(
+        ctx,
+        statesKeyReuse,
+        'how it refuses a used key with another body (writes.operations.*.keyReuse)',
+      ))
+        await expectKeyReuseRefused(ctx, operation)
     },
   },
   {

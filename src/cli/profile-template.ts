@@ -58,7 +58,7 @@ const KEYS: Record<ProfileKey, { states: string; example: string[] }> = {
   },
   writes: {
     states:
-      'the relayed write operations (any name each), sent only with --allow-writes, at most --max-writes submissions: where an accepted answer holds the status identifier, the receipt and duplicate (JSON Pointers), the status operation of an intake ({id}, {receipt}), what a cancellation cancels (a chained step whose path, query, headers and signing command take values of the intake answer), and the signed bodies: files of pre-signed bodies, each used once, or a command of your own signing tool that prints one fresh signed body per call (run without a shell in this folder; the suite holds no signing key and never shows its stderr)',
+      'the relayed write operations (any name each), sent only with --allow-writes, at most --max-writes submissions: where an accepted answer holds the status identifier, the receipt and duplicate (JSON Pointers), the status operation of an intake ({id}, {receipt}), the statuses that refuse a used Idempotency-Key with another signed body, what a cancellation cancels (a chained step whose path, query, headers and signing command take values of the intake answer), and the signed bodies: files of pre-signed bodies, each used once, or a command of your own signing tool that prints one fresh signed body per call (run without a shell in this folder; the suite holds no signing key and never shows its stderr)',
     example: [
       'writes:',
       "  keyPattern: '^[A-Za-z0-9_-]+$'   # optional: what safe characters means here (without it, only characters no reading calls safe count as unsafe)",
@@ -71,6 +71,7 @@ const KEYS: Record<ProfileKey, { states: string; example: string[] }> = {
       '      receipt: /data/receipt',
       '      duplicate: /data/duplicate',
       '      statusPath: /v1/intents/{id}?receipt={receipt}',
+      '      keyReuse: { refused: [409, 422] }   # optional: the statuses that refuse its key used before with another body',
       '      bodies: { command: [./sign-intent, --staging] }',
       '    cancelIntent:',
       '      kind: cancellation',

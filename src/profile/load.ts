@@ -115,6 +115,11 @@ export function profileProblems(parsed: unknown): string[] {
       if (both !== undefined)
         problems.push(`profile.writes.operations.${key} lists ${both} as both accepted and refused`)
     }
+    const accepting = op.keyReuse?.refused.find((status) => op.accepted?.includes(status) ?? status < 300)
+    if (accepting !== undefined)
+      problems.push(
+        `profile.writes.operations.${name}.keyReuse.refused lists ${accepting}, a status this operation accepts`,
+      )
   }
   if (values.realtime) problems.push(...realtimeProblems(values.realtime))
   const both = values.restrictedKey?.refused?.find((op) => values.restrictedKey?.granted?.includes(op))

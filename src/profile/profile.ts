@@ -54,6 +54,8 @@ export interface WriteOperation {
   /** The statuses that mean accepted (default: any 2xx) and refused (default: any answer not accepted). */
   accepted?: number[]
   refused?: number[]
+  /** The statuses that refuse a submission whose Idempotency-Key was used before with another signed body. */
+  keyReuse?: { refused: number[] }
   /** GET path of the status operation, with {id} and {receipt}. */
   statusPath?: string
   bodies: SignedBodies

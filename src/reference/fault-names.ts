@@ -51,6 +51,8 @@ export type FaultName =
   | 'invalid-cursor-code-unlisted'
   | 'invalid-request-id-echoed-in-body'
   | 'key-compared-without-case'
+  | 'key-reuse-accepts-another-body'
+  | 'key-reuse-refused-unlisted-status'
   | 'malformed-address-answers-500'
   | 'malformed-hash-400'
   | 'malformed-hash-500'

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import type { CheckId } from '../../src/contract/catalogue-ids.js'
 import { checksByConcern } from '../../src/checks/index.js'
@@ -7,6 +10,7 @@ import { readProfileFile } from '../../src/profile/load.js'
 import type { ProfileValues, WriteOperation } from '../../src/profile/profile.js'
 import type { IntentRecord } from '../../src/reference/data.js'
 import { bodyOf, isOperation } from '../../src/reference/response-edits.js'
+import { signedBody } from '../../src/reference/signer.js'
 import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
 import { findWriteRoute } from '../../src/reference/writes.js'
 import { failureSummary, runAgainstReference } from '../support/run.js'
@@ -420,6 +424,44 @@ describe('writes/cancellation-needs-its-receipt', () => {
     })
     expect(verdict(await outcomeOf(id, [], values))).toBe(
       'skipped: no write operation of the profile states a cancellation whose chained step sends {receipt} (writes.operations.*.cancels)',
+    )
+  })
+})
+
+describe('writes/key-reuse-with-another-body-refused', () => {
+  const id = 'writes/key-reuse-with-another-body-refused'
+
+  test('is skipped, naming the key, when no write operation states keyReuse', async () => {
+    const { keyReuse: _intake, ...submitIntent } = OPERATIONS.submitIntent!
+    const { keyReuse: _cancellation, ...cancelIntent } = OPERATIONS.cancelIntent!
+    expect(verdict(await outcomeOf(id, [], withOperations({ submitIntent, cancelIntent })))).toBe(
+      'skipped: no write operation of the profile states how it refuses a used key with another body (writes.operations.*.keyReuse)',
+    )
+  })
+
+  test('another body answered as the earlier submission (its identifier, duplicate: true) is accepted, and fails', async () => {
+    const sameOrder: Behaviour = {
+      name: 'key-reuse-answers-earlier-submission',
+      description: 'another body under a used key is answered as the earlier submission',
+      onResponse(response, request, data) {
+        if (findWriteRoute(request)?.kind !== 'intent' || bodyOf(response)?.code !== 'idempotency_key_reused') return
+        const earlier = data.submissions.get(`${request.path} ${request.headers['idempotency-key']}`)!.answer
+        Object.assign(response, { status: 200, body: { data: { ...earlier, duplicate: true } } })
+      },
+    }
+    const outcome = await outcomeOf(id, [sameOrder])
+    expect(verdict(outcome)).toBe(
+      'failed: submitIntent: a submission with the Idempotency-Key of an accepted submission and another signed body was accepted (200): a key is kept with its signed body; taking another body under it makes a further order, or answers for the wrong body',
+    )
+    expect(shown(outcome)).toBe('POST /v1/intents 200')
+  })
+
+  test('is skipped when the signed bodies give the same body twice: there is no other body to send', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ipts-same-body-')), 'intent.json')
+    writeFileSync(file, signedBody('intent'))
+    const submitIntent = { ...OPERATIONS.submitIntent!, bodies: { command: ['cat', file] } }
+    expect(verdict(await outcomeOf(id, [], withOperations({ submitIntent })))).toBe(
+      "skipped: submitIntent: the profile's signed bodies gave the same body twice (writes.operations.submitIntent.bodies): the check needs another",
     )
   })
 })

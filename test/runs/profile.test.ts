@@ -253,6 +253,16 @@ describe('a bad profile', () => {
       /profile\.yaml: profile\.writes\.operations\.submit lists 200 as both accepted and refused$/,
     ],
     [
+      'a key-reuse refusal status the operation accepts (any 2xx, as it states no accepted)',
+      `profile:\n  writes:\n    operations:\n${INTAKE.replace('statusIdentifier', 'keyReuse: { refused: [409, 201] }\n        statusIdentifier')}`,
+      /profile\.yaml: profile\.writes\.operations\.submit\.keyReuse\.refused lists 201, a status this operation accepts$/,
+    ],
+    [
+      'a key-reuse refusal status among those the operation states it accepts',
+      `profile:\n  writes:\n    operations:\n${INTAKE.replace('statusIdentifier', 'accepted: [202, 409]\n        keyReuse: { refused: [422, 409] }\n        statusIdentifier')}`,
+      /profile\.yaml: profile\.writes\.operations\.submit\.keyReuse\.refused lists 409, a status this operation accepts$/,
+    ],
+    [
       'a chained cancellation path with a query',
       `profile:\n  writes:\n    operations:\n${INTAKE}      cancel:\n        kind: cancellation\n        method: POST\n        path: /v1/cancellations\n        statusIdentifier: /data/id\n        bodies: { command: [./sign] }\n        cancels: { operation: submit, path: '/v1/intents/{id}?receipt={receipt}', bodies: { command: [./sign, x] }, state: /state, terminalStates: [cancelled] }\n`,
       /profile\.yaml: profile\.writes\.operations\.cancel\.cancels\.path must match pattern "\^\/v1\/\[\^\?#\]\*\$"$/,

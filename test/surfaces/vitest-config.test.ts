@@ -111,8 +111,11 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
       IPTS_ALLOW_WRITES: '1',
       IPTS_FAULT: 'replay-creates-second-order',
     })
-    expect(writing.output).toMatch(/Writes \(--allow-writes\): 11 checks send at most 29 submissions/)
-    expect(failed(reportIn(writing.dir))).toEqual(['writes/replay-creates-no-second-order'])
+    expect(writing.output).toMatch(/Writes \(--allow-writes\): 12 checks send at most 33 submissions/)
+    expect(failed(reportIn(writing.dir))).toEqual([
+      'writes/replay-creates-no-second-order',
+      'writes/key-reuse-with-another-body-refused',
+    ])
     expect(writing.code, writing.output).toBe(1)
     const reading = await vitestRun(['suites/writes.test.ts'], { IPTS_ALLOW_WRITES: 'true' })
     expect(reading.output).not.toMatch(/Writes \(--allow-writes\)/)
@@ -120,7 +123,7 @@ describe('npx vitest run (the top-level vitest.config.ts)', () => {
       reportIn(reading.dir)
         .checks.filter((c) => c.id.startsWith('writes/'))
         .map((c) => c.status),
-    ).toEqual(Array(10).fill('skipped'))
+    ).toEqual(Array(11).fill('skipped'))
   })
 
   // A value the settings refuse, and a target that does not answer: the config's two ways to a mistake a user fixes.

@@ -73,12 +73,29 @@ export const writesFaults: readonly Fault[] = [
   keyFault(
     'replay-creates-second-order',
     'The Idempotency-Key is not remembered: the same body with the same key creates a further order each time.',
-    ['writes/replay-creates-no-second-order'],
+    ['writes/replay-creates-no-second-order', 'writes/key-reuse-with-another-body-refused'],
     (key) =>
       key !== undefined && REFERENCE_IDEMPOTENCY_KEY.test(key)
         ? `${key.slice(0, 100)}-${randomBytes(8).toString('hex')}`
         : key,
   ),
+  keyFault(
+    'key-reuse-accepts-another-body',
+    'An Idempotency-Key is remembered with its body only: another body under a used key is taken as a further order.',
+    ['writes/key-reuse-with-another-body-refused'],
+    (key, request) =>
+      key !== undefined && REFERENCE_IDEMPOTENCY_KEY.test(key) ? derivedKey(`${key} ${request.body ?? ''}`) : key,
+  ),
+  {
+    name: 'key-reuse-refused-unlisted-status',
+    description:
+      'Another body under a used Idempotency-Key is refused with 400, a status its profile does not state for that refusal.',
+    breaks: ['writes/key-reuse-with-another-body-refused'],
+    run: WRITES,
+    onResponse(response, request) {
+      if (findWriteRoute(request) && bodyOf(response)?.code === 'idempotency_key_reused') response.status = 400
+    },
+  },
   {
     name: 'idempotency-key-over-64-refused',
     description:
