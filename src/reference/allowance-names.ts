@@ -39,6 +39,7 @@ export type AllowanceName =
   | 'json-content-type-other-spelling'
   | 'json-without-charset'
   | 'key-restricted-to-traders'
+  | 'key-reuse-refused-conflict'
   | 'lists-and-pnl-without-checkpoint'
   | 'malformed-hash-answered-404'
   | 'market-extra-members'

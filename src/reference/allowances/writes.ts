@@ -44,6 +44,16 @@ export const writesAllowances: readonly Allowance[] = [
     },
   },
   {
+    name: 'key-reuse-refused-conflict',
+    description:
+      'Another body under a used Idempotency-Key is refused with 409 instead of 422: either is a status its profile states.',
+    permittedBy: 'IDEM-KEY-REUSE-REFUSED',
+    run: WRITES,
+    onResponse(response, request) {
+      if (findWriteRoute(request) && bodyOf(response)?.code === 'idempotency_key_reused') response.status = 409
+    },
+  },
+  {
     name: 'idempotency-key-refused-422',
     description: 'A write without a valid Idempotency-Key is refused with 422 instead of 400.',
     permittedBy: 'IDEM-KEY-REQUIRED',
