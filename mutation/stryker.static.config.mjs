@@ -1,5 +1,11 @@
 // @ts-check
 import checks from './stryker.config.mjs'
+import engine from './stryker.engine.config.mjs'
+import front from './stryker.front.config.mjs'
+import http from './stryker.http.config.mjs'
+import judges from './stryker.judges.config.mjs'
+import model from './stryker.model.config.mjs'
+import traffic from './stryker.traffic.config.mjs'
 import { strykerPart } from './stryker.part.mjs'
 
 /**
@@ -11,27 +17,11 @@ import { strykerPart } from './stryker.part.mjs'
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {
-  ...strykerPart('static', [
-    ...(checks.mutate ?? []),
-    ...['every-response', 'profile-rules', 'exchange-judge', 'needs', 'types', 'index'].map(
-      (f) => `src/checks/${f}.ts`,
-    ),
-    'src/engine/**/*.ts',
-    'src/traffic/**/*.ts',
-    'src/har/**/*.ts',
-    'src/http/**/*.ts',
-    '!src/http/secrets.ts',
-    'src/core/**/*.ts',
-    'src/contract/**/*.ts',
-    'src/profile/**/*.ts',
-    'src/generators/**/*.ts',
-    'src/cli/**/*.ts',
-    'src/runner/**/*.ts',
-    'src/vitest/**/*.ts',
-    'src/docs/**/*.ts',
-    'src/index.ts',
-    'reporters/**/*.ts',
-  ]),
+  // Every file the other parts mutate: engine's exclusions before the judges' verdict files, which they bring back.
+  ...strykerPart(
+    'static',
+    [checks, engine, judges, traffic, http, model, front].flatMap((part) => part.mutate ?? []),
+  ),
   ignoreStatic: false,
   plugins: ['@stryker-mutator/*', './mutation/top-level-only.mjs'],
   ignorers: ['top-level-only'],
