@@ -143,12 +143,12 @@ export class TrafficJudgement {
     channels.messages += exchange.webSocketMessages?.length ?? 0
     const judges = this.judges.filter((judge) => judge.concern === 'realtime')
     const socket = { ...exchange, operation: 'realtime' }
+    const secrets = this.secrets.list()
     this.tally.add(
-      observe([socket], { profile: this.profile }, this.secrets.list(), judges, undefined, undefined, 0, (id) =>
+      observe([socket], { profile: this.profile }, secrets, judges, undefined, undefined, 0, (id) =>
         this.tally.room(id),
       ),
     )
-    const secrets = this.secrets.list()
     const receipts = secrets.filter(({ placeholder }) => RECEIPT_PLACEHOLDER.test(placeholder))
     const { url } = exchange.request
     if (
