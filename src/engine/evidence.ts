@@ -121,17 +121,32 @@ function valueExcerpt(value: unknown, secrets: readonly Secret[]): unknown {
 }
 
 /**
+ * The run's secrets with their placeholders as shell variables, one list per list of secrets: redaction compiles its
+ * detector once per list, and every piece of evidence has a reproduction command.
+ */
+const shellVariables = new WeakMap<readonly Secret[], readonly Secret[]>()
+
+function shellVariablesOf(secrets: readonly Secret[]): readonly Secret[] {
+  let list = shellVariables.get(secrets)
+  if (!list) {
+    // ${IPTS_API_KEY}, braced: a garbage key is the real one with characters added, which would otherwise lengthen the
+    // variable's name. A near miss of a secret has no variable of its own: its placeholder stays as text.
+    list = secrets.map((secret) =>
+      /^\$[A-Z0-9_]+$/.test(secret.placeholder)
+        ? { ...secret, placeholder: `\${${secret.placeholder.slice(1)}}` }
+        : secret,
+    )
+    shellVariables.set(secrets, list)
+  }
+  return list
+}
+
+/**
  * A curl command that sends the same request, with secrets as shell variables (${IPTS_API_KEY}, ...). A query parameter
  * that holds a secret goes through --data-urlencode, so that the shell puts the raw secret there and curl encodes it.
  */
 export function curlCommand(exchange: Exchange, secrets: readonly Secret[]): string {
-  // ${IPTS_API_KEY}, braced: a garbage key is the real one with characters added, which would otherwise lengthen the
-  // variable's name. A near miss of a secret has no variable of its own: its placeholder stays as text.
-  const asShellVariables = secrets.map((secret) =>
-    /^\$[A-Z0-9_]+$/.test(secret.placeholder)
-      ? { ...secret, placeholder: `\${${secret.placeholder.slice(1)}}` }
-      : secret,
-  )
+  const asShellVariables = shellVariablesOf(secrets)
   const quote = (text: string) =>
     `"${redact(text, asShellVariables)
       .replace(/["\\`]/g, '\\$&')

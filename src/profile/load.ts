@@ -183,15 +183,17 @@ export async function loadProfile(given: ProfileSource, fetchDescription?: Descr
 
 /**
  * The config schemas compiled so far, by their JSON: a process that loads the same profile again (a self-test, the API)
- * compiles it once.
+ * compiles it once, and gets the same schema object back, which the check that judges with it compiled once too.
  */
-const compiledSchemas = new Set<string>()
+const compiledSchemas = new Map<string, object>()
 
-function compileOnce(schema: object): void {
+function compiledOnce(schema: object): object {
   const key = JSON.stringify(schema)
-  if (compiledSchemas.has(key)) return
+  const known = compiledSchemas.get(key)
+  if (known) return known
   configSchemaCompiler().compile(schema)
-  compiledSchemas.add(key)
+  compiledSchemas.set(key, schema)
+  return schema
 }
 
 function readConfigSchema(path: string, where: string): Record<string, unknown> {
@@ -205,7 +207,7 @@ function readConfigSchema(path: string, where: string): Record<string, unknown> 
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
     throw new ProfileError(where, `profile.configSchema: ${path} is not a JSON Schema object`)
   try {
-    compileOnce(schema as object)
+    schema = compiledOnce(schema as object)
   } catch (error) {
     throw new ProfileError(
       where,

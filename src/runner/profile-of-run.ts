@@ -9,6 +9,9 @@ import type { DescriptionFetch } from '../profile/published-description.js'
 
 export const REFERENCE_PROFILE_FILE = 'reference-profile.yaml'
 
+/** The reference's profile file as read once: it is shipped with the package, and every embedded run starts from it. */
+let referenceProfileFile: ProfileValues | undefined
+
 /**
  * The embedded reference's own profile (specs/reference-profile.yaml), without the keys the switched-on behaviours make
  * untrue, with the address where this server publishes its description and the scope and limit its quota's 429s name.
@@ -18,7 +21,7 @@ export function referenceProfileSource(
   behaviours: readonly Behaviour[],
   quota?: Quota,
 ): ProfileSource {
-  const file = readProfileFile(specPath(REFERENCE_PROFILE_FILE))
+  const file = structuredClone((referenceProfileFile ??= readProfileFile(specPath(REFERENCE_PROFILE_FILE))))
   const values: ProfileValues = { ...file, openapi: `${baseUrl}${DESCRIPTION_PATH}` }
   // The limit its 429s state is the run's quota, when the run sets one.
   if (file.quota) values.quota = { ...file.quota, scope: rateLimitScope(quota), ...(quota && { limit: quota.limit }) }
