@@ -4,7 +4,7 @@ import { authChecks } from '../../src/checks/auth.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
-import { outcomeWithBehaviours, outcomeWithInputs } from '../support/run.js'
+import { outcomeWithBehaviours, outcomeWithInputs, TEST_RETRY_POLICY } from '../support/run.js'
 import { answering, rateLimited, setStatus, unreadable } from '../support/scripted-answers.js'
 
 const QUERY_KEY_NAMES = ['api_key', 'apiKey', 'x-api-key', 'key']
@@ -249,7 +249,13 @@ describe('auth/restricted-key-scope', () => {
   })
 
   test('says nothing of a 429 (the contract allows it for any read)', async () => {
-    const outcome = await outcomeWithBehaviours([scope], [restrictedAnswer('markets-429', '/v1/markets', rateLimited)])
+    // Retried once, not until the client gives up: each attempt waits out its Retry-After.
+    const outcome = await outcomeWithBehaviours(
+      [scope],
+      [restrictedAnswer('markets-429', '/v1/markets', rateLimited)],
+      {},
+      { retryPolicy: { ...TEST_RETRY_POLICY, maxAttempts: 2 } },
+    )
     expect(outcome.status, outcome.reason).toBe('passed')
   })
 

@@ -83,8 +83,9 @@ export async function outcomeWithBehaviours(
   only: readonly CheckId[],
   behaviours: readonly Behaviour[],
   settings: Partial<RunOptions['settings']> = {},
+  extra: Partial<RunOptions> = {},
 ): Promise<CheckOutcome> {
-  const report = await runAgainstReference({ behaviours }, settings, { only: [...only] })
+  const report = await runAgainstReference({ behaviours }, settings, { ...extra, only: [...only] })
   const outcome = report.checks.find((c) => c.id === only[0])
   if (!outcome) throw new Error(`${only[0]} is not in the report`)
   return outcome
