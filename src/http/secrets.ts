@@ -619,24 +619,10 @@ function withheld(found: readonly Found[], why: string): string {
  */
 const detectors = new WeakMap<readonly Secret[], Detector>()
 
-/**
- * The detectors of lists made afresh with the same secrets (each run of a process that runs several: the API, the
- * vitest mode, a proxy that forgets), by their contents.
- */
-const detectorsByContent = new Map<string, Detector>()
-const DETECTORS_BY_CONTENT_KEPT = 16
-
 function detectorOf(secrets: readonly Secret[]): Detector {
   let detector = detectors.get(secrets)
   if (!detector) {
-    const key = JSON.stringify(secrets.map(({ value, placeholder }) => [value, placeholder]))
-    detector = detectorsByContent.get(key)
-    if (!detector) {
-      detector = new Detector(secrets)
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the bound only limits memory
-      if (detectorsByContent.size >= DETECTORS_BY_CONTENT_KEPT) detectorsByContent.clear()
-      detectorsByContent.set(key, detector)
-    }
+    detector = new Detector(secrets)
     detectors.set(secrets, detector)
   }
   return detector
