@@ -45,7 +45,8 @@ function settingsFor(target: HostileTarget, overrides: Partial<RunOptions['setti
 }
 
 describe('a hostile or broken target', () => {
-  test.each(hostileCases.map((c) => [c.name, c] as const))(
+  // Concurrently: the runs against targets that hang or drip wait on their time bounds while the others work.
+  test.concurrent.each(hostileCases.map((c) => [c.name, c] as const))(
     'with %s gives failed checks with evidence and a finished run',
     { timeout: GUARD_MS + 60_000 },
     async (_, hostile) => {
