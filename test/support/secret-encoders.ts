@@ -141,7 +141,13 @@ function partsOf(text: string): Set<string> {
     const value = jsonContainer(part)
     if (value === undefined) return void parts.add(part)
     parts.add(part.replace(JSON_STRING, '""'))
-    readValue(value)
+    try {
+      readValue(value)
+    } catch (error) {
+      // Nested deeper than the stack: the text is read whole as well.
+      if (!(error instanceof RangeError)) throw error
+      parts.add(part)
+    }
   }
   const readValue = (value: unknown): void => {
     if (typeof value === 'string') readPart(value)

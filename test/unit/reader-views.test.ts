@@ -71,6 +71,12 @@ describe("the secrecy tests' reader", () => {
     expect(missed).toEqual([])
   })
 
+  test('finds a secret in JSON nested deeper than the stack', () => {
+    const deep = `${'['.repeat(100_000)}${JSON.stringify(ENCODERS['base64 at byte 1']!(SECRETS[0]!))}${']'.repeat(100_000)}`
+    expect(pieceFound(`{"deep":${deep}}`, [SECRETS[0]!])).toBeDefined()
+    expect(pieceFound(`{"body":${JSON.stringify(deep)}}`, [SECRETS[0]!])).toBeDefined()
+  })
+
   test('finds no piece of a secret in a file that holds another, in any encoding', () => {
     const found: string[] = []
     for (const [encoder, encode] of Object.entries(ENCODERS))
