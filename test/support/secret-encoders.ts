@@ -92,10 +92,15 @@ export const ENCODERS: Record<string, (text: string) => string> = {
 
 /**
  * A text as it would be read back by a reader who knows no encoding in particular: every view the standard decoders
- * of the platform give (decodeURIComponent, unescape, JSON.parse, Buffer's base64 and Latin-1), composed. Written apart
- * from src/http/decoded-views.ts so that a decoder missing there is not missing here as well.
+ * of the platform give (decodeURIComponent, unescape, JSON.parse, Buffer's base64 and Latin-1), composed, up to
+ * `maxDepth` decodings deep and `maxViews` views of each part. Written apart from src/http/decoded-views.ts so that a
+ * decoder missing there is not missing here as well.
  */
-export function readerViews(text: string, maxDepth = 6, maxViews = 400): string[] {
+export function* readerViews(text: string, maxDepth = 6, maxViews = 400): Generator<string> {
+  for (const part of partsOf(text)) yield* viewsOf(part, maxDepth, maxViews)
+}
+
+function viewsOf(text: string, maxDepth: number, maxViews: number): string[] {
   const views = [text]
   const seen = new Set(views)
   let level = views
@@ -112,6 +117,62 @@ export function readerViews(text: string, maxDepth = 6, maxViews = 400): string[
     level = next
   }
   return views
+}
+
+/** A string of JSON text, with its quotes and escapes. */
+const JSON_STRING = /"(?:[^"\\]|\\.)*"/g
+
+/**
+ * The parts of a text a reader decodes one by one. JSON text (an object or an array) is read as a reader of JSON
+ * reads it: each distinct string, member names too, is a part (read in turn as JSON text when it is one, as a HAR's
+ * bodies are), and the text with its strings emptied is one more (its numbers: an array of byte values). Any other
+ * text is one part, but markup (XML, HTML), whose text between tags and each tag are parts. No decoder here reads
+ * across the quotes of a string or a tag's brackets (a base64 or hex token, a percent-escape, a character reference
+ * stop at them; the writer escapes a quote in a string and a bracket in markup, so those that bound strings and tags
+ * are never a secret's), so a form found in the whole text is found in one of its parts, decoded once however often
+ * the text repeats it: a HAR of 5 MB repeats each header of each exchange, and its views were each as large as it.
+ */
+function partsOf(text: string): Set<string> {
+  const parts = new Set<string>()
+  const read = new Set<string>()
+  const readPart = (part: string) => {
+    if (read.has(part)) return
+    read.add(part)
+    const value = jsonContainer(part)
+    if (value === undefined) return void parts.add(part)
+    parts.add(part.replace(JSON_STRING, '""'))
+    try {
+      readValue(value)
+    } catch (error) {
+      // Nested deeper than the stack: the text is read whole as well.
+      if (!(error instanceof RangeError)) throw error
+      parts.add(part)
+    }
+  }
+  const readValue = (value: unknown): void => {
+    if (typeof value === 'string') readPart(value)
+    else if (Array.isArray(value)) value.forEach(readValue)
+    else if (value !== null && typeof value === 'object')
+      for (const [name, member] of Object.entries(value)) {
+        readPart(name)
+        readValue(member)
+      }
+  }
+  // Only the text itself is markup: a bracket in a body or a value may be a secret's.
+  if (/^\s*</.test(text)) text.split(/[<>]/).forEach(readPart)
+  else readPart(text)
+  return parts
+}
+
+/** The object or array a text is as JSON; undefined for any other text. */
+function jsonContainer(text: string): object | undefined {
+  if (!/^\s*[[{]/.test(text)) return undefined
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === 'object' && value !== null ? value : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** The base64 tokens of a text that raw deflate is tried on. */
@@ -173,13 +234,15 @@ function decodings(text: string): string[] {
   // readings of one decoding joined, so that a view is never several times the size of the text it came from.
   const others: string[] = []
   const bytesRead = (bytes: Buffer, raw = false) => {
+    // UTF-16 from the first byte and from the second: a part begins where its string does, not at an even byte.
     if (bytes.includes(0))
-      others.push(
-        bytes.toString('utf16le'),
-        Buffer.from(bytes.subarray(0, bytes.length & ~1))
-          .swap16()
-          .toString('utf16le'),
-      )
+      for (const units of [bytes, bytes.subarray(1)])
+        others.push(
+          units.toString('utf16le'),
+          Buffer.from(units.subarray(0, units.length & ~1))
+            .swap16()
+            .toString('utf16le'),
+        )
     const inflated = inflatedText(bytes, raw)
     if (inflated) others.push(inflated)
     return bytes.toString('utf8')
@@ -200,10 +263,11 @@ function decodings(text: string): string[] {
           : run,
       ),
     )
-  // Raw deflate, which has no signature, is tried on base64 tokens from their start: on the first RAW_TRIES long ones
-  // of a text (each failed try costs a zlib error: a report of thousands of tokens took minutes and a gigabyte).
+  // Raw deflate, which has no signature, is tried on base64 tokens from their start: on the first RAW_TRIES of a text
+  // of 16 characters or more (12 bytes, an 8-character piece deflated; each failed try costs a zlib error: a report of
+  // thousands of tokens took minutes and a gigabyte).
   if (tokens)
-    for (const token of tokens.filter((t) => t.length >= 20).slice(0, RAW_TRIES))
+    for (const token of tokens.filter((t) => t.length >= 16).slice(0, RAW_TRIES))
       for (let skip = 0; skip < 2; skip++)
         bytesRead(Buffer.from(token.slice(skip).replace(/-/g, '+').replace(/_/g, '/'), 'base64'), skip === 0)
   if (others.length > 0) out.push(others.join('\uffff'))
@@ -223,12 +287,19 @@ function inflatedText(bytes: Buffer, raw: boolean): string {
     ...(gzip ? [() => inflateRawSync(bytes.subarray(10), options)] : []),
     ...(raw ? [() => inflateRawSync(bytes, options)] : []),
   ]
-  for (const inflate of attempts) {
-    try {
-      return inflate().toString('utf8')
-    } catch {
-      // not this one
+  // A failed try throws; without a stack the error costs little (under vitest, a stack is mapped to the sources).
+  const stackTraceLimit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    for (const inflate of attempts) {
+      try {
+        return inflate().toString('utf8')
+      } catch {
+        // not this one
+      }
     }
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit
   }
   return ''
 }
