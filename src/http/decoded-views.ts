@@ -351,8 +351,7 @@ function inflated(bytes: Uint8Array, length: number, raw: boolean, budget: Readi
  * Pushes each reading of bytes as text, after a separator but the first: UTF-8 (when mostly that), UTF-16 in both byte
  * orders (when a zero byte is every other one), and `inflatedText`, what they inflate to (see inflated), if
  * any. An inflated unit comes from the whole of `whole`: no byte of a compressed stream stands for one character.
- * `exact`: UTF-8 only when every byte is, and no control (a token whose whole is the bytes, as hex is: short runs of
- * random bytes, an address or a hash, are mostly UTF-8 by chance). `open(first)` gives the output, told whether
+ * `open(first)` gives the output, told whether
  * this is the token's first reading (pushed 0): the output is made only once something is read. Returns the number
  * of readings pushed, counting from `pushed`.
  */
@@ -362,7 +361,6 @@ function pushReadings(
   whole: { start: number; end: number },
   inflatedText: string | undefined,
   pushed: number,
-  exact = false,
 ): number {
   const { bytes, length } = spanned
   const next = (): Output => {
@@ -371,7 +369,7 @@ function pushReadings(
     if (!first) out.push(ALIGNMENT_SEPARATOR, whole.start, whole.end)
     return out
   }
-  if (exact ? textUtf8(bytes, length) : mostlyUtf8(bytes, length)) pushUtf8(next(), spanned, 'replacement')
+  if (mostlyUtf8(bytes, length)) pushUtf8(next(), spanned, 'replacement')
   const parities = utf16Parities(bytes, length)
   for (const [bit, offsets] of UTF16_READINGS) {
     if ((parities & bit) === 0) continue
@@ -605,8 +603,8 @@ const base64Decoded: Decoder = (text, budget) => {
         continue
       const length = base64Bytes(token, skip)
       const utf8 = mostlyUtf8(scratch, length)
-      // The base64 of text is not raw deflate, whose bytes are seldom UTF-8.
-      const raw = skip === 0 && !utf8 && RAW_DEFLATE_CANDIDATE.test(token)
+      // The base64 of text is not raw deflate, whose bytes are seldom all UTF-8 (though a short stream may be mostly).
+      const raw = skip === 0 && !textUtf8(scratch, length) && RAW_DEFLATE_CANDIDATE.test(token)
       // Inflated from the scratch bytes, before their spans are made: most tries (raw deflate above all) find nothing.
       const inflatedText = skip === 0 ? inflated(scratch, length, raw, budget) : undefined
       if (inflatedText === undefined && !utf8 && utf16Parities(scratch, length) === 0) continue
@@ -679,7 +677,7 @@ function bytesDecoder(
       let readings = 0
       for (const bytes of bytesOf(match[0], match.index) ?? []) {
         const inflatedText = inflated(bytes.bytes, bytes.length, false, budget)
-        readings = pushReadings(open, bytes, whole, inflatedText, readings, true)
+        readings = pushReadings(open, bytes, whole, inflatedText, readings)
       }
       if (readings > 0) replacing.replaced(whole.end)
     }
@@ -696,18 +694,21 @@ const hexDecoded = bytesDecoder(
   // No quick test: one that rejects text without hex costs what the search for its tokens does.
   undefined,
   (token, at) => {
-    // Decimal digits alone are a number, not hex of text (which holds a letter digit in every byte from 0x3a on).
-    if (!/[a-fA-F\\]/.test(token)) return undefined
+    // Decimal digits alone are most often a number: read only where their bytes are text, as those of hex text are
+    // (the hex of '0'-'9' and 'a'-'f' is 30-39 and 61-66: the hex of hex is digits alone).
+    const number = !/[a-fA-F\\]/.test(token)
     const contiguous = HEX.test(token)
     const read: SpannedBytes[] = []
     for (const offset of contiguous ? [0, 1] : [0]) {
       // A contiguous run (most are hashes and ids) is judged on its bytes before their spans are made.
       // A long run is judged on its start first (see PREFIX_CHARS; a character the cut split is left out of it).
-      if (contiguous && token.length > PREFIX_CHARS && !readable(hexBytes(token, offset, PREFIX_CHARS) - 3)) continue
-      if (contiguous && !readable(hexBytes(token, offset))) continue
+      if (contiguous && token.length > PREFIX_CHARS && !readable(hexBytes(token, offset, PREFIX_CHARS) - 3, number))
+        continue
+      if (contiguous && !readable(hexBytes(token, offset), number)) continue
       const bytes = new SpannedBytes(token.length / 2)
       for (const pair of token.slice(offset).matchAll(/[0-9a-fA-F]{2}/g))
         bytes.add(parseInt(pair[0], 16), at + offset + pair.index, at + offset + pair.index + 2)
+      if (number && !textUtf8(bytes.bytes, bytes.length)) continue
       read.push(bytes)
     }
     return read
@@ -728,12 +729,16 @@ for (const [i, c] of [...'0123456789abcdef'].entries())
   HEX_VALUE[c.charCodeAt(0)] = HEX_VALUE[c.toUpperCase().charCodeAt(0)] = i
 
 /**
- * Whether the `length` bytes in scratch may be read as text by pushReadings with `exact`: most hex runs (hashes, ids)
- * are not.
+ * Whether the `length` bytes in scratch may be read as text by pushReadings: most hex runs (hashes, ids) are not.
+ * Mostly UTF-8 is enough (hex digits or a control character beside a secret's hex leave the rest of it readable), but
+ * for the bytes of a `number`, which must be text.
  */
-function readable(length: number): boolean {
+function readable(length: number, number: boolean): boolean {
+  if (number) return textUtf8(scratch, length)
   return (
-    textUtf8(scratch, length) || utf16Parities(scratch, length) !== 0 || compressedStart(scratch, length) !== undefined
+    mostlyUtf8(scratch, length) ||
+    utf16Parities(scratch, length) !== 0 ||
+    compressedStart(scratch, length) !== undefined
   )
 }
 
@@ -763,7 +768,7 @@ const byteArrayDecoded = bytesDecoder(/\[\s*-?\d{1,3}(?:\s*,\s*-?\d{1,3}){7,}\s*
     starts.push(at + start)
     ends.push(at + i)
   }
-  if (!readable(starts.length)) return undefined
+  if (!readable(starts.length, false)) return undefined
   const bytes = new SpannedBytes(starts.length)
   for (let k = 0; k < starts.length; k++) bytes.add(scratch[k]!, starts[k]!, ends[k]!)
   return [bytes]

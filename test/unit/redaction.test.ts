@@ -1,4 +1,6 @@
+import { deflateRawSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
+import { decodedViews } from '../../src/http/decoded-views.js'
 import { buildEvidence, curlCommand } from '../../src/engine/evidence.js'
 import type { Exchange } from '../../src/http/exchange.js'
 import {
@@ -190,6 +192,36 @@ test('does not search the names it put in again: a placeholder that reads as ano
     { value: 'k3y-0f-the-run-42', placeholder: '$IPTS_RECEIPT_TWO' },
   ]
   expect(redact('sent k3y-0f-the-run-42 and more', tangled)).toBe('sent $IPTS_RECEIPT_TWO and more')
+})
+
+describe('the leaks the generative secrecy test found at 60 runs (seeds 7, 19 and 123)', () => {
+  const found = (secret: string) => [{ value: secret, placeholder: '$IPTS_INTENT_RECEIPT' }]
+  const hex = (text: string) => Buffer.from(text, 'utf8').toString('hex')
+
+  test('raw deflate of a short receipt in base64, whose few bytes are mostly UTF-8 by chance', () => {
+    const short = 'mpW5~+;ytJ6\u{10CFD}'
+    const token = deflateRawSync(Buffer.from(short, 'utf8')).toString('base64')
+    expect(token).toBe('yy0IN63Ttq4s8TL7MGHzXgA=')
+    expect(redact(`{"${token}":1}`, found(short))).toBe('{"$IPTS_INTENT_RECEIPT=":1}')
+  })
+
+  test('the hex of a receipt right after hex digits, or holding a control character', () => {
+    const cut = 'nqp3 mKN4\u{D5674}LrH2\u{1F600}'
+    for (const before of ['aa', 'aaa', 'aaaa ', 'deadbeef'])
+      expect(redact(`${before}${hex(cut)}`, found(cut)), before).toBe(`${before}$IPTS_INTENT_RECEIPT`)
+    const control = 'vJy8Ntw8\u0002hNp7'
+    expect(redact(`"${hex(control)}"`, found(control))).toBe('"$IPTS_INTENT_RECEIPT"')
+  })
+
+  test('the hex of hex, which is decimal digits alone; a number is still no hex', () => {
+    const secret = 'vJy8Ntw8hNp7rcpt'
+    const twice = hex(hex(secret))
+    expect(twice).toMatch(/^[0-9]+$/)
+    expect(redact(`receipt=${twice}`, found(secret))).toBe('receipt=$IPTS_INTENT_RECEIPT')
+    // The bytes of a number read as hex are no text: it is not read, and so not withheld or cut.
+    const amount = '1000000000000000000000000'
+    expect(decodedViews(`{"amount":"${amount}"}`).map((view) => view.via)).toEqual([''])
+  })
 })
 
 describe('the curl command', () => {

@@ -78,6 +78,9 @@ const PLACEMENTS = [
   'across the excerpt cut',
   'masked',
 ] as const
+/** The encoders whose output is a compressed stream. */
+const COMPRESSING = /gzip|zlib|deflate/
+
 /** The mask after the beginning of a secret in the 'masked' placement. */
 const MASK = '********'
 type Placement = (typeof PLACEMENTS)[number]
@@ -322,8 +325,12 @@ describe('secrecy, generated', () => {
               .filter((d) => d.placement === 'masked')
               .map((d) => maskedOf([key, receipt][d.which]!, d.cutAt))
             expect(leaksIn(written, secrets, masked), `disclosures ${JSON.stringify(disclosures)}`).toEqual([])
+            // A compressed stream cut in two is read whole by no one: each half may hold too little of the receipt.
             const wholeReceipt = disclosures.some(
-              (d) => d.which === 1 && !['across the capture cap', 'masked'].includes(d.placement),
+              (d) =>
+                d.which === 1 &&
+                !['across the capture cap', 'masked'].includes(d.placement) &&
+                !(d.placement === 'split across two members' && d.chain.some((name) => COMPRESSING.test(name))),
             )
             if (wholeReceipt)
               expect(written[0]!.text, 'every-response/receipt-not-disclosed sees the receipt').toContain(
