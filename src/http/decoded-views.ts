@@ -351,9 +351,9 @@ function inflated(bytes: Uint8Array, length: number, raw: boolean, budget: Readi
  * Pushes each reading of bytes as text, after a separator but the first: UTF-8 (when mostly that), UTF-16 in both byte
  * orders (when a zero byte is every other one), and `inflatedText`, what they inflate to (see inflated), if
  * any. An inflated unit comes from the whole of `whole`: no byte of a compressed stream stands for one character.
- * `open(first)` gives the output, told whether
- * this is the token's first reading (pushed 0): the output is made only once something is read. Returns the number
- * of readings pushed, counting from `pushed`.
+ * `asUtf8`: false where the bytes are the text's own units (binary read as Latin-1). `open(first)` gives the output,
+ * told whether this is the token's first reading (pushed 0): the output is made only once something is read. Returns
+ * the number of readings pushed, counting from `pushed`.
  */
 function pushReadings(
   open: (first: boolean) => Output,
@@ -361,6 +361,7 @@ function pushReadings(
   whole: { start: number; end: number },
   inflatedText: string | undefined,
   pushed: number,
+  asUtf8 = true,
 ): number {
   const { bytes, length } = spanned
   const next = (): Output => {
@@ -369,7 +370,7 @@ function pushReadings(
     if (!first) out.push(ALIGNMENT_SEPARATOR, whole.start, whole.end)
     return out
   }
-  if (mostlyUtf8(bytes, length)) pushUtf8(next(), spanned, 'replacement')
+  if (asUtf8 && mostlyUtf8(bytes, length)) pushUtf8(next(), spanned, 'replacement')
   const parities = utf16Parities(bytes, length)
   for (const [bit, offsets] of UTF16_READINGS) {
     if ((parities & bit) === 0) continue
@@ -667,6 +668,7 @@ function bytesDecoder(
   tokens: RegExp,
   quick: RegExp | undefined,
   bytesOf: (token: string, at: number) => SpannedBytes[] | undefined,
+  asUtf8 = true,
 ): Decoder {
   return (text, budget) => {
     if (quick && !quick.test(text)) return undefined
@@ -677,7 +679,7 @@ function bytesDecoder(
       let readings = 0
       for (const bytes of bytesOf(match[0], match.index) ?? []) {
         const inflatedText = inflated(bytes.bytes, bytes.length, false, budget)
-        readings = pushReadings(open, bytes, whole, inflatedText, readings)
+        readings = pushReadings(open, bytes, whole, inflatedText, readings, asUtf8)
       }
       if (readings > 0) replacing.replaced(whole.end)
     }
@@ -776,19 +778,29 @@ const byteArrayDecoded = bytesDecoder(/\[\s*-?\d{1,3}(?:\s*,\s*-?\d{1,3}){7,}\s*
 
 /**
  * Binary read as Latin-1 (each byte one unit: a header value as undici reads it, a JSON string's \\u00XX escapes once
- * undone): a run of such units that holds a zero byte (UTF-16), or from where a gzip or zlib stream begins in it.
+ * undone): a run of such units that holds a zero byte (UTF-16), or from where a gzip or zlib stream begins in it. Its
+ * bytes are not read as UTF-8: that reading is the text's own units (UTF-8 read as Latin-1 is the decoder latin1's),
+ * and each view read again would add the same readings, a new view each time, until none were left for the rest.
  */
-const binaryDecoded = bytesDecoder(/[\x00-\xff]{8,}/g, /\x00|\x1f\x8b|x[\x01\x5e\x9c\xda]/, (token, at) => {
-  const spanned = (from: number) => {
-    const bytes = new SpannedBytes(token.length - from)
-    for (let i = from; i < token.length; i++) bytes.add(token.charCodeAt(i), at + i, at + i + 1)
-    return bytes
-  }
-  const compressed = token.search(/\x1f\x8b\x08|x[\x01\x5e\x9c\xda]/)
-  const readings = compressed === -1 ? [] : [spanned(compressed)]
-  if (token.includes('\x00')) readings.push(spanned(0))
-  return readings
-})
+const binaryDecoded = bytesDecoder(
+  /[\x00-\xff]{8,}/g,
+  /\x00|\x1f\x8b|x[\x01\x5e\x9c\xda]/,
+  (token, at) => {
+    const spanned = (from: number, to = token.length) => {
+      const bytes = new SpannedBytes(to - from)
+      for (let i = from; i < to; i++) bytes.add(token.charCodeAt(i), at + i, at + i + 1)
+      return bytes
+    }
+    const compressed = token.search(/\x1f\x8b\x08|x[\x01\x5e\x9c\xda]/)
+    const readings = compressed === -1 ? [] : [spanned(compressed)]
+    // From a unit before the first zero byte to one after the last: text around UTF-16 would thin out its zeros.
+    const zero = token.indexOf('\x00')
+    if (zero !== -1)
+      readings.push(spanned(Math.max(0, zero - 1), Math.min(token.length, token.lastIndexOf('\x00') + 2)))
+    return readings
+  },
+  false,
+)
 
 /**
  * Lines joined where a line break (and the indentation after it) falls between two characters of a token: base64

@@ -213,6 +213,19 @@ describe('the leaks the generative secrecy test found at 60 runs (seeds 7, 19 an
     expect(redact(`"${hex(control)}"`, found(control))).toBe('"$IPTS_INTENT_RECEIPT"')
   })
 
+  test('UTF-16 read as Latin-1 after a long run of text, and percent-encoded twice inside it', () => {
+    const secret = 'SGW9\u00e9RWK7\\u0041tgj7 ='
+    const utf16 = (text: string) => Buffer.from(text, 'utf16le').toString('latin1')
+    // The padding's units are Latin-1 too: read with it, the UTF-16's zero bytes were too few to be taken for UTF-16.
+    expect(redact(`${'aaaa '.repeat(400)}${utf16(secret)}`, found(secret))).toBe(
+      `${'aaaa '.repeat(400)}$IPTS_INTENT_RECEIPT`,
+    )
+    const twice = encodeURIComponent(encodeURIComponent(secret))
+    expect(mentionsSecret(`${'aaaa '.repeat(400)}${utf16(twice)}`, secret)).toBe(true)
+    // Binary read again made a new view each time (the same readings added again), and left none for the rest.
+    expect(decodedViews(utf16(twice)).filter((view) => view.via.startsWith('binary+binary'))).toEqual([])
+  })
+
   test('the hex of hex, which is decimal digits alone; a number is still no hex', () => {
     const secret = 'vJy8Ntw8hNp7rcpt'
     const twice = hex(hex(secret))
