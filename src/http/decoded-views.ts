@@ -43,7 +43,7 @@ export const VIEW_UNITS_PER_UNIT = 6
 export const VIEW_UNITS_FLOOR = 256 * 1024
 /** Compressed streams inflated in one text: gzip and zlib, found by their header, and raw deflate, which has none. */
 const MAX_INFLATIONS = 16
-const MAX_RAW_INFLATIONS = 4
+const MAX_RAW_INFLATIONS = 16
 /** What the streams of one text are inflated to at most, together (a bomb is read no further). */
 export const MAX_INFLATED = 256 * 1024
 
@@ -574,10 +574,10 @@ const ALIGNMENT_SEPARATOR = '\uffff'
  * A base64 token that may be raw deflate (which has no signature): long, and with capitals, small letters and digits.
  * It is tried on MAX_RAW_INFLATIONS of them in a text at most: inflating garbage costs time.
  */
-const RAW_DEFLATE_CANDIDATE = /^(?=.{20})(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])/
+const RAW_DEFLATE_CANDIDATE = /^(?=.{12})(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])/
 /** The same, judged on the first PREFIX_CHARS characters (a long token is read whole only if that may be one). */
 const RAW_CANDIDATE_START = new RegExp(
-  `^(?=.{20})(?=.{0,${PREFIX_CHARS}}[A-Z])(?=.{0,${PREFIX_CHARS}}[a-z])(?=.{0,${PREFIX_CHARS}}[0-9])`,
+  `^(?=.{12})(?=.{0,${PREFIX_CHARS}}[A-Z])(?=.{0,${PREFIX_CHARS}}[a-z])(?=.{0,${PREFIX_CHARS}}[0-9])`,
 )
 
 /**
@@ -585,7 +585,7 @@ const RAW_CANDIDATE_START = new RegExp(
  * stream, and a token may begin before the stream does); an alignment is kept when its bytes read as text (see
  * pushReadings), and the readings kept stand in the token's place, one after another. A decoded unit comes from the
  * whole 4-character group of its first byte through that of its last, so cutting a span out removes every character
- * its bytes touch. A compressed stream is looked for from the token's start only.
+ * its bytes touch. A gzip or zlib stream is looked for at each alignment, raw deflate from the token's start only.
  */
 const base64Decoded: Decoder = (text, budget) => {
   const replacing = new Replacing(text)
@@ -597,9 +597,11 @@ const base64Decoded: Decoder = (text, budget) => {
     let bytes: SpannedBytes | undefined
     const whole = { start: match.index, end: match.index + token.length }
     for (let skip = 0; skip < 4 && token.length - skip >= 8; skip++) {
-      // A compressed stream and raw deflate are tried whole, from the token's start.
+      // A gzip or zlib stream is tried whole at each alignment (a stray character may precede it in the token: base64
+      // of base64 from its second byte), raw deflate, which has no signature, from the token's start only.
       const compressed =
-        skip === 0 && (compressedStart(scratch, base64Bytes(token, 0, 8)) || RAW_CANDIDATE_START.test(token))
+        compressedStart(scratch, base64Bytes(token, skip, skip + 8)) !== undefined ||
+        (skip === 0 && RAW_CANDIDATE_START.test(token))
       if (token.length > PREFIX_CHARS && !compressed && !textFromItsStart(base64Bytes(token, skip, PREFIX_CHARS)))
         continue
       const length = base64Bytes(token, skip)
@@ -607,7 +609,7 @@ const base64Decoded: Decoder = (text, budget) => {
       // The base64 of text is not raw deflate, whose bytes are seldom all UTF-8 (though a short stream may be mostly).
       const raw = skip === 0 && !textUtf8(scratch, length) && RAW_DEFLATE_CANDIDATE.test(token)
       // Inflated from the scratch bytes, before their spans are made: most tries (raw deflate above all) find nothing.
-      const inflatedText = skip === 0 ? inflated(scratch, length, raw, budget) : undefined
+      const inflatedText = inflated(scratch, length, raw, budget)
       if (inflatedText === undefined && !utf8 && utf16Parities(scratch, length) === 0) continue
       bytes ??= new SpannedBytes(Math.ceil((token.length * 3) / 4))
       bytes.length = 0
@@ -710,7 +712,7 @@ const hexDecoded = bytesDecoder(
       const bytes = new SpannedBytes(token.length / 2)
       for (const pair of token.slice(offset).matchAll(/[0-9a-fA-F]{2}/g))
         bytes.add(parseInt(pair[0], 16), at + offset + pair.index, at + offset + pair.index + 2)
-      if (number && !textUtf8(bytes.bytes, bytes.length)) continue
+      if (number && !textOrUtf16(bytes.bytes, bytes.length)) continue
       read.push(bytes)
     }
     return read
@@ -733,15 +735,20 @@ for (const [i, c] of [...'0123456789abcdef'].entries())
 /**
  * Whether the `length` bytes in scratch may be read as text by pushReadings: most hex runs (hashes, ids) are not.
  * Mostly UTF-8 is enough (hex digits or a control character beside a secret's hex leave the rest of it readable), but
- * for the bytes of a `number`, which must be text.
+ * the bytes of a `number` must be text.
  */
 function readable(length: number, number: boolean): boolean {
-  if (number) return textUtf8(scratch, length)
+  if (number) return textOrUtf16(scratch, length)
   return (
     mostlyUtf8(scratch, length) ||
     utf16Parities(scratch, length) !== 0 ||
     compressedStart(scratch, length) !== undefined
   )
+}
+
+/** Whether bytes are text: UTF-8 throughout, or UTF-16 (the hex of UTF-16 of hex digits is decimal digits too). */
+function textOrUtf16(bytes: Uint8Array, length: number): boolean {
+  return textUtf8(bytes, length) || utf16Parities(bytes, length) !== 0
 }
 
 /** A JSON array of eight byte values or more, unsigned (0 to 255) or signed (-128 to 127, as Java writes a byte[]). */

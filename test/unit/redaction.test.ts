@@ -1,4 +1,4 @@
-import { deflateRawSync } from 'node:zlib'
+import { deflateRawSync, gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
 import { decodedViews } from '../../src/http/decoded-views.js'
 import { buildEvidence, curlCommand } from '../../src/engine/evidence.js'
@@ -203,6 +203,12 @@ describe('the leaks the generative secrecy test found at 60 runs (seeds 7, 19 an
     const token = deflateRawSync(Buffer.from(short, 'utf8')).toString('base64')
     expect(token).toBe('yy0IN63Ttq4s8TL7MGHzXgA=')
     expect(redact(`{"${token}":1}`, found(short))).toBe('{"$IPTS_INTENT_RECEIPT=":1}')
+    // Ten characters deflate to fewer than 20 of base64, and a body may hold more such tokens before it.
+    const tiny = 'RYr3\u0301NkZ1\u0301'
+    const tinyToken = deflateRawSync(Buffer.from(tiny, 'utf8')).toString('base64')
+    expect(tinyToken).toHaveLength(20)
+    const ids = Array.from({ length: 6 }, (_, i) => `"id${i}":"Ab3${'xY9z'.repeat(4)}${i}"`).join(',')
+    expect(mentionsSecret(`{${ids},"echo":"${tinyToken}"}`, tiny)).toBe(true)
   })
 
   test('the hex of a receipt right after hex digits, or holding a control character', () => {
@@ -226,11 +232,22 @@ describe('the leaks the generative secrecy test found at 60 runs (seeds 7, 19 an
     expect(decodedViews(utf16(twice)).filter((view) => view.via.startsWith('binary+binary'))).toEqual([])
   })
 
+  test('gzip in base64, in base64 again from its second byte: the stream one character into the token', () => {
+    const secret = 'mNW0&&<\\zqk3)!(MPV2*)Mjw9'
+    const gzipped = gzipSync(`{"session":${JSON.stringify(secret)}}`).toString('base64')
+    const again = Buffer.concat([Buffer.from('x'), Buffer.from(gzipped)]).toString('base64')
+    expect(mentionsSecret(`[${again}]`, secret)).toBe(true)
+    expect(redact(`[${again}]`, found(secret))).not.toContain(again.slice(8, 16))
+  })
+
   test('the hex of hex, which is decimal digits alone; a number is still no hex', () => {
     const secret = 'vJy8Ntw8hNp7rcpt'
     const twice = hex(hex(secret))
     expect(twice).toMatch(/^[0-9]+$/)
     expect(redact(`receipt=${twice}`, found(secret))).toBe('receipt=$IPTS_INTENT_RECEIPT')
+    const utf16OfHex = Buffer.from(hex(secret), 'utf16le').swap16().toString('hex')
+    expect(utf16OfHex).toMatch(/^[0-9]+$/)
+    expect(redact(`receipt=${utf16OfHex}`, found(secret))).toBe('receipt=$IPTS_INTENT_RECEIPT')
     // The bytes of a number read as hex are no text: it is not read, and so not withheld or cut.
     const amount = '1000000000000000000000000'
     expect(decodedViews(`{"amount":"${amount}"}`).map((view) => view.via)).toEqual([''])
