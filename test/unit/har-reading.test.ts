@@ -125,6 +125,81 @@ describe('readHarEntries: the entries of log.entries, one at a time', () => {
   })
 })
 
+describe('readHarEntries: where log.entries is, and where it is not', () => {
+  const e = JSON.stringify(entry())
+  test.each([
+    ['entries an object, not an array', '{"log":{"entries":{}}}'],
+    ['an array under an object under log.entries', `{"log":{"entries":{"a":[${e}]}}}`],
+    ['entries under another key than log', `{"x":{"entries":[${e}]}}`],
+    ['entries under log inside an array', `{"log":[{"entries":[${e}]}]}`],
+    ['an array in an array after a log object whose entries was not one', `{"log":{"entries":0},"log":[[${e}]]}`],
+    ['an array with no key in a log object after one with entries', `{"log":{"entries":0},"log":{[${e}]}}`],
+    ['an array after the top-level object', `{"log":0}[{"entries":[${e}]}]`],
+  ])('%s: no log.entries', async (_, text) => {
+    expect(await problemOf(text)).toBe('--har: FILE is not a HAR file (no log.entries)')
+  })
+
+  test('whitespace of each kind before the file and around entries', async () => {
+    expect(await urlsOf(`\r\n\t {"log":{"entries":[\r${e}\t,\n${e} ]}}`)).toEqual([MARKETS, MARKETS])
+  })
+
+  test('an empty key does not make the next quote an escaped one', async () => {
+    expect(await urlsOf(`{"":0,"log":{"":"","entries":[${e}]}}`)).toEqual([MARKETS])
+  })
+
+  test('strings outside the entries are read for their ends only, keys outside log too: a broken one there is not JSON.parsed', async () => {
+    const broken = '"\\q"'
+    const text = `{"a":${broken},"b":[${broken},${broken}],"log":{"c":${broken},"d":[${broken}],"entries":[${e}]}}`
+    expect(await urlsOf(text)).toEqual([MARKETS])
+  })
+
+  test('a broken string inside an entry, key or value, is the entry not being JSON', async () => {
+    expect(await problemOf('{"log":{"entries":[{"a\\q":1}]}}')).toBe('--har: FILE is not a HAR file (not JSON)')
+    expect(await problemOf('{"log":{"entries":[{"a":"\\q"}]}}')).toBe('--har: FILE is not a HAR file (not JSON)')
+  })
+
+  test('a broken key on the path to the entries ends the reading as an error of the file', async () => {
+    expect(await problemOf(`{"\\q":0,"log":{"entries":[${e}]}}`)).toBe('--har: cannot read FILE (error)')
+  })
+
+  test('a relative url is quoted in the message, cut to 80 characters', async () => {
+    const url = `/v1/${'m'.repeat(100)}`
+    expect(await problemOf(harText([entry(url)]))).toBe(
+      `--har: FILE is not a HAR file (entry 1 has a request url that is not absolute: ${JSON.stringify(url).slice(0, 80)})`,
+    )
+  })
+
+  const CHUNK = 1024 * 1024
+  /** A HAR of two entries, the first padded by a string that ends with `end` and closes the entry at byte `at`. */
+  function harWithFirstEntryEndingAt(at: number, end = ''): string {
+    const text = (n: number) =>
+      `{"log":{"entries":[${JSON.stringify({ ...entry(`${MARKETS}/1`), _padding: `${'x'.repeat(n)}${end}` })},${e}]}}`
+    const n = at - text(0).indexOf(`,${e}]}}`)
+    return text(n)
+  }
+
+  test('a chunk of the file that ends just after an entry, before the comma', async () => {
+    const file = harWithFirstEntryEndingAt(CHUNK)
+    expect(file.indexOf(`,${e}]}}`), 'the first chunk ends with the first entry').toBe(CHUNK)
+    expect(await urlsOf(file)).toEqual([`${MARKETS}/1`, MARKETS])
+  })
+
+  test('a chunk of the file that ends on the backslash of an escaped quote inside an entry', async () => {
+    // The entry ends with `\"tail"}`: its backslash is the first chunk's last byte.
+    const file = harWithFirstEntryEndingAt(CHUNK + 7, '"tail')
+    expect(file[CHUNK - 1]).toBe('\\')
+    expect(file[CHUNK]).toBe('"')
+    const urls: string[] = []
+    const paddings: string[] = []
+    for await (const read of readHarEntries(harFile(file), '--har')) {
+      urls.push(read.request.url)
+      paddings.push(String((read as unknown as { _padding?: string })._padding ?? '').slice(-6))
+    }
+    expect(urls).toEqual([`${MARKETS}/1`, MARKETS])
+    expect(paddings).toEqual(['x"tail', ''])
+  })
+})
+
 describe('exchangeOf: a HAR entry as the judgements read it', () => {
   test('headers by lower-case name (repeated ones joined for the request, listed for the response), body and senders', async () => {
     const e = {
