@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { Agent, request } from 'undici'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { WebSocket, WebSocketServer, type RawData } from 'ws'
 import type { Exchange } from '../../src/http/exchange.js'
 import { startProxyServer, type ProxyServer, type ProxyServerOptions } from '../../src/traffic/proxy-server.js'
@@ -15,6 +15,8 @@ interface Seen {
   headers: IncomingMessage['headers']
   body: string
 }
+
+const GIVE_UP_MS = 10_000
 
 const closers: (() => Promise<unknown>)[] = []
 afterEach(async () => {
@@ -68,7 +70,8 @@ async function proxyTo(upstream: string, options: Partial<ProxyServerOptions> = 
 
 /** A request on a connection of its own. */
 async function fresh(url: string, options: Parameters<typeof request>[1] = {}) {
-  const dispatcher = new Agent({ pipelining: 0 })
+  // A bound far beyond a local answer: a proxy that never ends a response fails the test instead of holding it.
+  const dispatcher = new Agent({ pipelining: 0, headersTimeout: GIVE_UP_MS, bodyTimeout: GIVE_UP_MS })
   try {
     const answer = await request(url, { ...options, dispatcher })
     const body = Buffer.from(await answer.body.arrayBuffer())
@@ -81,7 +84,7 @@ async function fresh(url: string, options: Parameters<typeof request>[1] = {}) {
 /** Sends raw bytes on a socket of its own and reads until the proxy closes it. */
 async function raw(url: string, bytes: string): Promise<string> {
   const { hostname, port } = new URL(url)
-  const socket: Socket = connect(Number(port), hostname)
+  const socket: Socket = connect(Number(port), hostname).setTimeout(GIVE_UP_MS, () => socket.destroy())
   await once(socket, 'connect')
   socket.write(bytes)
   const chunks: Buffer[] = []
@@ -92,9 +95,9 @@ async function raw(url: string, bytes: string): Promise<string> {
 
 /** Until the proxy has told of count exchanges (it does once the response has ended and been decoded). */
 async function told(recorded: Recorded, count: number, what: 'exchanges' | 'channels' = 'exchanges'): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const poll = () => (recorded[what].length >= count ? resolve() : setTimeout(poll, 5))
-    poll()
+  await vi.waitFor(() => expect(recorded[what].length).toBeGreaterThanOrEqual(count), {
+    timeout: GIVE_UP_MS,
+    interval: 5,
   })
 }
 
