@@ -1,6 +1,6 @@
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { connect, type AddressInfo, type Socket } from 'node:net'
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { Agent, request } from 'undici'
 import { afterEach, describe, expect, test, vi } from 'vitest'
@@ -425,8 +425,10 @@ describe('the proxy server and WebSocket upgrades', () => {
 
   test('forwards a refused upgrade as the upstream answered it, and records it as an exchange', async () => {
     const upstream = await upstreamServer((_, res) => {
+      // Chunked: the client gets the body delimited by the connection's close instead.
       res.writeHead(401, { 'content-type': 'application/json', 'x-why': 'no-key' })
-      res.end('{"error":"no key"}')
+      res.write('{"error":')
+      res.end('"no key"}')
     })
     const recorded = await proxyTo(upstream.origin)
     const answer = await raw(
@@ -475,5 +477,135 @@ describe('the proxy server and WebSocket upgrades', () => {
     expect(upstreamFailed).toBe(true)
     expect(exchange.error?.code).toBe('ECONNREFUSED')
     expect(exchange.response).toBeUndefined()
+  })
+})
+
+/** A TCP server on 127.0.0.1 that answers each connection's first bytes with answer (or never, when undefined). */
+async function rawUpstream(answer: string | Buffer | undefined) {
+  const received: Buffer[] = []
+  const sockets = new Set<Socket>()
+  let asked = 0
+  const server = createNetServer((socket) => {
+    sockets.add(socket)
+    socket.once('data', () => {
+      asked++
+      if (answer !== undefined) socket.write(answer)
+      socket.on('data', (chunk: Buffer) => received.push(chunk))
+    })
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(resolve)
+      }),
+  )
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    get asked() {
+      return asked
+    },
+  }
+}
+
+/** A text frame from the server (unmasked), or from a client (masked with a fixed key). */
+function textFrame(data: string, masked = false): Buffer {
+  const payload = Buffer.from(data)
+  const mask = Buffer.from([1, 2, 3, 4])
+  return Buffer.concat([
+    Buffer.from([0x81, (masked ? 0x80 : 0) | payload.length]),
+    ...(masked ? [mask, Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]!))] : [payload]),
+  ])
+}
+
+const UPGRADE_REQUEST =
+  'GET /v1/realtime HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+  'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n'
+
+describe('the proxy server and upgrades, byte by byte', () => {
+  test("the 101's head as the upstream wrote it; the bytes after each head belong to the channel", async () => {
+    const head = 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nX-Extra: 1\r\n\r\n'
+    const upstream = await rawUpstream(Buffer.concat([Buffer.from(head), textFrame('hi')]))
+    const recorded = await proxyTo(upstream.origin)
+    const { hostname, port } = new URL(recorded.proxy.url)
+    const client = connect(Number(port), hostname)
+    await once(client, 'connect')
+    const got: Buffer[] = []
+    client.on('data', (chunk: Buffer) => got.push(chunk))
+    client.write(Buffer.concat([Buffer.from(UPGRADE_REQUEST), textFrame('yo', true)]))
+    const expected = Buffer.concat([Buffer.from(head), textFrame('hi')])
+    await vi.waitFor(() => expect(Buffer.concat(got).equals(expected)).toBe(true), { timeout: GIVE_UP_MS })
+    await vi.waitFor(() => expect(Buffer.concat(upstream.received).equals(textFrame('yo', true))).toBe(true), {
+      timeout: GIVE_UP_MS,
+    })
+    client.destroy()
+    await told(recorded, 1, 'channels')
+    const [channel] = recorded.channels as [Exchange]
+    expect(channel.response).toEqual({
+      status: 101,
+      headers: { upgrade: 'websocket', connection: 'Upgrade', 'x-extra': '1' },
+      body: '',
+      truncated: false,
+    })
+    expect(channel.timings?.receiveMs).toBe(0)
+    expect(channel.webSocketMessages?.map(({ type, data }) => `${type} ${data}`)).toEqual(['send yo', 'receive hi'])
+  })
+
+  test('an extension the upstream negotiated that the proxy cannot read: the channel says so', async () => {
+    const head =
+      'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+      'Sec-WebSocket-Extensions: x-unknown-ext\r\n\r\n'
+    const upstream = await rawUpstream(head)
+    const recorded = await proxyTo(upstream.origin)
+    const { hostname, port } = new URL(recorded.proxy.url)
+    const client = connect(Number(port), hostname)
+    await once(client, 'connect')
+    client.write(UPGRADE_REQUEST)
+    await once(client, 'data')
+    client.destroy()
+    await told(recorded, 1, 'channels')
+    expect(recorded.channels[0]!.webSocketMessages).toEqual([])
+    expect(recorded.channels[0]!.webSocketComment).toMatch(/^the frames were not read: .*x-unknown-ext/)
+  })
+
+  test('an upgrade the upstream does not answer in time is answered 502, a timeout', async () => {
+    const upstream = await rawUpstream(undefined)
+    const recorded = await proxyTo(upstream.origin, { requestTimeoutMs: 150 })
+    const answer = await raw(recorded.proxy.url, UPGRADE_REQUEST)
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 502 Bad Gateway')
+    await told(recorded, 1)
+    expect(recorded.exchanges[0]!.upstreamFailed).toBe(true)
+    expect(recorded.exchanges[0]!.exchange.error?.code).toBe('TIMEOUT')
+  })
+
+  test('a client that leaves before the upstream answers its upgrade: recorded as such, not as a failure', async () => {
+    const upstream = await rawUpstream(undefined)
+    const recorded = await proxyTo(upstream.origin)
+    const { hostname, port } = new URL(recorded.proxy.url)
+    const client = connect(Number(port), hostname)
+    await once(client, 'connect')
+    client.write(UPGRADE_REQUEST)
+    await vi.waitFor(() => expect(upstream.asked).toBe(1), { timeout: GIVE_UP_MS })
+    client.resetAndDestroy()
+    await told(recorded, 1)
+    const [{ exchange, upstreamFailed }] = recorded.exchanges as [Recorded['exchanges'][0]]
+    expect(upstreamFailed).toBe(false)
+    expect(exchange.error?.message).toBe('the client closed its connection before the upstream answered the upgrade')
+  })
+
+  test('an open channel outlives the request timeout', async () => {
+    const upstream = await echoServer()
+    const recorded = await proxyTo(upstream.origin, { requestTimeoutMs: 100 })
+    const client = new WebSocket(`${recorded.proxy.url.replace(/^http/, 'ws')}/quiet`)
+    await once(client, 'open')
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    client.send('still here')
+    const [data] = (await once(client, 'message')) as [RawData]
+    expect(String(data)).toBe('echo:still here')
+    client.close(1000)
+    await once(client, 'close')
   })
 })

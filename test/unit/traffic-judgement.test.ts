@@ -223,3 +223,21 @@ describe('TrafficJudgement: a secret forgotten is redacted from what was kept wi
     expect(findings.errors[0]).toContain('/v1/traders/$IPTS_API_KEY/pnl')
   })
 })
+
+describe('TrafficJudgement: the relations between responses', () => {
+  test('judge the responses in the order shown, and their findings are redacted with the secrets learned', () => {
+    const receipt = 'rcpt_5e5e5e5e5e5e5e5e'
+    const j = judgement()
+    const repeated = () =>
+      exchangeOf(responseOf(200, { ...JSON_TYPE, 'x-request-id': receipt }, { items: [] }), {
+        url: `${MARKETS}?receipt=${receipt}`,
+      })
+    j.judge(repeated())
+    j.judge(repeated())
+    const outcome = j.findings().checks.find((check) => check.id === 'relations/request-id-unique')
+    expect(outcome?.status).toBe('failed')
+    const shown = JSON.stringify(outcome)
+    expect(shown).not.toContain(receipt)
+    expect(shown).toContain('$IPTS_INTENT_RECEIPT')
+  })
+})
