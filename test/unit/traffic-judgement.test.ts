@@ -240,4 +240,14 @@ describe('TrafficJudgement: the relations between responses', () => {
     expect(shown).not.toContain(receipt)
     expect(shown).toContain('$IPTS_INTENT_RECEIPT')
   })
+
+  test("take the round the HAR's senders name: a soak round's findings say so", () => {
+    const j = judgement()
+    const sameId = () => exchangeOf(responseOf(200, { ...JSON_TYPE, 'x-request-id': 'req-00000001' }, { items: [] }))
+    j.judge(sameId(), true, ['soak round 3'])
+    j.judge(sameId(), true, ['soak round 3'])
+    const outcome = j.findings().checks.find((check) => check.id === 'relations/request-id-unique')
+    expect(outcome?.status).toBe('failed')
+    expect(outcome?.evidence?.sample?.round).toBe(3)
+  })
 })
