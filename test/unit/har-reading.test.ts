@@ -721,3 +721,38 @@ describe('exchangeOf: the edges of a recorded entry', () => {
     expect(await marked(entry())).toBeUndefined()
   })
 })
+
+describe("a WebSocket channel's entry, written and read back", () => {
+  test("its messages and comment on the upgrade's entry; read back, messages of another shape are left out", async () => {
+    const messages = [
+      { type: 'send', time: 1, opcode: 1, data: 'hello' },
+      { type: 'receive', time: 2, opcode: 2, data: 'AAE=' },
+    ] as const
+    const channel = {
+      ...exchangeOf(responseOf(101, { upgrade: 'websocket' })),
+      webSocketMessages: [...messages],
+      webSocketComment: '2 messages past the first 1000 (or past 10 bytes) not recorded',
+    } as unknown as Exchange
+    const [written] = harEntries(channel, [], [], true)
+    expect(written).toMatchObject({
+      _resourceType: 'websocket',
+      _webSocketMessages: messages,
+      comment: '2 messages past the first 1000 (or past 10 bytes) not recorded',
+    })
+    const plain = harEntries(exchangeOf(responseOf(200)), [], [], true)[0]!
+    expect(plain).not.toHaveProperty('_webSocketMessages')
+    expect(plain).not.toHaveProperty('comment')
+    const odd = [
+      null,
+      'text',
+      { ...messages[0], type: 'ping' },
+      { ...messages[0], opcode: 8 },
+      { ...messages[0], data: 7 },
+    ]
+    const read = await recordedExchangeOf({ ...written!, _webSocketMessages: [...messages, ...odd] } as HarEntry)
+    expect(read.exchange.webSocketMessages).toEqual(messages)
+    expect((await recordedExchangeOf(plain)).exchange).not.toHaveProperty('webSocketMessages')
+    const notAList = await recordedExchangeOf({ ...written!, _webSocketMessages: 'none' } as unknown as HarEntry)
+    expect(notAList.exchange).not.toHaveProperty('webSocketMessages')
+  })
+})
