@@ -72,7 +72,9 @@ function lineSpans(file: string): { offset: number; length: number }[] {
       read > 0;
       position += read, read = readSync(fd, chunk, 0, CHUNK_BYTES, position)
     ) {
-      for (let at = chunk.indexOf(0x0a); at !== -1 && at < read; at = chunk.indexOf(0x0a, at + 1)) {
+      // The bytes read this time: past them the buffer holds the chunk before.
+      const filled = chunk.subarray(0, read)
+      for (let at = filled.indexOf(0x0a); at !== -1; at = filled.indexOf(0x0a, at + 1)) {
         const end = position + at
         if (end > lineStart) spans.push({ offset: lineStart, length: end - lineStart })
         lineStart = end + 1

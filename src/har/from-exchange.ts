@@ -144,15 +144,14 @@ function redirectEntries(
   raw: boolean,
 ): HarEntry[] {
   const hops = exchange.redirects ?? []
-  const urls = [...hops.map((hop) => hop.url), exchange.request.url]
   const last = hops.at(-1)
-  if (last) urls[hops.length] = new URL(String(last.response.headers.location), last.url).href
+  const answered = last ? new URL(String(last.response.headers.location), last.url).href : exchange.request.url
   const asked = (url: string): Exchange => ({ ...exchange, request: { ...exchange.request, url } })
   return [
     ...hops.map((hop) =>
       harEntry(asked(hop.url), { ...exchange, response: hop.response, error: undefined }, checks, secrets, raw),
     ),
-    harEntry(asked(urls.at(-1)!), exchange, checks, secrets, raw),
+    harEntry(asked(answered), exchange, checks, secrets, raw),
   ]
 }
 

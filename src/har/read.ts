@@ -6,9 +6,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
-/** What an entry must carry for its exchange to be judged; anything else of HAR 1.2 is read when present. */
-function entryProblem(entry: unknown): string | undefined {
-  if (!isObject(entry)) return 'is not an object'
+/**
+ * What an entry must carry for its exchange to be judged; anything else of HAR 1.2 is read when present. An entry is an
+ * object: the scanner hands out only the bytes of one.
+ */
+function entryProblem(entry: Record<string, unknown>): string | undefined {
   const { request, response } = entry
   if (
     !isObject(request) ||
@@ -36,7 +38,6 @@ const CLOSE_OBJECT = 0x7d
 const OPEN_ARRAY = 0x5b
 const CLOSE_ARRAY = 0x5d
 const COMMA = 0x2c
-const COLON = 0x3a
 
 /** Containers open around an entry of log.entries: the file's object, log, the entries array. */
 const ENTRY_DEPTH = 3
@@ -83,7 +84,7 @@ class EntriesScanner {
             this.key?.push(chunk.subarray(i))
             break
           }
-          if (this.key && next > i) this.key.push(chunk.subarray(i, next))
+          this.key?.push(chunk.subarray(i, next))
           i = next
         }
         const at = chunk[i]!
@@ -122,15 +123,14 @@ class EntriesScanner {
             byte === OPEN_ARRAY &&
             depth === ENTRY_DEPTH - 1 &&
             this.keys[1] === 'log' &&
-            this.keys[2] === 'entries' &&
-            this.stack[0] === OPEN_OBJECT &&
-            this.stack[1] === OPEN_OBJECT
+            this.keys[2] === 'entries'
           ) {
             this.inEntries = this.sawEntries = true
           }
           this.stack.push(byte)
           this.expectingKey = byte === OPEN_OBJECT
-          if (byte === OPEN_OBJECT && depth + 1 <= KEYED_DEPTH) this.keys[depth + 1] = undefined
+          // A container opened has no key yet: a key at depth 1 or 2 is one of an object there, never a stale one.
+          this.keys[depth + 1] = undefined
           break
         case CLOSE_OBJECT:
         case CLOSE_ARRAY:
@@ -145,8 +145,6 @@ class EntriesScanner {
           break
         case COMMA:
           this.expectingKey = this.stack.at(-1) === OPEN_OBJECT
-          break
-        case COLON:
           break
       }
     }
@@ -170,9 +168,10 @@ class EntriesScanner {
 /** The index of the next quote or backslash from `from`, or -1. */
 function nextOf(chunk: Buffer, from: number): number {
   const quote = chunk.indexOf(QUOTE, from)
-  const backslash = chunk.indexOf(BACKSLASH, from, 'latin1')
+  const backslash = chunk.indexOf(BACKSLASH, from)
   if (quote === -1) return backslash
-  return backslash === -1 || quote < backslash ? quote : backslash
+  if (backslash === -1) return quote
+  return Math.min(quote, backslash)
 }
 
 /**
@@ -193,7 +192,7 @@ export async function* readHarEntries(path: string, flag: string): AsyncGenerato
         } catch {
           throw problem('not JSON')
         }
-        const entryIssue = entryProblem(entry)
+        const entryIssue = entryProblem(entry as Record<string, unknown>)
         if (entryIssue) throw problem(`entry ${scanner.count} ${entryIssue}`)
         yield entry as HarEntry
       }

@@ -71,8 +71,13 @@ class EncryptedLines {
    * lost).
    */
   async *lines(): AsyncGenerator<unknown> {
-    const input = createReadStream(this.path).pipe(createDecipheriv(CIPHER, this.key, this.iv))
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) if (line) yield JSON.parse(line)
+    const input = createDecipheriv(CIPHER, this.key, this.iv)
+    // A file that cannot be read ends the lines with its error (a pipe alone would leave them waiting for ever).
+    createReadStream(this.path)
+      .on('error', (error) => input.destroy(error))
+      .pipe(input)
+    // Every line written holds a value: none is empty.
+    for await (const line of createInterface({ input, crlfDelay: Infinity })) yield JSON.parse(line)
   }
 }
 
@@ -162,10 +167,12 @@ export class HarSpool {
       .then(async () => {
         await segment.close()
         for await (const exchange of segment.lines()) {
-          for (const entry of harEntries(exchange as Exchange, [], secrets))
-            if (!redacted.write(entry)) await redacted.backlog()
+          for (const entry of harEntries(exchange as Exchange, [], secrets)) {
+            redacted.write(entry)
+            await redacted.backlog()
+          }
         }
-        await rm(segment.path, { force: true })
+        await rm(segment.path)
       })
       .catch((error: unknown) => {
         this.failed ??= error

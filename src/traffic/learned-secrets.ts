@@ -66,8 +66,9 @@ export class LearnedSecrets {
   learn(exchange: Pick<Exchange, 'request' | 'response' | 'webSocketMessages'>): void {
     const key = exchange.request.headers['x-api-key']
     if (key) this.add(key, 'IPTS_API_KEY')
+    // An empty receipt is too short to be a secret (add).
     for (const receipt of new URL(exchange.request.url).searchParams.getAll('receipt'))
-      if (receipt) this.add(receipt, 'IPTS_INTENT_RECEIPT')
+      this.add(receipt, 'IPTS_INTENT_RECEIPT')
     const write = writeOperationAt(this.profile, exchange.request.method, exchange.request.url)
     const pointer = write && this.profile!.writes!.operations[write]!.receipt
     const receipt = pointer && exchange.response ? valueAt(exchange.response.json, pointer) : undefined

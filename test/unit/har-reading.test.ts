@@ -1,4 +1,13 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -8,9 +17,11 @@ import { harEntries } from '../../src/har/from-exchange.js'
 import type { Exchange } from '../../src/http/exchange.js'
 import { readHarEntries } from '../../src/har/read.js'
 import { exchangeOf as recordedExchangeOf } from '../../src/har/to-exchange.js'
-import type { HarEntry } from '../../src/har/types.js'
-import { HAR_BODY_CUT_CHARS, writeHar } from '../../src/har/write.js'
+import type { Har, HarEntry } from '../../src/har/types.js'
+import { packageJson } from '../../src/core/package-root.js'
+import { HAR_BODY_BUDGET_CHARS, HAR_BODY_CUT_CHARS, writeHar } from '../../src/har/write.js'
 import { TrafficJudgement } from '../../src/traffic/judgement.js'
+import { standIn } from '../../src/http/listed-material.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
 import { harEntry, harText } from '../support/har-entries.js'
 
@@ -122,6 +133,81 @@ describe('readHarEntries: the entries of log.entries, one at a time', () => {
     expect(await problemOf(harText([]))).toBe('--har: FILE has no entries: there is no recorded exchange to judge')
     const missing = join(dir, 'missing.har')
     await expect(readHarEntries(missing, '--har').next()).rejects.toThrow(`--har: cannot read ${missing} (ENOENT)`)
+  })
+})
+
+describe('readHarEntries: where log.entries is, and where it is not', () => {
+  const e = JSON.stringify(entry())
+  test.each([
+    ['entries an object, not an array', '{"log":{"entries":{}}}'],
+    ['an array under an object under log.entries', `{"log":{"entries":{"a":[${e}]}}}`],
+    ['entries under another key than log', `{"x":{"entries":[${e}]}}`],
+    ['entries under log inside an array', `{"log":[{"entries":[${e}]}]}`],
+    ['an array in an array after a log object whose entries was not one', `{"log":{"entries":0},"log":[[${e}]]}`],
+    ['an array with no key in a log object after one with entries', `{"log":{"entries":0},"log":{[${e}]}}`],
+    ['an array after the top-level object', `{"log":0}[{"entries":[${e}]}]`],
+  ])('%s: no log.entries', async (_, text) => {
+    expect(await problemOf(text)).toBe('--har: FILE is not a HAR file (no log.entries)')
+  })
+
+  test('whitespace of each kind before the file and around entries', async () => {
+    expect(await urlsOf(`\r\n\t {"log":{"entries":[\r${e}\t,\n${e} ]}}`)).toEqual([MARKETS, MARKETS])
+  })
+
+  test('an empty key does not make the next quote an escaped one', async () => {
+    expect(await urlsOf(`{"":0,"log":{"":"","entries":[${e}]}}`)).toEqual([MARKETS])
+  })
+
+  test('strings outside the entries are read for their ends only, keys outside log too: a broken one there is not JSON.parsed', async () => {
+    const broken = '"\\q"'
+    const text = `{"a":${broken},"b":[${broken},${broken}],"log":{"c":${broken},"d":[${broken}],"entries":[${e}]}}`
+    expect(await urlsOf(text)).toEqual([MARKETS])
+  })
+
+  test('a broken string inside an entry, key or value, is the entry not being JSON', async () => {
+    expect(await problemOf('{"log":{"entries":[{"a\\q":1}]}}')).toBe('--har: FILE is not a HAR file (not JSON)')
+    expect(await problemOf('{"log":{"entries":[{"a":"\\q"}]}}')).toBe('--har: FILE is not a HAR file (not JSON)')
+  })
+
+  test('a broken key on the path to the entries ends the reading as an error of the file', async () => {
+    expect(await problemOf(`{"\\q":0,"log":{"entries":[${e}]}}`)).toBe('--har: cannot read FILE (error)')
+  })
+
+  test('a relative url is quoted in the message, cut to 80 characters', async () => {
+    const url = `/v1/${'m'.repeat(100)}`
+    expect(await problemOf(harText([entry(url)]))).toBe(
+      `--har: FILE is not a HAR file (entry 1 has a request url that is not absolute: ${JSON.stringify(url).slice(0, 80)})`,
+    )
+  })
+
+  const CHUNK = 1024 * 1024
+  /** A HAR of two entries, the first padded by a string that ends with `end` and closes the entry at byte `at`. */
+  function harWithFirstEntryEndingAt(at: number, end = ''): string {
+    const text = (n: number) =>
+      `{"log":{"entries":[${JSON.stringify({ ...entry(`${MARKETS}/1`), _padding: `${'x'.repeat(n)}${end}` })},${e}]}}`
+    const n = at - text(0).indexOf(`,${e}]}}`)
+    return text(n)
+  }
+
+  test('a chunk of the file that ends just after an entry, before the comma', async () => {
+    const file = harWithFirstEntryEndingAt(CHUNK)
+    expect(file.indexOf(`,${e}]}}`), 'the first chunk ends with the first entry').toBe(CHUNK)
+    expect(await urlsOf(file)).toEqual([`${MARKETS}/1`, MARKETS])
+  })
+
+  test('a chunk of the file that ends on the backslash of an escaped quote inside an entry', async () => {
+    // The entry ends with `\"tail"}`: its backslash is the first chunk's last byte.
+    const file = harWithFirstEntryEndingAt(CHUNK + 7, '"tail')
+    expect(file[CHUNK - 1]).toBe('\\')
+    expect(file[CHUNK]).toBe('"')
+    const urls: string[] = []
+    const paddings: string[] = []
+    for await (const read of readHarEntries(harFile(file), '--har')) {
+      urls.push(read.request.url)
+      paddings.push(String((read as unknown as { _padding?: string })._padding ?? '').slice(-6))
+    }
+    expect(urls).toEqual([`${MARKETS}/1`, MARKETS])
+    expect(paddings).toEqual(['x"tail', ''])
   })
 })
 
@@ -296,6 +382,41 @@ describe("a run's exchange log and its HAR: written, gathered and read back", ()
     expect(gathered[0]!.response.content.text).toBe(long)
   })
 
+  test('a log whose last chunk is shorter than the one before: only the bytes read are lines; every file is closed', () => {
+    const log = join(dir, 'short-last-chunk')
+    mkdirSync(log)
+    const body = (n: number) => `{"items":["${'y'.repeat(n)}"]}`
+    logExchanges(
+      log,
+      [
+        sentAt(`${MARKETS}/1`, '2026-01-01T00:00:01.000Z', body(900 * 1024)),
+        sentAt(`${MARKETS}/2`, '2026-01-01T00:00:02.000Z', body(200 * 1024)),
+        sentAt(`${MARKETS}/3`, '2026-01-01T00:00:03.000Z'),
+      ],
+      'auth/x',
+      [],
+      true,
+    )
+    const openFiles = () => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').length : 0)
+    const before = openFiles()
+    const gathered = [...gatherExchangeLog(log)]
+    expect(openFiles(), 'no file left open').toBe(before)
+    expect(gathered.map((e) => e.request.url)).toEqual([`${MARKETS}/1`, `${MARKETS}/2`, `${MARKETS}/3`])
+  })
+
+  test("a check's exchanges are logged with the response's unlisted material as stand-ins unless raw", () => {
+    const log = join(dir, 'listed')
+    mkdirSync(log)
+    const answered = {
+      ...exchangeOf(responseOf(200, { 'content-type': 'application/json', 'x-vendor-thing': 'v-123' }, { items: [] })),
+      startedAt: '2026-01-01T00:00:01.000Z',
+    }
+    logExchanges(log, [answered], 'auth/x', [])
+    const [entry] = [...gatherExchangeLog(log)]
+    const header = entry!.response.headers.find(({ name }) => name === 'x-vendor-thing')
+    expect(header?.value).toMatch(/^«unlisted header: 5 bytes, sha256:[0-9a-f]{8}»$/)
+  })
+
   test('writeHar: every entry read back in order; a body over the cut kept once, its repeat left out naming it', async () => {
     const path = join(dir, 'run', 'exchanges.har')
     const atCut = `"${'a'.repeat(HAR_BODY_CUT_CHARS - 2)}"`
@@ -321,6 +442,59 @@ describe("a run's exchange log and its HAR: written, gathered and read back", ()
     const har = JSON.parse(readFileSync(path, 'utf8')) as { log: { version: string; creator: { name: string } } }
     expect(har.log.version).toBe('1.2')
     expect(har.log.creator.name).toBe('ipts-conformance')
+  })
+})
+
+describe('writeHar past the body budget', () => {
+  test('bodies kept whole up to the budget exactly, then cut or left out naming the entry that holds them, each saying so', async () => {
+    const path = join(dir, 'budget', 'exchanges.har')
+    const body = (c: string, n: number) => `"${c.repeat(n - 2)}"`
+    const half = body('a', HAR_BODY_BUDGET_CHARS / 2)
+    const rest = body('b', HAR_BODY_BUDGET_CHARS / 2)
+    const over = body('c', 3000)
+    const entries = [
+      harEntry({ url: `${MARKETS}/0`, body: half }),
+      harEntry({ url: `${MARKETS}/1`, body: rest }),
+      harEntry({ url: `${MARKETS}/2`, body: over }),
+      harEntry({ url: `${MARKETS}/3`, body: over }),
+      harEntry({ url: `${MARKETS}/4`, body: half }),
+      harEntry({ url: `${MARKETS}/5`, body: half }),
+      harEntry({ url: `${MARKETS}/6` }),
+      harEntry({ url: `${MARKETS}/7`, body: '"short"' }),
+    ]
+    entries[2]!.response.content.comment = 'recorded by hand'
+    await writeHar(path, entries)
+    const text = readFileSync(path, 'utf8')
+    const lines = text.split('\n')
+    expect(lines[0]).toBe(
+      `{"log":{"version":"1.2","creator":{"name":"ipts-conformance","version":"${packageJson.version}"},"entries":[`,
+    )
+    expect(lines.slice(-2), 'one entry a line, then the end').toEqual([']}}', ''])
+    expect(lines.slice(1, -2).map((line) => JSON.parse(line.replace(/,$/, '')).request.url)).toEqual(
+      entries.map((e) => e.request.url),
+    )
+    const contents = (JSON.parse(text) as Har).log.entries.map((e) => e.response.content)
+    const spent = 'the HAR keeps 4194304 characters of bodies in full over the run'
+    expect(contents.map((c) => c.text)).toEqual([
+      half,
+      rest,
+      over.slice(0, HAR_BODY_CUT_CHARS),
+      '',
+      '',
+      '',
+      undefined,
+      '"short"',
+    ])
+    expect(contents.map((c) => c.comment)).toEqual([
+      undefined,
+      undefined,
+      `recorded by hand; cut to its first ${HAR_BODY_CUT_CHARS} of 3000 characters: ${spent}`,
+      `the same body as entry 3, left out: ${spent}`,
+      `the same body as entry 1, left out: ${spent}`,
+      `the same body as entry 1, left out: ${spent}`,
+      undefined,
+      undefined,
+    ])
   })
 })
 
@@ -438,5 +612,147 @@ describe('harEntries: an exchange as HAR 1.2 entries', () => {
       [MARKETS, 307, undefined],
       [`${MARKETS}?moved=1`, 200, '3'],
     ])
+  })
+})
+
+describe('harEntries: what a response entry says of its body', () => {
+  const contentOf = (response: Exchange['response']) =>
+    harEntries({ ...exchangeOf(response), connection: undefined } as unknown as Exchange, [], [], true)[0]!.response
+      .content
+  const json = () => responseOf(200, { 'content-type': 'application/json' }, { items: [] })
+
+  test('a body as it came: its text, no comment; cut at the cap: a comment with its bytes', () => {
+    expect(contentOf(json())).toEqual({ size: 12, mimeType: 'application/json', text: '{"items":[]}' })
+    expect(contentOf({ ...json(), truncated: true }).comment).toBe('body truncated at the size cap: the first 12 bytes')
+  })
+
+  test('a body decoded from a known coding records its compression; cut, none', () => {
+    const gzipped = {
+      ...json(),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      encodedBytes: 5,
+    }
+    expect(contentOf(gzipped)).toEqual({ size: 12, mimeType: 'application/json', text: '{"items":[]}', compression: 7 })
+    expect(contentOf({ ...gzipped, truncated: true })).not.toHaveProperty('compression')
+    expect(contentOf({ ...json(), headers: { 'content-encoding': 'gzip' } })).not.toHaveProperty('compression')
+  })
+
+  test('a body in a coding the suite cannot decode is not recorded, saying why', () => {
+    const unknown = { ...json(), headers: { 'content-encoding': 'x-secret-zip' }, encodedBytes: 9 }
+    expect(contentOf(unknown)).toEqual({
+      size: 9,
+      mimeType: 'x-unknown',
+      comment: 'a body in an unknown content coding: not recorded',
+    })
+    expect(contentOf({ ...unknown, notJudged: 'a body in x-secret-zip' }).comment).toBe('a body in x-secret-zip')
+    expect(contentOf({ ...unknown, encodedBytes: undefined }).text, 'no size as sent: kept').toBe('{"items":[]}')
+  })
+
+  test('no response: status 0 with the error, or none', () => {
+    const unanswered = (error?: Exchange['error']) =>
+      harEntries({ ...exchangeOf(undefined), error } as unknown as Exchange, [], [], true)[0]!
+    expect(unanswered({ code: 'TIMEOUT', message: 'no answer' }).response).toMatchObject({
+      status: 0,
+      _error: 'no answer',
+    })
+    expect(unanswered({ code: 'TIMEOUT', message: 'no answer' })._error).toBe('TIMEOUT: no answer')
+    expect(unanswered().response.status).toBe(0)
+    expect(unanswered().response._error).toBeUndefined()
+  })
+
+  test("a request's body is its postData, typed by its Content-Type, JSON where it names none", () => {
+    const sent = (headers: Record<string, string>) =>
+      harEntries(
+        {
+          ...exchangeOf(json()),
+          request: { method: 'POST', url: MARKETS, headers, body: '{"a":1}' },
+        } as unknown as Exchange,
+        [],
+        [],
+        true,
+      )[0]!.request
+    expect(sent({}).postData).toEqual({ mimeType: 'application/json', text: '{"a":1}' })
+    expect(sent({ 'content-type': 'text/plain' }).postData).toEqual({ mimeType: 'text/plain', text: '{"a":1}' })
+    expect(sent({}).bodySize).toBe(7)
+  })
+})
+
+describe('exchangeOf: the edges of a recorded entry', () => {
+  test('no response recorded, with no error named: the message says so; no retries', async () => {
+    const unanswered = { ...entry(), response: { ...entry().response, status: 0 } }
+    const { exchange } = await recordedExchangeOf(unanswered as HarEntry)
+    expect(exchange.error).toEqual({ code: 'NO_RESPONSE', message: 'no response was recorded' })
+    expect(exchange.retries).toEqual([])
+    const named = { ...unanswered, _error: 'net::ERR_TIMED_OUT' }
+    expect((await recordedExchangeOf(named as HarEntry)).exchange.error?.message).toBe('net::ERR_TIMED_OUT')
+  })
+
+  test('a base64 content without its text is an empty body, not recorded', async () => {
+    const left = harEntry({ url: MARKETS, content: { size: 5, mimeType: 'application/json', encoding: 'base64' } })
+    const read = await recordedExchangeOf(left)
+    expect(read.exchange.response?.body).toBe('')
+    expect(read.bodyRecorded).toBe(false)
+    const none = harEntry({ url: MARKETS, content: { size: 5, mimeType: 'application/json' } })
+    expect((await recordedExchangeOf(none)).exchange.response?.body).toBe('')
+  })
+
+  test('base64 bytes that neither decode in their coding nor are UTF-8 are not readable, saying why', async () => {
+    const broken = harEntry({
+      url: MARKETS,
+      headers: { 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' },
+      content: {
+        size: 3,
+        mimeType: 'application/json',
+        encoding: 'base64',
+        text: Buffer.from([0xff, 0xfe, 0x00]).toString('base64'),
+      },
+    })
+    expect((await recordedExchangeOf(broken)).exchange.response?.jsonError).toBe(
+      'not readable: content-encoding gzip, but the body is not in that coding (incorrect header check)',
+    )
+  })
+
+  test('a response with a stand-in, in a header or in its body, is marked so; one without is not', async () => {
+    const marked = async (e: HarEntry) => (await recordedExchangeOf(e)).exchange.response?.standIns
+    const inHeader = harEntry({ url: MARKETS, headers: { 'X-Session': standIn('header', 'rcpt_0123') }, body: '{}' })
+    const inBody = harEntry({ url: MARKETS, body: JSON.stringify({ data: { v: standIn('member', '1.0.0') } }) })
+    expect(await marked(inHeader)).toBe(true)
+    expect(await marked(inBody)).toBe(true)
+    expect(await marked(entry())).toBeUndefined()
+  })
+})
+
+describe("a WebSocket channel's entry, written and read back", () => {
+  test("its messages and comment on the upgrade's entry; read back, messages of another shape are left out", async () => {
+    const messages = [
+      { type: 'send', time: 1, opcode: 1, data: 'hello' },
+      { type: 'receive', time: 2, opcode: 2, data: 'AAE=' },
+    ] as const
+    const channel = {
+      ...exchangeOf(responseOf(101, { upgrade: 'websocket' })),
+      webSocketMessages: [...messages],
+      webSocketComment: '2 messages past the first 1000 (or past 10 bytes) not recorded',
+    } as unknown as Exchange
+    const [written] = harEntries(channel, [], [], true)
+    expect(written).toMatchObject({
+      _resourceType: 'websocket',
+      _webSocketMessages: messages,
+      comment: '2 messages past the first 1000 (or past 10 bytes) not recorded',
+    })
+    const plain = harEntries(exchangeOf(responseOf(200)), [], [], true)[0]!
+    expect(plain).not.toHaveProperty('_webSocketMessages')
+    expect(plain).not.toHaveProperty('comment')
+    const odd = [
+      null,
+      'text',
+      { ...messages[0], type: 'ping' },
+      { ...messages[0], opcode: 8 },
+      { ...messages[0], data: 7 },
+    ]
+    const read = await recordedExchangeOf({ ...written!, _webSocketMessages: [...messages, ...odd] } as HarEntry)
+    expect(read.exchange.webSocketMessages).toEqual(messages)
+    expect((await recordedExchangeOf(plain)).exchange).not.toHaveProperty('webSocketMessages')
+    const notAList = await recordedExchangeOf({ ...written!, _webSocketMessages: 'none' } as unknown as HarEntry)
+    expect(notAList.exchange).not.toHaveProperty('webSocketMessages')
   })
 })

@@ -1,10 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, expect, test, vi } from 'vitest'
+import { basename, join } from 'node:path'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import type { Exchange } from '../../src/http/exchange.js'
 import type { Har } from '../../src/har/types.js'
-import { HarSpool } from '../../src/traffic/har-spool.js'
+import { HarSpool, LOOK_AHEAD_EXCHANGES } from '../../src/traffic/har-spool.js'
+import { LearnedSecrets } from '../../src/traffic/learned-secrets.js'
 
 const KEY = 'ipts_live_4f0c9e27b1d84a6f'
 const TRUNCATED_KEY = 'ipts_live_93be1c07aa5d'
@@ -97,4 +98,172 @@ test('a spool behind the traffic says so until it has caught up: the proxy waits
   const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-spool-backlog-')), 'exchanges.har')
   await spool.writeTo(harPath, [])
   expect((JSON.parse(readFileSync(harPath, 'utf8')) as Har).log.entries).toHaveLength(50)
+})
+
+describe("a spool given the learned secrets (the proxy's), which forget all but the most recent", () => {
+  const A = 'ipts_live_a1b2c3d4e5f60718'
+  const R2 = 'rcpt_2222aaaabbbbcccc'
+  const R3 = 'rcpt_3333ddddeeeeffff'
+  let keys = 0
+  /** Learns new keys until the learned secrets forget some (the spool sets its exchanges aside). */
+  function forget(learned: LearnedSecrets): void {
+    for (let size = -1; learned.size > size;) {
+      size = learned.size
+      learned.learn(exchange('/v1/markets', { 'x-api-key': `k-${++keys}-0123456789` }, ''))
+    }
+  }
+  function shownTo(learned: LearnedSecrets, spool: HarSpool) {
+    return (shown: Exchange) => {
+      learned.learn(shown)
+      spool.add(shown)
+    }
+  }
+  const intent = (receipt: string) => exchange(`/v1/intents/0x${'a'.repeat(64)}?receipt=${receipt}`, {}, '{}')
+  const harRoot = mkdtempSync(join(tmpdir(), 'ipts-spool-learned-'))
+  let hars = 0
+  const harAt = () => join(harRoot, `${++hars}.har`)
+  const entriesOf = (path: string) => (JSON.parse(readFileSync(path, 'utf8')) as Har).log.entries
+  const valueOf = (headers: { name: string; value: string }[], name: string) =>
+    headers.find((h) => h.name === name)?.value
+
+  test(`sets its exchanges aside when secrets are forgotten, and redacts them ${LOOK_AHEAD_EXCHANGES} exchanges later with what is known then`, async () => {
+    const spoolRoot = mkdtempSync(join(tmpdir(), 'ipts-spool-root-'))
+    process.env.TMPDIR = spoolRoot
+    const learned = new LearnedSecrets()
+    const spool = await HarSpool.create(learned)
+    const show = shownTo(learned, spool)
+    show(exchange('/v1/markets', { 'x-api-key': A }, '{"data":[]}'))
+    show(exchange('/v1/config', {}, '{}', false, { 'x-request-id': R2 }))
+    show(exchange('/v1/config', {}, '{}', false, { 'x-request-id': R3 }))
+    forget(learned)
+    expect(
+      learned.list().some(({ value }) => value === A),
+      'the key is forgotten',
+    ).toBe(false)
+    // A file is created when the event loop lets its stream open it.
+    await vi.waitFor(
+      () =>
+        expect(
+          filesUnder(spoolRoot)
+            .map((path) => basename(path))
+            .sort(),
+        ).toEqual(['exchanges-0.jsonl.enc', 'exchanges-1.jsonl.enc']),
+      { timeout: 20_000, interval: 20 },
+    )
+    for (const path of filesUnder(spoolRoot)) expect(statSync(path).mode & 0o777, path).toBe(0o600)
+    for (let n = 1; n < LOOK_AHEAD_EXCHANGES; n++) show(exchange('/v1/vault', {}, '{}'))
+    // R2 is learned by the last exchange of the look-ahead, R3 by the one after it.
+    show(intent(R2))
+    expect(spool.backlog(), 'one segment being redacted holds nothing back').toBeUndefined()
+    show(intent(R3))
+    const har = harAt()
+    // No secret at the end: what is redacted was redacted when the exchanges set aside were.
+    await spool.writeTo(har, [])
+    const entries = entriesOf(har)
+    expect(entries.map((e) => new URL(e.request.url).pathname.split('/')[2])).toEqual([
+      'markets',
+      'config',
+      'config',
+      ...Array<string>(LOOK_AHEAD_EXCHANGES - 1).fill('vault'),
+      'intents',
+      'intents',
+    ])
+    expect(valueOf(entries[0]!.request.headers, 'x-api-key'), 'the forgotten key, known when set aside').toBe(
+      '$IPTS_API_KEY',
+    )
+    expect(valueOf(entries[1]!.response.headers, 'x-request-id'), 'learned within the look-ahead').toBe(
+      '$IPTS_INTENT_RECEIPT',
+    )
+    expect(valueOf(entries[2]!.response.headers, 'x-request-id'), 'learned after it').toBe(R3)
+    expect(entries.every((e) => !('_checks' in e))).toBe(true)
+    expect(filesUnder(spoolRoot), 'the spool is removed once the HAR is written').toEqual([])
+  })
+
+  test('set aside again before the look-ahead ends: each segment redacted in turn, the traffic held back while two are behind', async () => {
+    const learned = new LearnedSecrets()
+    const spool = await HarSpool.create(learned)
+    const show = shownTo(learned, spool)
+    show(exchange('/v1/markets', { 'x-api-key': A }, '{}'))
+    forget(learned)
+    show(exchange('/v1/config', {}, '{}', false, { 'x-request-id': R2 }))
+    forget(learned)
+    show(exchange('/v1/vault', {}, '{}'))
+    forget(learned)
+    const behind = spool.backlog()
+    expect(behind, 'two segments queued for redaction').toBeInstanceOf(Promise)
+    await behind
+    expect(spool.backlog(), 'caught up').toBeUndefined()
+    show(intent(R2))
+    const har = harAt()
+    await spool.writeTo(har, [])
+    const entries = entriesOf(har)
+    expect(entries.map((e) => new URL(e.request.url).pathname.split('/')[2])).toEqual([
+      'markets',
+      'config',
+      'vault',
+      'intents',
+    ])
+    expect(valueOf(entries[0]!.request.headers, 'x-api-key')).toBe('$IPTS_API_KEY')
+    expect(valueOf(entries[1]!.response.headers, 'x-request-id'), 'not learned before its segment was redacted').toBe(
+      R2,
+    )
+    expect(entries[3]!.request.url, 'the exchanges since, with the secrets given at the end (none)').toContain(R2)
+  })
+
+  test('a segment still waiting when the HAR is written is redacted with the secrets known then', async () => {
+    const learned = new LearnedSecrets()
+    const spool = await HarSpool.create(learned)
+    const show = shownTo(learned, spool)
+    show(exchange('/v1/markets', { 'x-api-key': A }, '{}'))
+    forget(learned)
+    show(exchange('/v1/config', {}, '{}'))
+    const har = harAt()
+    await spool.writeTo(har, [])
+    const entries = entriesOf(har)
+    expect(entries.map((e) => new URL(e.request.url).pathname)).toEqual(['/v1/markets', '/v1/config'])
+    expect(valueOf(entries[0]!.request.headers, 'x-api-key')).toBe('$IPTS_API_KEY')
+  })
+
+  test('a segment that cannot be read back fails the HAR, and the spool is removed all the same', async () => {
+    const spoolRoot = mkdtempSync(join(tmpdir(), 'ipts-spool-root-'))
+    process.env.TMPDIR = spoolRoot
+    const learned = new LearnedSecrets()
+    const spool = await HarSpool.create(learned)
+    shownTo(learned, spool)(exchange('/v1/markets', { 'x-api-key': A }, '{}'))
+    forget(learned)
+    const first = await vi.waitFor(
+      () => filesUnder(spoolRoot).find((path) => path.endsWith('exchanges-0.jsonl.enc')) ?? expect.fail('not yet'),
+      { timeout: 20_000, interval: 20 },
+    )
+    rmSync(first)
+    await expect(spool.writeTo(harAt(), [])).rejects.toThrow(/ENOENT/)
+    expect(filesUnder(spoolRoot)).toEqual([])
+  })
+})
+
+test('the HAR written at once holds every exchange added, none left in a buffer', async () => {
+  const spool = await HarSpool.create()
+  const body = JSON.stringify({ data: 'x'.repeat(64 * 1024) })
+  for (let i = 0; i < 40; i++) spool.add(exchange(`/v1/vault?n=${i}`, {}, body))
+  const harPath = join(mkdtempSync(join(tmpdir(), 'ipts-spool-at-once-')), 'exchanges.har')
+  await spool.writeTo(harPath, [])
+  const entries = (JSON.parse(readFileSync(harPath, 'utf8')) as Har).log.entries
+  expect(entries.map((e) => new URL(e.request.url).searchParams.get('n'))).toEqual(
+    Array.from({ length: 40 }, (_, i) => String(i)),
+  )
+})
+
+test('a spool behind again after it caught up waits on a new drain', async () => {
+  const spool = await HarSpool.create()
+  const body = JSON.stringify({ data: 'x'.repeat(64 * 1024) })
+  for (let i = 0; i < 20; i++) spool.add(exchange('/v1/vault', {}, body))
+  const first = spool.backlog()
+  expect(first).toBeInstanceOf(Promise)
+  await first
+  for (let i = 0; i < 20; i++) spool.add(exchange('/v1/vault', {}, body))
+  const second = spool.backlog()
+  expect(second).toBeInstanceOf(Promise)
+  expect(second, 'not the drain already past').not.toBe(first)
+  await second
+  await spool.writeTo(join(mkdtempSync(join(tmpdir(), 'ipts-spool-again-')), 'exchanges.har'), [])
 })

@@ -46,6 +46,14 @@ describe('LearnedSecrets: which keys are secrets', () => {
     ])
   })
 
+  test('an empty receipt parameter is no secret and takes no number', () => {
+    const secrets = new LearnedSecrets()
+    secrets.learn({
+      request: { method: 'GET', url: 'http://127.0.0.1:9/v1/intents/0x1?receipt=&receipt=receipt-0003', headers: {} },
+    })
+    expect(secrets.list()).toEqual([{ value: 'receipt-0003', placeholder: '$IPTS_INTENT_RECEIPT' }])
+  })
+
   test("a write the profile names hands out its receipt at the profile's pointer; another write, or no answer, does not", () => {
     const values = {
       writes: { operations: { submitIntent: { method: 'POST', path: '/v1/intents', receipt: '/data/receipt' } } },

@@ -1,0 +1,611 @@
+import { once } from 'node:events'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net'
+import { gzipSync } from 'node:zlib'
+import { Agent, request } from 'undici'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { WebSocket, WebSocketServer, type RawData } from 'ws'
+import type { Exchange } from '../../src/http/exchange.js'
+import { startProxyServer, type ProxyServer, type ProxyServerOptions } from '../../src/traffic/proxy-server.js'
+
+/** What the upstream saw of one request. */
+interface Seen {
+  method: string
+  url: string
+  headers: IncomingMessage['headers']
+  body: string
+}
+
+const GIVE_UP_MS = 10_000
+
+const closers: (() => Promise<unknown>)[] = []
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close()
+})
+
+/** An HTTP server on 127.0.0.1 that records each request and answers it with handle. */
+async function upstreamServer(handle: (seen: Seen, res: ServerResponse) => void) {
+  const seen: Seen[] = []
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const one = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() }
+      seen.push(one)
+      handle(one, res)
+    })
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  closers.push(() => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))))
+  return { server, seen, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
+}
+
+interface Recorded {
+  exchanges: { exchange: Exchange; upstreamFailed: boolean }[]
+  channels: Exchange[]
+  malformed: number
+  proxy: ProxyServer
+}
+
+async function proxyTo(upstream: string, options: Partial<ProxyServerOptions> = {}): Promise<Recorded> {
+  const recorded: Omit<Recorded, 'proxy'> = { exchanges: [], channels: [], malformed: 0 }
+  const proxy = await startProxyServer({
+    upstream,
+    host: '127.0.0.1',
+    port: 0,
+    requestTimeoutMs: 5_000,
+    maxBodyBytes: 1_000,
+    onExchange: (exchange, upstreamFailed) => recorded.exchanges.push({ exchange, upstreamFailed }),
+    onChannel: (exchange) => recorded.channels.push(exchange),
+    onMalformedRequest: () => recorded.malformed++,
+    ...options,
+  })
+  let closed = false
+  closers.push(() => (closed ? Promise.resolve() : proxy.close()))
+  return Object.assign(recorded, {
+    proxy: { url: proxy.url, close: () => ((closed = true), proxy.close()) },
+  })
+}
+
+/** A request on a connection of its own. */
+async function fresh(url: string, options: Parameters<typeof request>[1] = {}) {
+  // A bound far beyond a local answer: a proxy that never ends a response fails the test instead of holding it.
+  const dispatcher = new Agent({ pipelining: 0, headersTimeout: GIVE_UP_MS, bodyTimeout: GIVE_UP_MS })
+  try {
+    const answer = await request(url, { ...options, dispatcher })
+    const body = Buffer.from(await answer.body.arrayBuffer())
+    return { status: answer.statusCode, headers: answer.headers, body }
+  } finally {
+    await dispatcher.close()
+  }
+}
+
+/** Sends raw bytes on a socket of its own and reads until the proxy closes it. */
+async function raw(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url)
+  const socket: Socket = connect(Number(port), hostname).setTimeout(GIVE_UP_MS, () => socket.destroy())
+  await once(socket, 'connect')
+  socket.write(bytes)
+  const chunks: Buffer[] = []
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+  await once(socket, 'close')
+  return Buffer.concat(chunks).toString()
+}
+
+/** Until the proxy has told of count exchanges (it does once the response has ended and been decoded). */
+async function told(recorded: Recorded, count: number, what: 'exchanges' | 'channels' = 'exchanges'): Promise<void> {
+  await vi.waitFor(() => expect(recorded[what].length).toBeGreaterThanOrEqual(count), {
+    timeout: GIVE_UP_MS,
+    interval: 5,
+  })
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+describe('the proxy server forwards', () => {
+  test('a GET under the upstream base path, with its query and the headers of the message, and records it', async () => {
+    const upstream = await upstreamServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-trace': 't-1', 'proxy-connection': 'keep-alive' })
+      res.end('{"data":[1,2]}')
+    })
+    const recorded = await proxyTo(`${upstream.origin}/base//`)
+    expect(recorded.proxy.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    const answer = await fresh(`${recorded.proxy.url}/v1/markets?limit=2`, {
+      headers: {
+        'x-api-key': 'k-1',
+        'x-custom': ['a', 'b'],
+        'proxy-connection': 'keep-alive',
+        te: 'trailers',
+        trailer: 'x-after',
+      },
+    })
+    expect(answer.status).toBe(200)
+    expect(answer.body.toString()).toBe('{"data":[1,2]}')
+    expect(answer.headers['x-trace']).toBe('t-1')
+    expect(answer.headers['content-type']).toBe('application/json')
+    expect(answer.headers['proxy-connection'], 'a per-connection header of the response is not forwarded').toBe(
+      undefined,
+    )
+    await told(recorded, 1)
+    expect(upstream.seen).toHaveLength(1)
+    const [seen] = upstream.seen
+    expect(seen!.method).toBe('GET')
+    expect(seen!.url).toBe('/base/v1/markets?limit=2')
+    expect(seen!.headers['x-api-key']).toBe('k-1')
+    expect(seen!.headers['x-custom']).toBe('a, b')
+    expect(seen!.headers.host, "the upstream's host, not the proxy's").toBe(new URL(upstream.origin).host)
+    for (const name of ['proxy-connection', 'te', 'trailer', 'upgrade'])
+      expect(seen!.headers[name], `${name} is the connection's`).toBeUndefined()
+
+    expect(recorded.exchanges).toHaveLength(1)
+    const [{ exchange, upstreamFailed }] = recorded.exchanges as [Recorded['exchanges'][0]]
+    expect(upstreamFailed).toBe(false)
+    expect(exchange.request.method).toBe('GET')
+    expect(exchange.request.url).toBe(`${upstream.origin}/base/v1/markets?limit=2`)
+    expect(exchange.request.headers['x-api-key']).toBe('k-1')
+    expect(exchange.request.headers['x-custom']).toBe('a, b')
+    expect(Object.keys(exchange.request.headers).filter((name) => ['host', 'te', 'trailer'].includes(name))).toEqual([])
+    expect('body' in exchange.request, 'a GET has no body recorded').toBe(false)
+    expect(exchange.error).toBeUndefined()
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.response?.body).toBe('{"data":[1,2]}')
+    expect(exchange.response?.json).toEqual({ data: [1, 2] })
+    expect(exchange.response?.truncated).toBe(false)
+    expect(exchange.response?.headers['x-trace']).toBe('t-1')
+    expect(exchange.retries).toEqual([])
+    expect(Date.parse(exchange.startedAt!)).toBeGreaterThan(Date.now() - 60_000)
+    expect(Date.parse(exchange.startedAt!)).toBeLessThanOrEqual(Date.now())
+    const { waitMs, receiveMs } = exchange.timings!
+    expect(waitMs).toBeGreaterThanOrEqual(0)
+    expect(receiveMs).toBeGreaterThanOrEqual(0)
+    expect(exchange.durationMs).toBeGreaterThanOrEqual(waitMs + receiveMs)
+    expect(exchange.durationMs).toBeLessThan(60_000)
+  })
+
+  test('an upstream without a base path: the request path as it came', async () => {
+    const upstream = await upstreamServer((_, res) => res.end('ok'))
+    const recorded = await proxyTo(upstream.origin)
+    await fresh(`${recorded.proxy.url}/v1/x`)
+    await told(recorded, 1)
+    expect(upstream.seen.map(({ url }) => url)).toEqual(['/v1/x'])
+    expect(recorded.exchanges[0]!.exchange.request.url).toBe(`${upstream.origin}/v1/x`)
+  })
+
+  test("a write's body to the upstream unchanged and recorded whole under the cap, not at all over it", async () => {
+    const upstream = await upstreamServer((seen, res) => {
+      res.writeHead(201, { 'content-type': 'text/plain' })
+      res.end(`got ${seen.body.length}`)
+    })
+    const recorded = await proxyTo(upstream.origin, { maxBodyBytes: 10 })
+    const small = await fresh(`${recorded.proxy.url}/v1/intents`, { method: 'POST', body: '{"a":1}' })
+    expect(small.status).toBe(201)
+    expect(small.body.toString()).toBe('got 7')
+    const exact = await fresh(`${recorded.proxy.url}/v1/intents`, { method: 'PUT', body: '0123456789' })
+    expect(exact.body.toString()).toBe('got 10')
+    const large = await fresh(`${recorded.proxy.url}/v1/intents`, { method: 'POST', body: '0123456789A' })
+    expect(large.body.toString()).toBe('got 11')
+    expect(upstream.seen.map(({ method, body }) => `${method} ${body}`)).toEqual([
+      'POST {"a":1}',
+      'PUT 0123456789',
+      'POST 0123456789A',
+    ])
+    await told(recorded, 3)
+    const exchanges = recorded.exchanges.map(({ exchange }) => exchange)
+    expect(exchanges.map(({ request }) => request.body)).toEqual(['{"a":1}', '0123456789', undefined])
+    expect(exchanges.map(({ request }) => request.method)).toEqual(['POST', 'PUT', 'POST'])
+    expect(exchanges.map(({ response }) => response?.status)).toEqual([201, 201, 201])
+  })
+
+  test('a HEAD without a body, and a body over the cap to the client whole but kept cut', async () => {
+    const long = 'x'.repeat(50)
+    const upstream = await upstreamServer((seen, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(long.length) })
+      res.end(seen.method === 'HEAD' ? undefined : long)
+    })
+    const recorded = await proxyTo(upstream.origin, { maxBodyBytes: 20 })
+    const head = await fresh(`${recorded.proxy.url}/h`, { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    await told(recorded, 1)
+    expect('body' in recorded.exchanges[0]!.exchange.request).toBe(false)
+    const whole = await fresh(`${recorded.proxy.url}/g`)
+    expect(whole.body.toString()).toBe(long)
+    await told(recorded, 2)
+    const { response } = recorded.exchanges[1]!.exchange
+    expect(response?.truncated, 'over the cap: its start kept, marked cut').toBe(true)
+    expect(response?.body).toBe(long)
+  })
+
+  test('a gzip body to the client as it came, and recorded decoded', async () => {
+    const text = '{"data":"zipped"}'
+    const zipped = gzipSync(text)
+    const upstream = await upstreamServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+      res.end(zipped)
+    })
+    const recorded = await proxyTo(upstream.origin)
+    const answer = await fresh(`${recorded.proxy.url}/z`)
+    expect(answer.headers['content-encoding']).toBe('gzip')
+    expect(answer.body.equals(zipped)).toBe(true)
+    await told(recorded, 1)
+    const { response } = recorded.exchanges[0]!.exchange
+    expect(response?.body).toBe(text)
+    expect(response?.encodedBytes).toBe(zipped.length)
+  })
+
+  test('numbers each client connection in the order it was accepted; requests on one connection share it', async () => {
+    const upstream = await upstreamServer((_, res) => res.end('ok'))
+    const recorded = await proxyTo(upstream.origin)
+    const first = await raw(
+      recorded.proxy.url,
+      'GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    )
+    expect(first.match(/HTTP\/1\.1 200/g)).toHaveLength(2)
+    await fresh(`${recorded.proxy.url}/3`)
+    await told(recorded, 3)
+    const connections = recorded.exchanges.map(({ exchange }) => exchange.connection!)
+    expect(connections.map(({ number }) => number)).toEqual([1, 1, 2])
+    expect(connections[0]!.port).toBe(connections[1]!.port)
+    expect(connections[2]!.port).not.toBe(connections[0]!.port)
+    expect(connections.every(({ port }) => typeof port === 'number' && port > 0)).toBe(true)
+  })
+
+  test('waits for the backlog before it ends a response', async () => {
+    // Chunked: the client sees the body's end only when the proxy ends the response.
+    const upstream = await upstreamServer((_, res) => (res.write('ok'), res.end()))
+    let release!: () => void
+    let released = false
+    const calls: number[] = []
+    const recorded = await proxyTo(upstream.origin, {
+      backlog: () => {
+        calls.push(recorded.exchanges.length)
+        return new Promise<void>((resolve) => (release = resolve))
+      },
+    })
+    const answered = fresh(`${recorded.proxy.url}/b`).then((answer) => ({ answer, released }))
+    await new Promise<void>((resolve) => {
+      const poll = () => (calls.length > 0 ? resolve() : setTimeout(poll, 5))
+      poll()
+    })
+    expect(calls, 'asked once, before the exchange is recorded').toEqual([0])
+    released = true
+    release()
+    const { answer, released: when } = await answered
+    expect(answer.body.toString()).toBe('ok')
+    expect(when, 'the response ended only once the backlog resolved').toBe(true)
+    await told(recorded, 1)
+    expect(recorded.exchanges).toHaveLength(1)
+  })
+})
+
+describe('the proxy server, when the upstream fails', () => {
+  test('answers 502 with an error body where the upstream refuses the connection, and records the failure', async () => {
+    const origin = `http://127.0.0.1:${await closedPort()}`
+    const recorded = await proxyTo(origin)
+    const answer = await fresh(`${recorded.proxy.url}/v1/markets`, { method: 'POST', body: 'b' })
+    expect(answer.status).toBe(502)
+    expect(answer.headers['content-type']).toBe('application/json')
+    await told(recorded, 1)
+    const body = JSON.parse(answer.body.toString()) as { error: string; code: string }
+    expect(body.code).toBe('upstream_unreachable')
+    expect(body.error).toMatch(/^ipts-conformance proxy: the upstream did not answer: \S/)
+    expect(recorded.exchanges).toHaveLength(1)
+    const [{ exchange, upstreamFailed }] = recorded.exchanges as [Recorded['exchanges'][0]]
+    expect(upstreamFailed).toBe(true)
+    expect(exchange.error?.code).toBe('ECONNREFUSED')
+    expect(`ipts-conformance proxy: ${exchange.error?.message}`).toBe(body.error)
+    expect(exchange.response).toBeUndefined()
+    expect(exchange.request.url).toBe(`${origin}/v1/markets`)
+    expect(exchange.durationMs).toBeGreaterThan(0)
+    expect(exchange.durationMs).toBeLessThan(60_000)
+  })
+
+  test('answers 502 where the upstream sends no head in time', async () => {
+    const upstream = await upstreamServer(() => undefined)
+    const recorded = await proxyTo(upstream.origin, { requestTimeoutMs: 150 })
+    const answer = await fresh(`${recorded.proxy.url}/slow`)
+    expect(answer.status).toBe(502)
+    expect(JSON.parse(answer.body.toString()).code).toBe('upstream_unreachable')
+    await told(recorded, 1)
+    const [{ exchange, upstreamFailed }] = recorded.exchanges as [Recorded['exchanges'][0]]
+    expect(upstreamFailed).toBe(true)
+    expect(exchange.error?.code).toBe('TIMEOUT')
+    expect(exchange.error?.message).toMatch(/^the upstream did not answer: /)
+  })
+
+  test("cuts the client's response where the upstream's body breaks off, and records what came", async () => {
+    const upstream = await upstreamServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100' })
+      res.write('part', () => setTimeout(() => res.socket?.destroy(), 20))
+    })
+    const recorded = await proxyTo(upstream.origin)
+    await expect(fresh(`${recorded.proxy.url}/cut`)).rejects.toThrow()
+    await told(recorded, 1)
+    const [{ exchange, upstreamFailed }] = recorded.exchanges as [Recorded['exchanges'][0]]
+    expect(upstreamFailed).toBe(true)
+    expect(exchange.error?.message).toMatch(/^the upstream's body broke off: /)
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.response?.body).toBe('part')
+  })
+})
+
+describe('the proxy server and bad requests', () => {
+  test('answers an unparsable request 400 and closes, and counts it', async () => {
+    const upstream = await upstreamServer((_, res) => res.end('ok'))
+    const recorded = await proxyTo(upstream.origin)
+    const answer = await raw(recorded.proxy.url, 'NOT A REQUEST\r\n\r\n')
+    expect(answer).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+    expect(recorded.malformed).toBe(1)
+    expect(upstream.seen).toEqual([])
+    expect(recorded.exchanges).toEqual([])
+  })
+})
+
+/** A ws server on 127.0.0.1 that answers each message with `echo:` and it. */
+async function echoServer(): Promise<{ origin: string; urls: string[]; headers: IncomingMessage['headers'][] }> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 })
+  await once(server, 'listening')
+  const urls: string[] = []
+  const headers: IncomingMessage['headers'][] = []
+  server.on('connection', (socket, req) => {
+    urls.push(req.url!)
+    headers.push(req.headers)
+    socket.on('message', (data: RawData) => socket.send(`echo:${String(data)}`))
+  })
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        for (const client of server.clients) client.terminate()
+        server.close(resolve)
+      }),
+  )
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, urls, headers }
+}
+
+describe('the proxy server and WebSocket upgrades', () => {
+  test('tunnels a channel both ways and records it, with its messages, once both sides closed', async () => {
+    const upstream = await echoServer()
+    const recorded = await proxyTo(`${upstream.origin}/base`)
+    const client = new WebSocket(`${recorded.proxy.url.replace(/^http/, 'ws')}/v1/stream?x=1`, {
+      headers: { 'x-api-key': 'k-2' },
+    })
+    await once(client, 'open')
+    client.send('hello')
+    const [data] = (await once(client, 'message')) as [RawData]
+    expect(String(data)).toBe('echo:hello')
+    client.close(1000, 'bye')
+    await once(client, 'close')
+    await told(recorded, 1, 'channels')
+    expect(upstream.urls).toEqual(['/base/v1/stream?x=1'])
+    expect(upstream.headers[0]!['x-api-key']).toBe('k-2')
+    expect(upstream.headers[0]!.host).toBe(new URL(upstream.origin).host)
+    expect(recorded.exchanges).toEqual([])
+    expect(recorded.channels).toHaveLength(1)
+    const [channel] = recorded.channels as [Exchange]
+    expect(channel.request.method).toBe('GET')
+    expect(channel.request.url).toBe(`${upstream.origin}/base/v1/stream?x=1`)
+    expect(channel.request.headers.connection).toBe('Upgrade')
+    expect(channel.request.headers.upgrade).toBe('websocket')
+    expect(channel.request.headers['x-api-key']).toBe('k-2')
+    expect(channel.request.headers.host).toBeUndefined()
+    expect(channel.connection?.number).toBe(1)
+    expect(channel.response?.status).toBe(101)
+    expect(channel.response?.headers.upgrade).toBe('websocket')
+    expect(channel.webSocketMessages?.map(({ type, opcode, data }) => `${type} ${opcode} ${data}`)).toEqual([
+      'send 1 hello',
+      'receive 1 echo:hello',
+      'send 8 1000 bye',
+      'receive 8 1000 bye',
+    ])
+    expect(channel.webSocketComment).toBeUndefined()
+    expect(channel.durationMs).toBeGreaterThan(0)
+    expect(channel.durationMs).toBeLessThan(60_000)
+  })
+
+  test('close() closes the channels still open, each recorded', async () => {
+    const upstream = await echoServer()
+    const recorded = await proxyTo(upstream.origin)
+    const client = new WebSocket(`${recorded.proxy.url.replace(/^http/, 'ws')}/open`)
+    await once(client, 'open')
+    client.send('one')
+    await once(client, 'message')
+    const clientClosed = once(client, 'close')
+    await recorded.proxy.close()
+    expect(recorded.channels).toHaveLength(1)
+    expect(recorded.channels[0]!.webSocketMessages?.map(({ data }) => data)).toEqual(['one', 'echo:one'])
+    await clientClosed
+  })
+
+  test('forwards a refused upgrade as the upstream answered it, and records it as an exchange', async () => {
+    const upstream = await upstreamServer((_, res) => {
+      // Chunked: the client gets the body delimited by the connection's close instead.
+      res.writeHead(401, { 'content-type': 'application/json', 'x-why': 'no-key' })
+      res.write('{"error":')
+      res.end('"no key"}')
+    })
+    const recorded = await proxyTo(upstream.origin)
+    const answer = await raw(
+      recorded.proxy.url,
+      'GET /v1/realtime HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+        'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    )
+    const [head, body] = answer.split('\r\n\r\n')
+    expect(head!.split('\r\n')[0]).toBe('HTTP/1.1 401 Unauthorized')
+    expect(head).toMatch(/\r\nx-why: no-key(\r\n|$)/i)
+    expect(
+      head!
+        .toLowerCase()
+        .split('\r\n')
+        .filter((line) => line.startsWith('connection:')),
+    ).toEqual(['connection: close'])
+    expect(head!.toLowerCase()).not.toContain('transfer-encoding')
+    expect(body).toBe('{"error":"no key"}')
+    await told(recorded, 1)
+    expect(upstream.seen.map(({ url, headers }) => `${url} ${headers.upgrade}`)).toEqual(['/v1/realtime websocket'])
+    const [{ exchange, upstreamFailed }] = recorded.exchanges as [Recorded['exchanges'][0]]
+    expect(upstreamFailed).toBe(false)
+    expect(exchange.response?.status).toBe(401)
+    expect(exchange.response?.json).toEqual({ error: 'no key' })
+    expect(exchange.error).toBeUndefined()
+    expect(exchange.timings!.waitMs).toBeGreaterThanOrEqual(0)
+    expect(recorded.channels).toEqual([])
+  })
+
+  test('answers an upgrade the upstream does not take 502, and records the failure', async () => {
+    const origin = `http://127.0.0.1:${await closedPort()}`
+    const recorded = await proxyTo(origin)
+    const answer = await raw(
+      recorded.proxy.url,
+      'GET /v1/realtime HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n',
+    )
+    const [head, body] = answer.split('\r\n\r\n')
+    expect(head!.split('\r\n')[0]).toBe('HTTP/1.1 502 Bad Gateway')
+    expect(head).toContain(`\r\ncontent-length: ${Buffer.byteLength(body!)}\r\n`)
+    expect(head).toContain('\r\ncontent-type: application/json')
+    const parsed = JSON.parse(body!) as { error: string; code: string }
+    expect(parsed.code).toBe('upstream_unreachable')
+    expect(parsed.error).toMatch(/^ipts-conformance proxy: the upstream did not answer: \S/)
+    await told(recorded, 1)
+    const [{ exchange, upstreamFailed }] = recorded.exchanges as [Recorded['exchanges'][0]]
+    expect(upstreamFailed).toBe(true)
+    expect(exchange.error?.code).toBe('ECONNREFUSED')
+    expect(exchange.response).toBeUndefined()
+  })
+})
+
+/** A TCP server on 127.0.0.1 that answers each connection's first bytes with answer (or never, when undefined). */
+async function rawUpstream(answer: string | Buffer | undefined) {
+  const received: Buffer[] = []
+  const sockets = new Set<Socket>()
+  let asked = 0
+  const server = createNetServer((socket) => {
+    sockets.add(socket)
+    socket.once('data', () => {
+      asked++
+      if (answer !== undefined) socket.write(answer)
+      socket.on('data', (chunk: Buffer) => received.push(chunk))
+    })
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(resolve)
+      }),
+  )
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    get asked() {
+      return asked
+    },
+  }
+}
+
+/** A text frame from the server (unmasked), or from a client (masked with a fixed key). */
+function textFrame(data: string, masked = false): Buffer {
+  const payload = Buffer.from(data)
+  const mask = Buffer.from([1, 2, 3, 4])
+  return Buffer.concat([
+    Buffer.from([0x81, (masked ? 0x80 : 0) | payload.length]),
+    ...(masked ? [mask, Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]!))] : [payload]),
+  ])
+}
+
+const UPGRADE_REQUEST =
+  'GET /v1/realtime HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+  'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n'
+
+describe('the proxy server and upgrades, byte by byte', () => {
+  test("the 101's head as the upstream wrote it; the bytes after each head belong to the channel", async () => {
+    const head = 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nX-Extra: 1\r\n\r\n'
+    const upstream = await rawUpstream(Buffer.concat([Buffer.from(head), textFrame('hi')]))
+    const recorded = await proxyTo(upstream.origin)
+    const { hostname, port } = new URL(recorded.proxy.url)
+    const client = connect(Number(port), hostname)
+    await once(client, 'connect')
+    const got: Buffer[] = []
+    client.on('data', (chunk: Buffer) => got.push(chunk))
+    client.write(Buffer.concat([Buffer.from(UPGRADE_REQUEST), textFrame('yo', true)]))
+    const expected = Buffer.concat([Buffer.from(head), textFrame('hi')])
+    await vi.waitFor(() => expect(Buffer.concat(got).equals(expected)).toBe(true), { timeout: GIVE_UP_MS })
+    await vi.waitFor(() => expect(Buffer.concat(upstream.received).equals(textFrame('yo', true))).toBe(true), {
+      timeout: GIVE_UP_MS,
+    })
+    client.destroy()
+    await told(recorded, 1, 'channels')
+    const [channel] = recorded.channels as [Exchange]
+    expect(channel.response).toEqual({
+      status: 101,
+      headers: { upgrade: 'websocket', connection: 'Upgrade', 'x-extra': '1' },
+      body: '',
+      truncated: false,
+    })
+    expect(channel.timings?.receiveMs).toBe(0)
+    expect(channel.webSocketMessages?.map(({ type, data }) => `${type} ${data}`)).toEqual(['send yo', 'receive hi'])
+  })
+
+  test('an extension the upstream negotiated that the proxy cannot read: the channel says so', async () => {
+    const head =
+      'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+      'Sec-WebSocket-Extensions: x-unknown-ext\r\n\r\n'
+    const upstream = await rawUpstream(head)
+    const recorded = await proxyTo(upstream.origin)
+    const { hostname, port } = new URL(recorded.proxy.url)
+    const client = connect(Number(port), hostname)
+    await once(client, 'connect')
+    client.write(UPGRADE_REQUEST)
+    await once(client, 'data')
+    client.destroy()
+    await told(recorded, 1, 'channels')
+    expect(recorded.channels[0]!.webSocketMessages).toEqual([])
+    expect(recorded.channels[0]!.webSocketComment).toMatch(/^the frames were not read: .*x-unknown-ext/)
+  })
+
+  test('an upgrade the upstream does not answer in time is answered 502, a timeout', async () => {
+    const upstream = await rawUpstream(undefined)
+    const recorded = await proxyTo(upstream.origin, { requestTimeoutMs: 150 })
+    const answer = await raw(recorded.proxy.url, UPGRADE_REQUEST)
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 502 Bad Gateway')
+    await told(recorded, 1)
+    expect(recorded.exchanges[0]!.upstreamFailed).toBe(true)
+    expect(recorded.exchanges[0]!.exchange.error?.code).toBe('TIMEOUT')
+  })
+
+  test('a client that leaves before the upstream answers its upgrade: recorded as such, not as a failure', async () => {
+    const upstream = await rawUpstream(undefined)
+    const recorded = await proxyTo(upstream.origin)
+    const { hostname, port } = new URL(recorded.proxy.url)
+    const client = connect(Number(port), hostname)
+    await once(client, 'connect')
+    client.write(UPGRADE_REQUEST)
+    await vi.waitFor(() => expect(upstream.asked).toBe(1), { timeout: GIVE_UP_MS })
+    client.resetAndDestroy()
+    await told(recorded, 1)
+    const [{ exchange, upstreamFailed }] = recorded.exchanges as [Recorded['exchanges'][0]]
+    expect(upstreamFailed).toBe(false)
+    expect(exchange.error?.message).toBe('the client closed its connection before the upstream answered the upgrade')
+  })
+
+  test('an open channel outlives the request timeout', async () => {
+    const upstream = await echoServer()
+    const recorded = await proxyTo(upstream.origin, { requestTimeoutMs: 100 })
+    const client = new WebSocket(`${recorded.proxy.url.replace(/^http/, 'ws')}/quiet`)
+    await once(client, 'open')
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    client.send('still here')
+    const [data] = (await once(client, 'message')) as [RawData]
+    expect(String(data)).toBe('echo:still here')
+    client.close(1000)
+    await once(client, 'close')
+  })
+})

@@ -1,0 +1,253 @@
+import { beforeAll, describe, expect, test } from 'vitest'
+import { specPath } from '../../src/core/package-root.js'
+import type { Exchange } from '../../src/http/exchange.js'
+import { standIn } from '../../src/http/listed-material.js'
+import { loadProfile } from '../../src/profile/load.js'
+import type { Profile } from '../../src/profile/profile.js'
+import { REFERENCE_PROFILE_FILE } from '../../src/runner/profile-of-run.js'
+import { TrafficJudgement } from '../../src/traffic/judgement.js'
+import { SECRETS_REMEMBERED } from '../../src/traffic/learned-secrets.js'
+import { exchangeOf, responseOf, type Sent } from '../support/hand-made.js'
+
+/**
+ * TrafficJudgement on exchanges made by hand, as check-har and the proxy show them: what it counts per operation, the
+ * writes it holds to IDEM-SAME-BODY, the findings set aside as stand-ins, the channels it judges, and the secrets it
+ * redacts from what it kept before forgetting them.
+ */
+
+const TARGET = 'http://127.0.0.1:9'
+const MARKETS = `${TARGET}/v1/markets`
+const JSON_TYPE = { 'content-type': 'application/json' }
+const judgement = (profile?: Profile) => new TrafficJudgement('proxy', TARGET, profile)
+const markets = (status = 200) => exchangeOf(responseOf(status, JSON_TYPE, { items: [] }))
+const unaddressed = (sent: Sent): Sent => ({ ...sent, operation: undefined })
+
+let profile: Profile
+beforeAll(async () => {
+  profile = await loadProfile({ file: specPath(REFERENCE_PROFILE_FILE) })
+})
+
+describe('TrafficJudgement: the responses seen per operation', () => {
+  test('a judged response counts as judged; one without a response or without its body is seen, not judged', () => {
+    const j = judgement()
+    j.judge(markets(200))
+    j.judge(exchangeOf(undefined))
+    j.judge(markets(503), false)
+    j.judge(exchangeOf(undefined, unaddressed({ url: `${TARGET}/v1/nowhere` })))
+    j.judge(exchangeOf(undefined, unaddressed({ url: `${TARGET}/health` })))
+    j.upstreamFailed({ ...exchangeOf(undefined), error: { code: 'ECONNREFUSED', message: 'refused' } })
+    j.upstreamFailed({
+      ...exchangeOf(undefined, unaddressed({ url: `${TARGET}/v1/nowhere` })),
+      error: { code: 'ECONNREFUSED', message: 'refused' },
+    })
+    expect(j.findings().responses).toEqual({
+      listMarkets: { statuses: { '200': 1, '503': 1, 'no response': 2 }, judged: 1 },
+    })
+  })
+
+  test('judge and upstreamFailed return the exchange with the operation it addresses, none outside the contract', () => {
+    const j = judgement()
+    expect(j.judge(exchangeOf(responseOf(200), unaddressed({}))).operation).toBe('listMarkets')
+    const elsewhere = exchangeOf(responseOf(200), unaddressed({ url: `${TARGET}/v1/nowhere` }))
+    expect(j.judge(elsewhere), 'the exchange itself').toBe(elsewhere)
+    const failed = j.upstreamFailed({
+      ...exchangeOf(undefined, unaddressed({ url: `${TARGET}/v1/vault` })),
+      error: { code: 'ECONNREFUSED', message: 'refused' },
+    })
+    expect(failed.operation).toBe('getVault')
+    const outside = { ...exchangeOf(undefined, unaddressed({ url: `${TARGET}/x` })), error: undefined }
+    expect(j.upstreamFailed(outside), 'the exchange itself').toBe(outside)
+  })
+
+  test('the target is the one given, never embedded; no breach is no clientRuleBreaches member', () => {
+    const j = judgement()
+    j.judge(markets())
+    const findings = j.findings()
+    expect(findings.target).toEqual({ baseUrl: TARGET, embedded: false })
+    expect(findings.traffic).not.toHaveProperty('clientRuleBreaches')
+    expect(findings.profile).toBeUndefined()
+  })
+})
+
+describe("TrafficJudgement: the profile's writes and IDEM-SAME-BODY", () => {
+  const write = (key: string, body: string, url = `${TARGET}/v1/intents`, method = 'POST'): Exchange => ({
+    ...exchangeOf(responseOf(201, JSON_TYPE, { data: {} }), {
+      operation: undefined,
+      method,
+      url,
+      headers: { 'idempotency-key': key, 'content-type': 'application/json' },
+    }),
+    request: {
+      method,
+      url,
+      headers: { 'idempotency-key': key, 'content-type': 'application/json' },
+      body,
+    },
+  })
+
+  test('a key sent again with another body breaks it, named by the method, the path and the exchange', () => {
+    const j = judgement(profile)
+    j.judge(write('key-1', '{"a":1}'))
+    j.judge(markets())
+    j.judge(write('key-1', '{"a":2}', `${TARGET}/v1/intents?x=1`))
+    expect(j.findings().profile).toBe(profile)
+    expect(j.findings().traffic?.clientRuleBreaches).toEqual([
+      {
+        requirement: 'IDEM-SAME-BODY',
+        message: expect.stringMatching(/^submitIntent: POST \/v1\/intents \(exchange 3\) sent Idempotency-Key "key-1"/),
+      },
+    ])
+  })
+
+  test('a GET of an operation and a write outside the profile are not held to it', () => {
+    const j = judgement(profile)
+    j.judge(write('key-g', '{"a":1}', MARKETS, 'GET'))
+    j.judge(write('key-g', '{"a":2}', MARKETS, 'GET'))
+    j.judge(write('key-o', '{"a":1}', `${TARGET}/v1/elsewhere`))
+    j.judge(write('key-o', '{"a":2}', `${TARGET}/v1/elsewhere`))
+    expect(j.findings().traffic).not.toHaveProperty('clientRuleBreaches')
+  })
+
+  test("a rule the profile states judges with the profile's values", () => {
+    const error = exchangeOf(responseOf(400, JSON_TYPE, { error: 'bad', code: 'no-such-code-anywhere' }))
+    const outcome = (j: TrafficJudgement) =>
+      j.findings().checks.find((check) => check.id === 'every-response/error-code-listed')
+    const withProfile = judgement(profile)
+    withProfile.judge(error)
+    expect(outcome(withProfile)?.status).toBe('failed')
+    const without = judgement()
+    without.judge(error)
+    expect(outcome(without)?.status).not.toBe('failed')
+  })
+})
+
+describe('TrafficJudgement: findings about values recorded as stand-ins', () => {
+  const withStandIn = (requestId: string) =>
+    exchangeOf(
+      {
+        ...responseOf(200, { ...JSON_TYPE, 'x-request-id': standIn('header', requestId) }, { items: [] }),
+        standIns: true,
+      },
+      { headers: { accept: 'application/json', 'x-request-id': 'abcdefgh12' } },
+    )
+  const reasonOf = (j: TrafficJudgement, id: string) => j.findings().checks.find((check) => check.id === id)
+
+  test('are set aside per rule and counted; a rule that judged nothing else is not assessed, saying how many', () => {
+    const j = judgement()
+    j.judge(withStandIn('abc'))
+    expect(j.findings().traffic?.standIns).toEqual({
+      responses: 1,
+      setAside: { 'every-response/request-id-format': 1, 'request-ids/valid-echoed': 1 },
+    })
+    expect(reasonOf(j, 'every-response/request-id-format')).toMatchObject({
+      status: 'skipped',
+      reason:
+        'not assessed: what it needs was recorded as a stand-in in one response (the recording kept response material by allowlist; record with --raw-record)',
+    })
+    j.judge(withStandIn('def'))
+    expect(j.findings().traffic?.standIns?.responses).toBe(2)
+    expect(j.findings().traffic?.standIns?.setAside['every-response/request-id-format']).toBe(2)
+    expect(reasonOf(j, 'every-response/request-id-format')?.reason).toMatch(
+      /^not assessed: what it needs was recorded as a stand-in in 2 responses \(/,
+    )
+  })
+
+  test('a rule that judged a real value keeps its own outcome', () => {
+    const j = judgement()
+    j.judge(withStandIn('abc'))
+    j.judge(
+      exchangeOf(responseOf(200, { ...JSON_TYPE, 'x-request-id': 'abcdefgh12' }, { items: [] }), {
+        headers: { accept: 'application/json', 'x-request-id': 'abcdefgh12' },
+      }),
+    )
+    const outcome = reasonOf(j, 'every-response/request-id-format')
+    expect(outcome?.status).toBe('passed')
+    expect(outcome?.reason ?? '').not.toMatch(/stand-in/)
+  })
+})
+
+describe('TrafficJudgement: WebSocket channels', () => {
+  const channel = (url: string, headers: Record<string, string> = {}): Exchange => ({
+    ...exchangeOf(responseOf(101, { upgrade: 'websocket' }), unaddressed({ url, headers })),
+    webSocketMessages: [
+      { type: 'send', time: 1, opcode: 1, data: 'hi' },
+      { type: 'receive', time: 2, opcode: 1, data: 'there' },
+    ],
+  })
+
+  test('each is counted with its messages; a receipt in its URL is a breach of RCPT-HANDLING, a key is not', () => {
+    const j = judgement()
+    j.channel(channel(`${TARGET}/v1/realtime?topic=a`))
+    j.channel(channel(`${TARGET}/v1/realtime?key=k-0123456789`, { 'x-api-key': 'k-0123456789' }))
+    j.judge(channel(`${TARGET}/v1/realtime?receipt=rcpt_0123456789`))
+    const { traffic } = j.findings()
+    expect(traffic?.channels).toEqual({ opened: 3, messages: 6 })
+    expect(traffic?.clientRuleBreaches).toEqual([
+      {
+        requirement: 'RCPT-HANDLING',
+        message: `GET ${TARGET}/v1/realtime?receipt=$IPTS_INTENT_RECEIPT (WebSocket channel 3): the upgrade's URL carries a receipt, which is "not placed in a public URL" (a URL is kept by proxies, logs and histories)`,
+      },
+    ])
+  })
+
+  test('ten are named, the rest counted in one more', () => {
+    const j = judgement()
+    for (let n = 1; n <= 12; n++) j.channel(channel(`${TARGET}/v1/realtime?receipt=rcpt_${n}_0123456789`))
+    const breaches = j.findings().traffic?.clientRuleBreaches ?? []
+    expect(breaches).toHaveLength(11)
+    expect(breaches[9]!.message).toContain('(WebSocket channel 10)')
+    expect(breaches[10]).toEqual({
+      requirement: 'RCPT-HANDLING',
+      message: "and 2 more WebSocket channels whose upgrade's URL carried a receipt",
+    })
+  })
+})
+
+describe('TrafficJudgement: a secret forgotten is redacted from what was kept with it', () => {
+  test('in the evidence and the upstream errors kept before it was learned', () => {
+    const secret = 'tok-4f1c9a7b2e'
+    const j = judgement()
+    j.judge(exchangeOf(responseOf(200, { 'content-type': 'text/html' }, { items: [secret] })))
+    j.upstreamFailed({
+      ...exchangeOf(undefined, unaddressed({ url: `${TARGET}/v1/traders/${secret}/pnl` })),
+      error: { code: 'ECONNREFUSED', message: 'refused' },
+    })
+    expect(JSON.stringify(j.findings())).toContain(secret)
+    j.learn(exchangeOf(undefined, { headers: { 'x-api-key': secret } }))
+    for (let n = 0; n < SECRETS_REMEMBERED; n++)
+      j.learn(exchangeOf(undefined, { headers: { 'x-api-key': `other-key-${n}-0123456789` } }))
+    expect(j.secrets.list().some(({ value }) => value === secret)).toBe(false)
+    const findings = j.findings()
+    expect(JSON.stringify(findings.checks)).not.toContain(secret)
+    expect(findings.errors.join('\n')).not.toContain(secret)
+    expect(findings.errors[0]).toContain('/v1/traders/$IPTS_API_KEY/pnl')
+  })
+})
+
+describe('TrafficJudgement: the relations between responses', () => {
+  test('judge the responses in the order shown, and their findings are redacted with the secrets learned', () => {
+    const receipt = 'rcpt_5e5e5e5e5e5e5e5e'
+    const j = judgement()
+    const repeated = () =>
+      exchangeOf(responseOf(200, { ...JSON_TYPE, 'x-request-id': receipt }, { items: [] }), {
+        url: `${MARKETS}?receipt=${receipt}`,
+      })
+    j.judge(repeated())
+    j.judge(repeated())
+    const outcome = j.findings().checks.find((check) => check.id === 'relations/request-id-unique')
+    expect(outcome?.status).toBe('failed')
+    const shown = JSON.stringify(outcome)
+    expect(shown).not.toContain(receipt)
+    expect(shown).toContain('$IPTS_INTENT_RECEIPT')
+  })
+
+  test("take the round the HAR's senders name: a soak round's findings say so", () => {
+    const j = judgement()
+    const sameId = () => exchangeOf(responseOf(200, { ...JSON_TYPE, 'x-request-id': 'req-00000001' }, { items: [] }))
+    j.judge(sameId(), true, ['soak round 3'])
+    j.judge(sameId(), true, ['soak round 3'])
+    const outcome = j.findings().checks.find((check) => check.id === 'relations/request-id-unique')
+    expect(outcome?.status).toBe('failed')
+    expect(outcome?.evidence?.sample?.round).toBe(3)
+  })
+})
