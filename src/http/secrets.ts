@@ -1,4 +1,4 @@
-import { decodedViews, originalSpan, type DecodedView } from './decoded-views.js'
+import { DECODERS, decodedViews, originalSpan, type DecodedView } from './decoded-views.js'
 
 /**
  * How a secret is kept out of what the suite writes: the one place that decides. Everything the suite writes or prints
@@ -136,6 +136,14 @@ function telling(piece: string): boolean {
   return !/^[A-Za-z _./-]+$/.test(piece) && new Set(piece).size >= 3
 }
 
+/**
+ * The decoders of a secret's own views: the escapes it may hold. The bytes a secret's hex or base64 stands for are
+ * not its text: read as text they are garbage, which garbage in a view of any text would then match.
+ */
+const OWN_VIEW_DECODERS = Object.keys(DECODERS).filter(
+  (name) => !['base64', 'hex', 'byte array', 'binary'].includes(name),
+)
+
 function patternsOf(secrets: readonly Secret[]): Pattern[] {
   const patterns: Pattern[] = []
   const seen = new Set<string>()
@@ -151,7 +159,8 @@ function patternsOf(secrets: readonly Secret[]): Pattern[] {
     for (const text of new Set([value, value.replace(/ /g, '+')])) {
       // A view much shorter than the secret would be found by chance: a secret's own views are kept at PIECE characters
       // or more. (The first view is the text itself, added above.)
-      for (const view of decodedViews(text)) if (view.text.length >= PIECE) add(view.text, placeholder, true, value)
+      for (const view of decodedViews(text, OWN_VIEW_DECODERS))
+        if (view.text.length >= PIECE) add(view.text, placeholder, true, value)
       for (let i = 0; i + PIECE <= text.length; i++) {
         // From here on the secret may hold too little chance for a piece (its end): earlier pieces reach it.
         const length = telltaleLength(text, i, PIECE)
