@@ -58,6 +58,13 @@ async function problemOf(text: string): Promise<string> {
 
 const MARKETS = 'http://127.0.0.1:9/v1/markets'
 const entry = (url = MARKETS) => harEntry({ url, body: '{"items":[]}' })
+/** A JSON response that says it is gzip-coded, its body recorded as these bytes in base64. */
+const gzipCodedBase64 = (size: number, bytes: Buffer) =>
+  harEntry({
+    url: MARKETS,
+    headers: { 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' },
+    content: { size, mimeType: 'application/json', encoding: 'base64', text: bytes.toString('base64') },
+  })
 
 describe('readHarEntries: the entries of log.entries, one at a time', () => {
   test('reads each entry in order, whatever other keys, strings and nesting surround them', async () => {
@@ -254,27 +261,9 @@ describe('exchangeOf: a HAR entry as the judgements read it', () => {
   })
 
   test('a base64 body is decoded with its Content-Encoding; base64 UTF-8 text is the decoded body already', async () => {
-    const gzipped = harEntry({
-      url: MARKETS,
-      headers: { 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' },
-      content: {
-        size: 8,
-        mimeType: 'application/json',
-        encoding: 'base64',
-        text: gzipSync('{"a":2}').toString('base64'),
-      },
-    })
+    const gzipped = gzipCodedBase64(8, gzipSync('{"a":2}'))
     expect((await recordedExchangeOf(gzipped)).exchange.response?.json).toEqual({ a: 2 })
-    const decoded = harEntry({
-      url: MARKETS,
-      headers: { 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' },
-      content: {
-        size: 7,
-        mimeType: 'application/json',
-        encoding: 'base64',
-        text: Buffer.from('{"a":3}').toString('base64'),
-      },
-    })
+    const decoded = gzipCodedBase64(7, Buffer.from('{"a":3}'))
     expect((await recordedExchangeOf(decoded)).exchange.response?.json).toEqual({ a: 3 })
   })
 })
@@ -697,16 +686,7 @@ describe('exchangeOf: the edges of a recorded entry', () => {
   })
 
   test('base64 bytes that neither decode in their coding nor are UTF-8 are not readable, saying why', async () => {
-    const broken = harEntry({
-      url: MARKETS,
-      headers: { 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' },
-      content: {
-        size: 3,
-        mimeType: 'application/json',
-        encoding: 'base64',
-        text: Buffer.from([0xff, 0xfe, 0x00]).toString('base64'),
-      },
-    })
+    const broken = gzipCodedBase64(3, Buffer.from([0xff, 0xfe, 0x00]))
     expect((await recordedExchangeOf(broken)).exchange.response?.jsonError).toBe(
       'not readable: content-encoding gzip, but the body is not in that coding (incorrect header check)',
     )

@@ -122,7 +122,14 @@ describe("a spool given the learned secrets (the proxy's), which forget all but 
   const harRoot = mkdtempSync(join(tmpdir(), 'ipts-spool-learned-'))
   let hars = 0
   const harAt = () => join(harRoot, `${++hars}.har`)
-  const entriesOf = (path: string) => (JSON.parse(readFileSync(path, 'utf8')) as Har).log.entries
+  /** The entries of the HAR the spool writes, with no secret given at the end. */
+  async function entriesWritten(spool: HarSpool) {
+    const har = harAt()
+    await spool.writeTo(har, [])
+    return (JSON.parse(readFileSync(har, 'utf8')) as Har).log.entries
+  }
+  /** The resource an entry reads: 'markets' of /v1/markets. */
+  const resourceOf = (entry: { request: { url: string } }) => new URL(entry.request.url).pathname.split('/')[2]
   const valueOf = (headers: { name: string; value: string }[], name: string) =>
     headers.find((h) => h.name === name)?.value
 
@@ -156,11 +163,9 @@ describe("a spool given the learned secrets (the proxy's), which forget all but 
     show(intent(R2))
     expect(spool.backlog(), 'one segment being redacted holds nothing back').toBeUndefined()
     show(intent(R3))
-    const har = harAt()
     // No secret at the end: what is redacted was redacted when the exchanges set aside were.
-    await spool.writeTo(har, [])
-    const entries = entriesOf(har)
-    expect(entries.map((e) => new URL(e.request.url).pathname.split('/')[2])).toEqual([
+    const entries = await entriesWritten(spool)
+    expect(entries.map(resourceOf)).toEqual([
       'markets',
       'config',
       'config',
@@ -194,15 +199,8 @@ describe("a spool given the learned secrets (the proxy's), which forget all but 
     await behind
     expect(spool.backlog(), 'caught up').toBeUndefined()
     show(intent(R2))
-    const har = harAt()
-    await spool.writeTo(har, [])
-    const entries = entriesOf(har)
-    expect(entries.map((e) => new URL(e.request.url).pathname.split('/')[2])).toEqual([
-      'markets',
-      'config',
-      'vault',
-      'intents',
-    ])
+    const entries = await entriesWritten(spool)
+    expect(entries.map(resourceOf)).toEqual(['markets', 'config', 'vault', 'intents'])
     expect(valueOf(entries[0]!.request.headers, 'x-api-key')).toBe('$IPTS_API_KEY')
     expect(valueOf(entries[1]!.response.headers, 'x-request-id'), 'not learned before its segment was redacted').toBe(
       R2,
@@ -217,9 +215,7 @@ describe("a spool given the learned secrets (the proxy's), which forget all but 
     show(exchange('/v1/markets', { 'x-api-key': A }, '{}'))
     forget(learned)
     show(exchange('/v1/config', {}, '{}'))
-    const har = harAt()
-    await spool.writeTo(har, [])
-    const entries = entriesOf(har)
+    const entries = await entriesWritten(spool)
     expect(entries.map((e) => new URL(e.request.url).pathname)).toEqual(['/v1/markets', '/v1/config'])
     expect(valueOf(entries[0]!.request.headers, 'x-api-key')).toBe('$IPTS_API_KEY')
   })

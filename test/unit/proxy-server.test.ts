@@ -81,6 +81,14 @@ async function fresh(url: string, options: Parameters<typeof request>[1] = {}) {
   }
 }
 
+/** A socket connected to the proxy at `url`, for a test that writes and reads on it as it goes. */
+async function connected(url: string): Promise<Socket> {
+  const { hostname, port } = new URL(url)
+  const socket = connect(Number(port), hostname)
+  await once(socket, 'connect')
+  return socket
+}
+
 /** Sends raw bytes on a socket of its own and reads until the proxy closes it. */
 async function raw(url: string, bytes: string): Promise<string> {
   const { hostname, port } = new URL(url)
@@ -530,9 +538,7 @@ describe('the proxy server and upgrades, byte by byte', () => {
     const head = 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nX-Extra: 1\r\n\r\n'
     const upstream = await rawUpstream(Buffer.concat([Buffer.from(head), textFrame('hi')]))
     const recorded = await proxyTo(upstream.origin)
-    const { hostname, port } = new URL(recorded.proxy.url)
-    const client = connect(Number(port), hostname)
-    await once(client, 'connect')
+    const client = await connected(recorded.proxy.url)
     const got: Buffer[] = []
     client.on('data', (chunk: Buffer) => got.push(chunk))
     client.write(Buffer.concat([Buffer.from(UPGRADE_REQUEST), textFrame('yo', true)]))
@@ -560,9 +566,7 @@ describe('the proxy server and upgrades, byte by byte', () => {
       'Sec-WebSocket-Extensions: x-unknown-ext\r\n\r\n'
     const upstream = await rawUpstream(head)
     const recorded = await proxyTo(upstream.origin)
-    const { hostname, port } = new URL(recorded.proxy.url)
-    const client = connect(Number(port), hostname)
-    await once(client, 'connect')
+    const client = await connected(recorded.proxy.url)
     client.write(UPGRADE_REQUEST)
     await once(client, 'data')
     client.destroy()
@@ -584,9 +588,7 @@ describe('the proxy server and upgrades, byte by byte', () => {
   test('a client that leaves before the upstream answers its upgrade: recorded as such, not as a failure', async () => {
     const upstream = await rawUpstream(undefined)
     const recorded = await proxyTo(upstream.origin)
-    const { hostname, port } = new URL(recorded.proxy.url)
-    const client = connect(Number(port), hostname)
-    await once(client, 'connect')
+    const client = await connected(recorded.proxy.url)
     client.write(UPGRADE_REQUEST)
     await vi.waitFor(() => expect(upstream.asked).toBe(1), { timeout: GIVE_UP_MS })
     client.resetAndDestroy()
