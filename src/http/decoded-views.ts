@@ -712,7 +712,8 @@ const hexDecoded = bytesDecoder(
       const bytes = new SpannedBytes(token.length / 2)
       for (const pair of token.slice(offset).matchAll(/[0-9a-fA-F]{2}/g))
         bytes.add(parseInt(pair[0], 16), at + offset + pair.index, at + offset + pair.index + 2)
-      if (number && !textOrUtf16(bytes.bytes, bytes.length)) continue
+      // A contiguous run was judged above, before its spans were made.
+      if (number && !contiguous && !textOrUtf16(bytes.bytes, bytes.length)) continue
       read.push(bytes)
     }
     return read
