@@ -182,9 +182,12 @@ export const MIN_SECRET_TAIL = 2
  */
 const MAX_SPLIT_ESCAPE = 48
 
-/** Texts up to this long are remembered with their redaction, this many at a time. */
-const RECENT_MAX_CHARS = 512
-const RECENT_KEPT = 4096
+/**
+ * Texts redacted lately are remembered with what they became, up to this many characters in all: a run redacts the same
+ * texts again and again (header values and URLs in every exchange; a failure's response body for its evidence, then in
+ * the report and the HAR).
+ */
+export const RECENT_CHARS = 1 << 22
 
 /** Where a secret was found: its span in the original text and which secret it is. */
 interface Found {
@@ -405,8 +408,14 @@ class Detector {
     }
   }
 
-  /** Short texts redacted lately (header names and values, URLs recur in every exchange), with what they became. */
+  /** Texts redacted lately, with what they became. */
   private readonly recent = new Map<string, string>()
+  /** The characters of the texts in recent: all are forgotten before a text would take them past RECENT_CHARS. */
+  private recentChars = 0
+
+  get rememberedChars(): number {
+    return this.recentChars
+  }
 
   /**
    * Replaces the span of every secret found by its placeholder; the whole text is withheld when that does not leave it
@@ -414,15 +423,15 @@ class Detector {
    */
   apply(text: string): string {
     if (this.empty || text.length === 0) return text
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: what is remembered only saves time
-    if (text.length > RECENT_MAX_CHARS) return this.redacted(text)
-    let redacted = this.recent.get(text)
-    if (redacted === undefined) {
-      redacted = this.redacted(text)
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the bound only limits memory
-      if (this.recent.size >= RECENT_KEPT) this.recent.clear()
-      this.recent.set(text, redacted)
+    const remembered = this.recent.get(text)
+    if (remembered !== undefined) return remembered
+    const redacted = this.redacted(text)
+    if (this.recentChars + text.length > RECENT_CHARS) {
+      this.recent.clear()
+      this.recentChars = 0
     }
+    this.recent.set(text, redacted)
+    this.recentChars += text.length
     return redacted
   }
 
@@ -660,6 +669,14 @@ export function mentionsSecret(text: string, value: string | readonly string[]):
  * The detectors of the receipts a rule asked about lately: a run asks about the same two or three on every exchange.
  */
 const mentionDetectors = new Map<string, Detector>()
+
+/**
+ * The characters of the texts whose redaction with these secrets is remembered: at most RECENT_CHARS, or the length of
+ * the last text redacted where that alone is more.
+ */
+export function rememberedChars(secrets: readonly Secret[]): number {
+  return detectorOf(secrets).rememberedChars
+}
 
 /** Replaces every secret, in every decoded view, by its placeholder; see Detector.apply. */
 export function redact(text: string, secrets: readonly Secret[]): string {

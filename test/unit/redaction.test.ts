@@ -8,7 +8,9 @@ import {
   GrowingSecrets,
   mentionsSecret,
   redact,
+  RECENT_CHARS,
   redactDeep,
+  rememberedChars,
   withoutSecretTail,
   type Secret,
 } from '../../src/http/secrets.js'
@@ -319,5 +321,43 @@ describe('the secrets a run learns as it goes (receipts its writes are handed)',
       { value: 'other-value-0123456789', placeholder: '$IPTS_OTHER_1' },
     ])
     expect(given, 'the secrets given are not changed').toHaveLength(1)
+  })
+})
+
+describe('what redaction remembers', () => {
+  // A list of its own for each test: a list's detector, and what it remembers, lives as long as the list.
+  const listOf = (): Secret[] => [{ value: 'remembered-secret-0123456789', placeholder: '$IPTS_API_KEY' }]
+
+  test('gives a text redacted again what it became the first time, remembering it once', () => {
+    const list = listOf()
+    const text = `{"key":"remembered-secret-0123456789","pad":"${'p'.repeat(600)}"}`
+    const first = redact(text, list)
+    expect(first).toBe(`{"key":"$IPTS_API_KEY","pad":"${'p'.repeat(600)}"}`)
+    expect(rememberedChars(list)).toBe(text.length)
+    expect(redact(text, list)).toBe(first)
+    expect(rememberedChars(list), 'a text met again is not remembered twice').toBe(text.length)
+    expect(redact('plain text', list)).toBe('plain text')
+    expect(rememberedChars(list)).toBe(text.length + 'plain text'.length)
+  })
+
+  test('forgets what it remembered before a text would take it past its bound, and only then', () => {
+    const list = listOf()
+    const half = 'a'.repeat(RECENT_CHARS / 2)
+    const rest = 'b'.repeat(RECENT_CHARS / 2)
+    redact(half, list)
+    redact(rest, list)
+    expect(rememberedChars(list), 'exactly the bound is kept').toBe(RECENT_CHARS)
+    redact('c', list)
+    expect(rememberedChars(list), 'one character more forgets the others').toBe(1)
+    expect(redact(half, list), 'a text forgotten is redacted again').toBe(half)
+    expect(rememberedChars(list)).toBe(1 + half.length)
+  })
+
+  test('remembers nothing without secrets, nor for an empty text', () => {
+    expect(redact('some text', [])).toBe('some text')
+    expect(rememberedChars([])).toBe(0)
+    const list = listOf()
+    expect(redact('', list)).toBe('')
+    expect(rememberedChars(list)).toBe(0)
   })
 })
