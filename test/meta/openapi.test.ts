@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { Ajv2020 } from 'ajv/dist/2020.js'
@@ -104,6 +105,20 @@ test('the document is a valid OpenAPI 3.1 description', async () => {
   expect(openApiValidator.version, 'the document is validated as OpenAPI 3.1').toBe('3.1')
   expect(doc.openapi, 'the openapi field is 3.1.0').toBe('3.1.0')
   expect(doc.info.version, 'the interface version is 1.0.0').toBe('1.0.0')
+})
+
+test("the project's own JSON schemas are valid 2020-12 schemas (the product compiles them without checking)", () => {
+  const metaAjv = new Ajv2020({ strict: true, allowUnionTypes: true })
+  addFormats(metaAjv)
+  const own = readdirSync(dirname(specPath)).filter((file) => file.endsWith('.schema.json'))
+  expect(own).toEqual(expect.arrayContaining(['profile.schema.json', 'report.schema.json']))
+  for (const file of own) {
+    const schema = JSON.parse(readFileSync(join(dirname(specPath), file), 'utf8')) as object
+    expect(metaAjv.validateSchema(schema), `${file}: ${metaAjv.errorsText()}`).toBe(true)
+  }
+  for (const [name, schema] of Object.entries(doc.components.schemas))
+    expect(metaAjv.validateSchema(schema as object), `${name}: ${metaAjv.errorsText()}`).toBe(true)
+  expect(metaAjv.validateSchema({ type: 'strin' }), 'a schema with a type that does not exist').toBe(false)
 })
 
 test('every $ref points at a local component that exists', () => {
