@@ -2,6 +2,14 @@ import { schemaPattern } from '../contract/schemas.js'
 import { UsageError } from '../core/errors.js'
 import { SIGNED_KINDS, signedBody, type SignedKind } from '../reference/signer.js'
 
+export function referenceSignHelp(): string {
+  return [
+    'ipts-conformance reference sign intent|cancellation [HASH] prints one fresh body signed by the reference trader',
+    "(a cancellation of the intent HASH, if given): the signing tool its profile's writes name (POST /v1/intents,",
+    "POST /v1/cancellations, and POST /v1/intents/HASH/cancellation with the intent's receipt in X-Receipt).",
+  ].join('\n')
+}
+
 /**
  * `ipts-conformance reference sign KIND [INTENT]`: prints one fresh body of that kind signed by the reference trader.
  * It is the signing tool the reference's own profile names for its writes: the key stays with the tool, never with the

@@ -7,6 +7,7 @@ import { startReferenceServer } from '../reference/server.js'
 import { realtimeFacts } from '../reference/realtime.js'
 import { UsageError } from '../core/errors.js'
 import { flagsHelp, parseFlags, validateFlag, type Flag } from './flags.js'
+import { referenceSignHelp } from './reference-sign.js'
 
 const referenceFlags: readonly Flag[] = [
   {
@@ -59,9 +60,7 @@ export function referenceHelp(): string {
     '{"url", "apiKey", "restrictedApiKey", "trader", "intents": [{"hash", "receipt"}, …], "realtime": {"ticket",',
     '"websocket", "open", "channels"}} (a ticket with X-API-Key, then the channel opened with the receipt in a message).',
     '',
-    'ipts-conformance reference sign intent|cancellation [HASH] prints one fresh body signed by the reference trader',
-    "(a cancellation of the intent HASH, if given): the signing tool its profile's writes name (POST /v1/intents,",
-    "POST /v1/cancellations, and POST /v1/intents/HASH/cancellation with the intent's receipt in X-Receipt).",
+    referenceSignHelp(),
     '',
     ...flagsHelp(referenceFlags),
   ].join('\n')

@@ -117,12 +117,18 @@ describe('the command line', () => {
     const { out } = captureOutput()
     expect(await main(['reference', '--help'], {})).toBe(0)
     const referenceHelp = out.splice(0).join('')
+    expect(await main(['reference', 'sign', '--help'], {})).toBe(0)
+    const signHelp = out.splice(0).join('')
     expect(await main(['--help'], {})).toBe(0)
     const topLevel = out.splice(0).join('')
     vi.restoreAllMocks()
     expect(referenceHelp).toMatch(/^Usage: ipts-conformance reference/)
     expect(referenceHelp).toContain('--fault')
     expect(referenceHelp).not.toContain('--base-url')
+    expect(referenceHelp, "the server's help tells of its signer").toContain('reference sign intent|cancellation')
+    // The signer is loaded without the server (a profile's writes start it once for each body): its help is its own.
+    expect(signHelp).toMatch(/^ipts-conformance reference sign intent\|cancellation \[HASH\] prints/)
+    expect(signHelp).not.toContain('--fault')
     for (const name of subcommands.map((s) => s.name)) expect(topLevel).toMatch(new RegExp(`^  ${name} `, 'm'))
   })
 
