@@ -1,6 +1,33 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 
 /**
+ * Whole runs against the reference, and surfaces run in this process, that leave the process as they found it (no
+ * signal, listener, environment variable or output of it changed) and run no dist/ (the bin). They share one module
+ * graph per fork, as the in-process tests do (a fresh import of src/ for each file cost a second or more of CPU), and
+ * with it the plain runs of test/support/reach.ts.
+ */
+const SHARED_END_TO_END = [
+  'test/runs/allowances.test.ts',
+  'test/runs/client-waits.test.ts',
+  'test/runs/concurrency.test.ts',
+  'test/runs/content-coding.test.ts',
+  'test/runs/cursors.test.ts',
+  'test/runs/faults.test.ts',
+  'test/runs/hostile.test.ts',
+  'test/runs/quota.test.ts',
+  'test/runs/realtime-hostile.test.ts',
+  'test/runs/retries.test.ts',
+  'test/runs/same-seed.test.ts',
+  'test/runs/server-errors.test.ts',
+  'test/runs/soak.test.ts',
+  'test/runs/verdict-stability.test.ts',
+  'test/surfaces/har-export.test.ts',
+  'test/surfaces/report-browser.test.ts',
+  'test/surfaces/report-formats.test.ts',
+  'test/surfaces/vitest-config.test.ts',
+]
+
+/**
  * The project's own tests (npm test). The conformance suites under suites/ (and the fixture suites) run only through
  * the runner.
  */
@@ -40,8 +67,17 @@ export default defineConfig({
         test: {
           name: 'end-to-end',
           include: ['test/runs/**/*.test.ts', 'test/surfaces/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...SHARED_END_TO_END],
           // Compiles dist/ once (incrementally) for the tests that run the bin as a user does.
           globalSetup: ['test/support/build.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'end-to-end, shared',
+          include: SHARED_END_TO_END,
+          isolate: false,
         },
       },
     ],
