@@ -144,6 +144,37 @@ const OWN_VIEW_DECODERS = Object.keys(DECODERS).filter(
   (name) => !['base64', 'hex', 'byte array', 'binary'].includes(name),
 )
 
+/** A secret's own views (whole) and telling pieces, in the order patternsOf adds them. */
+type OwnTexts = readonly { text: string; whole: boolean }[]
+
+/**
+ * The own texts of each secret, made once for it: a proxy or check-har learns receipts one by one, and each new list of
+ * secrets is a new detector, which would make them again for every secret learned before.
+ */
+const ownTextsKept = new WeakMap<Secret, OwnTexts>()
+
+function ownTextsOf(secret: Secret): OwnTexts {
+  const kept = ownTextsKept.get(secret)
+  if (kept) return kept
+  const own: { text: string; whole: boolean }[] = []
+  const { value } = secret
+  for (const text of new Set([value, value.replace(/ /g, '+')])) {
+    // A view much shorter than the secret would be found by chance: a secret's own views are kept at PIECE characters
+    // or more. (The first view is the text itself, added as the secret's whole value.)
+    for (const view of decodedViews(text, OWN_VIEW_DECODERS))
+      if (view.text.length >= PIECE) own.push({ text: view.text, whole: true })
+    for (let i = 0; i + PIECE <= text.length; i++) {
+      // From here on the secret may hold too little chance for a piece (its end): earlier pieces reach it.
+      const length = telltaleLength(text, i, PIECE)
+      if (length === undefined) continue
+      const piece = text.slice(i, i + length)
+      if (telling(piece)) own.push({ text: piece, whole: false })
+    }
+  }
+  ownTextsKept.set(secret, own)
+  return own
+}
+
 function patternsOf(secrets: readonly Secret[]): Pattern[] {
   const patterns: Pattern[] = []
   const seen = new Set<string>()
@@ -155,21 +186,8 @@ function patternsOf(secrets: readonly Secret[]): Pattern[] {
   const ordered = [...secrets].sort((a, b) => b.value.length - a.value.length)
   for (const { value, placeholder } of ordered)
     for (const text of [value, value.replace(/ /g, '+')]) add(text, placeholder, true, value)
-  for (const { value, placeholder } of ordered) {
-    for (const text of new Set([value, value.replace(/ /g, '+')])) {
-      // A view much shorter than the secret would be found by chance: a secret's own views are kept at PIECE characters
-      // or more. (The first view is the text itself, added above.)
-      for (const view of decodedViews(text, OWN_VIEW_DECODERS))
-        if (view.text.length >= PIECE) add(view.text, placeholder, true, value)
-      for (let i = 0; i + PIECE <= text.length; i++) {
-        // From here on the secret may hold too little chance for a piece (its end): earlier pieces reach it.
-        const length = telltaleLength(text, i, PIECE)
-        if (length === undefined) continue
-        const piece = text.slice(i, i + length)
-        if (telling(piece)) add(piece, placeholder, false, value)
-      }
-    }
-  }
+  for (const secret of ordered)
+    for (const { text, whole } of ownTextsOf(secret)) add(text, secret.placeholder, whole, secret.value)
   return patterns.sort((a, b) => b.text.length - a.text.length)
 }
 
@@ -231,8 +249,6 @@ class Detector {
   private readonly byFirst = new Map<number, Pattern[]>()
   /** The secrets' own texts (as they are and with spaces as '+'), for the pieces shown next to a mask. */
   private readonly values: Pattern[]
-  /** The stretches of every secret, made when one is first found. */
-  private allStretches: Stretches | undefined
   readonly longest: number
 
   constructor(secrets: readonly Secret[]) {
@@ -355,8 +371,9 @@ class Detector {
     const secretsIn = new Map<DecodedView, Set<string>>()
     for (const [secret, views] of foundIn)
       for (const view of views) secretsIn.set(view, (secretsIn.get(view) ?? new Set()).add(secret))
-    this.allStretches ??= stretchesOf(this.values.map((pattern) => pattern.secret))
-    const { byStart, starts } = this.allStretches
+    // The stretches of the secrets found, not of every secret: a list may hold thousands of receipts learned, and a
+    // text holds one or two.
+    const { byStart, starts } = stretchesOf([...foundIn.keys()])
     for (const [view, secrets] of secretsIn) {
       const v = view.text
       const runs = new Map<string, { start: number; end: number }>()

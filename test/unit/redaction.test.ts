@@ -322,6 +322,24 @@ describe('the secrets a run learns as it goes (receipts its writes are handed)',
     ])
     expect(given, 'the secrets given are not changed').toHaveLength(1)
   })
+
+  test('a list grown one secret at a time redacts as a list made whole does, each secret whole, in part and with others', () => {
+    const grown = new GrowingSecrets([{ value: 'given-key-0123456789', placeholder: '$IPTS_API_KEY' }])
+    const receipts = ['rcpt_4f1c9a07d2e8b3', 'rcpt 9a07 d2e8 b34f 1c', 'rcpt_4f1c9a07d2e8b3-longer-one']
+    const texts = (receipt: string) => [
+      `{"receipt":"${receipt}","key":"given-key-0123456789"}`,
+      `?r=${encodeURIComponent(receipt)}&t=${Buffer.from(receipt).toString('base64')}`,
+      `cut ${receipt.slice(0, 14)}… and ${receipt.slice(-12)}`,
+    ]
+    for (const receipt of receipts) {
+      grown.learn(receipt, '$IPTS_WRITE_RECEIPT_')
+      const whole = grown.all().map((secret) => ({ ...secret }))
+      for (const text of receipts.flatMap(texts)) expect(redact(text, grown.all()), text).toBe(redact(text, whole))
+    }
+    expect(redact(texts(receipts[2]!)[0]!, grown.all())).toBe(
+      '{"receipt":"$IPTS_WRITE_RECEIPT_3","key":"$IPTS_API_KEY"}',
+    )
+  })
 })
 
 describe('what redaction remembers', () => {
