@@ -832,6 +832,9 @@ describe('tunnelUpgrade', () => {
     const dialled = connect((accepting.address() as AddressInfo).port, '127.0.0.1')
     const [client] = (await once(accepting, 'connection')) as [Socket]
     closers.push(async () => void dialled.destroy())
+    // Heard before the tunnel's own listeners: whether the client's side had closed when the channel was told of.
+    let clientClosed = false
+    client.on('close', () => (clientClosed = true))
     const told: { clientClosed: boolean }[] = []
     const url = `${upstream.origin}/v1/realtime`
     const tunnel = tunnelUpgrade(client, Buffer.alloc(0), {
@@ -841,7 +844,7 @@ describe('tunnelUpgrade', () => {
       requestTimeoutMs: 5_000,
       maxBodyBytes: 1_000,
       onExchange: () => expect.unreachable('an upgrade answered 101 is a channel'),
-      onChannel: () => told.push({ clientClosed: client.closed }),
+      onChannel: () => told.push({ clientClosed }),
     })
     await once(dialled, 'data')
     // The upstream closes first: the client's side closes after it.
