@@ -451,8 +451,10 @@ describe('writeHar past the body budget', () => {
       harEntry({ url: `${MARKETS}/5`, body: half }),
       harEntry({ url: `${MARKETS}/6` }),
       harEntry({ url: `${MARKETS}/7`, body: '"short"' }),
+      harEntry({ url: `${MARKETS}/8`, body: body('d', 3000) }),
     ]
     entries[2]!.response.content.comment = 'recorded by hand'
+    entries[3]!.response.content.comment = 'again by hand'
     await writeHar(path, entries)
     const text = readFileSync(path, 'utf8')
     const lines = text.split('\n')
@@ -474,16 +476,18 @@ describe('writeHar past the body budget', () => {
       '',
       undefined,
       '"short"',
+      body('d', 3000).slice(0, HAR_BODY_CUT_CHARS),
     ])
     expect(contents.map((c) => c.comment)).toEqual([
       undefined,
       undefined,
       `recorded by hand; cut to its first ${HAR_BODY_CUT_CHARS} of 3000 characters: ${spent}`,
-      `the same body as entry 3, left out: ${spent}`,
+      `again by hand; the same body as entry 3, left out: ${spent}`,
       `the same body as entry 1, left out: ${spent}`,
       `the same body as entry 1, left out: ${spent}`,
       undefined,
       undefined,
+      `cut to its first ${HAR_BODY_CUT_CHARS} of 3000 characters: ${spent}`,
     ])
   })
 })
