@@ -426,6 +426,7 @@ describe('the proxy server and a client that does not read', () => {
 
 describe('the proxy server, when the upstream fails', () => {
   test('answers 502 with an error body where the upstream refuses the connection, and records the failure', async () => {
+    const began = performance.now()
     const origin = `http://127.0.0.1:${await closedPort()}`
     const recorded = await proxyTo(origin)
     const answer = await fresh(`${recorded.proxy.url}/v1/markets`, { method: 'POST', body: 'b' })
@@ -443,7 +444,7 @@ describe('the proxy server, when the upstream fails', () => {
     expect(exchange.response).toBeUndefined()
     expect(exchange.request.url).toBe(`${origin}/v1/markets`)
     expect(exchange.durationMs).toBeGreaterThan(0)
-    expect(exchange.durationMs).toBeLessThan(60_000)
+    expect(exchange.durationMs).toBeLessThanOrEqual(performance.now() - began)
   })
 
   test('answers 502 where the upstream sends no head in time', async () => {
