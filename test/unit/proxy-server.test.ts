@@ -403,6 +403,26 @@ describe('the proxy server and a client that does not read', () => {
     expect(exchange.response?.truncated).toBe(true)
   })
 
+  test('a client that leaves while the upstream is slow: recorded cut when the next bytes come, the upstream closed', async () => {
+    let upstreamClosed = false
+    const upstream = await upstreamServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      const trickle = setInterval(() => res.write('x'), 10)
+      res.on('close', () => (clearInterval(trickle), (upstreamClosed = true)))
+    })
+    const recorded = await proxyTo(upstream.origin, { requestTimeoutMs: 60_000 })
+    const client = await connected(recorded.proxy.url)
+    client.write('GET /v1/markets HTTP/1.1\r\nHost: x\r\n\r\n')
+    await once(client, 'data')
+    client.destroy()
+    await told(recorded, 1)
+    await vi.waitFor(() => expect(upstreamClosed).toBe(true), { timeout: GIVE_UP_MS })
+    const [{ exchange, upstreamFailed }] = recorded.exchanges as [Recorded['exchanges'][0]]
+    expect(upstreamFailed).toBe(false)
+    expect(exchange.error?.code).toBe('CLIENT_CLOSED')
+    expect(exchange.response?.truncated).toBe(true)
+  })
+
   test('a refused upgrade: the same', async () => {
     const upstream = await endlessUpstream(401)
     const recorded = await proxyTo(upstream.origin, { requestTimeoutMs: 60_000 })
