@@ -19,6 +19,10 @@ interface Seen {
 
 const GIVE_UP_MS = 10_000
 
+const UPGRADE_REQUEST =
+  'GET /v1/realtime HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+  'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n'
+
 const closers: (() => Promise<unknown>)[] = []
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close()
@@ -120,10 +124,10 @@ async function closedPort(): Promise<number> {
 }
 
 /**
- * An HTTP server on 127.0.0.1 that answers status with a body it writes as fast as its reader takes it, up to 256 MiB:
+ * An HTTP server on 127.0.0.1 that answers status with a body it writes as fast as its reader takes it, up to total:
  * how much it wrote, whether its last write waits for the reader, whether it ended, and whether its connection closed.
  */
-async function endlessUpstream(status: number) {
+async function endlessUpstream(status: number, total = 256 * 1024 * 1024) {
   const state = { written: 0, waiting: false, ended: false, closed: false }
   const chunk = Buffer.alloc(64 * 1024, 'x')
   const server = createServer((_, res) => {
@@ -132,7 +136,7 @@ async function endlessUpstream(status: number) {
     const more = () => {
       state.waiting = false
       while (!state.closed) {
-        if (state.written >= 256 * 1024 * 1024) return void ((state.ended = true), res.end())
+        if (state.written >= total) return void ((state.ended = true), res.end())
         state.written += chunk.length
         if (!res.write(chunk)) return void ((state.waiting = true), res.once('drain', more))
       }
@@ -403,24 +407,53 @@ describe('the proxy server and a client that does not read', () => {
     expect(exchange.response?.truncated).toBe(true)
   })
 
-  test('a client that leaves while the upstream is slow: recorded cut when the next bytes come, the upstream closed', async () => {
-    let upstreamClosed = false
-    const upstream = await upstreamServer((_, res) => {
-      res.writeHead(200, { 'content-type': 'text/plain' })
-      const trickle = setInterval(() => res.write('x'), 10)
-      res.on('close', () => (clearInterval(trickle), (upstreamClosed = true)))
-    })
+  test.each([
+    ['a response', 200, 'GET /v1/markets HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['a refused upgrade', 401, UPGRADE_REQUEST],
+  ])(
+    '%s to a client that leaves while the upstream is slow: recorded cut (under the cap), the upstream closed',
+    async (_, status, asked) => {
+      let upstreamClosed = false
+      const upstream = await upstreamServer((__, res) => {
+        res.writeHead(status, { 'content-type': 'text/plain' })
+        const trickle = setInterval(() => res.write('x'), 10)
+        res.on('close', () => (clearInterval(trickle), (upstreamClosed = true)))
+      })
+      const recorded = await proxyTo(upstream.origin, { requestTimeoutMs: 60_000 })
+      const client = await connected(recorded.proxy.url)
+      client.write(asked)
+      await once(client, 'data')
+      client.destroy()
+      await told(recorded, 1)
+      await vi.waitFor(() => expect(upstreamClosed).toBe(true), { timeout: GIVE_UP_MS })
+      const [{ exchange, upstreamFailed }] = recorded.exchanges as [Recorded['exchanges'][0]]
+      expect(upstreamFailed).toBe(false)
+      expect(exchange.error?.code).toBe('CLIENT_CLOSED')
+      expect(exchange.response?.status).toBe(status)
+      expect(exchange.response?.body.length, 'under the cap of 1,000 bytes').toBeLessThan(1_000)
+      expect(exchange.response?.truncated).toBe(true)
+    },
+  )
+
+  test.each([
+    ['a response', 200, 'GET /v1/markets HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['a refused upgrade', 401, UPGRADE_REQUEST],
+  ])('%s to a client that stops reading, then reads on: whole once it drains', async (_, status, asked) => {
+    const total = 64 * 1024 * 1024
+    const upstream = await endlessUpstream(status, total)
     const recorded = await proxyTo(upstream.origin, { requestTimeoutMs: 60_000 })
     const client = await connected(recorded.proxy.url)
-    client.write('GET /v1/markets HTTP/1.1\r\nHost: x\r\n\r\n')
-    await once(client, 'data')
-    client.destroy()
+    let got = 0
+    client.on('data', (chunk: Buffer) => (got += chunk.length))
+    client.write(asked)
+    await vi.waitFor(() => expect(got).toBeGreaterThan(0), { timeout: GIVE_UP_MS })
+    client.pause()
+    await stalled(upstream.state)
+    client.resume()
+    await vi.waitFor(() => expect(upstream.state.ended).toBe(true), { timeout: GIVE_UP_MS })
     await told(recorded, 1)
-    await vi.waitFor(() => expect(upstreamClosed).toBe(true), { timeout: GIVE_UP_MS })
-    const [{ exchange, upstreamFailed }] = recorded.exchanges as [Recorded['exchanges'][0]]
-    expect(upstreamFailed).toBe(false)
-    expect(exchange.error?.code).toBe('CLIENT_CLOSED')
-    expect(exchange.response?.truncated).toBe(true)
+    expect(got, 'the head and the whole body').toBeGreaterThan(total)
+    expect(recorded.exchanges[0]!.exchange.error).toBeUndefined()
   })
 
   test('a refused upgrade: the same', async () => {
@@ -713,10 +746,6 @@ function textFrame(data: string, masked = false): Buffer {
     ...(masked ? [mask, Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]!))] : [payload]),
   ])
 }
-
-const UPGRADE_REQUEST =
-  'GET /v1/realtime HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
-  'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n'
 
 describe('the proxy server and upgrades, byte by byte', () => {
   test("the 101's head as the upstream wrote it; the bytes after each head belong to the channel", async () => {
