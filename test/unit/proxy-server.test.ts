@@ -451,8 +451,8 @@ describe('the proxy server and a client that does not read', () => {
     await stalled(upstream.state)
     client.resume()
     await vi.waitFor(() => expect(upstream.state.ended).toBe(true), { timeout: GIVE_UP_MS })
+    await vi.waitFor(() => expect(got, 'the head and the whole body').toBeGreaterThan(total), { timeout: GIVE_UP_MS })
     await told(recorded, 1)
-    expect(got, 'the head and the whole body').toBeGreaterThan(total)
     expect(recorded.exchanges[0]!.exchange.error).toBeUndefined()
   })
 
