@@ -141,12 +141,10 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
         if (!outgoing.write(chunk) && !outgoing.destroyed) await drainedOrClosed(outgoing)
         if ((clientLeft = outgoing.destroyed)) break
       }
-      if (!clientLeft) {
-        // The client's next request on this connection waits for the recording to catch up: memory stays bounded
-        // however fast it sends.
-        await options.backlog?.()
-        outgoing.end()
-      }
+      // The client's next request on this connection waits for the recording to catch up: memory stays bounded however
+      // fast it sends.
+      await options.backlog?.()
+      outgoing.end()
     } catch (error) {
       const { code, message } = transportError(error, options.requestTimeoutMs)
       exchange.error = { code, message: `the upstream's body broke off: ${message}` }

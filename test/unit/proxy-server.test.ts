@@ -165,6 +165,7 @@ async function stalled(state: Awaited<ReturnType<typeof endlessUpstream>>['state
 
 describe('the proxy server forwards', () => {
   test('a GET under the upstream base path, with its query and the headers of the message, and records it', async () => {
+    const began = performance.now()
     const upstream = await upstreamServer((_, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'x-trace': 't-1', 'proxy-connection': 'keep-alive' })
       res.end('{"data":[1,2]}')
@@ -220,7 +221,7 @@ describe('the proxy server forwards', () => {
     expect(waitMs).toBeGreaterThanOrEqual(0)
     expect(receiveMs).toBeGreaterThanOrEqual(0)
     expect(exchange.durationMs).toBeGreaterThanOrEqual(waitMs + receiveMs)
-    expect(exchange.durationMs).toBeLessThan(60_000)
+    expect(exchange.durationMs).toBeLessThanOrEqual(performance.now() - began)
   })
 
   test('an upstream without a base path: the request path as it came', async () => {
