@@ -8,7 +8,7 @@ import { decodedResponse } from '../http/content-coding.js'
 import { recordedRedirect } from '../http/redirects.js'
 import { BodyCollector, decodeUtf8 } from '../http/response-body.js'
 import { transportError } from '../http/transport-errors.js'
-import { tunnelUpgrade, type Tunnel } from './upgrade-tunnel.js'
+import { clientLeftError, drainedOrClosed, tunnelUpgrade, type Tunnel } from './upgrade-tunnel.js'
 
 /** Headers of one connection, not of the message (RFC 9110 §7.6.1), and Host, which names the proxy: not forwarded. */
 const PER_CONNECTION = new Set([
@@ -30,7 +30,7 @@ export interface ProxyServerOptions {
   requestTimeoutMs: number
   /** How much of each body is kept for judging; the rest is forwarded and not kept. */
   maxBodyBytes: number
-  /** Told of every exchange once its response has been forwarded whole, or the upstream failed. */
+  /** Told of every exchange once its response has been forwarded whole, the upstream failed, or the client left. */
   onExchange(exchange: Exchange, upstreamFailed: boolean): void
   /**
    * Told of a WebSocket channel once both sides have closed: its upgrade, answered 101, with its messages. An upgrade
@@ -133,10 +133,13 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     const responseHeaders = forwardedHeaders(answer.headers)
     outgoing.writeHead(answer.statusCode, responseHeaders)
     const kept = new BodyCollector(options.maxBodyBytes)
+    // A client that leaves mid-body: the rest is not read, and what came is recorded cut, the upstream not blamed.
+    let clientLeft = false
     try {
       for await (const chunk of answer.body as AsyncIterable<Buffer>) {
         kept.add(chunk)
-        if (!outgoing.write(chunk)) await once(outgoing, 'drain')
+        if (!outgoing.write(chunk) && !outgoing.destroyed) await drainedOrClosed(outgoing)
+        if ((clientLeft = outgoing.destroyed)) break
       }
       // The client's next request on this connection waits for the recording to catch up: memory stays bounded however
       // fast it sends.
@@ -149,14 +152,16 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       answer.body.destroy()
     }
     // The client got the bytes as sent; the judgement reads the body decoded.
+    const cut = kept.truncated || clientLeft
     exchange.response = recordedRedirect(
-      await decodedResponse(answer.statusCode, answer.headers, kept.bytes(), kept.truncated, options.maxBodyBytes),
+      await decodedResponse(answer.statusCode, answer.headers, kept.bytes(), cut, options.maxBodyBytes),
     )
+    if (clientLeft) exchange.error = clientLeftError()
     // The answer has ended, so the request's body has been read; one cut at the cap is not kept.
     if (hasBody && !sentBody.truncated) exchange.request.body = decodeUtf8(sentBody.bytes())
     exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }
     exchange.durationMs = performance.now() - started
-    options.onExchange(exchange, exchange.error !== undefined)
+    options.onExchange(exchange, exchange.error !== undefined && !clientLeft)
   }
 
   const server: Server = createServer((incoming, outgoing) => {

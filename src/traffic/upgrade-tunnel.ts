@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import type { EventEmitter } from 'node:events'
 import type { Duplex } from 'node:stream'
 import { decodedResponse } from '../http/content-coding.js'
 import type { Exchange } from '../http/exchange.js'
@@ -119,7 +120,13 @@ export function tunnelUpgrade(client: Duplex, head: Buffer, options: UpgradeOpti
   return { done, close: () => client.destroy() }
 }
 
-function drainedOrClosed(stream: Duplex): Promise<void> {
+/** What an exchange records of a client that closed its connection before its response was forwarded whole. */
+export function clientLeftError(): { code: string; message: string } {
+  return { code: 'CLIENT_CLOSED', message: 'the client closed its connection before the response was forwarded whole' }
+}
+
+/** Until a stream written past its buffer drains, or closes (its reader gone): what a writer waits for. */
+export function drainedOrClosed(stream: EventEmitter): Promise<void> {
   return new Promise((resolve) => {
     const done = () => (stream.off('drain', done), stream.off('close', done), resolve())
     stream.on('drain', done).on('close', done)
@@ -158,6 +165,7 @@ async function refused(
     headOf(answer, ['connection', 'keep-alive', 'transfer-encoding']).replace(/\r\n$/, 'connection: close\r\n\r\n'),
   )
   const kept = new BodyCollector(options.maxBodyBytes)
+  let clientLeft = false
   try {
     for await (const chunk of answer as AsyncIterable<Buffer>) {
       kept.add(chunk)
@@ -165,15 +173,17 @@ async function refused(
     }
     client.end()
   } catch (error) {
+    // The client closing destroys the answer: what came is recorded cut, the upstream not blamed.
+    clientLeft = client.destroyed
     const { code, message } = transportError(error, options.requestTimeoutMs)
-    exchange.error = { code, message: `the upstream's body broke off: ${message}` }
+    exchange.error = clientLeft ? clientLeftError() : { code, message: `the upstream's body broke off: ${message}` }
     client.destroy()
   }
   exchange.response = await decodedResponse(
     answer.statusCode ?? 0,
     answer.headers,
     kept.bytes(),
-    kept.truncated,
+    kept.truncated || clientLeft,
     options.maxBodyBytes,
   )
   exchange.timings = { waitMs: headersAt - started, receiveMs: performance.now() - headersAt }

@@ -8,9 +8,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs'
+import { isUtf8 } from 'node:buffer'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, test } from 'vitest'
 import { gatherExchangeLog, logExchanges } from '../../src/har/exchange-log.js'
 import { harEntries } from '../../src/har/from-exchange.js'
@@ -450,8 +451,10 @@ describe('writeHar past the body budget', () => {
       harEntry({ url: `${MARKETS}/5`, body: half }),
       harEntry({ url: `${MARKETS}/6` }),
       harEntry({ url: `${MARKETS}/7`, body: '"short"' }),
+      harEntry({ url: `${MARKETS}/8`, body: body('d', 3000) }),
     ]
     entries[2]!.response.content.comment = 'recorded by hand'
+    entries[3]!.response.content.comment = 'again by hand'
     await writeHar(path, entries)
     const text = readFileSync(path, 'utf8')
     const lines = text.split('\n')
@@ -473,16 +476,18 @@ describe('writeHar past the body budget', () => {
       '',
       undefined,
       '"short"',
+      body('d', 3000).slice(0, HAR_BODY_CUT_CHARS),
     ])
     expect(contents.map((c) => c.comment)).toEqual([
       undefined,
       undefined,
       `recorded by hand; cut to its first ${HAR_BODY_CUT_CHARS} of 3000 characters: ${spent}`,
-      `the same body as entry 3, left out: ${spent}`,
+      `again by hand; the same body as entry 3, left out: ${spent}`,
       `the same body as entry 1, left out: ${spent}`,
       `the same body as entry 1, left out: ${spent}`,
       undefined,
       undefined,
+      `cut to its first ${HAR_BODY_CUT_CHARS} of 3000 characters: ${spent}`,
     ])
   })
 })
@@ -683,6 +688,20 @@ describe('exchangeOf: the edges of a recorded entry', () => {
     expect(read.bodyRecorded).toBe(false)
     const none = harEntry({ url: MARKETS, content: { size: 5, mimeType: 'application/json' } })
     expect((await recordedExchangeOf(none)).exchange.response?.body).toBe('')
+  })
+
+  test('base64 bytes in their coding are decoded even where those bytes are UTF-8 text too', async () => {
+    const { BROTLI_PARAM_QUALITY, BROTLI_PARAM_LGWIN } = constants
+    const coded = brotliCompressSync('{}', { params: { [BROTLI_PARAM_QUALITY]: 5, [BROTLI_PARAM_LGWIN]: 16 } })
+    expect(isUtf8(coded), 'the brotli stream of {} is UTF-8 text').toBe(true)
+    const br = harEntry({
+      url: MARKETS,
+      headers: { 'Content-Encoding': 'br', 'Content-Type': 'application/json' },
+      content: { size: 2, mimeType: 'application/json', encoding: 'base64', text: coded.toString('base64') },
+    })
+    const { response } = (await recordedExchangeOf(br)).exchange
+    expect(response?.body).toBe('{}')
+    expect(response?.encodedBytes).toBe(coded.length)
   })
 
   test('base64 bytes that neither decode in their coding nor are UTF-8 are not readable, saying why', async () => {

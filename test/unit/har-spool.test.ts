@@ -1,11 +1,20 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import type { Exchange } from '../../src/http/exchange.js'
 import type { Har } from '../../src/har/types.js'
 import { HarSpool, LOOK_AHEAD_EXCHANGES } from '../../src/traffic/har-spool.js'
-import { LearnedSecrets } from '../../src/traffic/learned-secrets.js'
+import { LearnedSecrets, SECRETS_REMEMBERED } from '../../src/traffic/learned-secrets.js'
 
 const KEY = 'ipts_live_4f0c9e27b1d84a6f'
 const TRUNCATED_KEY = 'ipts_live_93be1c07aa5d'
@@ -247,6 +256,37 @@ test('the HAR written at once holds every exchange added, none left in a buffer'
   expect(entries.map((e) => new URL(e.request.url).searchParams.get('n'))).toEqual(
     Array.from({ length: 40 }, (_, i) => String(i)),
   )
+})
+
+/** The files under dir this process holds open (Linux: the links of /proc/self/fd; a removed file still counts). */
+function openUnder(dir: string): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = readlinkSync(join('/proc/self/fd', fd))
+      return target.startsWith(dir) ? [target] : []
+    } catch {
+      return []
+    }
+  })
+}
+
+test.runIf(existsSync('/proc/self/fd'))('writing the HAR closes every file of the spool', async () => {
+  const spoolRoot = realpathSync(mkdtempSync(join(tmpdir(), 'ipts-spool-fds-')))
+  process.env.TMPDIR = spoolRoot
+  const learned = new LearnedSecrets()
+  const spool = await HarSpool.create(learned)
+  spool.add(exchange('/v1/markets', { 'x-api-key': KEY }, '{"data":[]}'))
+  await vi.waitFor(() =>
+    expect(openUnder(spoolRoot).length, 'the spool writes a file while it runs').toBeGreaterThan(0),
+  )
+  // Enough keys learned for the spool to set its first file aside and write a second, and entries redacted before.
+  for (let n = 0; n <= SECRETS_REMEMBERED; n++) {
+    learned.learn(exchange('/v1/markets', { 'x-api-key': `other-key-${n}-0123456789` }, '{}'))
+    spool.add(exchange('/v1/markets', {}, '{}'))
+  }
+  for (let n = 0; n < LOOK_AHEAD_EXCHANGES; n++) spool.add(exchange('/v1/markets', {}, '{}'))
+  await spool.writeTo(join(mkdtempSync(join(tmpdir(), 'ipts-spool-fds-har-')), 'exchanges.har'), [])
+  expect(openUnder(spoolRoot)).toEqual([])
 })
 
 test('a spool behind again after it caught up waits on a new drain', async () => {

@@ -190,6 +190,37 @@ describe('TrafficJudgement: WebSocket channels', () => {
     ])
   })
 
+  test('each is judged by the realtime checks of the profile, and by no other check', () => {
+    const statuses = (j: TrafficJudgement) =>
+      Object.fromEntries(j.findings().checks.map(({ id, status }) => [id, status]))
+    const unseen = statuses(judgement(profile))
+    const j = judgement(profile)
+    const received = (data: string) => ({ type: 'receive' as const, time: 2, opcode: 1, data })
+    j.channel({
+      ...channel(`${TARGET}/v1/realtime?ticket=t-0123456789`),
+      webSocketMessages: [received('{"type":"subscribed"}'), received('{"kind":"pending"}'), received('not json')],
+    })
+    const outcome = j.findings().checks.find(({ id }) => id === 'realtime/messages-as-stated')
+    expect(outcome?.status).toBe('failed')
+    expect(outcome?.evidence?.message).toContain('message 3 of the WebSocket, ')
+    const judged = statuses(j)
+    const changed = Object.keys(judged).filter((id) => judged[id] !== unseen[id])
+    expect(changed).toEqual(['realtime/messages-as-stated'])
+    const asStated = judgement(profile)
+    asStated.channel({
+      ...channel(`${TARGET}/v1/realtime?ticket=t-0123456789`),
+      webSocketMessages: [received('{"type":"subscribed"}')],
+    })
+    expect(statuses(asStated)['realtime/messages-as-stated']).toBe('passed')
+  })
+
+  test('an upgrade recorded without its messages is a channel of none', () => {
+    const j = judgement(profile)
+    const { webSocketMessages: _none, ...upgrade } = channel(`${TARGET}/v1/realtime?topic=a`)
+    j.channel(upgrade)
+    expect(j.findings().traffic?.channels).toEqual({ opened: 1, messages: 0 })
+  })
+
   test('ten are named, the rest counted in one more', () => {
     const j = judgement()
     for (let n = 1; n <= 12; n++) j.channel(channel(`${TARGET}/v1/realtime?receipt=rcpt_${n}_0123456789`))

@@ -77,6 +77,14 @@ describe('WebSocketMessages', () => {
     const bytes = [close(1000), text('late')]
     expect((await through(messages, 'receive', bytes)).equals(Buffer.concat(bytes))).toBe(true)
     expect(shown(messages)).toEqual(['receive 8 1000'])
+    expect(messages.comment(), 'what follows a close frame is not read, so nothing failed to be read').toBeUndefined()
+  })
+
+  test('a text frame that is not UTF-8 is recorded as text all the same, and the reading goes on', async () => {
+    const messages = new WebSocketMessages(undefined, 1000)
+    await through(messages, 'receive', [frame(1, Buffer.from([0x61, 0xff, 0x62])), text('next')])
+    expect(shown(messages)).toEqual(['receive 1 a\ufffdb', 'receive 1 next'])
+    expect(messages.comment()).toBeUndefined()
   })
 
   test('bytes that are not frames stop the reading of that direction, which the comment names; they go on unchanged', async () => {
@@ -120,6 +128,35 @@ describe('WebSocketMessages', () => {
     await through(messages, 'receive', [frame(1, deflated('squeezed squeezed squeezed'), { rsv1: true })])
     await through(messages, 'send', [frame(1, deflated('up'), { rsv1: true, masked: true })])
     expect(shown(messages)).toEqual(['receive 1 squeezed squeezed squeezed', 'send 1 up'])
+    expect(messages.comment()).toBeUndefined()
+    messages.release()
+  })
+
+  test('a compressed message is inflated only up to the cap: past it the direction is not read on', async () => {
+    const messages = new WebSocketMessages('permessage-deflate', 100)
+    const deflated = deflateRawSync('a'.repeat(1000), { finishFlush: constants.Z_SYNC_FLUSH }).subarray(0, -4)
+    expect(deflated.length).toBeLessThan(100)
+    await through(messages, 'receive', [frame(1, deflated, { rsv1: true }), text('after')])
+    expect(shown(messages)).toEqual([])
+    expect(messages.comment()).toMatch(/^the server's frames were not read on: \S/)
+    messages.release()
+  })
+
+  test("a client's compressed message is inflated with the client's window, a server's with the server's", async () => {
+    const messages = new WebSocketMessages('permessage-deflate; server_max_window_bits=9', 1_000_000)
+    // 2 KiB without a repeat inside, repeated to 64 KiB (past zlib's output chunk): a window of 2^9 bytes cannot
+    // reach back to the repeats.
+    let seed = 1
+    const block = Buffer.from(Array.from({ length: 2048 }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 23))
+    const long = Array.from({ length: 32 }, () => block)
+    const squeezed = (windowBits: number) =>
+      deflateRawSync(Buffer.concat(long), { finishFlush: constants.Z_SYNC_FLUSH, windowBits }).subarray(0, -4)
+    await through(messages, 'send', [frame(2, squeezed(15), { rsv1: true, masked: true })])
+    await through(messages, 'receive', [frame(2, squeezed(9), { rsv1: true })])
+    expect(messages.messages().map(({ type, data }) => `${type} ${Buffer.from(data, 'base64').length}`)).toEqual([
+      'send 65536',
+      'receive 65536',
+    ])
     expect(messages.comment()).toBeUndefined()
     messages.release()
   })
