@@ -4,6 +4,7 @@ import { loadOpenApi } from '../../src/contract/schemas.js'
 import { decodeBody, unknownCodingOf } from '../../src/http/content-coding.js'
 import { listedHeaders, standIn } from '../../src/http/listed-material.js'
 import { redirectLocation } from '../../src/http/redirects.js'
+import { BodyCollector, decodeUtf8, MAX_JSON_DEPTH, parsedResponse } from '../../src/http/response-body.js'
 import {
   backoffMs,
   defaultRetryPolicy,
@@ -12,6 +13,7 @@ import {
   retryAfterMs,
   retryWaitMs,
 } from '../../src/http/retry.js'
+import { endingInWords, transportError, unansweredAs } from '../../src/http/transport-errors.js'
 import { responseOf } from '../support/hand-made.js'
 
 /**
@@ -262,4 +264,158 @@ describe('the response headers kept as they are', () => {
       expect(listedHeaders({ [name]: 'v' })).toEqual({ [name]: standIn('header', 'v') })
     },
   )
+})
+
+describe('transportError: why no response was read, in words, by the code undici or Node gives', () => {
+  const coded = (code: string, more: object = {}) => Object.assign(new Error('internal text'), { code }, more)
+  test.each([
+    [coded('ECONNRESET'), { code: 'ECONNRESET', message: 'the connection was reset (ECONNRESET)' }],
+    [
+      coded('UND_ERR_SOCKET'),
+      { code: 'UND_ERR_SOCKET', message: 'the connection was closed before the response was complete' },
+    ],
+    [coded('UND_ERR_HEADERS_TIMEOUT'), { code: 'TIMEOUT', message: 'no response head within 750 ms' }],
+    [coded('UND_ERR_BODY_TIMEOUT'), { code: 'TIMEOUT', message: 'the response body stalled for 750 ms' }],
+    [coded('UND_ERR_CONNECT_TIMEOUT'), { code: 'TIMEOUT', message: 'no connection within 750 ms' }],
+    [
+      coded('UND_ERR_INVALID_ARG'),
+      { code: 'UND_ERR_INVALID_ARG', message: 'the request could not be sent (internal text)' },
+    ],
+    [
+      coded('HPE_INVALID_CONSTANT'),
+      { code: 'HPE_INVALID_CONSTANT', message: 'the response is not valid HTTP/1.1 (HPE_INVALID_CONSTANT)' },
+    ],
+    [
+      coded('HPE_HEADER_OVERFLOW'),
+      { code: 'HPE_HEADER_OVERFLOW', message: "the response's header section is over 16 KiB: not readable" },
+    ],
+    [coded('EWHATEVER'), { code: 'EWHATEVER', message: 'the request failed (EWHATEVER)' }],
+    [
+      Object.assign(new Error('x'), { name: 'TimeoutError' }),
+      { code: 'TIMEOUT', message: 'no complete response within 750 ms' },
+    ],
+    [
+      Object.assign(new TypeError('x'), { cause: { code: 'ECONNREFUSED' } }),
+      { code: 'ECONNREFUSED', message: 'the connection was refused (ECONNREFUSED)' },
+    ],
+    [
+      coded('UND_ERR_SOCKET', { cause: { code: 'EPIPE' } }),
+      { code: 'UND_ERR_SOCKET', message: 'the connection was closed before the response was complete' },
+    ],
+    [
+      coded('UND_ERR_WRAPPED', { cause: { code: 'ECONNRESET' } }),
+      { code: 'ECONNRESET', message: 'the connection was reset (ECONNRESET)' },
+    ],
+    [
+      coded('UND_ERR_WRAPPED', { cause: { code: 'EUNKNOWN' } }),
+      { code: 'UND_ERR_WRAPPED', message: 'the request failed (UND_ERR_WRAPPED)' },
+    ],
+    [new RangeError('x'), { code: 'RangeError', message: 'the request failed (RangeError)' }],
+    [undefined, { code: 'ERROR', message: 'the request failed (ERROR)' }],
+    [
+      { code: 42, name: undefined },
+      { code: 'ERROR', message: 'the request failed (ERROR)' },
+    ],
+  ])('%s', (error, expected) => {
+    expect(transportError(error, 750)).toEqual(expected)
+  })
+
+  test('an error without words of its own is named without them', () => {
+    expect(transportError({ code: 'UND_ERR_INVALID_ARG', message: 7 }, 1).message).toBe(
+      'the request could not be sent ()',
+    )
+  })
+})
+
+describe('endingInWords and unansweredAs: how a report names an exchange without a response', () => {
+  test.each([
+    ['TIMEOUT', 'no response in time'],
+    ['ECONNRESET', 'the connection was reset (ECONNRESET)'],
+    ['UND_ERR_CLOSED', 'the connection was closed before the response was complete'],
+    ['HPE_HEADER_OVERFLOW', "the response's header section is over 16 KiB: not readable (HPE_HEADER_OVERFLOW)"],
+    ['ESOMETHING', 'the request failed (ESOMETHING)'],
+  ])('%s: %s', (code, words) => {
+    expect(endingInWords(code)).toBe(words)
+  })
+
+  test.each([
+    [{ code: 'UND_ERR_HEADERS_OVERFLOW', message: 'm' }, 'a response whose head is not readable (m)'],
+    [{ code: 'HPE_HEADER_OVERFLOW', message: 'm' }, 'a response whose head is not readable (m)'],
+    [{ code: 'ECONNRESET', message: 'm' }, 'no response (m)'],
+    [{ code: 'ECONNRESET', message: '' }, 'no response (no reason recorded)'],
+    [undefined, 'no response (no reason recorded)'],
+  ])('%j: %s', (error, words) => {
+    expect(unansweredAs(error)).toBe(words)
+  })
+})
+
+describe('BodyCollector: a body kept up to its cap', () => {
+  const chunk = (size: number) => Buffer.alloc(size, 0x61)
+
+  test('a body of exactly the cap is whole; one byte more is truncated, and nothing after it is taken', () => {
+    const whole = new BodyCollector(10)
+    expect(whole.add(chunk(4))).toBe(true)
+    expect(whole.add(chunk(6))).toBe(true)
+    expect(whole.truncated).toBe(false)
+    expect(whole.bytes()).toHaveLength(10)
+    const over = new BodyCollector(10)
+    over.add(chunk(10))
+    expect(over.add(chunk(1))).toBe(false)
+    expect(over.truncated).toBe(true)
+    expect(over.add(chunk(1)), 'nothing more once over').toBe(false)
+    expect(over.bytes(), 'under 64 KiB, all that came before the cap was passed').toHaveLength(11)
+  })
+
+  test('keeps only the first 64 KiB of a body over the cap', () => {
+    const big = new BodyCollector(100 * 1024)
+    big.add(chunk(100 * 1024))
+    big.add(chunk(1))
+    expect(big.bytes()).toHaveLength(64 * 1024)
+  })
+
+  test('a body declared larger than the cap is over it at 64 KiB; one declared at the cap is not', () => {
+    const declared = new BodyCollector(100 * 1024, 100 * 1024 + 1)
+    expect(declared.add(chunk(64 * 1024))).toBe(true)
+    expect(declared.add(chunk(1))).toBe(false)
+    const atCap = new BodyCollector(100 * 1024, 100 * 1024)
+    expect(atCap.add(chunk(100 * 1024))).toBe(true)
+    expect(atCap.truncated).toBe(false)
+  })
+})
+
+describe('parsedResponse: the JSON of a body, or why it is none', () => {
+  const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels)
+  test.each([
+    ['{"a":1}', undefined],
+    ['', 'empty body'],
+    [deep(MAX_JSON_DEPTH), undefined],
+    [deep(MAX_JSON_DEPTH + 1), `nested deeper than ${MAX_JSON_DEPTH} levels`],
+    [`["${'['.repeat(300)}"]`, undefined],
+    [`["\\"${'['.repeat(300)}"]`, undefined],
+    ['{"a":', 'not JSON: it ends before its value does (it begins "{\\"a\\":")'],
+    ['{"a":1}}', 'not JSON from character 8 on (it begins "{\\"a\\":1}}")'],
+    ['<html>oops!', 'not JSON (it begins "<html>oops"…)'],
+    ['<html>oops', 'not JSON (it begins "<html>oops")'],
+  ])('%j: %s', (body, jsonError) => {
+    const response = parsedResponse(200, {}, body, false)
+    expect(response.jsonError).toBe(jsonError)
+    if (jsonError === undefined) expect(response.json).toEqual(JSON.parse(body))
+    else expect(response.json).toBeUndefined()
+  })
+
+  test('a truncated body is not parsed; headers are kept by lower-case name, those without a value left out', () => {
+    const response = parsedResponse(200, { 'Content-Type': 'application/json', 'X-None': undefined }, '{}', true)
+    expect(response).toEqual({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      truncated: true,
+      jsonError: 'body truncated at the size cap',
+    })
+  })
+
+  test('bytes that are not UTF-8 are named so, and kept as Latin-1', () => {
+    expect(decodeUtf8(Buffer.from('é'))).toBe('é')
+    expect(decodeUtf8(Buffer.from([0x61, 0xe9]))).toBe('[invalid UTF-8, 2 bytes] aé')
+  })
 })
