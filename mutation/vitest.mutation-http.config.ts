@@ -3,8 +3,8 @@ import { mutationPart } from './vitest.mutation-part.js'
 /**
  * The self-tests that judge the HTTP client under mutation (stryker.http.config.mjs): its unit tests (the client, its
  * edges, the writes' resends, the listed material, the decoded views of a body the redaction reads, the breaker,
- * limiter and 429 gate, the WebSocket channel). Not the runs of its waits, breaker, retries and quota (test/runs/): each
- * mutant of the client is reached by each of their runs.
+ * limiter and 429 gate, the WebSocket channel). Not the runs of its waits, breaker, retries and quota (test/runs/):
+ * each mutant of the client is reached by each of their runs.
  */
 export default mutationPart([
   'test/unit/http-client.test.ts',
