@@ -1,7 +1,7 @@
-import { deflateRawSync, deflateSync } from 'node:zlib'
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
 import { loadOpenApi } from '../../src/contract/schemas.js'
-import { decodeBody, unknownCodingOf } from '../../src/http/content-coding.js'
+import { codingsOf, decodeBody, decodedResponse, unknownCodingOf } from '../../src/http/content-coding.js'
 import { listedHeaders, standIn } from '../../src/http/listed-material.js'
 import { redirectLocation } from '../../src/http/redirects.js'
 import { BodyCollector, decodeUtf8, MAX_JSON_DEPTH, parsedResponse } from '../../src/http/response-body.js'
@@ -201,6 +201,89 @@ describe('the content codings decoded', () => {
       const decoded = await decodeBody(encoded, 'deflate', 1000)
       expect('bytes' in decoded && decoded.bytes.toString()).toBe(text.toString())
     }
+  })
+})
+
+describe('decodeBody and decodedResponse: a body undone by its Content-Encoding', () => {
+  const text = Buffer.from('{"data":{"symbol":"ETH-USD"}}')
+  /** A body that compresses little, so that half of its coded bytes hold a good part of it in every coding. */
+  const long = Buffer.from(JSON.stringify({ data: Array.from({ length: 5000 }, (_, i) => (i * 2654435761) >>> 0) }))
+
+  test('codings are read in the order applied, case and spaces aside, identity and empty ones left out', async () => {
+    expect(codingsOf(['GZip ,, identity', ' br'])).toEqual(['gzip', 'br'])
+    expect(codingsOf('identity')).toEqual([])
+    expect(await decodeBody(text, 'identity', 1000)).toEqual({ bytes: text, truncated: false, codings: [] })
+    expect(await decodeBody(text, undefined, 1000, true)).toEqual({ bytes: text, truncated: true, codings: [] })
+  })
+
+  test('a chain is undone last coding first; an inner deflate is zlib', async () => {
+    expect(await decodeBody(gzipSync(deflateSync(text)), 'deflate, gzip', 1000)).toEqual({
+      bytes: text,
+      truncated: false,
+      codings: ['deflate', 'gzip'],
+    })
+    expect(await decodeBody(brotliCompressSync(gzipSync(text)), ['gzip', 'br'], 1000)).toMatchObject({ bytes: text })
+  })
+
+  test.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ] as const)(
+    '%s cut at the cap as sent gives its decoded start; whole but cut it is corrupt',
+    async (coding, encode) => {
+      const encoded = encode(long)
+      const cut = encoded.subarray(0, Math.floor(encoded.length / 2))
+      const partial = await decodeBody(cut, coding, 1_000_000, true)
+      expect(partial).toMatchObject({ truncated: true, codings: [coding] })
+      const bytes = 'bytes' in partial ? partial.bytes : Buffer.alloc(0)
+      expect(bytes.length).toBeGreaterThan(0)
+      expect(long.subarray(0, bytes.length).equals(bytes), 'the start of the body').toBe(true)
+      expect(await decodeBody(cut, coding, 1_000_000)).toHaveProperty('corrupt')
+    },
+  )
+
+  test('a decoded body over the cap is cut there and marked truncated; one at the cap is whole', async () => {
+    const over = await decodeBody(gzipSync(long), 'gzip', long.length - 1)
+    expect(over).toMatchObject({ truncated: true })
+    const at = await decodeBody(gzipSync(long), 'gzip', long.length)
+    expect(at).toEqual({ bytes: long, truncated: false, codings: ['gzip'] })
+  })
+
+  test('names what is not in its coding, and a coding it cannot decode', async () => {
+    expect(await decodeBody(text, 'br', 1000)).toEqual({
+      corrupt: expect.stringMatching(/^content-encoding br, but the body is not in that coding \(.+\)$/),
+    })
+    expect(await decodeBody(text, 'gzip, compress', 1000)).toEqual({ unknownCoding: 'compress' })
+  })
+
+  test('a response: the coded size kept beside the decoded text, Content-Encoding found in any case', async () => {
+    const coded = gzipSync(text)
+    const response = await decodedResponse(200, { 'Content-Encoding': 'gzip' }, coded, false, 1000)
+    expect(response).toMatchObject({ body: text.toString(), encodedBytes: coded.length, truncated: false })
+    expect(response.json).toEqual({ data: { symbol: 'ETH-USD' } })
+    const plain = await decodedResponse(200, {}, text, false, 1000)
+    expect(plain.encodedBytes).toBeUndefined()
+    expect(plain.json).toEqual({ data: { symbol: 'ETH-USD' } })
+  })
+
+  test('a response in an unknown coding has no body to judge; one not in its coding is kept as served, not JSON', async () => {
+    const unknown = await decodedResponse(200, { 'content-encoding': 'zstd' }, text, false, 1000)
+    expect(unknown).toEqual({
+      status: 200,
+      headers: { 'content-encoding': 'zstd' },
+      body: '',
+      truncated: false,
+      jsonError: 'a body in an unknown content coding zstd: not judged',
+      notJudged: 'a body in an unknown content coding zstd: not judged',
+      encodedBytes: text.length,
+    })
+    const lie = await decodedResponse(200, { 'content-encoding': 'gzip' }, text, true, 1000)
+    expect(lie.body).toBe(text.toString())
+    expect(lie.truncated).toBe(true)
+    expect(lie.json).toBeUndefined()
+    expect(lie.jsonError).toMatch(/^not readable: content-encoding gzip, but the body is not in that coding/)
+    expect(lie.encodedBytes).toBe(text.length)
   })
 })
 
