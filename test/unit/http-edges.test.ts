@@ -136,6 +136,9 @@ describe('retryWaitMs: whether, and after how long, a request is sent again', ()
   test('a write is sent again after a 429 or a 503 only', () => {
     expect(retryWaitMs(responseOf(429), 0, policy, true)).toBe(policy.defaultRateLimitWaitMs)
     expect(retryWaitMs(responseOf(503, { 'retry-after': '2' }), 0, policy, true)).toBe(2000)
+    const unavailable = retryWaitMs(responseOf(503), 0, policy, true)
+    expect(unavailable, 'a 503 without Retry-After: the backoff').toBeGreaterThanOrEqual(policy.backoffBaseMs / 2)
+    expect(unavailable).toBeLessThanOrEqual(policy.backoffBaseMs)
     for (const status of [500, 502, 504]) expect(retryWaitMs(responseOf(status), 0, policy, true)).toBeUndefined()
   })
 
