@@ -123,6 +123,16 @@ describe('the circuit breaker', () => {
     expect(spread.length, 'unknown keys land on more than one slot').toBeGreaterThan(0)
   })
 
+  test('gives each of the first 16 known keys a slot of its own; a later one shares the last', () => {
+    const known = Array.from({ length: 17 }, (_, i) => `op${i}`)
+    const b = breaker(2, known)
+    b.record('op16', unanswered('TIMEOUT'))
+    b.record('op16', unanswered('TIMEOUT'))
+    expect(b.refusal('op16')?.message).toMatch(/^not sent: op16 stopped answering: 2 requests/)
+    expect(b.refusal('op15')?.message, 'the slot op16 shares').toMatch(/^not sent: op15 stopped answering/)
+    expect(known.slice(0, 15).filter((key) => b.refusal(key) !== undefined)).toEqual([])
+  })
+
   test('holds across the breakers of one run state, as in the workers of a run', () => {
     const cells = breakerCells(createSharedState())
     expect(cells.length).toBe(BREAKER_CELLS)

@@ -3,7 +3,8 @@ import { describe, expect, test } from 'vitest'
 import { loadOpenApi } from '../../src/contract/schemas.js'
 import { codingsOf, decodeBody, decodedResponse, unknownCodingOf } from '../../src/http/content-coding.js'
 import { listedHeaders, standIn } from '../../src/http/listed-material.js'
-import { redirectLocation } from '../../src/http/redirects.js'
+import { headerShown, headerValue, headerValues } from '../../src/http/exchange.js'
+import { recordedRedirect, redirectLocation } from '../../src/http/redirects.js'
 import { BodyCollector, decodeUtf8, MAX_JSON_DEPTH, parsedResponse } from '../../src/http/response-body.js'
 import {
   backoffMs,
@@ -177,6 +178,29 @@ describe('redirectLocation: 301, 302, 303, 307 and 308 with one Location', () =>
   test('no Location, or two, is no redirect', () => {
     expect(redirectLocation(responseOf(302))).toBeUndefined()
     expect(redirectLocation(responseOf(302, { location: ['/a', '/b'] }))).toBeUndefined()
+  })
+})
+
+describe('headers as the checks read them, and a recorded redirect', () => {
+  const response = responseOf(200, { 'x-request-id': 'abc', vary: ['a', 'b'] })
+
+  test('a single value by any case of its name; a missing or repeated one is none, and is named so', () => {
+    expect(headerValues(response, 'X-Request-ID')).toEqual(['abc'])
+    expect(headerValue(response, 'X-Request-ID')).toBe('abc')
+    expect(headerValue(response, 'vary')).toBeUndefined()
+    expect(headerValues(response, 'vary')).toEqual(['a', 'b'])
+    expect(headerValues(response, 'etag')).toEqual([])
+    expect(headerShown(response, 'x-request-id')).toBe('x-request-id "abc"')
+    expect(headerShown(response, 'vary')).toBe('no single vary')
+    expect(headerShown(response, 'etag')).toBe('no single etag')
+  })
+
+  test('a recorded redirect is not judged; any other response is as it was', () => {
+    expect(recordedRedirect(responseOf(307, { location: '/next' })).notJudged).toBe(
+      'a 307 redirect: not judged (the request it leads to is judged by itself)',
+    )
+    const plain = responseOf(200, { location: '/next' })
+    expect(recordedRedirect(plain)).toBe(plain)
   })
 })
 
