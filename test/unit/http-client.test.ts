@@ -4,6 +4,8 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterEach, describe, expect, test } from 'vitest'
 import { HttpClient, type ClientOptions } from '../../src/http/client.js'
 import { defaultRetryPolicy } from '../../src/http/retry.js'
+import { createSharedState } from '../../src/http/shared-state.js'
+import { operations } from '../../src/contract/operations.js'
 import { unansweredAs } from '../../src/http/transport-errors.js'
 
 /**
@@ -15,7 +17,7 @@ async function scriptedServer(statuses: number[], headers: Record<string, string
   const script = [...statuses]
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     arrivals.push(Date.now())
-    if (req.url === '/hang') return
+    if (req.url?.startsWith('/hang')) return
     const status = script.shift() ?? 200
     res.writeHead(status, {
       'content-type': 'application/json',
@@ -174,7 +176,10 @@ describe('the HTTP client', () => {
     const target = await scriptedServer([])
     const client = clientFor(target.baseUrl, { requestTimeoutMs: 60_000, deadlineAt: Date.now() + 300 })
     const hanging = await client.get({ path: '/hang' })
-    expect(hanging.error?.code).toBe('RUN_TIME_BOUND')
+    expect(hanging.error).toEqual({
+      code: 'RUN_TIME_BOUND',
+      message: "cut off: the run's time bound (--max-duration) had passed",
+    })
     const later = await client.get(withKey)
     expect(later.error).toEqual({
       code: 'RUN_TIME_BOUND',
@@ -429,7 +434,8 @@ describe('the HTTP client at the bounds of a run', () => {
     const client = clientFor(target.baseUrl, { deadlineAt: Date.now() + 1500 })
     const limited = await client.get({ ...withKey, retry: false })
     expect(limited.response?.status).toBe(429)
-    const held = await client.get(withKey)
+    // Refused at once: had it waited for the quota, the check's end would have come first.
+    const held = await client.get({ ...withKey, signal: AbortSignal.timeout(500) })
     expect(held.error).toEqual({
       code: 'RUN_TIME_BOUND',
       message: "not sent: the run's time bound (--max-duration) had passed",
@@ -462,8 +468,13 @@ describe('the HTTP client at the bounds of a run', () => {
         ends.push((await client.get({ path: '/hang', operation: 'getVault' })).error?.code)
       expect(ends, `concurrency ${concurrency}`).toEqual([...Array(threshold).fill('TIMEOUT'), 'TARGET_NOT_ANSWERING'])
       expect(target.arrivals.length, `concurrency ${concurrency}: sent`).toBeLessThanOrEqual(threshold)
-      const other = await client.get({ path: '/v1/markets', operation: 'listMarkets' })
-      expect(other.response?.status, 'another operation is still sent').toBe(200)
+      const others = operations()
+        .map((op) => op.id)
+        .filter((id) => id !== 'getVault')
+      for (const operation of others) {
+        const other = await client.get({ path: '/v1/markets', operation })
+        expect(other.response?.status, `${operation}, another operation, is still sent`).toBe(200)
+      }
     }
   })
 
@@ -552,18 +563,101 @@ describe('the HTTP client at the bounds of a run', () => {
   })
 
   test('keeps the wait before each retry as it was waited, and the latest 429 the run met', async () => {
-    const target = await scriptedServer([429, 502], { 'retry-after': '1' })
+    const target = await scriptedServer([502, 429], { 'retry-after': '1' })
     const client = clientFor(target.baseUrl)
     const before = Date.now()
+    const started = performance.now()
     const exchange = await client.get(withKey)
+    const took = performance.now() - started
     expect(exchange.response?.status).toBe(200)
-    expect(exchange.retries.map((r) => r.status)).toEqual([429, 502])
-    expect(exchange.retries[0]!.waitedMs, 'Retry-After: 1').toBeGreaterThanOrEqual(1000)
-    expect(exchange.retries[1]!.waitedMs, 'the backoff of a first retry is at most its base').toBeLessThan(1000)
+    expect(exchange.retries.map((r) => r.status)).toEqual([502, 429])
+    expect(exchange.retries[0]!.waitedMs, 'the backoff of a first retry is at most its base').toBeLessThan(1000)
+    expect(exchange.retries[1]!.waitedMs, 'Retry-After: 1').toBeGreaterThanOrEqual(1000)
+    expect(exchange.retries[1]!.waitedMs, 'no more than the whole exchange took').toBeLessThanOrEqual(took)
     expect(exchange.retries.every((r) => r.startedAt !== undefined && r.response !== undefined)).toBe(true)
     expect(client.quotaRefusalSince(before)?.response?.status).toBe(429)
-    expect(client.quotaRefusalSince(before)?.retries, 'the 429 as it was met, before its retries').toEqual([])
+    expect(
+      client.quotaRefusalSince(before)?.retries.map((r) => r.status),
+      'the 429 as it was met: after the 502, before its own retry',
+    ).toEqual([502])
     expect(client.quotaRefusalSince(Date.now() + 1)).toBeUndefined()
+  })
+})
+
+describe('the HTTP client with requests queued and in flight', () => {
+  test('a request queued for the connection while a 429 closes its quota goes back to wait for the quota', async () => {
+    const target = await scriptedServer([429], { 'retry-after': '1' })
+    const client = clientFor(target.baseUrl, { concurrency: 1 })
+    const [limited, queued] = await Promise.all([client.get({ ...withKey, retry: false }), client.get(withKey)])
+    expect(limited.response?.status).toBe(429)
+    expect(queued.response?.status).toBe(200)
+    expect(queued.retries, 'held, not sent and answered 429').toEqual([])
+    expect(target.arrivals).toHaveLength(2)
+    expect(target.arrivals[1]! - target.arrivals[0]!, 'sent before Retry-After had passed').toBeGreaterThanOrEqual(1000)
+  })
+
+  test('requests queued for the connection when the run is interrupted are not sent', async () => {
+    const target = await scriptedServer([])
+    const stop = new AbortController()
+    const client = clientFor(target.baseUrl, { concurrency: 1, stop: stop.signal, requestTimeoutMs: 60_000 })
+    abortOnArrival(stop, target.arrivals)
+    const [inFlight, queued] = await Promise.all([client.get({ path: '/hang' }), client.get(withKey)])
+    expect(inFlight.error?.message).toMatch(/\(cut off in flight\)$/)
+    expect(queued.error?.code).toBe('RUN_INTERRUPTED')
+    expect(queued.error?.message).toMatch(/\(not sent\)$/)
+    expect(target.arrivals).toHaveLength(1)
+  })
+
+  test("a check's end stops the wait for a retry in a run that may be interrupted too", async () => {
+    const target = await scriptedServer([503], { 'retry-after': '2' })
+    const client = clientFor(target.baseUrl, { stop: new AbortController().signal })
+    const ended = new AbortController()
+    abortOnArrival(ended, target.arrivals, 1, 500)
+    const answered = await client.get({ ...withKey, signal: ended.signal })
+    expect(answered.response?.status, 'the answer before the wait').toBe(503)
+    expect(target.arrivals).toHaveLength(1)
+  })
+
+  test('the requests of paths outside the operations are counted by path, their queries aside', async () => {
+    const target = await scriptedServer([])
+    const client = clientFor(target.baseUrl, { concurrency: 1, requestTimeoutMs: 150 })
+    for (let i = 0; i < 3; i++) expect((await client.get({ path: `/hang?n=${i}` })).error?.code).toBe('TIMEOUT')
+    expect((await client.get({ path: '/hang?n=3' })).error).toEqual({
+      code: 'TARGET_NOT_ANSWERING',
+      message:
+        'not sent: /hang stopped answering: 3 requests in a row ended without a response (the last one: no response in time)',
+    })
+  })
+
+  test("a target that stopped answering to another worker's client cuts off the requests in flight here", async () => {
+    const target = await scriptedServer([])
+    const shared = createSharedState()
+    const here = clientFor(target.baseUrl, { shared, concurrency: 3, requestTimeoutMs: 60_000 })
+    const there = clientFor(target.baseUrl, { shared, concurrency: 3, requestTimeoutMs: 150 })
+    const inFlight = here.get({ path: '/hang', operation: 'getConfig' })
+    while (target.arrivals.length === 0) await new Promise((resolve) => setTimeout(resolve, 5))
+    for (const operation of ['getVault', 'listMarkets', 'getVault'])
+      expect((await there.get({ path: '/hang', operation })).error?.code).toBe('TIMEOUT')
+    expect((await inFlight).error).toEqual({
+      code: 'TARGET_NOT_ANSWERING',
+      message:
+        'cut off: the target stopped answering: 3 requests in a row ended without a response (the last one: no response in time)',
+    })
+  })
+
+  test('reads a body that comes in many chunks whole, and sends nothing once closed', async () => {
+    const large = JSON.stringify({ data: 'x'.repeat(300_000) })
+    const target = await routedServer({
+      '/large': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(large),
+    })
+    const client = clientFor(target.baseUrl)
+    const exchange = await client.get({ path: '/large' })
+    expect(exchange.error).toBeUndefined()
+    expect(exchange.response?.body).toBe(large)
+    await client.close()
+    const after = await client.get({ path: '/large' })
+    expect(after.response).toBeUndefined()
+    expect(target.seen, 'a request after close').toHaveLength(1)
   })
 })
 
@@ -578,14 +672,21 @@ describe('the requests the HTTP client sends', () => {
       ['/base/v1/vault?x=1', 'gzip, deflate, br'],
       ['/base/v1/vault', 'identity'],
     ])
-    expect(plain.request).toEqual({
+    expect(plain.request).toStrictEqual({
       method: 'GET',
       url: `${target.baseUrl}/base/v1/vault?x=1`,
       headers: { 'accept-encoding': 'gzip, deflate, br' },
     })
-    expect(stated.request.headers).toEqual({ 'Accept-Encoding': 'identity' })
+    expect(stated.request).toStrictEqual({
+      method: 'GET',
+      url: `${target.baseUrl}/base/v1/vault`,
+      headers: { 'Accept-Encoding': 'identity' },
+    })
     expect(plain.startedAt).toMatch(/^\d{4}-\d\d-\d\dT/)
-    expect(plain.timings?.waitMs).toBeGreaterThanOrEqual(0)
+    const { waitMs, receiveMs } = plain.timings!
+    expect(waitMs).toBeGreaterThanOrEqual(0)
+    expect(receiveMs).toBeGreaterThanOrEqual(0)
+    expect(waitMs + receiveMs, 'the parts of the time it took').toBeLessThanOrEqual(plain.durationMs + 1)
   })
 
   test('cut a body over the cap, saying so whether it came coded or not', async () => {
