@@ -133,6 +133,16 @@ describe('the circuit breaker', () => {
     expect(known.slice(0, 15).filter((key) => b.refusal(key) !== undefined)).toEqual([])
   })
 
+  test("a breaker made on a run state that another worker's breaker tripped starts cut off", async () => {
+    const cells = breakerCells(createSharedState())
+    const first = breaker(2, ['a', 'b'], cells)
+    first.record('a', unanswered('TIMEOUT'))
+    first.record('b', unanswered('TIMEOUT'))
+    const later = breaker(2, ['a', 'b'], cells)
+    expect(later.signal.aborted).toBe(true)
+    expect(later.refusal('a')?.message).toMatch(/^not sent: the target stopped answering: 2 requests/)
+  })
+
   test('holds across the breakers of one run state, as in the workers of a run', () => {
     const cells = breakerCells(createSharedState())
     expect(cells.length).toBe(BREAKER_CELLS)
@@ -194,6 +204,13 @@ describe('the 429 gate', () => {
     expect(gate.remainingMs('key-1', now)).toBe(2000)
     gate.close('key-1', now + 3000.2)
     expect(gate.remainingMs('key-1', now)).toBe(3001)
+  })
+
+  test('every key has a slot: many keys closed one by one each read back closed', () => {
+    const gate = new QuotaGate(gateSlots(createSharedState()))
+    const keys = Array.from({ length: 300 }, (_, i) => `key-${i}`)
+    for (const key of keys) gate.close(key, now + 100)
+    expect(keys.filter((key) => gate.remainingMs(key, now) !== 100)).toEqual([])
   })
 
   test("the run's quota holds every key, across the gates that share a run state", () => {

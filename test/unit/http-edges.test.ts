@@ -82,6 +82,8 @@ describe("quotaIsPerKey: x-ratelimit-scope names the API key's quota", () => {
     ['keyboard', false],
     ['monkey', false],
     ['xapikey', false],
+    ['apixkey', false],
+    ['api.key', true],
     ['', false],
   ])('%j: %s', (scope, expected) => {
     expect(quotaIsPerKey(responseOf(429, { 'x-ratelimit-scope': scope }))).toBe(expected)
