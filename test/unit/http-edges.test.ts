@@ -503,6 +503,7 @@ describe('parsedResponse: the JSON of a body, or why it is none', () => {
     [deep(MAX_JSON_DEPTH), undefined],
     [deep(MAX_JSON_DEPTH + 1), `nested deeper than ${MAX_JSON_DEPTH} levels`],
     [`["${'['.repeat(300)}"]`, undefined],
+    [`[${'[],{},'.repeat(300)}0]`, undefined],
     [`["\\"${'['.repeat(300)}"]`, undefined],
     ['{"a":', 'not JSON: it ends before its value does (it begins "{\\"a\\":")'],
     ['{"a":1}}', 'not JSON from character 8 on (it begins "{\\"a\\":1}}")'],
