@@ -15,6 +15,9 @@ export function strykerPart(name, mutate) {
     vitest: { configFile: `mutation/vitest.mutation-${name}.config.ts`, related: false },
     mutate,
     concurrency: 2,
+    // The dry run (every test once, with coverage per test) takes minutes on a loaded machine: over StrykerJS's
+    // default of 5 the HTTP part's never finished.
+    dryRunTimeoutMinutes: 20,
     incrementalFile: `reports/mutation/${name}-incremental.json`,
     tempDirName: `.stryker-tmp-${name}`,
     htmlReporter: { fileName: `reports/mutation/${name}.html` },

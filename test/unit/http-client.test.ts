@@ -4,6 +4,8 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterEach, describe, expect, test } from 'vitest'
 import { HttpClient, type ClientOptions } from '../../src/http/client.js'
 import { defaultRetryPolicy } from '../../src/http/retry.js'
+import { createSharedState } from '../../src/http/shared-state.js'
+import { operations } from '../../src/contract/operations.js'
 import { unansweredAs } from '../../src/http/transport-errors.js'
 
 /**
@@ -15,7 +17,7 @@ async function scriptedServer(statuses: number[], headers: Record<string, string
   const script = [...statuses]
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     arrivals.push(Date.now())
-    if (req.url === '/hang') return
+    if (req.url?.startsWith('/hang')) return
     const status = script.shift() ?? 200
     res.writeHead(status, {
       'content-type': 'application/json',
@@ -55,6 +57,15 @@ function clientFor(baseUrl: string, options: Partial<ClientOptions> = {}): HttpC
 }
 
 const withKey = { path: '/v1/vault', headers: { 'x-api-key': 'k' } }
+
+/** Aborts `controller` once the server has seen `count` requests, and `afterMs` more have passed. */
+function abortOnArrival(controller: AbortController, arrivals: readonly number[], count = 1, afterMs = 0): void {
+  const poll = setInterval(() => {
+    if (arrivals.length < count) return
+    clearInterval(poll)
+    setTimeout(() => controller.abort(), afterMs)
+  }, 5)
+}
 
 describe('the HTTP client', () => {
   test('retries a 429 after its Retry-After and sends nothing with that key before then', async () => {
@@ -165,7 +176,10 @@ describe('the HTTP client', () => {
     const target = await scriptedServer([])
     const client = clientFor(target.baseUrl, { requestTimeoutMs: 60_000, deadlineAt: Date.now() + 300 })
     const hanging = await client.get({ path: '/hang' })
-    expect(hanging.error?.code).toBe('RUN_TIME_BOUND')
+    expect(hanging.error).toEqual({
+      code: 'RUN_TIME_BOUND',
+      message: "cut off: the run's time bound (--max-duration) had passed",
+    })
     const later = await client.get(withKey)
     expect(later.error).toEqual({
       code: 'RUN_TIME_BOUND',
@@ -363,5 +377,366 @@ describe('the HTTP client reads responses as clients meet them', () => {
       'a 307 redirect of a POST: not followed (a write is sent only where the suite addressed it); not judged',
     )
     expect(target.seen.map((request) => request.url)).toEqual(['/v1/orders'])
+  })
+})
+
+describe('the HTTP client at the bounds of a run', () => {
+  test('refuses, unsent, a request whose quota a 429 closed for longer than the client waits; waits out one it may', async () => {
+    const target = await scriptedServer([429, 429], { 'retry-after': '2', 'x-ratelimit-scope': 'ip' })
+    const client = clientFor(target.baseUrl, { retryPolicy: { ...defaultRetryPolicy, maxWaitMs: 1500 } })
+    const limited = await client.get({ ...withKey, retry: false })
+    expect(limited.response?.status).toBe(429)
+    const later = await client.get({ path: '/v1/other', headers: { 'x-api-key': 'another' } })
+    expect(later.error).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'not sent: a 429 closed the quota of this request for 2 s more, longer than the 1.5 s the client waits',
+    })
+    expect(later.durationMs).toBe(0)
+    expect(target.arrivals, 'the refused request was sent').toHaveLength(1)
+
+    const short = await scriptedServer([429], { 'retry-after': '1' })
+    const patient = clientFor(short.baseUrl, { retryPolicy: { ...defaultRetryPolicy, maxWaitMs: 1000 } })
+    await patient.get({ ...withKey, retry: false })
+    const waited = await patient.get(withKey)
+    expect(waited.response?.status, 'a closing as long as the bound is waited out').toBe(200)
+  })
+
+  test("a 429 of the key's quota holds that key alone; a 429 of another quota holds every key", async () => {
+    for (const scope of ['api-key', 'ip']) {
+      let answered = 0
+      const target = await routedServer({
+        '/v1/vault': (res) =>
+          answered++ === 0
+            ? res.writeHead(429, { 'retry-after': '1', 'x-ratelimit-scope': scope }).end()
+            : res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
+      })
+      const client = clientFor(target.baseUrl)
+      const started = Date.now()
+      await client.get({ path: '/v1/vault', headers: { 'x-api-key': 'a' }, retry: false })
+      const [other] = await Promise.all([
+        client
+          .get({ path: '/v1/vault', headers: { 'x-api-key': 'b' } })
+          .then((exchange) => ({ exchange, at: Date.now() })),
+        client.get({ path: '/v1/vault', headers: { 'x-api-key': 'a' } }),
+      ])
+      expect(
+        target.seen.map((request) => request.headers['x-api-key']),
+        scope,
+      ).toEqual(scope === 'api-key' ? ['a', 'b', 'a'] : ['a', expect.any(String), expect.any(String)])
+      if (scope === 'ip')
+        expect(other.at - started, 'the other key waited out Retry-After').toBeGreaterThanOrEqual(1000)
+      expect(other.exchange.response?.status).toBe(200)
+    }
+  })
+
+  test('sends nothing whose wait for its quota outlasts the run, and returns a response whose retry would', async () => {
+    const target = await scriptedServer([429, 503], { 'retry-after': '2' })
+    const client = clientFor(target.baseUrl, { deadlineAt: Date.now() + 1500 })
+    const limited = await client.get({ ...withKey, retry: false })
+    expect(limited.response?.status).toBe(429)
+    // Refused at once: had it waited for the quota, the check's end would have come first.
+    const held = await client.get({ ...withKey, signal: AbortSignal.timeout(500) })
+    expect(held.error).toEqual({
+      code: 'RUN_TIME_BOUND',
+      message: "not sent: the run's time bound (--max-duration) had passed",
+    })
+    const other = await scriptedServer([503], { 'retry-after': '2' })
+    const unavailable = await clientFor(other.baseUrl, { deadlineAt: Date.now() + 1500 }).get(withKey)
+    expect(unavailable.response?.status, 'a 503 whose Retry-After outlasts the run is the answer').toBe(503)
+    expect(unavailable.retries).toEqual([])
+    expect(other.arrivals).toHaveLength(1)
+  })
+
+  test('cuts off a request at its time bound, names the bound, and does not send a read again after it', async () => {
+    const target = await scriptedServer([])
+    const exchange = await clientFor(target.baseUrl, { requestTimeoutMs: 300 }).get({ path: '/hang' })
+    expect(exchange.error).toEqual({ code: 'TIMEOUT', message: 'no complete response within 300 ms' })
+    expect(exchange.response).toBeUndefined()
+    expect(exchange.retries, 'a read is not sent again after a timeout').toEqual([])
+    expect(target.arrivals.length).toBeLessThanOrEqual(1)
+  })
+
+  test('closes an operation that stopped answering at max(3, concurrency) unanswered requests in a row', async () => {
+    for (const [concurrency, threshold] of [
+      [1, 3],
+      [4, 4],
+    ] as const) {
+      const target = await scriptedServer([])
+      const client = clientFor(target.baseUrl, { concurrency, requestTimeoutMs: 150 })
+      const ends: (string | undefined)[] = []
+      for (let i = 0; i <= threshold; i++)
+        ends.push((await client.get({ path: '/hang', operation: 'getVault' })).error?.code)
+      expect(ends, `concurrency ${concurrency}`).toEqual([...Array(threshold).fill('TIMEOUT'), 'TARGET_NOT_ANSWERING'])
+      expect(target.arrivals.length, `concurrency ${concurrency}: sent`).toBeLessThanOrEqual(threshold)
+      const others = operations()
+        .map((op) => op.id)
+        .filter((id) => id !== 'getVault')
+      for (const operation of others) {
+        const other = await client.get({ path: '/v1/markets', operation })
+        expect(other.response?.status, `${operation}, another operation, is still sent`).toBe(200)
+      }
+    }
+  })
+
+  test('sends nothing once the run is interrupted, and names the interruption', async () => {
+    const target = await scriptedServer([])
+    const stop = new AbortController()
+    stop.abort()
+    const exchange = await clientFor(target.baseUrl, { stop: stop.signal }).get(withKey)
+    expect(exchange.error?.code).toBe('RUN_INTERRUPTED')
+    expect(exchange.error?.message).toMatch(/\(not sent\)$/)
+    expect(target.arrivals).toHaveLength(0)
+  })
+
+  test('cuts off a request in flight when the run is interrupted, and does not send it again', async () => {
+    const target = await scriptedServer([])
+    const stop = new AbortController()
+    const client = clientFor(target.baseUrl, { stop: stop.signal, requestTimeoutMs: 60_000 })
+    abortOnArrival(stop, target.arrivals)
+    const exchange = await client.request({ method: 'POST', path: '/hang', body: '{}' })
+    expect(exchange.error?.code).toBe('RUN_INTERRUPTED')
+    expect(exchange.error?.message).toMatch(/\(cut off in flight\)$/)
+    expect(target.arrivals, 'a write cut off by the run is not sent again').toHaveLength(1)
+    expect(exchange.retries).toEqual([])
+  })
+
+  test('leaves unanswered a request whose retry the interruption came in the wait of', async () => {
+    const target = await scriptedServer([503], { 'retry-after': '2' })
+    const stop = new AbortController()
+    abortOnArrival(stop, target.arrivals, 1, 500)
+    const exchange = await clientFor(target.baseUrl, { stop: stop.signal }).get(withKey)
+    expect(exchange.error?.code).toBe('RUN_INTERRUPTED')
+    expect(exchange.error?.message).toMatch(/\(not sent again\)$/)
+    expect(target.arrivals).toHaveLength(1)
+  })
+
+  test("a check's end: a request not yet sent is not; one in flight is cut off; one waiting to be retried returns its answer", async () => {
+    const target = await scriptedServer([503], { 'retry-after': '2' })
+    const client = clientFor(target.baseUrl, { requestTimeoutMs: 60_000 })
+    const ended = new AbortController()
+    ended.abort()
+    expect((await client.get({ ...withKey, signal: ended.signal })).error).toEqual({
+      code: 'CHECK_ENDED',
+      message: 'not sent: the check that made the request had ended',
+    })
+    expect(target.arrivals).toHaveLength(0)
+    const waiting = new AbortController()
+    abortOnArrival(waiting, target.arrivals, 1, 500)
+    const answered = await client.get({ ...withKey, signal: waiting.signal })
+    expect(answered.response?.status).toBe(503)
+    expect(answered.error).toBeUndefined()
+    expect(target.arrivals).toHaveLength(1)
+    const inFlight = new AbortController()
+    abortOnArrival(inFlight, target.arrivals, 2)
+    const cut = await client.get({ path: '/hang', signal: inFlight.signal })
+    expect(cut.error).toEqual({ code: 'CHECK_ENDED', message: 'cut off: the check that made the request had ended' })
+  })
+
+  test('a write is sent again after an ambiguous failure only as often as the policy says, and never after its own refusal', async () => {
+    const target = await scriptedServer([])
+    const never = clientFor(target.baseUrl, {
+      requestTimeoutMs: 300,
+      retryPolicy: { ...defaultRetryPolicy, ambiguousWriteRetries: 0 },
+    })
+    const once = await never.request({ method: 'POST', path: '/hang', body: '{}' })
+    expect(once.error?.code).toBe('TIMEOUT')
+    expect(once.retries).toEqual([])
+    const twice = clientFor(target.baseUrl, {
+      requestTimeoutMs: 300,
+      retryPolicy: { ...defaultRetryPolicy, ambiguousWriteRetries: 2 },
+    })
+    const resent = await twice.request({ method: 'POST', path: '/hang', body: '{}' })
+    expect(resent.retries.map((r) => [r.status, r.error?.code])).toEqual([
+      [0, 'TIMEOUT'],
+      [0, 'TIMEOUT'],
+    ])
+    expect(resent.error?.code).toBe('TIMEOUT')
+    expect(target.arrivals.length, 'the write, then two resends').toBeLessThanOrEqual(4)
+    const refused = await twice.request({
+      method: 'POST',
+      path: '/v1/orders',
+      body: '{}',
+      headers: { 'x-api-key': 'k\n' },
+    })
+    expect(refused.error?.code).toBe('HEADER_NOT_SENDABLE')
+    expect(refused.retries, 'a request the client refused is not sent again').toEqual([])
+  })
+
+  test('keeps the wait before each retry as it was waited, and the latest 429 the run met', async () => {
+    const target = await scriptedServer([502, 429], { 'retry-after': '1' })
+    const client = clientFor(target.baseUrl)
+    const before = Date.now()
+    const started = performance.now()
+    const exchange = await client.get(withKey)
+    const took = performance.now() - started
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.retries.map((r) => r.status)).toEqual([502, 429])
+    expect(exchange.retries[0]!.waitedMs, 'the backoff of a first retry is at most its base').toBeLessThan(1000)
+    expect(exchange.retries[1]!.waitedMs, 'Retry-After: 1').toBeGreaterThanOrEqual(1000)
+    expect(exchange.retries[1]!.waitedMs, 'no more than the whole exchange took').toBeLessThanOrEqual(took)
+    expect(exchange.retries.every((r) => r.startedAt !== undefined && r.response !== undefined)).toBe(true)
+    expect(client.quotaRefusalSince(before)?.response?.status).toBe(429)
+    expect(
+      client.quotaRefusalSince(before)?.retries.map((r) => r.status),
+      'the 429 as it was met: after the 502, before its own retry',
+    ).toEqual([502])
+    expect(client.quotaRefusalSince(Date.now() + 1)).toBeUndefined()
+  })
+})
+
+describe('the HTTP client with requests queued and in flight', () => {
+  test('a request queued for the connection while a 429 closes its quota goes back to wait for the quota', async () => {
+    const target = await scriptedServer([429], { 'retry-after': '1' })
+    const client = clientFor(target.baseUrl, { concurrency: 1 })
+    const [limited, queued] = await Promise.all([client.get({ ...withKey, retry: false }), client.get(withKey)])
+    expect(limited.response?.status).toBe(429)
+    expect(queued.response?.status).toBe(200)
+    expect(queued.retries, 'held, not sent and answered 429').toEqual([])
+    expect(target.arrivals).toHaveLength(2)
+    expect(target.arrivals[1]! - target.arrivals[0]!, 'sent before Retry-After had passed').toBeGreaterThanOrEqual(1000)
+  })
+
+  test('requests queued for the connection when the run is interrupted are not sent', async () => {
+    const target = await scriptedServer([])
+    const stop = new AbortController()
+    const client = clientFor(target.baseUrl, { concurrency: 1, stop: stop.signal, requestTimeoutMs: 60_000 })
+    abortOnArrival(stop, target.arrivals)
+    const [inFlight, queued] = await Promise.all([client.get({ path: '/hang' }), client.get(withKey)])
+    expect(inFlight.error?.message).toMatch(/\(cut off in flight\)$/)
+    expect(queued.error?.code).toBe('RUN_INTERRUPTED')
+    expect(queued.error?.message).toMatch(/\(not sent\)$/)
+    expect(target.arrivals).toHaveLength(1)
+  })
+
+  test("a check's end stops the wait for a retry in a run that may be interrupted too", async () => {
+    const target = await scriptedServer([503], { 'retry-after': '2' })
+    const client = clientFor(target.baseUrl, { stop: new AbortController().signal })
+    const ended = new AbortController()
+    abortOnArrival(ended, target.arrivals, 1, 500)
+    const answered = await client.get({ ...withKey, signal: ended.signal })
+    expect(answered.response?.status, 'the answer before the wait').toBe(503)
+    expect(target.arrivals).toHaveLength(1)
+  })
+
+  test('the requests of paths outside the operations are counted by path, their queries aside', async () => {
+    const target = await scriptedServer([])
+    const client = clientFor(target.baseUrl, { concurrency: 1, requestTimeoutMs: 150 })
+    for (let i = 0; i < 3; i++) expect((await client.get({ path: `/hang?n=${i}` })).error?.code).toBe('TIMEOUT')
+    expect((await client.get({ path: '/hang?n=3' })).error).toEqual({
+      code: 'TARGET_NOT_ANSWERING',
+      message:
+        'not sent: /hang stopped answering: 3 requests in a row ended without a response (the last one: no response in time)',
+    })
+  })
+
+  test("a target that stopped answering to another worker's client cuts off the requests in flight here", async () => {
+    const target = await scriptedServer([])
+    const shared = createSharedState()
+    const here = clientFor(target.baseUrl, { shared, concurrency: 3, requestTimeoutMs: 60_000 })
+    const there = clientFor(target.baseUrl, { shared, concurrency: 3, requestTimeoutMs: 150 })
+    const inFlight = here.get({ path: '/hang', operation: 'getConfig' })
+    while (target.arrivals.length === 0) await new Promise((resolve) => setTimeout(resolve, 5))
+    for (const operation of ['getVault', 'listMarkets', 'getVault'])
+      expect((await there.get({ path: '/hang', operation })).error?.code).toBe('TIMEOUT')
+    expect((await inFlight).error).toEqual({
+      code: 'TARGET_NOT_ANSWERING',
+      message:
+        'cut off: the target stopped answering: 3 requests in a row ended without a response (the last one: no response in time)',
+    })
+  })
+
+  test('reads a body that comes in many chunks whole, and sends nothing once closed', async () => {
+    const large = JSON.stringify({ data: 'x'.repeat(300_000) })
+    const target = await routedServer({
+      '/large': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(large),
+    })
+    const client = clientFor(target.baseUrl)
+    const exchange = await client.get({ path: '/large' })
+    expect(exchange.error).toBeUndefined()
+    expect(exchange.response?.body).toBe(large)
+    await client.close()
+    const after = await client.get({ path: '/large' })
+    expect(after.response).toBeUndefined()
+    expect(target.seen, 'a request after close').toHaveLength(1)
+  })
+})
+
+describe('the requests the HTTP client sends', () => {
+  test('go below the base URL, and state the codings the client decodes unless the request states its own', async () => {
+    const target = await routedServer({})
+    const client = clientFor(`${target.baseUrl}/base//`)
+    expect(client.urlFor('/v1/vault')).toBe(`${target.baseUrl}/base/v1/vault`)
+    const plain = await client.get({ path: '/v1/vault?x=1' })
+    const stated = await client.get({ path: '/v1/vault', headers: { 'Accept-Encoding': 'identity' } })
+    expect(target.seen.map((request) => [request.url, request.headers['accept-encoding']])).toEqual([
+      ['/base/v1/vault?x=1', 'gzip, deflate, br'],
+      ['/base/v1/vault', 'identity'],
+    ])
+    expect(plain.request).toStrictEqual({
+      method: 'GET',
+      url: `${target.baseUrl}/base/v1/vault?x=1`,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    })
+    expect(stated.request).toStrictEqual({
+      method: 'GET',
+      url: `${target.baseUrl}/base/v1/vault`,
+      headers: { 'Accept-Encoding': 'identity' },
+    })
+    expect(plain.startedAt).toMatch(/^\d{4}-\d\d-\d\dT/)
+    const { waitMs, receiveMs } = plain.timings!
+    expect(waitMs).toBeGreaterThanOrEqual(0)
+    expect(receiveMs).toBeGreaterThanOrEqual(0)
+    expect(waitMs + receiveMs, 'the parts of the time it took').toBeLessThanOrEqual(plain.durationMs + 1)
+  })
+
+  test('cut a body over the cap, saying so whether it came coded or not', async () => {
+    const target = await routedServer({
+      '/big': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`"${'a'.repeat(2000)}"`),
+      '/fits': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`"${'a'.repeat(998)}"`),
+    })
+    const client = clientFor(target.baseUrl, { maxBodyBytes: 1000 })
+    const big = await client.get({ path: '/big' })
+    expect(big.error).toEqual({
+      code: 'BODY_TOO_LARGE',
+      message: 'response body larger than 1000 bytes; read stopped there',
+    })
+    expect(big.response?.truncated).toBe(true)
+    const fits = await client.get({ path: '/fits' })
+    expect(fits.error, 'a body of exactly the cap').toBeUndefined()
+    expect(fits.response?.json).toBe('a'.repeat(998))
+  })
+
+  test('name the connection that carried a response when there is one at a time', async () => {
+    const target = await routedServer({ '/v1/vault': (res) => res.writeHead(200).end('{}') })
+    const single = clientFor(target.baseUrl, { concurrency: 1 })
+    const first = await single.get({ path: '/v1/vault' })
+    const second = await single.get({ path: '/v1/vault' })
+    expect(first.connection?.number).toBe(1)
+    expect(second.connection, 'the same connection, kept alive').toEqual(first.connection)
+    expect(first.connection?.port).toBeGreaterThan(0)
+    const pooled = await clientFor(target.baseUrl, { concurrency: 2 }).get({ path: '/v1/vault' })
+    expect(pooled.connection).toBeUndefined()
+  })
+
+  test('leave a redirect whose location is no URL not judged', async () => {
+    const target = await routedServer({ '/v1/vault': (res) => res.writeHead(302, { location: 'http://[' }).end() })
+    const exchange = await clientFor(target.baseUrl).get({ path: '/v1/vault' })
+    expect(exchange.response?.status).toBe(302)
+    expect(exchange.response?.notJudged).toBe('a 302 redirect whose location is no URL: not followed, not judged')
+    expect(target.seen).toHaveLength(1)
+  })
+
+  test('follow a redirect at most 5 times: a fifth hop is followed', async () => {
+    const target = await routedServer({
+      '/hop': (res, req) => {
+        const n = Number(new URL(req.url!, 'http://x').searchParams.get('n'))
+        if (n < 5) res.writeHead(302, { location: `/hop?n=${n + 1}` }).end()
+        else res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+      },
+    })
+    const exchange = await clientFor(target.baseUrl).get({ path: '/hop?n=0' })
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.response?.notJudged).toBeUndefined()
+    expect(exchange.redirects).toHaveLength(5)
   })
 })

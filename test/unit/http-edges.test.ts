@@ -1,9 +1,11 @@
-import { deflateRawSync, deflateSync } from 'node:zlib'
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
 import { loadOpenApi } from '../../src/contract/schemas.js'
-import { decodeBody, unknownCodingOf } from '../../src/http/content-coding.js'
+import { codingsOf, decodeBody, decodedResponse, unknownCodingOf } from '../../src/http/content-coding.js'
 import { listedHeaders, standIn } from '../../src/http/listed-material.js'
-import { redirectLocation } from '../../src/http/redirects.js'
+import { headerShown, headerValue, headerValues } from '../../src/http/exchange.js'
+import { recordedRedirect, redirectLocation } from '../../src/http/redirects.js'
+import { BodyCollector, decodeUtf8, MAX_JSON_DEPTH, parsedResponse } from '../../src/http/response-body.js'
 import {
   backoffMs,
   defaultRetryPolicy,
@@ -12,6 +14,7 @@ import {
   retryAfterMs,
   retryWaitMs,
 } from '../../src/http/retry.js'
+import { endingInWords, transportError, unansweredAs } from '../../src/http/transport-errors.js'
 import { responseOf } from '../support/hand-made.js'
 
 /**
@@ -79,6 +82,8 @@ describe("quotaIsPerKey: x-ratelimit-scope names the API key's quota", () => {
     ['keyboard', false],
     ['monkey', false],
     ['xapikey', false],
+    ['apixkey', false],
+    ['api.key', true],
     ['', false],
   ])('%j: %s', (scope, expected) => {
     expect(quotaIsPerKey(responseOf(429, { 'x-ratelimit-scope': scope }))).toBe(expected)
@@ -134,6 +139,9 @@ describe('retryWaitMs: whether, and after how long, a request is sent again', ()
   test('a write is sent again after a 429 or a 503 only', () => {
     expect(retryWaitMs(responseOf(429), 0, policy, true)).toBe(policy.defaultRateLimitWaitMs)
     expect(retryWaitMs(responseOf(503, { 'retry-after': '2' }), 0, policy, true)).toBe(2000)
+    const unavailable = retryWaitMs(responseOf(503), 0, policy, true)
+    expect(unavailable, 'a 503 without Retry-After: the backoff').toBeGreaterThanOrEqual(policy.backoffBaseMs / 2)
+    expect(unavailable).toBeLessThanOrEqual(policy.backoffBaseMs)
     for (const status of [500, 502, 504]) expect(retryWaitMs(responseOf(status), 0, policy, true)).toBeUndefined()
   })
 
@@ -175,6 +183,29 @@ describe('redirectLocation: 301, 302, 303, 307 and 308 with one Location', () =>
   })
 })
 
+describe('headers as the checks read them, and a recorded redirect', () => {
+  const response = responseOf(200, { 'x-request-id': 'abc', vary: ['a', 'b'] })
+
+  test('a single value by any case of its name; a missing or repeated one is none, and is named so', () => {
+    expect(headerValues(response, 'X-Request-ID')).toEqual(['abc'])
+    expect(headerValue(response, 'X-Request-ID')).toBe('abc')
+    expect(headerValue(response, 'vary')).toBeUndefined()
+    expect(headerValues(response, 'vary')).toEqual(['a', 'b'])
+    expect(headerValues(response, 'etag')).toEqual([])
+    expect(headerShown(response, 'x-request-id')).toBe('x-request-id "abc"')
+    expect(headerShown(response, 'vary')).toBe('no single vary')
+    expect(headerShown(response, 'etag')).toBe('no single etag')
+  })
+
+  test('a recorded redirect is not judged; any other response is as it was', () => {
+    expect(recordedRedirect(responseOf(307, { location: '/next' })).notJudged).toBe(
+      'a 307 redirect: not judged (the request it leads to is judged by itself)',
+    )
+    const plain = responseOf(200, { location: '/next' })
+    expect(recordedRedirect(plain)).toBe(plain)
+  })
+})
+
 describe('the content codings decoded', () => {
   test.each([
     ['gzip', undefined],
@@ -199,6 +230,89 @@ describe('the content codings decoded', () => {
       const decoded = await decodeBody(encoded, 'deflate', 1000)
       expect('bytes' in decoded && decoded.bytes.toString()).toBe(text.toString())
     }
+  })
+})
+
+describe('decodeBody and decodedResponse: a body undone by its Content-Encoding', () => {
+  const text = Buffer.from('{"data":{"symbol":"ETH-USD"}}')
+  /** A body that compresses little, so that half of its coded bytes hold a good part of it in every coding. */
+  const long = Buffer.from(JSON.stringify({ data: Array.from({ length: 5000 }, (_, i) => (i * 2654435761) >>> 0) }))
+
+  test('codings are read in the order applied, case and spaces aside, identity and empty ones left out', async () => {
+    expect(codingsOf(['GZip ,, identity', ' br'])).toEqual(['gzip', 'br'])
+    expect(codingsOf('identity')).toEqual([])
+    expect(await decodeBody(text, 'identity', 1000)).toEqual({ bytes: text, truncated: false, codings: [] })
+    expect(await decodeBody(text, undefined, 1000, true)).toEqual({ bytes: text, truncated: true, codings: [] })
+  })
+
+  test('a chain is undone last coding first; an inner deflate is zlib', async () => {
+    expect(await decodeBody(gzipSync(deflateSync(text)), 'deflate, gzip', 1000)).toEqual({
+      bytes: text,
+      truncated: false,
+      codings: ['deflate', 'gzip'],
+    })
+    expect(await decodeBody(brotliCompressSync(gzipSync(text)), ['gzip', 'br'], 1000)).toMatchObject({ bytes: text })
+  })
+
+  test.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ] as const)(
+    '%s cut at the cap as sent gives its decoded start; whole but cut it is corrupt',
+    async (coding, encode) => {
+      const encoded = encode(long)
+      const cut = encoded.subarray(0, Math.floor(encoded.length / 2))
+      const partial = await decodeBody(cut, coding, 1_000_000, true)
+      expect(partial).toMatchObject({ truncated: true, codings: [coding] })
+      const bytes = 'bytes' in partial ? partial.bytes : Buffer.alloc(0)
+      expect(bytes.length).toBeGreaterThan(0)
+      expect(long.subarray(0, bytes.length).equals(bytes), 'the start of the body').toBe(true)
+      expect(await decodeBody(cut, coding, 1_000_000)).toHaveProperty('corrupt')
+    },
+  )
+
+  test('a decoded body over the cap is cut there and marked truncated; one at the cap is whole', async () => {
+    const over = await decodeBody(gzipSync(long), 'gzip', long.length - 1)
+    expect(over).toMatchObject({ truncated: true })
+    const at = await decodeBody(gzipSync(long), 'gzip', long.length)
+    expect(at).toEqual({ bytes: long, truncated: false, codings: ['gzip'] })
+  })
+
+  test('names what is not in its coding, and a coding it cannot decode', async () => {
+    expect(await decodeBody(text, 'br', 1000)).toEqual({
+      corrupt: expect.stringMatching(/^content-encoding br, but the body is not in that coding \(.+\)$/),
+    })
+    expect(await decodeBody(text, 'gzip, compress', 1000)).toEqual({ unknownCoding: 'compress' })
+  })
+
+  test('a response: the coded size kept beside the decoded text, Content-Encoding found in any case', async () => {
+    const coded = gzipSync(text)
+    const response = await decodedResponse(200, { 'Content-Encoding': 'gzip' }, coded, false, 1000)
+    expect(response).toMatchObject({ body: text.toString(), encodedBytes: coded.length, truncated: false })
+    expect(response.json).toEqual({ data: { symbol: 'ETH-USD' } })
+    const plain = await decodedResponse(200, {}, text, false, 1000)
+    expect(plain.encodedBytes).toBeUndefined()
+    expect(plain.json).toEqual({ data: { symbol: 'ETH-USD' } })
+  })
+
+  test('a response in an unknown coding has no body to judge; one not in its coding is kept as served, not JSON', async () => {
+    const unknown = await decodedResponse(200, { 'content-encoding': 'zstd' }, text, false, 1000)
+    expect(unknown).toEqual({
+      status: 200,
+      headers: { 'content-encoding': 'zstd' },
+      body: '',
+      truncated: false,
+      jsonError: 'a body in an unknown content coding zstd: not judged',
+      notJudged: 'a body in an unknown content coding zstd: not judged',
+      encodedBytes: text.length,
+    })
+    const lie = await decodedResponse(200, { 'content-encoding': 'gzip' }, text, true, 1000)
+    expect(lie.body).toBe(text.toString())
+    expect(lie.truncated).toBe(true)
+    expect(lie.json).toBeUndefined()
+    expect(lie.jsonError).toMatch(/^not readable: content-encoding gzip, but the body is not in that coding/)
+    expect(lie.encodedBytes).toBe(text.length)
   })
 })
 
@@ -262,4 +376,159 @@ describe('the response headers kept as they are', () => {
       expect(listedHeaders({ [name]: 'v' })).toEqual({ [name]: standIn('header', 'v') })
     },
   )
+})
+
+describe('transportError: why no response was read, in words, by the code undici or Node gives', () => {
+  const coded = (code: string, more: object = {}) => Object.assign(new Error('internal text'), { code }, more)
+  test.each([
+    [coded('ECONNRESET'), { code: 'ECONNRESET', message: 'the connection was reset (ECONNRESET)' }],
+    [
+      coded('UND_ERR_SOCKET'),
+      { code: 'UND_ERR_SOCKET', message: 'the connection was closed before the response was complete' },
+    ],
+    [coded('UND_ERR_HEADERS_TIMEOUT'), { code: 'TIMEOUT', message: 'no response head within 750 ms' }],
+    [coded('UND_ERR_BODY_TIMEOUT'), { code: 'TIMEOUT', message: 'the response body stalled for 750 ms' }],
+    [coded('UND_ERR_CONNECT_TIMEOUT'), { code: 'TIMEOUT', message: 'no connection within 750 ms' }],
+    [
+      coded('UND_ERR_INVALID_ARG'),
+      { code: 'UND_ERR_INVALID_ARG', message: 'the request could not be sent (internal text)' },
+    ],
+    [
+      coded('HPE_INVALID_CONSTANT'),
+      { code: 'HPE_INVALID_CONSTANT', message: 'the response is not valid HTTP/1.1 (HPE_INVALID_CONSTANT)' },
+    ],
+    [
+      coded('HPE_HEADER_OVERFLOW'),
+      { code: 'HPE_HEADER_OVERFLOW', message: "the response's header section is over 16 KiB: not readable" },
+    ],
+    [coded('EWHATEVER'), { code: 'EWHATEVER', message: 'the request failed (EWHATEVER)' }],
+    [
+      Object.assign(new Error('x'), { name: 'TimeoutError' }),
+      { code: 'TIMEOUT', message: 'no complete response within 750 ms' },
+    ],
+    [
+      Object.assign(new TypeError('x'), { cause: { code: 'ECONNREFUSED' } }),
+      { code: 'ECONNREFUSED', message: 'the connection was refused (ECONNREFUSED)' },
+    ],
+    [
+      coded('UND_ERR_SOCKET', { cause: { code: 'EPIPE' } }),
+      { code: 'UND_ERR_SOCKET', message: 'the connection was closed before the response was complete' },
+    ],
+    [
+      coded('UND_ERR_WRAPPED', { cause: { code: 'ECONNRESET' } }),
+      { code: 'ECONNRESET', message: 'the connection was reset (ECONNRESET)' },
+    ],
+    [
+      coded('UND_ERR_WRAPPED', { cause: { code: 'EUNKNOWN' } }),
+      { code: 'UND_ERR_WRAPPED', message: 'the request failed (UND_ERR_WRAPPED)' },
+    ],
+    [new RangeError('x'), { code: 'RangeError', message: 'the request failed (RangeError)' }],
+    [undefined, { code: 'ERROR', message: 'the request failed (ERROR)' }],
+    [
+      { code: 42, name: undefined },
+      { code: 'ERROR', message: 'the request failed (ERROR)' },
+    ],
+  ])('%s', (error, expected) => {
+    expect(transportError(error, 750)).toEqual(expected)
+  })
+
+  test('an error without words of its own is named without them', () => {
+    expect(transportError({ code: 'UND_ERR_INVALID_ARG', message: 7 }, 1).message).toBe(
+      'the request could not be sent ()',
+    )
+  })
+})
+
+describe('endingInWords and unansweredAs: how a report names an exchange without a response', () => {
+  test.each([
+    ['TIMEOUT', 'no response in time'],
+    ['ECONNRESET', 'the connection was reset (ECONNRESET)'],
+    ['UND_ERR_CLOSED', 'the connection was closed before the response was complete'],
+    ['HPE_HEADER_OVERFLOW', "the response's header section is over 16 KiB: not readable (HPE_HEADER_OVERFLOW)"],
+    ['ESOMETHING', 'the request failed (ESOMETHING)'],
+  ])('%s: %s', (code, words) => {
+    expect(endingInWords(code)).toBe(words)
+  })
+
+  test.each([
+    [{ code: 'UND_ERR_HEADERS_OVERFLOW', message: 'm' }, 'a response whose head is not readable (m)'],
+    [{ code: 'HPE_HEADER_OVERFLOW', message: 'm' }, 'a response whose head is not readable (m)'],
+    [{ code: 'ECONNRESET', message: 'm' }, 'no response (m)'],
+    [{ code: 'ECONNRESET', message: '' }, 'no response (no reason recorded)'],
+    [undefined, 'no response (no reason recorded)'],
+  ])('%j: %s', (error, words) => {
+    expect(unansweredAs(error)).toBe(words)
+  })
+})
+
+describe('BodyCollector: a body kept up to its cap', () => {
+  const chunk = (size: number) => Buffer.alloc(size, 0x61)
+
+  test('a body of exactly the cap is whole; one byte more is truncated, and nothing after it is taken', () => {
+    const whole = new BodyCollector(10)
+    expect(whole.add(chunk(4))).toBe(true)
+    expect(whole.add(chunk(6))).toBe(true)
+    expect(whole.truncated).toBe(false)
+    expect(whole.bytes()).toHaveLength(10)
+    const over = new BodyCollector(10)
+    over.add(chunk(10))
+    expect(over.add(chunk(1))).toBe(false)
+    expect(over.truncated).toBe(true)
+    expect(over.add(chunk(1)), 'nothing more once over').toBe(false)
+    expect(over.bytes(), 'under 64 KiB, all that came before the cap was passed').toHaveLength(11)
+  })
+
+  test('keeps only the first 64 KiB of a body over the cap', () => {
+    const big = new BodyCollector(100 * 1024)
+    big.add(chunk(100 * 1024))
+    big.add(chunk(1))
+    expect(big.bytes()).toHaveLength(64 * 1024)
+  })
+
+  test('a body declared larger than the cap is over it at 64 KiB; one declared at the cap is not', () => {
+    const declared = new BodyCollector(100 * 1024, 100 * 1024 + 1)
+    expect(declared.add(chunk(64 * 1024))).toBe(true)
+    expect(declared.add(chunk(1))).toBe(false)
+    const atCap = new BodyCollector(100 * 1024, 100 * 1024)
+    expect(atCap.add(chunk(100 * 1024))).toBe(true)
+    expect(atCap.truncated).toBe(false)
+  })
+})
+
+describe('parsedResponse: the JSON of a body, or why it is none', () => {
+  const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels)
+  test.each([
+    ['{"a":1}', undefined],
+    ['', 'empty body'],
+    [deep(MAX_JSON_DEPTH), undefined],
+    [deep(MAX_JSON_DEPTH + 1), `nested deeper than ${MAX_JSON_DEPTH} levels`],
+    [`["${'['.repeat(300)}"]`, undefined],
+    [`[${'[],{},'.repeat(300)}0]`, undefined],
+    [`["\\"${'['.repeat(300)}"]`, undefined],
+    ['{"a":', 'not JSON: it ends before its value does (it begins "{\\"a\\":")'],
+    ['{"a":1}}', 'not JSON from character 8 on (it begins "{\\"a\\":1}}")'],
+    ['<html>oops!', 'not JSON (it begins "<html>oops"…)'],
+    ['<html>oops', 'not JSON (it begins "<html>oops")'],
+  ])('%j: %s', (body, jsonError) => {
+    const response = parsedResponse(200, {}, body, false)
+    expect(response.jsonError).toBe(jsonError)
+    if (jsonError === undefined) expect(response.json).toEqual(JSON.parse(body))
+    else expect(response.json).toBeUndefined()
+  })
+
+  test('a truncated body is not parsed; headers are kept by lower-case name, those without a value left out', () => {
+    const response = parsedResponse(200, { 'Content-Type': 'application/json', 'X-None': undefined }, '{}', true)
+    expect(response).toEqual({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      truncated: true,
+      jsonError: 'body truncated at the size cap',
+    })
+  })
+
+  test('bytes that are not UTF-8 are named so, and kept as Latin-1', () => {
+    expect(decodeUtf8(Buffer.from('é'))).toBe('é')
+    expect(decodeUtf8(Buffer.from([0x61, 0xe9]))).toBe('[invalid UTF-8, 2 bytes] aé')
+  })
 })

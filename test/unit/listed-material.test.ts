@@ -85,6 +85,80 @@ describe('listed body members', () => {
   })
 })
 
+describe('listed body members at their edges', () => {
+  const member = (text: string) => JSON.stringify(standIn('member', text))
+  const body = '{"data":[{"id":"1","x":2}],"error":"e"}'
+
+  test.each([200, 299])("a %i is read by the operation's success schema", (status) => {
+    expect(listedBody(body, 'listMarkets', status)).toBe(
+      `{"data":[{"id":"1","x":${member('2')}}],"error":${member('"e"')}}`,
+    )
+  })
+
+  test.each([199, 300, 404, 503])('a %i is read by the error schema', (status) => {
+    expect(listedBody(body, 'listMarkets', status)).toBe(`{"data":${member('[{"id":"1","x":2}]')},"error":"e"}`)
+  })
+
+  test('a 2xx outside the operations names no member', () => {
+    expect(listedBody('{"data":1,"error":"e"}', undefined, 200)).toBe(
+      `{"data":${member('1')},"error":${member('"e"')}}`,
+    )
+  })
+
+  test('keeps the text as it was around a replaced value: spacing, line breaks, escapes, brackets in strings', () => {
+    const spaced = '{ \n\t"error" : "a\\"}{" ,\r\n "x" : [1, {"y": "]"}] , "code":"c" }'
+    expect(listedBody(spaced, 'getVault', 500)).toBe(
+      `{ \n\t"error" : "a\\"}{" ,\r\n "x" : ${member('[1, {"y": "]"}]')} , "code":"c" }`,
+    )
+    expect(listedBody('  {"error":"e","x":{},"y":[]}', 'getVault', 500)).toBe(
+      `  {"error":"e","x":${member('{}')},"y":${member('[]')}}`,
+    )
+    expect(listedBody('{"error":"e","n":-1.5e3,"t":true,"z":null}', 'getVault', 500)).toBe(
+      `{"error":"e","n":${member('-1.5e3')},"t":${member('true')},"z":${member('null')}}`,
+    )
+  })
+
+  test('a member a finding points at is found by its escaped pointer, at any depth', () => {
+    const text = '{"error":"e","a/b~c":1,"debug":{"keep":"k","drop":"d"}}'
+    expect(listedBody(text, 'getVault', 500, { pointers: ['/a~1b~0c', '/debug', '/debug/keep'] })).toBe(
+      `{"error":"e","a/b~c":1,"debug":{"keep":"k","drop":${member('"d"')}}}`,
+    )
+    expect(listedBody(text, 'getVault', 500, { pointers: ['/a/b~c'] })).toBe(
+      `{"error":"e","a/b~c":${member('1')},"debug":${member('{"keep":"k","drop":"d"}')}}`,
+    )
+  })
+
+  test('text that stops being JSON is kept from there; a body that is no object or array is kept whole', () => {
+    expect(listedBody('{"error":"e","x":1 oops}', 'getVault', 500)).toBe(`{"error":"e","x":${member('1')} oops}`)
+    expect(listedBody('{"error":"e",x:1}', 'getVault', 500)).toBe('{"error":"e",x:1}')
+    expect(listedBody('"just a string"', 'getVault', 500)).toBe('"just a string"')
+    expect(listedBody(' [{"error":"e"}]', 'getVault', 500), 'an array: no schema names its members').toBe(
+      ` [{"error":${member('"e"')}}]`,
+    )
+  })
+
+  test("a stand-in's size is the value's UTF-8 bytes, and its hash tells values apart", () => {
+    expect(standIn('member', 'é')).toMatch(/^«unlisted member: 2 bytes, sha256:[0-9a-f]{8}»$/)
+    expect(standIn('member', 'a')).not.toBe(standIn('member', 'b'))
+    expect(holdsStandIn(`x ${standIn('header', 'v')} y`)).toBe(true)
+    expect(holdsStandIn(standIn('header', 'v').replace('header', 'cookie'))).toBe(false)
+  })
+
+  test("a finding without violations is about a stand-in by its message, whatever the header's case", () => {
+    const headers = { 'X-Session': standIn('header', 'v') }
+    expect(aboutStandIn({ message: 'x-session is repeated', violations: [] }, headers)).toBe(true)
+    expect(aboutStandIn({ message: 'X-SESSION is repeated' }, headers)).toBe(true)
+    expect(aboutStandIn({ message: 'x-other is repeated' }, headers)).toBe(false)
+  })
+
+  test("a header a finding is about is kept in any case; the others' values each become a stand-in", () => {
+    expect(listedHeaders({ 'X-Debug': ['a', 'b'], 'x-trace': 't' }, { headers: ['x-debug'] })).toEqual({
+      'X-Debug': ['a', 'b'],
+      'x-trace': standIn('header', 't'),
+    })
+  })
+})
+
 function exchangeWith(headers: Record<string, string>, body: string): Exchange {
   return {
     operation: 'getVault',

@@ -1,0 +1,155 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, test } from 'vitest'
+import { WebSocketServer, type WebSocket } from 'ws'
+import { DEFAULT_SOCKET_BOUNDS, openWebSocket, type SocketBounds } from '../../src/http/websocket.js'
+
+/**
+ * The client side of a WebSocket channel (src/http/websocket.ts) against servers on 127.0.0.1: what it records of the
+ * handshake and the messages, and its bounds (the messages kept, their size, the wait for an event, the body of a
+ * refusal), so that a server that floods, refuses or says nothing gets a closed or failed socket, never a hang.
+ */
+
+const servers: Server[] = []
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
+})
+
+/** A WebSocket server that runs `onConnection` for each channel; its URL. */
+async function socketServer(onConnection: (socket: WebSocket) => void): Promise<string> {
+  const server = createServer((_, res) => res.writeHead(404).end())
+  const wss = new WebSocketServer({ server })
+  wss.on('connection', onConnection)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  servers.push(server)
+  return `ws://127.0.0.1:${(server.address() as AddressInfo).port}/v1/stream`
+}
+
+const bounds = (more: Partial<SocketBounds> = {}): SocketBounds => ({
+  ...DEFAULT_SOCKET_BOUNDS,
+  timeoutMs: 2000,
+  ...more,
+})
+
+describe('a WebSocket channel', () => {
+  test('records the upgrade, the headers sent, and each message both ways in order: text as it is, binary in base64', async () => {
+    const url = await socketServer((socket) => {
+      socket.on('message', (data) => {
+        socket.send(`echo ${String(data)}`)
+        socket.send(Buffer.from([0, 1, 255]), { binary: true })
+      })
+    })
+    const channel = await openWebSocket(url, { 'x-api-key': 'k' }, bounds())
+    expect(channel.upgraded).toBe(true)
+    expect(channel.exchange.request).toEqual({ method: 'GET', url, headers: { 'x-api-key': 'k' } })
+    expect(channel.exchange.response?.status).toBe(101)
+    expect(channel.exchange.response?.headers.upgrade).toBe('websocket')
+    channel.send('{"op":"subscribe"}')
+    const text = await channel.next()
+    expect(text).toMatchObject({ kind: 'message', text: 'echo {"op":"subscribe"}' })
+    const binary = await channel.next()
+    expect(binary).toMatchObject({ kind: 'message', message: { type: 'receive', opcode: 2, data: 'AAH/' } })
+    expect(channel.exchange.webSocketMessages?.map(({ type, opcode, data }) => [type, opcode, data])).toEqual([
+      ['send', 1, '{"op":"subscribe"}'],
+      ['receive', 1, 'echo {"op":"subscribe"}'],
+      ['receive', 2, 'AAH/'],
+    ])
+    const times = channel.exchange.webSocketMessages!.map((m) => m.time)
+    expect(
+      times.every((t) => Math.abs(t - Date.now() / 1000) < 60),
+      'times in seconds since the epoch',
+    ).toBe(true)
+    channel.close()
+    expect(await channel.next(), 'a close seen from this side').toMatchObject({ kind: 'closed', code: 1000 })
+  })
+
+  test('waits for an event no longer than asked, then says nothing came', async () => {
+    const url = await socketServer(() => undefined)
+    const channel = await openWebSocket(url, {}, bounds({ timeoutMs: 5000 }))
+    const started = performance.now()
+    expect(await channel.next(100)).toEqual({ kind: 'timeout' })
+    expect(performance.now() - started, 'the wait given, not the bound').toBeLessThan(4000)
+    channel.close()
+  })
+
+  test("gives the server's close as the event, and the same event ever after", async () => {
+    const url = await socketServer((socket) => socket.close(4001, 'bye'))
+    const channel = await openWebSocket(url, {}, bounds())
+    expect(await channel.next()).toEqual({ kind: 'closed', code: 4001, reason: 'bye' })
+    expect(await channel.next()).toEqual({ kind: 'closed', code: 4001, reason: 'bye' })
+    channel.send('late')
+    expect(channel.exchange.webSocketMessages, 'nothing is sent on a closed socket').toEqual([])
+  })
+
+  test('keeps the messages received up to the bound and closes the socket at the next one', async () => {
+    const url = await socketServer((socket) => {
+      for (let i = 0; i < 5; i++) socket.send(`m${i}`)
+    })
+    const channel = await openWebSocket(url, {}, bounds({ maxMessages: 3 }))
+    const events = [await channel.next(), await channel.next(), await channel.next(), await channel.next()]
+    expect(events.map((e) => (e.kind === 'message' ? e.text : e.kind))).toEqual(['m0', 'm1', 'm2', 'failed'])
+    expect(events[3]).toEqual({ kind: 'failed', why: 'more than 3 messages: the suite closed the socket' })
+    expect(channel.exchange.webSocketMessages?.map((m) => m.data)).toEqual(['m0', 'm1', 'm2'])
+  })
+
+  test('closes the socket on a message over the size bound, keeping none of it', async () => {
+    const url = await socketServer((socket) => {
+      socket.send('x'.repeat(64))
+      socket.send('y'.repeat(65))
+    })
+    const channel = await openWebSocket(url, {}, bounds({ maxMessageBytes: 64 }))
+    expect(await channel.next()).toMatchObject({ kind: 'message', text: 'x'.repeat(64) })
+    const over = await channel.next()
+    expect(over.kind === 'failed' || over.kind === 'closed', JSON.stringify(over)).toBe(true)
+    expect(channel.exchange.webSocketMessages?.map((m) => m.data.length)).toEqual([64])
+  })
+
+  test('records a refused upgrade: its status and the start of its body, and fails the socket', async () => {
+    const server = createServer((_, res) =>
+      res.writeHead(401, { 'content-type': 'application/json' }).end(`{"error":"${'z'.repeat(10_000)}"}`),
+    )
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    servers.push(server)
+    const channel = await openWebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/`, {}, bounds())
+    expect(channel.upgraded).toBe(false)
+    expect(channel.exchange.response?.status).toBe(401)
+    expect(channel.exchange.response?.body).toHaveLength(4096)
+    expect(channel.exchange.response?.body.startsWith('{"error":"zzz')).toBe(true)
+    expect(channel.exchange.response?.json, 'a body cut short is no JSON').toBeUndefined()
+    expect(await channel.next()).toEqual({ kind: 'failed', why: 'the upgrade was answered 401' })
+  })
+
+  test('reads the JSON of a short refusal', async () => {
+    const server = createServer((_, res) =>
+      res.writeHead(403, { 'content-type': 'application/json' }).end('{"error":"no"}'),
+    )
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    servers.push(server)
+    const channel = await openWebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/`, {}, bounds())
+    expect(channel.exchange.response).toMatchObject({ status: 403, body: '{"error":"no"}', json: { error: 'no' } })
+  })
+
+  test('names a connection that failed before any answer as the exchange error', async () => {
+    const server = createServer()
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as AddressInfo).port
+    await new Promise((resolve) => server.close(resolve))
+    const channel = await openWebSocket(`ws://127.0.0.1:${port}/`, {}, bounds())
+    expect(channel.upgraded).toBe(false)
+    expect(channel.exchange.response).toBeUndefined()
+    expect(channel.exchange.error?.code).toBe('WEBSOCKET_FAILED')
+    expect(channel.exchange.error?.message).toMatch(/ECONNREFUSED/)
+    expect(await channel.next()).toMatchObject({ kind: 'failed' })
+  })
+
+  test('ends the channel when its check ends (the signal aborts)', async () => {
+    const url = await socketServer(() => undefined)
+    const ended = new AbortController()
+    const channel = await openWebSocket(url, {}, bounds(), ended.signal)
+    ended.abort()
+    expect(await channel.next()).toMatchObject({ kind: 'closed' })
+  })
+})
