@@ -392,27 +392,34 @@ describe('the proxy server and the headers of the connection', () => {
 })
 
 describe('the proxy server and a client that does not read', () => {
-  test('holds the upstream back; when the client leaves, the exchange is recorded cut, the upstream not blamed', async () => {
-    const upstream = await endlessUpstream(200)
-    const recorded = await proxyTo(upstream.origin, { requestTimeoutMs: 60_000 })
-    const client = await connected(recorded.proxy.url)
-    client.write('GET /v1/markets HTTP/1.1\r\nHost: x\r\n\r\n')
-    await once(client, 'data')
-    client.pause()
-    await stalled(upstream.state)
-    expect(upstream.state.ended, 'the upstream waits for the client').toBe(false)
-    client.destroy()
-    await told(recorded, 1)
-    await vi.waitFor(() => expect(upstream.state.closed).toBe(true), { timeout: GIVE_UP_MS })
-    const [{ exchange, upstreamFailed }] = recorded.exchanges as [Recorded['exchanges'][0]]
-    expect(upstreamFailed).toBe(false)
-    expect(exchange.error).toEqual({
-      code: 'CLIENT_CLOSED',
-      message: 'the client closed its connection before the response was forwarded whole',
-    })
-    expect(exchange.response?.status).toBe(200)
-    expect(exchange.response?.truncated).toBe(true)
-  })
+  test.each([
+    ['a response', 200, 'GET /v1/markets HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['a refused upgrade', 401, UPGRADE_REQUEST],
+  ])(
+    '%s: holds the upstream back; when the client leaves, the exchange is recorded cut, the upstream not blamed',
+    async (_, status, asked) => {
+      const upstream = await endlessUpstream(status)
+      const recorded = await proxyTo(upstream.origin, { requestTimeoutMs: 60_000 })
+      const client = await connected(recorded.proxy.url)
+      client.write(asked)
+      await once(client, 'data')
+      client.pause()
+      await stalled(upstream.state)
+      expect(upstream.state.ended, 'the upstream waits for the client').toBe(false)
+      client.destroy()
+      await told(recorded, 1)
+      await vi.waitFor(() => expect(upstream.state.closed).toBe(true), { timeout: GIVE_UP_MS })
+      const [{ exchange, upstreamFailed }] = recorded.exchanges as [Recorded['exchanges'][0]]
+      expect(upstreamFailed).toBe(false)
+      expect(exchange.error).toEqual({
+        code: 'CLIENT_CLOSED',
+        message: 'the client closed its connection before the response was forwarded whole',
+      })
+      expect(exchange.response?.status).toBe(status)
+      expect(exchange.response?.truncated).toBe(true)
+      expect(recorded.channels).toEqual([])
+    },
+  )
 
   test.each([
     ['a response', 200, 'GET /v1/markets HTTP/1.1\r\nHost: x\r\n\r\n'],
@@ -461,26 +468,6 @@ describe('the proxy server and a client that does not read', () => {
     await vi.waitFor(() => expect(got, 'the head and the whole body').toBeGreaterThan(total), { timeout: GIVE_UP_MS })
     await told(recorded, 1)
     expect(recorded.exchanges[0]!.exchange.error).toBeUndefined()
-  })
-
-  test('a refused upgrade: the same', async () => {
-    const upstream = await endlessUpstream(401)
-    const recorded = await proxyTo(upstream.origin, { requestTimeoutMs: 60_000 })
-    const client = await connected(recorded.proxy.url)
-    client.write(UPGRADE_REQUEST)
-    await once(client, 'data')
-    client.pause()
-    await stalled(upstream.state)
-    expect(upstream.state.ended, 'the upstream waits for the client').toBe(false)
-    client.destroy()
-    await told(recorded, 1)
-    await vi.waitFor(() => expect(upstream.state.closed).toBe(true), { timeout: GIVE_UP_MS })
-    const [{ exchange, upstreamFailed }] = recorded.exchanges as [Recorded['exchanges'][0]]
-    expect(upstreamFailed).toBe(false)
-    expect(exchange.error?.code).toBe('CLIENT_CLOSED')
-    expect(exchange.response?.status).toBe(401)
-    expect(exchange.response?.truncated).toBe(true)
-    expect(recorded.channels).toEqual([])
   })
 })
 
