@@ -18,14 +18,18 @@ afterEach(async () => {
   }
 })
 
-/** A WebSocket server that runs `onConnection` for each channel; its URL. */
-async function socketServer(onConnection: (socket: WebSocket) => void): Promise<string> {
-  const server = createServer((_, res) => res.writeHead(404).end())
-  const wss = new WebSocketServer({ server })
-  wss.on('connection', onConnection)
+/** The server listening on 127.0.0.1, closed after the test: the ws:// URL of `path` on it. */
+async function listening(server: Server, path = '/'): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   servers.push(server)
-  return `ws://127.0.0.1:${(server.address() as AddressInfo).port}/v1/stream`
+  return `ws://127.0.0.1:${(server.address() as AddressInfo).port}${path}`
+}
+
+/** A WebSocket server that runs `onConnection` for each channel; its URL. */
+function socketServer(onConnection: (socket: WebSocket) => void): Promise<string> {
+  const server = createServer((_, res) => res.writeHead(404).end())
+  new WebSocketServer({ server }).on('connection', onConnection)
+  return listening(server, '/v1/stream')
 }
 
 const bounds = (more: Partial<SocketBounds> = {}): SocketBounds => ({
@@ -108,12 +112,12 @@ describe('a WebSocket channel', () => {
   })
 
   test('records a refused upgrade: its status and the start of its body, and fails the socket', async () => {
-    const server = createServer((_, res) =>
-      res.writeHead(401, { 'content-type': 'application/json' }).end(`{"error":"${'z'.repeat(10_000)}"}`),
+    const url = await listening(
+      createServer((_, res) =>
+        res.writeHead(401, { 'content-type': 'application/json' }).end(`{"error":"${'z'.repeat(10_000)}"}`),
+      ),
     )
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    servers.push(server)
-    const channel = await openWebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/`, {}, bounds())
+    const channel = await openWebSocket(url, {}, bounds())
     expect(channel.upgraded).toBe(false)
     expect(channel.exchange.response?.status).toBe(401)
     expect(channel.exchange.response?.body).toHaveLength(4096)
@@ -123,12 +127,10 @@ describe('a WebSocket channel', () => {
   })
 
   test('reads the JSON of a short refusal', async () => {
-    const server = createServer((_, res) =>
-      res.writeHead(403, { 'content-type': 'application/json' }).end('{"error":"no"}'),
+    const url = await listening(
+      createServer((_, res) => res.writeHead(403, { 'content-type': 'application/json' }).end('{"error":"no"}')),
     )
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    servers.push(server)
-    const channel = await openWebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/`, {}, bounds())
+    const channel = await openWebSocket(url, {}, bounds())
     expect(channel.exchange.response).toMatchObject({ status: 403, body: '{"error":"no"}', json: { error: 'no' } })
   })
 
