@@ -139,7 +139,10 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       for await (const chunk of answer.body as AsyncIterable<Buffer>) {
         kept.add(chunk)
         if (!outgoing.write(chunk) && !outgoing.destroyed) await drainedOrClosed(outgoing)
-        if ((clientLeft = outgoing.destroyed)) break
+        if (outgoing.destroyed) {
+          clientLeft = true
+          break
+        }
       }
       // The client's next request on this connection waits for the recording to catch up: memory stays bounded however
       // fast it sends.
