@@ -67,7 +67,8 @@ export default defineConfig({
         test: {
           name: 'end-to-end',
           include: ['test/runs/**/*.test.ts', 'test/surfaces/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...SHARED_END_TO_END],
+          // Added to the exclusions above (a project's arrays extend the root's).
+          exclude: SHARED_END_TO_END,
           // Compiles dist/ once (incrementally) for the tests that run the bin as a user does.
           globalSetup: ['test/support/build.ts'],
         },
