@@ -3,8 +3,9 @@ import checks from './stryker.config.mjs'
 
 /**
  * npm run mutation, third part: the redaction of secrets (src/http/secrets.ts) and the decoded views it reads a text
- * through (src/http/decoded-views.ts), judged by their unit tests (vitest.mutation-secrets.config.ts). Every check's run redacts what it reports, so the runs of the other parts would
- * cover each of its mutants; they are judged by the tests of redaction alone.
+ * through (src/http/decoded-views.ts), judged by their unit tests (vitest.mutation-secrets.config.ts). Every check's
+ * run redacts what it reports, so the runs of the other parts would cover each of its mutants; they are judged by the
+ * tests of redaction alone.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { LoadFailuresAsFailedTests } from './load-failures.js'
 import UnitTestsFirst from '../test/support/unit-tests-first.js'
 
 /**
@@ -8,6 +9,8 @@ import UnitTestsFirst from '../test/support/unit-tests-first.js'
  */
 export default defineConfig({
   test: {
+    // A test file that fails to load under a mutant is a failed test, not an absent one (see load-failures.ts).
+    reporters: ['default', new LoadFailuresAsFailedTests()],
     include: ['test/checks/each-check.test.ts', 'test/unit/verdict-units.test.ts', 'test/unit/exchange-rules.test.ts'],
     env: { IPTS_EACH_CHECK_CONCERNS: 'every-response' },
     // One module graph for every run of the tests: Stryker switches mutants on at run time. (The redaction, whose

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { LoadFailuresAsFailedTests } from './load-failures.js'
 import UnitTestsFirst from '../test/support/unit-tests-first.js'
 
 /**
@@ -9,6 +10,8 @@ import UnitTestsFirst from '../test/support/unit-tests-first.js'
 export function mutationPart(include: string[], { exclude = [] as string[], topLevel = false } = {}) {
   return defineConfig({
     test: {
+      // A test file that fails to load under a mutant is a failed test, not an absent one (see load-failures.ts).
+      reporters: ['default', new LoadFailuresAsFailedTests()],
       include,
       exclude,
       // One module graph for every run of the tests, as Stryker switches a mutant on at run time; but a fresh one for

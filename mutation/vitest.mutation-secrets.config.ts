@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { LoadFailuresAsFailedTests } from './load-failures.js'
 
 /**
  * The self-tests the redaction of secrets is judged by under mutation (stryker.secrets.config.mjs): its unit tests,
@@ -8,6 +9,8 @@ import { defineConfig } from 'vitest/config'
  */
 export default defineConfig({
   test: {
+    // A test file that fails to load under a mutant is a failed test, not an absent one (see load-failures.ts).
+    reporters: ['default', new LoadFailuresAsFailedTests()],
     include: ['test/unit/redaction.test.ts', 'test/unit/secret-forms.test.ts'],
     // A fresh module graph for every run: redaction remembers short texts with their redaction, and the detectors of
     // lists of secrets, which one graph would carry from the run of one mutant to the next.

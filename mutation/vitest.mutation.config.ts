@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { LoadFailuresAsFailedTests } from './load-failures.js'
 import UnitTestsFirst from '../test/support/unit-tests-first.js'
 
 /**
@@ -9,6 +10,8 @@ import UnitTestsFirst from '../test/support/unit-tests-first.js'
  */
 export default defineConfig({
   test: {
+    // A test file that fails to load under a mutant is a failed test, not an absent one (see load-failures.ts).
+    reporters: ['default', new LoadFailuresAsFailedTests()],
     include: ['test/checks/*.test.ts', 'test/unit/property-runner.test.ts'],
     // One module graph for every run of the tests: Stryker switches mutants on at run time, so nothing needs a fresh
     // import.
