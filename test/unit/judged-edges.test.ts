@@ -4,7 +4,8 @@ import { findingMessage } from '../../src/checks/exchange-judge.js'
 import { receiptRefusedForKey, refused } from '../../src/checks/operation-calls.js'
 import { brokenFormat } from '../../src/checks/request-formats.js'
 import { operationAt } from '../../src/contract/operations.js'
-import type { ExchangeResponse } from '../../src/http/exchange.js'
+import type { Exchange, ExchangeResponse } from '../../src/http/exchange.js'
+import { observe } from '../../src/engine/observations.js'
 import { destinationOf } from '../../src/traffic/operation-of.js'
 import { exchangeOf, responseOf, type Sent } from '../support/hand-made.js'
 
@@ -116,6 +117,35 @@ describe('the 5xx rules: a malformed request is not answered 5xx, an allowed one
     expect(
       findingMessage(rule.violation(response, { ...exchange, retries: [{ status: 502 }] } as never, {})!),
     ).not.toMatch(/retry too/)
+  })
+})
+
+describe('the 5xx rules judge answers alone', () => {
+  const malformed = intentSent('0x1', 'r')
+  const allowed = intentSent(HASH, 'r')
+  const RULES = ['every-response/malformed-request-not-5xx', 'every-response/allowed-request-not-500']
+  /** What each 5xx rule made of the exchange: how many responses it applied to, and its findings. */
+  const judgedBy5xxRules = (exchange: Exchange) => {
+    const observations = observe([exchange], {}, [], exchangeRules)
+    return RULES.map((id) => [id, observations[id]?.applied ?? 0, observations[id]?.violated ?? 0])
+  }
+
+  test.each([502, 503, 504])('a transient %i, the last attempt the client made, says nothing of either', (status) => {
+    for (const sent of [malformed, allowed])
+      expect(judgedBy5xxRules(exchangeOf(responseOf(status), sent))).toEqual(RULES.map((id) => [id, 0, 0]))
+  })
+
+  test('an attempt answered 500 that the client sent again is no answer: the retry answered 400 or 200 is', () => {
+    const attempt = { status: 500, waitedMs: 1, response: responseOf(500) }
+    const retried = (status: number, sent: Sent) => ({ ...exchangeOf(responseOf(status), sent), retries: [attempt] })
+    expect(judgedBy5xxRules(retried(400, malformed))).toEqual([
+      [RULES[0], 1, 0],
+      [RULES[1], 0, 0],
+    ])
+    expect(judgedBy5xxRules(retried(200, allowed))).toEqual([
+      [RULES[0], 0, 0],
+      [RULES[1], 1, 0],
+    ])
   })
 })
 
