@@ -23,7 +23,6 @@ export default mutationPart(
     'test/unit/har-reading.test.ts',
     'test/unit/har-spool.test.ts',
     'test/meta/catalogue-types.test.ts',
-    'test/meta/catalogue.test.ts',
   ],
   { topLevel: true },
 )

@@ -1,5 +1,7 @@
 import { describe, expect, expectTypeOf, test } from 'vitest'
-import { allCheckIds, type Concern } from '../../src/checks/index.js'
+import { allCheckIds, allChecks, type Concern } from '../../src/checks/index.js'
+import { exchangeRules } from '../../src/checks/every-response.js'
+import { relationRules } from '../../src/checks/relations.js'
 import type { Check } from '../../src/checks/types.js'
 import type { CheckId, RequirementId } from '../../src/contract/catalogue-ids.js'
 import { loadRequirements } from '../../src/contract/requirements.js'
@@ -76,5 +78,14 @@ describe('the catalogue types', () => {
     expect(faults.map((f) => f.name)).not.toContain(faultTypo![0])
     expect(allowances.map((a) => a.name)).toContain(options.reference!.allowances![0])
     expect(allowances.map((a) => a.name)).not.toContain(allowanceTypo![0])
+  })
+})
+
+describe('the words of the catalogue', () => {
+  test('each check, rule and relation has a title in words, and a rule that may apply to nothing says why in words', () => {
+    for (const { id, title } of [...allChecks, ...exchangeRules, ...relationRules])
+      expect(title, `${id}'s title`).toMatch(/^[a-zA-Z0-9"'].{15,}[^.\s]$/)
+    for (const { id, notApplicable } of [...exchangeRules, ...relationRules])
+      expect(notApplicable, `${id}'s reason for applying to nothing`).toMatch(/^no .{15,}[^.\s]$/)
   })
 })
