@@ -11,6 +11,8 @@ import { transportError } from '../http/transport-errors.js'
 import { clientLeftError, drainedOrClosed, tunnelUpgrade, type Tunnel } from './upgrade-tunnel.js'
 
 /** Headers of one connection, not of the message (RFC 9110 §7.6.1), and Host, which names the proxy: not forwarded. */
+/** The parser's errors of a client that left: it reset the connection, or closed it before its request was whole. */
+const CLIENT_LEFT = new Set(['ECONNRESET', 'HPE_INVALID_EOF_STATE'])
 const PER_CONNECTION = new Set([
   'connection',
   'keep-alive',
@@ -202,8 +204,10 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
   })
   server.on('connection', (socket) => connections.set(socket, ++accepted))
   // Node answers an unparsable request with a bare 400 and closes; the proxy does the same, and the report counts it.
+  // A client that left (reset, or closed before its request was whole) sent nothing malformed: its socket is let go.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (error.code !== 'ECONNRESET') options.onMalformedRequest()
+    if (CLIENT_LEFT.has(error.code ?? '')) return void socket.destroy()
+    options.onMalformedRequest()
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
     else socket.destroy()
   })
