@@ -11,7 +11,12 @@ export default defineConfig({
   test: {
     // A test file that fails to load under a mutant is a failed test, not an absent one (see load-failures.ts).
     reporters: ['default', new LoadFailuresAsFailedTests()],
-    include: ['test/checks/each-check.test.ts', 'test/unit/verdict-units.test.ts', 'test/unit/exchange-rules.test.ts'],
+    include: [
+      'test/checks/each-check.test.ts',
+      'test/unit/verdict-units.test.ts',
+      'test/unit/exchange-rules.test.ts',
+      'test/unit/judged-edges.test.ts',
+    ],
     env: { IPTS_EACH_CHECK_CONCERNS: 'every-response' },
     // One module graph for every run of the tests: Stryker switches mutants on at run time. (The redaction, whose
     // caches one graph would carry from one mutant's run to the next, is mutated in a part of its own.)
