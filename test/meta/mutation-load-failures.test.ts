@@ -7,6 +7,8 @@ const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'unloadable')
 
 /** What StrykerJS's vitest runner collects of a run: the tests of each file, with their states. */
 async function collectedTests(reporters: LoadFailuresAsFailedTests[]) {
+  // vitest sets the exit code of the process it runs in when a file fails: this process's is put back after.
+  const exitCode = process.exitCode
   const vitest = await startVitest('test', [], {
     root: FIXTURES,
     config: false,
@@ -24,7 +26,7 @@ async function collectedTests(reporters: LoadFailuresAsFailedTests[]) {
       .sort((a, b) => a.file.localeCompare(b.file))
   } finally {
     await vitest.close()
-    process.exitCode = undefined
+    process.exitCode = exitCode
   }
 }
 
