@@ -118,12 +118,11 @@ export class CircuitBreaker {
   }
 
   private stoppedAnswering(what: string, count: number, done: string): NonNullable<Exchange['error']> {
-    const subject = what === 'the target' ? 'the target stopped answering' : `${what} stopped answering`
     const last = UNANSWERED_ENDINGS[Atomics.load(this.cells, LAST_ENDING) - 1]
     const ending = last === undefined ? 'timeouts, resets' : `the last one: ${endingInWords(last)}`
     return {
       code: NOT_ANSWERING,
-      message: `${done}: ${subject}: ${count} requests in a row ended without a response (${ending})`,
+      message: `${done}: ${what} stopped answering: ${count} requests in a row ended without a response (${ending})`,
     }
   }
 

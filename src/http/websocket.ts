@@ -35,7 +35,7 @@ export interface ChannelSocket {
 
 const nowSeconds = () => Date.now() / 1000
 
-function responseOf(message: IncomingMessage, body = ''): ExchangeResponse {
+function responseOf(message: IncomingMessage, body = '', truncated = false): ExchangeResponse {
   const headers: Record<string, string | string[]> = {}
   for (const [name, value] of Object.entries(message.headers)) if (value !== undefined) headers[name] = value
   let json: unknown
@@ -44,7 +44,7 @@ function responseOf(message: IncomingMessage, body = ''): ExchangeResponse {
   } catch {
     json = undefined
   }
-  return { status: message.statusCode ?? 0, headers, body, truncated: false, ...(json === undefined ? {} : { json }) }
+  return { status: message.statusCode ?? 0, headers, body, truncated, ...(json === undefined ? {} : { json }) }
 }
 
 /**
@@ -134,10 +134,11 @@ export function openWebSocket(
       let body = ''
       response.setEncoding('utf8')
       response.on('data', (chunk: string) => {
-        if (body.length < MAX_REFUSAL_BODY) body += chunk
+        // One character past the bound is enough to know the body was cut there.
+        if (body.length <= MAX_REFUSAL_BODY) body += chunk
       })
       const done = () => {
-        exchange.response = responseOf(response, body.slice(0, MAX_REFUSAL_BODY))
+        exchange.response = responseOf(response, body.slice(0, MAX_REFUSAL_BODY), body.length > MAX_REFUSAL_BODY)
         push({ kind: 'failed', why: `the upgrade was answered ${response.statusCode}` })
         socket.terminate()
         settle()

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { HttpClient, type ClientOptions } from '../../src/http/client.js'
 import { defaultRetryPolicy } from '../../src/http/retry.js'
 import { createSharedState } from '../../src/http/shared-state.js'
@@ -148,6 +148,15 @@ describe('the HTTP client', () => {
       expect(exchange.response?.status, `a write answered ${status}`).toBe(status)
       expect(target.arrivals, `a write answered ${status} was sent again`).toHaveLength(1)
     }
+  })
+
+  test('sends a request without a method as a GET: a 500 is sent once more', async () => {
+    const target = await scriptedServer([500])
+    const exchange = await clientFor(target.baseUrl).request({ path: '/v1/vault' })
+    expect(exchange.request.method).toBe('GET')
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.retries.map((r) => r.status)).toEqual([500])
+    expect(target.arrivals).toHaveLength(2)
   })
 
   test('retries the 5xx of a request that asks for no retry: only its 429 comes back as it is', async () => {
@@ -488,6 +497,24 @@ describe('the HTTP client at the bounds of a run', () => {
     expect(target.arrivals).toHaveLength(0)
   })
 
+  test('a request waiting for its quota is not sent when its check ends, nor when the run is interrupted, in the wait', async () => {
+    const target = await scriptedServer([429], { 'retry-after': '5' })
+    const stop = new AbortController()
+    const client = clientFor(target.baseUrl, { stop: stop.signal })
+    expect((await client.get({ ...withKey, retry: false })).response?.status).toBe(429)
+    const ended = new AbortController()
+    setTimeout(() => ended.abort(), 100)
+    expect((await client.get({ ...withKey, signal: ended.signal })).error).toEqual({
+      code: 'CHECK_ENDED',
+      message: 'not sent: the check that made the request had ended',
+    })
+    setTimeout(() => stop.abort(), 100)
+    const interrupted = await client.get(withKey)
+    expect(interrupted.error?.code).toBe('RUN_INTERRUPTED')
+    expect(interrupted.error?.message).toMatch(/\(not sent\)$/)
+    expect(target.arrivals).toHaveLength(1)
+  })
+
   test('cuts off a request in flight when the run is interrupted, and does not send it again', async () => {
     const target = await scriptedServer([])
     const stop = new AbortController()
@@ -585,6 +612,17 @@ describe('the HTTP client at the bounds of a run', () => {
 })
 
 describe('the HTTP client with requests queued and in flight', () => {
+  test('names the latest 429 since a moment, the 429 of that very millisecond included', async () => {
+    const target = await scriptedServer([429], { 'retry-after': '1' })
+    const client = clientFor(target.baseUrl)
+    const at = Date.now()
+    vi.spyOn(Date, 'now').mockReturnValue(at)
+    const limited = await client.get({ ...withKey, retry: false }).finally(() => vi.restoreAllMocks())
+    expect(limited.response?.status).toBe(429)
+    expect(client.quotaRefusalSince(at)?.response?.status).toBe(429)
+    expect(client.quotaRefusalSince(at + 1)).toBeUndefined()
+  })
+
   test('a request queued for the connection while a 429 closes its quota goes back to wait for the quota', async () => {
     const target = await scriptedServer([429], { 'retry-after': '1' })
     const client = clientFor(target.baseUrl, { concurrency: 1 })
@@ -666,11 +704,15 @@ describe('the requests the HTTP client sends', () => {
     const target = await routedServer({})
     const client = clientFor(`${target.baseUrl}/base//`)
     expect(client.urlFor('/v1/vault')).toBe(`${target.baseUrl}/base/v1/vault`)
+    const before = performance.now()
     const plain = await client.get({ path: '/v1/vault?x=1' })
+    const took = performance.now() - before
     const stated = await client.get({ path: '/v1/vault', headers: { 'Accept-Encoding': 'identity' } })
+    await client.get({ path: '/v1/vault', headers: { 'x-api-key': 'k' } })
     expect(target.seen.map((request) => [request.url, request.headers['accept-encoding']])).toEqual([
       ['/base/v1/vault?x=1', 'gzip, deflate, br'],
       ['/base/v1/vault', 'identity'],
+      ['/base/v1/vault', 'gzip, deflate, br'],
     ])
     expect(plain.request).toStrictEqual({
       method: 'GET',
@@ -687,6 +729,7 @@ describe('the requests the HTTP client sends', () => {
     expect(waitMs).toBeGreaterThanOrEqual(0)
     expect(receiveMs).toBeGreaterThanOrEqual(0)
     expect(waitMs + receiveMs, 'the parts of the time it took').toBeLessThanOrEqual(plain.durationMs + 1)
+    expect(plain.durationMs, 'within the time the call took').toBeLessThanOrEqual(Math.ceil(took))
   })
 
   test('cut a body over the cap, saying so whether it came coded or not', async () => {
@@ -704,6 +747,23 @@ describe('the requests the HTTP client sends', () => {
     const fits = await client.get({ path: '/fits' })
     expect(fits.error, 'a body of exactly the cap').toBeUndefined()
     expect(fits.response?.json).toBe('a'.repeat(998))
+  })
+
+  test('stop reading a body that never ends at the cap', async () => {
+    const chunk = Buffer.alloc(16 * 1024, 0x61)
+    const target = await routedServer({
+      '/endless': (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        const more = (error?: Error | null) => {
+          if (!error && !res.destroyed) res.write(chunk, more)
+        }
+        more()
+      },
+    })
+    const exchange = await clientFor(target.baseUrl, { maxBodyBytes: 100_000 }).get({ path: '/endless' })
+    expect(exchange.error?.code).toBe('BODY_TOO_LARGE')
+    expect(exchange.response?.truncated).toBe(true)
+    expect(exchange.response?.body).toHaveLength(64 * 1024)
   })
 
   test('name the connection that carried a response when there is one at a time', async () => {

@@ -230,6 +230,11 @@ describe('the content codings decoded', () => {
       const decoded = await decodeBody(encoded, 'deflate', 1000)
       expect('bytes' in decoded && decoded.bytes.toString()).toBe(text.toString())
     }
+    // Its first two bytes pass zlib's check (a multiple of 31), not its method (8 in the low four bits): raw.
+    const nines = Buffer.from(`${'9'.repeat(40)}{}`)
+    const raw = deflateRawSync(nines)
+    expect(((raw[0]! * 256 + raw[1]!) % 31) + (raw[0]! & 0x0f)).toBe(3)
+    expect(await decodeBody(raw, 'deflate', 1000)).toEqual({ bytes: nines, truncated: false, codings: ['deflate'] })
   })
 })
 
@@ -284,6 +289,9 @@ describe('decodeBody and decodedResponse: a body undone by its Content-Encoding'
       corrupt: expect.stringMatching(/^content-encoding br, but the body is not in that coding \(.+\)$/),
     })
     expect(await decodeBody(text, 'gzip, compress', 1000)).toEqual({ unknownCoding: 'compress' })
+    expect(await decodeBody(text, 'gzip, br', 1000)).toEqual({
+      corrupt: expect.stringMatching(/^content-encoding gzip, br, but the body is not in that coding \(.+\)$/),
+    })
   })
 
   test('a response: the coded size kept beside the decoded text, Content-Encoding found in any case', async () => {
@@ -432,6 +440,30 @@ describe('transportError: why no response was read, in words, by the code undici
     expect(transportError(error, 750)).toEqual(expected)
   })
 
+  test.each([
+    'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+    'UND_ERR_INFO',
+    'HTTPParserError',
+    'EPIPE',
+    'ETIMEDOUT',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'ERR_SSL_WRONG_VERSION_NUMBER',
+    'EPROTO',
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'CERT_HAS_EXPIRED',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+  ])('%s is named in words of its own', (code) => {
+    const { message } = transportError(coded(code), 750)
+    expect(message).toMatch(/^the \w/)
+    expect(message).not.toMatch(/^the request failed/)
+    expect(message.endsWith(` (${code})`)).toBe(!/^(UND_ERR_|HTTPParserError)/.test(code))
+  })
+
   test('an error without words of its own is named without them', () => {
     expect(transportError({ code: 'UND_ERR_INVALID_ARG', message: 7 }, 1).message).toBe(
       'the request could not be sent ()',
@@ -446,6 +478,7 @@ describe('endingInWords and unansweredAs: how a report names an exchange without
     ['UND_ERR_CLOSED', 'the connection was closed before the response was complete'],
     ['HPE_HEADER_OVERFLOW', "the response's header section is over 16 KiB: not readable (HPE_HEADER_OVERFLOW)"],
     ['ESOMETHING', 'the request failed (ESOMETHING)'],
+    ['UND_ERR_INVALID_ARG', 'the request could not be sent ()'],
   ])('%s: %s', (code, words) => {
     expect(endingInWords(code)).toBe(words)
   })
@@ -507,6 +540,17 @@ describe('parsedResponse: the JSON of a body, or why it is none', () => {
     [`["\\"${'['.repeat(300)}"]`, undefined],
     ['{"a":', 'not JSON: it ends before its value does (it begins "{\\"a\\":")'],
     ['{"a":1}}', 'not JSON from character 8 on (it begins "{\\"a\\":1}}")'],
+    ['{"abcdefgh":1}}', 'not JSON from character 15 on (it begins "{\\"abcdefgh"…)'],
+    [`["x",${deep(MAX_JSON_DEPTH)}]`, `nested deeper than ${MAX_JSON_DEPTH} levels`],
+    [`["\\"]",${deep(MAX_JSON_DEPTH)}]`, `nested deeper than ${MAX_JSON_DEPTH} levels`],
+    [
+      `${'{"a":'.repeat(MAX_JSON_DEPTH + 1)}1${'}'.repeat(MAX_JSON_DEPTH + 1)}`,
+      `nested deeper than ${MAX_JSON_DEPTH} levels`,
+    ],
+    [
+      `${'[0,'.repeat(MAX_JSON_DEPTH + 1)}0${']'.repeat(MAX_JSON_DEPTH + 1)}`,
+      `nested deeper than ${MAX_JSON_DEPTH} levels`,
+    ],
     ['<html>oops!', 'not JSON (it begins "<html>oops"…)'],
     ['<html>oops', 'not JSON (it begins "<html>oops")'],
   ])('%j: %s', (body, jsonError) => {
@@ -518,7 +562,7 @@ describe('parsedResponse: the JSON of a body, or why it is none', () => {
 
   test('a truncated body is not parsed; headers are kept by lower-case name, those without a value left out', () => {
     const response = parsedResponse(200, { 'Content-Type': 'application/json', 'X-None': undefined }, '{}', true)
-    expect(response).toEqual({
+    expect(response).toStrictEqual({
       status: 200,
       headers: { 'content-type': 'application/json' },
       body: '{}',

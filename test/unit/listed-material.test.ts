@@ -137,6 +137,26 @@ describe('listed body members at their edges', () => {
     )
   })
 
+  test('a member a finding points at in a list is found by its index', () => {
+    const list = '{"data":[{"id":"1","x":2},{"id":"2","x":3}]}'
+    expect(listedBody(list, 'listMarkets', 200, { pointers: ['/data/1/x'] })).toBe(
+      `{"data":[{"id":"1","x":${member('2')}},{"id":"2","x":3}]}`,
+    )
+  })
+
+  test('where a separator or a value is missing the body stops being JSON: an unknown member open there goes to the end', () => {
+    expect(listedBody('{"error":"e";"x":1}', 'getVault', 500), 'no comma between members').toBe('{"error":"e";"x":1}')
+    expect(listedBody('{"data":[{"id":"1"};{"id":"2","x":3}]}', 'listMarkets', 200), 'no comma between items').toBe(
+      '{"data":[{"id":"1"};{"id":"2","x":3}]}',
+    )
+    expect(listedBody('{"error":"e","x":,"code":"c"}', 'getVault', 500), 'no value').toBe(
+      `{"error":"e","x":${member(',"code":"c"}')}`,
+    )
+    expect(listedBody('{"error":"e","n":12', 'getVault', 500), 'a number cut off by the end').toBe(
+      `{"error":"e","n":${member('12')}`,
+    )
+  })
+
   test("a stand-in's size is the value's UTF-8 bytes, and its hash tells values apart", () => {
     expect(standIn('member', 'é')).toMatch(/^«unlisted member: 2 bytes, sha256:[0-9a-f]{8}»$/)
     expect(standIn('member', 'a')).not.toBe(standIn('member', 'b'))
@@ -253,5 +273,10 @@ describe('a stand-in read back (check-har on a HAR the allowlist wrote)', () => 
     expect(aboutStandIn({ message: 'X-Session is not a receipt' }, headers)).toBe(true)
     expect(aboutStandIn({ message: `expected a number, got ${JSON.stringify(member)}` }, headers)).toBe(true)
     expect(aboutStandIn({ message: 'x-request-id is too short' }, headers), 'a header kept as it is').toBe(false)
+  })
+
+  test('a finding names one of several headers kept as stand-ins: it is about a stand-in', () => {
+    const two = { ...headers, 'x-trace': standIn('header', 't') }
+    expect(aboutStandIn({ message: 'x-trace is repeated' }, two)).toBe(true)
   })
 })

@@ -11,7 +11,13 @@ import { DEFAULT_SOCKET_BOUNDS, openWebSocket, type SocketBounds } from '../../s
  */
 
 const servers: Server[] = []
+/** The socket servers of the test: their channels are ended after it, even when it failed before closing them. */
+const socketServers: WebSocketServer[] = []
 afterEach(async () => {
+  for (const sockets of socketServers.splice(0)) {
+    for (const socket of sockets.clients) socket.terminate()
+    sockets.close()
+  }
   for (const server of servers.splice(0)) {
     server.closeAllConnections()
     await new Promise((resolve) => server.close(resolve))
@@ -28,9 +34,13 @@ async function listening(server: Server, path = '/'): Promise<string> {
 /** A WebSocket server that runs `onConnection` for each channel; its URL. */
 function socketServer(onConnection: (socket: WebSocket) => void): Promise<string> {
   const server = createServer((_, res) => res.writeHead(404).end())
-  new WebSocketServer({ server }).on('connection', onConnection)
+  socketServers.push(new WebSocketServer({ server }).on('connection', onConnection))
   return listening(server, '/v1/stream')
 }
+
+/** What `pending` settles to before any timer can fire, or 'still waiting'. */
+const settledAtOnce = <T>(pending: Promise<T>) =>
+  Promise.race([pending, new Promise<'still waiting'>((resolve) => setImmediate(() => resolve('still waiting')))])
 
 const bounds = (more: Partial<SocketBounds> = {}): SocketBounds => ({
   ...DEFAULT_SOCKET_BOUNDS,
@@ -46,11 +56,16 @@ describe('a WebSocket channel', () => {
         socket.send(Buffer.from([0, 1, 255]), { binary: true })
       })
     })
+    const before = performance.now()
     const channel = await openWebSocket(url, { 'x-api-key': 'k' }, bounds())
     expect(channel.upgraded).toBe(true)
     expect(channel.exchange.request).toEqual({ method: 'GET', url, headers: { 'x-api-key': 'k' } })
     expect(channel.exchange.response?.status).toBe(101)
     expect(channel.exchange.response?.headers.upgrade).toBe('websocket')
+    expect(channel.exchange.response?.body, 'a 101 has no body').toBe('')
+    expect(channel.exchange.response?.truncated).toBe(false)
+    expect('json' in channel.exchange.response!, 'nor any JSON').toBe(false)
+    expect(channel.exchange.retries).toEqual([])
     channel.send('{"op":"subscribe"}')
     const text = await channel.next()
     expect(text).toMatchObject({ kind: 'message', text: 'echo {"op":"subscribe"}' })
@@ -68,6 +83,25 @@ describe('a WebSocket channel', () => {
     ).toBe(true)
     channel.close()
     expect(await channel.next(), 'a close seen from this side').toMatchObject({ kind: 'closed', code: 1000 })
+    expect(channel.exchange.durationMs, 'within the time the test took').toBeLessThanOrEqual(
+      Math.ceil(performance.now() - before),
+    )
+  })
+
+  test('by default keeps 200 messages received, each of up to 256 KiB', async () => {
+    const url = await socketServer((socket) => {
+      socket.send('x'.repeat(256 * 1024))
+      for (let i = 1; i <= 200; i++) socket.send(`m${i}`)
+    })
+    const channel = await openWebSocket(url, {}, DEFAULT_SOCKET_BOUNDS)
+    const events = []
+    for (let i = 0; i <= 200; i++) events.push(await channel.next())
+    expect(events.filter((e) => e.kind === 'message')).toHaveLength(200)
+    expect(events[200]).toEqual({ kind: 'failed', why: 'more than 200 messages: the suite closed the socket' })
+    const over = await socketServer((socket) => socket.send('y'.repeat(256 * 1024 + 1)))
+    const refused = await openWebSocket(over, {}, DEFAULT_SOCKET_BOUNDS)
+    expect((await refused.next()).kind).not.toBe('message')
+    expect(refused.exchange.webSocketMessages).toEqual([])
   })
 
   test('waits for an event no longer than asked, then says nothing came', async () => {
@@ -83,7 +117,11 @@ describe('a WebSocket channel', () => {
     const url = await socketServer((socket) => socket.close(4001, 'bye'))
     const channel = await openWebSocket(url, {}, bounds())
     expect(await channel.next()).toEqual({ kind: 'closed', code: 4001, reason: 'bye' })
-    expect(await channel.next()).toEqual({ kind: 'closed', code: 4001, reason: 'bye' })
+    expect(await settledAtOnce(channel.next(60_000)), 'at once: nothing more is waited for').toEqual({
+      kind: 'closed',
+      code: 4001,
+      reason: 'bye',
+    })
     channel.send('late')
     expect(channel.exchange.webSocketMessages, 'nothing is sent on a closed socket').toEqual([])
   })
@@ -99,6 +137,40 @@ describe('a WebSocket channel', () => {
     expect(channel.exchange.webSocketMessages?.map((m) => m.data)).toEqual(['m0', 'm1', 'm2'])
   })
 
+  test('counts the messages received against the bound, not those sent', async () => {
+    const url = await socketServer((socket) => {
+      socket.on('message', () => {
+        socket.send('m0')
+        socket.send('m1')
+      })
+    })
+    const channel = await openWebSocket(url, {}, bounds({ maxMessages: 2 }))
+    channel.send('go')
+    const events = [await channel.next(), await channel.next()]
+    expect(events.map((e) => (e.kind === 'message' ? e.text : e.kind))).toEqual(['m0', 'm1'])
+    channel.close()
+  })
+
+  test('offers no extension in its handshake, and does not follow a redirect of the upgrade', async () => {
+    const seen: { url?: string; extensions?: string }[] = []
+    const server = createServer((_, res) => res.writeHead(404).end())
+    const sockets = new WebSocketServer({ noServer: true })
+    socketServers.push(sockets)
+    server.on('upgrade', (req, socket, head) => {
+      seen.push({ url: req.url, extensions: req.headers['sec-websocket-extensions'] })
+      if (req.url === '/moved') socket.end('HTTP/1.1 302 Found\r\nlocation: /v1/stream\r\ncontent-length: 0\r\n\r\n')
+      else sockets.handleUpgrade(req, socket, head, () => undefined)
+    })
+    const url = await listening(server, '/moved')
+    const moved = await openWebSocket(url, {}, bounds())
+    expect(moved.upgraded).toBe(false)
+    expect(moved.exchange.response?.status).toBe(302)
+    const direct = await openWebSocket(url.replace('/moved', '/v1/stream'), {}, bounds())
+    expect(direct.upgraded).toBe(true)
+    direct.close()
+    expect(seen).toEqual([{ url: '/moved' }, { url: '/v1/stream' }])
+  })
+
   test('closes the socket on a message over the size bound, keeping none of it', async () => {
     const url = await socketServer((socket) => {
       socket.send('x'.repeat(64))
@@ -109,6 +181,7 @@ describe('a WebSocket channel', () => {
     const over = await channel.next()
     expect(over.kind === 'failed' || over.kind === 'closed', JSON.stringify(over)).toBe(true)
     expect(channel.exchange.webSocketMessages?.map((m) => m.data.length)).toEqual([64])
+    expect(channel.exchange.error, 'the upgrade succeeded: the exchange has no error').toBeUndefined()
   })
 
   test('records a refused upgrade: its status and the start of its body, and fails the socket', async () => {
@@ -121,9 +194,43 @@ describe('a WebSocket channel', () => {
     expect(channel.upgraded).toBe(false)
     expect(channel.exchange.response?.status).toBe(401)
     expect(channel.exchange.response?.body).toHaveLength(4096)
+    expect(channel.exchange.response?.truncated, 'the body is marked cut').toBe(true)
     expect(channel.exchange.response?.body.startsWith('{"error":"zzz')).toBe(true)
     expect(channel.exchange.response?.json, 'a body cut short is no JSON').toBeUndefined()
     expect(await channel.next()).toEqual({ kind: 'failed', why: 'the upgrade was answered 401' })
+    expect(channel.exchange.error, 'the refusal is the answer, not an error').toBeUndefined()
+  })
+
+  test('records a refusal whose body is cut off by the connection with what came of it', async () => {
+    const url = await listening(
+      createServer((_, res) => {
+        res.writeHead(401, { 'content-length': '100' }).write('{"error":')
+        setTimeout(() => res.socket?.destroy(), 50)
+      }),
+    )
+    const channel = await openWebSocket(url, {}, bounds())
+    expect(channel.exchange.response).toMatchObject({ status: 401, body: '{"error":' })
+    expect(await channel.next()).toEqual({ kind: 'failed', why: 'the upgrade was answered 401' })
+  })
+
+  test('keeps a refusal body of exactly 4096 characters whole; one character more, sent later, marks it cut', async () => {
+    const body = `{"error":"${'z'.repeat(4096 - 12)}"}`
+    const url = await listening(
+      createServer((req, res) => {
+        res.writeHead(401, { 'content-type': 'application/json' }).write(body)
+        if (req.url === '/more') setTimeout(() => res.end(' '), 50)
+        else res.end()
+      }),
+    )
+    const whole = await openWebSocket(url, {}, bounds())
+    expect(whole.exchange.response).toMatchObject({
+      status: 401,
+      body,
+      truncated: false,
+      json: { error: expect.any(String) },
+    })
+    const cut = await openWebSocket(`${url}more`, {}, bounds())
+    expect(cut.exchange.response).toMatchObject({ status: 401, body, truncated: true })
   })
 
   test('reads the JSON of a short refusal', async () => {
