@@ -97,15 +97,23 @@ const parts = configs.map(({ file }, i) => ({
 const measured = parts.filter((part) => existsSync(part.report))
 const unmeasured = parts.filter((part) => !existsSync(part.report))
 // A file two parts mutate (a check's top-level code in the static part, the rest in the checks part) is one row: of
-// each mutant, the part that measured it (the other ignores it).
+// each mutant, the part that measured it (the other ignores it). Parts run at different times may have mutated
+// different versions of a file: the row reads as the latest, and keeps an earlier part's mutant only where its line
+// reads the same there (a line that changed or moved since was not measured as it is now).
 const mutantKey = (m) => `${m.location.start.line}:${m.location.start.column}:${m.mutatorName}:${m.replacement}`
+const lineAt = (source, m) => source.split('\n')[m.location.start.line - 1]
 const byFile = new Map()
-for (const { report } of measured) {
+const byTime = [...measured].sort((a, b) => (a.run?.when ?? '').localeCompare(b.run?.when ?? ''))
+for (const { report } of byTime) {
   for (const [file, { source, mutants }] of Object.entries(JSON.parse(readFileSync(report, 'utf8')).files)) {
     const row = byFile.get(file)
     if (!row) {
       byFile.set(file, { file, source, mutants })
       continue
+    }
+    if (row.source !== source) {
+      row.mutants = row.mutants.filter((m) => lineAt(row.source, m) === lineAt(source, m))
+      row.source = source
     }
     const merged = new Map(row.mutants.map((m) => [mutantKey(m), m]))
     for (const m of mutants) {
@@ -203,11 +211,14 @@ const reasonOf = (row, m) =>
       (!r.to || r.to === m.replacement),
   )?.reason
 const unexamined = survivors.filter(({ row, m }) => reasonOf(row, m) === undefined)
-// Reasons of files this run mutated that no survivor took: their mutants are killed now, and the entry should go.
+// Reasons that no survivor took though the mutants of their line were measured: those are killed now, and the entry
+// should go. (A line that changed since its part's run was not measured as it is: its reason waits for that run.)
+const measuredAt = (r) =>
+  rows.some(
+    (row) => row.file === r.file && row.mutants.some((m) => m.status !== 'Ignored' && lineOf(row, m).includes(r.line)),
+  )
 const stale = REASONS.filter(
-  (r) =>
-    rows.some((row) => row.file === r.file) &&
-    !survivors.some(({ row, m }) => reasonOf(row, m) === r.reason && row.file === r.file),
+  (r) => measuredAt(r) && !survivors.some(({ row, m }) => reasonOf(row, m) === r.reason && row.file === r.file),
 )
 
 const lines = [
