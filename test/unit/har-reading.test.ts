@@ -317,6 +317,7 @@ describe('TrafficJudgement: what it counts of the exchanges it is shown', () => 
     for (const n of [2, 3, 4]) failed(n)
     const [error] = j.findings().errors
     expect(error).toMatch(/^the upstream did not answer 4 requests; /)
+    expect(error).toContain('?n=1: no response (refused); GET ')
     expect(error).toContain('?n=3:')
     expect(error).not.toContain('?n=4')
     expect(countsOf(j)).toMatchObject({ exchanges: 4, withoutResponse: 4, malformedRequests: 2 })

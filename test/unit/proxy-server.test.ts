@@ -788,10 +788,10 @@ describe('the proxy server and upgrades, byte by byte', () => {
     expect(channel.webSocketMessages?.map(({ type, data }) => `${type} ${data}`)).toEqual(['send yo', 'receive hi'])
   })
 
-  test('an extension the upstream negotiated that the proxy cannot read: the channel says so', async () => {
+  test('extensions the upstream negotiated that the proxy cannot read: the channel names each', async () => {
     const head =
       'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
-      'Sec-WebSocket-Extensions: x-unknown-ext\r\n\r\n'
+      'Sec-WebSocket-Extensions: x-unknown-ext, x-other-ext\r\n\r\n'
     const upstream = await rawUpstream(head)
     const recorded = await proxyTo(upstream.origin)
     const client = await connected(recorded.proxy.url)
@@ -800,7 +800,7 @@ describe('the proxy server and upgrades, byte by byte', () => {
     client.destroy()
     await told(recorded, 1, 'channels')
     expect(recorded.channels[0]!.webSocketMessages).toEqual([])
-    expect(recorded.channels[0]!.webSocketComment).toMatch(/^the frames were not read: .*x-unknown-ext/)
+    expect(recorded.channels[0]!.webSocketComment).toMatch(/^the frames were not read: .*x-unknown-ext, x-other-ext$/)
   })
 
   test('an upgrade the upstream does not answer in time is answered 502, a timeout', async () => {
