@@ -20,7 +20,7 @@ export class LoadFailuresAsFailedTests implements Reporter {
 }
 
 /** A file with a load error and no task gets a failed test carrying that error. */
-export function failLoad(file: RunnerTestFile): void {
+function failLoad(file: RunnerTestFile): void {
   if (file.result?.state !== 'fail' || file.tasks.length > 0) return
   // A test's context is vitest's to make while a test runs; nothing reads it once the run has ended.
   const failed: Omit<RunnerTestCase, 'context'> = {

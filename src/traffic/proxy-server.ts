@@ -10,9 +10,9 @@ import { BodyCollector, decodeUtf8 } from '../http/response-body.js'
 import { transportError } from '../http/transport-errors.js'
 import { clientLeftError, drainedOrClosed, tunnelUpgrade, type Tunnel } from './upgrade-tunnel.js'
 
-/** Headers of one connection, not of the message (RFC 9110 §7.6.1), and Host, which names the proxy: not forwarded. */
 /** The parser's errors of a client that left: it reset the connection, or closed it before its request was whole. */
 const CLIENT_LEFT = new Set(['ECONNRESET', 'HPE_INVALID_EOF_STATE'])
+/** Headers of one connection, not of the message (RFC 9110 §7.6.1), and Host, which names the proxy: not forwarded. */
 const PER_CONNECTION = new Set([
   'connection',
   'keep-alive',
