@@ -1,20 +1,21 @@
 // npm run mutation: runs StrykerJS in parts (their configs are in mutation/, DEFAULT_CONFIGS below), each over its own
 // files and judged by its own tests, and writes docs/mutation.md from their JSON reports: the score, when each part ran
 // and the time it took, the mutants by status and file, the survivors and the mutants disabled as equivalent with their
-// reasons. Each part keeps a record of its run beside its JSON report, so that a part can be run again by itself
-// (node scripts/mutation.js mutation/stryker.http.config.mjs) and the document written from every part's last report.
+// reasons. Each part keeps its result in mutation/results/ (committed), so that a part can be run again by itself
+// (node scripts/mutation.js mutation/stryker.http.config.mjs) and the document written from every part's last run.
 //   node scripts/mutation.js [config…] [-- stryker options]   runs each config, then writes the document
-//   node scripts/mutation.js --report-only [config…]           writes the document from the last reports
+//   node scripts/mutation.js --report-only [config…]           writes the document from the last results
 // With configs other than the default ones, the document goes beside the first one's JSON report, not to docs/ (or to
-// MUTATION_DOC); MUTATION_CONDITIONS adds a note on how the run was made. A part without a report is named as not
+// MUTATION_DOC); MUTATION_CONDITIONS adds a note on how the run was made. A part without a result is named as not
 // measured.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { pragmaSection } from './mutation-pragmas.js'
+import { readResult, rowsOf, sourceIn, writeResult } from './mutation-results.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const DEFAULT_CONFIGS = [
@@ -61,9 +62,15 @@ const concurrencyOf = (config) =>
   config.concurrency ??
   (availableParallelism() > 4 ? availableParallelism() - 1 : availableParallelism())
 const whenOf = (time) => new Date(time).toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
-// When and how long each part's run took, beside its report, so that a document written again from the reports
-// (--report-only, after a reason is added, or after one part ran again) still says how and when each part was made.
-const recordOf = (report) => report.replace(/\.json$/, '.run.json')
+// Each part's result (scripts/mutation-results.js), with when and how long its run took: the default parts' in
+// mutation/results/ (committed, so that the document can be written again on another machine from every part's last
+// run: --report-only, after a reason is added, or after one part ran again), any other's beside its JSON report.
+const resultPaths = configs.map(({ file }, i) => {
+  const name = basename(jsonReports[i], '.json')
+  return DEFAULT_CONFIGS.includes(file)
+    ? join(root, 'mutation/results', `${name}.json`)
+    : join(dirname(jsonReports[i]), `${name}.results.json`)
+})
 if (!reportOnly) {
   // The write checks run the reference's signer through the bin, which runs the build.
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' })
@@ -86,44 +93,17 @@ if (!reportOnly) {
       cores: availableParallelism(),
       conditions: process.env.MUTATION_CONDITIONS,
     }
-    writeFileSync(recordOf(jsonReports[i]), JSON.stringify(record))
+    mkdirSync(dirname(resultPaths[i]), { recursive: true })
+    writeResult(resultPaths[i], JSON.parse(readFileSync(jsonReports[i], 'utf8')), record)
   }
 }
-const parts = configs.map(({ file }, i) => ({
-  file,
-  report: jsonReports[i],
-  run: existsSync(recordOf(jsonReports[i])) ? JSON.parse(readFileSync(recordOf(jsonReports[i]), 'utf8')) : undefined,
-}))
-const measured = parts.filter((part) => existsSync(part.report))
-const unmeasured = parts.filter((part) => !existsSync(part.report))
+const parts = configs.map(({ file }, i) => ({ file, result: readResult(resultPaths[i]) }))
+const measured = parts.filter((part) => part.result !== undefined).map(({ file, result }) => ({ file, ...result }))
+const unmeasured = parts.filter((part) => part.result === undefined)
 // A file two parts mutate (a check's top-level code in the static part, the rest in the checks part) is one row: of
-// each mutant, the part that measured it (the other ignores it). Parts run at different times may have mutated
-// different versions of a file: the row reads as the latest, and keeps an earlier part's mutant only where its line
-// reads the same there (a line that changed or moved since was not measured as it is now).
-const mutantKey = (m) => `${m.location.start.line}:${m.location.start.column}:${m.mutatorName}:${m.replacement}`
-const lineAt = (source, m) => source.split('\n')[m.location.start.line - 1]
-const byFile = new Map()
-const byTime = [...measured].sort((a, b) => (a.run?.when ?? '').localeCompare(b.run?.when ?? ''))
-for (const { report } of byTime) {
-  for (const [file, { source, mutants }] of Object.entries(JSON.parse(readFileSync(report, 'utf8')).files)) {
-    const row = byFile.get(file)
-    if (!row) {
-      byFile.set(file, { file, source, mutants })
-      continue
-    }
-    if (row.source !== source) {
-      row.mutants = row.mutants.filter((m) => lineAt(row.source, m) === lineAt(source, m))
-      row.source = source
-    }
-    const merged = new Map(row.mutants.map((m) => [mutantKey(m), m]))
-    for (const m of mutants) {
-      const known = merged.get(mutantKey(m))
-      if (!known || (known.status === 'Ignored' && m.status !== 'Ignored')) merged.set(mutantKey(m), m)
-    }
-    row.mutants = [...merged.values()]
-  }
-}
-const rows = [...byFile.values()]
+// each mutant, the part that measured it (the other ignores it), read against the code of today
+// (scripts/mutation-results.js).
+const { rows, stale: staleMutants } = rowsOf(measured, sourceIn(root))
 const count = (mutants, statuses) => mutants.filter((m) => statuses.includes(m.status)).length
 const score = (mutants) => {
   const valid = count(mutants, [...DETECTED, ...UNDETECTED])
@@ -136,7 +116,7 @@ const cell = (text) => text.replaceAll('|', '\\|').replaceAll('`', "'")
 const minutes = (seconds) =>
   seconds === undefined ? 'not measured' : `${Math.floor(seconds / 60)} min ${seconds % 60} s`
 // Mutants of top-level code (ignoreStatic) are ignored by Stryker itself, and those inside a function by the static
-// part (its ignorer, mutation/top-level-only.mjs) when the part that measures them has no report; the others were
+// part (its ignorer, mutation/top-level-only.mjs) when the part that measures them has no result; the others were
 // disabled in the code, with a reason.
 const notInPart = (m) => m.status === 'Ignored' && /static|inside a function/i.test(m.statusReason ?? '')
 const staticIgnored = all.filter(notInPart)
@@ -283,7 +263,9 @@ const lines = [
   '(the checks of auth; the profile rules and the verdict code), without incremental mode; a score under a',
   "sample's break threshold (`mutation/stryker.ci-*.config.mjs`) fails CI.",
   '',
-  'The HTML reports are `reports/mutation/*.html` (not committed).',
+  "Each part's result is kept in `mutation/results/<part>.json`: of each mutant, where it is, what it does and its status,",
+  'and the text of its line; a mutant counts only where its line reads the same today (the others are counted as stale',
+  'below, measured on code that has changed since). The HTML reports are `reports/mutation/*.html` (not committed).',
   '',
   `**Mutation score: ${score(all).toFixed(2)}%** (${count(all, DETECTED)} detected of ${count(all, [...DETECTED, ...UNDETECTED])}; ignored mutants do not count).`,
   '',
@@ -292,9 +274,9 @@ const lines = [
     ({ file, run }) =>
       `  - \`${file}\`: ${run ? `${run.when}, ${minutes(run.seconds)} at concurrency ${run.concurrency} on ${run.cores} cores${run.conditions ? ` (${run.conditions})` : ''}` : 'no record of its run'}.`,
   ),
-  ...unmeasured.map(({ file }) => `  - \`${file}\`: not measured (no report).`),
-  `- Mutants: ${all.length} in ${rows.length} files: ${STATUSES.map((s) => `${count(all, [s])} ${s}`).join(', ')}.`,
-  `- Ignored: ${staticIgnored.length} left to a part without a report (top-level code is the static part's, the code inside functions the other parts'), ${disabled.length} disabled in the code as equivalent (listed below).`,
+  ...unmeasured.map(({ file }) => `  - \`${file}\`: not measured (no result).`),
+  `- Mutants: ${all.length} in ${rows.length} files: ${STATUSES.map((s) => `${count(all, [s])} ${s}`).join(', ')}; ${staleMutants} stale (their line has changed since their part ran; not counted).`,
+  `- Ignored: ${staticIgnored.length} left to a part without a result (top-level code is the static part's, the code inside functions the other parts'), ${disabled.length} disabled in the code as equivalent (listed below).`,
   '',
   '## The survivors of the review by hand',
   '',
