@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { specPath } from '../../src/core/package-root.js'
 import { ERROR_CODES, ProfileError } from '../../src/core/errors.js'
+import { configSchemaCompiler } from '../../src/profile/config-schema.js'
 import {
   loadProfile,
   parsedProfileFile,
@@ -476,5 +477,26 @@ describe('the published description', () => {
     await expect(read('ftp.yaml', unused, dir)).rejects.toThrow(
       `p.yaml: profile.openapi cannot be read from ${join(dir, 'ftp.yaml')} (ENOENT)`,
     )
+  })
+})
+
+describe("the compiler of a deployment's own schema", () => {
+  test("takes a vendor's annotations, and judges formats", () => {
+    const validate = configSchemaCompiler().compile({
+      type: 'object',
+      'x-vendor': { owner: 'ops' },
+      properties: { at: { type: 'string', format: 'date-time' } },
+    })
+    expect(validate({ at: '2026-11-26T17:00:00Z' })).toBe(true)
+    expect(validate({ at: 'yesterday' })).toBe(false)
+  })
+
+  test('reports every error, each with the value it judged', () => {
+    const validate = configSchemaCompiler().compile({ type: 'object', required: ['chainId', 'network'] })
+    expect(validate({})).toBe(false)
+    expect(validate.errors?.map((error) => [error.params, error.data])).toEqual([
+      [{ missingProperty: 'chainId' }, {}],
+      [{ missingProperty: 'network' }, {}],
+    ])
   })
 })
