@@ -20,6 +20,7 @@ export default mutationPart([
   'test/unit/profile-load.test.ts',
   'test/unit/published-description-judgement.test.ts',
   'test/unit/realtime-profile.test.ts',
+  'test/unit/realtime-section-edges.test.ts',
   'test/unit/core-pieces.test.ts',
   'test/unit/contract-model.test.ts',
   'test/unit/judged-edges.test.ts',
