@@ -108,6 +108,43 @@ describe('a published description', () => {
     expect(findings.compatibility).toEqual([])
   })
 
+  test('a path of the same segments without its parameter is another path', async () => {
+    const findings = await judged(
+      changed((doc) => {
+        doc.paths['/v1/intents/'] = doc.paths['/v1/intents/{hash}']!
+        delete doc.paths['/v1/intents/{hash}']
+      }),
+    )
+    expect(findings.document).toContain(`${SOURCE} does not describe GET /v1/intents/{hash} (getIntentStatus)`)
+  })
+
+  test('a parameter name with ~ and / is escaped in the pointer to its schema', async () => {
+    const findings = await judged(
+      changed((doc) => {
+        doc.paths['/v1/intents/{order~/hash}'] = doc.paths['/v1/intents/{hash}']!
+        delete doc.paths['/v1/intents/{hash}']
+      }),
+    )
+    expect(findings.compatibility).toEqual([])
+  })
+
+  test.each([
+    ['a GET without responses', (ok: Record<string, unknown>) => ({ ...ok, responses: undefined })],
+    ['a 200 without content', (ok: Record<string, unknown>) => ({ ...ok, responses: { '200': { description: 'x' } } })],
+    [
+      'a 200 by a reference to nothing',
+      (ok: Record<string, unknown>) => ({ ...ok, responses: { '200': { $ref: '#/components/nothing/here' } } }),
+    ],
+  ])('%s gives no schema to judge with', async (_, edit) => {
+    const findings = await judged(
+      changed((doc) => {
+        const vault = doc.paths['/v1/vault']!
+        vault.get = edit(vault.get as unknown as Record<string, unknown>) as unknown as typeof vault.get
+      }),
+    )
+    expect(findings.compatibility).toEqual([`${SOURCE} gives no 200 JSON body schema for GET /v1/vault`])
+  })
+
   test('a 200 response given by reference is followed, its name unescaped', async () => {
     const byReference = changed((doc) => {
       const vault = doc.paths['/v1/vault']!.get!.responses
