@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { CheckId } from '../../src/contract/catalogue-ids.js'
 import { readFileSync } from 'node:fs'
+import { parse } from 'yaml'
 import { findingMessage } from '../../src/checks/exchange-judge.js'
 import { profileChecks } from '../../src/checks/profile.js'
 import {
@@ -14,7 +15,6 @@ import { exchangeOf, responseOf } from '../support/hand-made.js'
 import type { CheckContext } from '../../src/checks/types.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import { specPath } from '../../src/core/package-root.js'
-import { readProfileFile } from '../../src/profile/load.js'
 import type { ProfileValues } from '../../src/profile/profile.js'
 import { errorResponse } from '../../src/reference/handlers.js'
 import { DESCRIPTION_PATH } from '../../src/reference/server.js'
@@ -30,7 +30,10 @@ import { answering, withAnswer } from '../support/scripted-answers.js'
  * reach (npm run mutation judges the checks by these and by test/checks/each-check.test.ts).
  */
 
-const REFERENCE_VALUES = readProfileFile(specPath('reference-profile.yaml'))
+// Parsed, not loaded: a load at import would make every mutant of src/profile/load.ts run every test of the model part
+// (test/unit/profile-load.test.ts holds the reference's values valid).
+const REFERENCE_VALUES = (parse(readFileSync(specPath('reference-profile.yaml'), 'utf8')) as { profile: ProfileValues })
+  .profile
 
 /** Runs one check alone under the given profile values (the reference's own by default) and behaviours. */
 async function outcomeOf(
