@@ -1,6 +1,6 @@
 // The types of scripts/mutation-results.js, for its self-test.
 interface StrykerMutant {
-  location: { start: { line: number; column: number } }
+  location: { start: { line: number; column: number }; end: { line: number; column: number } }
   mutatorName: string
   replacement?: string
   status: string
@@ -11,6 +11,7 @@ interface StrykerReport {
 }
 interface ResultMutant {
   at: string
+  end: string
   mutator: string
   to: string
   status: string

@@ -18,13 +18,21 @@ export function resultOf(report, run) {
       mutants: mutants
         .map((m) => ({
           at: `${m.location.start.line}:${m.location.start.column}`,
+          // Two mutants of one mutator may start at one place (a condition and its first operand): their ends differ.
+          end: `${m.location.end.line}:${m.location.end.column}`,
           mutator: m.mutatorName,
           to: m.replacement ?? '',
           status: m.status,
           // Only an ignored mutant's reason is read: a disable comment's, or why its part left it out.
           ...(m.status === 'Ignored' && m.statusReason ? { why: m.statusReason } : {}),
         }))
-        .sort((a, b) => compareAt(a.at, b.at) || a.mutator.localeCompare(b.mutator) || a.to.localeCompare(b.to)),
+        .sort(
+          (a, b) =>
+            compareAt(a.at, b.at) ||
+            compareAt(a.end, b.end) ||
+            a.mutator.localeCompare(b.mutator) ||
+            a.to.localeCompare(b.to),
+        ),
     }
   }
   return { run, files }
@@ -77,18 +85,19 @@ export function rowsOf(results, sourceOf) {
       const sourceLines = source.split('\n')
       for (const m of mutants) {
         const [line, column] = m.at.split(':').map(Number)
+        const [endLine, endColumn] = m.end.split(':').map(Number)
         if (sourceLines[line - 1] !== lines[line]) {
           stale++
           continue
         }
         const mutant = {
-          location: { start: { line, column } },
+          location: { start: { line, column }, end: { line: endLine, column: endColumn } },
           mutatorName: m.mutator,
           replacement: m.to,
           status: m.status,
           statusReason: m.why,
         }
-        const key = `${m.at}:${m.mutator}:${m.to}`
+        const key = `${m.at}-${m.end}:${m.mutator}:${m.to}`
         const known = row.mutants.get(key)
         if (!known || known.status === 'Ignored' || m.status !== 'Ignored') row.mutants.set(key, mutant)
       }

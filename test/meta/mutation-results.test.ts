@@ -3,8 +3,8 @@ import { resultOf, resultText, rowsOf, type PartResult } from '../../scripts/mut
 
 const SOURCE = ['const a = 1', 'if (a > 0) run()', 'export {}'].join('\n')
 
-const mutant = (line: number, column: number, mutatorName: string, replacement: string, status: string) => ({
-  location: { start: { line, column } },
+const mutant = (line: number, column: number, mutatorName: string, replacement: string, status: string, end = 16) => ({
+  location: { start: { line, column }, end: { line, column: end } },
   mutatorName,
   replacement,
   status,
@@ -46,8 +46,15 @@ describe("a part's result (mutation/results/)", () => {
         'src/a.ts': {
           lines: { 1: 'const a = 1', 2: 'if (a > 0) run()' },
           mutants: [
-            { at: '1:11', mutator: 'NumericLiteral', to: '0', status: 'Ignored', why: 'equivalent: a is a flag' },
-            { at: '2:5', mutator: 'EqualityOperator', to: 'a >= 0', status: 'Survived' },
+            {
+              at: '1:11',
+              end: '1:16',
+              mutator: 'NumericLiteral',
+              to: '0',
+              status: 'Ignored',
+              why: 'equivalent: a is a flag',
+            },
+            { at: '2:5', end: '2:16', mutator: 'EqualityOperator', to: 'a >= 0', status: 'Survived' },
           ],
         },
       },
@@ -71,13 +78,19 @@ describe("a part's result (mutation/results/)", () => {
     expect(statusesOf([surviving, ignored, killed], SOURCE).statuses).toEqual(['2:EqualityOperator:a >= 0:Killed'])
   })
 
-  test('two mutants of one place differ by their mutator or their replacement', () => {
+  test('two mutants of one place differ by their mutator, their replacement or where they end', () => {
     const result = partResult('2026-11-26 10:00 UTC', SOURCE, [
       mutant(2, 5, 'EqualityOperator', 'a >= 0', 'Survived'),
       mutant(2, 5, 'EqualityOperator', 'a < 0', 'Killed'),
       mutant(2, 5, 'ConditionalExpression', 'true', 'Killed'),
+      mutant(2, 5, 'ConditionalExpression', 'true', 'Survived', 9),
     ])
-    expect(statusesOf([result], SOURCE).statuses).toHaveLength(3)
+    expect(statusesOf([result], SOURCE).statuses).toEqual([
+      '2:ConditionalExpression:true:Survived',
+      '2:ConditionalExpression:true:Killed',
+      '2:EqualityOperator:a < 0:Killed',
+      '2:EqualityOperator:a >= 0:Survived',
+    ])
   })
 
   test('a mutant whose line reads otherwise today, or whose file is gone, is stale and not counted', () => {
