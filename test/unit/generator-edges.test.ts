@@ -4,9 +4,16 @@ import { KEY_BOUNDS } from '../../src/contract/idempotency.js'
 import { schemaPattern } from '../../src/contract/schemas.js'
 import { garbageApiKey, garbageApiKeyCoverage } from '../../src/generators/api-keys.js'
 import {
+  characterProbes,
+  COLLIDING_IDENTIFIERS,
   CONTROL_CHARACTERS,
   dangerousWholeValues,
+  EDGE_INTEGER_SAMPLE,
   EDGE_INTEGERS,
+  INJECTION_SHAPES,
+  inTurn,
+  METACHARACTERS,
+  onEvery,
   UNICODE_SHAPES,
   VERY_LONG,
   WHITESPACE,
@@ -562,5 +569,100 @@ describe('cursor tampering', () => {
         value: { kind: 'random-text', text: value },
       })),
     )
+  })
+})
+
+describe('the coverage building blocks', () => {
+  test('colliding identifiers are keys every plain object has, or what a loosely typed server makes of a value', () => {
+    const plainObjectKeys = COLLIDING_IDENTIFIERS.filter((id) => id in {})
+    expect(plainObjectKeys).toEqual(['constructor', '__proto__', 'toString', 'hasOwnProperty'])
+    expect(COLLIDING_IDENTIFIERS.filter((id) => !(id in {}))).toEqual([null, undefined, NaN, true].map(String))
+  })
+
+  test('metacharacters each change a path or query, as a character, a dot segment or an encoded slash', () => {
+    for (const m of METACHARACTERS)
+      expect(
+        encodeURIComponent(m) !== m || new URL(`http://h/a/${m}/b`).pathname === '/b' || decodeURIComponent(m) === '/',
+        m,
+      ).toBe(true)
+    expect(METACHARACTERS).toEqual(expect.arrayContaining(['/', '..', '%2F', '?', '#', '&', '=']))
+    for (const shape of INJECTION_SHAPES) expect(shape, 'an injection shape').toMatch(/['";$]|\{.*\}/)
+  })
+
+  test('unicode shapes are each what their label says', () => {
+    const is: Record<string, (text: string) => boolean> = {
+      'a two-byte character': (text) => text.length === 1 && Buffer.byteLength(text) === 2,
+      'a combining accent': (text) => /^[a-z]\u0301$/.test(text),
+      'a right-to-left override': (text) => text === '\u202e',
+      'a right-to-left letter': (text) => /^[\u0590-\u05ff]$/.test(text),
+      'an emoji (four bytes in UTF-8)': (text) =>
+        /^\p{Extended_Pictographic}$/u.test(text) && Buffer.byteLength(text) === 4,
+      'a decomposed (NFD) letter': (text) => text.length === 2 && text.normalize('NFC').length === 1,
+      'a full-width digit (NFKC folds it to 0)': (text) => text !== '0' && text.normalize('NFKC') === '0',
+    }
+    expect(UNICODE_SHAPES.map((shape) => shape.label)).toEqual(Object.keys(is))
+    for (const { label, text } of UNICODE_SHAPES) expect(is[label]!(text), label).toBe(true)
+  })
+
+  test('whitespace is one whitespace character each; control characters one each, NUL first', () => {
+    expect(WHITESPACE.map((w) => w.text)).toEqual([' ', '\t', '\u00a0', '\n'])
+    expect(WHITESPACE.filter((w) => !/^\s$/.test(w.text))).toEqual([])
+    expect(CONTROL_CHARACTERS[0]).toEqual({ label: 'NUL', text: '\u0000' })
+    expect(CONTROL_CHARACTERS.filter((c) => !/^[\x00-\x1f\x7f]$/.test(c.text))).toEqual([])
+    expect(CONTROL_CHARACTERS.map((c) => c.text.charCodeAt(0))).toEqual([0x00, 0x1b, 0x7f])
+  })
+
+  test('edge integers are the edges of 32, 53, 63 and 64 bits and their neighbours, negatives and exponents', () => {
+    const power = (bits: number) => 2n ** BigInt(bits)
+    const edges = [power(31) - 1n, power(31), power(53), power(53) + 1n, power(63) - 1n, power(63), power(64) - 1n]
+    expect(EDGE_INTEGERS).toEqual([...[...edges, power(64), -1n, -power(31) - 1n].map(String), '1e3', '1E+21'])
+    expect([Number('1e3'), Number('1E+21')]).toEqual([1000, 1e21])
+    expect(EDGE_INTEGER_SAMPLE.filter((n) => !(EDGE_INTEGERS as readonly string[]).includes(n))).toEqual([])
+    const kinds = {
+      'past 32 bits': (n: string) => /^\d+$/.test(n) && BigInt(n) === power(31),
+      'past 53 bits': (n: string) => /^\d+$/.test(n) && BigInt(n) === power(53) + 1n,
+      'past 64 bits': (n: string) => /^\d+$/.test(n) && BigInt(n) === power(64),
+      negative: (n: string) => n.startsWith('-'),
+      exponent: (n: string) => /e/i.test(n),
+    }
+    expect(EDGE_INTEGER_SAMPLE.map((n) => Object.entries(kinds).find(([, is]) => is(n))?.[0])).toEqual(
+      Object.keys(kinds),
+    )
+  })
+
+  test('dangerous whole values are each list in turn, labelled by its kind', () => {
+    expect(dangerousWholeValues()).toEqual([
+      ...COLLIDING_IDENTIFIERS.map((id) => ({ label: `the identifier ${id}`, value: id })),
+      ...METACHARACTERS.map((m) => ({ label: `the metacharacter ${m}`, value: m })),
+      ...INJECTION_SHAPES.map((s) => ({ label: `the injection shape ${s}`, value: s })),
+      ...EDGE_INTEGER_SAMPLE.map((n) => ({ label: `the integer ${n}`, value: n })),
+    ])
+  })
+
+  test('character probes are unicode, whitespace and control characters in turn, placed and labelled', () => {
+    const probes = characterProbes((text) => `<${text}>`, 'in brackets')
+    expect(probes).toEqual(
+      [...UNICODE_SHAPES, ...WHITESPACE, ...CONTROL_CHARACTERS].map(({ label, text }) => ({
+        label: `${label} in brackets`,
+        value: `<${text}>`,
+      })),
+    )
+  })
+
+  test('cases in turn meet every choice once round; cases on every choice are each sent to each', () => {
+    const cases = ['a', 'b', 'c', 'd', 'e'].map((value) => ({ label: `case ${value}`, value }))
+    expect(inTurn(['GET', 'POST'], cases)).toEqual([
+      { label: 'case a', value: ['GET', 'a'] },
+      { label: 'case b', value: ['POST', 'b'] },
+      { label: 'case c', value: ['GET', 'c'] },
+      { label: 'case d', value: ['POST', 'd'] },
+      { label: 'case e', value: ['GET', 'e'] },
+    ])
+    expect(onEvery(['GET', 'POST'], cases.slice(0, 2))).toEqual([
+      { label: 'case a (GET)', value: ['GET', 'a'] },
+      { label: 'case a (POST)', value: ['POST', 'a'] },
+      { label: 'case b (GET)', value: ['GET', 'b'] },
+      { label: 'case b (POST)', value: ['POST', 'b'] },
+    ])
   })
 })
