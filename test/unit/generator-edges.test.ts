@@ -332,8 +332,8 @@ describe('receipts', () => {
       'real receipt with eight before it': (r) => r.length === real.length + 8 && r.endsWith(real),
     })
     eachHolds(wrongReceipt(real), (r) => !r.includes(real) || r.length <= real.length + 8)
-    const longest = 'r'.repeat(max - 1)
-    eachHolds(wrongReceipt(longest), (r) => r !== longest && r.length <= max)
+    // A real receipt at either bound: the shortest is drawn among random ones, the longest has no room for more.
+    for (const edge of ['a', 'r'.repeat(max)]) eachHolds(wrongReceipt(edge), (r) => r !== edge && r.length <= max)
   })
 
   test('fixed cases out of bounds are empty, 513 and very long, of filler and of the real one padded', () => {
@@ -360,8 +360,8 @@ describe('receipts', () => {
     for (const text of probeTexts) expect(values(cases), JSON.stringify(text)).toContain(real + text)
     expect(labelOf(cases, `${real}\u0000`)).toBe('NUL after the real receipt')
     expect(cases).toEqual(expect.arrayContaining(dangerousWholeValues()))
-    const longest = 'r'.repeat(max)
-    expect(values(wrongReceiptCoverage(longest)).filter((r) => r === longest || r.length > max)).toEqual([])
+    for (const edge of ['R', 'R'.repeat(max)])
+      expect(values(wrongReceiptCoverage(edge)).filter((r) => r === edge || r.length > max)).toEqual([])
   })
 })
 
@@ -398,10 +398,20 @@ describe.each<[HexIdentifierSchema, number]>([
       'known without prefix': (id) => id === hex,
       'known with a non-hex first digit': (id) => differsAtOne(id) && !/[0-9a-fA-F]/.test(id[2]!),
       'known with a non-hex last digit': (id) => differsAtOne(id) && !/[0-9a-fA-F]/.test(id.at(-1)!),
-      'known with whitespace before': (id) => /^\s$/.test(id[0]!) && id.slice(1) === known,
-      'known with whitespace after': (id) => /^\s$/.test(id.at(-1)!) && id.slice(0, -1) === known,
-      'text of no shape': (id) => !/^\s*0[xX]?[0-9a-fA-F]*/.test(id) || id.length < 2,
+      'known with a space before': (id) => id === ` ${known}`,
+      'known with a tab after': (id) => id === `${known}\t`,
+      'known with a line feed before': (id) => id === `\n${known}`,
+      'another one digit short': (id) =>
+        /^0x[0-9a-fA-F]+$/.test(id) && id.length === 1 + digits && id !== known.slice(0, -1),
+      // No near miss is shorter than `digits` or longer than 3 more: text of another length is the text of no shape.
+      'text of no shape': (id) => id.length < digits || id.length > digits + 3,
     })
+    // Without known identifiers, the near misses are of random well-formed ones: most keep a run of their hex digits.
+    for (const seed of SEEDS) {
+      const ids = samples(malformedHexIdentifier(schema), seed)
+      const nearOne = ids.filter((id) => new RegExp(`[0-9a-fA-F]{${digits - 1}}`).test(id))
+      expect(nearOne.length, `seed ${seed}`).toBeGreaterThan(SAMPLES / 2)
+    }
     shrinksWithin(
       malformed,
       (id) => id.length > 3,
@@ -410,6 +420,11 @@ describe.each<[HexIdentifierSchema, number]>([
   })
 
   test('fixed well-formed cases are the known ones in both cases, all zeros and all f', () => {
+    expect(values(wellFormedHexIdentifierCoverage(schema)), 'none known').toEqual([
+      `0x${'0'.repeat(digits)}`,
+      `0x${'f'.repeat(digits)}`,
+      `0x${'F'.repeat(digits)}`,
+    ])
     const cases = wellFormedHexIdentifierCoverage(schema, [known])
     expect(cases).toEqual([
       { label: 'a known one in lower case', value: known.toLowerCase() },
@@ -439,6 +454,7 @@ describe.each<[HexIdentifierSchema, number]>([
         `the excluded character ${JSON.stringify(c)} in place of a digit`,
       )
     for (const text of probeTexts) expect(values(cases), JSON.stringify(text)).toContain(inPlaceOfSecondDigit(text))
+    expect(labelOf(cases, inPlaceOfSecondDigit('\u0000'))).toBe('NUL in place of a digit')
     expect(labelOf(cases, inPlaceOfSecondDigit('${7*7}'))).toBe('"${7*7}" in place of a digit')
     expect(labelOf(cases, inPlaceOfSecondDigit('%2F'))).toBe('"%2F" in place of a digit')
     expect(cases).toEqual(
@@ -450,6 +466,14 @@ describe.each<[HexIdentifierSchema, number]>([
         { label: 'the integer 9007199254740993', value: '9007199254740993' },
       ]),
     )
+    // A known identifier the server gave may be anything: no case made of it is well-formed or addresses another path.
+    for (const odd of ['0x.', '0x..', `0x${'a'.repeat(digits + 1)}`]) {
+      const made = values(malformedHexIdentifierCoverage(schema, [odd]))
+      expect(
+        made.filter((id) => pattern.test(id) || ['', '.', '..'].includes(id)),
+        odd,
+      ).toEqual([])
+    }
     const withoutKnown = malformedHexIdentifierCoverage(schema)
     expect(labelOf(withoutKnown, `0x${'ab'.repeat(digits / 2)}0`)).toBe('one digit long (max+1)')
   })
