@@ -30,6 +30,7 @@ import {
 } from '../../src/generators/hex-identifiers.js'
 import { idempotencyKey, UNSAFE_KEY_CHARACTERS, unsafeIdempotencyKey } from '../../src/generators/idempotency-keys.js'
 import { nearMissCoverage } from '../../src/generators/near-misses.js'
+import { asciiAlphabet, repetitionBounds } from '../../src/generators/patterns.js'
 import {
   outOfBoundsReceipt,
   outOfBoundsReceiptCoverage,
@@ -560,6 +561,7 @@ describe('cursor tampering', () => {
       truncation: ofKind('truncate'),
       extension: ofKind('extend'),
       'extension by 8': (change) => change.kind === 'extend' && change.suffix.length === 8,
+      'extension by a dot': (change) => change.kind === 'extend' && change.suffix.includes('.'),
       'random base64url': ofKind('random-base64url'),
       'random text beyond base64url': (change) => change.kind === 'random-text' && !base64url.test(change.text),
     })
@@ -692,5 +694,22 @@ describe('the coverage building blocks', () => {
       { label: 'case b (GET)', value: ['GET', 'b'] },
       { label: 'case b (POST)', value: ['POST', 'b'] },
     ])
+  })
+})
+
+describe('the patterns of specs/openapi.yaml read', () => {
+  test('a character class admits the printable ASCII characters it matches, space to tilde', () => {
+    expect(asciiAlphabet(/^[a-c9]$/)).toEqual(['9', 'a', 'b', 'c'])
+    const printable = asciiAlphabet(/^.$/)
+    expect([printable.length, printable[0], printable.at(-1)]).toEqual([95, ' ', '~'])
+  })
+
+  test('the repetition bounds at the end, one number or two, and no other', () => {
+    expect(repetitionBounds(/^[A-Za-z0-9._:-]{8,128}$/)).toEqual({ min: 8, max: 128 })
+    expect(repetitionBounds(/^0x[0-9a-fA-F]{64}$/)).toEqual({ min: 64, max: 64 })
+    for (const unbounded of [/^a{2,5}/, /^a{3}b$/, /^a+$/])
+      expect(() => repetitionBounds(unbounded)).toThrow(
+        `pattern ${unbounded.source} does not end in a bounded repetition`,
+      )
   })
 })
