@@ -29,7 +29,7 @@ import {
   type HexIdentifierSchema,
 } from '../../src/generators/hex-identifiers.js'
 import { idempotencyKey, UNSAFE_KEY_CHARACTERS, unsafeIdempotencyKey } from '../../src/generators/idempotency-keys.js'
-import { nearMissCoverage } from '../../src/generators/near-misses.js'
+import { nearMissCoverage, nearMissPlaceholder } from '../../src/generators/near-misses.js'
 import { asciiAlphabet, repetitionBounds } from '../../src/generators/patterns.js'
 import {
   outOfBoundsReceipt,
@@ -707,9 +707,29 @@ describe('the patterns of specs/openapi.yaml read', () => {
   test('the repetition bounds at the end, one number or two, and no other', () => {
     expect(repetitionBounds(/^[A-Za-z0-9._:-]{8,128}$/)).toEqual({ min: 8, max: 128 })
     expect(repetitionBounds(/^0x[0-9a-fA-F]{64}$/)).toEqual({ min: 64, max: 64 })
-    for (const unbounded of [/^a{2,5}/, /^a{3}b$/, /^a+$/])
+    for (const unbounded of [/^a{2,5}/, /^a{3}b$/, /^a{3}$|^b+$/, /^a+$/])
       expect(() => repetitionBounds(unbounded)).toThrow(
         `pattern ${unbounded.source} does not end in a bounded repetition`,
       )
+  })
+})
+
+describe('near misses as cases', () => {
+  test('are labelled by the name of the secret and what was done to it', () => {
+    expect(nearMissCoverage('abcdefgh12', 'the key', 'header').map((c) => c.label)).toEqual([
+      'the key with its letters in the other case',
+      'the key without its last character',
+      'the key without its first character',
+      'the key with its last character changed',
+      'the key with its first character changed',
+    ])
+    expect(nearMissCoverage('abcdefgh12', 'the receipt', 'url').at(-1)).toEqual({
+      label: 'the receipt in full-width characters (NFKC folds them back)',
+      value: '\uff41\uff42\uff43\uff44\uff45\uff46\uff47\uff48\uff11\uff12',
+    })
+  })
+
+  test("take the secret's placeholder with the kind of near miss after a tilde", () => {
+    expect(nearMissPlaceholder('$IPTS_API_KEY', 'case-swapped')).toBe('$IPTS_API_KEY~case-swapped')
   })
 })
