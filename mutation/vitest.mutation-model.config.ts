@@ -8,6 +8,8 @@ import { mutationPart } from './vitest.mutation-part.js'
  */
 export default mutationPart([
   'test/unit/generators.test.ts',
+  'test/unit/signed-bodies.test.ts',
+  'test/unit/generator-edges.test.ts',
   'test/unit/near-miss-edges.test.ts',
   'test/unit/path-segments.test.ts',
   'test/unit/exchange-rules.test.ts',

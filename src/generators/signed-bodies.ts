@@ -72,14 +72,17 @@ export class SignedBodySource {
         { cwd: this.baseDir, timeout: this.timeoutMs, maxBuffer: MAX_BODY_BYTES, shell: false, windowsHide: true },
         (error, stdout) => {
           if (!error) return settle({ body: stdout.replace(/\r?\n$/, '') })
-          const { code, killed, signal } = error as { code?: number | string; killed?: boolean; signal?: string }
+          const { code, killed, signal } = error as { code?: number | string | null; killed?: boolean; signal?: string }
+          // A process ended by a signal has the code null; one that printed too much, a string code of Node's own.
           const why = killed
             ? `did not finish within ${this.timeoutMs} ms`
-            : typeof code === 'string'
-              ? `could not be started (${code})`
-              : code !== undefined
-                ? `exited with code ${code}`
-                : `ended by ${signal}`
+            : code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER'
+              ? `printed more than ${MAX_BODY_BYTES} bytes`
+              : typeof code === 'string'
+                ? `could not be started (${code})`
+                : typeof code === 'number'
+                  ? `exited with code ${code}`
+                  : `ended by ${signal}`
           settle({ problem: `${where}.command ${why} (its output is not shown)` })
         },
       )
