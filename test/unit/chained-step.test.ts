@@ -6,7 +6,7 @@ import {
   takesEarlierValues,
   type ChainedStep,
 } from '../../src/profile/chained-step.js'
-import { writeOperationAt, type WriteOperation } from '../../src/profile/profile.js'
+import { keyPatternOf, writeOperationAt, type ProfileValues, type WriteOperation } from '../../src/profile/profile.js'
 
 /** A chained step's values, filled in from an earlier answer (src/profile/chained-step.ts). */
 
@@ -41,7 +41,22 @@ describe('fillStep', () => {
       '/v1/cancellations',
       { ...ANSWER, receipt: '' },
     )
-    expect(filled).toMatchObject({ path: '/v1/cancellations', headers: {} })
+    expect(filled).toMatchObject({ path: '/v1/cancellations' })
+    if ('missing' in filled) throw new Error(`missing ${filled.missing}`)
+    expect(filled.headers).toEqual({})
+  })
+
+  test("adds the query to a path that has one already; a step's path is filled, and its placeholders are named", () => {
+    const filled = fillStep(step({ path: '/v1/c?by={id}', query: { r: '{receipt}' } }), '/v1/x', ANSWER)
+    expect(filled).toMatchObject({ path: '/v1/c?by=0xab%2Fcd&r=r%2B1+%26%3D' })
+    expect(fillStep(step({ path: '/v1/{/data/none}' }), '/v1/c', ANSWER)).toEqual({
+      missing: '/data/none',
+      where: 'path',
+    })
+    expect(fillStep(step({ query: { at: '{/data/none}' } }), '/v1/c', ANSWER)).toEqual({
+      missing: '/data/none',
+      where: 'query.at',
+    })
   })
 
   test('names the first placeholder the answer has no string or number for, and the key it is written at', () => {
@@ -65,6 +80,8 @@ describe('what a step takes', () => {
     expect(takesEarlierValues(step({ headers: { A: '{unknown}' } }))).toBe(false)
     expect(sendsReceipt(step({ bodies: { command: ['./sign', '{id}'] } }))).toBe(false)
     expect(sendsReceipt(step({ headers: { 'X-Receipt': 'Bearer {receipt}' } }))).toBe(true)
+    expect(takesEarlierValues(step({ path: '/v1/intents/{id}/cancellation' }))).toBe(true)
+    expect(sendsReceipt(step({ path: '/v1/receipts/{receipt}' }))).toBe(true)
   })
 })
 
@@ -97,5 +114,16 @@ describe('the paths of a chained step in recorded traffic', () => {
     expect(writeOperationAt(values, 'POST', 'http://h/v1/cancellations')).toBe('cancel')
     expect(writeOperationAt(values, 'GET', 'http://h/v1/intents/0x1/cancellation')).toBeUndefined()
     expect(writeOperationAt(values, 'POST', 'http://h/v1/intents/0x1')).toBeUndefined()
+    expect(writeOperationAt(values, 'POST', 'http://h/base/v1/cancellations'), 'under a base path').toBe('cancel')
+    expect(writeOperationAt({} as ProfileValues, 'POST', 'http://h/v1/cancellations')).toBeUndefined()
+  })
+
+  test("keyPatternOf reads the profile's pattern with Unicode classes, and none where no pattern is stated", () => {
+    const pattern = keyPatternOf({ writes: { keyPattern: '^\\p{L}+$' } } as unknown as ProfileValues)
+    expect(pattern?.test('clé')).toBe(true)
+    expect(pattern?.test('p{L}')).toBe(false)
+    expect(keyPatternOf({} as ProfileValues)).toBeUndefined()
+    expect(keyPatternOf({ writes: {} } as unknown as ProfileValues)).toBeUndefined()
+    expect(keyPatternOf(undefined)).toBeUndefined()
   })
 })
