@@ -28,5 +28,5 @@ export function readResult(path: string): PartResult | undefined
 export function rowsOf(
   results: PartResult[],
   sourceOf: (file: string) => string | undefined,
-): { rows: { file: string; source: string; mutants: StrykerMutant[] }[]; stale: number }
+): { rows: { file: string; lines: string[]; mutants: StrykerMutant[] }[]; stale: number }
 export function sourceIn(root: string): (file: string) => string | undefined

@@ -65,9 +65,9 @@ export function readResult(path) {
 
 /**
  * One row a file from the results of several parts, read against the code of today (sourceOf gives a file's text, or
- * undefined where it is gone): of each mutant, the latest run's status (a part that ignores a mutant another part
- * measured does not hide it), and only where its line reads as it did when its part ran; the others are counted as
- * stale, measured on code that has changed since.
+ * undefined where it is gone; each file is read once, and its row holds its lines): of each mutant, the latest run's
+ * status (a part that ignores a mutant another part measured does not hide it), and only where its line reads as it
+ * did when its part ran; the others are counted as stale, measured on code that has changed since.
  */
 export function rowsOf(results, sourceOf) {
   const byFile = new Map()
@@ -75,18 +75,19 @@ export function rowsOf(results, sourceOf) {
   const byTime = [...results].sort((a, b) => (a.run?.when ?? '').localeCompare(b.run?.when ?? ''))
   for (const { files } of byTime) {
     for (const [file, { lines, mutants }] of Object.entries(files)) {
-      const source = sourceOf(file)
-      if (source === undefined) {
+      if (!byFile.has(file)) {
+        const source = sourceOf(file)
+        byFile.set(file, source === undefined ? undefined : { file, lines: source.split('\n'), mutants: new Map() })
+      }
+      const row = byFile.get(file)
+      if (row === undefined) {
         stale += mutants.length
         continue
       }
-      const row = byFile.get(file) ?? { file, source, mutants: new Map() }
-      byFile.set(file, row)
-      const sourceLines = source.split('\n')
       for (const m of mutants) {
         const [line, column] = m.at.split(':').map(Number)
         const [endLine, endColumn] = m.end.split(':').map(Number)
-        if (sourceLines[line - 1] !== lines[line]) {
+        if (row.lines[line - 1] !== lines[line]) {
           stale++
           continue
         }
@@ -103,7 +104,9 @@ export function rowsOf(results, sourceOf) {
       }
     }
   }
-  const rows = [...byFile.values()].map((row) => ({ ...row, mutants: [...row.mutants.values()] }))
+  const rows = [...byFile.values()]
+    .filter((row) => row !== undefined)
+    .map((row) => ({ ...row, mutants: [...row.mutants.values()] }))
   return { rows, stale }
 }
 

@@ -110,7 +110,7 @@ const score = (mutants) => {
   return valid === 0 ? 100 : (100 * count(mutants, DETECTED)) / valid
 }
 const all = rows.flatMap((row) => row.mutants)
-const lineOf = (row, mutant) => row.source.split('\n')[mutant.location.start.line - 1]?.trim() ?? ''
+const lineOf = (row, mutant) => row.lines[mutant.location.start.line - 1]?.trim() ?? ''
 const where = (row, mutant) => `${row.file}:${mutant.location.start.line}`
 const cell = (text) => text.replaceAll('|', '\\|').replaceAll('`', "'")
 const minutes = (seconds) =>
@@ -166,10 +166,7 @@ const HAND_REVIEW = [
 function handReviewStatus(file, text) {
   const row = rows.find((r) => r.file === file)
   if (!row) return 'not mutated in this run'
-  const lines = row.source
-    .split('\n')
-    .map((l, i) => (l.includes(text) ? i + 1 : 0))
-    .filter(Boolean)
+  const lines = row.lines.map((l, i) => (l.includes(text) ? i + 1 : 0)).filter(Boolean)
   const mutants = row.mutants.filter((m) => lines.includes(m.location.start.line))
   if (mutants.length === 0) return 'no mutant of the line'
   return STATUSES.filter((s) => count(mutants, [s]) > 0)
