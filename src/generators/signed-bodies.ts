@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process'
+import { execFile, type ExecFileException } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { SignedBodies } from '../profile/profile.js'
@@ -72,20 +72,21 @@ export class SignedBodySource {
         { cwd: this.baseDir, timeout: this.timeoutMs, maxBuffer: MAX_BODY_BYTES, shell: false, windowsHide: true },
         (error, stdout) => {
           if (!error) return settle({ body: stdout.replace(/\r?\n$/, '') })
-          const { code, killed, signal } = error as { code?: number | string | null; killed?: boolean; signal?: string }
-          // A process ended by a signal has the code null; one that printed too much, a string code of Node's own.
-          const why = killed
-            ? `did not finish within ${this.timeoutMs} ms`
-            : code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER'
-              ? `printed more than ${MAX_BODY_BYTES} bytes`
-              : typeof code === 'string'
-                ? `could not be started (${code})`
-                : typeof code === 'number'
-                  ? `exited with code ${code}`
-                  : `ended by ${signal}`
-          settle({ problem: `${where}.command ${why} (its output is not shown)` })
+          settle({ problem: `${where}.command ${this.whyItFailed(error)} (its output is not shown)` })
         },
       )
     })
+  }
+
+  /** How a signing command failed, from execFile's error. */
+  private whyItFailed(error: ExecFileException): string {
+    const { code, killed, signal } = error
+    if (killed) return `did not finish within ${this.timeoutMs} ms`
+    // Node's own string code for a command that printed more than maxBuffer; others are the spawn's (ENOENT, EACCES).
+    if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return `printed more than ${MAX_BODY_BYTES} bytes`
+    if (typeof code === 'string') return `could not be started (${code})`
+    // A process ended by a signal has the code null.
+    if (typeof code === 'number') return `exited with code ${code}`
+    return `ended by ${signal}`
   }
 }
