@@ -5,7 +5,7 @@ import { expectHashesKeptBesideReceipt, hashes, HEX_RECEIPT, HEX_RECEIPT_SECRETS
 /**
  * Redaction by chance, at length: bodies of many random hashes beside a receipt in hex, some of whose stretches a hash
  * shares by accident. Seconds each, which StrykerJS would spend again on every mutant of the redaction: npm run
- * mutation judges it by test/unit/secret-forms.test.ts, where the same case runs on a thousand hashes.
+ * mutation judges it by test/unit/redaction-bounds.test.ts, where the same case runs on a thousand hashes.
  */
 describe('chance', () => {
   test('a body of 20,000 random hashes beside a hex receipt keeps every hash, and a piece of the receipt is still cut', () => {
