@@ -38,7 +38,7 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
     ).toBe(true)
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
     report = (await provokedReport()).report
-    // A whole run with every fault, under the quota some faults bring: longer than the default hook bound.
+    // A whole run with nearly every fault: longer than the default hook bound on a loaded machine.
   }, 300_000)
 
   afterAll(async () => {

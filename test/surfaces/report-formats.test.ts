@@ -43,7 +43,7 @@ function withOneCrash(report: Report): { report: Report; crashed: CheckOutcome }
 let provoked: Report
 let waived: string
 let plain: Report
-// Two whole runs, one with every fault and so under the quota some faults bring: longer than the default hook bound.
+// Two whole runs, one with nearly every fault: longer than the default hook bound on a loaded machine.
 beforeAll(async () => {
   ;({ report: provoked, waived } = await provokedReport())
   plain = await runAgainstReference()
