@@ -16,9 +16,10 @@ const PLACEHOLDER = /\$\{?IPTS_[A-Z0-9_]+/
 const MIN_SECRET_LENGTH = 8
 /**
  * What a broken client sends where a key should be (a variable that was never set, an object printed as text): not a
- * secret, and learning it would rewrite every "undefined" and "null" of the report into a placeholder.
+ * secret, and learning it would rewrite every "undefined" of the report into a placeholder. The shorter junk words
+ * (null, true, false, NaN) and blanks are below MIN_SECRET_LENGTH already.
  */
-const JUNK = /^\s*$|^(?:undefined|null|nan|true|false|\[object \w+\])$/i
+const JUNK = /^(?:undefined|\[object \w+\])$/i
 
 /**
  * How many distinct keys and receipts are remembered at a time (docs/traffic.md): the most recently seen. A proxy left
