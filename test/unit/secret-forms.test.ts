@@ -485,6 +485,21 @@ describe('partial forms', () => {
     expect(redact(text, [key])).toBe(redacted)
   })
 
+  test.each([
+    ['**', '*'],
+    ['••', '•'],
+    ['●●', '●'],
+    ['···', '··'],
+    ['…', ''],
+    ['...', '..'],
+    ['xxxx', 'xxx'],
+    ['XXXX', 'XXX'],
+    ['###', '##'],
+  ])('%j is a mask before the end of a secret, at its shortest, and %j is none', (mask, shorter) => {
+    expect(redact(`${mask}gh78`, [key])).toBe(`${mask}[part of $K]`)
+    expect(redact(`${shorter}gh78`, [key])).toBe(`${shorter}gh78`)
+  })
+
   test('4 characters of a secret elsewhere are no disclosure', () => {
     expect(redact('sk_l and gh78 and ab12', [key])).toBe('sk_l and gh78 and ab12')
   })
