@@ -277,6 +277,15 @@ describe('cursors/markets-walk-ends: following the cursor', () => {
     })
   })
 
+  test('a second page answered 201 with its page intact fails the walk: a list page is a 200, the status it declares', async () => {
+    const created = onMarkets('markets-second-page-201', (response, request) => {
+      if (request.query.has('cursor')) response.status = 201
+    })
+    const outcome = await outcomeWithBehaviours(['cursors/markets-walk-ends'], [created])
+    expect(outcome.status, outcome.reason).toBe('failed')
+    expect(outcome.reason).toBe('page 2 of listMarkets, following the cursor of page 1, came with status 201, not 200')
+  })
+
   test('a second page answered 500, and 500 again on the retry, fails the walk, with that page as evidence (the page already asked for is not asked again)', async () => {
     let failures = 0
     const twice = onMarkets('markets-second-page-500-twice', (response, request) => {

@@ -214,6 +214,8 @@ describe('errors/malformed-address-validation', () => {
     [422, 'passed'],
     [401, 'failed'],
     [405, 'failed'],
+    [500, 'failed'],
+    [503, 'not run'],
   ])(
     'a malformed address answered %i: %s (the address format is not shown; a 403 is the key refused)',
     async (status, expected) => {
