@@ -20,6 +20,9 @@ export const SETTING_BOUNDS = {
   rate: { min: 1, max: 1000 },
 } as const
 
+/** A replay path as a report prints it: a fixed coverage case, or fast-check's path of a generated input. */
+const REPLAY_PATH = /^(?:coverage:\d+|\d+(?::\d+)*)$/
+
 /**
  * The kinds of text a run takes: each is checked by valueProblem, for a flag, a variable, a config key or an API option
  * alike.
@@ -162,6 +165,12 @@ export function validateRunOptions(options: RunOptions, name: OptionNamer = apiN
     fail(
       'replayPath',
       `needs ${name('seed')} and exactly one ${name('only')} (the replay command in the report has them)`,
+    )
+  }
+  if (settings.replayPath !== undefined && !REPLAY_PATH.test(settings.replayPath)) {
+    fail(
+      'replayPath',
+      `must be a path a report prints, coverage:<index> or numbers joined by ":", got ${JSON.stringify(settings.replayPath)}`,
     )
   }
   if (settings.baseUrl !== undefined && (options.reference?.faults?.length || options.reference?.allowances?.length)) {

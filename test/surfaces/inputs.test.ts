@@ -277,6 +277,11 @@ describe('the API validates its options as the CLI does: one UsageError naming t
       { settings: { replayPath: '1:0' }, only: ['auth/missing-key'] },
       /^settings\.replayPath needs settings\.seed and exactly one only/,
     ],
+    ...['abc', 'coverage:1x', '1:0:', 'coverage:'].map((replayPath): [string, RunOptions, RegExp] => [
+      `a replay path no report prints: ${replayPath}`,
+      { settings: { replayPath, seed: 1 }, only: ['auth/missing-key'] },
+      new RegExp(`^settings\\.replayPath must be a path a report prints, .+, got "${replayPath}"$`),
+    ]),
     [
       'an unknown fault of the embedded reference',
       fromJavaScript({ reference: { faults: ['quota-retry-after-0'] } }),
