@@ -99,6 +99,24 @@ describe("TrafficJudgement: the profile's writes and IDEM-SAME-BODY", () => {
     ])
   })
 
+  test.each(['PUT', 'PATCH', 'DELETE'] as const)(
+    'a write the profile sends with %s is held to it as a POST is',
+    (method) => {
+      const submitIntent = profile.values.writes!.operations.submitIntent!
+      const j = judgement({
+        ...profile,
+        values: { ...profile.values, writes: { operations: { submitIntent: { ...submitIntent, method } } } },
+      })
+      j.judge(write('key-m', '{"a":1}', `${TARGET}/v1/intents`, method))
+      j.judge(write('key-m', '{"a":2}', `${TARGET}/v1/intents`, method))
+      expect(j.findings().traffic?.clientRuleBreaches?.map((breach) => breach.message)).toEqual([
+        expect.stringMatching(
+          new RegExp(`^submitIntent: ${method} /v1/intents \\(exchange 2\\) sent Idempotency-Key "key-m"`),
+        ),
+      ])
+    },
+  )
+
   test('a GET of an operation and a write outside the profile are not held to it', () => {
     const j = judgement(profile)
     j.judge(write('key-g', '{"a":1}', MARKETS, 'GET'))
