@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { STAND_IN } from '../../src/checks/operation-calls.js'
+import { checksByConcern } from '../../src/checks/index.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import type { RefRequest, RefResponse } from '../../src/reference/types.js'
 import { outcomeWithBehaviours } from '../support/run.js'
@@ -82,6 +83,22 @@ describe('headers/optional-request-headers and headers/request-without-accept-se
     passedWithoutCrash(await outcomeWithBehaviours([OPTIONAL], [refused]))
   })
 
+  test('are skipped when no plain answer shows an outcome: every request answered 429', async () => {
+    const everyRequest = answering(
+      'all-429',
+      (request) => request.path.startsWith('/v1/'),
+      (response) => {
+        rateLimited(response)
+        response.headers['retry-after'] = '61'
+      },
+    )
+    for (const id of [OPTIONAL, WITHOUT_ACCEPT] as const) {
+      const outcome = await outcomeWithBehaviours([id], [everyRequest])
+      expect(outcome.status, `${id}: ${outcome.reason}`).toBe('skipped')
+      expect(outcome.reason).toMatch(/^no request, as the suite sends it, got an answer that shows its outcome \(/)
+    }
+  })
+
   test('say nothing of a request whose plain answer is unreadable', async () => {
     passedWithoutCrash(
       await outcomeWithBehaviours([WITHOUT_ACCEPT], [answering('plain-broken', plainFirstPage, unreadable)]),
@@ -147,5 +164,18 @@ describe('headers/content-type-json', () => {
     expect(outcome.status).toBe('failed')
     expect(outcome.reason).toMatch(/^\/v1\/markets got no response \(.+\)$/)
     expect(outcome.reason).not.toMatch(/undefined/)
+  })
+})
+
+describe('headers checks against the reference as it is', () => {
+  test('every headers check passes, none skipped', async () => {
+    for (const { id } of checksByConcern.headers) {
+      const outcome = await outcomeWithBehaviours([id], [])
+      expect({ id, status: outcome.status, reason: outcome.reason }).toEqual({
+        id,
+        status: 'passed',
+        reason: undefined,
+      })
+    }
   })
 })
