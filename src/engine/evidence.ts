@@ -66,7 +66,9 @@ export function buildEvidence(
 ): Evidence {
   const evidence: Evidence = {
     message,
-    ...(details.exchange ? exchangeEvidence(details.exchange, secrets, raw, keptFor(message, details)) : {}),
+    ...(details.exchange
+      ? exchangeEvidence(details.exchange, secrets, raw, keptFor(message, details.exchange, details.violations))
+      : {}),
   }
   if (details.violations?.length)
     evidence.schemaViolations = details.violations
@@ -91,11 +93,11 @@ export function sampleOf(exchange: Exchange, round: number): SampleOrigin | unde
  * The unlisted headers a finding's message names and the members its schema violations point at (an unknown member:
  * its parent's path and its name).
  */
-function keptFor(message: string, details: FailureDetails): KeptForEvidence {
-  const headers = Object.keys(details.exchange?.response?.headers ?? {})
+function keptFor(message: string, exchange: Exchange, violations: FailureDetails['violations']): KeptForEvidence {
+  const headers = Object.keys(exchange.response?.headers ?? {})
     .map((name) => name.toLowerCase())
     .filter((name) => message.toLowerCase().includes(name))
-  const pointers = (details.violations ?? []).flatMap((v) => {
+  const pointers = (violations ?? []).flatMap((v) => {
     const member = (v.params as { additionalProperty?: unknown }).additionalProperty
     return typeof member === 'string'
       ? [v.instancePath, `${v.instancePath}/${member.replace(/~/g, '~0').replace(/\//g, '~1')}`]
@@ -150,7 +152,7 @@ export function curlCommand(exchange: Exchange, secrets: readonly Secret[]): str
   const quote = (text: string) =>
     `"${redact(text, asShellVariables)
       .replace(/["\\`]/g, '\\$&')
-      .replace(/\$(?!\{IPTS_[A-Z_]+\})/g, '\\$')}"`
+      .replace(/\$(?!\{IPTS_[A-Z0-9_]+\})/g, '\\$')}"`
   // curl states and decodes the content codings it knows itself (--compressed), so that the body shows as text.
   const codings = Object.keys(exchange.request.headers).some((name) => name.toLowerCase() === 'accept-encoding')
     ? ['--compressed']
