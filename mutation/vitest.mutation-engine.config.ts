@@ -3,8 +3,9 @@ import { mutationPart } from './vitest.mutation-part.js'
 /**
  * The self-tests that judge the engine under mutation, but the verdict code (stryker.engine.config.mjs): the unit
  * tests of the verdict, relations, rounds, path segments and listed material, the read set and the rounds that read it
- * again (on a deployment made by hand), and the shared-read and verdict tests of the checks on answers scripted by
- * hand. Not the runs (test/runs/): each mutant of the context is reached by each run.
+ * again (on a deployment made by hand), the shared reads, the 5xx policy and the responses seen, and the shared-read
+ * and verdict tests of the checks on answers scripted by hand. Not the runs (test/runs/): each mutant of the context
+ * is reached by each run.
  */
 export default mutationPart([
   'test/unit/verdict-units.test.ts',
@@ -17,4 +18,6 @@ export default mutationPart([
   'test/checks/shared.test.ts',
   'test/unit/read-set.test.ts',
   'test/unit/resample.test.ts',
+  'test/unit/shared-reads.test.ts',
+  'test/unit/responses-seen.test.ts',
 ])
