@@ -374,11 +374,10 @@ describe('a soak', () => {
     const deployment = new HandDeployment(plainAnswers)
     const { env } = environmentOf(deployment)
     await resampled(env, { durationMs: 0, rate: 50 })
-    const gaps = deployment.sent.slice(1).map((sent, i) => sent.at - deployment.sent[i]!.at)
-    expect(gaps).toHaveLength(13)
-    expect(Math.min(...gaps), `20 ms apart at least (timers may fire a ms early): ${gaps.join(', ')}`).toBeGreaterThan(
-      17,
-    )
+    // The k-th request is sent k turns of 20 ms after the first at the earliest (a timer may fire a ms early).
+    const late = deployment.sent.map((sent, k) => sent.at - deployment.sent[0]!.at - k * 20)
+    expect(late).toHaveLength(14)
+    expect(Math.min(...late), `ms past each turn: ${late.join(', ')}`).toBeGreaterThanOrEqual(-2)
   })
 })
 
@@ -463,6 +462,38 @@ describe('the end of the rounds', () => {
     expect(deployment.paths(2)).toEqual(roundTwo)
     expect(done.rounds).toBe(round)
     if (at === '/v1/markets') expect(walks().at(-1)!.walk).toMatchObject({ identities: ['m1', 'm2'], complete: false })
+  })
+})
+
+describe('the edges of the bounds, on a clock that stands still', () => {
+  const NOW = Date.UTC(2026, 10, 26, 12)
+
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  /** A stop a second away in real time: a soak the bound did not end fails its test rather than running on. */
+  const backstop = () => ({ stop: AbortSignal.timeout(1000) })
+
+  test('a deadline reached to the millisecond is passed: the soak ends after its first round', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW })
+    const { env } = environmentOf(new HandDeployment(plainAnswers), { deadlineAt: NOW })
+    const { done } = await resampled({ ...env, ...backstop() }, { durationMs: 60_000, rate: 1000 })
+    expect(done.rounds).toBe(1)
+  })
+
+  test('a deadline a millisecond away is not passed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW })
+    const { env } = environmentOf(new HandDeployment(plainAnswers), { deadlineAt: NOW + 1 })
+    const { done } = await resampled({ ...env, ...backstop() }, { durationMs: 0, rate: 1000 })
+    expect(done.rounds, 'one whole turn').toBe(3)
+  })
+
+  test('a duration reached to the millisecond is spent: a soak of no duration ends after its turn', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW })
+    const { env } = environmentOf(new HandDeployment(plainAnswers))
+    const { done } = await resampled({ ...env, ...backstop() }, { durationMs: 0, rate: 1000 })
+    expect(done).toMatchObject({ rounds: 3, durationMs: 0 })
   })
 })
 
