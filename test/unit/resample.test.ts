@@ -209,7 +209,8 @@ describe('the last sweep', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ipts-resample-'))
     try {
       const { env } = environmentOf(new HandDeployment(plainAnswers))
-      await resampled({ ...env, exchangeLog: dir })
+      // Without a progress callback, as a run that shows no progress reads.
+      await resample({ ...env, exchangeLog: dir }, {})
       const lines = readdirSync(dir).flatMap((file) => readFileSync(join(dir, file), 'utf8').trim().split('\n'))
       const entries = lines.map((line) => JSON.parse(line) as { request: { url: string }; _checks: string[] })
       expect(entries.map((entry) => new URL(entry.request.url).pathname)).toEqual([
@@ -445,6 +446,7 @@ describe('the end of the rounds', () => {
       ['/v1/config', '/v1/vault', '/v1/markets'],
     ],
   ])('the deadline passing %s', async (_, round, at, roundTwo) => {
+    // The settings the rounds read: the deployment moves their deadline into the past as it answers the read named.
     let settings: Partial<RunSettings> = {}
     const deployment = new HandDeployment((sent) => {
       if (sent.round === round && sent.path === at) settings.deadlineAt = Date.now() - 1
