@@ -2,9 +2,10 @@ import { mutationPart } from './vitest.mutation-part.js'
 
 /**
  * The self-tests that judge the engine under mutation, but the verdict code (stryker.engine.config.mjs): the unit
- * tests of the verdict, relations, rounds, path segments, listed material, requirements, coverage, evidence and
- * redaction, and the shared-read and verdict tests of the checks on answers scripted by hand. Not the runs
- * (test/runs/): each mutant of the context is reached by each run.
+ * tests of the verdict, relations, rounds, path segments and listed material, the read set and the rounds that read it
+ * again (on a deployment made by hand), the shared reads, the 5xx policy and the responses seen, requirements,
+ * coverage, evidence and redaction, and the shared-read and verdict tests of the checks on answers scripted by hand.
+ * Not the runs (test/runs/): each mutant of the context is reached by each run.
  */
 export default mutationPart([
   'test/unit/verdict-units.test.ts',
@@ -19,4 +20,8 @@ export default mutationPart([
   'test/unit/requirement-coverage.test.ts',
   'test/unit/evidence-parts.test.ts',
   'test/unit/redaction.test.ts',
+  'test/unit/read-set.test.ts',
+  'test/unit/resample.test.ts',
+  'test/unit/shared-reads.test.ts',
+  'test/unit/responses-seen.test.ts',
 ])
