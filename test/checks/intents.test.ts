@@ -581,6 +581,27 @@ describe('intents checks against the scripted reference', () => {
       }
     })
 
+    it('leaves which refusal to it: each refusal check takes a 500 as no access granted, and passes', async () => {
+      const refusalChecks = [
+        'intents/malformed-hash-refused',
+        'intents/missing-receipt-refused',
+        'intents/empty-receipt-refused',
+        'intents/oversized-receipt-refused',
+        'intents/wrong-receipt-refused',
+        'intents/receipt-bound-to-intent',
+      ] as const
+      const probes = answerWith('probes-crash', 500, (request) => request.query.get('receipt') !== FIRST.receipt)
+      const malformed = answerWith('malformed-crash', 500, (request) => !HASH.test(request.route!.params.hash!))
+      for (const check of refusalChecks) {
+        const outcome = await outcomeWithBehaviours([check], [probes, malformed])
+        expect({ check, status: outcome.status, reason: outcome.reason }).toEqual({
+          check,
+          status: 'passed',
+          reason: undefined,
+        })
+      }
+    })
+
     it('sends no probe the configured intents do not allow (the real receipt on the real hash is never a refusal probe)', async () => {
       const realReceipt = (receipt: string) => crashOn((request) => request.query.get('receipt') === receipt)
       const given: [string, Partial<RunSettings>][] = [
