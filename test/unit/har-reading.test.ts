@@ -691,6 +691,17 @@ describe('exchangeOf: the edges of a recorded entry', () => {
     expect((await recordedExchangeOf(none)).exchange.response?.body).toBe('')
   })
 
+  test('a text under an encoding other than base64 is read as the text it is (HAR 1.2 names base64 alone)', async () => {
+    const text = '{"items":[]}'
+    const other = harEntry({
+      url: MARKETS,
+      content: { size: 12, mimeType: 'application/json', encoding: 'utf-8', text },
+    })
+    const read = await recordedExchangeOf(other)
+    expect(read.exchange.response?.body).toBe(text)
+    expect(read.exchange.response?.json).toEqual({ items: [] })
+  })
+
   test('base64 bytes in their coding are decoded even where those bytes are UTF-8 text too', async () => {
     const { BROTLI_PARAM_QUALITY, BROTLI_PARAM_LGWIN } = constants
     const coded = brotliCompressSync('{}', { params: { [BROTLI_PARAM_QUALITY]: 5, [BROTLI_PARAM_LGWIN]: 16 } })
