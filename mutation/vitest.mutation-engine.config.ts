@@ -14,4 +14,5 @@ export default mutationPart([
   'test/unit/listed-material.test.ts',
   'test/checks/verdicts.test.ts',
   'test/checks/shared.test.ts',
+  'test/unit/run-checks-helpers.test.ts',
 ])
