@@ -15,4 +15,5 @@ export default mutationPart([
   'test/checks/verdicts.test.ts',
   'test/checks/shared.test.ts',
   'test/unit/run-checks-helpers.test.ts',
+  'test/unit/check-context-calls.test.ts',
 ])

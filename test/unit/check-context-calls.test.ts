@@ -1,0 +1,349 @@
+import { describe, expect, test } from 'vitest'
+import type { RunSettings } from '../../src/core/settings.js'
+import type { CheckContext } from '../../src/checks/types.js'
+import { missingInputReasons } from '../../src/checks/needs.js'
+import { createCheckContext } from '../../src/engine/context.js'
+import { SharedReads } from '../../src/engine/shared-reads.js'
+import { NOT_ANSWERING } from '../../src/http/circuit-breaker.js'
+import { RUN_INTERRUPTED, type HttpClient, type OutgoingRequest } from '../../src/http/client.js'
+import type { Exchange, ExchangeResponse } from '../../src/http/exchange.js'
+import { responseOf } from '../support/hand-made.js'
+
+const BASE = 'http://127.0.0.1:9'
+const API_KEY = 'key-full-0123456789'
+const RESTRICTED_KEY = 'key-restricted-0123456789'
+const INTENT = { hash: '0xabc', receipt: 'receipt-1' }
+const TRADER = '0xtrader'
+
+/** What the fake client answers a request with; a delay makes an earlier request settle later. */
+interface Answer {
+  response?: ExchangeResponse
+  error?: { code: string; message: string }
+  delayMs?: number
+}
+
+/** A client that records each request and answers it as `answer` says, without a socket. */
+function fakeClient(answer: (request: OutgoingRequest) => Answer = () => ({ response: responseOf(200, {}, {}) })) {
+  const requests: OutgoingRequest[] = []
+  let settled = 0
+  const respond = async (request: OutgoingRequest): Promise<Exchange> => {
+    requests.push(request)
+    const { response, error, delayMs = 0 } = answer(request)
+    if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs))
+    settled += 1
+    return {
+      request: { method: request.method ?? 'GET', url: BASE + request.path, headers: request.headers ?? {} },
+      ...(response ? { response } : {}),
+      ...(error ? { error } : {}),
+      retries: [],
+    } as unknown as Exchange
+  }
+  const client = {
+    request: respond,
+    get: respond,
+    urlFor: (path: string) => BASE + path,
+    quotaRefusalSince: () => undefined,
+  } as unknown as HttpClient
+  return { client, requests, answered: () => settled }
+}
+
+const settingsOf = (given: Partial<RunSettings> = {}) => given as RunSettings
+const withInputs = settingsOf({ apiKey: API_KEY, restrictedApiKey: RESTRICTED_KEY, intent: INTENT, trader: TRADER })
+
+/** What a call threw, its class name and reason or message; undefined when it threw nothing. */
+async function passedOrThrown(call: () => Promise<unknown>): Promise<{ name: string; text: string } | undefined> {
+  try {
+    await call()
+  } catch (error) {
+    const { name, message, reason } = error as { name: string; message: string; reason?: string }
+    return { name, text: reason ?? message }
+  }
+  return undefined
+}
+
+/** What a call threw: its class name and reason or message. */
+async function thrown(call: () => Promise<unknown>): Promise<{ name: string; text: string }> {
+  const outcome = await passedOrThrown(call)
+  if (!outcome) throw new Error('the call threw nothing')
+  return outcome
+}
+
+describe('the headers of a call', () => {
+  const headersOf = async (options: Parameters<CheckContext['call']>[1], settings = withInputs) => {
+    const { client, requests } = fakeClient()
+    await createCheckContext(settings, client).ctx.call('listMarkets', options)
+    return requests[0]!.headers
+  }
+
+  test('a call sends the full key and accepts JSON unless told otherwise', async () => {
+    expect(await headersOf({})).toEqual({ accept: 'application/json', 'x-api-key': API_KEY })
+  })
+
+  test('a restricted call sends the restricted key', async () => {
+    expect(await headersOf({ auth: 'restricted' })).toEqual({ accept: 'application/json', 'x-api-key': RESTRICTED_KEY })
+  })
+
+  test('a call without auth sends no key; one with a key of its own sends that key', async () => {
+    expect(await headersOf({ auth: 'none' })).toEqual({ accept: 'application/json' })
+    expect(await headersOf({ auth: { key: 'own' } })).toEqual({ accept: 'application/json', 'x-api-key': 'own' })
+  })
+
+  test('a call without Accept sends none; extra headers are added last', async () => {
+    expect(await headersOf({ withoutAccept: true })).toEqual({ 'x-api-key': API_KEY })
+    expect(await headersOf({ headers: { accept: 'text/plain', 'x-extra': '1' } })).toEqual({
+      accept: 'text/plain',
+      'x-api-key': API_KEY,
+      'x-extra': '1',
+    })
+  })
+
+  test('a call that needs a key not given is skipped with the flag that gives it', async () => {
+    const { client, requests } = fakeClient()
+    const { ctx } = createCheckContext(settingsOf({}), client)
+    expect(await thrown(() => ctx.call('listMarkets'))).toEqual({
+      name: 'CheckSkipped',
+      text: missingInputReasons.apiKey,
+    })
+    expect(await thrown(() => ctx.call('listMarkets', { auth: 'restricted' }))).toEqual({
+      name: 'CheckSkipped',
+      text: missingInputReasons.restrictedApiKey,
+    })
+    expect(requests, 'nothing is sent').toEqual([])
+  })
+})
+
+describe('the path and query of a call', () => {
+  const pathOf = async (
+    id: Parameters<CheckContext['call']>[0],
+    options: Parameters<CheckContext['call']>[1] = {},
+    settings = withInputs,
+  ) => {
+    const { client, requests } = fakeClient()
+    await createCheckContext(settings, client).ctx.call(id, options)
+    return requests[0]!.path
+  }
+
+  test("an intent's status is read at the given intent with its receipt", async () => {
+    expect(await pathOf('getIntentStatus')).toBe('/v1/intents/0xabc?receipt=receipt-1')
+  })
+
+  test('a hash and receipt of the call replace those given, and need no intent', async () => {
+    const path = await pathOf(
+      'getIntentStatus',
+      { params: { hash: '0xdef' }, query: { receipt: 'r2' } },
+      settingsOf({ apiKey: API_KEY }),
+    )
+    expect(path).toBe('/v1/intents/0xdef?receipt=r2')
+  })
+
+  test("a trader's read is at the given trader, or at the call's address without one given", async () => {
+    expect(await pathOf('getTraderPnl')).toBe('/v1/traders/0xtrader/pnl')
+    expect(await pathOf('getTraderPnl', { params: { address: '0xother' } }, settingsOf({ apiKey: API_KEY }))).toBe(
+      '/v1/traders/0xother/pnl',
+    )
+  })
+
+  test('a query value left undefined is not sent; a path without a query has no question mark', async () => {
+    expect(await pathOf('listMarkets', { query: { limit: '5', cursor: undefined } })).toBe('/v1/markets?limit=5')
+    expect(await pathOf('listMarkets', { query: { cursor: undefined } })).toBe('/v1/markets')
+  })
+
+  test('a read that needs an intent or trader not given is skipped with the flags that give it', async () => {
+    const { client, requests } = fakeClient()
+    const { ctx } = createCheckContext(settingsOf({ apiKey: API_KEY }), client)
+    expect(await thrown(() => ctx.call('getIntentStatus', { params: { hash: '0xdef' } }))).toEqual({
+      name: 'CheckSkipped',
+      text: missingInputReasons.intent,
+    })
+    expect(await thrown(() => ctx.call('getIntentStatus', { query: { receipt: 'r2' } }))).toEqual({
+      name: 'CheckSkipped',
+      text: missingInputReasons.intent,
+    })
+    expect(await thrown(() => ctx.call('getTraderPnl'))).toEqual({
+      name: 'CheckSkipped',
+      text: missingInputReasons.trader,
+    })
+    expect(requests).toEqual([])
+  })
+})
+
+describe('what a check may judge', () => {
+  const answeredWith = async (answer: Answer) => {
+    const { client } = fakeClient(() => answer)
+    return thrown(() => createCheckContext(withInputs, client).ctx.call('listMarkets'))
+  }
+
+  test('a request the circuit breaker or the run cut off leaves the check not run', async () => {
+    expect(await answeredWith({ error: { code: NOT_ANSWERING, message: 'not answering' } })).toEqual({
+      name: 'CheckNotRun',
+      text: 'not answering',
+    })
+    expect(await answeredWith({ error: { code: RUN_INTERRUPTED, message: 'interrupted' } })).toEqual({
+      name: 'CheckNotRun',
+      text: 'interrupted',
+    })
+  })
+
+  test('a request that failed otherwise is for the check to judge', async () => {
+    const { client } = fakeClient(() => ({ error: { code: 'ECONNRESET', message: 'reset' } }))
+    const exchange = await createCheckContext(withInputs, client).ctx.call('listMarkets')
+    expect(exchange.error?.code).toBe('ECONNRESET')
+  })
+
+  test('a response that cannot be judged leaves the check not run, naming the request', async () => {
+    const response = { ...responseOf(200), notJudged: 'a body in the coding br' }
+    expect(await answeredWith({ response })).toEqual({
+      name: 'CheckNotRun',
+      text: 'GET /v1/markets got a body in the coding br',
+    })
+  })
+
+  test('a read answered only with a transient 5xx leaves the check not assessed', async () => {
+    const outcome = await answeredWith({ response: responseOf(503) })
+    expect(outcome.name).toBe('CheckNotRun')
+    expect(outcome.text).toMatch(/^not assessed: the target answered 503 to 1 attempt of GET \/v1\/markets/)
+  })
+
+  test('a 500 is for the check to judge', async () => {
+    const { client } = fakeClient(() => ({ response: responseOf(500) }))
+    const exchange = await createCheckContext(withInputs, client).ctx.call('listMarkets')
+    expect(exchange.response?.status).toBe(500)
+  })
+})
+
+describe('the exchanges of a check', () => {
+  test('are in the order they were sent, not answered, each named by its operation', async () => {
+    const { client, requests } = fakeClient((request) => ({
+      response: responseOf(200, {}, {}),
+      delayMs: request.path.startsWith('/v1/markets') ? 20 : 0,
+    }))
+    const { ctx } = createCheckContext(withInputs, client)
+    await Promise.all([ctx.call('listMarkets'), ctx.call('getConfig')])
+    expect(ctx.exchanges.map((exchange) => exchange.operation)).toEqual(['listMarkets', 'getConfig'])
+    expect(requests.map((request) => request.operation).sort()).toEqual(['getConfig', 'listMarkets'])
+  })
+
+  test('a path sent as it is counts against its operation, and its exchange names none', async () => {
+    const { client, requests } = fakeClient()
+    const { ctx } = createCheckContext(withInputs, client)
+    const exchange = await ctx.get('/v1/markets?limit=1')
+    expect(requests[0]!.operation).toBe('listMarkets')
+    expect(exchange.operation).toBeUndefined()
+  })
+
+  test('an exchange that settles after the check ended is no part of its evidence', async () => {
+    const { client } = fakeClient(() => ({ response: responseOf(200, {}, {}), delayMs: 20 }))
+    const { ctx, end } = createCheckContext(withInputs, client)
+    const late = ctx.call('listMarkets')
+    const ending = end()
+    await late
+    await ending
+    expect(ctx.exchanges).toEqual([])
+  })
+
+  test('end() waits for every request in flight to settle', async () => {
+    const { client, answered } = fakeClient(() => ({ response: responseOf(200, {}, {}), delayMs: 20 }))
+    const { ctx, end } = createCheckContext(withInputs, client)
+    void ctx.call('listMarkets')
+    await end()
+    expect(answered()).toBe(1)
+  })
+})
+
+describe('a shared read', () => {
+  test('is sent once for the run, whatever the order of its headers, and not for another key', async () => {
+    const { client, requests } = fakeClient()
+    const reads = new SharedReads()
+    const first = createCheckContext(withInputs, client, { reads, checkId: 'a' }).ctx
+    const second = createCheckContext(withInputs, client, { reads, checkId: 'b' }).ctx
+    await first.call('listMarkets', { shared: true, headers: { 'x-one': '1', 'x-two': '2' } })
+    const again = await second.call('listMarkets', { shared: true, headers: { 'x-two': '2', 'x-one': '1' } })
+    expect(requests.length).toBe(1)
+    expect(again.operation).toBe('listMarkets')
+    expect(reads.exchanges.map((read) => read.sentBy)).toEqual(['a'])
+    await second.call('listMarkets', { shared: true, auth: 'restricted' })
+    expect(requests.length, 'another key is another read').toBe(2)
+  })
+
+  test('is sent by the check itself when it may not be retried, or without a run to share with', async () => {
+    const { client, requests } = fakeClient()
+    const reads = new SharedReads()
+    const { ctx } = createCheckContext(withInputs, client, { reads, checkId: 'a' })
+    await ctx.call('listMarkets', { shared: true, retry: false })
+    expect(reads.exchanges).toEqual([])
+    expect(requests[0]!.retry).toBe(false)
+    await createCheckContext(withInputs, client).ctx.call('listMarkets', { shared: true })
+    expect(requests.length).toBe(2)
+    expect(requests[1]!.signal, "the check's own request ends with it").toBeDefined()
+  })
+
+  test('answered only with a transient 5xx leaves the check not assessed', async () => {
+    const { client } = fakeClient(() => ({ response: responseOf(502) }))
+    const { ctx } = createCheckContext(withInputs, client, { reads: new SharedReads(), checkId: 'a' })
+    expect((await thrown(() => ctx.call('listMarkets', { shared: true }))).name).toBe('CheckNotRun')
+  })
+
+  test('cut off by the circuit breaker leaves the check not run', async () => {
+    const { client } = fakeClient(() => ({ error: { code: NOT_ANSWERING, message: 'not answering' } }))
+    const { ctx } = createCheckContext(withInputs, client, { reads: new SharedReads(), checkId: 'a' })
+    expect(await thrown(() => ctx.call('listMarkets', { shared: true }))).toEqual({
+      name: 'CheckNotRun',
+      text: 'not answering',
+    })
+  })
+})
+
+describe('request()', () => {
+  test('a GET sends the key and Accept, no body', async () => {
+    const { client, requests } = fakeClient()
+    await createCheckContext(withInputs, client).ctx.request('GET', '/v1/config')
+    expect(requests[0]).toMatchObject({
+      path: '/v1/config',
+      headers: { accept: 'application/json', 'x-api-key': API_KEY },
+    })
+    expect(requests[0]!.method).toBeUndefined()
+    expect(requests[0]!.body).toBeUndefined()
+  })
+
+  test('another method with a body sends it as JSON; without one, an empty body and no content type', async () => {
+    const { client, requests } = fakeClient()
+    const { ctx } = createCheckContext(withInputs, client)
+    await ctx.request('POST', '/v1/config', { body: '{"a":1}' })
+    await ctx.request('DELETE', '/v1/config', { auth: 'none' })
+    expect(requests[0]).toMatchObject({
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { accept: 'application/json', 'x-api-key': API_KEY, 'content-type': 'application/json' },
+    })
+    expect(requests[1]).toMatchObject({ method: 'DELETE', body: '', headers: { accept: 'application/json' } })
+    expect(requests[1]!.headers).not.toHaveProperty('content-type')
+  })
+
+  test('another method answered only with a transient 5xx leaves the check not assessed', async () => {
+    const { client } = fakeClient(() => ({ response: responseOf(504) }))
+    const outcome = await thrown(() => createCheckContext(withInputs, client).ctx.request('PUT', '/v1/config'))
+    expect(outcome.name).toBe('CheckNotRun')
+  })
+})
+
+describe('expectSchema', () => {
+  const expectOf = async (response: ExchangeResponse | undefined, error?: Answer['error'], schema = 'Error') => {
+    const { client } = fakeClient(() => ({ response, error }))
+    const { ctx } = createCheckContext(withInputs, client)
+    const exchange = await ctx.get('/v1/config')
+    return passedOrThrown(async () => ctx.expectSchema(schema, exchange))
+  }
+
+  test('an unanswered request fails, a body not JSON fails naming why', async () => {
+    expect((await expectOf(undefined, { code: 'ECONNRESET', message: 'reset' }))?.name).toBe('CheckFailure')
+    expect(await expectOf(responseOf(200))).toEqual({ name: 'CheckFailure', text: 'the body is empty' })
+  })
+
+  test('a body against the schema fails with its first violation; one that holds passes', async () => {
+    expect(await expectOf(responseOf(200, {}, '012'), undefined, 'UnsignedIntegerString')).toEqual({
+      name: 'CheckFailure',
+      text: 'UnsignedIntegerString must match pattern "^(?:0|[1-9][0-9]*)$" (pattern at #/pattern)',
+    })
+    expect(await expectOf(responseOf(200, {}, '12'), undefined, 'UnsignedIntegerString')).toBeUndefined()
+  })
+})
