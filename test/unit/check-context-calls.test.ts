@@ -2,7 +2,10 @@ import { describe, expect, test } from 'vitest'
 import type { RunSettings } from '../../src/core/settings.js'
 import type { CheckContext } from '../../src/checks/types.js'
 import { missingInputReasons } from '../../src/checks/needs.js'
-import { createCheckContext } from '../../src/engine/context.js'
+import { createCheckContext, WRITE_RECEIPT_PLACEHOLDER } from '../../src/engine/context.js'
+import type { SignedBodySource } from '../../src/generators/signed-bodies.js'
+import { GrowingSecrets } from '../../src/http/secrets.js'
+import { WRITES_NOT_ASSESSABLE, type Profile, type WriteOperation } from '../../src/profile/profile.js'
 import { SharedReads } from '../../src/engine/shared-reads.js'
 import { NOT_ANSWERING } from '../../src/http/circuit-breaker.js'
 import { RUN_INTERRUPTED, type HttpClient, type OutgoingRequest } from '../../src/http/client.js'
@@ -345,5 +348,182 @@ describe('expectSchema', () => {
       text: 'UnsignedIntegerString must match pattern "^(?:0|[1-9][0-9]*)$" (pattern at #/pattern)',
     })
     expect(await expectOf(responseOf(200, {}, '12'), undefined, 'UnsignedIntegerString')).toBeUndefined()
+  })
+})
+
+describe('writes', () => {
+  const placeOrder: WriteOperation = {
+    kind: 'submit',
+    method: 'POST',
+    path: '/v1/orders',
+    statusIdentifier: '/id',
+    receipt: '/receipt',
+    duplicate: '/duplicate',
+    bodies: { files: ['a.json'] },
+    cancels: { operation: 'cancel', state: 'cancelled', terminalStates: [], bodies: { files: ['c.json'] } },
+  } as unknown as WriteOperation
+  const writeSettings = (allowWrites: boolean) =>
+    settingsOf({
+      ...withInputs,
+      allowWrites,
+      profile: { values: { writes: { operations: { placeOrder } } } } as unknown as Profile,
+    })
+  const supportOf = (problem?: string) => {
+    const asked: { where: string; fill?: (argument: string) => string }[] = []
+    const bodies = {
+      next: async (_bodies: unknown, where: string, fill?: (argument: string) => string) => {
+        asked.push({ where, fill })
+        return problem ? { problem } : { body: '{"signed":true}' }
+      },
+    } as unknown as SignedBodySource
+    return { writing: { bodies, secrets: new GrowingSecrets([]), allowance: 2 }, asked }
+  }
+  const writeWith = (answer: Answer, allowWrites = true) => {
+    const { client, requests } = fakeClient(() => answer)
+    const support = supportOf()
+    const { ctx, writes } = createCheckContext(writeSettings(allowWrites), client, undefined, support.writing)
+    return { ctx, writes, requests, support }
+  }
+
+  test('a write is skipped without --allow-writes, without write support, or for an operation not stated', async () => {
+    const skipped = { name: 'CheckSkipped', text: WRITES_NOT_ASSESSABLE }
+    expect(await thrown(() => writeWith({}, false).ctx.write('placeOrder', '{}', 'k'))).toEqual(skipped)
+    const { client } = fakeClient()
+    const unsupported = createCheckContext(writeSettings(true), client).ctx
+    expect(await thrown(() => unsupported.write('placeOrder', '{}', 'k'))).toEqual(skipped)
+    expect(await thrown(() => writeWith({}).ctx.write('cancelOrder', '{}', 'k'))).toEqual(skipped)
+    expect(await thrown(() => writeWith({}).ctx.signedBody('cancelOrder'))).toEqual(skipped)
+  })
+
+  test('a signed body names where the profile states it; a problem signing skips the check', async () => {
+    const { ctx, support } = writeWith({})
+    expect(await ctx.signedBody('placeOrder')).toBe('{"signed":true}')
+    const fill = (argument: string) => argument
+    await ctx.cancellationBody('placeOrder', fill)
+    expect(support.asked.map((ask) => ask.where)).toEqual([
+      'writes.operations.placeOrder.bodies',
+      'writes.operations.placeOrder.cancels.bodies',
+    ])
+    expect(support.asked[1]!.fill).toBe(fill)
+    const { client } = fakeClient()
+    const failing = createCheckContext(writeSettings(true), client, undefined, supportOf('exit 1').writing).ctx
+    expect(await thrown(() => failing.signedBody('placeOrder'))).toEqual({
+      name: 'CheckSkipped',
+      text: 'no signed body: exit 1',
+    })
+  })
+
+  test('an accepted write sends the body as JSON with its key, and records its identifier, receipt and duplicate', async () => {
+    const json = { id: 42, receipt: 'r-secret', duplicate: false }
+    const { ctx, writes, requests, support } = writeWith({ response: responseOf(201, {}, json) })
+    const answer = await ctx.write('placeOrder', '{"b":1}', 'key-1')
+    expect(requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/orders',
+      body: '{"b":1}',
+      headers: {
+        accept: 'application/json',
+        'x-api-key': API_KEY,
+        'content-type': 'application/json',
+        'idempotency-key': 'key-1',
+      },
+    })
+    expect(answer).toMatchObject({ accepted: true, statusIdentifier: '42', receipt: 'r-secret', duplicate: false })
+    expect(answer.exchange.operation).toBe('placeOrder')
+    expect(writes).toEqual([
+      {
+        operation: 'placeOrder',
+        method: 'POST',
+        url: `${BASE}/v1/orders`,
+        idempotencyKey: 'key-1',
+        status: 201,
+        attempts: 1,
+        statusIdentifier: '42',
+        receipt: `${WRITE_RECEIPT_PLACEHOLDER}1`,
+        duplicate: false,
+      },
+    ])
+    expect(support.writing.secrets.all()).toEqual([{ value: 'r-secret', placeholder: `${WRITE_RECEIPT_PLACEHOLDER}1` }])
+  })
+
+  test('a write without a key sends none; a step sends to its own path with its headers', async () => {
+    const { ctx, requests } = writeWith({ response: responseOf(200, {}, {}) })
+    await ctx.write('placeOrder', '{}', null, { path: '/v1/orders/7', headers: { 'x-step': '1' } } as never)
+    expect(requests[0]!.path).toBe('/v1/orders/7')
+    expect(requests[0]!.headers).toEqual({
+      accept: 'application/json',
+      'x-api-key': API_KEY,
+      'x-step': '1',
+      'content-type': 'application/json',
+    })
+  })
+
+  test('an answer is accepted at 200 and 299, not at 199 or 300, unless the profile lists its statuses', async () => {
+    const acceptedAt = async (status: number, accepted?: number[]) => {
+      const { ctx } = writeWith({ response: responseOf(status, {}, {}) })
+      return (await ctx.write('placeOrder', '{}', 'k', accepted ? ({ accepted } as never) : undefined)).accepted
+    }
+    expect([await acceptedAt(199), await acceptedAt(200), await acceptedAt(299), await acceptedAt(300)]).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ])
+    expect([await acceptedAt(202, [202]), await acceptedAt(200, [202])]).toEqual([true, false])
+  })
+
+  test('an answer refused records its status and learns its receipt, but answers nothing more', async () => {
+    const { ctx, writes, support } = writeWith({ response: responseOf(409, {}, { id: 1, receipt: 'r-kept' }) })
+    expect(Object.keys(await ctx.write('placeOrder', '{}', 'k'))).toEqual(['exchange', 'accepted'])
+    expect(writes[0]).toMatchObject({ status: 409, attempts: 1 })
+    expect(writes[0]).not.toHaveProperty('statusIdentifier')
+    expect(support.writing.secrets.all().map((secret) => secret.value)).toEqual(['r-kept'])
+  })
+
+  test('an unanswered write is refused with no status; a transient 5xx is for the check to judge', async () => {
+    const unanswered = writeWith({ error: { code: 'ECONNRESET', message: 'reset' } })
+    expect((await unanswered.ctx.write('placeOrder', '{}', 'k')).accepted).toBe(false)
+    expect(unanswered.writes[0]!.status).toBeNull()
+    const transient = writeWith({ response: responseOf(503) })
+    expect((await transient.ctx.write('placeOrder', '{}', 'k')).accepted).toBe(false)
+  })
+
+  test('an empty or missing receipt, identifier or duplicate is not recorded', async () => {
+    const { ctx, writes, support } = writeWith({ response: responseOf(200, {}, { id: { nested: 1 }, receipt: '' }) })
+    const answer = await ctx.write('placeOrder', '{}', 'k')
+    expect(answer).not.toHaveProperty('statusIdentifier')
+    expect(answer).not.toHaveProperty('receipt')
+    expect(writes[0]).not.toHaveProperty('receipt')
+    expect(writes[0]).not.toHaveProperty('duplicate')
+    expect(support.writing.secrets.all()).toEqual([])
+    const stringId = writeWith({ response: responseOf(200, {}, { id: 'o-1' }) })
+    expect((await stringId.ctx.write('placeOrder', '{}', 'k')).statusIdentifier).toBe('o-1')
+  })
+
+  test('a check that writes more than it declares is stopped before sending', async () => {
+    const { ctx, requests } = writeWith({ response: responseOf(200, {}, {}) })
+    await ctx.write('placeOrder', '{}', 'a')
+    await ctx.write('placeOrder', '{}', 'b')
+    expect(await thrown(() => ctx.write('placeOrder', '{}', 'c'))).toEqual({
+      name: 'Error',
+      text: 'a write check sent more than the 2 submissions it declares',
+    })
+    expect(requests.length).toBe(2)
+  })
+
+  test("a lifecycle step shows a receipt as the writes' placeholder, and a step without one as it is", async () => {
+    const { ctx, lifecycle } = createCheckContext(
+      writeSettings(true),
+      fakeClient().client,
+      undefined,
+      supportOf().writing,
+    )
+    const step = { operation: 'placeOrder', state: 'open' } as never
+    ctx.lifecycleStep(step, 'r-9')
+    ctx.lifecycleStep(step)
+    expect(lifecycle).toEqual([{ ...(step as object), receipt: `${WRITE_RECEIPT_PLACEHOLDER}1` }, step])
+    const bare = createCheckContext(withInputs, fakeClient().client)
+    bare.ctx.lifecycleStep(step, 'r-9')
+    expect(bare.lifecycle).toEqual([{ ...(step as object), receipt: 'r-9' }])
   })
 })
