@@ -16,4 +16,5 @@ export default mutationPart([
   'test/checks/shared.test.ts',
   'test/unit/run-checks-helpers.test.ts',
   'test/unit/check-context-calls.test.ts',
+  'test/unit/observe-exchanges.test.ts',
 ])
