@@ -17,4 +17,5 @@ export default mutationPart([
   'test/unit/run-checks-helpers.test.ts',
   'test/unit/check-context-calls.test.ts',
   'test/unit/observe-exchanges.test.ts',
+  'test/unit/write-plan.test.ts',
 ])
