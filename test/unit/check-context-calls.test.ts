@@ -413,7 +413,7 @@ describe('writes', () => {
     })
   })
 
-  test('an accepted write sends its body as JSON with its key; its identifier, receipt, duplicate are kept', async () => {
+  test('an accepted write sends JSON with its key; its identifier, receipt, duplicate are kept', async () => {
     const json = { id: 42, receipt: 'r-secret', duplicate: false }
     const { ctx, writes, requests, support } = writeWith({ response: responseOf(201, {}, json) })
     const answer = await ctx.write('placeOrder', '{"b":1}', 'key-1')
