@@ -18,4 +18,5 @@ export default mutationPart([
   'test/unit/check-context-calls.test.ts',
   'test/unit/observe-exchanges.test.ts',
   'test/unit/write-plan.test.ts',
+  'test/unit/relation-tally.test.ts',
 ])
