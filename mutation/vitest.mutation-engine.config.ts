@@ -19,4 +19,5 @@ export default mutationPart([
   'test/unit/observe-exchanges.test.ts',
   'test/unit/write-plan.test.ts',
   'test/unit/relation-tally.test.ts',
+  'test/unit/judges-list.test.ts',
 ])
