@@ -23,6 +23,10 @@ const abortedWith = (reason: unknown) => {
   return controller.signal
 }
 
+afterEach(() => {
+  vi.useRealTimers()
+})
+
 describe('observingJudges', () => {
   test('every judge of an exchange judges a run that selects every check', () => {
     expect(observingJudges(undefined)).toEqual(exchangeJudges())
@@ -60,10 +64,6 @@ describe('cutShort', () => {
   test('the stop signal is named before a deadline that has also passed', () => {
     const settings = settingsOf({ deadlineAt: Date.now() - 1000 })
     expect(cutShort(settings, abortedWith('SIGTERM'), stoppedAt)).toEqual({ by: 'SIGTERM', at: STOPPED_AT })
-  })
-
-  afterEach(() => {
-    vi.useRealTimers()
   })
 
   test('a deadline reached this very millisecond cuts the run at the deadline', () => {
@@ -190,6 +190,24 @@ describe('runChecks without a request', () => {
   test('a run past its deadline that selects no check is not interrupted', async () => {
     const result = await run({ deadlineAt: Date.now() - 1000 }, { only: ['no-such-check'] })
     expect(result.interrupted).toBeUndefined()
+  })
+
+  test('a run stopped as it goes is interrupted at the moment of the stop, not when the run noticed it', async () => {
+    const stopAt = Date.parse(STOPPED_AT)
+    vi.useFakeTimers({ now: stopAt, toFake: ['Date'] })
+    const controller = new AbortController()
+    const result = await run(
+      {},
+      {
+        only: ['no-such-check'],
+        stop: controller.signal,
+        onCheck: () => {
+          controller.abort('SIGINT')
+          vi.setSystemTime(stopAt + 60_000)
+        },
+      },
+    )
+    expect(result.interrupted).toEqual({ by: 'SIGINT', at: STOPPED_AT })
   })
 
   test('a run stopped as it goes is interrupted though no check it selects was cut off', async () => {
