@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { RunSettings } from '../../src/core/settings.js'
-import type { CheckContext } from '../../src/checks/types.js'
+import type { CheckContext, CheckFailure } from '../../src/checks/types.js'
 import { missingInputReasons } from '../../src/checks/needs.js'
 import { createCheckContext, WRITE_RECEIPT_PLACEHOLDER } from '../../src/engine/context.js'
 import type { SignedBodySource } from '../../src/generators/signed-bodies.js'
@@ -53,22 +53,15 @@ function fakeClient(answer: (request: OutgoingRequest) => Answer = () => ({ resp
 const settingsOf = (given: Partial<RunSettings> = {}) => given as RunSettings
 const withInputs = settingsOf({ apiKey: API_KEY, restrictedApiKey: RESTRICTED_KEY, intent: INTENT, trader: TRADER })
 
-/** What a call threw, its class name and reason or message; undefined when it threw nothing. */
-async function passedOrThrown(call: () => Promise<unknown>): Promise<{ name: string; text: string } | undefined> {
+/** What a call threw: its class name and reason or message. */
+async function thrown(call: () => Promise<unknown>): Promise<{ name: string; text: string }> {
   try {
     await call()
   } catch (error) {
     const { name, message, reason } = error as { name: string; message: string; reason?: string }
     return { name, text: reason ?? message }
   }
-  return undefined
-}
-
-/** What a call threw: its class name and reason or message. */
-async function thrown(call: () => Promise<unknown>): Promise<{ name: string; text: string }> {
-  const outcome = await passedOrThrown(call)
-  if (!outcome) throw new Error('the call threw nothing')
-  return outcome
+  throw new Error('the call threw nothing')
 }
 
 describe('the headers of a call', () => {
@@ -87,7 +80,7 @@ describe('the headers of a call', () => {
   })
 
   test('a call without auth sends no key; one with a key of its own sends that key', async () => {
-    expect(await headersOf({ auth: 'none' })).toEqual({ accept: 'application/json' })
+    expect(await headersOf({ auth: 'none' })).toStrictEqual({ accept: 'application/json' })
     expect(await headersOf({ auth: { key: 'own' } })).toEqual({ accept: 'application/json', 'x-api-key': 'own' })
   })
 
@@ -330,24 +323,45 @@ describe('request()', () => {
 })
 
 describe('expectSchema', () => {
-  const expectOf = async (response: ExchangeResponse | undefined, error?: Answer['error'], schema = 'Error') => {
-    const { client } = fakeClient(() => ({ response, error }))
+  /** The failure expectSchema raised on the answer to a read, with the exchange it names; undefined when it held. */
+  const failureOf = async (answer: Answer, schema: string) => {
+    const { client } = fakeClient(() => answer)
     const { ctx } = createCheckContext(withInputs, client)
     const exchange = await ctx.get('/v1/config')
-    return passedOrThrown(async () => ctx.expectSchema(schema, exchange))
+    try {
+      ctx.expectSchema(schema, exchange)
+    } catch (error) {
+      const { name, message, details } = error as CheckFailure
+      return { name, message, showsTheExchange: details.exchange === exchange, violations: details.violations?.length }
+    }
+    return undefined
   }
 
-  test('an unanswered request fails, a body not JSON fails naming why', async () => {
-    expect((await expectOf(undefined, { code: 'ECONNRESET', message: 'reset' }))?.name).toBe('CheckFailure')
-    expect(await expectOf(responseOf(200))).toEqual({ name: 'CheckFailure', text: 'the body is empty' })
+  test('an unanswered request fails, a body not JSON fails naming why, each showing the exchange', async () => {
+    const unanswered = await failureOf({ error: { code: 'ECONNRESET', message: 'reset' } }, 'ErrorBody')
+    expect(unanswered).toMatchObject({ name: 'CheckFailure', showsTheExchange: true })
+    expect(await failureOf({ response: responseOf(200) }, 'ErrorBody')).toEqual({
+      name: 'CheckFailure',
+      message: 'the body is empty',
+      showsTheExchange: true,
+      violations: undefined,
+    })
   })
 
-  test('a body against the schema fails with its first violation; one that holds passes', async () => {
-    expect(await expectOf(responseOf(200, {}, '012'), undefined, 'UnsignedIntegerString')).toEqual({
+  test('a body against the schema fails with its first violation, where it is, and every violation', async () => {
+    expect(await failureOf({ response: responseOf(200, {}, '012') }, 'UnsignedIntegerString')).toEqual({
       name: 'CheckFailure',
-      text: 'UnsignedIntegerString must match pattern "^(?:0|[1-9][0-9]*)$" (pattern at #/pattern)',
+      message: 'UnsignedIntegerString must match pattern "^(?:0|[1-9][0-9]*)$" (pattern at #/pattern)',
+      showsTheExchange: true,
+      violations: 1,
     })
-    expect(await expectOf(responseOf(200, {}, '12'), undefined, 'UnsignedIntegerString')).toBeUndefined()
+    expect(await failureOf({ response: responseOf(200, {}, { error: 7 }) }, 'ErrorBody')).toMatchObject({
+      message: 'ErrorBody/error must be string (type at #/properties/error/type)',
+    })
+  })
+
+  test('a body that holds to the schema passes', async () => {
+    expect(await failureOf({ response: responseOf(200, {}, '12') }, 'UnsignedIntegerString')).toBeUndefined()
   })
 })
 
@@ -496,6 +510,9 @@ describe('writes', () => {
     expect(writes[0]).not.toHaveProperty('receipt')
     expect(writes[0]).not.toHaveProperty('duplicate')
     expect(support.writing.secrets.all()).toEqual([])
+    const numbered = writeWith({ response: responseOf(200, {}, { receipt: 7 }) })
+    expect(await numbered.ctx.write('placeOrder', '{}', 'k')).not.toHaveProperty('receipt')
+    expect(numbered.support.writing.secrets.all(), 'a receipt that is no text is not learned').toEqual([])
     const stringId = writeWith({ response: responseOf(200, {}, { id: 'o-1' }) })
     expect((await stringId.ctx.write('placeOrder', '{}', 'k')).statusIdentifier).toBe('o-1')
   })
