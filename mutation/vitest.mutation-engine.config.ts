@@ -20,4 +20,5 @@ export default mutationPart([
   'test/unit/write-plan.test.ts',
   'test/unit/relation-tally.test.ts',
   'test/unit/judges-list.test.ts',
+  'test/unit/run-checks-served.test.ts',
 ])
