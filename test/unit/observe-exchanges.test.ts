@@ -43,6 +43,7 @@ describe('observe', () => {
     const observations = observe([exchange], {}, [], [shape, answerRule])
     expect(observations.shape).toMatchObject({ applied: 2, violated: 1 })
     expect(observations.shape!.violations[0]!.response?.status).toBe(500)
+    expect(observations.shape!.violations[0]!.retries ?? [], 'an attempt was sent no retries of its own').toEqual([])
     expect(observations.answer).toMatchObject({ applied: 1, violated: 0 })
   })
 
@@ -68,6 +69,20 @@ describe('observe', () => {
     )
     expect(observations.any).toMatchObject({ applied: 1, violated: 1 })
     expect(responses).toEqual({ listMarkets: { statuses: { 'no response': 1, '200': 2 }, judged: 1 } })
+  })
+
+  test('an unanswered or unjudged exchange observed without counting responses is passed over', () => {
+    const unjudged = exchangeOf({ ...responseOf(200), notJudged: 'a redirect' })
+    expect(observe([exchangeOf(undefined), unjudged], {}, [], [ruleOf('any', () => 'bad')])).toEqual({})
+  })
+
+  test('a recording with stand-ins where the rule finds nothing is judged and passes', () => {
+    const recorded = exchangeOf({ ...responseOf(200, {}, {}), standIns: true })
+    expect(observe([recorded], {}, [], [ruleOf('none', () => undefined)]).none).toEqual({
+      applied: 1,
+      violated: 0,
+      violations: [],
+    })
   })
 
   test('a response no rule applied to is counted not judged', () => {

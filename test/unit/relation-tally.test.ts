@@ -65,6 +65,7 @@ describe('RelationTally.responses', () => {
     } as unknown as Exchange
     tally.responses([failed, answeredWith('a')], { round: 0 })
     expect(requestIdSeen(tally)).toMatchObject({ applied: 2, violated: 1 })
+    expect(requestIdSeen(tally), 'an attempt without a response is no sample').not.toHaveProperty('crash')
   })
 
   test('evidence is kept for the first three violations; each sample without a time is stamped now', () => {
@@ -77,8 +78,10 @@ describe('RelationTally.responses', () => {
     expect(requestIdSeen(tally)).toMatchObject({ applied: 5, violated: 4 })
     expect(tally.violations()).toBe(4)
     expect(requestIdSeen(tally).violations.length).toBe(3)
-    const { sample, sentBy } = requestIdSeen(tally).violations[0]!
-    expect(sentBy).toBeUndefined()
+    const evidence = requestIdSeen(tally).violations[0]!
+    const { sample } = evidence
+    expect(evidence).not.toHaveProperty('sentBy')
+    expect(evidence.request?.url, 'the evidence shows the exchange').toBe('http://127.0.0.1:9/v1/markets')
     expect(sample!.round).toBe(2)
     expect(sample!.at >= before && sample!.at <= new Date().toISOString()).toBe(true)
   })
@@ -100,6 +103,18 @@ describe('RelationTally.responses', () => {
     later.redactKept([SECRET])
     expect(JSON.stringify(requestIdSeen(later).violations)).not.toContain(SECRET.value)
     expect(JSON.stringify(requestIdSeen(later).violations)).toContain(SECRET.placeholder)
+  })
+})
+
+describe('a relation that throws', () => {
+  test('is a crash, the first kept, and counts as a relation that has shown a violation', () => {
+    const tally = new RelationTally(() => [])
+    const headless = { ...exchangeOf(responseOf(200)), response: { status: 200 } } as unknown as Exchange
+    tally.responses([headless, headless], { round: 0 })
+    expect(requestIdSeen(tally).crash).toMatch(/^TypeError: /)
+    expect(requestIdSeen(tally)).toMatchObject({ applied: 0, violated: 0 })
+    expect(tally.violatedRules()).toBe(1)
+    expect(tally.violations()).toBe(0)
   })
 })
 

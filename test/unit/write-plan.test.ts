@@ -38,7 +38,7 @@ describe('writePlan', () => {
   const checks = [checkOf('read'), checkOf('a', 2), checkOf('b', 3), checkOf('c', 1)]
 
   test('a run that may write plans each write check in catalogue order, with the operations it calls', () => {
-    expect(writePlan(checks, settingsOf())).toEqual({
+    expect(writePlan(checks, settingsOf())).toStrictEqual({
       operations: ['place: POST /v1/orders and POST /v1/orders/cancel', 'amend: PUT /v1/orders/amend'],
       checks: [
         { id: 'a', submissions: 2 },
