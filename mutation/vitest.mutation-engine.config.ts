@@ -24,4 +24,11 @@ export default mutationPart([
   'test/unit/resample.test.ts',
   'test/unit/shared-reads.test.ts',
   'test/unit/responses-seen.test.ts',
+  'test/unit/run-checks-helpers.test.ts',
+  'test/unit/check-context-calls.test.ts',
+  'test/unit/observe-exchanges.test.ts',
+  'test/unit/write-plan.test.ts',
+  'test/unit/relation-tally.test.ts',
+  'test/unit/judges-list.test.ts',
+  'test/unit/run-checks-served.test.ts',
 ])

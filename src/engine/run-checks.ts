@@ -72,7 +72,7 @@ export interface EngineResult {
  * check left out is reported as not selected whatever its judgement would find, so a run of a few checks spends no time
  * judging for the others.
  */
-function observingJudges(only: readonly string[] | undefined): readonly Judge[] {
+export function observingJudges(only: readonly string[] | undefined): readonly Judge[] {
   return only === undefined
     ? exchangeJudges()
     : exchangeJudges().filter((judge) => judge.concern === EVERY_RESPONSE || only.includes(judge.id))
@@ -103,7 +103,7 @@ export function clientOf(
 }
 
 /** What has cut the run short by now, if anything: the stop signal, else the end of --max-duration. */
-function cutShort(
+export function cutShort(
   settings: RunSettings,
   stop: AbortSignal | undefined,
   stoppedAt: () => string,
@@ -230,6 +230,6 @@ export async function runChecks(target: EngineTarget, options: EngineOptions = {
 }
 
 /** A run reads again after its checks unless --check narrows it to checks that are no relation between samples. */
-function resamples(only: readonly string[] | undefined): boolean {
+export function resamples(only: readonly string[] | undefined): boolean {
   return only === undefined || relationJudges().some((judge) => only.includes(judge.id))
 }

@@ -1,0 +1,72 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { RunSettings } from '../../src/core/settings.js'
+import { runChecks } from '../../src/engine/run-checks.js'
+import { createSharedState } from '../../src/http/shared-state.js'
+import { TEST_SETTINGS } from '../support/run.js'
+
+/** A check whose one read is a shared read of the run: the intent's status. */
+const SHARED_READ_CHECK = 'intents/receipt-grants-status'
+const REQUEST_ID_RULE = 'relations/request-id-unique'
+
+/**
+ * Runs of one check against a server that answers every request 200 `{}` with an x-request-id of its own: what the run
+ * does with the shared reads once its checks are done, and the reads after the checks.
+ */
+describe('runChecks against a server made by hand', () => {
+  let server: Server
+  let baseUrl: string
+  let requests = 0
+  const logDir = mkdtempSync(join(tmpdir(), 'ipts-run-checks-'))
+
+  beforeAll(async () => {
+    server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req-${requests++}` })
+      response.end('{}')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  })
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve))
+    rmSync(logDir, { recursive: true, force: true })
+  })
+
+  const run = (only: string[], options: { exchangeLog?: string; resampling?: object } = {}) =>
+    runChecks(
+      {
+        settings: {
+          ...TEST_SETTINGS,
+          baseUrl,
+          apiKey: 'key-0123456789abcdef',
+          intent: { hash: `0x${'a'.repeat(64)}`, receipt: 'receipt-1' },
+        } as RunSettings,
+        shared: createSharedState(),
+        ...(options.exchangeLog ? { exchangeLog: options.exchangeLog } : {}),
+      },
+      { only, ...(options.resampling ? { resampling: options.resampling } : {}) },
+    )
+
+  test('a shared read is judged, counted and shown to the relations once its checks are done', async () => {
+    const result = await run([SHARED_READ_CHECK])
+    expect(result.responses).toEqual({ getIntentStatus: { statuses: { '200': 1 }, judged: 1 } })
+    const relation = result.outcomes.find((outcome) => outcome.id === REQUEST_ID_RULE)
+    expect(relation?.status, 'the relation compared the shared read').toBe('passed')
+    expect(result.resampling, 'no reads after the checks were asked for').toBeUndefined()
+  })
+
+  test("a shared read is logged for the HAR, in the run's exchange log", async () => {
+    await run([SHARED_READ_CHECK], { exchangeLog: logDir })
+    expect(readdirSync(logDir).length).toBeGreaterThan(0)
+  })
+
+  test('a run that selects a relation reads again after its checks', async () => {
+    const result = await run([SHARED_READ_CHECK, REQUEST_ID_RULE], { resampling: {} })
+    expect(result.resampling).toBeDefined()
+    expect(result.interrupted).toBeUndefined()
+  })
+})
