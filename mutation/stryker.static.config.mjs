@@ -5,6 +5,7 @@ import front from './stryker.front.config.mjs'
 import http from './stryker.http.config.mjs'
 import judges from './stryker.judges.config.mjs'
 import model from './stryker.model.config.mjs'
+import secrets from './stryker.secrets.config.mjs'
 import traffic from './stryker.traffic.config.mjs'
 import { strykerPart } from './stryker.part.mjs'
 
@@ -20,7 +21,7 @@ export default {
   // Every file the other parts mutate: engine's exclusions before the judges' verdict files, which they bring back.
   ...strykerPart(
     'static',
-    [checks, engine, judges, traffic, http, model, front].flatMap((part) => part.mutate ?? []),
+    [checks, engine, judges, traffic, http, model, front, secrets].flatMap((part) => part.mutate ?? []),
   ),
   ignoreStatic: false,
   plugins: ['@stryker-mutator/*', './mutation/top-level-only.mjs'],

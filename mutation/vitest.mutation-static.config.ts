@@ -19,6 +19,8 @@ export default mutationPart(
     'test/unit/chained-step.test.ts',
     'test/unit/http-edges.test.ts',
     'test/unit/learned-secret-edges.test.ts',
+    'test/unit/redaction.test.ts',
+    'test/unit/secret-forms.test.ts',
     'test/unit/write-key-edges.test.ts',
     'test/unit/har-reading.test.ts',
     'test/unit/har-spool.test.ts',
