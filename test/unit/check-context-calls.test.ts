@@ -517,6 +517,42 @@ describe('writes', () => {
     expect((await stringId.ctx.write('placeOrder', '{}', 'k')).statusIdentifier).toBe('o-1')
   })
 
+  test('an operation that states no receipt or duplicate pointer reads neither, whatever its answer holds', async () => {
+    const { receipt: _receipt, duplicate: _duplicate, ...bare } = placeOrder
+    const settings = settingsOf({
+      ...withInputs,
+      allowWrites: true,
+      profile: { values: { writes: { operations: { placeOrder: bare } } } } as unknown as Profile,
+    })
+    const { client } = fakeClient(() => ({ response: responseOf(200, {}, { id: 3, receipt: 'r-x', duplicate: true }) }))
+    const support = supportOf()
+    const { ctx, writes } = createCheckContext(settings, client, undefined, support.writing)
+    const answer = await ctx.write('placeOrder', '{}', 'k')
+    expect(answer).toMatchObject({ accepted: true, statusIdentifier: '3', duplicate: undefined })
+    expect(answer).not.toHaveProperty('receipt')
+    expect(writes[0]).not.toHaveProperty('duplicate')
+    expect(support.writing.secrets.all()).toEqual([])
+  })
+
+  test('once() computes a key once for the run, across checks; without a run to share with, at each call', async () => {
+    const { client } = fakeClient()
+    const reads = new SharedReads()
+    let computed = 0
+    const compute = async () => ++computed
+    const first = createCheckContext(withInputs, client, { reads, checkId: 'a' }).ctx
+    const second = createCheckContext(withInputs, client, { reads, checkId: 'b' }).ctx
+    expect([await first.once('k', compute), await second.once('k', compute)]).toEqual([1, 1])
+    const alone = createCheckContext(withInputs, client).ctx
+    expect([await alone.once('k', compute), await alone.once('k', compute)]).toEqual([2, 3])
+  })
+
+  test('skip() ends the check as skipped, with the reason given', () => {
+    const { ctx } = createCheckContext(withInputs, fakeClient().client)
+    expect(() => ctx.skip('not this time')).toThrow(
+      expect.objectContaining({ name: 'CheckSkipped', reason: 'not this time' }),
+    )
+  })
+
   test('a check that writes more than it declares is stopped before sending', async () => {
     const { ctx, requests } = writeWith({ response: responseOf(200, {}, {}) })
     await ctx.write('placeOrder', '{}', 'a')
