@@ -59,6 +59,24 @@ describe('runChecks against a server made by hand', () => {
     expect(result.resampling, 'no reads after the checks were asked for').toBeUndefined()
   })
 
+  test("a check's own reads are judged by the every-response rules, as its shared reads are", async () => {
+    const result = await run(['config/answers-json'])
+    // The server's IDs (req-0, ...) are shorter than the format's 8 characters.
+    const rule = result.outcomes.find((outcome) => outcome.id === 'every-response/request-id-format')
+    expect([rule?.status, rule?.reason]).toEqual([
+      'failed',
+      expect.stringMatching(/^one response of 1: x-request-id "req-/),
+    ])
+    expect(result.responses).toEqual({ getConfig: { statuses: { '200': 1 }, judged: 1 } })
+  })
+
+  test('a run closes its connections to the target when it ends', async () => {
+    await run([SHARED_READ_CHECK])
+    await expect
+      .poll(() => new Promise<number>((resolve) => server.getConnections((_, count) => resolve(count))))
+      .toBe(0)
+  })
+
   test("a shared read is logged for the HAR, in the run's exchange log", async () => {
     await run([SHARED_READ_CHECK], { exchangeLog: logDir })
     expect(readdirSync(logDir).length).toBeGreaterThan(0)
