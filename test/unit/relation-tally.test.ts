@@ -118,6 +118,23 @@ describe('a relation that throws', () => {
   })
 })
 
+describe('a crash that names a secret', () => {
+  test('is redacted with the secrets given later, as the evidence is', () => {
+    const tally = new RelationTally(() => [])
+    const sent = answeredWith('srv-1')
+    const headers = {
+      get 'x-request-id'(): string {
+        throw new Error(`unreadable header ${SECRET.value}`)
+      },
+    }
+    tally.responses([{ ...sent, request: { ...sent.request, headers } as never }], { round: 0 })
+    expect(requestIdSeen(tally).crash).toContain(SECRET.value)
+    tally.redactKept([SECRET])
+    expect(requestIdSeen(tally).crash).not.toContain(SECRET.value)
+    expect(requestIdSeen(tally).crash).toContain(`unreadable header ${SECRET.placeholder}`)
+  })
+})
+
 describe('RelationTally.walk', () => {
   const walkOf = (identities: string[]): ListWalk => ({
     operation: 'listMarkets',
