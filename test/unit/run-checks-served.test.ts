@@ -23,8 +23,10 @@ describe('runChecks against a server made by hand', () => {
   const logDir = mkdtempSync(join(tmpdir(), 'ipts-run-checks-'))
 
   beforeAll(async () => {
-    server = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req-${requests++}` })
+    server = createServer((request, response) => {
+      // Under /same-id, every answer carries one x-request-id: a relation the run breaks.
+      const id = request.url?.startsWith('/same-id/') ? 'same-id-0001' : `req-${requests++}`
+      response.writeHead(200, { 'content-type': 'application/json', 'x-request-id': id })
       response.end('{}')
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -36,13 +38,14 @@ describe('runChecks against a server made by hand', () => {
     rmSync(logDir, { recursive: true, force: true })
   })
 
-  const run = (only: string[], options: { exchangeLog?: string; resampling?: object } = {}) =>
+  const API_KEY = 'key-0123456789abcdef'
+  const run = (only: string[], options: { exchangeLog?: string; resampling?: object; sameId?: boolean } = {}) =>
     runChecks(
       {
         settings: {
           ...TEST_SETTINGS,
-          baseUrl,
-          apiKey: 'key-0123456789abcdef',
+          baseUrl: options.sameId ? `${baseUrl}/same-id` : baseUrl,
+          apiKey: API_KEY,
           intent: { hash: `0x${'a'.repeat(64)}`, receipt: 'receipt-1' },
         } as RunSettings,
         shared: createSharedState(),
@@ -75,6 +78,15 @@ describe('runChecks against a server made by hand', () => {
     await expect
       .poll(() => new Promise<number>((resolve) => server.getConnections((_, count) => resolve(count))))
       .toBe(0)
+  })
+
+  test("a relation's finding shows its evidence with the run's secrets redacted", async () => {
+    const result = await run([SHARED_READ_CHECK, 'config/answers-json'], { sameId: true })
+    const relation = result.outcomes.find((outcome) => outcome.id === REQUEST_ID_RULE)
+    expect(relation?.status).toBe('failed')
+    expect(relation?.crashed, 'the relation did not crash').toBeFalsy()
+    expect(JSON.stringify(relation?.evidence)).toContain('same-id-0001')
+    expect(JSON.stringify(relation?.evidence)).not.toContain(API_KEY)
   })
 
   test("a shared read is logged for the HAR, in the run's exchange log", async () => {
