@@ -87,6 +87,8 @@ describe('runChecks against a server made by hand', () => {
     expect(relation?.crashed, 'the relation did not crash').toBeFalsy()
     expect(JSON.stringify(relation?.evidence)).toContain('same-id-0001')
     expect(JSON.stringify(relation?.evidence)).not.toContain(API_KEY)
+    // The shared read, shown to the relations once the checks are done, is the second sample: of round 0.
+    expect(relation?.evidence?.sample?.round).toBe(0)
   })
 
   test("a shared read is logged for the HAR, in the run's exchange log", async () => {
