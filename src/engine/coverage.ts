@@ -14,20 +14,15 @@ import { operationCoverage, type ResponsesSeen } from './responses-seen.js'
 
 type AssessedWith = NonNullable<RequirementCoverage['assessedWith']>
 
-/**
- * The reasons the engine skips a check for a missing input or profile key, each with what would assess it. Made per
- * call, not at import: a table built once in StrykerJS's shared module graph would hide the mutants of its entries.
- */
-function remedies(): Map<string, AssessedWith> {
-  return new Map<string, AssessedWith>([
-    ...Object.entries(missingInputReasons).map(([need, reason]): [string, AssessedWith] => [
-      reason,
-      { inputs: needInputs[need as Need] },
-    ]),
-    ...PROFILE_KEYS.map((key): [string, AssessedWith] => [notAssessableWithout(key), { profileKeys: [key] }]),
-    [WRITES_NOT_ASSESSABLE, { inputs: ['--allow-writes'], profileKeys: ['writes'] }],
-  ])
-}
+/** The reasons the engine skips a check for a missing input or profile key, each with what would assess it. */
+const REMEDIES = new Map<string, AssessedWith>([
+  ...Object.entries(missingInputReasons).map(([need, reason]): [string, AssessedWith] => [
+    reason,
+    { inputs: needInputs[need as Need] },
+  ]),
+  ...PROFILE_KEYS.map((key): [string, AssessedWith] => [notAssessableWithout(key), { profileKeys: [key] }]),
+  [WRITES_NOT_ASSESSABLE, { inputs: ['--allow-writes'], profileKeys: ['writes'] }],
+])
 
 /**
  * Whether an outcome judged the target: passed or failed (a waived one by what it found). Anything else judged nothing:
@@ -103,8 +98,7 @@ function requirementCoverage(
 function remedyOf(reasons: readonly string[], profile: Profile | undefined): AssessedWith | undefined {
   const inputs = new Set<string>()
   const profileKeys = new Set<ProfileKey>()
-  const byReason = remedies()
-  for (const remedy of reasons.map((reason) => byReason.get(reason))) {
+  for (const remedy of reasons.map((reason) => REMEDIES.get(reason))) {
     for (const input of remedy?.inputs ?? []) inputs.add(input)
     for (const key of remedy?.profileKeys ?? []) if (!stated(profile, key)) profileKeys.add(key)
   }

@@ -4,6 +4,9 @@ import { loadRequirements, type Requirement } from '../contract/requirements.js'
 import { stated, type Profile } from '../profile/profile.js'
 import type { CheckOutcome, CheckStatus, RequirementResult, RequirementStatus } from '../core/report.js'
 
+/** Which outcome of a requirement's checks decides its status: the first one present wins. */
+const PRECEDENCE: readonly CheckStatus[] = ['failed', 'not run', 'waived', 'passed', 'skipped']
+
 /** The check IDs of the suite that cite each requirement: every check, and every every-response rule. */
 function catalogueCoverage(): Map<string, string[]> {
   const coverage = new Map<string, string[]>()
@@ -24,7 +27,8 @@ export function traceRequirements(
     const checks = [...new Set([...(coverage.get(requirement.id) ?? []), ...ran.map((o) => o.id)])]
     const { id, section, level, rule, quote, observable } = requirement
     const key = requirement.profile
-    const againstProfile = key && stated(profile, key) ? { profile: { key, value: profile!.values[key] } } : {}
+    const againstProfile =
+      key && profile && stated(profile, key) ? { profile: { key, value: profile.values[key] } } : {}
     return {
       id,
       section,
@@ -57,10 +61,7 @@ function verdictOf(
   if (!requirement.observable && !profiled) return { status: 'not-assessable', reason: notAssessedReason(requirement) }
   if (checks.length === 0) return { status: 'uncovered', reason: 'no check of the suite covers this requirement' }
   if (ran.length === 0) return { status: 'skipped', reason: 'none of its checks ran in this run' }
-  // The first status of this list present among the outcomes decides. A list made per call, not at import: one built
-  // once in StrykerJS's shared module graph would hide the mutants of its entries.
-  const precedence: readonly CheckStatus[] = ['failed', 'not run', 'waived', 'passed', 'skipped']
-  const status = precedence.find((s) => ran.some((o) => o.status === s))!
+  const status = PRECEDENCE.find((s) => ran.some((o) => o.status === s))!
   const decisive = ran.find((o) => o.status === status)!
   const reason = status === 'waived' ? decisive.waiver?.reason : status === 'passed' ? undefined : decisive.reason
   return reason ? { status, reason: `${decisive.id}: ${reason}` } : { status }
