@@ -1,3 +1,5 @@
+import { expect } from 'vitest'
+import { checksByConcern } from '../../src/checks/index.js'
 import { runConformance, type RunOptions } from '../../src/runner/run.js'
 import type { CheckOutcome, Evidence, Report } from '../../src/core/report.js'
 import type { CheckId } from '../../src/contract/catalogue-ids.js'
@@ -153,4 +155,12 @@ export function messagesNotInWords(report: Report): string[] {
   for (const error of report.errors) look('run error', error)
   for (const requirement of report.coverage?.requirements ?? []) look(`${requirement.id} coverage`, requirement.reason)
   return found
+}
+
+/** Runs each check of a concern alone against the plain reference: each passes, none skipped, with no reason given. */
+export async function expectEveryCheckPasses(concern: keyof typeof checksByConcern): Promise<void> {
+  for (const { id } of checksByConcern[concern]) {
+    const outcome = await outcomeWithBehaviours([id], [])
+    expect({ id, status: outcome.status, reason: outcome.reason }).toEqual({ id, status: 'passed', reason: undefined })
+  }
 }
