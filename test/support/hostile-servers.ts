@@ -83,11 +83,7 @@ export async function httpTarget(handle: (req: IncomingMessage, res: ServerRespo
  */
 export async function realtimeTarget(misbehave: (socket: WebSocket, raw: Duplex) => void): Promise<HostileTarget> {
   const sockets = new WebSocketServer({ noServer: true })
-  const server = createHttpServer((req, res) => {
-    const keyed = req.headers['x-api-key'] !== undefined
-    res.writeHead(keyed ? 201 : 401, JSON_HEADERS)
-    res.end(JSON.stringify(keyed ? { data: { ticket: 'ticket-1' } } : { error: 'no key', code: 'unauthorized' }))
-  })
+  const server = createHttpServer(issueTickets)
   server.on('upgrade', (req: IncomingMessage, raw: Duplex, head: Buffer) => {
     raw.on('error', () => raw.destroy())
     sockets.handleUpgrade(req, raw, head, (socket) => {
@@ -104,6 +100,24 @@ export async function realtimeTarget(misbehave: (socket: WebSocket, raw: Duplex)
       await closeHttp(server)
     },
   }
+}
+
+/** Issues a ticket to a request with a key (the ticket operation of a realtime target). */
+function issueTickets(req: IncomingMessage, res: ServerResponse): void {
+  const keyed = req.headers['x-api-key'] !== undefined
+  res.writeHead(keyed ? 201 : 401, JSON_HEADERS)
+  res.end(JSON.stringify(keyed ? { data: { ticket: 'ticket-1' } } : { error: 'no key', code: 'unauthorized' }))
+}
+
+/** A realtime target whose every WebSocket upgrade is answered `status` (a channel refused at the handshake). */
+export async function upgradeRefusingTarget(status: number): Promise<HostileTarget> {
+  const server = createHttpServer(issueTickets)
+  server.on('upgrade', (_: IncomingMessage, raw: Duplex) => {
+    raw.on('error', () => raw.destroy())
+    raw.end(`HTTP/1.1 ${status} Refused\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`)
+  })
+  const baseUrl = await listen(server)
+  return { baseUrl, close: () => closeHttp(server) }
 }
 
 /**
