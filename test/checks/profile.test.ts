@@ -710,6 +710,17 @@ describe('answers that never came', () => {
     expect(outOfRangeProblem(served(25), true, clamp)).toBeUndefined()
     expect(outOfRangeProblem(served(26), true, clamp)).toBe('clamp: expected 200 with at most 25 items, got 26 items')
   })
+
+  test('a size that is no page size under clamp may be served within the maximum or refused, not served above it', () => {
+    const page = (items: number): SizedPage => ({ size: '0', exchange: exchangeOf(responseOf(200, {}, {})), items })
+    const clamp = { minPageSize: 1, maxPageSize: 25, outOfRange: 'clamp' } as const
+    expect(outOfRangeProblem(page(25), false, clamp)).toBeUndefined()
+    expect(outOfRangeProblem(page(26), false, clamp)).toBe(
+      'clamp: expected 200 with at most 25 items, or 400 or 422 with an error body; got 200, not 400 or 422',
+    )
+    const refused: SizedPage = { size: '0', exchange: exchangeOf(responseOf(400, {}, { error: 'bad', code: 'x' })) }
+    expect(outOfRangeProblem(refused, false, clamp)).toBeUndefined()
+  })
 })
 
 /**
