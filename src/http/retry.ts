@@ -66,7 +66,7 @@ export function retryAfterMs(response: ExchangeResponse): number | undefined {
  * run.
  */
 export function quotaIsPerKey(response: ExchangeResponse): boolean {
-  return /(?:^|[^a-z])(?:api[-_ ]?)?key(?:$|[^a-z])/i.test(headerValue(response, 'x-ratelimit-scope') ?? '')
+  return /(?:^|[^a-z])(?:api)?key(?:$|[^a-z])/i.test(headerValue(response, 'x-ratelimit-scope') ?? '')
 }
 
 /** For a 429: how long its quota must not be used again. */
