@@ -141,13 +141,14 @@ describe('the HTTP client', () => {
     expect(exchange.retries.map((r) => r.status)).toEqual([500, 502])
   })
 
-  test('sends a write answered 500, 502 or 504 once only: it is no safe read', async () => {
-    for (const status of [500, 502, 504]) {
-      const target = await scriptedServer([status])
-      const exchange = await clientFor(target.baseUrl).request({ ...withKey, method: 'POST', body: '{}' })
-      expect(exchange.response?.status, `a write answered ${status}`).toBe(status)
-      expect(target.arrivals, `a write answered ${status} was sent again`).toHaveLength(1)
-    }
+  test('sends a write of any method answered 500, 502 or 504 once only: it is no safe read', async () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'])
+      for (const status of [500, 502, 504]) {
+        const target = await scriptedServer([status])
+        const exchange = await clientFor(target.baseUrl).request({ ...withKey, method, body: '{}' })
+        expect(exchange.response?.status, `a ${method} answered ${status}`).toBe(status)
+        expect(target.arrivals, `a ${method} answered ${status} was sent again`).toHaveLength(1)
+      }
   })
 
   test('sends a request without a method as a GET: a 500 is sent once more', async () => {
