@@ -214,6 +214,21 @@ describe('the HTTP client', () => {
     expect(target.arrivals, 'only the sendable requests reached the server').toHaveLength(6)
   })
 
+  test.each([
+    ['a tab', 'key\twith-tab', undefined],
+    ['a space and a tilde', 'key with ~', undefined],
+    ['an obs-text byte', 'key-\xe9', undefined],
+    ['U+001F', 'key\x1f', 'U+001F'],
+    ['U+007F', 'key\x7f', 'U+007F'],
+    ['U+0100', 'key\u0100', 'U+0100'],
+  ])('a header value holding %s is sent only where HTTP allows it', async (_, key, refused) => {
+    const target = await scriptedServer([])
+    const exchange = await clientFor(target.baseUrl).get({ path: '/v1/vault', headers: { 'x-api-key': key } })
+    if (refused === undefined) expect(exchange.response?.status).toBe(200)
+    else expect(exchange.error?.message).toMatch(`holds the character ${refused}`)
+    expect(target.arrivals).toHaveLength(refused === undefined ? 1 : 0)
+  })
+
   test("names a transport failure in words, never a library's internal text", async () => {
     const target = await scriptedServer([])
     const tls = await clientFor(target.baseUrl.replace('http:', 'https:')).get(withKey)
@@ -373,20 +388,34 @@ describe('the HTTP client reads responses as clients meet them', () => {
     expect(exchange.response?.notJudged).toBe('redirected more than 5 times: not followed further, not judged')
   })
 
-  test('does not follow a redirect of a write, and sends the write once', async () => {
+  test.each(['POST', 'PUT', 'PATCH', 'DELETE'])(
+    'does not follow a redirect of a %s, and sends the write once',
+    async (method) => {
+      const target = await routedServer({
+        '/v1/orders': (res) => res.writeHead(307, { location: '/v1/orders/elsewhere' }).end(),
+      })
+      const exchange = await clientFor(target.baseUrl).request({
+        method,
+        path: '/v1/orders',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      })
+      expect(exchange.response?.notJudged).toBe(
+        `a 307 redirect of a ${method}: not followed (a write is sent only where the suite addressed it); not judged`,
+      )
+      expect(target.seen.map((request) => request.url)).toEqual(['/v1/orders'])
+    },
+  )
+
+  test('never follows a redirect to the same host and port under another scheme: that is another origin', async () => {
+    let sameHostOverTls = ''
     const target = await routedServer({
-      '/v1/orders': (res) => res.writeHead(307, { location: '/v1/orders/elsewhere' }).end(),
+      '/v1/markets': (res) => res.writeHead(301, { location: `${sameHostOverTls}/v1/markets` }).end(),
     })
-    const exchange = await clientFor(target.baseUrl).request({
-      method: 'POST',
-      path: '/v1/orders',
-      body: '{}',
-      headers: { 'content-type': 'application/json' },
-    })
-    expect(exchange.response?.notJudged).toBe(
-      'a 307 redirect of a POST: not followed (a write is sent only where the suite addressed it); not judged',
-    )
-    expect(target.seen.map((request) => request.url)).toEqual(['/v1/orders'])
+    sameHostOverTls = target.baseUrl.replace('http:', 'https:')
+    const exchange = await clientFor(target.baseUrl).get({ path: '/v1/markets' })
+    expect(exchange.response?.status).toBe(301)
+    expect(exchange.response?.notJudged).toMatch(`a 301 redirect to another origin (${sameHostOverTls})`)
   })
 })
 
