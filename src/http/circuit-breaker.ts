@@ -52,7 +52,7 @@ const UNANSWERED_ENDINGS = [
  * Codes of requests that ended without a response for reasons of the run, not of the target (CHECK_ENDED: cut off as
  * its check ended).
  */
-const RUN_ENDINGS = new Set(['RUN_TIME_BOUND', 'RUN_INTERRUPTED', 'RATE_LIMITED', 'CHECK_ENDED', NOT_ANSWERING])
+const RUN_ENDINGS = new Set(['RUN_TIME_BOUND', 'RUN_INTERRUPTED', 'CHECK_ENDED', NOT_ANSWERING])
 
 /**
  * Stops sending to a target that stopped answering. A request that ends without a response (a timeout, a reset, a body

@@ -394,15 +394,11 @@ export const RUN_TIME_BOUND = 'RUN_TIME_BOUND'
  */
 export const RUN_CUT_CODES: ReadonlySet<string> = new Set([RUN_INTERRUPTED, RUN_TIME_BOUND])
 
-/** The suite's own reasons for cutting a request off: the request is not sent again after them. */
-const OWN_ABORTS = new Set([
-  'CHECK_ENDED',
-  RUN_TIME_BOUND,
-  RUN_INTERRUPTED,
-  'RATE_LIMITED',
-  NOT_ANSWERING,
-  'HEADER_NOT_SENDABLE',
-])
+/**
+ * The suite's own reasons for cutting a request off: the request is not sent again after them. (A request its quota
+ * holds back, RATE_LIMITED, is never sent, and returns before this is asked.)
+ */
+const OWN_ABORTS = new Set(['CHECK_ENDED', RUN_TIME_BOUND, RUN_INTERRUPTED, NOT_ANSWERING, 'HEADER_NOT_SENDABLE'])
 
 /**
  * What HTTP (RFC 9110 field-value) and undici allow in a header value: tab, visible ASCII, space and obs-text bytes.

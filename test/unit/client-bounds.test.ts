@@ -85,7 +85,7 @@ describe('the circuit breaker', () => {
   })
 
   test("the run's own endings neither count nor reset", () => {
-    for (const code of ['RUN_TIME_BOUND', 'RUN_INTERRUPTED', 'RATE_LIMITED', 'CHECK_ENDED', NOT_ANSWERING]) {
+    for (const code of ['RUN_TIME_BOUND', 'RUN_INTERRUPTED', 'CHECK_ENDED', NOT_ANSWERING]) {
       const b = breaker()
       for (let i = 0; i < 5; i++) b.record('a', unanswered(code))
       expect(b.refusal('a'), code).toBeUndefined()
