@@ -198,6 +198,10 @@ describe('a WebSocket channel', () => {
     expect(channel.exchange.response?.body.startsWith('{"error":"zzz')).toBe(true)
     expect(channel.exchange.response?.json, 'a body cut short is no JSON').toBeUndefined()
     expect(await channel.next()).toEqual({ kind: 'failed', why: 'the upgrade was answered 401' })
+    expect(await settledAtOnce(channel.next(60_000)), 'the same failure ever after, at once').toEqual({
+      kind: 'failed',
+      why: 'the upgrade was answered 401',
+    })
     expect(channel.exchange.error, 'the refusal is the answer, not an error').toBeUndefined()
   })
 
