@@ -89,13 +89,13 @@ export function fillStep(step: ChainedStep, defaultPath: string, answer: Earlier
 
 /**
  * A pattern of the paths a step's path template sends to (each placeholder one or more characters of a path segment),
- * to know its requests in recorded traffic.
+ * to know its requests in recorded traffic by their URL's pathname (which holds no query or fragment).
  */
 export function stepPathPattern(template: string): RegExp {
   const parts = template.split(PLACEHOLDER)
   // split with a capturing group alternates literal text and placeholder names.
   const source = parts
-    .map((part, index) => (index % 2 === 1 ? '[^/?#]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part, index) => (index % 2 === 1 ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('')
   return new RegExp(`${source}$`)
 }

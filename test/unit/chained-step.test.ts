@@ -69,6 +69,12 @@ describe('fillStep', () => {
       where: 'bodies.command[1]',
     })
     expect(fillStep(step({ path: '/v1/{/data/hash}' }), '/v1/c', ANSWER)).toMatchObject({ path: '/v1/0xab%2Fcd' })
+    const rootMember = { ...ANSWER, json: { '': 'the-empty-member' } }
+    expect(fillStep(step({ path: '/v1/{/}' }), '/v1/c', rootMember), '{/} points at the member named ""').toMatchObject(
+      {
+        path: '/v1/the-empty-member',
+      },
+    )
   })
 })
 
@@ -92,6 +98,10 @@ describe('the paths of a chained step in recorded traffic', () => {
     expect(pattern.test('/v1/intents//cancel.json')).toBe(false)
     expect(pattern.test('/v1/intents/a/b/cancel.json')).toBe(false)
     expect(pattern.test('/v1/intents/0xab/cancelXjson')).toBe(false)
+    expect(pattern.test('/v1/intents/0xab/cancel.json/more'), 'the path ends where the template does').toBe(false)
+    expect(stepPathPattern('/v1/intents/{id}').test('/v1/intents/0xab/cancel')).toBe(false)
+    expect(stepPathPattern('/v1/a\\d+/{id}').test('/v1/a55/x'), 'a backslash of the template is literal').toBe(false)
+    expect(stepPathPattern('/v1/a\\d+/{id}').test('/v1/a\\d+/x')).toBe(true)
   })
 
   test("writeOperationAt knows a cancellation by its chained step's path as well as its own", () => {
