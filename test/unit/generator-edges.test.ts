@@ -406,6 +406,8 @@ describe.each<[HexIdentifierSchema, number]>([
         /^0x[0-9a-fA-F]+$/.test(id) && id.length === 1 + digits && id !== known.slice(0, -1),
       // No near miss is shorter than `digits` or longer than 3 more: text of another length is the text of no shape.
       'text of no shape': (id) => id.length < digits || id.length > digits + 3,
+      // A non-ASCII character in place of a digit keeps the length: only free text brings one into text of another.
+      'unicode text of no shape': (id) => (id.length < digits || id.length > digits + 3) && /[^\x00-\x7f]/.test(id),
     })
     // Without known identifiers, the near misses are of random well-formed ones: most keep a run of their hex digits.
     for (const seed of SEEDS) {

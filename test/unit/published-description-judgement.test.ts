@@ -81,6 +81,22 @@ describe('a published description', () => {
     })
   })
 
+  test("the validator's first three problems are named, joined by semicolons", async () => {
+    // Without paths, components and webhooks the document fails each branch of an anyOf, then the anyOf: four errors.
+    const bare = await judged(
+      changed((doc) => {
+        delete (doc as Partial<Document>).paths
+        delete (doc as Partial<Document>).components
+      }),
+    )
+    expect(bare.document[0]).toBe(
+      `${SOURCE} is not a valid OpenAPI document (@seriousme/openapi-schema-validator): ` +
+        "/ must have required property 'paths' (required); " +
+        "/ must have required property 'components' (required); " +
+        "/ must have required property 'webhooks' (required)",
+    )
+  })
+
   test('an operation without its path, or without a GET at it, is not described', async () => {
     const findings = await judged(
       changed((doc) => {
@@ -205,6 +221,16 @@ describe('a published description', () => {
         /^https:\/\/example\.test\/openapi\.json: the 200 body schema of GET \/v1\/markets does not compile: /,
       ),
     )
+  })
+
+  test('its schemas are judged though the document itself would fail JSON Schema meta-validation', async () => {
+    // The document is no schema: only its body schemas are compiled, so a root keyword of the wrong type is not read.
+    const findings = await judged(
+      changed((doc) => {
+        ;(doc as unknown as Record<string, unknown>).deprecated = 'not a boolean'
+      }),
+    )
+    expect(findings.compatibility).toEqual([])
   })
 
   test('findings kept from an earlier judgement are named for the source given now', async () => {
