@@ -133,6 +133,12 @@ describe('the rule a violation of a success body breaks', () => {
     expect(wadRuled('getVault', { ...vault(), [name]: { fundingReservedWad: '01' } })).toEqual([])
   })
 
+  test('a Wad member at the top of a body is judged: the root is in the schema', () => {
+    expect(wadRuled('listMarkets', { data: markets(), feeWad: '01' })).toEqual(['/feeWad'])
+    expect(wadRuled('getVault', { ...vault(), bufferWad: '-1' })).toEqual(['/bufferWad'])
+    expect(wadRuled('listMarkets', { data: markets(), feeWad: '1' }), 'a valid one').toEqual([])
+  })
+
   test('markets data as an object of records is no list: their Wad members are not judged', () => {
     const [market] = markets()
     for (const name of ['x1', '1x'])

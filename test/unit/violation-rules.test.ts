@@ -306,6 +306,23 @@ const cases: readonly (readonly [
     },
     ['CONV-WAD-UINT'],
   ],
+  // A record typed only as string breaks its own rule too: its component has no rule of its own for Wad members.
+  [
+    'a market Wad as a number',
+    'listMarkets',
+    (b) => {
+      b.data[0].lastTwapMidWad = 5
+    },
+    ['CONV-WAD-UINT', 'SHAPE-MARKET'],
+  ],
+  [
+    'a vault Wad as a number',
+    'getVault',
+    (b) => {
+      b.data.requiredBufferWad = 5
+    },
+    ['CONV-WAD-UINT', 'SHAPE-VAULT'],
+  ],
   [
     'an unlisted market Wad with a leading zero',
     'listMarkets',
