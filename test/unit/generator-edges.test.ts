@@ -333,6 +333,14 @@ describe('receipts', () => {
       'real receipt with eight before it': (r) => r.length === real.length + 8 && r.endsWith(real),
     })
     eachHolds(wrongReceipt(real), (r) => !r.includes(real) || r.length <= real.length + 8)
+    // Each bound is a branch of its own, about one receipt in seven: the branch of any length alone seldom draws it.
+    for (const seed of SEEDS) {
+      const lengths = samples(wrongReceipt(real), seed).map((r) => r.length)
+      for (const bound of [min, max])
+        expect(lengths.filter((length) => length === bound).length, `length ${bound}, seed ${seed}`).toBeGreaterThan(
+          SAMPLES / 20,
+        )
+    }
     // A real receipt at either bound: the shortest is drawn among random ones, the longest has no room for more.
     for (const edge of ['a', 'r'.repeat(max)]) eachHolds(wrongReceipt(edge), (r) => r !== edge && r.length <= max)
   })
