@@ -4,6 +4,7 @@ import { parse } from 'yaml'
 import { specPath } from '../../src/core/package-root.js'
 import { compatibilityCorpus } from '../../src/profile/compatibility-corpus.js'
 import { judgeDescription } from '../../src/profile/judge-description.js'
+import { fresh } from '../support/fresh-values.js'
 
 /**
  * The judgement of a deployment's published description (src/profile/judge-description.ts): the contract's own
@@ -28,6 +29,12 @@ function changed(edit: (doc: Document) => void): Document {
 }
 
 const judged = (doc: unknown, source = SOURCE) => judgeDescription(source, doc)
+
+/**
+ * Makes a document one not judged before in this process (an extension member of its own): the judgements kept from
+ * an earlier run of the tests, under StrykerJS in one module graph, would answer for it.
+ */
+const unjudged = (doc: Document) => ((doc as unknown as Record<string, unknown>)['x-run'] = fresh('run-'))
 
 describe('a published description', () => {
   test("the contract's own has no finding, judged on the whole corpus", async () => {
@@ -87,6 +94,7 @@ describe('a published description', () => {
       changed((doc) => {
         delete (doc as Partial<Document>).paths
         delete (doc as Partial<Document>).components
+        unjudged(doc)
       }),
     )
     expect(bare.document[0]).toBe(
@@ -228,6 +236,7 @@ describe('a published description', () => {
     const findings = await judged(
       changed((doc) => {
         ;(doc as unknown as Record<string, unknown>).deprecated = 'not a boolean'
+        unjudged(doc)
       }),
     )
     expect(findings.compatibility).toEqual([])
