@@ -1,8 +1,15 @@
 import type { ErrorObject } from 'ajv/dist/2020.js'
 import { describe, expect, test } from 'vitest'
 import { operation, operations, type OperationId } from '../../src/contract/operations.js'
+import { LISTED_RESPONSE_HEADERS } from '../../src/contract/listed-headers.js'
 import { levelLabel, requirementById } from '../../src/contract/requirements.js'
-import { schemaPattern, schemaValidator, validateAgainst, violationsOf } from '../../src/contract/schemas.js'
+import {
+  loadOpenApi,
+  schemaPattern,
+  schemaValidator,
+  validateAgainst,
+  violationsOf,
+} from '../../src/contract/schemas.js'
 import { isEnveloped, ruledViolations } from '../../src/contract/violation-rules.js'
 import { buildReferenceData } from '../../src/reference/data.js'
 
@@ -173,5 +180,34 @@ describe('the rule a violation of a success body breaks', () => {
         ruledViolations(operation('getVault'), body).map((v) => v.requirement),
         String(body),
       ).toEqual(['ENV-DATA', 'ENV-DATA'])
+  })
+})
+
+describe('the response headers whose values are kept', () => {
+  /** The response header names the contract's operations declare, as the document spells them. */
+  function contractHeaders(node: unknown, names = new Set<string>()): Set<string> {
+    if (node === null || typeof node !== 'object') return names
+    const { headers } = node as { headers?: object }
+    if (headers && typeof headers === 'object') Object.keys(headers).forEach((name) => names.add(name))
+    Object.values(node).forEach((child) => contractHeaders(child, names))
+    return names
+  }
+
+  test("are the contract's own, in lower case, then HTTP's metadata headers", () => {
+    const contract = [...contractHeaders(loadOpenApi().paths)]
+    expect(contract).toEqual([
+      'x-request-id',
+      'x-service-source',
+      'retry-after',
+      'x-ratelimit-limit',
+      'x-ratelimit-scope',
+    ])
+    expect([...LISTED_RESPONSE_HEADERS]).toEqual([
+      ...contract,
+      ...['content-type', 'content-length', 'content-encoding', 'content-language', 'transfer-encoding'],
+      ...['connection', 'keep-alive', 'date', 'age', 'expires', 'last-modified', 'etag', 'cache-control', 'pragma'],
+      ...['vary', 'allow', 'accept-ranges', 'location', 'content-location', 'link', 'www-authenticate'],
+      'strict-transport-security',
+    ])
   })
 })
