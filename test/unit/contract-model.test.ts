@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv/dist/2020.js'
 import { describe, expect, test } from 'vitest'
 import { operation, operations, type OperationId } from '../../src/contract/operations.js'
+import { KEY_BOUNDS } from '../../src/contract/idempotency.js'
 import { LISTED_RESPONSE_HEADERS } from '../../src/contract/listed-headers.js'
 import { levelLabel, requirementById } from '../../src/contract/requirements.js'
 import {
@@ -209,5 +210,14 @@ describe('the response headers whose values are kept', () => {
       ...['vary', 'allow', 'accept-ranges', 'location', 'content-location', 'link', 'www-authenticate'],
       'strict-transport-security',
     ])
+  })
+})
+
+describe("the Idempotency-Key's length bounds", () => {
+  test('are those the requirement quotes', () => {
+    const [quote] = requirementById('IDEM-KEY-REQUIRED').quote
+    const [, min, max] = /(\d+) to (\d+) safe characters/.exec(quote!)!
+    expect(KEY_BOUNDS).toEqual({ min: Number(min), max: Number(max) })
+    expect(KEY_BOUNDS).toEqual({ min: 8, max: 128 })
   })
 })
