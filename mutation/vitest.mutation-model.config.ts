@@ -26,6 +26,7 @@ export default mutationPart([
   'test/unit/core-pieces.test.ts',
   'test/unit/contract-model.test.ts',
   'test/unit/judged-edges.test.ts',
+  'test/unit/coverage-case-lists.test.ts',
   'test/checks/profile.test.ts',
   'test/meta/catalogue-types.test.ts',
   'test/meta/quotes.test.ts',

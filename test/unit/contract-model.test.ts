@@ -1,8 +1,16 @@
 import type { ErrorObject } from 'ajv/dist/2020.js'
 import { describe, expect, test } from 'vitest'
 import { operation, operations, type OperationId } from '../../src/contract/operations.js'
+import { KEY_BOUNDS } from '../../src/contract/idempotency.js'
+import { LISTED_RESPONSE_HEADERS } from '../../src/contract/listed-headers.js'
 import { levelLabel, requirementById } from '../../src/contract/requirements.js'
-import { schemaPattern, schemaValidator, validateAgainst, violationsOf } from '../../src/contract/schemas.js'
+import {
+  loadOpenApi,
+  schemaPattern,
+  schemaValidator,
+  validateAgainst,
+  violationsOf,
+} from '../../src/contract/schemas.js'
 import { isEnveloped, ruledViolations } from '../../src/contract/violation-rules.js'
 import { buildReferenceData } from '../../src/reference/data.js'
 
@@ -133,6 +141,12 @@ describe('the rule a violation of a success body breaks', () => {
     expect(wadRuled('getVault', { ...vault(), [name]: { fundingReservedWad: '01' } })).toEqual([])
   })
 
+  test('a Wad member at the top of a body is judged: the root is in the schema', () => {
+    expect(wadRuled('listMarkets', { data: markets(), feeWad: '01' })).toEqual(['/feeWad'])
+    expect(wadRuled('getVault', { ...vault(), bufferWad: '-1' })).toEqual(['/bufferWad'])
+    expect(wadRuled('listMarkets', { data: markets(), feeWad: '1' }), 'a valid one').toEqual([])
+  })
+
   test('markets data as an object of records is no list: their Wad members are not judged', () => {
     const [market] = markets()
     for (const name of ['x1', '1x'])
@@ -167,5 +181,43 @@ describe('the rule a violation of a success body breaks', () => {
         ruledViolations(operation('getVault'), body).map((v) => v.requirement),
         String(body),
       ).toEqual(['ENV-DATA', 'ENV-DATA'])
+  })
+})
+
+describe('the response headers whose values are kept', () => {
+  /** The response header names the contract's operations declare, as the document spells them. */
+  function contractHeaders(node: unknown, names = new Set<string>()): Set<string> {
+    if (node === null || typeof node !== 'object') return names
+    const { headers } = node as { headers?: object }
+    if (headers && typeof headers === 'object') Object.keys(headers).forEach((name) => names.add(name))
+    Object.values(node).forEach((child) => contractHeaders(child, names))
+    return names
+  }
+
+  test("are the contract's own, in lower case, then HTTP's metadata headers", () => {
+    const contract = [...contractHeaders(loadOpenApi().paths)]
+    expect(contract).toEqual([
+      'x-request-id',
+      'x-service-source',
+      'retry-after',
+      'x-ratelimit-limit',
+      'x-ratelimit-scope',
+    ])
+    expect([...LISTED_RESPONSE_HEADERS]).toEqual([
+      ...contract,
+      ...['content-type', 'content-length', 'content-encoding', 'content-language', 'transfer-encoding'],
+      ...['connection', 'keep-alive', 'date', 'age', 'expires', 'last-modified', 'etag', 'cache-control', 'pragma'],
+      ...['vary', 'allow', 'accept-ranges', 'location', 'content-location', 'link', 'www-authenticate'],
+      'strict-transport-security',
+    ])
+  })
+})
+
+describe("the Idempotency-Key's length bounds", () => {
+  test('are those the requirement quotes', () => {
+    const [quote] = requirementById('IDEM-KEY-REQUIRED').quote
+    const [, min, max] = /(\d+) to (\d+) safe characters/.exec(quote!)!
+    expect(KEY_BOUNDS).toEqual({ min: Number(min), max: Number(max) })
+    expect(KEY_BOUNDS).toEqual({ min: 8, max: 128 })
   })
 })

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { parse } from 'yaml'
+import { packageRoot } from '../../src/core/package-root.js'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { connectTimeoutFor, randomSeed, settingDefaults, withDefaults } from '../../src/core/defaults.js'
 import { ERROR_CODES, isUserFixable, ProfileError, TargetUnreachableError, UsageError } from '../../src/core/errors.js'
@@ -120,6 +123,38 @@ describe('the value a JSON Pointer names', () => {
 describe("a run's defaults", () => {
   afterEach(() => {
     vi.restoreAllMocks()
+  })
+
+  test('are those docs/flags.md states', () => {
+    const flags = readFileSync(join(packageRoot, 'docs/flags.md'), 'utf8').split('\n')
+    const documented = (flag: string) =>
+      /\(default `([^`]+)`\) \|$/.exec(flags.find((line) => line.startsWith(`| \`--${flag} `)) ?? '')?.[1]
+    const defaults = {
+      runs: 25,
+      concurrency: 8,
+      timeout: 10_000,
+      'max-duration': 1800,
+      rate: 2,
+      'cursor-param': 'cursor',
+      'limit-param': 'limit',
+      'max-pages': 1000,
+    }
+    expect(Object.fromEntries(Object.keys(defaults).map((flag) => [flag, documented(flag)]))).toEqual(
+      Object.fromEntries(Object.entries(defaults).map(([flag, value]) => [flag, String(value)])),
+    )
+    expect(settingDefaults).toEqual({
+      runs: defaults.runs,
+      concurrency: defaults.concurrency,
+      requestTimeoutMs: defaults.timeout,
+      maxDurationMs: defaults['max-duration'] * 1000,
+      rate: defaults.rate,
+      cursorParam: defaults['cursor-param'],
+      limitParam: defaults['limit-param'],
+      maxPages: defaults['max-pages'],
+      // Not a flag: a body is cut at 4 MiB (docs/benchmark.md). Probing the rate limit is opt-in.
+      maxBodyBytes: 4 * 1024 * 1024,
+      probeRateLimit: false,
+    })
   })
 
   test('connecting takes at most 5 s, or the whole request bound when that is shorter', () => {

@@ -333,6 +333,14 @@ describe('receipts', () => {
       'real receipt with eight before it': (r) => r.length === real.length + 8 && r.endsWith(real),
     })
     eachHolds(wrongReceipt(real), (r) => !r.includes(real) || r.length <= real.length + 8)
+    // Each bound is a branch of its own, about one receipt in seven: the branch of any length alone seldom draws it.
+    for (const seed of SEEDS) {
+      const lengths = samples(wrongReceipt(real), seed).map((r) => r.length)
+      for (const bound of [min, max])
+        expect(lengths.filter((length) => length === bound).length, `length ${bound}, seed ${seed}`).toBeGreaterThan(
+          SAMPLES / 20,
+        )
+    }
     // A real receipt at either bound: the shortest is drawn among random ones, the longest has no room for more.
     for (const edge of ['a', 'r'.repeat(max)]) eachHolds(wrongReceipt(edge), (r) => r !== edge && r.length <= max)
   })
@@ -406,6 +414,8 @@ describe.each<[HexIdentifierSchema, number]>([
         /^0x[0-9a-fA-F]+$/.test(id) && id.length === 1 + digits && id !== known.slice(0, -1),
       // No near miss is shorter than `digits` or longer than 3 more: text of another length is the text of no shape.
       'text of no shape': (id) => id.length < digits || id.length > digits + 3,
+      // A non-ASCII character in place of a digit keeps the length: only free text brings one into text of another.
+      'unicode text of no shape': (id) => (id.length < digits || id.length > digits + 3) && /[^\x00-\x7f]/.test(id),
     })
     // Without known identifiers, the near misses are of random well-formed ones: most keep a run of their hex digits.
     for (const seed of SEEDS) {

@@ -17,6 +17,22 @@ describe('path parameters', () => {
     expect(() => fillPath('/v1/intents/{hash}', { hash: value })).toThrow(/would address another path/)
   })
 
+  test('a parameter left out is refused as an empty one is, naming it and the template', () => {
+    expect(() => fillPath('/v1/intents/{hash}', {})).toThrow(
+      'path parameter hash "" would address another path than /v1/intents/{hash}',
+    )
+  })
+
+  test.each([
+    ['...', '...'],
+    ['.a', '.a'],
+    ['a.', 'a.'],
+    [' ', '%20'],
+  ])('%j is only a name: it stays in its segment, sent as %j', (value, sent) => {
+    expect(staysInItsSegment(value)).toBe(true)
+    expect(fillPath('/v1/intents/{hash}', { hash: value })).toBe(`/v1/intents/${sent}`)
+  })
+
   test('the malformed-identifier generators never produce a value that addresses another path', () => {
     for (const schema of ['Hash', 'Address'] as const) {
       const values = fc.sample(malformedHexIdentifier(schema, ['0x' + 'a'.repeat(schema === 'Hash' ? 64 : 40)]), {

@@ -126,6 +126,13 @@ describe('the problem lines of the schema', () => {
     ])
   })
 
+  test('a key holding / or ~ is named as the file spells it, though the schema refuses the name', () => {
+    const pagination = { 'list/Markets~': { minPageSize: 'one', maxPageSize: 5, outOfRange: 'reject' } }
+    expect(profileProblems(fileOf({ pagination }))).toContain(
+      'profile.pagination.list/Markets~.minPageSize must be integer',
+    )
+  })
+
   test('a top-level key is named without a prefix', () => {
     expect(profileProblems({ profle: {} })[0]).toBe("unknown key 'profle' (did you mean 'profile'?)")
     expect(profileProblems({ profile: {}, xyzxyzxyz: 1 })).toEqual([

@@ -4,6 +4,7 @@ import { parse } from 'yaml'
 import { specPath } from '../../src/core/package-root.js'
 import { compatibilityCorpus } from '../../src/profile/compatibility-corpus.js'
 import { judgeDescription } from '../../src/profile/judge-description.js'
+import { fresh } from '../support/fresh-values.js'
 
 /**
  * The judgement of a deployment's published description (src/profile/judge-description.ts): the contract's own
@@ -28,6 +29,12 @@ function changed(edit: (doc: Document) => void): Document {
 }
 
 const judged = (doc: unknown, source = SOURCE) => judgeDescription(source, doc)
+
+/**
+ * Makes a document one not judged before in this process (an extension member of its own): the judgements kept from
+ * an earlier run of the tests, under StrykerJS in one module graph, would answer for it.
+ */
+const unjudged = (doc: Document) => ((doc as unknown as Record<string, unknown>)['x-run'] = fresh('run-'))
 
 describe('a published description', () => {
   test("the contract's own has no finding, judged on the whole corpus", async () => {
@@ -79,6 +86,23 @@ describe('a published description', () => {
           'reference "twice" resolves to more than one schema',
       ],
     })
+  })
+
+  test("the validator's first three problems are named, joined by semicolons", async () => {
+    // Without paths, components and webhooks the document fails each branch of an anyOf, then the anyOf: four errors.
+    const bare = await judged(
+      changed((doc) => {
+        delete (doc as Partial<Document>).paths
+        delete (doc as Partial<Document>).components
+        unjudged(doc)
+      }),
+    )
+    expect(bare.document[0]).toBe(
+      `${SOURCE} is not a valid OpenAPI document (@seriousme/openapi-schema-validator): ` +
+        "/ must have required property 'paths' (required); " +
+        "/ must have required property 'components' (required); " +
+        "/ must have required property 'webhooks' (required)",
+    )
   })
 
   test('an operation without its path, or without a GET at it, is not described', async () => {
@@ -205,6 +229,17 @@ describe('a published description', () => {
         /^https:\/\/example\.test\/openapi\.json: the 200 body schema of GET \/v1\/markets does not compile: /,
       ),
     )
+  })
+
+  test('its schemas are judged though the document itself would fail JSON Schema meta-validation', async () => {
+    // The document is no schema: only its body schemas are compiled, so a root keyword of the wrong type is not read.
+    const findings = await judged(
+      changed((doc) => {
+        ;(doc as unknown as Record<string, unknown>).deprecated = 'not a boolean'
+        unjudged(doc)
+      }),
+    )
+    expect(findings.compatibility).toEqual([])
   })
 
   test('findings kept from an earlier judgement are named for the source given now', async () => {

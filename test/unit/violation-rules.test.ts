@@ -81,6 +81,22 @@ const cases: readonly (readonly [
     ['SHAPE-WIRE-ORDER'],
   ],
   [
+    'an extra member of settlement',
+    'getIntentStatus',
+    (b) => {
+      b.settlement.note = 'x'
+    },
+    ['SHAPE-INTENT-STRICT'],
+  ],
+  [
+    'an extra member of trigger',
+    'getIntentStatus',
+    (b) => {
+      b.trigger.note = 'x'
+    },
+    ['SHAPE-INTENT-STRICT'],
+  ],
+  [
     'a retryable failure',
     'getIntentStatus',
     (b) => {
@@ -167,6 +183,30 @@ const cases: readonly (readonly [
       b.data.settlements.paidWad = 5
     },
     ['CONV-PNL-WAD-STRING'],
+  ],
+  [
+    'a PnL funding Wad as a number',
+    'getTraderPnl',
+    (b) => {
+      b.data.funding.receiverWad = 5
+    },
+    ['CONV-PNL-WAD-STRING'],
+  ],
+  [
+    'a PnL positions Wad as a number',
+    'getTraderPnl',
+    (b) => {
+      b.data.positions.cumulativePnlWad = 5
+    },
+    ['CONV-PNL-WAD-STRING'],
+  ],
+  [
+    'a PnL positions group as a number',
+    'getTraderPnl',
+    (b) => {
+      b.data.positions = 5
+    },
+    ['SHAPE-PNL'],
   ],
   // Presence is not a schema rule: the contract types the members without saying each is sent (SHAPE-PNL-ALL-MEMBERS).
   [
@@ -305,6 +345,23 @@ const cases: readonly (readonly [
       b.data[0].lastTwapMidWad = '-1'
     },
     ['CONV-WAD-UINT'],
+  ],
+  // A record typed only as string breaks its own rule too: its component has no rule of its own for Wad members.
+  [
+    'a market Wad as a number',
+    'listMarkets',
+    (b) => {
+      b.data[0].lastTwapMidWad = 5
+    },
+    ['CONV-WAD-UINT', 'SHAPE-MARKET'],
+  ],
+  [
+    'a vault Wad as a number',
+    'getVault',
+    (b) => {
+      b.data.requiredBufferWad = 5
+    },
+    ['CONV-WAD-UINT', 'SHAPE-VAULT'],
   ],
   [
     'an unlisted market Wad with a leading zero',
