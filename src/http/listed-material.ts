@@ -107,7 +107,7 @@ function resolved(schema: Schema | undefined): Schema | undefined {
 }
 
 /** The schema of a member of an object of `schema`, UNKNOWN when the schema names no such member. */
-function memberSchema(schema: Schema | undefined, name: string): Schema | typeof UNKNOWN {
+export function memberSchema(schema: Schema | undefined, name: string): Schema | typeof UNKNOWN {
   const at = resolved(schema)
   if (!at) return UNKNOWN
   const properties = at.properties as Record<string, Schema> | undefined
@@ -123,7 +123,8 @@ function memberSchema(schema: Schema | undefined, name: string): Schema | typeof
   return typeof at.additionalProperties === 'object' ? (at.additionalProperties as Schema) : UNKNOWN
 }
 
-function itemSchema(schema: Schema | undefined): Schema | undefined {
+/** The schema of the items of an array of `schema`, undefined when it names none. */
+export function itemSchema(schema: Schema | undefined): Schema | undefined {
   const at = resolved(schema)
   if (!at) return undefined
   if (at.items) return at.items as Schema
