@@ -98,11 +98,14 @@ function bodySchema(operation: string | undefined, status: number): Schema | und
   return name ? { $ref: `#/components/schemas/${name}` } : undefined
 }
 
-function resolved(schema: Schema | undefined): Schema | undefined {
+/** The schema a reference stands for, through at most 16 references (a loop of them ends there). */
+export function resolved(
+  schema: Schema | undefined,
+  schemas: Record<string, unknown> = loadOpenApi().components.schemas,
+): Schema | undefined {
   let at = schema
   for (let hops = 0; at && typeof at.$ref === 'string' && hops < 16; hops++)
-    at = loadOpenApi().components.schemas[(at.$ref as string).replace('#/components/schemas/', '')] as
-      Schema | undefined
+    at = schemas[(at.$ref as string).replace('#/components/schemas/', '')] as Schema | undefined
   return at
 }
 

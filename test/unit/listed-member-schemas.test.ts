@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { itemSchema, memberSchema } from '../../src/http/listed-material.js'
+import { itemSchema, memberSchema, resolved } from '../../src/http/listed-material.js'
 
 /**
  * Which schema describes a member or an item of a body, at the edges of the keywords it reads: a member named in a
@@ -35,5 +35,27 @@ describe('itemSchema', () => {
 
   test('a schema that names no items describes none', () => {
     expect(itemSchema({ oneOf: [{ type: 'array' }] })).toBeUndefined()
+  })
+})
+
+describe('resolved: a reference through others', () => {
+  /** Schemas S0 … S{count - 1}, each a reference to the next, the last a reference to `end`. */
+  const chain = (count: number, end: Record<string, unknown>) =>
+    Object.fromEntries([
+      ...Array.from({ length: count }, (_, i) => [`S${i}`, { $ref: `#/components/schemas/S${i + 1}` }]),
+      [`S${count}`, end],
+    ])
+
+  test('is followed through 16 references, and no 17th', () => {
+    const end = { type: 'object', description: 'the end' }
+    // The schema given is the first reference: to S0; S0 … S14 are 15 more.
+    expect(resolved({ $ref: '#/components/schemas/S0' }, chain(15, end))).toBe(end)
+    const seventeen = chain(16, end)
+    expect(resolved({ $ref: '#/components/schemas/S0' }, seventeen)).toBe(seventeen.S15)
+  })
+
+  test('a loop of references ends, at a reference not followed', () => {
+    const loop = { A: { $ref: '#/components/schemas/B' }, B: { $ref: '#/components/schemas/A' } }
+    expect(resolved({ $ref: '#/components/schemas/A' }, loop)).toBe(loop.B)
   })
 })
