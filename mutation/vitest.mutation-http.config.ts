@@ -11,6 +11,7 @@ export default mutationPart([
   'test/unit/http-edges.test.ts',
   'test/unit/writes-client.test.ts',
   'test/unit/listed-material.test.ts',
+  'test/unit/listed-member-schemas.test.ts',
   'test/unit/redaction.test.ts',
   'test/unit/secret-forms.test.ts',
   'test/unit/client-bounds.test.ts',

@@ -98,16 +98,19 @@ function bodySchema(operation: string | undefined, status: number): Schema | und
   return name ? { $ref: `#/components/schemas/${name}` } : undefined
 }
 
-function resolved(schema: Schema | undefined): Schema | undefined {
+/** The schema a reference stands for, through at most 16 references (a loop of them ends there). */
+export function resolved(
+  schema: Schema | undefined,
+  schemas: Record<string, unknown> = loadOpenApi().components.schemas,
+): Schema | undefined {
   let at = schema
   for (let hops = 0; at && typeof at.$ref === 'string' && hops < 16; hops++)
-    at = loadOpenApi().components.schemas[(at.$ref as string).replace('#/components/schemas/', '')] as
-      Schema | undefined
+    at = schemas[(at.$ref as string).replace('#/components/schemas/', '')] as Schema | undefined
   return at
 }
 
 /** The schema of a member of an object of `schema`, UNKNOWN when the schema names no such member. */
-function memberSchema(schema: Schema | undefined, name: string): Schema | typeof UNKNOWN {
+export function memberSchema(schema: Schema | undefined, name: string): Schema | typeof UNKNOWN {
   const at = resolved(schema)
   if (!at) return UNKNOWN
   const properties = at.properties as Record<string, Schema> | undefined
@@ -123,7 +126,8 @@ function memberSchema(schema: Schema | undefined, name: string): Schema | typeof
   return typeof at.additionalProperties === 'object' ? (at.additionalProperties as Schema) : UNKNOWN
 }
 
-function itemSchema(schema: Schema | undefined): Schema | undefined {
+/** The schema of the items of an array of `schema`, undefined when it names none. */
+export function itemSchema(schema: Schema | undefined): Schema | undefined {
   const at = resolved(schema)
   if (!at) return undefined
   if (at.items) return at.items as Schema
