@@ -53,7 +53,7 @@ export const MAX_INFLATED = 256 * 1024
  */
 export const inflatedBytes = { total: 0 }
 
-function readingBudget(text: string): ReadingBudget {
+export function readingBudget(text: string): ReadingBudget {
   return {
     units: Math.max(VIEW_UNITS_FLOOR, VIEW_UNITS_PER_UNIT * text.length),
     inflations: MAX_INFLATIONS,
@@ -71,7 +71,7 @@ interface Decoded {
 const EMPTY = new Int32Array(0)
 
 /** Collects decoded UTF-16 units with the span of the input each came from. */
-class Output {
+export class Output {
   private units = new Uint16Array(0)
   private starts = EMPTY
   private ends = EMPTY
@@ -147,7 +147,7 @@ class Output {
 const HEX = /^[0-9a-fA-F]+$/
 
 /** Bytes, each with the input span it came from. */
-class SpannedBytes {
+export class SpannedBytes {
   bytes: Uint8Array
   starts: Int32Array
   ends: Int32Array
@@ -177,7 +177,7 @@ class SpannedBytes {
  * The length of the UTF-8 sequence that starts at `i`, or 0 when the bytes there are not UTF-8; `code` gets its code
  * point.
  */
-function utf8At(bytes: Uint8Array, length: number, i: number, code: { value: number }): number {
+export function utf8At(bytes: Uint8Array, length: number, i: number, code: { value: number }): number {
   const b = bytes[i]!
   const size = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0
   if (size === 0 || i + size > length) return 0
@@ -202,7 +202,7 @@ function utf8At(bytes: Uint8Array, length: number, i: number, code: { value: num
  */
 let scratch = new Uint8Array(1024)
 
-function growScratch(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+export function growScratch(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   const grown = new Uint8Array(bytes.length * 2)
   grown.set(bytes)
   return grown
@@ -216,7 +216,7 @@ function growScratch(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
 const PREFIX_CHARS = 1024
 
 /** The token's bytes read from `skip`, up to its character `end`, into scratch; their number. */
-function base64Bytes(token: string, skip: number, end = token.length): number {
+export function base64Bytes(token: string, skip: number, end = token.length): number {
   if (scratch.length < end) scratch = new Uint8Array(end * 2)
   let length = 0
   for (let g = skip; g + 1 < end; g += 4) {
@@ -241,7 +241,7 @@ function textFromItsStart(length: number): boolean {
  * Whether bytes are mostly UTF-8 (at most 4 bytes and one in 8 that are not): else they are not the text of a secret
  * (hex, words and other base64 read at the wrong alignment, random bytes). Stops at the first byte too many.
  */
-function mostlyUtf8(bytes: Uint8Array, length: number, allowed = 4 + length / 8): boolean {
+export function mostlyUtf8(bytes: Uint8Array, length: number, allowed = 4 + length / 8): boolean {
   const code = { value: 0 }
   let invalid = 0
   for (let i = 0; i < length;) {
@@ -254,7 +254,7 @@ function mostlyUtf8(bytes: Uint8Array, length: number, allowed = 4 + length / 8)
 }
 
 /** Whether bytes are UTF-8 text: every byte UTF-8, and no control character but tab and line breaks. */
-function textUtf8(bytes: Uint8Array, length: number): boolean {
+export function textUtf8(bytes: Uint8Array, length: number): boolean {
   for (let i = 0; i < length; i++) {
     const b = bytes[i]!
     if ((b < 0x20 && b !== 9 && b !== 10 && b !== 13) || b === 0x7f) return false
@@ -267,7 +267,7 @@ function textUtf8(bytes: Uint8Array, length: number): boolean {
  * mostly Latin text (a zero high byte), 1 for the odd positions (little-endian from an even start), 2 for the even
  * ones. 0: not UTF-16 of such text.
  */
-function utf16Parities(bytes: Uint8Array, length: number): number {
+export function utf16Parities(bytes: Uint8Array, length: number): number {
   let even = 0
   let odd = 0
   for (let i = 0; i < length; i++) {
@@ -292,7 +292,7 @@ const MIN_INFLATED_TEXT = 8
  * Whether bytes begin a gzip member (1f 8b) or a zlib stream (deflate, a window of at most 32 KiB, its check bits
  * right).
  */
-function compressedStart(bytes: Uint8Array, length: number): 'gzip' | 'zlib' | undefined {
+export function compressedStart(bytes: Uint8Array, length: number): 'gzip' | 'zlib' | undefined {
   if (length < 3) return undefined
   if (bytes[0] === 0x1f && bytes[1] === 0x8b && bytes[2] === 8) return 'gzip'
   // No preset dictionary (FDICT clear): no server's zlib stream has one, and half of chance headers do.
@@ -305,7 +305,7 @@ function compressedStart(bytes: Uint8Array, length: number): 'gzip' | 'zlib' | u
 }
 
 /** Where the deflate data of a gzip member begins: after its header and the optional fields its flags announce. */
-function gzipDataStart(bytes: Uint8Array, length: number): number {
+export function gzipDataStart(bytes: Uint8Array, length: number): number {
   const flags = bytes[3]!
   let at = 10
   if (flags & 4) at += 2 + (bytes[10]! | (bytes[11]! << 8))
@@ -319,7 +319,7 @@ function gzipDataStart(bytes: Uint8Array, length: number): number {
  * read as bytes) does not make it fail; a stream cut short (a value cut at the capture cap) is inflated as far as it
  * goes. Each inflation spends from the budget, which ends them.
  */
-function inflated(bytes: Uint8Array, length: number, raw: boolean, budget: ReadingBudget): string | undefined {
+export function inflated(bytes: Uint8Array, length: number, raw: boolean, budget: ReadingBudget): string | undefined {
   const kind = compressedStart(bytes, length) ?? (raw ? 'raw' : undefined)
   if (!kind || budget.inflations <= 0 || budget.inflatedBytes <= 0 || (kind === 'raw' && budget.rawInflations <= 0))
     return undefined
