@@ -73,6 +73,14 @@ describe('runChecks against a server made by hand', () => {
     expect(result.responses).toEqual({ getConfig: { statuses: { '200': 1 }, judged: 1 } })
   })
 
+  test("a shared read's violation of an every-response rule is kept as that rule's evidence", async () => {
+    const result = await run([SHARED_READ_CHECK])
+    const rule = result.outcomes.find((outcome) => outcome.id === 'every-response/request-id-format')
+    expect(rule?.status).toBe('failed')
+    expect(rule?.evidence?.request?.url, 'the evidence is the shared read').toMatch(/\/v1\/intents\//)
+    expect(rule?.evidence?.message).toMatch(/x-request-id "req-/)
+  })
+
   test('a run closes its connections to the target when it ends', async () => {
     await run([SHARED_READ_CHECK])
     await expect
