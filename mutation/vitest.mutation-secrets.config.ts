@@ -12,7 +12,12 @@ export default defineConfig({
   test: {
     // A test file that fails to load under a mutant is a failed test, not an absent one (see load-failures.ts).
     reporters: ['default', new LoadFailuresAsFailedTests()],
-    include: ['test/unit/redaction.test.ts', 'test/unit/secret-forms.test.ts', 'test/unit/redaction-bounds.test.ts'],
+    include: [
+      'test/unit/redaction.test.ts',
+      'test/unit/secret-forms.test.ts',
+      'test/unit/decoded-views-decoders.test.ts',
+      'test/unit/redaction-bounds.test.ts',
+    ],
     // Its tests of bounds last: a mutant the short tests kill is stopped before them.
     sequence: { sequencer: UnitTestsFirst },
     // A fresh module graph for every run: redaction remembers short texts with their redaction, and the detectors of
