@@ -17,6 +17,7 @@ export default defineConfig({
       'test/unit/secret-forms.test.ts',
       'test/unit/redaction-edges.test.ts',
       'test/unit/decoded-views-edges.test.ts',
+      'test/unit/decoded-views-decoders.test.ts',
       'test/unit/redaction-bounds.test.ts',
     ],
     // Its tests of bounds last: a mutant the short tests kill is stopped before them.

@@ -722,7 +722,7 @@ const hexDecoded = bytesDecoder(
 
 /** A contiguous hex run's bytes from `offset`, up to its character `end`, into scratch; their number. */
 function hexBytes(token: string, offset: number, end = token.length): number {
-  if (scratch.length < end) scratch = new Uint8Array(end * 2)
+  if (scratch.length < end) scratch = new Uint8Array(2 * end)
   let length = 0
   for (let i = offset; i + 1 < end; i += 2)
     scratch[length++] = (HEX_VALUE[token.charCodeAt(i)]! << 4) | HEX_VALUE[token.charCodeAt(i + 1)]!
