@@ -9,6 +9,7 @@ export default mutationPart([
   'test/unit/baseline.test.ts',
   'test/unit/harness.test.ts',
   'test/unit/input-edges.test.ts',
+  'test/unit/report-escaping.test.ts',
   'test/surfaces/cli.test.ts',
   'test/surfaces/inputs.test.ts',
   'test/surfaces/preflight.test.ts',

@@ -169,6 +169,13 @@ describe('junit.xml', () => {
     expect(xml.match(/<failure /g)).toHaveLength(report.checks.filter((c) => c.status === 'failed').length - 1)
   })
 
+  test('says a run cut short by --max-duration in a comment, which holds no "--" and stays valid', async () => {
+    const cut: Report = { ...plain, interrupted: { by: 'max-duration', at: plain.startedAt } }
+    const xml = renderJunit(cut)
+    expect(await xsdErrors(xml)).toBe('')
+    expect(xml.split('\n')[1]).toMatch(/^<!-- CUT SHORT by - -max-duration.* -->$/)
+  })
+
   test('the XSD rejects a test case without a name, so validation has teeth', async () => {
     const xml = renderJunit(plain).replace(/<testcase name="[^"]*"/, '<testcase')
     expect(await xsdErrors(xml)).toMatch(/name/)

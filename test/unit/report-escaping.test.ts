@@ -1,0 +1,30 @@
+import { describe, expect, test } from 'vitest'
+import { escapeHtml } from '../../reporters/html.js'
+import { prettyJsonHtml } from '../../reporters/json-body.js'
+import { escapeXml } from '../../reporters/junit.js'
+
+/**
+ * What the report writers escape: every character that ends a text or an attribute value in HTML and XML, and the two
+ * characters a JSON Pointer token escapes (RFC 6901), so that a marked member whose name holds them is still marked.
+ */
+
+const MARKUP = `<a href="x" title='y'>&amp;</a>`
+
+describe('escaping for the page and the JUnit XML', () => {
+  test('escapeHtml escapes &, <, >, " and \'', () => {
+    expect(escapeHtml(MARKUP)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;')
+  })
+
+  test('escapeXml escapes &, <, >, " and \'', () => {
+    expect(escapeXml(MARKUP)).toMatch(/^&lt;a href=&quot;x&quot; title=&apos;y&apos;&gt;&amp;amp;&lt;\/a&gt;$/)
+  })
+})
+
+describe('the pointers marked in a body', () => {
+  test('a member whose name holds ~ or / is marked at its escaped pointer', () => {
+    const html = prettyJsonHtml('{"a~b":1,"c/d":2,"e":3}', ['/a~0b', '/c~1d'], escapeHtml)!
+    expect(html.match(/<mark /g)).toHaveLength(2)
+    expect(html).toContain('<mark class="pointer" title="/a~0b">1</mark>')
+    expect(html).toContain('<mark class="pointer" title="/c~1d">2</mark>')
+  })
+})
