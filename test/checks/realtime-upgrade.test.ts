@@ -3,9 +3,7 @@ import { afterEach, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { specPath } from '../../src/core/package-root.js'
 import type { RealtimeSection } from '../../src/profile/realtime.js'
-import { runConformance } from '../../src/runner/run.js'
-import { upgradeRefusingTarget, type HostileTarget } from '../support/hostile-servers.js'
-import { TEST_RETRY_POLICY, TEST_SETTINGS } from '../support/run.js'
+import { runAgainstRealtimeTarget, upgradeRefusingTarget, type HostileTarget } from '../support/hostile-servers.js'
 
 /**
  * Where the profile's WebSocket URL names the channel, the handshake is where a channel is refused: an upgrade
@@ -35,17 +33,9 @@ test.each([
   async (url, status, verdict) => {
     const target = await upgradeRefusingTarget(status)
     started.push(target)
-    const report = await runConformance({
-      settings: {
-        ...TEST_SETTINGS,
-        baseUrl: target.baseUrl,
-        apiKey: 'hostile-full-key',
-        intent: { hash: `0x${'ab'.repeat(32)}`, receipt: 'receipt-of-intent-a' },
-      },
-      retryPolicy: TEST_RETRY_POLICY,
-      profile: { values: { realtime: { ...referenceRealtime, url } }, baseDir: '.', source: 'the test' },
-      only: ['realtime/channel-refused-without-its-receipt'],
-    })
+    const report = await runAgainstRealtimeTarget(target, { ...referenceRealtime, url }, [
+      'realtime/channel-refused-without-its-receipt',
+    ])
     const outcome = report.checks.find((c) => c.id === 'realtime/channel-refused-without-its-receipt')!
     expect(outcome.status, outcome.evidence?.message).toBe(verdict)
     if (verdict === 'failed') expect(outcome.evidence?.message).toMatch(`the upgrade was answered ${status}, not 101`)

@@ -10,6 +10,11 @@ import { request } from 'undici'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
 import type { RunSettings } from '../../src/core/settings.js'
+import type { CheckId } from '../../src/contract/catalogue-ids.js'
+import type { Report } from '../../src/core/report.js'
+import type { RealtimeSection } from '../../src/profile/realtime.js'
+import { runConformance } from '../../src/runner/run.js'
+import { TEST_RETRY_POLICY, TEST_SETTINGS } from './run.js'
 
 /** A misbehaving target on 127.0.0.1; `requestsElsewhere` counts requests that reached a second server it points to. */
 export interface HostileTarget {
@@ -118,6 +123,25 @@ export async function upgradeRefusingTarget(status: number): Promise<HostileTarg
   })
   const baseUrl = await listen(server)
   return { baseUrl, close: () => closeHttp(server) }
+}
+
+/** A run of `only` against a realtime target, with an intent and a full key, under the profile's realtime section. */
+export function runAgainstRealtimeTarget(
+  target: HostileTarget,
+  realtime: RealtimeSection,
+  only: CheckId[],
+): Promise<Report> {
+  return runConformance({
+    settings: {
+      ...TEST_SETTINGS,
+      baseUrl: target.baseUrl,
+      apiKey: 'hostile-full-key',
+      intent: { hash: `0x${'ab'.repeat(32)}`, receipt: 'receipt-of-intent-a' },
+    },
+    retryPolicy: TEST_RETRY_POLICY,
+    profile: { values: { realtime }, baseDir: '.', source: 'the test' },
+    only,
+  })
 }
 
 /**
