@@ -6,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs'
 import { isUtf8 } from 'node:buffer'
@@ -20,7 +21,7 @@ import { readHarEntries } from '../../src/har/read.js'
 import { exchangeOf as recordedExchangeOf } from '../../src/har/to-exchange.js'
 import type { Har, HarEntry } from '../../src/har/types.js'
 import { packageJson } from '../../src/core/package-root.js'
-import { HAR_BODY_BUDGET_CHARS, HAR_BODY_CUT_CHARS, writeHar } from '../../src/har/write.js'
+import { FLUSH_CHARS, HAR_BODY_BUDGET_CHARS, HAR_BODY_CUT_CHARS, writeHar } from '../../src/har/write.js'
 import { TrafficJudgement } from '../../src/traffic/judgement.js'
 import { standIn } from '../../src/http/listed-material.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
@@ -135,6 +136,10 @@ describe('readHarEntries: the entries of log.entries, one at a time', () => {
     expect(await problemOf(harText([{ ...e, response: null } as unknown as HarEntry]))).toBe(
       '--har: FILE is not a HAR file (entry 1 has no response with status, headers and content)',
     )
+    for (const content of [[], null, 'text'])
+      expect(await problemOf(harText([{ ...e, response: { ...e.response, content } } as unknown as HarEntry]))).toBe(
+        '--har: FILE is not a HAR file (entry 1 has no response with status, headers and content)',
+      )
   })
 
   test('a HAR with no entries, and a file that cannot be read, are each a usage error that says so', async () => {
@@ -433,6 +438,35 @@ describe("a run's exchange log and its HAR: written, gathered and read back", ()
     const har = JSON.parse(readFileSync(path, 'utf8')) as { log: { version: string; creator: { name: string } } }
     expect(har.log.version).toBe('1.2')
     expect(har.log.creator.name).toBe('ipts-conformance')
+  })
+})
+
+describe('writeHar and memory', () => {
+  test('the text is written to the file once FLUSH_CHARS of it are pending, exactly, and not before', async () => {
+    const path = join(dir, 'flush', 'exchanges.har')
+    const creator = { name: packageJson.name, version: packageJson.version }
+    const opening = `{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"entries":[`
+    const first = harEntry({ url: `${MARKETS}/0` })
+    // The second entry's body padded until the text pending after it is FLUSH_CHARS long (its size has more digits).
+    let second = harEntry({ url: `${MARKETS}/1` })
+    for (let pad = 0, pending = 0; pending !== FLUSH_CHARS;) {
+      pad += FLUSH_CHARS - pending
+      second = harEntry({ url: `${MARKETS}/1`, body: `"${'x'.repeat(pad)}"` })
+      pending = `${opening}\n${JSON.stringify(first)},\n${JSON.stringify(second)}`.length
+    }
+    const onDisk: number[] = []
+    async function* entries() {
+      yield first
+      onDisk.push(statSync(path).size)
+      yield second
+      onDisk.push(statSync(path).size)
+      yield harEntry({ url: `${MARKETS}/2` })
+    }
+    await writeHar(path, entries())
+    expect(onDisk, 'nothing written after the first entry, all of it after the second').toEqual([0, FLUSH_CHARS])
+    expect((JSON.parse(readFileSync(path, 'utf8')) as Har).log.entries.map((e) => e.request.url)).toEqual(
+      [0, 1, 2].map((i) => `${MARKETS}/${i}`),
+    )
   })
 })
 
