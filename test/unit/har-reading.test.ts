@@ -369,6 +369,8 @@ describe("a run's exchange log and its HAR: written, gathered and read back", ()
     appendFileSync(join(log, 'other.jsonl'), '\n')
     logExchanges(log, [sentAt(`${MARKETS}/b`, '2026-01-01T00:00:02.000Z')], 'headers/y', [])
     writeFileSync(join(log, 'notes.txt'), 'not an entry\n')
+    writeFileSync(join(log, 'summary.json'), 'not an entry\n')
+    writeFileSync(join(log, 'worker-1.jsonl.partial'), 'not an entry\n')
     const gathered = [...gatherExchangeLog(log)]
     expect(gathered.map((e) => [e.request.url, e._checks])).toEqual([
       [`${MARKETS}/a`, ['auth/x']],
@@ -376,6 +378,25 @@ describe("a run's exchange log and its HAR: written, gathered and read back", ()
       [`${MARKETS}/c`, ['auth/x']],
     ])
     expect(gathered[0]!.response.content.text).toBe(long)
+  })
+
+  test('entries sent at the same time keep the order they were logged in, whatever follows their time', () => {
+    const log = join(dir, 'same-time')
+    mkdirSync(log)
+    const at = '2026-01-01T00:00:01.000Z'
+    logExchanges(
+      log,
+      [
+        { ...sentAt(`${MARKETS}/z`, at), durationMs: 9 },
+        { ...sentAt(`${MARKETS}/a`, at), durationMs: 1 },
+      ],
+      'auth/x',
+      [],
+    )
+    expect([...gatherExchangeLog(log)].map((e) => [e.request.url, e.time])).toEqual([
+      [`${MARKETS}/z`, 9],
+      [`${MARKETS}/a`, 1],
+    ])
   })
 
   test('a log whose last chunk is shorter than the one before: only the bytes read are lines; every file is closed', () => {
