@@ -107,6 +107,10 @@ describe('readHarEntries: the entries of log.entries, one at a time', () => {
     ['{"log":{"entries":[1]}}', 'entry 1 is not an object'],
     [`{"log":{"entries":[${JSON.stringify(entry())},"x"]}}`, 'entry 2 is not an object'],
     ['{"log":{"entries":[{"a":tru}]}}', 'not JSON'],
+    [`{"log":{"entries":[${JSON.stringify(entry())}]}}x`, 'not JSON'],
+    [`{"log":{"entries":[${JSON.stringify(entry())}]}}"`, 'not JSON'],
+    [`{"log":{"entries":[${JSON.stringify(entry())}]}} {"log":{"entries":[]}}`, 'not JSON'],
+    [`{"log":0}[{"entries":[${JSON.stringify(entry())}]}]`, 'not JSON'],
   ])('%j is not a HAR file (%s)', async (text, what) => {
     expect(await problemOf(text)).toBe(`--har: FILE is not a HAR file (${what})`)
   })
@@ -158,7 +162,6 @@ describe('readHarEntries: where log.entries is, and where it is not', () => {
     ['entries under log inside an array', `{"log":[{"entries":[${e}]}]}`],
     ['an array in an array after a log object whose entries was not one', `{"log":{"entries":0},"log":[[${e}]]}`],
     ['an array with no key in a log object after one with entries', `{"log":{"entries":0},"log":{[${e}]}}`],
-    ['an array after the top-level object', `{"log":0}[{"entries":[${e}]}]`],
   ])('%s: no log.entries', async (_, text) => {
     expect(await problemOf(text)).toBe('--har: FILE is not a HAR file (no log.entries)')
   })
@@ -250,6 +253,13 @@ describe('exchangeOf: a HAR entry as the judgements read it', () => {
     expect(exchange.response?.json).toEqual({ items: [] })
     expect(bodyRecorded).toBe(true)
     expect(senders).toEqual(['auth/x', 'headers/y'])
+  })
+
+  test('_checks that is not a list names no senders', async () => {
+    const e = { ...entry(), _checks: 'auth/x' } as unknown as HarEntry
+    const read = await recordedExchangeOf(e)
+    expect(read).not.toHaveProperty('senders')
+    expect(read.exchange.response?.status).toBe(200)
   })
 
   test('a status of 0 is a request without a response; a body neither recorded nor empty is not recorded', async () => {

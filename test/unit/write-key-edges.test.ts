@@ -66,4 +66,18 @@ describe('WriteKeys', () => {
     keys.record('submitIntent', 'key-again', '{"first":true}', 'write again')
     expect(keys.breaches()).toHaveLength(breaches)
   })
+
+  test('a pairing sent again is remembered from then: the writes before it do not push it out', () => {
+    const keys = new WriteKeys()
+    keys.record('submitIntent', 'key-first', '{"first":true}', 'write 0')
+    for (let i = 1; i < WRITES_REMEMBERED; i++) keys.record('submitIntent', `key-${i}`, `{"a":${i}}`, `write ${i}`)
+    keys.record('submitIntent', 'key-first', '{"first":true}', 'write 0 again')
+    keys.record('submitIntent', 'key-last', '{"last":true}', 'one more write')
+    keys.record('submitIntent', 'key-again', '{"first":true}', 'write again')
+    keys.record('submitIntent', 'key-first', '{"other":true}', 'write other')
+    expect(keys.breaches().map((b) => b.message.split(' sent ')[0])).toEqual([
+      'submitIntent: write again',
+      'submitIntent: write other',
+    ])
+  })
 })
