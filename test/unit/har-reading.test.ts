@@ -697,6 +697,28 @@ describe('harEntries: what a response entry says of its body', () => {
     expect(contentOf({ ...json(), headers: { 'content-encoding': 'gzip' } })).not.toHaveProperty('compression')
   })
 
+  test('a coded body is sized as it was sent (bodySize) and as decoded (content.size)', () => {
+    const gzipped = { ...json(), headers: { 'content-encoding': 'gzip' }, encodedBytes: 5 }
+    const entryOf = (response: Exchange['response']) =>
+      harEntries({ ...exchangeOf(response), connection: undefined } as unknown as Exchange, [], [], true)[0]!.response
+    expect([entryOf(gzipped).bodySize, entryOf(gzipped).content.size]).toEqual([5, 12])
+    expect([entryOf(json()).bodySize, entryOf(json()).content.size]).toEqual([12, 12])
+  })
+
+  test('a body cut at the cap loses the beginning of a secret it ends with, too short for redaction to know', () => {
+    const secret = { value: 'ipts_live_93be1c07aa5d', placeholder: '$IPTS_API_KEY' }
+    const body = `k=${secret.value.slice(0, 8)}`
+    const textOf = (truncated: boolean) =>
+      harEntries(
+        exchangeOf({ ...responseOf(200, { 'content-type': 'text/plain' }), body, truncated }),
+        [],
+        [secret],
+        true,
+      )[0]!.response.content.text
+    expect(textOf(true), 'cut where the secret began').toBe('k=')
+    expect(textOf(false), 'a body not cut ends with what it ends with').toBe(body)
+  })
+
   test('a body in a coding the suite cannot decode is not recorded, saying why', () => {
     const unknown = { ...json(), headers: { 'content-encoding': 'x-secret-zip' }, encodedBytes: 9 }
     expect(contentOf(unknown)).toEqual({
