@@ -228,6 +228,15 @@ describe('TrafficJudgement: WebSocket channels', () => {
     ])
   })
 
+  test("the second receipt learned ($IPTS_INTENT_RECEIPT_2) in a channel's URL is a breach too", () => {
+    const j = judgement()
+    j.learn(exchangeOf(undefined, { url: `${TARGET}/v1/intents/0x1?receipt=first-receipt-AAAA` }))
+    j.channel(channel(`${TARGET}/v1/realtime?receipt=zq98x7w6v5u4t3s2`))
+    expect(j.findings().traffic?.clientRuleBreaches?.map(({ message }) => message.split(' (')[0])).toEqual([
+      `GET ${TARGET}/v1/realtime?receipt=$IPTS_INTENT_RECEIPT_2`,
+    ])
+  })
+
   test('each is judged by the realtime checks of the profile, and by no other check', () => {
     const statuses = (j: TrafficJudgement) =>
       Object.fromEntries(j.findings().checks.map(({ id, status }) => [id, status]))
