@@ -34,6 +34,9 @@ describe('LearnedSecrets: which keys are secrets', () => {
     ['x[object Object]', true],
     ['$IPTS_API_KEY', false],
     ['${IPTS_API_KEY}AB_1', false],
+    ['[part of $IPTS_INTENT_RECEIPT]x', false],
+    ['[withheld: holds $IPTS_API_KEY, encoded]', false],
+    ['$ipts_api_key_lower', true],
     ['IPTS_API_KEY_2', true],
   ])('%j is learned: %s', (key, expected) => {
     expect(learned(key)).toEqual(expected ? ['$IPTS_API_KEY'] : [])
