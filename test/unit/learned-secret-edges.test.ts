@@ -119,4 +119,17 @@ describe('LearnedSecrets: which keys are secrets', () => {
     expect(secrets.list().some(({ value }) => value === `key-${1000 + keys - 1}`)).toBe(true)
     expect(secrets.list().some(({ value }) => value === 'key-1000')).toBe(gone === 0)
   })
+  test('a key seen again counts as seen last: it outlives those seen since its first time', () => {
+    const secrets = new LearnedSecrets()
+    const sent = (key: string) =>
+      secrets.learn({ request: { method: 'GET', url: 'http://127.0.0.1:9/v1/markets', headers: { 'x-api-key': key } } })
+    sent('key-seen-again')
+    for (let i = 1; i < SECRETS_REMEMBERED; i++) sent(`key-${1000 + i}`)
+    sent('key-seen-again')
+    sent('key-one-more')
+    const values = secrets.list().map(({ value }) => value)
+    expect(values).toContain('key-seen-again')
+    expect(values).not.toContain('key-1001')
+    expect(secrets.list().find(({ value }) => value === 'key-seen-again')?.placeholder).toBe('$IPTS_API_KEY')
+  })
 })
