@@ -270,6 +270,8 @@ describe('exchangeOf: a HAR entry as the judgements read it', () => {
     expect(read.bodyRecorded).toBe(false)
     const left = harEntry({ url: MARKETS, content: { size: 12, mimeType: 'application/json' } })
     expect((await recordedExchangeOf(left)).bodyRecorded).toBe(false)
+    const unmeasured = harEntry({ url: MARKETS, content: { size: -1, mimeType: 'application/json' } })
+    expect((await recordedExchangeOf(unmeasured)).bodyRecorded, 'a size not measured is no empty body').toBe(false)
     const empty = harEntry({ url: MARKETS, content: { size: 0, mimeType: 'application/json' } })
     expect((await recordedExchangeOf(empty)).bodyRecorded).toBe(true)
     expect((await recordedExchangeOf(entry())).exchange.connection).toBeUndefined()

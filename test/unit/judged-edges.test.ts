@@ -315,6 +315,8 @@ describe('the operation a path addresses', () => {
     ['GET', '/v1/marketsx', 'other-v1'],
     ['GET', '/v1/markets/', 'other-v1'],
     ['GET', '/v1/x/v1/markets', 'other-v1'],
+    ['GET', '/v1/Markets', 'other-v1'],
+    ['GET', '/V1/markets', 'outside-v1'],
     ['GET', '/v1', 'other-v1'],
     ['GET', '/v1/', 'other-v1'],
     ['GET', '/v1x/markets', 'outside-v1'],

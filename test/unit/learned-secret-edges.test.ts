@@ -119,6 +119,7 @@ describe('LearnedSecrets: which keys are secrets', () => {
     expect(secrets.list().some(({ value }) => value === `key-${1000 + keys - 1}`)).toBe(true)
     expect(secrets.list().some(({ value }) => value === 'key-1000')).toBe(gone === 0)
   })
+
   test('a key seen again counts as seen last: it outlives those seen since its first time', () => {
     const secrets = new LearnedSecrets()
     const sent = (key: string) =>
