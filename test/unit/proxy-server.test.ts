@@ -229,6 +229,21 @@ describe('the proxy server forwards', () => {
     expect(exchange.durationMs).toBeLessThanOrEqual(performance.now() - began)
   })
 
+  test('times the wait for the head apart from the receiving of the body', async () => {
+    const BODY_LATE_MS = 150
+    const upstream = await upstreamServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).flushHeaders()
+      setTimeout(() => res.end('{}'), BODY_LATE_MS)
+    })
+    const recorded = await proxyTo(upstream.origin)
+    expect((await fresh(`${recorded.proxy.url}/v1/config`)).status).toBe(200)
+    await told(recorded, 1)
+    const { exchange } = recorded.exchanges[0]!
+    // The timer's delay is a lower bound however loaded the machine; a few ms of slack for its clock.
+    expect(exchange.timings!.receiveMs).toBeGreaterThanOrEqual(BODY_LATE_MS - 10)
+    expect(exchange.durationMs).toBeGreaterThanOrEqual(exchange.timings!.waitMs + exchange.timings!.receiveMs)
+  })
+
   test('an upstream without a base path: the request path as it came', async () => {
     const upstream = await upstreamServer((_, res) => res.end('ok'))
     const recorded = await proxyTo(upstream.origin)
