@@ -392,6 +392,20 @@ describe("a run's exchange log and its HAR: written, gathered and read back", ()
     expect(gathered[0]!.response.content.text).toBe(long)
   })
 
+  test('each entry is logged with the secrets as their placeholders', () => {
+    const log = join(dir, 'redacted')
+    mkdirSync(log)
+    const key = 'ipts_live_5d6e7f8091a2b3c4'
+    const sent = {
+      ...exchangeOf(responseOf(200), { headers: { 'x-api-key': key } }),
+      startedAt: '2026-01-01T00:00:01.000Z',
+    }
+    logExchanges(log, [sent], 'auth/x', [{ value: key, placeholder: '$IPTS_API_KEY' }])
+    const [entry] = [...gatherExchangeLog(log)]
+    expect(entry!.request.headers).toEqual([{ name: 'x-api-key', value: '$IPTS_API_KEY' }])
+    expect(readdirSync(log).map((name) => readFileSync(join(log, name), 'utf8').includes(key))).toEqual([false])
+  })
+
   test('entries sent at the same time keep the order they were logged in, whatever follows their time', () => {
     const log = join(dir, 'same-time')
     mkdirSync(log)
