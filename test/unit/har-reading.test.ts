@@ -689,6 +689,19 @@ describe('harEntries: an exchange as HAR 1.2 entries', () => {
       [`${MARKETS}?moved=1`, 200, '3'],
     ])
   })
+
+  test('a redirect followed to a request that failed: the error is on the last entry alone', () => {
+    const exchange = {
+      ...exchangeOf(undefined),
+      error: { code: 'ECONNRESET', message: 'reset' },
+      redirects: [{ url: MARKETS, response: responseOf(307, { location: '/v1/markets?moved=1' }) }],
+    } as unknown as Exchange
+    const entries = harEntries(exchange, [], [], true)
+    expect(entries.map((e) => [e.response.status, e._error, e.response._error])).toEqual([
+      [307, undefined, undefined],
+      [0, 'ECONNRESET: reset', 'reset'],
+    ])
+  })
 })
 
 describe('harEntries: what a response entry says of its body', () => {
