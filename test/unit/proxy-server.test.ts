@@ -714,6 +714,17 @@ describe('the proxy server and WebSocket upgrades', () => {
     expect(recorded.exchanges[0]!.exchange.request.method).toBe('POST')
   })
 
+  test('each upgrade goes to the upstream on a connection of its own, a refused one too', async () => {
+    const upstream = await upstreamServer((_, res) => res.writeHead(426, { 'content-length': '0' }).end())
+    let connections = 0
+    upstream.server.on('connection', () => connections++)
+    const recorded = await proxyTo(upstream.origin)
+    for (let i = 0; i < 2; i++)
+      expect((await raw(recorded.proxy.url, UPGRADE_REQUEST)).split('\r\n')[0]).toContain(' 426 ')
+    await told(recorded, 2)
+    expect(connections).toBe(2)
+  })
+
   test('answers an upgrade the upstream does not take 502, and records the failure', async () => {
     const origin = `http://127.0.0.1:${await closedPort()}`
     const recorded = await proxyTo(origin)
