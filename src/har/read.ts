@@ -104,7 +104,7 @@ class EntriesScanner {
       if (!this.started) {
         if (byte !== OPEN_OBJECT) throw this.problem('not JSON')
         this.started = true
-      }
+      } else if (this.stack.length === 0) throw this.problem('not JSON') // after the file's object, only whitespace
       const depth = this.stack.length
       if (this.inEntries && depth === ENTRY_DEPTH && byte !== COMMA && byte !== CLOSE_ARRAY) {
         if (byte !== OPEN_OBJECT) throw this.problem(`entry ${this.count + 1} is not an object`)
@@ -154,7 +154,8 @@ class EntriesScanner {
 
   /** At the end of the file: whether it was whole JSON with a log.entries array. */
   end(): void {
-    if (!this.started || this.stack.length > 0 || this.inString) throw this.problem('not JSON')
+    // A string is only ever open inside the file's object.
+    if (!this.started || this.stack.length > 0) throw this.problem('not JSON')
     if (!this.sawEntries) throw this.problem('no log.entries')
   }
 

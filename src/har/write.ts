@@ -7,7 +7,8 @@ import type { HarEntry } from './types.js'
 /** The report directory's exchange log. */
 export const HAR_FILE = 'exchanges.har'
 
-const FLUSH_CHARS = 64 * 1024
+/** How much of the text a HAR is written in stays in memory before it is written to the file. */
+export const FLUSH_CHARS = 64 * 1024
 
 /** Response body text a HAR keeps in full, over all its entries; past it, bodies are kept once each, and cut. */
 export const HAR_BODY_BUDGET_CHARS = 4 * 1024 * 1024

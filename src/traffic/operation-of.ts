@@ -10,6 +10,13 @@ export type Destination = { operation: string } | 'other-v1' | 'outside-v1'
 let patterns: { id: OperationId; pattern: RegExp }[] | undefined
 
 /**
+ * What a path template of specs/openapi.yaml matches: the whole path, each {parameter} one segment that is not empty.
+ */
+export function templatePattern(template: string): RegExp {
+  return new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`)
+}
+
+/**
  * The operation a request addresses: a write of the profile's writes, else a GET matched against the path templates of
  * specs/openapi.yaml.
  */
@@ -18,10 +25,7 @@ export function destinationOf(method: string, url: string, profile?: ProfileValu
   if (path !== '/v1' && !path.startsWith('/v1/')) return 'outside-v1'
   const write = writeOperationAt(profile, method, url)
   if (write) return { operation: write }
-  patterns ??= operations().map((op) => ({
-    id: op.id,
-    pattern: new RegExp(`^${op.template.replace(/\{\w+\}/g, '[^/]+')}$`),
-  }))
+  patterns ??= operations().map((op) => ({ id: op.id, pattern: templatePattern(op.template) }))
   const found = method.toUpperCase() === 'GET' ? patterns.find(({ pattern }) => pattern.test(path)) : undefined
   return found ? { operation: found.id } : 'other-v1'
 }

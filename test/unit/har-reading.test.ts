@@ -6,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs'
 import { isUtf8 } from 'node:buffer'
@@ -20,7 +21,7 @@ import { readHarEntries } from '../../src/har/read.js'
 import { exchangeOf as recordedExchangeOf } from '../../src/har/to-exchange.js'
 import type { Har, HarEntry } from '../../src/har/types.js'
 import { packageJson } from '../../src/core/package-root.js'
-import { HAR_BODY_BUDGET_CHARS, HAR_BODY_CUT_CHARS, writeHar } from '../../src/har/write.js'
+import { FLUSH_CHARS, HAR_BODY_BUDGET_CHARS, HAR_BODY_CUT_CHARS, writeHar } from '../../src/har/write.js'
 import { TrafficJudgement } from '../../src/traffic/judgement.js'
 import { standIn } from '../../src/http/listed-material.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
@@ -106,6 +107,10 @@ describe('readHarEntries: the entries of log.entries, one at a time', () => {
     ['{"log":{"entries":[1]}}', 'entry 1 is not an object'],
     [`{"log":{"entries":[${JSON.stringify(entry())},"x"]}}`, 'entry 2 is not an object'],
     ['{"log":{"entries":[{"a":tru}]}}', 'not JSON'],
+    [`{"log":{"entries":[${JSON.stringify(entry())}]}}x`, 'not JSON'],
+    [`{"log":{"entries":[${JSON.stringify(entry())}]}}"`, 'not JSON'],
+    [`{"log":{"entries":[${JSON.stringify(entry())}]}} {"log":{"entries":[]}}`, 'not JSON'],
+    [`{"log":0}[{"entries":[${JSON.stringify(entry())}]}]`, 'not JSON'],
   ])('%j is not a HAR file (%s)', async (text, what) => {
     expect(await problemOf(text)).toBe(`--har: FILE is not a HAR file (${what})`)
   })
@@ -135,6 +140,10 @@ describe('readHarEntries: the entries of log.entries, one at a time', () => {
     expect(await problemOf(harText([{ ...e, response: null } as unknown as HarEntry]))).toBe(
       '--har: FILE is not a HAR file (entry 1 has no response with status, headers and content)',
     )
+    for (const content of [[], null, 'text'])
+      expect(await problemOf(harText([{ ...e, response: { ...e.response, content } } as unknown as HarEntry]))).toBe(
+        '--har: FILE is not a HAR file (entry 1 has no response with status, headers and content)',
+      )
   })
 
   test('a HAR with no entries, and a file that cannot be read, are each a usage error that says so', async () => {
@@ -153,7 +162,6 @@ describe('readHarEntries: where log.entries is, and where it is not', () => {
     ['entries under log inside an array', `{"log":[{"entries":[${e}]}]}`],
     ['an array in an array after a log object whose entries was not one', `{"log":{"entries":0},"log":[[${e}]]}`],
     ['an array with no key in a log object after one with entries', `{"log":{"entries":0},"log":{[${e}]}}`],
-    ['an array after the top-level object', `{"log":0}[{"entries":[${e}]}]`],
   ])('%s: no log.entries', async (_, text) => {
     expect(await problemOf(text)).toBe('--har: FILE is not a HAR file (no log.entries)')
   })
@@ -247,6 +255,13 @@ describe('exchangeOf: a HAR entry as the judgements read it', () => {
     expect(senders).toEqual(['auth/x', 'headers/y'])
   })
 
+  test('_checks that is not a list names no senders', async () => {
+    const e = { ...entry(), _checks: 'auth/x' } as unknown as HarEntry
+    const read = await recordedExchangeOf(e)
+    expect(read).not.toHaveProperty('senders')
+    expect(read.exchange.response?.status).toBe(200)
+  })
+
   test('a status of 0 is a request without a response; a body neither recorded nor empty is not recorded', async () => {
     const unanswered = { ...entry(), response: { ...entry().response, status: 0, _error: 'net::ERR_FAILED' } }
     const read = await recordedExchangeOf(unanswered as HarEntry)
@@ -255,6 +270,8 @@ describe('exchangeOf: a HAR entry as the judgements read it', () => {
     expect(read.bodyRecorded).toBe(false)
     const left = harEntry({ url: MARKETS, content: { size: 12, mimeType: 'application/json' } })
     expect((await recordedExchangeOf(left)).bodyRecorded).toBe(false)
+    const unmeasured = harEntry({ url: MARKETS, content: { size: -1, mimeType: 'application/json' } })
+    expect((await recordedExchangeOf(unmeasured)).bodyRecorded, 'a size not measured is no empty body').toBe(false)
     const empty = harEntry({ url: MARKETS, content: { size: 0, mimeType: 'application/json' } })
     expect((await recordedExchangeOf(empty)).bodyRecorded).toBe(true)
     expect((await recordedExchangeOf(entry())).exchange.connection).toBeUndefined()
@@ -364,6 +381,8 @@ describe("a run's exchange log and its HAR: written, gathered and read back", ()
     appendFileSync(join(log, 'other.jsonl'), '\n')
     logExchanges(log, [sentAt(`${MARKETS}/b`, '2026-01-01T00:00:02.000Z')], 'headers/y', [])
     writeFileSync(join(log, 'notes.txt'), 'not an entry\n')
+    writeFileSync(join(log, 'summary.json'), 'not an entry\n')
+    writeFileSync(join(log, 'worker-1.jsonl.partial'), 'not an entry\n')
     const gathered = [...gatherExchangeLog(log)]
     expect(gathered.map((e) => [e.request.url, e._checks])).toEqual([
       [`${MARKETS}/a`, ['auth/x']],
@@ -371,6 +390,39 @@ describe("a run's exchange log and its HAR: written, gathered and read back", ()
       [`${MARKETS}/c`, ['auth/x']],
     ])
     expect(gathered[0]!.response.content.text).toBe(long)
+  })
+
+  test('each entry is logged with the secrets as their placeholders', () => {
+    const log = join(dir, 'redacted')
+    mkdirSync(log)
+    const key = 'ipts_live_5d6e7f8091a2b3c4'
+    const sent = {
+      ...exchangeOf(responseOf(200), { headers: { 'x-api-key': key } }),
+      startedAt: '2026-01-01T00:00:01.000Z',
+    }
+    logExchanges(log, [sent], 'auth/x', [{ value: key, placeholder: '$IPTS_API_KEY' }])
+    const [entry] = [...gatherExchangeLog(log)]
+    expect(entry!.request.headers).toEqual([{ name: 'x-api-key', value: '$IPTS_API_KEY' }])
+    expect(readdirSync(log).map((name) => readFileSync(join(log, name), 'utf8').includes(key))).toEqual([false])
+  })
+
+  test('entries sent at the same time keep the order they were logged in, whatever follows their time', () => {
+    const log = join(dir, 'same-time')
+    mkdirSync(log)
+    const at = '2026-01-01T00:00:01.000Z'
+    logExchanges(
+      log,
+      [
+        { ...sentAt(`${MARKETS}/z`, at), durationMs: 9 },
+        { ...sentAt(`${MARKETS}/a`, at), durationMs: 1 },
+      ],
+      'auth/x',
+      [],
+    )
+    expect([...gatherExchangeLog(log)].map((e) => [e.request.url, e.time])).toEqual([
+      [`${MARKETS}/z`, 9],
+      [`${MARKETS}/a`, 1],
+    ])
   })
 
   test('a log whose last chunk is shorter than the one before: only the bytes read are lines; every file is closed', () => {
@@ -433,6 +485,35 @@ describe("a run's exchange log and its HAR: written, gathered and read back", ()
     const har = JSON.parse(readFileSync(path, 'utf8')) as { log: { version: string; creator: { name: string } } }
     expect(har.log.version).toBe('1.2')
     expect(har.log.creator.name).toBe('ipts-conformance')
+  })
+})
+
+describe('writeHar and memory', () => {
+  test('the text is written to the file once FLUSH_CHARS of it are pending, exactly, and not before', async () => {
+    const path = join(dir, 'flush', 'exchanges.har')
+    const creator = { name: packageJson.name, version: packageJson.version }
+    const opening = `{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"entries":[`
+    const first = harEntry({ url: `${MARKETS}/0` })
+    // The second entry's body padded until the text pending after it is FLUSH_CHARS long (its size has more digits).
+    let second = harEntry({ url: `${MARKETS}/1` })
+    for (let pad = 0, pending = 0; pending !== FLUSH_CHARS;) {
+      pad += FLUSH_CHARS - pending
+      second = harEntry({ url: `${MARKETS}/1`, body: `"${'x'.repeat(pad)}"` })
+      pending = `${opening}\n${JSON.stringify(first)},\n${JSON.stringify(second)}`.length
+    }
+    const onDisk: number[] = []
+    async function* entries() {
+      yield first
+      onDisk.push(statSync(path).size)
+      yield second
+      onDisk.push(statSync(path).size)
+      yield harEntry({ url: `${MARKETS}/2` })
+    }
+    await writeHar(path, entries())
+    expect(onDisk, 'nothing written after the first entry, all of it after the second').toEqual([0, FLUSH_CHARS])
+    expect((JSON.parse(readFileSync(path, 'utf8')) as Har).log.entries.map((e) => e.request.url)).toEqual(
+      [0, 1, 2].map((i) => `${MARKETS}/${i}`),
+    )
   })
 })
 
@@ -608,6 +689,19 @@ describe('harEntries: an exchange as HAR 1.2 entries', () => {
       [`${MARKETS}?moved=1`, 200, '3'],
     ])
   })
+
+  test('a redirect followed to a request that failed: the error is on the last entry alone', () => {
+    const exchange = {
+      ...exchangeOf(undefined),
+      error: { code: 'ECONNRESET', message: 'reset' },
+      redirects: [{ url: MARKETS, response: responseOf(307, { location: '/v1/markets?moved=1' }) }],
+    } as unknown as Exchange
+    const entries = harEntries(exchange, [], [], true)
+    expect(entries.map((e) => [e.response.status, e._error, e.response._error])).toEqual([
+      [307, undefined, undefined],
+      [0, 'ECONNRESET: reset', 'reset'],
+    ])
+  })
 })
 
 describe('harEntries: what a response entry says of its body', () => {
@@ -630,6 +724,28 @@ describe('harEntries: what a response entry says of its body', () => {
     expect(contentOf(gzipped)).toEqual({ size: 12, mimeType: 'application/json', text: '{"items":[]}', compression: 7 })
     expect(contentOf({ ...gzipped, truncated: true })).not.toHaveProperty('compression')
     expect(contentOf({ ...json(), headers: { 'content-encoding': 'gzip' } })).not.toHaveProperty('compression')
+  })
+
+  test('a coded body is sized as it was sent (bodySize) and as decoded (content.size)', () => {
+    const gzipped = { ...json(), headers: { 'content-encoding': 'gzip' }, encodedBytes: 5 }
+    const entryOf = (response: Exchange['response']) =>
+      harEntries({ ...exchangeOf(response), connection: undefined } as unknown as Exchange, [], [], true)[0]!.response
+    expect([entryOf(gzipped).bodySize, entryOf(gzipped).content.size]).toEqual([5, 12])
+    expect([entryOf(json()).bodySize, entryOf(json()).content.size]).toEqual([12, 12])
+  })
+
+  test('a body cut at the cap loses the beginning of a secret it ends with, too short for redaction to know', () => {
+    const secret = { value: 'ipts_live_93be1c07aa5d', placeholder: '$IPTS_API_KEY' }
+    const body = `k=${secret.value.slice(0, 8)}`
+    const textOf = (truncated: boolean) =>
+      harEntries(
+        exchangeOf({ ...responseOf(200, { 'content-type': 'text/plain' }), body, truncated }),
+        [],
+        [secret],
+        true,
+      )[0]!.response.content.text
+    expect(textOf(true), 'cut where the secret began').toBe('k=')
+    expect(textOf(false), 'a body not cut ends with what it ends with').toBe(body)
   })
 
   test('a body in a coding the suite cannot decode is not recorded, saying why', () => {

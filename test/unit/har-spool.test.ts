@@ -229,6 +229,17 @@ describe("a spool given the learned secrets (the proxy's), which forget all but 
     expect(valueOf(entries[0]!.request.headers, 'x-api-key')).toBe('$IPTS_API_KEY')
   })
 
+  test('the entries redacted before are redacted again with the secrets given when the HAR is written', async () => {
+    const learned = new LearnedSecrets()
+    const spool = await HarSpool.create(learned)
+    shownTo(learned, spool)(exchange('/v1/config', {}, '{}', false, { 'x-request-id': R2 }))
+    forget(learned)
+    const har = harAt()
+    await spool.writeTo(har, [{ value: R2, placeholder: '$IPTS_INTENT_RECEIPT' }])
+    const [entry] = (JSON.parse(readFileSync(har, 'utf8')) as Har).log.entries
+    expect(valueOf(entry!.response.headers, 'x-request-id')).toBe('$IPTS_INTENT_RECEIPT')
+  })
+
   test('a segment that cannot be read back fails the HAR, and the spool is removed all the same', async () => {
     const spoolRoot = mkdtempSync(join(tmpdir(), 'ipts-spool-root-'))
     process.env.TMPDIR = spoolRoot

@@ -6,7 +6,7 @@ import { brokenFormat } from '../../src/checks/request-formats.js'
 import { operationAt } from '../../src/contract/operations.js'
 import type { Exchange, ExchangeResponse } from '../../src/http/exchange.js'
 import { observe } from '../../src/engine/observations.js'
-import { destinationOf } from '../../src/traffic/operation-of.js'
+import { destinationOf, templatePattern } from '../../src/traffic/operation-of.js'
 import { exchangeOf, responseOf, type Sent } from '../support/hand-made.js'
 
 /**
@@ -314,6 +314,9 @@ describe('the operation a path addresses', () => {
     ['GET', '/v1/intents/a/b', 'other-v1'],
     ['GET', '/v1/marketsx', 'other-v1'],
     ['GET', '/v1/markets/', 'other-v1'],
+    ['GET', '/v1/x/v1/markets', 'other-v1'],
+    ['GET', '/v1/Markets', 'other-v1'],
+    ['GET', '/V1/markets', 'outside-v1'],
     ['GET', '/v1', 'other-v1'],
     ['GET', '/v1/', 'other-v1'],
     ['GET', '/v1x/markets', 'outside-v1'],
@@ -322,6 +325,24 @@ describe('the operation a path addresses', () => {
     ['GET', '/', 'outside-v1'],
   ] as const)('destinationOf(%s %s) is %j', (method, path, expected) => {
     expect(destinationOf(method, `http://127.0.0.1:9${path}`)).toEqual(expected)
+  })
+
+  test.each([
+    ['/v1/intents/{hash}', `/v1/intents/${HASH}`, true],
+    ['/v1/intents/{hash}', '/v1/intents/x', true],
+    ['/v1/intents/{hash}', '/v1/intents/', false],
+    ['/v1/intents/{hash}', '/v1/intents/a/b', false],
+    ['/v1/intents/{hash}', '/v1/intents/{hash}', true],
+    ['/v1/intents/{hash}', `/x/v1/intents/${HASH}`, false],
+    ['/v1/intents/{hash}', `/v1/intents/${HASH}/x`, false],
+    ['/v1/{a}/pnl', '/v1/0x1/pnl', true],
+    ['/v1/{a}/pnl', '/v1/0x1/pnlx', false],
+    ['/v1/traders/{address}/pnl', '/v1/traders/0x1/pnl', true],
+    ['/v1/traders/{address}/pnl', '/v1/traders//pnl', false],
+    ['/v1/markets', '/v1/markets', true],
+    ['/v1/markets', '/v1/markets/', false],
+  ])('templatePattern(%s) matches %s: %s', (template, path, expected) => {
+    expect(templatePattern(template).test(path)).toBe(expected)
   })
 
   test('a write the profile names is its operation; the same request without the profile is another path under /v1', () => {

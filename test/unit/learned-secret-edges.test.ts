@@ -24,6 +24,9 @@ describe('LearnedSecrets: which keys are secrets', () => {
     ['UNDEFINED', false],
     [' undefined ', false],
     ['[object Object]', false],
+    ['[object Array]', false],
+    ['[OBJECT PROMISE]', false],
+    ['[object ]', true],
     ['undefined1', true],
     ['xundefined', true],
     ['nullnull', true],
@@ -31,6 +34,9 @@ describe('LearnedSecrets: which keys are secrets', () => {
     ['x[object Object]', true],
     ['$IPTS_API_KEY', false],
     ['${IPTS_API_KEY}AB_1', false],
+    ['[part of $IPTS_INTENT_RECEIPT]x', false],
+    ['[withheld: holds $IPTS_API_KEY, encoded]', false],
+    ['$ipts_api_key_lower', true],
     ['IPTS_API_KEY_2', true],
   ])('%j is learned: %s', (key, expected) => {
     expect(learned(key)).toEqual(expected ? ['$IPTS_API_KEY'] : [])
@@ -112,5 +118,19 @@ describe('LearnedSecrets: which keys are secrets', () => {
     expect(told).toEqual(gone === 0 ? [] : [[keys, gone]])
     expect(secrets.list().some(({ value }) => value === `key-${1000 + keys - 1}`)).toBe(true)
     expect(secrets.list().some(({ value }) => value === 'key-1000')).toBe(gone === 0)
+  })
+
+  test('a key seen again counts as seen last: it outlives those seen since its first time', () => {
+    const secrets = new LearnedSecrets()
+    const sent = (key: string) =>
+      secrets.learn({ request: { method: 'GET', url: 'http://127.0.0.1:9/v1/markets', headers: { 'x-api-key': key } } })
+    sent('key-seen-again')
+    for (let i = 1; i < SECRETS_REMEMBERED; i++) sent(`key-${1000 + i}`)
+    sent('key-seen-again')
+    sent('key-one-more')
+    const values = secrets.list().map(({ value }) => value)
+    expect(values).toContain('key-seen-again')
+    expect(values).not.toContain('key-1001')
+    expect(secrets.list().find(({ value }) => value === 'key-seen-again')?.placeholder).toBe('$IPTS_API_KEY')
   })
 })

@@ -1,4 +1,4 @@
-import { once } from 'node:events'
+import { EventEmitter, once } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net'
 import { networkInterfaces } from 'node:os'
@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import { WebSocket, WebSocketServer, type RawData } from 'ws'
 import type { Exchange } from '../../src/http/exchange.js'
 import { startProxyServer, type ProxyServer, type ProxyServerOptions } from '../../src/traffic/proxy-server.js'
-import { tunnelUpgrade } from '../../src/traffic/upgrade-tunnel.js'
+import { drainedOrClosed, tunnelUpgrade } from '../../src/traffic/upgrade-tunnel.js'
 
 const hasIpv6Loopback = Object.values(networkInterfaces())
   .flat()
@@ -227,6 +227,21 @@ describe('the proxy server forwards', () => {
     expect(receiveMs).toBeGreaterThanOrEqual(0)
     expect(exchange.durationMs).toBeGreaterThanOrEqual(waitMs + receiveMs)
     expect(exchange.durationMs).toBeLessThanOrEqual(performance.now() - began)
+  })
+
+  test('times the wait for the head apart from the receiving of the body', async () => {
+    const BODY_LATE_MS = 150
+    const upstream = await upstreamServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).flushHeaders()
+      setTimeout(() => res.end('{}'), BODY_LATE_MS)
+    })
+    const recorded = await proxyTo(upstream.origin)
+    expect((await fresh(`${recorded.proxy.url}/v1/config`)).status).toBe(200)
+    await told(recorded, 1)
+    const { exchange } = recorded.exchanges[0]!
+    // The timer's delay is a lower bound however loaded the machine; a few ms of slack for its clock.
+    expect(exchange.timings!.receiveMs).toBeGreaterThanOrEqual(BODY_LATE_MS - 10)
+    expect(exchange.durationMs).toBeGreaterThanOrEqual(exchange.timings!.waitMs + exchange.timings!.receiveMs)
   })
 
   test('an upstream without a base path: the request path as it came', async () => {
@@ -686,6 +701,30 @@ describe('the proxy server and WebSocket upgrades', () => {
     expect(recorded.channels).toEqual([])
   })
 
+  test('an upgrade asked with another method than GET goes on, and is recorded, with that method', async () => {
+    const upstream = await upstreamServer((_, res) => res.writeHead(426, { 'content-length': '0' }).end())
+    const recorded = await proxyTo(upstream.origin)
+    const answer = await raw(
+      recorded.proxy.url,
+      'POST /v1/realtime HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nContent-Length: 0\r\n\r\n',
+    )
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 426 Upgrade Required')
+    await told(recorded, 1)
+    expect(upstream.seen.map(({ method, headers }) => `${method} ${headers.upgrade}`)).toEqual(['POST websocket'])
+    expect(recorded.exchanges[0]!.exchange.request.method).toBe('POST')
+  })
+
+  test('each upgrade goes to the upstream on a connection of its own, a refused one too', async () => {
+    const upstream = await upstreamServer((_, res) => res.writeHead(426, { 'content-length': '0' }).end())
+    let connections = 0
+    upstream.server.on('connection', () => connections++)
+    const recorded = await proxyTo(upstream.origin)
+    for (let i = 0; i < 2; i++)
+      expect((await raw(recorded.proxy.url, UPGRADE_REQUEST)).split('\r\n')[0]).toContain(' 426 ')
+    await told(recorded, 2)
+    expect(connections).toBe(2)
+  })
+
   test('answers an upgrade the upstream does not take 502, and records the failure', async () => {
     const origin = `http://127.0.0.1:${await closedPort()}`
     const recorded = await proxyTo(origin)
@@ -915,5 +954,17 @@ describe('tunnelUpgrade', () => {
     for (const socket of upstream.sockets) socket.destroy()
     await tunnel.done
     expect(told).toEqual([{ clientClosed: true }])
+  })
+})
+
+describe('drainedOrClosed', () => {
+  test.each(['drain', 'close'])('resolves on %s and leaves no listener of either behind', async (event) => {
+    const stream = new EventEmitter()
+    const waited = drainedOrClosed(stream)
+    expect([stream.listenerCount('drain'), stream.listenerCount('close')]).toEqual([1, 1])
+    stream.emit(event)
+    await waited
+    // A writer waits on one response many times: a listener left each time would pile up on its stream.
+    expect([stream.listenerCount('drain'), stream.listenerCount('close')]).toEqual([0, 0])
   })
 })

@@ -45,6 +45,12 @@ describe('TrafficJudgement: the responses seen per operation', () => {
     })
   })
 
+  test('a request that got no response is counted so, whatever error was recorded with it', () => {
+    const j = judgement()
+    j.judge({ ...exchangeOf(undefined), error: { code: 'NO_RESPONSE', message: 'no response was recorded' } }, false)
+    expect(j.findings().traffic).toMatchObject({ exchanges: 1, withoutResponse: 1, judged: 0, withoutBody: 0 })
+  })
+
   test('judge and upstreamFailed return the exchange with the operation it addresses, none outside the contract', () => {
     const j = judgement()
     expect(j.judge(exchangeOf(responseOf(200), unaddressed({}))).operation).toBe('listMarkets')
@@ -208,6 +214,29 @@ describe('TrafficJudgement: WebSocket channels', () => {
     ])
   })
 
+  test("a write's receipt the traffic carried, in a channel's URL under any name, is a breach too", () => {
+    const j = judgement(profile)
+    const url = `${TARGET}/v1/intents`
+    const answer = responseOf(201, JSON_TYPE, { data: { receipt: 'wrcpt_0123456789' } })
+    j.judge(exchangeOf(answer, { operation: undefined, method: 'POST', url }))
+    j.channel(channel(`${TARGET}/v1/realtime?intent=wrcpt_0123456789`))
+    expect(j.findings().traffic?.clientRuleBreaches).toEqual([
+      {
+        requirement: 'RCPT-HANDLING',
+        message: expect.stringMatching(/^GET \S+\/v1\/realtime\?intent=\$IPTS_WRITE_RECEIPT \(WebSocket channel 1\): /),
+      },
+    ])
+  })
+
+  test("the second receipt learned ($IPTS_INTENT_RECEIPT_2) in a channel's URL is a breach too", () => {
+    const j = judgement()
+    j.learn(exchangeOf(undefined, { url: `${TARGET}/v1/intents/0x1?receipt=first-receipt-AAAA` }))
+    j.channel(channel(`${TARGET}/v1/realtime?receipt=zq98x7w6v5u4t3s2`))
+    expect(j.findings().traffic?.clientRuleBreaches?.map(({ message }) => message.split(' (')[0])).toEqual([
+      `GET ${TARGET}/v1/realtime?receipt=$IPTS_INTENT_RECEIPT_2`,
+    ])
+  })
+
   test('each is judged by the realtime checks of the profile, and by no other check', () => {
     const statuses = (j: TrafficJudgement) =>
       Object.fromEntries(j.findings().checks.map(({ id, status }) => [id, status]))
@@ -237,6 +266,29 @@ describe('TrafficJudgement: WebSocket channels', () => {
     const { webSocketMessages: _none, ...upgrade } = channel(`${TARGET}/v1/realtime?topic=a`)
     j.channel(upgrade)
     expect(j.findings().traffic?.channels).toEqual({ opened: 1, messages: 0 })
+  })
+
+  test.each([
+    [10, 10],
+    [11, 11],
+  ])('%i channels with a receipt in their URL: %i breaches listed', (opened, listed) => {
+    const j = judgement()
+    for (let n = 1; n <= opened; n++) j.channel(channel(`${TARGET}/v1/realtime?receipt=rcpt_${n}_0123456789`))
+    const breaches = j.findings().traffic?.clientRuleBreaches ?? []
+    expect(breaches).toHaveLength(listed)
+    expect(breaches.at(-1)!.message).toEqual(
+      opened > 10
+        ? "and 1 more WebSocket channels whose upgrade's URL carried a receipt"
+        : expect.stringContaining('(WebSocket channel 10)'),
+    )
+  })
+
+  test('an upgrade recorded with messages but no response opened no channel', () => {
+    const j = judgement()
+    const { response: _none, ...unanswered } = channel(`${TARGET}/v1/realtime?receipt=rcpt_0123456789`)
+    j.judge(unanswered, false)
+    expect(j.findings().traffic).not.toHaveProperty('channels')
+    expect(j.findings().traffic).not.toHaveProperty('clientRuleBreaches')
   })
 
   test('ten are named, the rest counted in one more', () => {

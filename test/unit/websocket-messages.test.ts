@@ -1,6 +1,7 @@
 import { finished } from 'node:stream/promises'
 import { constants, deflateRawSync } from 'node:zlib'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
+import * as ws from 'ws'
 import { MESSAGES_RECORDED, WebSocketMessages, type Direction } from '../../src/traffic/websocket-messages.js'
 
 /**
@@ -130,6 +131,21 @@ describe('WebSocketMessages', () => {
     expect(shown(messages)).toEqual(['receive 1 squeezed squeezed squeezed', 'send 1 up'])
     expect(messages.comment()).toBeUndefined()
     messages.release()
+  })
+
+  test("release frees each direction's inflation state, once", async () => {
+    const deflate = (ws as unknown as { PerMessageDeflate: { prototype: { cleanup(): void } } }).PerMessageDeflate
+    const cleanup = vi.spyOn(deflate.prototype, 'cleanup')
+    try {
+      const messages = new WebSocketMessages('permessage-deflate', 1000)
+      await through(messages, 'receive', [text('plain')])
+      await through(messages, 'send', [text('plain', true)])
+      expect(cleanup).not.toHaveBeenCalled()
+      messages.release()
+      expect(cleanup).toHaveBeenCalledTimes(2)
+    } finally {
+      cleanup.mockRestore()
+    }
   })
 
   test('a compressed message is inflated only up to the cap: past it the direction is not read on', async () => {

@@ -14,6 +14,20 @@ describe('WriteKeys', () => {
     expect(keys.breaches()).toEqual([])
   })
 
+  test('each is held to its first pairing: going back to it after a breach breaks nothing more', () => {
+    const keys = new WriteKeys()
+    keys.record('submitIntent', 'key-0001', '{"a":1}', 'write 1')
+    keys.record('submitIntent', 'key-0002', '{"a":1}', 'write 2')
+    keys.record('submitIntent', 'key-0001', '{"a":1}', 'write 3')
+    keys.record('submitIntent', 'key-0003', '{"b":1}', 'write 4')
+    keys.record('submitIntent', 'key-0003', '{"b":2}', 'write 5')
+    keys.record('submitIntent', 'key-0003', '{"b":1}', 'write 6')
+    expect(keys.breaches().map((b) => b.message.split(' sent ')[0])).toEqual([
+      'submitIntent: write 2',
+      'submitIntent: write 5',
+    ])
+  })
+
   test('a body again under another key, or a key again with another body, breaks it; another operation does not', () => {
     const keys = new WriteKeys()
     keys.record('submitIntent', 'key-0001', '{"a":1}', 'write 1')
@@ -51,5 +65,19 @@ describe('WriteKeys', () => {
     for (let i = 1; i <= others; i++) keys.record('submitIntent', `key-${i}`, `{"a":${i}}`, `write ${i}`)
     keys.record('submitIntent', 'key-again', '{"first":true}', 'write again')
     expect(keys.breaches()).toHaveLength(breaches)
+  })
+
+  test('a pairing sent again is remembered from then: the writes before it do not push it out', () => {
+    const keys = new WriteKeys()
+    keys.record('submitIntent', 'key-first', '{"first":true}', 'write 0')
+    for (let i = 1; i < WRITES_REMEMBERED; i++) keys.record('submitIntent', `key-${i}`, `{"a":${i}}`, `write ${i}`)
+    keys.record('submitIntent', 'key-first', '{"first":true}', 'write 0 again')
+    keys.record('submitIntent', 'key-last', '{"last":true}', 'one more write')
+    keys.record('submitIntent', 'key-again', '{"first":true}', 'write again')
+    keys.record('submitIntent', 'key-first', '{"other":true}', 'write other')
+    expect(keys.breaches().map((b) => b.message.split(' sent ')[0])).toEqual([
+      'submitIntent: write again',
+      'submitIntent: write other',
+    ])
   })
 })
