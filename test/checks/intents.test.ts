@@ -132,6 +132,13 @@ describe('statusMember', () => {
     expect(statusMember(exchangeOf(responseOf(200)), 'orderHash')).toBeUndefined()
     expect(statusMember(unanswered(), 'orderHash')).toBeUndefined()
   })
+
+  it('reads no member of another 2xx: an intent status is a 200 (201 and 299, the edges of the range)', () => {
+    for (const status of [201, 299])
+      expect(statusMember(exchangeOf(responseOf(status, { orderHash: '0x1' })), 'orderHash'), `${status}`).toBe(
+        undefined,
+      )
+  })
 })
 
 describe('intents/missing-receipt-refused, recorded', () => {
