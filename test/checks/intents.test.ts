@@ -299,6 +299,19 @@ describe('intents checks on hand-made answers', () => {
     await expect(check('intents/refusals-declared-4xx').run(contextOf(settings, answer))).resolves.toBeUndefined()
   })
 
+  it('intents/refusals-declared-4xx judges a single refusal: every other request answered 429', async () => {
+    const oneRefused = (status: number) => (options: CallOptions) =>
+      options.query?.receipt === undefined
+        ? exchangeOf(responseOf(status, { error: 'x' }))
+        : exchangeOf(responseOf(429, { error: 'quota', code: 'rate_limited' }))
+    const run = (status: number) => check('intents/refusals-declared-4xx').run(contextOf(settings, oneRefused(status)))
+    await expect(run(404)).resolves.toBeUndefined()
+    await expect(run(500)).rejects.toMatchObject({
+      name: 'CheckFailure',
+      message: expect.stringMatching(/^the intent without a receipt answered 500, not a declared 4xx \(one of /),
+    })
+  })
+
   it('intents/failure-not-retryable reads only the intents given', async () => {
     const failed = () => exchangeOf(responseOf(200, { orderHash: FIRST.hash, failure: { retryable: false } }))
     await expect(check('intents/failure-not-retryable').run(contextOf(settings, failed))).resolves.toBeUndefined()

@@ -34,15 +34,28 @@ function refusedSocket(status: number): ChannelSocket {
   } as unknown as ChannelSocket
 }
 
+/** A socket that upgrades, then is closed with this code as soon as it is read. */
+function closedSocket(code: number): ChannelSocket {
+  return {
+    exchange: exchangeOf(responseOf(101), { operation: undefined }),
+    upgraded: true,
+    send: () => undefined,
+    next: async () => ({ kind: 'closed', code, reason: '' }),
+    close: () => undefined,
+  } as unknown as ChannelSocket
+}
+
 /** A context by hand: the ticket operation answers ticketStatus with a ticket, every handshake upgradeStatus. */
 function channelContext({
   ticketStatus = 201,
   upgradeStatus = 400,
   url = CHANNEL_URL,
+  socket = refusedSocket(upgradeStatus),
 }: {
   ticketStatus?: number
   upgradeStatus?: number
   url?: string
+  socket?: ChannelSocket
 }): CheckContext {
   return {
     settings: {
@@ -57,7 +70,7 @@ function channelContext({
         method: 'POST',
         url: 'http://127.0.0.1:9/v1/realtime/tickets',
       }),
-    openSocket: async () => refusedSocket(upgradeStatus),
+    openSocket: async () => socket,
     fail(message: string, details?: CheckFailure['details']): never {
       throw new CheckFailure(message, details)
     },
@@ -89,6 +102,21 @@ describe('a handshake refused where the URL names the channel', () => {
     await expect(refusedWithout.run(channelContext({ upgradeStatus: 403, url: REALTIME.url }))).rejects.toMatchObject({
       name: 'CheckFailure',
       message: expect.stringMatching(/the upgrade was answered 403, not 101$/),
+    })
+  })
+})
+
+describe('a channel closed after the upgrade', () => {
+  const refusedWithout = checkOf('realtime/channel-refused-without-its-receipt')
+
+  test("with a code the profile's refused.closeCodes lists (4403) is a refusal", async () => {
+    await expect(refusedWithout.run(channelContext({ socket: closedSocket(4403) }))).resolves.toBeUndefined()
+  })
+
+  test.each([1000, 1011, 4404])('with %i, a code it does not list, is no refusal', async (code) => {
+    await expect(refusedWithout.run(channelContext({ socket: closedSocket(code) }))).rejects.toMatchObject({
+      name: 'CheckFailure',
+      message: expect.stringMatching(new RegExp(`was not refused as the profile states .*: closed with code ${code}$`)),
     })
   })
 })
