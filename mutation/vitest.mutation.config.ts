@@ -5,7 +5,8 @@ import UnitTestsFirst from '../test/support/unit-tests-first.js'
 /**
  * The self-tests a mutant of a check is judged by (npm run mutation, stryker.config.mjs): each check run by itself
  * against the reference, its faults and its concern's allowances; the tests of each concern's checks on answers
- * scripted by hand (test/checks/); and the unit tests of the property runner and of the relation rules. Stryker runs
+ * scripted by hand (test/checks/); and the unit tests of the property runner, of the relation rules and of the values
+ * the checks judge with (the request formats, the refusals of operation-calls). Stryker runs
  * them in one thread, one test at a time, and per mutant only the tests that reach it. No build: none of them runs
  * the bin.
  */
@@ -16,6 +17,7 @@ export default defineConfig({
     include: [
       'test/checks/*.test.ts',
       'test/unit/property-runner.test.ts',
+      'test/unit/judged-edges.test.ts',
       'test/unit/relation-edges.test.ts',
       'test/unit/relation-rules-edges.test.ts',
     ],

@@ -1,8 +1,11 @@
 import { describe, expect, test } from 'vitest'
+import { headersChecks } from '../../src/checks/headers.js'
 import { STAND_IN } from '../../src/checks/operation-calls.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import type { RefRequest, RefResponse } from '../../src/reference/types.js'
 import { expectEveryCheckPasses, outcomeWithBehaviours } from '../support/run.js'
+import { scriptedContext } from '../support/check-context.js'
+import { responseOf } from '../support/hand-made.js'
 import { answering, rateLimited, setStatus, unreadable } from '../support/scripted-answers.js'
 
 const OPTIONAL = 'headers/optional-request-headers'
@@ -95,6 +98,17 @@ describe('headers/optional-request-headers and headers/request-without-accept-se
       const outcome = await outcomeWithBehaviours([id], [everyRequest])
       expect(outcome.status, `${id}: ${outcome.reason}`).toBe('skipped')
       expect(outcome.reason).toMatch(/^no request, as the suite sends it, got an answer that shows its outcome \(/)
+    }
+  })
+
+  test('pass when a single request shows its outcome, and skip when none does (answers made by hand)', async () => {
+    // Without a trader or an intent: the vault, the markets, the configuration and the markets' cursor page.
+    for (const id of [OPTIONAL, WITHOUT_ACCEPT] as const) {
+      const check = headersChecks.find((c) => c.id === id)!
+      const vaultServed = scriptedContext({}, ({ operation }) => responseOf(operation === 'getVault' ? 200 : 429))
+      await expect(check.run(vaultServed.ctx), id).resolves.toBeUndefined()
+      const noneServed = scriptedContext({}, () => responseOf(429))
+      await expect(check.run(noneServed.ctx), id).rejects.toMatchObject({ name: 'CheckSkipped' })
     }
   })
 

@@ -132,6 +132,13 @@ describe('statusMember', () => {
     expect(statusMember(exchangeOf(responseOf(200)), 'orderHash')).toBeUndefined()
     expect(statusMember(unanswered(), 'orderHash')).toBeUndefined()
   })
+
+  it('reads no member of another 2xx: an intent status is a 200 (201 and 299, the edges of the range)', () => {
+    for (const status of [201, 299])
+      expect(statusMember(exchangeOf(responseOf(status, { orderHash: '0x1' })), 'orderHash'), `${status}`).toBe(
+        undefined,
+      )
+  })
 })
 
 describe('intents/missing-receipt-refused, recorded', () => {
@@ -290,6 +297,19 @@ describe('intents checks on hand-made answers', () => {
         ? unanswered()
         : exchangeOf(responseOf(404, { error: 'not found', code: 'intent_not_found' }))
     await expect(check('intents/refusals-declared-4xx').run(contextOf(settings, answer))).resolves.toBeUndefined()
+  })
+
+  it('intents/refusals-declared-4xx judges a single refusal: every other request answered 429', async () => {
+    const oneRefused = (status: number) => (options: CallOptions) =>
+      options.query?.receipt === undefined
+        ? exchangeOf(responseOf(status, { error: 'x' }))
+        : exchangeOf(responseOf(429, { error: 'quota', code: 'rate_limited' }))
+    const run = (status: number) => check('intents/refusals-declared-4xx').run(contextOf(settings, oneRefused(status)))
+    await expect(run(404)).resolves.toBeUndefined()
+    await expect(run(500)).rejects.toMatchObject({
+      name: 'CheckFailure',
+      message: expect.stringMatching(/^the intent without a receipt answered 500, not a declared 4xx \(one of /),
+    })
   })
 
   it('intents/failure-not-retryable reads only the intents given', async () => {

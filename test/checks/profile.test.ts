@@ -639,6 +639,13 @@ function skippingContext(settings: Record<string, unknown>): CheckContext {
 const checkOf = (id: string) => profileChecks.find((check) => check.id === id)!
 
 describe('against a target without a trader or an intent', () => {
+  test('the required-members checks of the trader records need the trader; the vault and the markets need the key only', () => {
+    expect(checkOf('profile/vault-required-members').needs).toEqual(['apiKey'])
+    expect(checkOf('profile/market-required-members').needs).toEqual(['apiKey'])
+    expect(checkOf('profile/balance-required-members').needs).toEqual(['apiKey', 'trader'])
+    expect(checkOf('profile/pnl-required-members').needs).toEqual(['apiKey', 'trader'])
+  })
+
   test('profile/restricted-key-granted is skipped when no operation it lists has its inputs', async () => {
     const settings = { profile: { values: { restrictedKey: { granted: ['getTraderPnl', 'getIntentStatus'] } } } }
     await expect(checkOf('profile/restricted-key-granted').run(skippingContext(settings))).rejects.toThrow(

@@ -129,6 +129,61 @@ describe('request-ids checks on hand-made answers', () => {
   })
 })
 
+/**
+ * A context by hand whose GET /v1/config echoes the X-Request-ID sent, in x-request-id and the body's requestId, where
+ * `echoes` holds for it, and gives an ID of its own elsewhere.
+ */
+function echoingContext(echoes: (sent: string) => boolean): CheckContext {
+  const context = unansweredContext()
+  return {
+    ...context,
+    call: async (_: string, options?: { headers?: Record<string, string> }) => {
+      const sent = options?.headers?.['x-request-id']
+      const id = sent !== undefined && echoes(sent) ? sent : 'server-chosen-1'
+      return exchangeOf(responseOf(200, { 'x-request-id': id }, { requestId: id }), options?.headers ?? {})
+    },
+  } as CheckContext
+}
+
+describe('the X-Request-ID examples, each sent', () => {
+  const runOf = (id: string, echoes: (sent: string) => boolean) => check(id).run(echoingContext(echoes))
+
+  it.each([
+    ['too short (7 characters)', (sent: string) => sent.length === 7, '"Rid7chr"'],
+    ['too long (129 characters)', (sent: string) => sent.length === 129, JSON.stringify(`${'x'.repeat(121)}.9_:-AbZ`)],
+    ['with a space', (sent: string) => sent.includes(' '), '"ipts conformance"'],
+    ['with a slash', (sent: string) => sent.includes('/'), '"ipts/conformance"'],
+    ['non-ASCII', (sent: string) => /[^\x20-\x7e]/.test(sent), '"ipts-conformancé"'],
+  ])('invalid-not-echoed sends one %s: a server that echoes only it fails', async (name, echoes, shown) => {
+    await expect(runOf('request-ids/invalid-not-echoed', echoes)).rejects.toMatchObject({
+      name: 'CheckFailure',
+      message: `the ${name} X-Request-ID ${shown} is echoed in x-request-id`,
+    })
+  })
+
+  it('invalid-not-echoed passes a server that echoes every valid ID and no invalid one', async () => {
+    await expect(
+      runOf('request-ids/invalid-not-echoed', (sent) => /^[A-Za-z0-9._:-]{8,128}$/.test(sent)),
+    ).resolves.toBeUndefined()
+  })
+
+  it.each([
+    ['shortest (8 characters)', (sent: string) => sent.length === 8],
+    ['longest (128 characters)', (sent: string) => sent.length === 128],
+    ['dotted', (sent: string) => sent === 'ipts.conformance.1'],
+    ['underscored', (sent: string) => sent.includes('_') && sent.length < 128],
+    ['colon-separated', (sent: string) => sent.includes(':') && sent.length < 128],
+    ['hyphenated', (sent: string) => sent.includes('-') && sent.length < 128],
+  ])('valid-echoed sends one %s: a server that garbles only it fails', async (name, garbles) => {
+    await expect(runOf('request-ids/valid-echoed', (sent) => !garbles(sent))).rejects.toMatchObject({
+      name: 'CheckFailure',
+      message: expect.stringMatching(
+        new RegExp(`^the ${name.replace(/[()]/g, '\\$&')} X-Request-ID "[^"]+" came back as "server-chosen-1"$`),
+      ),
+    })
+  })
+})
+
 describe('request-ids checks against the scripted reference', () => {
   it('every request-ids check passes against the reference as it is', async () => {
     await expectEveryCheckPasses('request-ids')

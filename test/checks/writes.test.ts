@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import type { CheckId } from '../../src/contract/catalogue-ids.js'
 import { checksByConcern } from '../../src/checks/index.js'
+import { wrongReceipt } from '../../src/checks/writes.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import { specPath } from '../../src/core/package-root.js'
 import { readProfileFile } from '../../src/profile/load.js'
@@ -542,10 +543,34 @@ describe('the status of a written intent', () => {
     expect(verdict(await outcomeOf('writes/cancellation-ends-lifecycle', [reservedReceipts]))).toBe('passed')
   })
 
+  test("a 2xx other than 200 to another submission's receipt grants the status (201, and 299 at the edge)", async () => {
+    for (const status of [201, 299]) {
+      const otherReceipt = writtenStatusWhere(
+        status,
+        (request, intent) => request.query.get('receipt') !== intent.receipt,
+      )
+      expect(verdict(await outcomeOf('writes/receipt-grants-only-its-own-status', [otherReceipt]))).toBe(
+        `failed: submitIntent: the status of a new submission is granted (${status}) with the receipt of another submission`,
+      )
+    }
+  })
+
   test("a 3xx to another submission's receipt grants nothing", async () => {
     const otherReceipt = writtenStatusWhere(300, (request, intent) => request.query.get('receipt') !== intent.receipt)
     expect(verdict(await outcomeOf('writes/receipt-grants-only-its-own-status', [otherReceipt]))).toBe('passed')
   })
+})
+
+describe('the wrong receipt a cancellation is sent with', () => {
+  test.each(['x', 'xxxx', 'x-receipt-1', 'abc', '0', '00x'])(
+    'for %j is of its length, another, and differs from it at its first character',
+    (receipt) => {
+      const wrong = wrongReceipt(receipt)
+      expect(wrong).toHaveLength(receipt.length)
+      expect(wrong).not.toBe(receipt)
+      expect(wrong[0]).not.toBe(receipt[0])
+    },
+  )
 })
 
 describe('the polls after a cancellation', () => {

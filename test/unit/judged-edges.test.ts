@@ -286,6 +286,8 @@ describe('the operation a path addresses', () => {
   test.each([
     ['/v1/markets', 'listMarkets'],
     ['/v1/markets?cursor=x#y', 'listMarkets'],
+    ['/v1/markets#y', 'listMarkets'],
+    ['/v1/vault#/x?y', 'getVault'],
     ['/v1/config', 'getConfig'],
     ['/v1/vault', 'getVault'],
     [`/v1/intents/${HASH}`, 'getIntentStatus'],

@@ -372,6 +372,15 @@ const cases: readonly (readonly [
     ['CONV-WAD-UINT'],
   ],
   [
+    'an unlisted market member that holds Wad inside its name, not at its end',
+    'listMarkets',
+    (b) => {
+      b.data[0].WadRatio = '01'
+      b.data[0].feeWadx = '-1'
+    },
+    [],
+  ],
+  [
     'a market without its last three fields',
     'listMarkets',
     (b) => {
