@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { realtimeChecks } from '../../src/checks/realtime.js'
-import { CheckFailure, CheckSkipped, type CheckContext } from '../../src/checks/types.js'
+import type { CheckContext } from '../../src/checks/types.js'
 import { specPath } from '../../src/core/package-root.js'
 import type { ChannelSocket } from '../../src/http/websocket.js'
 import type { RealtimeSection } from '../../src/profile/realtime.js'
+import { scriptedContext } from '../support/check-context.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
 
 /**
@@ -57,13 +58,16 @@ function channelContext({
   url?: string
   socket?: ChannelSocket
 }): CheckContext {
-  return {
-    settings: {
+  const { ctx } = scriptedContext(
+    {
       apiKey: 'full-key-1',
       baseUrl: 'http://127.0.0.1:9',
       intent: { hash: `0x${'ab'.repeat(32)}`, receipt: 'receipt-of-intent-a' },
-      profile: { values: { realtime: { ...REALTIME, url } } },
+      profile: { values: { realtime: { ...REALTIME, url } }, source: 'the test', baseDir: '.' },
     },
+    () => undefined,
+  )
+  return Object.assign(ctx, {
     request: async () =>
       exchangeOf(responseOf(ticketStatus, {}, { data: { ticket: 'ticket-1' } }), {
         operation: undefined,
@@ -71,13 +75,7 @@ function channelContext({
         url: 'http://127.0.0.1:9/v1/realtime/tickets',
       }),
     openSocket: async () => socket,
-    fail(message: string, details?: CheckFailure['details']): never {
-      throw new CheckFailure(message, details)
-    },
-    skip(reason: string): never {
-      throw new CheckSkipped(reason)
-    },
-  } as unknown as CheckContext
+  })
 }
 
 const answered = (status: number) => `the upgrade was answered ${status}, not 101`

@@ -6,8 +6,9 @@ import { parse } from 'yaml'
 import type { CheckId } from '../../src/contract/catalogue-ids.js'
 import { specPath } from '../../src/core/package-root.js'
 import type { RealtimeSection } from '../../src/profile/realtime.js'
-import { realtimeTarget, runAgainstRealtimeTarget, type HostileTarget } from '../support/hostile-servers.js'
-import { crashedIds, failureSummary } from '../support/run.js'
+import { runConformance } from '../../src/runner/run.js'
+import { realtimeTarget, type HostileTarget } from '../support/hostile-servers.js'
+import { crashedIds, failureSummary, TEST_RETRY_POLICY, TEST_SETTINGS } from '../support/run.js'
 
 /**
  * A realtime endpoint that misbehaves behind a ticket operation that works: the channel checks fail with evidence
@@ -49,7 +50,17 @@ describe('a hostile realtime endpoint', () => {
   ] as const)('that %s fails the channel checks with evidence', async (_, misbehave, shows) => {
     const target = await realtimeTarget(misbehave)
     started.push(target)
-    const report = await runAgainstRealtimeTarget(target, realtime, CHANNEL_CHECKS)
+    const report = await runConformance({
+      settings: {
+        ...TEST_SETTINGS,
+        baseUrl: target.baseUrl,
+        apiKey: 'hostile-full-key',
+        intent: { hash: `0x${'ab'.repeat(32)}`, receipt: 'receipt-of-intent-a' },
+      },
+      retryPolicy: TEST_RETRY_POLICY,
+      profile: { values: { realtime }, baseDir: '.', source: 'the test' },
+      only: CHANNEL_CHECKS,
+    })
     expect(crashedIds(report), failureSummary(report)).toEqual([])
     expect(report.errors).toEqual([])
     const outcome = (id: CheckId) => report.checks.find((c) => c.id === id)!

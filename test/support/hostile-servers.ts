@@ -10,11 +10,6 @@ import { request } from 'undici'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
 import type { RunSettings } from '../../src/core/settings.js'
-import type { CheckId } from '../../src/contract/catalogue-ids.js'
-import type { Report } from '../../src/core/report.js'
-import type { RealtimeSection } from '../../src/profile/realtime.js'
-import { runConformance } from '../../src/runner/run.js'
-import { TEST_RETRY_POLICY, TEST_SETTINGS } from './run.js'
 
 /** A misbehaving target on 127.0.0.1; `requestsElsewhere` counts requests that reached a second server it points to. */
 export interface HostileTarget {
@@ -88,7 +83,11 @@ export async function httpTarget(handle: (req: IncomingMessage, res: ServerRespo
  */
 export async function realtimeTarget(misbehave: (socket: WebSocket, raw: Duplex) => void): Promise<HostileTarget> {
   const sockets = new WebSocketServer({ noServer: true })
-  const server = createHttpServer(issueTickets)
+  const server = createHttpServer((req, res) => {
+    const keyed = req.headers['x-api-key'] !== undefined
+    res.writeHead(keyed ? 201 : 401, JSON_HEADERS)
+    res.end(JSON.stringify(keyed ? { data: { ticket: 'ticket-1' } } : { error: 'no key', code: 'unauthorized' }))
+  })
   server.on('upgrade', (req: IncomingMessage, raw: Duplex, head: Buffer) => {
     raw.on('error', () => raw.destroy())
     sockets.handleUpgrade(req, raw, head, (socket) => {
@@ -105,43 +104,6 @@ export async function realtimeTarget(misbehave: (socket: WebSocket, raw: Duplex)
       await closeHttp(server)
     },
   }
-}
-
-/** Issues a ticket to a request with a key (the ticket operation of a realtime target). */
-function issueTickets(req: IncomingMessage, res: ServerResponse): void {
-  const keyed = req.headers['x-api-key'] !== undefined
-  res.writeHead(keyed ? 201 : 401, JSON_HEADERS)
-  res.end(JSON.stringify(keyed ? { data: { ticket: 'ticket-1' } } : { error: 'no key', code: 'unauthorized' }))
-}
-
-/** A realtime target whose every WebSocket upgrade is answered `status` (a channel refused at the handshake). */
-export async function upgradeRefusingTarget(status: number): Promise<HostileTarget> {
-  const server = createHttpServer(issueTickets)
-  server.on('upgrade', (_: IncomingMessage, raw: Duplex) => {
-    raw.on('error', () => raw.destroy())
-    raw.end(`HTTP/1.1 ${status} Refused\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`)
-  })
-  const baseUrl = await listen(server)
-  return { baseUrl, close: () => closeHttp(server) }
-}
-
-/** A run of `only` against a realtime target, with an intent and a full key, under the profile's realtime section. */
-export function runAgainstRealtimeTarget(
-  target: HostileTarget,
-  realtime: RealtimeSection,
-  only: CheckId[],
-): Promise<Report> {
-  return runConformance({
-    settings: {
-      ...TEST_SETTINGS,
-      baseUrl: target.baseUrl,
-      apiKey: 'hostile-full-key',
-      intent: { hash: `0x${'ab'.repeat(32)}`, receipt: 'receipt-of-intent-a' },
-    },
-    retryPolicy: TEST_RETRY_POLICY,
-    profile: { values: { realtime }, baseDir: '.', source: 'the test' },
-    only,
-  })
 }
 
 /**
