@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { requestIdChecks } from '../../src/checks/request-ids.js'
 import type { Check, CheckContext } from '../../src/checks/types.js'
-import { CheckFailure, CheckSkipped } from '../../src/checks/types.js'
-import type { RunSettings } from '../../src/core/settings.js'
+import { scriptedContext } from '../support/check-context.js'
 import type { Exchange, ExchangeResponse } from '../../src/http/exchange.js'
 import type { Behaviour } from '../../src/reference/types.js'
 import { expectEveryCheckPasses, outcomeWithBehaviours } from '../support/run.js'
@@ -39,18 +38,7 @@ function unansweredContext(): CheckContext {
     ...exchangeOf(undefined, {}),
     error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' },
   }
-  return {
-    settings: { apiKey: 'k' } as RunSettings,
-    exchanges: [],
-    inputs: {},
-    call: async () => unanswered,
-    fail(message: string, details?: CheckFailure['details']): never {
-      throw new CheckFailure(message, details)
-    },
-    skip(reason: string): never {
-      throw new CheckSkipped(reason)
-    },
-  } as unknown as CheckContext
+  return scriptedContext({ apiKey: 'k' }, () => unanswered).ctx
 }
 
 /** Answers GET /v1/config without a key with this status instead of its 401. */
