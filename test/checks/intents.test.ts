@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { checksByConcern } from '../../src/checks/index.js'
 import { intentsChecks, statusMember } from '../../src/checks/intents.js'
-import { CheckFailure, CheckSkipped, type CallOptions, type Check, type CheckContext } from '../../src/checks/types.js'
+import type { CallOptions, Check, CheckContext } from '../../src/checks/types.js'
 import type { RunSettings } from '../../src/core/settings.js'
 import type { Exchange, ExchangeResponse } from '../../src/http/exchange.js'
 import { buildReferenceData } from '../../src/reference/data.js'
 import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
 import { expectEveryCheckPasses, outcomeWithBehaviours, runAgainstReference } from '../support/run.js'
+import { scriptedContext } from '../support/check-context.js'
 
 // Copied from test/support/hand-made.ts (not to be edited): a response and an exchange made by hand.
 function responseOf(status: number, json?: unknown): ExchangeResponse {
@@ -43,18 +44,7 @@ function check(id: string): Check {
 
 /** A context by hand whose every call is answered by answer(): fail and skip throw as the engine's do. */
 function contextOf(settings: Partial<RunSettings>, answer: (options: CallOptions) => Exchange): CheckContext {
-  return {
-    settings: settings as RunSettings,
-    exchanges: [],
-    inputs: {},
-    call: async (_operation: string, options: CallOptions = {}) => answer(options),
-    fail(message: string, details?: CheckFailure['details']): never {
-      throw new CheckFailure(message, details)
-    },
-    skip(reason: string): never {
-      throw new CheckSkipped(reason)
-    },
-  } as unknown as CheckContext
+  return scriptedContext(settings, ({ options }) => answer(options ?? {})).ctx
 }
 
 const DATA = buildReferenceData()
