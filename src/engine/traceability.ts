@@ -27,8 +27,7 @@ export function traceRequirements(
     const checks = [...new Set([...(coverage.get(requirement.id) ?? []), ...ran.map((o) => o.id)])]
     const { id, section, level, rule, quote, observable } = requirement
     const key = requirement.profile
-    const againstProfile =
-      key && profile && stated(profile, key) ? { profile: { key, value: profile.values[key] } } : {}
+    const againstProfile = key && stated(profile, key) ? { profile: { key, value: profile.values[key] } } : {}
     return {
       id,
       section,

@@ -101,7 +101,7 @@ export interface Profile {
 }
 
 /** Whether the profile states the key; a check or rule that needs it is not assessable otherwise. */
-export function stated(profile: Profile | undefined, key: ProfileKey): boolean {
+export function stated(profile: Profile | undefined, key: ProfileKey): profile is Profile {
   return profile?.values[key] !== undefined
 }
 
