@@ -1,7 +1,5 @@
 // @ts-check
-import checks from './stryker.config.mjs'
 import engine from './stryker.engine.config.mjs'
-import front from './stryker.front.config.mjs'
 import http from './stryker.http.config.mjs'
 import judges from './stryker.judges.config.mjs'
 import model from './stryker.model.config.mjs'
@@ -11,7 +9,9 @@ import { strykerPart } from './stryker.part.mjs'
 
 /**
  * npm run mutation, static part: the mutants of top-level code (the tables, patterns, lists and definitions the checks,
- * the rules, the traffic adapters and the model judge with) of every file the other parts mutate with ignoreStatic.
+ * the rules, the traffic adapters and the model judge with) of every file the other parts mutate with ignoreStatic,
+ * but the checks' own files and the front's: the checks' definitions and the front ends' tables are judged only by
+ * the tests of the checks and of the surfaces, which the static-checks and front parts run.
  * Every test runs for such a mutant, so these are judged by the unit tests that hold the judged values at their edges
  * (vitest.mutation-static.config.ts). The ignorer top-level-only.mjs keeps these mutants alone; the other
  * parts measure the rest.
@@ -21,7 +21,7 @@ export default {
   // Every file the other parts mutate: engine's exclusions before the judges' verdict files, which they bring back.
   ...strykerPart(
     'static',
-    [checks, engine, judges, traffic, http, model, front, secrets].flatMap((part) => part.mutate ?? []),
+    [engine, judges, traffic, http, model, secrets].flatMap((part) => part.mutate ?? []),
   ),
   ignoreStatic: false,
   plugins: ['@stryker-mutator/*', './mutation/top-level-only.mjs'],

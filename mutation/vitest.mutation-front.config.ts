@@ -5,21 +5,25 @@ import { mutationPart } from './vitest.mutation-part.js'
  * src/docs, reporters/; stryker.front.config.mjs): the surface tests that run each command in this process, its inputs
  * and its reports, and the test of the generated docs.
  */
-export default mutationPart([
-  'test/unit/baseline.test.ts',
-  'test/unit/harness.test.ts',
-  'test/unit/input-edges.test.ts',
-  'test/unit/report-escaping.test.ts',
-  'test/surfaces/cli.test.ts',
-  'test/surfaces/inputs.test.ts',
-  'test/surfaces/preflight.test.ts',
-  'test/surfaces/interruption.test.ts',
-  'test/surfaces/waivers.test.ts',
-  'test/surfaces/replay.test.ts',
-  'test/surfaces/report-cli.test.ts',
-  'test/surfaces/report-formats.test.ts',
-  'test/surfaces/report-browser.test.ts',
-  'test/surfaces/reference-command.test.ts',
-  'test/surfaces/vitest-config.test.ts',
-  'test/meta/docs.test.ts',
-])
+export default mutationPart(
+  [
+    'test/unit/baseline.test.ts',
+    'test/unit/harness.test.ts',
+    'test/unit/input-edges.test.ts',
+    'test/unit/report-escaping.test.ts',
+    'test/surfaces/cli.test.ts',
+    'test/surfaces/inputs.test.ts',
+    'test/surfaces/preflight.test.ts',
+    'test/surfaces/interruption.test.ts',
+    'test/surfaces/waivers.test.ts',
+    'test/surfaces/replay.test.ts',
+    'test/surfaces/report-cli.test.ts',
+    'test/surfaces/report-formats.test.ts',
+    'test/surfaces/report-browser.test.ts',
+    'test/surfaces/reference-command.test.ts',
+    'test/surfaces/vitest-config.test.ts',
+    'test/meta/docs.test.ts',
+  ],
+  // Its top-level code is measured here too (stryker.front.config.mjs): a fresh module graph for each test file.
+  { topLevel: true },
+)

@@ -22,6 +22,7 @@ const DEFAULT_CONFIGS = [
   'mutation/stryker.secrets.config.mjs',
   'mutation/stryker.judges.config.mjs',
   'mutation/stryker.static.config.mjs',
+  'mutation/stryker.static-checks.config.mjs',
   'mutation/stryker.traffic.config.mjs',
   'mutation/stryker.http.config.mjs',
   'mutation/stryker.engine.config.mjs',
@@ -115,10 +116,10 @@ const where = (row, mutant) => `${row.file}:${mutant.location.start.line}`
 const cell = (text) => text.replaceAll('|', '\\|').replaceAll('`', "'")
 const minutes = (seconds) =>
   seconds === undefined ? 'not measured' : `${Math.floor(seconds / 60)} min ${seconds % 60} s`
-// Mutants of top-level code (ignoreStatic) are ignored by Stryker itself, and those inside a function by the static
-// part (its ignorer, mutation/top-level-only.mjs) when the part that measures them has no result; the others were
-// disabled in the code, with a reason.
-const notInPart = (m) => m.status === 'Ignored' && /static|inside a function/i.test(m.statusReason ?? '')
+// Mutants of top-level code (ignoreStatic) are ignored by Stryker itself, and those inside a function or an instance
+// field by the static part (its ignorer, mutation/top-level-only.mjs) when the part that measures them has no result;
+// the others were disabled in the code, with a reason.
+const notInPart = (m) => m.status === 'Ignored' && /static|inside a function|instance field/i.test(m.statusReason ?? '')
 const staticIgnored = all.filter(notInPart)
 const disabled = rows.flatMap((row) =>
   row.mutants.filter((m) => m.status === 'Ignored' && !notInPart(m)).map((m) => ({ row, m })),

@@ -428,7 +428,7 @@ function unsendableHeader(headers: Record<string, string> = {}): ExchangeError |
 /**
  * A transport failure after which a write may have been received: sending it again, as it was, is the contract's retry.
  */
-function isAmbiguous(error: ExchangeError | undefined): boolean {
+export function isAmbiguous(error: ExchangeError | undefined): boolean {
   return error !== undefined && !OWN_ABORTS.has(error.code)
 }
 

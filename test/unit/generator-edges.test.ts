@@ -430,6 +430,15 @@ describe.each<[HexIdentifierSchema, number]>([
     )
   })
 
+  test('a digit put out of the hex class is a letter past f, a prefix letter, a separator or a look-alike', () => {
+    const digitsReplaced = new Set<string>()
+    for (const id of fc.sample(malformedHexIdentifier(schema, [known]), { seed: FIXED_SEED, numRuns: 5000 })) {
+      if (id.length !== known.length || !id.startsWith('0x')) continue
+      for (const c of id.slice(2)) if (!/[0-9a-fA-F]/.test(c)) digitsReplaced.add(c)
+    }
+    for (const c of ['g', 'G', 'x', 'z', '-', '_', ':', '\u00e9', '\u0430']) expect(digitsReplaced).toContain(c)
+  })
+
   test('fixed well-formed cases are the known ones in both cases, all zeros and all f', () => {
     expect(values(wellFormedHexIdentifierCoverage(schema)), 'none known').toEqual([
       `0x${'0'.repeat(digits)}`,

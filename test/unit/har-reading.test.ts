@@ -13,7 +13,7 @@ import { isUtf8 } from 'node:buffer'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
-import { afterAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import { gatherExchangeLog, logExchanges } from '../../src/har/exchange-log.js'
 import { harEntries } from '../../src/har/from-exchange.js'
 import type { Exchange } from '../../src/http/exchange.js'
@@ -390,6 +390,25 @@ describe("a run's exchange log and its HAR: written, gathered and read back", ()
       [`${MARKETS}/c`, ['auth/x']],
     ])
     expect(gathered[0]!.response.content.text).toBe(long)
+  })
+
+  test("each entry is parsed once, when it is yielded: its time is read from the line's start", () => {
+    const log = join(dir, 'parsed-once')
+    mkdirSync(log)
+    logExchanges(
+      log,
+      [sentAt(`${MARKETS}/b`, '2026-01-01T00:00:02.000Z'), sentAt(`${MARKETS}/a`, '2026-01-01T00:00:01.000Z')],
+      'auth/x',
+      [],
+    )
+    const parse = vi.spyOn(JSON, 'parse')
+    try {
+      const urls = [...gatherExchangeLog(log)].map((entry) => entry.request.url)
+      expect(urls).toEqual([`${MARKETS}/a`, `${MARKETS}/b`])
+      expect(parse).toHaveBeenCalledTimes(2)
+    } finally {
+      parse.mockRestore()
+    }
   })
 
   test('each entry is logged with the secrets as their placeholders', () => {

@@ -1,7 +1,14 @@
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
 import { loadOpenApi } from '../../src/contract/schemas.js'
-import { codingsOf, decodeBody, decodedResponse, unknownCodingOf } from '../../src/http/content-coding.js'
+import { isAmbiguous } from '../../src/http/client.js'
+import {
+  ACCEPTED_CODINGS,
+  codingsOf,
+  decodeBody,
+  decodedResponse,
+  unknownCodingOf,
+} from '../../src/http/content-coding.js'
 import { listedHeaders, standIn } from '../../src/http/listed-material.js'
 import { headerShown, headerValue, headerValues } from '../../src/http/exchange.js'
 import { recordedRedirect, redirectLocation } from '../../src/http/redirects.js'
@@ -575,4 +582,36 @@ describe('parsedResponse: the JSON of a body, or why it is none', () => {
     expect(decodeUtf8(Buffer.from('é'))).toBe('é')
     expect(decodeUtf8(Buffer.from([0x61, 0xe9]))).toBe('[invalid UTF-8, 2 bytes] aé')
   })
+})
+
+describe('which failed writes may have been received (sent again as they were)', () => {
+  test.each(['CHECK_ENDED', 'HEADER_NOT_SENDABLE', 'RUN_TIME_BOUND', 'RUN_INTERRUPTED', 'TARGET_NOT_ANSWERING'])(
+    'not one the suite cut off or never sent itself: %s',
+    (code) => {
+      expect(isAmbiguous({ code, message: 'not sent' })).toBe(false)
+    },
+  )
+
+  test('one the transport lost on the way, or none at all', () => {
+    expect(isAmbiguous({ code: 'ECONNRESET', message: 'reset' })).toBe(true)
+    expect(isAmbiguous({ code: 'TIMEOUT', message: 'no complete response' })).toBe(true)
+    expect(isAmbiguous(undefined)).toBe(false)
+  })
+})
+
+test('the codings a request accepts are those the client decodes: gzip, deflate and br, no other', async () => {
+  const text = Buffer.from('{"data":[]}')
+  const encoded: Record<string, Buffer> = {
+    gzip: gzipSync(text),
+    deflate: deflateSync(text),
+    br: brotliCompressSync(text),
+  }
+  expect(codingsOf(ACCEPTED_CODINGS)).toEqual(Object.keys(encoded))
+  for (const coding of codingsOf(ACCEPTED_CODINGS))
+    expect(await decodeBody(encoded[coding]!, coding, 1000), coding).toEqual({
+      bytes: text,
+      truncated: false,
+      codings: [coding],
+    })
+  expect(unknownCodingOf(ACCEPTED_CODINGS)).toBeUndefined()
 })

@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest'
-import { judgeChannelMessages, readMessage, receiptInUrl } from '../../src/checks/realtime-messages.js'
+import {
+  judgeChannelMessages,
+  readMessage,
+  receiptInUrl,
+  receiptsSent,
+  recordedMessagesAsStated,
+  recordedReceiptInNoUrl,
+} from '../../src/checks/realtime-messages.js'
+import type { JudgedSettings } from '../../src/checks/exchange-judge.js'
 import type { Exchange, WebSocketMessage } from '../../src/http/exchange.js'
 import type { RealtimeSection } from '../../src/profile/realtime.js'
 
@@ -97,5 +105,69 @@ describe('receiptInUrl', () => {
   test('a header or a body is not a URL: the receipt may travel there', () => {
     const inBody = exchange('http://h/v1/rt/tickets', { 'x-receipt': RECEIPT }, JSON.stringify({ receipt: RECEIPT }))
     expect(receiptInUrl([inBody, exchange('ws://h/v1/rt?ticket=abc')], [RECEIPT])).toBeUndefined()
+  })
+})
+
+const sent = (data: string): WebSocketMessage => ({ type: 'send', time: 1, opcode: 1, data })
+
+describe('receiptsSent', () => {
+  test('reads the receipt of each opening the socket sent, as JSON text where it is, else as it was written', () => {
+    expect(
+      receiptsSent(REALTIME, [
+        sent('{"channel":"intent:0xab","receipt":"r-1"}'),
+        received('{"channel":"intent:0xab","receipt":"r-2"}'),
+        sent('{"channel":"intent:0xab","receipt":"r\\u0041x"}'),
+        sent('{"channel":"c","receipt":"a\\q"}'),
+        sent('{"channel":"c","receipt":""}'),
+        sent('{"channel":"c","receipt":"r-3"} '),
+        sent('{"channel":"c","receipt":"r-4"'),
+      ]),
+    ).toEqual(['r-1', 'rAx', 'a\\q'])
+  })
+
+  test("the template's own characters are literal, its channel and ticket any text, its receipt across lines", () => {
+    const dotted = { ...REALTIME, open: 'sub.{ticket}.{channel}.{receipt}' }
+    expect(receiptsSent(dotted, [sent('subXt.c.r-5'), sent('sub.t.c.r-6'), sent('sub.t.c.r\n7')])).toEqual([
+      'r-6',
+      'r\n7',
+    ])
+  })
+})
+
+describe('the judgements of a recorded WebSocket (check-har, the proxy)', () => {
+  const settings = { profile: { values: { realtime: REALTIME } } } as unknown as JudgedSettings
+  const RECEIPT = 'rcpt_0123456789abcdef0123'
+  const socket = (url: string, messages?: WebSocketMessage[]): Exchange => ({
+    request: { method: 'GET', url, headers: {} },
+    response: { status: 101, headers: {}, body: '', truncated: false },
+    durationMs: 0,
+    retries: [],
+    ...(messages === undefined ? {} : { webSocketMessages: messages }),
+  })
+  const opened = [sent(`{"channel":"intent:0x1","receipt":"${RECEIPT}"}`), received('{"type":"subscribed"}')]
+
+  test('messages as stated: applies to a recorded socket of a profile that states realtime, and names the message', () => {
+    const bad = socket('ws://h/v1/rt?ticket=t', [...opened, received('{"type":"event","kind":"snapshot"}')])
+    expect(recordedMessagesAsStated.applies(bad.response!, bad, settings)).toBe(true)
+    expect(recordedMessagesAsStated.applies(bad.response!, socket('ws://h/v1/rt'), settings)).toBe(false)
+    expect(recordedMessagesAsStated.applies(bad.response!, bad, {} as JudgedSettings)).toBe(false)
+    expect(recordedMessagesAsStated.violation(bad.response!, bad, settings)).toBe(
+      'message 3 of the WebSocket, "{\\"type\\":\\"event\\",\\"kind\\":\\"snapshot\\"}", is an event of kind "snapshot" at /kind, not one of the kinds the profile states (pending, cancelled)',
+    )
+    const good = socket('ws://h/v1/rt?ticket=t', opened)
+    expect(recordedMessagesAsStated.violation(good.response!, good, settings)).toBeUndefined()
+  })
+
+  test('receipt in no URL: applies where its messages opened a channel with a receipt, and names where it is', () => {
+    const carried = socket(`ws://h/v1/rt?receipt=${RECEIPT}`, opened)
+    expect(recordedReceiptInNoUrl.applies(carried.response!, carried, settings)).toBe(true)
+    expect(recordedReceiptInNoUrl.violation(carried.response!, carried, settings)).toBe(
+      'the URL of GET /v1/rt carries the receipt its channel was opened with, in some encoding',
+    )
+    const clean = socket('ws://h/v1/rt?ticket=t', opened)
+    expect(recordedReceiptInNoUrl.violation(clean.response!, clean, settings)).toBeUndefined()
+    const noReceipt = socket(`ws://h/v1/rt?receipt=${RECEIPT}`, [received('{"type":"subscribed"}')])
+    expect(recordedReceiptInNoUrl.applies(noReceipt.response!, noReceipt, settings)).toBe(false)
+    expect(recordedReceiptInNoUrl.applies(carried.response!, socket('ws://h/v1/rt'), settings)).toBe(false)
   })
 })

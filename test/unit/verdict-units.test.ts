@@ -223,6 +223,9 @@ describe('runCheck decides a check outcome', () => {
       crashed: true,
       reason: `${CRASH_PREFIX}TypeError: undefined has no $IPTS_API_KEY`,
     })
+    expect(outcome.reason, 'says the check itself failed, not the target').toMatch(
+      /^the check itself failed: TypeError/,
+    )
     expect(outcome.evidence?.message).toBe(outcome.reason)
   })
 
@@ -618,6 +621,7 @@ describe('an outcome as the report holds it', () => {
       reason: NOT_SELECTED,
       durationMs: 0,
     })
+    expect(NOT_SELECTED, 'names what left it out').toContain('--check')
   })
 })
 
