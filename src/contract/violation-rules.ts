@@ -44,14 +44,14 @@ const componentRules: Readonly<Record<string, ComponentRules>> = {
   Hash: { requirement: 'CONV-HASH-FORMAT' },
   Address: { requirement: 'CONV-ADDRESS-FORMAT' },
   UnsignedIntegerString: { requirement: 'CONV-UINT-STRING', wadMembers: 'CONV-WAD-UINT' },
-  TraderPnl: { requirement: 'SHAPE-PNL' },
   PnlFunding: PNL_GROUP,
   PnlPositions: PNL_GROUP,
   PnlSettlements: PNL_GROUP,
   Vault: { requirement: 'SHAPE-VAULT' },
   Market: { requirement: 'SHAPE-MARKET' },
   Balance: { requirement: 'SHAPE-BALANCE' },
-  // ConfigResponse is not here: it is any JSON value, so nothing violates it.
+  // Not here: ConfigResponse, any JSON value, which nothing violates; TraderPnl, whose only rule is its type at /data,
+  // the envelope's data member (ENV-DATA).
 }
 
 /** Members of the list and read envelope; a violation at the top of an enveloped body belongs to the member's rule. */

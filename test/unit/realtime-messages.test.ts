@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import {
   judgeChannelMessages,
+  messageExcerpt,
   readMessage,
   receiptInUrl,
   receiptsSent,
@@ -170,4 +171,10 @@ describe('the judgements of a recorded WebSocket (check-har, the proxy)', () => 
     expect(recordedReceiptInNoUrl.applies(noReceipt.response!, noReceipt, settings)).toBe(false)
     expect(recordedReceiptInNoUrl.applies(carried.response!, socket('ws://h/v1/rt'), settings)).toBe(false)
   })
+})
+
+test("a message's excerpt is its text as JSON, cut after 200 characters", () => {
+  expect(messageExcerpt(received('a'.repeat(200)))).toBe(JSON.stringify('a'.repeat(200)))
+  expect(messageExcerpt(received(`${'a'.repeat(200)}b`))).toBe(JSON.stringify(`${'a'.repeat(200)}…`))
+  expect(messageExcerpt(received(Buffer.from('"é"').toString('base64'), 2))).toBe(JSON.stringify('"é"'))
 })

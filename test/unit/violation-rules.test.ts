@@ -201,6 +201,14 @@ const cases: readonly (readonly [
     ['CONV-PNL-WAD-STRING'],
   ],
   [
+    'a settlement as a number',
+    'getIntentStatus',
+    (b) => {
+      b.settlement = 5
+    },
+    ['SHAPE-INTENT-SETTLEMENT'],
+  ],
+  [
     'a PnL positions group as a number',
     'getTraderPnl',
     (b) => {
