@@ -4,7 +4,7 @@ import { parse } from 'yaml'
 import { realtimeChecks } from '../../src/checks/realtime.js'
 import type { CheckContext } from '../../src/checks/types.js'
 import { specPath } from '../../src/core/package-root.js'
-import type { ChannelSocket } from '../../src/http/websocket.js'
+import type { ChannelSocket, SocketEvent } from '../../src/http/websocket.js'
 import type { RealtimeSection } from '../../src/profile/realtime.js'
 import { scriptedContext } from '../support/check-context.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
@@ -133,5 +133,118 @@ describe('the ticket the channel checks ask for', () => {
       name: 'CheckFailure',
       message: `the ticket operation (realtime.ticket) issued no ticket at /data/ticket to the API key (${status})`,
     })
+  })
+})
+
+/** A socket that upgrades, then gives these events in turn, then nothing more (a wait that times out). */
+function scriptedSocket(...events: SocketEvent[]): ChannelSocket {
+  let next = 0
+  return {
+    exchange: exchangeOf(responseOf(101), { operation: undefined }),
+    upgraded: true,
+    send: () => undefined,
+    next: async (): Promise<SocketEvent> => events[next++] ?? { kind: 'timeout' },
+    close: () => undefined,
+  } as unknown as ChannelSocket
+}
+const message = (json: unknown): SocketEvent => {
+  const data = JSON.stringify(json)
+  return { kind: 'message', message: { type: 'receive', time: 1, opcode: 1, data }, text: data }
+}
+const OPENING = '(the profile\'s opening: "subscribed" at /type)'
+
+describe('what came of asking for a channel, after the upgrade', () => {
+  const opens = checkOf('realtime/channel-opens-with-its-receipt')
+  const refusedWithout = checkOf('realtime/channel-refused-without-its-receipt')
+  // Each channel asked for gets a socket of its own that gives these events.
+  const channelWith = (...events: SocketEvent[]) =>
+    Object.assign(channelContext({}), { openSocket: async () => scriptedSocket(...events) })
+
+  test('the opening the profile states opens it; a message not as the profile states ends no wait', async () => {
+    await expect(opens.run(channelWith(message('garbage'), message({ type: 'subscribed' })))).resolves.toBeUndefined()
+  })
+
+  test.each<[string, SocketEvent, string]>([
+    ['nothing', { kind: 'timeout' }, 'nothing within 5 s'],
+    ['a failure', { kind: 'failed', why: 'the frame was masked' }, 'the frame was masked'],
+    ['a close with a reason', { kind: 'closed', code: 1000, reason: 'bye' }, 'closed with code 1000 ("bye")'],
+    ['a close without one', { kind: 'closed', code: 1011, reason: '' }, 'closed with code 1011'],
+    ['a refusal', message({ type: 'error' }), 'sent "{\\"type\\":\\"error\\"}"'],
+    [
+      'an event first',
+      message({ kind: 'pending' }),
+      'sent "{\\"kind\\":\\"pending\\"}", an event before the opening the profile states',
+    ],
+  ])('%s is no opening, and says what came', async (_, event, detail) => {
+    await expect(opens.run(channelWith(event))).rejects.toMatchObject({
+      name: 'CheckFailure',
+      message: `intent:0x${'ab'.repeat(32)} did not open with the intent's receipt: ${detail} ${OPENING}`,
+    })
+  })
+
+  test('a refusal as the profile states is one; an opening or an event is a channel opened without its receipt', async () => {
+    await expect(refusedWithout.run(channelWith(message({ type: 'error' })))).resolves.toBeUndefined()
+    for (const [event, said] of [
+      [message({ type: 'subscribed' }), 'sent "{\\"type\\":\\"subscribed\\"}"'],
+      [message({ kind: 'open' }), 'sent "{\\"kind\\":\\"open\\"}", an event before the opening the profile states'],
+    ] as const)
+      await expect(refusedWithout.run(channelWith(event))).rejects.toMatchObject({
+        message: `intent:0x${'ab'.repeat(32)} was opened without a receipt: it ${said}; the receipt capability is what opens a protected channel`,
+      })
+  })
+
+  test('a wait that ends otherwise is no refusal, which names how the profile says one shows', async () => {
+    const stated = '(a close with code 4403, or a message with "error" at /type)'
+    await expect(refusedWithout.run(channelWith({ kind: 'timeout' }))).rejects.toMatchObject({
+      message: `intent:0x${'ab'.repeat(32)}, asked for without a receipt, was not refused as the profile states ${stated}: nothing within 5 s`,
+    })
+  })
+})
+
+test('a close is no refusal where the profile states none by close code', async () => {
+  const ctx = channelContext({ socket: scriptedSocket({ kind: 'closed', code: 4403, reason: '' }) })
+  Object.assign(ctx.settings.profile!.values.realtime!, { refused: { message: { pointer: '/type', value: 'error' } } })
+  await expect(checkOf('realtime/channel-refused-without-its-receipt').run(ctx)).rejects.toMatchObject({
+    name: 'CheckFailure',
+    message: `intent:0x${'ab'.repeat(32)}, asked for without a receipt, was not refused as the profile states (a message with "error" at /type): closed with code 4403`,
+  })
+})
+
+describe('a WebSocket that could not be opened', () => {
+  const opens = checkOf('realtime/channel-opens-with-its-receipt')
+  const unopened = (error?: { code: string; message: string }): ChannelSocket =>
+    ({
+      exchange: { ...exchangeOf(undefined, { operation: undefined }), ...(error ? { error } : {}) },
+      upgraded: false,
+      send: () => undefined,
+      next: async () => ({ kind: 'timeout' }),
+      close: () => undefined,
+    }) as unknown as ChannelSocket
+
+  test.each([
+    [{ code: 'ECONNREFUSED', message: 'connection refused' }, 'connection refused'],
+    [undefined, 'no answer'],
+  ])('is no opening, and says why: %o', async (error, why) => {
+    await expect(opens.run(channelContext({ socket: unopened(error) }))).rejects.toMatchObject({
+      message: `intent:0x${'ab'.repeat(32)} did not open with the intent's receipt: the WebSocket could not be opened (${why}) ${OPENING}`,
+    })
+  })
+})
+
+test('a profile without an intent channel skips the intent channel checks, naming the key that would state it', async () => {
+  const ctx = channelContext({})
+  Object.assign(ctx.settings.profile!.values.realtime!, { channels: { action: 'action:{id}' } })
+  await expect(checkOf('realtime/channel-opens-with-its-receipt').run(ctx)).rejects.toMatchObject({
+    name: 'CheckSkipped',
+    message: 'the profile states no intent channel (realtime.channels.intent)',
+  })
+})
+
+test.each([[''], [7], [null]])('a ticket of %o is no ticket', async (ticket) => {
+  const ctx = channelContext({})
+  ctx.request = async () =>
+    exchangeOf(responseOf(201, {}, { data: { ticket } }), { operation: undefined, method: 'POST' })
+  await expect(checkOf('realtime/channel-opens-with-its-receipt').run(ctx)).rejects.toMatchObject({
+    message: 'the ticket operation (realtime.ticket) issued no ticket at /data/ticket to the API key (201)',
   })
 })
