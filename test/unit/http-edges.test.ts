@@ -9,7 +9,7 @@ import {
   decodedResponse,
   unknownCodingOf,
 } from '../../src/http/content-coding.js'
-import { listedHeaders, standIn } from '../../src/http/listed-material.js'
+import { holdsStandIn, listedHeaders, standIn } from '../../src/http/listed-material.js'
 import { headerShown, headerValue, headerValues } from '../../src/http/exchange.js'
 import { recordedRedirect, redirectLocation } from '../../src/http/redirects.js'
 import { BodyCollector, decodeUtf8, MAX_JSON_DEPTH, parsedResponse } from '../../src/http/response-body.js'
@@ -614,4 +614,20 @@ test('the codings a request accepts are those the client decodes: gzip, deflate 
       codings: [coding],
     })
   expect(unknownCodingOf(ACCEPTED_CODINGS)).toBeUndefined()
+})
+
+test('a stand-in is found in a text or a value whatever its size, and only a whole one', () => {
+  for (const size of [1, 9, 10, 4096]) {
+    const kept = standIn('header', 'x'.repeat(size))
+    expect(holdsStandIn(kept), kept).toBe(true)
+    expect(holdsStandIn({ token: kept })).toBe(true)
+  }
+  expect(holdsStandIn('«unlisted header: 12 bytes, sha256:0123abc»')).toBe(false)
+  expect(holdsStandIn('«unlisted header: bytes, sha256:0123abcd»')).toBe(false)
+})
+
+test("a header section too large to read is named with the client's bound", () => {
+  expect(transportError({ code: 'UND_ERR_HEADERS_OVERFLOW' }, 750).message).toMatch(
+    /^the response's header section is over \d+ KiB: not readable$/,
+  )
 })
