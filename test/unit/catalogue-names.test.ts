@@ -4,7 +4,7 @@ import { allChecks } from '../../src/checks/index.js'
 import { missingInputReasons, needInputs } from '../../src/checks/needs.js'
 import type { Need } from '../../src/checks/types.js'
 import { flags } from '../../src/cli/options.js'
-import { PROFILE_KEYS } from '../../src/profile/profile.js'
+import { PROFILE_KEYS, WRITES_NOT_ASSESSABLE } from '../../src/profile/profile.js'
 
 const cliFlags = flags.map((flag) => `--${flag.name}`)
 
@@ -32,5 +32,11 @@ describe('the names the catalogue gives', () => {
         expect(missingInputReasons[need]).toContain(flag)
       }
     },
+  )
+})
+
+test('a write skipped names both what would assess it: the profile key and the flag', () => {
+  expect(WRITES_NOT_ASSESSABLE).toBe(
+    'not assessable without a deployment profile that states writes (--profile) and --allow-writes',
   )
 })
