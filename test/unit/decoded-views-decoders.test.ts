@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { deflateRawSync, gzipSync } from 'node:zlib'
+import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
 import {
   DECODERS,
@@ -108,6 +108,10 @@ describe('json', () => {
     expect(decode('json', 'x\\u12'), 'cut short').toBeUndefined()
     expect(decode('json', 'x\\u12G4'), 'not hex').toBeUndefined()
   })
+
+  test('each simple escape is undone to its own character', () => {
+    expect(decoded('json', 'a\\"b\\/c\\bd\\fe\\rf\\\\g').text).toBe('a"b/c\bd\fe\rf\\g')
+  })
 })
 
 describe('html', () => {
@@ -135,6 +139,13 @@ describe('html', () => {
       [6, 7],
     ])
     expect(decode('html', 'a &zzzz; b')).toBeUndefined()
+  })
+
+  test('a reference without its ";" is read, in each of its three forms', () => {
+    expect(decoded('html', 'x&#x41 y').text).toBe('xA y')
+    expect(decoded('html', 'x&#65 y').text).toBe('xA y')
+    // The legacy names (amp, lt, gt, quot...) are references without ';' too.
+    expect(decoded('html', 'x&amp y').text).toBe('x& y')
   })
 })
 
@@ -226,6 +237,26 @@ describe('base64', () => {
     expect(found).not.toContain('o world!')
   })
 
+  test("base64url is read: '-' is 62 and '_' is 63, as '+' and '/' are", () => {
+    const token = Buffer.from('secret~~~???').toString('base64url')
+    expect(token).toMatch(/-.*_/)
+    expect(readings(decoded('base64', token).text)[0]).toBe('secret~~~???')
+  })
+
+  test.each([
+    ['of 12 characters or more with capitals, small letters and digits', 'QQQQQQQQQQq1', 15],
+    ['of 11 characters', 'QQQQQQQQQq1', 16],
+    ['without capitals', 'qqqqqqqqqqq1', 16],
+    ['without small letters', 'QQQQQQQQQQQ1', 16],
+    ['without digits', 'QQQQQQQQQQqq', 16],
+  ])('a token whose bytes are no text is tried as raw deflate only if it is %s (%s)', (_, token, left) => {
+    // None of them begins a gzip or zlib stream at any alignment: only a try as raw deflate spends an inflation.
+    const spent = budget()
+    decode('base64', token, spent)
+    expect(spent.rawInflations).toBe(left)
+    expect(spent.inflations).toBe(left)
+  })
+
   test('UTF-16 that is no UTF-8 is read', () => {
     const text = 'éèêë'.repeat(4)
     expect(readings(decoded('base64', base64(Buffer.from(text, 'utf16le'))).text)).toContain(text)
@@ -306,6 +337,19 @@ describe('hex', () => {
     expect(decoded('hex', '73:65:63:72:65:74:01:76:61:6c').text).toBe('secret\u0001val')
   })
 
+  test('\\xHH escapes are read in runs of 8 or more, not 7', () => {
+    const escaped = (text: string) => [...Buffer.from(text)].map((byte) => `\\x${byte.toString(16)}`).join('')
+    expect(decoded('hex', `a ${escaped('secret12')} b`).text).toBe('a secret12 b')
+    expect(decode('hex', `a ${escaped('secret1')} b`)).toBeUndefined()
+  })
+
+  test('a contiguous run in capitals is judged on the same bytes as one in small letters', () => {
+    // C3 80 to C3 87: two-byte UTF-8 whose digits C would be no byte (03 80...: eight lone continuation bytes).
+    const text = 'ÀÁÂÃÄÅÆÇ'
+    expect(readings(decoded('hex', hex(text)).text)[0]).toBe(text)
+    expect(readings(decoded('hex', hex(text).toUpperCase()).text)[0]).toBe(text)
+  })
+
   test('UTF-16 that is no UTF-8 is read', () => {
     const text = 'éèêë'.repeat(4)
     expect(readings(decoded('hex', hex(text, 'utf16le')).text)).toContain(text)
@@ -362,6 +406,16 @@ describe('byte array', () => {
     expect(decoded('byte array', '[115,101,99,0,114,101,116,49]').text).toBe('sec\u0000ret1')
   })
 
+  test.each([
+    ['after "["', '[ 115,101,99,114,101,116,49,50]'],
+    ['before each ","', '[115 ,101 ,99 ,114 ,101 ,116 ,49 ,50]'],
+    ['after each ","', '[115, 101, 99, 114, 101, 116, 49, 50]'],
+    ['before "]"', '[115,101,99,114,101,116,49,50 ]'],
+    ['everywhere, line breaks among them', '[\n  115 ,\n  101, 99, 114, 101, 116, 49, 50\n]'],
+  ])('white space %s is read through', (_, array) => {
+    expect(decoded('byte array', `x=${array};`).text).toBe('x=secret12;')
+  })
+
   test('-128 and 255 are bytes; -129 and 256 are no array of bytes', () => {
     expect(decoded('byte array', '[-60,-128,115,101,99,114,101,116]').text).toBe('Āsecret')
     expect(decoded('byte array', '[115,101,99,114,101,116,255,49]').text).toBe('secret\ufffd1')
@@ -381,6 +435,14 @@ describe('binary', () => {
 
   test('a zero byte second in the token', () => {
     expect(decoded('binary', utf16('secret')).text).toBe('secret\uffffecret')
+  })
+
+  test('a zlib stream with no zero byte is found by its header alone', () => {
+    const text = 'value hunter2 the token api session is password'
+    const stream = deflateSync(text, { level: 9 }).toString('latin1')
+    expect(stream.startsWith('x\xda')).toBe(true)
+    expect(stream).not.toMatch(/\x00|\x1f\x8b/)
+    expect(decoded('binary', `v=${stream}`).text).toBe(text)
   })
 })
 
