@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { redact, telltaleLength, type Secret } from '../../src/http/secrets.js'
+import { mentionsSecret, redact, telltaleLength, type Secret } from '../../src/http/secrets.js'
 
 /**
  * The redaction of secrets at the edges of what it judges with: the chance a stretch holds (an alphabet, a bound met
@@ -162,6 +162,19 @@ describe('a URL, redacted piece by piece', () => {
     )
   })
 
+  test('is one of any scheme, or a path; a text that goes on after it is a text as a whole', () => {
+    for (const scheme of ['https', 'wss', 'coap+tcp', 'x-y.z'])
+      expect(redact(`${scheme}://h/proof-of-intents/receipt-of-intent-a`, [receipt])).toBe(
+        `${scheme}://h/proof-of-intents/$IPTS_INTENT_RECEIPT`,
+      )
+    expect(redact('1x://h/proof-of-intents/receipt-of-intent-a', [receipt])).toBe(
+      '1x://h/proof[part of $IPTS_INTENT_RECEIPT]s/$IPTS_INTENT_RECEIPT',
+    )
+    expect(redact('/v1/proof-of-intents/receipt-of-intent-a then', [receipt])).toBe(
+      '/v1/proof[part of $IPTS_INTENT_RECEIPT]s/$IPTS_INTENT_RECEIPT then',
+    )
+  })
+
   test('is redacted as a whole text when a separator is itself a secret', () => {
     const slash: Secret = { value: '/', placeholder: '$SLASH' }
     expect(redact('/v1/proof-of-intents/receipt-of-intent-a', [receipt, slash])).toBe(
@@ -174,5 +187,14 @@ describe('a URL, redacted piece by piece', () => {
     expect(redact('/v1/proof-of-intents/receipt-of-intent-a', [receipt, key])).toBe(
       '/v1/proof-of-intents/$IPTS_INTENT_RECEIPT',
     )
+  })
+})
+
+describe("a piece shown next to a mask, past the secret's format (words each followed by a separator)", () => {
+  test('discloses the secret with 4 characters or more past every word of the format, and only at its start', () => {
+    expect(mentionsSecret('sk_live_****', 'sk_live_5d6e7f8091a2b3c4'), 'the format alone').toBe(false)
+    expect(mentionsSecret('7x_l****', '7x_live_5d6e7f8091a2b3c4'), 'no format: it begins with a digit').toBe(true)
+    expect(mentionsSecret('abcd****', 'abcd5d6e7f8091a2b3c4'), 'no format: no separator').toBe(true)
+    expect(mentionsSecret('abc****', 'abc5d6e7f8091a2b3c4'), 'three characters').toBe(false)
   })
 })
