@@ -248,3 +248,39 @@ test.each([[''], [7], [null]])('a ticket of %o is no ticket', async (ticket) => 
     message: 'the ticket operation (realtime.ticket) issued no ticket at /data/ticket to the API key (201)',
   })
 })
+
+describe('the ticket operation and the key', () => {
+  const needsKey = checkOf('realtime/ticket-needs-valid-key')
+  const TICKET = { data: { ticket: 'ticket-1' } }
+  /** The ticket operation answers by the key a request carries: the API key, none, or another. */
+  function ticketContext(answers: { full: [number, unknown]; none: [number, unknown]; other: [number, unknown] }) {
+    const ctx = channelContext({})
+    const asked: { auth: unknown; body: unknown }[] = []
+    ctx.request = async (method, _path, options) => {
+      asked.push({ auth: options?.auth, body: options?.body })
+      const auth = options?.auth
+      const [status, body] = auth === 'full' ? answers.full : auth === 'none' ? answers.none : answers.other
+      return exchangeOf(responseOf(status, {}, body), { operation: undefined, method })
+    }
+    return { ctx, asked }
+  }
+
+  test('passes when the API key gets a ticket and a missing or invalid key a 401 without one, asking for a channel', async () => {
+    const { ctx, asked } = ticketContext({ full: [201, TICKET], none: [401, { error: 'no key' }], other: [401, {}] })
+    await expect(needsKey.run(ctx)).resolves.toBeUndefined()
+    expect(asked.map(({ auth }) => auth)).toEqual(['full', 'none', { key: expect.not.stringMatching(/full-key-1/) }])
+    expect(asked.every(({ body }) => body === `{"channel":"intent:0x${'0'.repeat(64)}"}`)).toBe(true)
+  })
+
+  test.each<[string, [number, unknown], [number, unknown], string]>([
+    ['a 401 with a ticket', [401, TICKET], [401, {}], 'answered 401 with a ticket to a request without X-API-Key'],
+    ['a 200 without one', [200, {}], [401, {}], 'answered 200 to a request without X-API-Key'],
+    ['a 403 to an invalid key', [401, {}], [403, {}], 'answered 403 to a request with an invalid X-API-Key'],
+  ])('fails on %s', async (_, none, other, said) => {
+    const { ctx } = ticketContext({ full: [201, TICKET], none, other })
+    await expect(needsKey.run(ctx)).rejects.toMatchObject({
+      name: 'CheckFailure',
+      message: `the ticket operation ${said}: a missing or invalid key gets 401, and no ticket`,
+    })
+  })
+})
