@@ -24,27 +24,29 @@ const CHANNEL_URL = '/v1/realtime?ticket={ticket}&channel={channel}'
 
 const checkOf = (id: string) => realtimeChecks.find((check) => check.id === id)!
 
-/** A socket whose handshake was answered with this status, not 101. */
-function refusedSocket(status: number): ChannelSocket {
+const UPGRADED = exchangeOf(responseOf(101), { operation: undefined })
+
+/** A socket by hand: its handshake's exchange, whether it upgraded, and the events it gives when read. */
+function socketOf(next: () => SocketEvent, exchange = UPGRADED, upgraded = true): ChannelSocket {
   return {
-    exchange: exchangeOf(responseOf(status, {}, { error: 'refused' }), { operation: undefined }),
-    upgraded: false,
+    exchange,
+    upgraded,
     send: () => undefined,
-    next: async () => ({ kind: 'timeout' }),
+    next: async () => next(),
     close: () => undefined,
   } as unknown as ChannelSocket
 }
 
+/** A socket whose handshake was answered with this status, not 101. */
+const refusedSocket = (status: number) =>
+  socketOf(
+    () => ({ kind: 'timeout' }),
+    exchangeOf(responseOf(status, {}, { error: 'refused' }), { operation: undefined }),
+    false,
+  )
+
 /** A socket that upgrades, then is closed with this code as soon as it is read. */
-function closedSocket(code: number): ChannelSocket {
-  return {
-    exchange: exchangeOf(responseOf(101), { operation: undefined }),
-    upgraded: true,
-    send: () => undefined,
-    next: async () => ({ kind: 'closed', code, reason: '' }),
-    close: () => undefined,
-  } as unknown as ChannelSocket
-}
+const closedSocket = (code: number) => socketOf(() => ({ kind: 'closed', code, reason: '' }))
 
 /** A context by hand: the ticket operation answers ticketStatus with a ticket, every handshake upgradeStatus. */
 function channelContext({
@@ -139,13 +141,7 @@ describe('the ticket the channel checks ask for', () => {
 /** A socket that upgrades, then gives these events in turn, then nothing more (a wait that times out). */
 function scriptedSocket(...events: SocketEvent[]): ChannelSocket {
   let next = 0
-  return {
-    exchange: exchangeOf(responseOf(101), { operation: undefined }),
-    upgraded: true,
-    send: () => undefined,
-    next: async (): Promise<SocketEvent> => events[next++] ?? { kind: 'timeout' },
-    close: () => undefined,
-  } as unknown as ChannelSocket
+  return socketOf(() => events[next++] ?? { kind: 'timeout' })
 }
 const message = (json: unknown): SocketEvent => {
   const data = JSON.stringify(json)
@@ -212,14 +208,12 @@ test('a close is no refusal where the profile states none by close code', async 
 
 describe('a WebSocket that could not be opened', () => {
   const opens = checkOf('realtime/channel-opens-with-its-receipt')
-  const unopened = (error?: { code: string; message: string }): ChannelSocket =>
-    ({
-      exchange: { ...exchangeOf(undefined, { operation: undefined }), ...(error ? { error } : {}) },
-      upgraded: false,
-      send: () => undefined,
-      next: async () => ({ kind: 'timeout' }),
-      close: () => undefined,
-    }) as unknown as ChannelSocket
+  const unopened = (error?: { code: string; message: string }) =>
+    socketOf(
+      () => ({ kind: 'timeout' }),
+      { ...exchangeOf(undefined, { operation: undefined }), ...(error ? { error } : {}) },
+      false,
+    )
 
   test.each([
     [{ code: 'ECONNREFUSED', message: 'connection refused' }, 'connection refused'],
