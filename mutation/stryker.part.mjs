@@ -24,3 +24,22 @@ export function strykerPart(name, mutate) {
     jsonReporter: { fileName: `reports/mutation/${name}.json` },
   }
 }
+
+/**
+ * A part that measures the top-level code of these files alone (the ignorer top-level-only.mjs leaves the rest to the
+ * parts that mutate them with ignoreStatic): every test of its vitest configuration runs for each mutant.
+ * @param {string} name the part's name, as for strykerPart
+ * @param {string[]} mutate the files whose top-level code it mutates
+ * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export function staticPart(name, mutate) {
+  return {
+    ...strykerPart(name, mutate),
+    ignoreStatic: false,
+    // StrykerJS's incremental mode keeps a static mutant that survived as survived though tests that kill it were added
+    // since (seen on 2026-11-27: 39 survivors kept, each killed by a new test applied by hand): every run is whole.
+    incremental: false,
+    plugins: ['@stryker-mutator/*', './mutation/top-level-only.mjs'],
+    ignorers: ['top-level-only'],
+  }
+}

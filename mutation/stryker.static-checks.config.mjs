@@ -1,6 +1,6 @@
 // @ts-check
 import checks from './stryker.config.mjs'
-import { strykerPart } from './stryker.part.mjs'
+import { staticPart } from './stryker.part.mjs'
 
 /**
  * npm run mutation, the checks' top-level code: their definitions (IDs, requirements, what each needs, the tables and
@@ -9,12 +9,4 @@ import { strykerPart } from './stryker.part.mjs'
  * by hand and the catalogue's, gathered in one file (static-checks.test.ts), not by each check's whole runs.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
-export default {
-  ...strykerPart('static-checks', checks.mutate ?? []),
-  ignoreStatic: false,
-  // StrykerJS's incremental mode keeps a static mutant that survived as survived though tests that kill it were added
-  // since (seen on 2026-11-27: 39 survivors kept, each killed by a new test applied by hand): every run is whole.
-  incremental: false,
-  plugins: ['@stryker-mutator/*', './mutation/top-level-only.mjs'],
-  ignorers: ['top-level-only'],
-}
+export default staticPart('static-checks', checks.mutate ?? [])

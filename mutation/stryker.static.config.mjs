@@ -5,7 +5,7 @@ import judges from './stryker.judges.config.mjs'
 import model from './stryker.model.config.mjs'
 import secrets from './stryker.secrets.config.mjs'
 import traffic from './stryker.traffic.config.mjs'
-import { strykerPart } from './stryker.part.mjs'
+import { staticPart } from './stryker.part.mjs'
 
 /**
  * npm run mutation, static part: the mutants of top-level code (the tables, patterns, lists and definitions the checks,
@@ -17,16 +17,8 @@ import { strykerPart } from './stryker.part.mjs'
  * parts measure the rest.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
-export default {
+export default staticPart(
+  'static',
   // Every file the other parts mutate: engine's exclusions before the judges' verdict files, which they bring back.
-  ...strykerPart(
-    'static',
-    [engine, judges, traffic, http, model, secrets].flatMap((part) => part.mutate ?? []),
-  ),
-  ignoreStatic: false,
-  // StrykerJS's incremental mode keeps a static mutant that survived as survived though tests that kill it were added
-  // since (seen on 2026-11-27: 39 survivors kept, each killed by a new test applied by hand): every run is whole.
-  incremental: false,
-  plugins: ['@stryker-mutator/*', './mutation/top-level-only.mjs'],
-  ignorers: ['top-level-only'],
-}
+  [engine, judges, traffic, http, model, secrets].flatMap((part) => part.mutate ?? []),
+)
