@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { configDefaults, defineConfig } from 'vitest/config'
 
 /**
@@ -46,9 +47,10 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
-    // Two forks on the two-core machines; within a file, the runs of faults and allowances go concurrently (waiting
-    // tests, those of quotas and Retry-After, overlap with working ones).
-    maxWorkers: 2,
+    // Two forks a core, at most eight: a file of waiting tests (Retry-After, quotas, targets that go silent) holds its
+    // fork idle for seconds while the other works, and on a machine loaded by other work the suite keeps its share of
+    // the CPU (docs/development.md, Test time). Within a file, the runs of faults and allowances go concurrently.
+    maxWorkers: Math.min(8, 2 * availableParallelism()),
     maxConcurrency: 6,
     projects: [
       {
