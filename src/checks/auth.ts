@@ -117,7 +117,7 @@ export const authChecks: readonly Check[] = [
     requirement: 'AUTH-403-SCOPE',
     title:
       'the restricted key gets 200 (a 2xx from config) or 403 from every operation and cursor page, and 403 from one at least',
-    needs: ['restrictedApiKey'],
+    needs: ['restrictedApiKey', 'apiKey'],
     async run(ctx) {
       // A 429 or a transient 5xx says nothing about scopes (the contract allows them for any read), nor a refusal of
       // the intent's receipt (given for the API key's intent), so those answers are not judged. A cursor page carries

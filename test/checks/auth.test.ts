@@ -342,3 +342,29 @@ describe('auth/query-key-not-accepted', () => {
     expect(outcome.retried, 'a request with a key in the query was retried').toBeUndefined()
   })
 })
+
+describe('auth/unknown-key', () => {
+  test('sends one key of its own, neither given key nor empty, and fails on a 200 to it, naming the operation', async () => {
+    const keys = new Set<string | undefined>()
+    const givenKeys = new Set<string>()
+    const outcome = await outcomeWithBehaviours(
+      ['auth/unknown-key'],
+      [
+        answering(
+          'unknown-key-served',
+          (r, data) => {
+            keys.add(r.headers['x-api-key'])
+            givenKeys.add(data.apiKey).add(data.restrictedApiKey)
+            return at('/v1/markets')(r) && firstPage(r)
+          },
+          setStatus(200),
+        ),
+      ],
+    )
+    expect(outcome.status).toBe('failed')
+    expect(outcome.reason).toMatch(/listMarkets 200\b/)
+    // The full key's requests are those for the cursors of the cursor pages; every other request carries the one key.
+    const others = [...keys].filter((key) => !givenKeys.has(key!) && key !== undefined)
+    expect(others, 'the keys sent besides the given ones').toEqual([expect.stringMatching(/^\S{8,}$/)])
+  })
+})
