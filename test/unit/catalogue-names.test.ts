@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { exchangeRules } from '../../src/checks/every-response.js'
+import { relationRules } from '../../src/checks/relations.js'
 import { allChecks } from '../../src/checks/index.js'
 import { missingInputReasons, needInputs } from '../../src/checks/needs.js'
 import type { Need } from '../../src/checks/types.js'
@@ -22,6 +23,14 @@ describe('the names the catalogue gives', () => {
       expect(PROFILE_KEYS).toContain(key)
     },
   )
+
+  // The reason a judgement of recorded traffic gives when no exchange was its to judge: what was not seen, in words.
+  test.each([
+    ...allChecks.flatMap((check) => (check.recorded ? [[check.id, check.recorded.notApplicable]] : [])),
+    ...[...exchangeRules, ...relationRules].map((rule) => [rule.id, rule.notApplicable]),
+  ])('%s, with nothing to judge, says what it did not see: %s', (_id, notApplicable) => {
+    expect(notApplicable).toMatch(/^no \S+ \S.{10,}[^.]$/)
+  })
 
   test.each(Object.keys(missingInputReasons) as Need[])(
     'the input %s is given by flags of the CLI, each named in why a check skipped without it',
