@@ -42,6 +42,20 @@ describe('every-response/json-content-type and success-json-content-type', () =>
       'every-response/json-content-type',
       'content-type is text/plain, not application/json',
     ],
+    // White space may come before a parameter's ";" (RFC 9110's OWS), and nothing but a parameter after the type.
+    [400, { 'content-type': 'application/json ;charset=utf-8' }, 'every-response/json-content-type', 'holds'],
+    [
+      400,
+      { 'content-type': 'application/json charset=utf-8' },
+      'every-response/json-content-type',
+      'content-type is application/json charset=utf-8, not application/json',
+    ],
+    [
+      400,
+      { 'content-type': 'application/jsonp' },
+      'every-response/json-content-type',
+      'content-type is application/jsonp, not application/json',
+    ],
     [399, { 'content-type': 'text/plain' }, 'every-response/json-content-type', 'not applied'],
     [
       399,
