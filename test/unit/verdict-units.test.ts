@@ -765,6 +765,14 @@ describe('the tally of every-response observations', () => {
     expect(outcome!.crashed).toBeUndefined()
   })
 
+  test('two violations, the first edge past one: counted as responses, the second kept as other evidence', () => {
+    const tally = new ObservationTally()
+    tally.add({ [judge.id]: observation(3, ['first', 'second']) })
+    const [outcome] = tally.outcomes([judge], undefined)
+    expect(outcome!.reason).toBe('2 responses of 3: first')
+    expect(outcome!.evidence?.others?.map((e) => e.message)).toEqual(['second'])
+  })
+
   test('several violations are counted and the first few kept as evidence', () => {
     const tally = new ObservationTally()
     tally.add({ [judge.id]: observation(3, ['first', 'second', 'third']) })
