@@ -7,7 +7,7 @@ import { clientOf } from '../../src/engine/run-checks.js'
 import { runCheck } from '../../src/engine/run-check.js'
 import { createSharedState } from '../../src/http/shared-state.js'
 import { loadProfile } from '../../src/profile/load.js'
-import { referenceProfileSource } from '../../src/runner/profile-of-run.js'
+import { politeFetch, referenceProfileSource } from '../../src/runner/profile-of-run.js'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
 import { referenceInputs } from '../support/hostile-servers.js'
 import { TEST_SETTINGS } from '../support/run.js'
@@ -36,12 +36,11 @@ beforeAll(async () => {
       },
     ],
   })
+  const inputs = { ...TEST_SETTINGS, baseUrl: reference.baseUrl, embedded: false, ...referenceInputs(reference) }
+  const fetchDescription = politeFetch(inputs as RunSettings, createSharedState())
   given = {
-    ...TEST_SETTINGS,
-    baseUrl: reference.baseUrl,
-    embedded: false,
-    ...referenceInputs(reference),
-    profile: await loadProfile(referenceProfileSource(reference.baseUrl, [])),
+    ...inputs,
+    profile: await loadProfile(referenceProfileSource(reference.baseUrl, []), fetchDescription),
   } as RunSettings
 })
 afterAll(() => reference.close())
@@ -71,6 +70,7 @@ describe('the inputs a check needs', () => {
         })
       else {
         expect(MISSING_INPUT.has(bare.outcome.reason!), `without any input: ${bare.outcome.reason}`).toBe(false)
+        expect(bare.outcome.crashed, `without any input: ${bare.outcome.reason}`).toBeUndefined()
         // An input it reads though the run lacks it: the requests carry the text of a missing value.
         expect(
           bare.sent.filter((request) => request.includes('undefined')),
@@ -85,6 +85,7 @@ describe('the inputs a check needs', () => {
         })
       }
       const { outcome } = await outcomeWith(given, check)
+      expect(outcome.crashed, `with every input: ${outcome.reason}`).toBeUndefined()
       if (outcome.status === 'skipped') {
         expect(outcome.reason, 'a skip of a check given every input').toEqual(expect.any(String))
         expect(MISSING_INPUT.has(outcome.reason!), outcome.reason).toBe(false)
