@@ -831,6 +831,10 @@ describe('exchangeOf: the edges of a recorded entry', () => {
     expect(exchange.retries).toEqual([])
     const named = { ...unanswered, _error: 'net::ERR_TIMED_OUT' }
     expect((await recordedExchangeOf(named as HarEntry)).exchange.error?.message).toBe('net::ERR_TIMED_OUT')
+    const both = { ...named, response: { ...unanswered.response, _error: 'net::ERR_FAILED' } }
+    expect((await recordedExchangeOf(both as HarEntry)).exchange.error?.message, "the response's first").toBe(
+      'net::ERR_FAILED',
+    )
   })
 
   test('a base64 content without its text is an empty body, not recorded', async () => {
