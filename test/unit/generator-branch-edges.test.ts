@@ -2,7 +2,9 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { loadOpenApi } from '../../src/contract/schemas.js'
 import { garbageApiKey } from '../../src/generators/api-keys.js'
+import { malformedHexIdentifier } from '../../src/generators/hex-identifiers.js'
 import { outOfBoundsReceiptCoverage, receiptBounds } from '../../src/generators/receipts.js'
+import { invalidRequestId, isSendableHeaderValue } from '../../src/generators/request-ids.js'
 import { FIXED_SEED } from '../support/run.js'
 import { VERY_LONG } from '../../src/generators/coverage.js'
 
@@ -56,5 +58,22 @@ describe('receipts', () => {
     const real = 'r'.repeat(513)
     const padded = outOfBoundsReceiptCoverage(real).filter(({ label }) => label.startsWith('the real receipt'))
     expect(padded.map(({ value }) => value)).toEqual([`${real}R`, real + 'R'.repeat(VERY_LONG - 513)])
+  })
+})
+
+describe('malformed hex identifiers', () => {
+  test('one digit long: the digit added is each hex digit, either case', () => {
+    const longer = fc
+      .sample(malformedHexIdentifier('Address'), { seed: FIXED_SEED, numRuns: 4000 })
+      .filter((id) => /^0x[0-9a-fA-F]{41}$/.test(id))
+    const added = new Set(longer.map((id) => id.at(-1)))
+    expect([...'0123456789abcdefABCDEF'].filter((c) => !added.has(c))).toEqual([])
+  })
+})
+
+describe('invalid X-Request-IDs', () => {
+  test('all can be sent but those holding CR or LF: no other control character (DEL included) is drawn', () => {
+    const ids = fc.sample(invalidRequestId(), { seed: FIXED_SEED, numRuns: 4000 })
+    expect(ids.filter((id) => !/[\r\n]/.test(id) && !isSendableHeaderValue(id))).toEqual([])
   })
 })
