@@ -11,6 +11,8 @@ export default mutationPart([
   'test/unit/signed-bodies.test.ts',
   'test/unit/generator-edges.test.ts',
   'test/unit/near-miss-edges.test.ts',
+  'test/unit/generator-branch-edges.test.ts',
+  'test/unit/schema-pattern-edges.test.ts',
   'test/unit/path-segments.test.ts',
   'test/unit/exchange-rules.test.ts',
   'test/unit/violation-rules.test.ts',

@@ -411,6 +411,22 @@ describe("a run's exchange log and its HAR: written, gathered and read back", ()
     }
   })
 
+  test('a time written with an escape is read as JSON reads it, not as its escaped text', () => {
+    const log = join(dir, 'escaped-time')
+    mkdirSync(log)
+    const line = (url: string, time: string) =>
+      `{"startedDateTime":"${time}","request":{"url":"${url}"},"response":{},"timings":{}}\n`
+    // \u0031970 is 1970: after the plain 1960, though its escaped text sorts before any digit.
+    writeFileSync(
+      join(log, 'hand.jsonl'),
+      line(`${MARKETS}/b`, '\\u0031970-01-01T00:00:00.000Z') + line(`${MARKETS}/a`, '1960-01-01T00:00:00.000Z'),
+    )
+    expect([...gatherExchangeLog(log)].map((e) => [e.request.url, e.startedDateTime])).toEqual([
+      [`${MARKETS}/a`, '1960-01-01T00:00:00.000Z'],
+      [`${MARKETS}/b`, '1970-01-01T00:00:00.000Z'],
+    ])
+  })
+
   test('each entry is logged with the secrets as their placeholders', () => {
     const log = join(dir, 'redacted')
     mkdirSync(log)
@@ -815,6 +831,10 @@ describe('exchangeOf: the edges of a recorded entry', () => {
     expect(exchange.retries).toEqual([])
     const named = { ...unanswered, _error: 'net::ERR_TIMED_OUT' }
     expect((await recordedExchangeOf(named as HarEntry)).exchange.error?.message).toBe('net::ERR_TIMED_OUT')
+    const both = { ...named, response: { ...unanswered.response, _error: 'net::ERR_FAILED' } }
+    expect((await recordedExchangeOf(both as HarEntry)).exchange.error?.message, "the response's first").toBe(
+      'net::ERR_FAILED',
+    )
   })
 
   test('a base64 content without its text is an empty body, not recorded', async () => {

@@ -36,6 +36,10 @@ describe('nearMisses', () => {
     expect(Object.keys(url)).toHaveLength(6)
   })
 
+  test('full width covers printable ASCII from ! to ~ and no further: a space stays a space', () => {
+    expect(valuesOf('!ab~ cd\u007f', 'url')['full-width']).toBe('\uff01\uff41\uff42\uff5e \uff43\uff44\u007f')
+  })
+
   test('a near miss that is the secret itself is left out (no letter to swap)', () => {
     expect(Object.keys(valuesOf('12345678', 'header'))).toEqual([
       'last-dropped',

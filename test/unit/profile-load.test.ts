@@ -113,6 +113,8 @@ describe('the problem lines of the schema', () => {
     ['intentStatus', "unknown key 'profile.intentStatus' (did you mean 'profile.intentStates'?)"],
     ['intentStatesUVWXYZ', "unknown key 'profile.intentStatesUVWXYZ' (did you mean 'profile.intentStates'?)"],
     ['quotaXY', "unknown key 'profile.quotaXY' (did you mean 'profile.quota'?)"],
+    // Two edits away from a key of 5: a third of the length is less than 2, so 2 is the bound.
+    ['quoXY', "unknown key 'profile.quoXY' (did you mean 'profile.quota'?)"],
     ['intentStatesTUVWXYZ', "unknown key 'profile.intentStatesTUVWXYZ' (the keys there: restrictedKey, pagination, "],
     ['quotaXYZ', "unknown key 'profile.quotaXYZ' (the keys there: restrictedKey, pagination, "],
   ])('an unknown key %s reads "%s…"', (unknown, problem) => {

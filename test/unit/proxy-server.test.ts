@@ -827,6 +827,24 @@ describe('the proxy server and upgrades, byte by byte', () => {
     expect(channel.webSocketMessages?.map(({ type, data }) => `${type} ${data}`)).toEqual(['send yo', 'receive hi'])
   })
 
+  test('a single byte after each head belongs to the channel too, passed on as it came', async () => {
+    const head = 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'
+    const upstream = await rawUpstream(Buffer.concat([Buffer.from(head), textFrame('hi').subarray(0, 1)]))
+    const recorded = await proxyTo(upstream.origin)
+    const client = await connected(recorded.proxy.url)
+    const got: Buffer[] = []
+    client.on('data', (chunk: Buffer) => got.push(chunk))
+    client.write(Buffer.concat([Buffer.from(UPGRADE_REQUEST), textFrame('yo', true).subarray(0, 1)]))
+    const expected = Buffer.concat([Buffer.from(head), textFrame('hi').subarray(0, 1)])
+    await vi.waitFor(() => expect(Buffer.concat(got).equals(expected)).toBe(true), { timeout: GIVE_UP_MS })
+    await vi.waitFor(
+      () => expect(Buffer.concat(upstream.received).equals(textFrame('yo', true).subarray(0, 1))).toBe(true),
+      { timeout: GIVE_UP_MS },
+    )
+    client.destroy()
+    await told(recorded, 1, 'channels')
+  })
+
   test('extensions the upstream negotiated that the proxy cannot read: the channel names each', async () => {
     const head =
       'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +

@@ -61,6 +61,13 @@ describe('WebSocketMessages', () => {
     expect(messages.comment()).toBeUndefined()
   })
 
+  test("a close frame's reason of one character is recorded after its code; an empty one leaves the code alone", async () => {
+    const messages = new WebSocketMessages(undefined, 1000)
+    await through(messages, 'receive', [close(1000, 'x')])
+    await through(messages, 'send', [close(1001, '', true)])
+    expect(shown(messages)).toEqual(['receive 8 1000 x', 'send 8 1001'])
+  })
+
   test('reads a frame split across chunks, and a message in fragments, as one message', async () => {
     const messages = new WebSocketMessages(undefined, 1000)
     const whole = Buffer.concat([
