@@ -17,6 +17,11 @@ const refusal = (retryAfter: string): Exchange =>
     operation: 'getConfig',
   })
 
+const answerOf = (status: number): Exchange =>
+  status === 0
+    ? { ...exchangeOf(undefined, { operation: 'getConfig' }), error: { code: 'ECONNRESET', message: 'reset' } }
+    : exchangeOf(responseOf(status, {}, {}), { operation: 'getConfig' })
+
 /**
  * Runs the probe on scripted answers: the configuration answers `status`, and the quota is met (a 429 with
  * `retryAfter`) once `refusedAfter` requests were sent; the clock reads `clock(reads)`.
@@ -26,13 +31,15 @@ async function probed(options: {
   retryAfter?: string
   refusedAfter?: number
   status?: number
+  burstStatus?: number
   clock?: (reads: number) => number
 }) {
-  const { retryAfter = '1', refusedAfter = Infinity, status = 200, clock = () => NOW } = options
+  const { retryAfter = '1', refusedAfter = Infinity, status = 200, burstStatus = 200, clock = () => NOW } = options
   let reads = 0
   vi.spyOn(Date, 'now').mockImplementation(() => clock(reads++))
-  const { ctx, calls } = scriptedContext({ probeRateLimit: true, concurrency: 1, ...options.settings }, () =>
-    responseOf(status, {}, {}),
+  // The burst's requests are never retried; the request after the wait is. A status of 0 is no response.
+  const { ctx, calls } = scriptedContext({ probeRateLimit: true, concurrency: 1, ...options.settings }, (call) =>
+    answerOf(call.options?.retry === false ? burstStatus : status),
   )
   let lookups = 0
   Object.assign(ctx, {
@@ -99,6 +106,13 @@ describe('limits/quota-429: the wait', () => {
     expect(waits).toEqual([])
     expect((await probed({ refusedAfter: 1, settings: { deadlineAt: NOW + 1001 } })).verdict).toBe('passed')
     expect(waits).toEqual([1000])
+  })
+
+  test('no response, in the burst or after the wait, fails', async () => {
+    expect((await probed({ burstStatus: 0 })).verdict).toMatch(/^CheckFailure: no response \(.+\) during the burst$/)
+    expect((await probed({ refusedAfter: 1, status: 0 })).verdict).toMatch(
+      /^CheckFailure: after waiting Retry-After \(1 s\) the next request got no response \(.+\), not a 2xx$/,
+    )
   })
 
   test('after the wait, a 299 passes and a 300 fails', async () => {
