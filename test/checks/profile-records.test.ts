@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { profileOpenApiChecks } from '../../src/checks/profile-openapi.js'
+import { profileScopeChecks } from '../../src/checks/profile-scopes.js'
 import { hasMember, profileShapeChecks } from '../../src/checks/profile-shapes.js'
 import type { Check } from '../../src/checks/types.js'
 import type { Exchange } from '../../src/http/exchange.js'
@@ -101,6 +102,18 @@ describe('the published description checks', () => {
     )
     expect(await verdictOf(compatibleCheck!, openapi([], ['a', 'b']), () => undefined)).toBe(
       'CheckFailure: a (and 1 more disagreements); judged on 3 bodies the contract accepts and 2 it forbids',
+    )
+  })
+})
+
+describe('profile/restricted-key-granted', () => {
+  const granted = profileScopeChecks.find((c) => c.id === 'profile/restricted-key-granted')!
+  const grantingVault = profileOf({ restrictedKey: { granted: ['getVault'] } })
+
+  test('only a 200 serves the restricted key: a 201 fails', async () => {
+    expect(await verdictOf(granted, grantingVault, () => responseOf(200, {}, { data: {} }))).toBe('passed')
+    expect(await verdictOf(granted, grantingVault, () => responseOf(201, {}, { data: {} }))).toBe(
+      'CheckFailure: the restricted key was not served 200: getVault 201',
     )
   })
 })
