@@ -72,6 +72,18 @@ describe('cursors/hand-built-cursor-refused', () => {
   })
 })
 
+describe('cursors/items-unique', () => {
+  test('an item whose id is no string is told by its whole value', async () => {
+    const answer = (call: Call) =>
+      queryOf(call).cursor === undefined
+        ? responseOf(200, {}, { data: [{ id: 5 }], cursor: 'next' })
+        : responseOf(200, {}, { data: [{ id: 5 }, { id: 6 }], cursor: null })
+    expect((await judged('cursors/items-unique', answer)).verdict).toBe(
+      'CheckFailure: page 2 of listMarkets repeats the market with id {"id":5}, already met in the walk',
+    )
+  })
+})
+
 describe('otherTrader', () => {
   test('--second-trader that is the configured trader in another letter case is no other trader', async () => {
     const trader = `0x${'ab'.repeat(20)}`
