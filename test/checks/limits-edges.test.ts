@@ -1,13 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { limitsChecks, PROBE_MAX_MS, PROBE_MAX_REQUESTS } from '../../src/checks/limits.js'
+import { limitsChecks, PROBE_MAX_MS, PROBE_MAX_REQUESTS, probeWait } from '../../src/checks/limits.js'
 import type { RunSettings } from '../../src/core/settings.js'
 import type { Exchange } from '../../src/http/exchange.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
 import { rejectionOf, scriptedContext } from '../support/check-context.js'
 
 // The wait for Retry-After is recorded, not slept: the check's bounds are judged on its arithmetic.
-const waits = vi.hoisted(() => [] as number[])
-vi.mock('node:timers/promises', () => ({ setTimeout: async (ms: number) => void waits.push(ms) }))
+const waits: number[] = []
 
 const probe = limitsChecks[0]!
 const NOW = 1_000_000
@@ -49,7 +48,10 @@ async function probed(options: {
   return { verdict: error ? `${error.name}: ${error.message}` : 'passed', calls, lookups }
 }
 
-beforeEach(() => void waits.splice(0))
+beforeEach(() => {
+  waits.splice(0)
+  vi.spyOn(probeWait, 'delay').mockImplementation(async (ms?: number) => void waits.push(ms!))
+})
 afterEach(() => void vi.restoreAllMocks())
 
 describe('limits/quota-429: the burst’s bounds', () => {
