@@ -48,13 +48,20 @@ async function probed(options: {
   return { verdict: error ? `${error.name}: ${error.message}` : 'passed', calls, lookups }
 }
 
-beforeEach(() => {
-  waits.splice(0)
-  vi.spyOn(probeWait, 'delay').mockImplementation(async (ms?: number) => void waits.push(ms!))
-})
-afterEach(() => void vi.restoreAllMocks())
+/**
+ * Each test of the describe records the waits; the hooks live in the describes, as mutation/static-checks.test.ts
+ * imports this file beside tests whose probe must sleep.
+ */
+function recordingWaits(): void {
+  beforeEach(() => {
+    waits.splice(0)
+    vi.spyOn(probeWait, 'delay').mockImplementation(async (ms?: number) => void waits.push(ms!))
+  })
+  afterEach(() => void vi.restoreAllMocks())
+}
 
 describe('limits/quota-429: the burst’s bounds', () => {
+  recordingWaits()
   const notAssessable = `CheckSkipped: no 429 within ${PROBE_MAX_REQUESTS} requests or ${PROBE_MAX_MS / 1000} s; the quota values are not shown, so this is not assessable`
 
   test('sends exactly 300 requests, in waves of the concurrency, the last one cut to fit', async () => {
@@ -86,6 +93,7 @@ describe('limits/quota-429: the burst’s bounds', () => {
 })
 
 describe('limits/quota-429: the wait', () => {
+  recordingWaits()
   test('waits Retry-After in ms and passes on a 2xx after it', async () => {
     const { verdict } = await probed({ refusedAfter: 1, retryAfter: '2' })
     expect(verdict).toBe('passed')
