@@ -10,6 +10,8 @@ export const PROBE_MAX_MS = 30_000
 /** The longest Retry-After the probe waits out to see requests succeed again (a per-minute quota fits). */
 export const PROBE_MAX_WAIT_S = 60
 const RETRY_AFTER_SECONDS = schemaPattern('RetryAfterSeconds')
+/** How the probe waits out Retry-After: an object, so that a test can record the wait instead of sleeping it. */
+export const probeWait = { delay }
 
 /**
  * Sends the cheapest read with the full key, `concurrency` at a time and never retried, until a 429 or a bound. A 429
@@ -70,7 +72,7 @@ export const limitsChecks: readonly Check[] = [
           `the 429 carries Retry-After, but it (${retryAfter} s) outlasts the run's time bound (--max-duration): whether requests succeed after it was not observed`,
         )
       }
-      await delay(waitMs)
+      await probeWait.delay(waitMs)
       // Retried as usual: other checks running meanwhile may have used up the new window; a quota that never lifts
       // still ends in a 429.
       const after = await ctx.call('getConfig')

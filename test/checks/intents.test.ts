@@ -153,6 +153,11 @@ describe('intents/missing-receipt-refused, recorded', () => {
       recorded.applies(responseOf(404), { ...exchangeOf(responseOf(404), withoutReceipt), operation: undefined }, {}),
     ).toBe(false)
     expect(recorded.applies(responseOf(429), exchangeOf(responseOf(429), withoutReceipt), {})).toBe(false)
+    for (const status of [428, 430, 500])
+      expect(
+        recorded.applies(responseOf(status), exchangeOf(responseOf(status), withoutReceipt), {}),
+        `${status}`,
+      ).toBe(true)
     expect(recorded.notApplicable).toBe('no exchange was a request for an intent status without a receipt')
   })
 

@@ -72,6 +72,31 @@ describe('request-ids checks on hand-made answers', () => {
     })
   })
 
+  it('a success without x-request-id fails present-on-success; one with it passes', async () => {
+    const answered = (headers: Record<string, string>) =>
+      check('request-ids/present-on-success').run(scriptedContext({}, () => responseOf(200, headers, {})).ctx)
+    await expect(answered({})).rejects.toMatchObject({ name: 'CheckFailure', message: 'x-request-id is missing' })
+    await expect(answered({ 'x-request-id': 'srv-id-0001' })).resolves.toBeUndefined()
+  })
+
+  it('an invalid ID echoed as the second of two x-request-id values is echoed', () => {
+    const recorded = check('request-ids/invalid-not-echoed').recorded!
+    const response = responseOf(400, { 'x-request-id': ['srv-id-0001', 'Rid7chr'] as unknown as string })
+    const exchange = exchangeOf(response, { 'x-request-id': 'Rid7chr' })
+    expect(recorded.violation(response, exchange, {})).toBe(
+      'the invalid X-Request-ID "Rid7chr" is echoed in x-request-id',
+    )
+  })
+
+  it("an error body's empty requestId is one to compare, not one left out", async () => {
+    const body = { error: 'no key', code: 'unauthorized', requestId: '' }
+    const { ctx } = scriptedContext({}, () => responseOf(401, { 'x-request-id': 'srv-id-0001' }, body))
+    await expect(check('request-ids/error-body-id-matches-header').run(ctx)).rejects.toMatchObject({
+      name: 'CheckFailure',
+      message: 'a 401 body carries requestId "", its header x-request-id "srv-id-0001"',
+    })
+  })
+
   it('the recorded valid-echoed judges requests to an operation that sent a valid X-Request-ID only', () => {
     const recorded = check('request-ids/valid-echoed').recorded!
     const sent = (id: string | undefined, operation = 'getConfig') => {

@@ -297,6 +297,15 @@ describe('operation calls', () => {
     expect(await callCursorPages(ctx, 'full')).toEqual([])
     expect(calls.map((c) => c.options?.auth)).toEqual(['full'])
   })
+  test('a restricted key whose first page got a 429 is sent no cursor of another key: the quota said nothing', async () => {
+    const { ctx, calls } = scriptedContext({}, (call) =>
+      call.options?.auth === 'restricted'
+        ? responseOf(429, {}, ERROR)
+        : responseOf(200, {}, { data: [], cursor: 'c1' }),
+    )
+    expect(await callCursorPages(ctx, 'restricted')).toEqual([])
+    expect(calls.map((c) => c.options?.auth)).toEqual(['restricted'])
+  })
   test('a status as a report names it; which operations answered what', () => {
     expect(statusOf(exchangeOf(responseOf(204)))).toBe('204')
     expect(statusOf(noResponse('socket hang up'))).toBe('no response (socket hang up)')

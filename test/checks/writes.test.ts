@@ -519,6 +519,10 @@ describe('intakes of the contract', () => {
     expect(verdict(await outcomeOf('writes/intake-returns-identifier-and-receipt', [], asKind('batch-intent')))).toBe(
       'skipped: no write operation of the profile states an action or intent intake with its receipt (writes.operations.*.receipt)',
     )
+    // A status operation alone makes no intake whose receipt grants it.
+    expect(verdict(await outcomeOf('writes/receipt-grants-only-its-own-status', [], asKind('batch-intent')))).toBe(
+      'skipped: no write operation of the profile states an intake with its receipt and status operation (writes.operations.*.receipt and statusPath)',
+    )
   })
 })
 

@@ -322,6 +322,9 @@ describe('the profile rules', () => {
     expect(judgedBy(rule, responseOf(200, { 'x-service-source': ['indexed', 'live'] }), vault)).toBe(
       'getVault sent x-service-source "indexed | live"; the profile gives "indexed"',
     )
+    expect(judgedBy(rule, responseOf(200, { 'x-service-source': 'Indexed' }), vault), 'another letter case').toBe(
+      'getVault sent x-service-source "Indexed"; the profile gives "indexed"',
+    )
     expect(judgedBy(rule, responseOf(200, {}), vault)).toBe('not applied')
     expect(judgedBy(rule, responseOf(200, { 'x-service-source': 'live' }), { operation: 'listMarkets' })).toBe(
       'not applied',
@@ -341,6 +344,8 @@ describe('the profile rules', () => {
       'the 429 has x-ratelimit-limit "40 | 40"; the profile gives 40',
     )
     expect(judgedBy(rule, responseOf(503, {}))).toBe('not applied')
+    for (const status of [428, 430, 503])
+      expect(judgedBy(rule, responseOf(status, { 'x-ratelimit-limit': '41' })), `status ${status}`).toBe('not applied')
     expect(
       judgedBy(rule, responseOf(200, { 'x-ratelimit-limit': '41', 'x-ratelimit-scope': 'ip' })),
       'the contract names these values for the 429 of an exceeded quota; a success that sends them is not judged',

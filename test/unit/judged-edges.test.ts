@@ -50,6 +50,8 @@ describe('brokenFormat: the formats the contract states for a request', () => {
     [`0x${HEX64.slice(1)}g`, BAD_HASH],
     [HEX64 + 'ab', BAD_HASH],
     ['%E0%A4%A', BAD_HASH],
+    // The hash is the path's last segment: a segment after it leaves none in Hash format.
+    [`${HASH}/x`, BAD_HASH],
   ])('the hash %s: %s', (hash, expected) => {
     expect(formatOf(intentSent(hash, 'r'))).toBe(expected)
   })

@@ -217,6 +217,31 @@ describe('checkProperty: the coverage phase', () => {
     )
     expect(seen).toEqual([first.details.counterexample!.value])
   })
+
+  test('a replay path only of the form coverage:<digits> names a coverage case; any other is no coverage replay', async () => {
+    for (const replayPath of ['xcoverage:1', 'coverage:1:0', 'coverage:']) {
+      const seen: number[] = []
+      await checkProperty(contextFor({ replayPath }), fc.constant(100), async (n) => void seen.push(n), {
+        coverage: cases,
+      }).catch(() => undefined)
+      expect(
+        seen.filter((n) => n < 100),
+        replayPath,
+      ).toEqual([])
+    }
+  })
+
+  test('one coverage case skipped is said too', async () => {
+    const failure = await failureOf(
+      checkProperty(contextFor({}), fc.constant(100), async (n) => (n === 2 ? { problem: 'two' } : undefined), {
+        coverage: cases,
+        skip: { test: (n) => n === 0, why: 'zero' },
+      }),
+    )
+    expect(failure.message).toBe(
+      'two; coverage input 2 (two) 2 (fixed coverage phase, the same for every seed; path coverage:2; 1 coverage inputs skipped (zero))',
+    )
+  })
 })
 
 describe('checkProperty: the random phase', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { relationRules, type ListWalk } from '../../src/checks/relations.js'
+import { membersOf, relationRules, REQUEST_IDS_REMEMBERED, type ListWalk } from '../../src/checks/relations.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
 
 /**
@@ -76,6 +76,42 @@ describe('relations/same-resource-same-members', () => {
   })
 })
 
+describe('what the relations remember and compare', () => {
+  test('the request IDs remembered are the 100,000 most recent (docs/checks.md)', () => {
+    expect(REQUEST_IDS_REMEMBERED).toBe(100_000)
+  })
+
+  test('a member is named by its JSON pointer, ~ and / escaped', () => {
+    expect([...membersOf({ 'a~b': 1, 'c/d': 'x', e: [{ f: null }] })]).toEqual([
+      '/a~0b number',
+      '/c~1d string',
+      '/e array',
+      '/e/*/f null',
+    ])
+  })
+
+  test('a resource read at another checkpoint is a new baseline, not a comparison', () => {
+    const at = (checkpoint: string, data: unknown) => ({ headers: {}, json: { checkpoint, data } })
+    expect(
+      judged('relations/same-resource-same-members', [at('9', { a: 1 }), at('10', { b: 1 }), at('10', { b: 2 })]),
+    ).toEqual([null, null, 'holds'])
+  })
+
+  test('values that differ are quoted up to 200 characters of their JSON', () => {
+    const memory = ruleOf('relations/trader-reads-agree').remember()
+    const read = (data: unknown) => {
+      const response = responseOf(200, {}, { data, checkpoint: '7' })
+      const url = `http://127.0.0.1:9/v1/traders/0x${'ab'.repeat(20)}/pnl`
+      return memory.response!(response, exchangeOf(response, { operation: 'getTraderPnl', url }))
+    }
+    const long = { total: 'x'.repeat(300) }
+    expect(read({ total: '1' })).toBeNull()
+    expect(read(long)).toBe(
+      `getTraderPnl /v1/traders/0x${'ab'.repeat(20)}/pnl read again at checkpoint "7" has other values: ${JSON.stringify(long).slice(0, 200)}`,
+    )
+  })
+})
+
 describe('relations/list-walks-agree', () => {
   const walk = (identities: string[], pageSize?: string): ListWalk => ({
     operation: 'listMarkets',
@@ -90,6 +126,24 @@ describe('relations/list-walks-agree', () => {
     const memory = ruleOf('relations/list-walks-agree').remember()
     return walks.map((w) => memory.walk!(w))
   }
+
+  test('a walk that yields an item twice breaks it; one cut short is not judged', () => {
+    expect(walked([walk(['a', 'b', 'a'])])).toEqual([
+      'a walk of GET /v1/markets in the list\'s own page size yields "a" twice',
+    ])
+    expect(walked([{ ...walk(['a', 'a']), complete: false }])).toEqual([null])
+    expect(walked([walk(['a', 'b']), { ...walk(['b', 'a']), complete: false }])).toEqual([null, null])
+  })
+
+  test('a walk at another checkpoint is a new baseline, not a comparison', () => {
+    expect(
+      walked([walk(['a', 'b']), { ...walk(['b', 'a']), checkpoint: '10' }, { ...walk(['b']), checkpoint: '10' }]),
+    ).toEqual([
+      null,
+      null,
+      expect.stringMatching(/at checkpoint "10" differs .*: item 2 is the end of the list where it was "a"/),
+    ])
+  })
 
   test('the same items in the same order hold; a second walk with one item more, or one fewer, parts at the end', () => {
     expect(walked([walk(['a', 'b']), walk(['a', 'b'], '1')])).toEqual([null, undefined])
