@@ -26,6 +26,16 @@ async function judged(
   return { verdict: error ? `${error.name}: ${error.message}` : 'passed', calls, schemas }
 }
 
+/** The verdict of a check of the unknown route on this answer to it (the checks call no operation). */
+const routeVerdict = async (id: string, answer: Exchange['response']) =>
+  (
+    await judged(
+      id,
+      () => undefined,
+      () => answer,
+    )
+  ).verdict
+
 describe('errors/intent-validation-unprocessable', () => {
   const id = 'errors/intent-validation-unprocessable'
   test('sends a receipt of 513 characters, one past the bound', async () => {
@@ -107,15 +117,9 @@ describe('errors/unknown-route-not-found', () => {
   test('only a 404 passes', async () => {
     expect((await judged(id, () => undefined)).verdict).toBe('passed')
     for (const status of [200, 403, 405, 500])
-      expect(
-        (
-          await judged(
-            id,
-            () => undefined,
-            () => responseOf(status, {}, ERROR_BODY),
-          )
-        ).verdict,
-      ).toBe(`CheckFailure: GET ${UNKNOWN_ROUTE} answered ${status}, expected 404`)
+      expect(await routeVerdict(id, responseOf(status, {}, ERROR_BODY))).toBe(
+        `CheckFailure: GET ${UNKNOWN_ROUTE} answered ${status}, expected 404`,
+      )
   })
 })
 
@@ -123,34 +127,12 @@ describe('errors/unknown-route-serves-no-operation', () => {
   const id = 'errors/unknown-route-serves-no-operation'
   const markets = { data: [], cursor: null }
   test('a 2xx with a list body fails; a 300 with it says nothing', async () => {
-    expect(
-      (
-        await judged(
-          id,
-          () => undefined,
-          () => responseOf(299, {}, markets),
-        )
-      ).verdict,
-    ).toMatch(new RegExp(`^CheckFailure: GET ${UNKNOWN_ROUTE} answered 299 with a body of list`))
-    expect(
-      (
-        await judged(
-          id,
-          () => undefined,
-          () => responseOf(300, {}, markets),
-        )
-      ).verdict,
-    ).toBe('passed')
+    expect(await routeVerdict(id, responseOf(299, {}, markets))).toMatch(
+      new RegExp(`^CheckFailure: GET ${UNKNOWN_ROUTE} answered 299 with a body of list`),
+    )
+    expect(await routeVerdict(id, responseOf(300, {}, markets))).toBe('passed')
   })
   test("a 200 with a body only the configuration's open shape takes says nothing", async () => {
-    expect(
-      (
-        await judged(
-          id,
-          () => undefined,
-          () => responseOf(200, {}, { anything: 1 }),
-        )
-      ).verdict,
-    ).toBe('passed')
+    expect(await routeVerdict(id, responseOf(200, {}, { anything: 1 }))).toBe('passed')
   })
 })
