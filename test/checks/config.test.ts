@@ -3,7 +3,7 @@ import { configChecks } from '../../src/checks/config.js'
 import type { Check } from '../../src/checks/types.js'
 import type { Exchange } from '../../src/http/exchange.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
-import { rejectionOf, scriptedContext, type Call } from '../support/check-context.js'
+import { rejectionOf, scriptedContext, verdictOfRun, type Call } from '../support/check-context.js'
 
 const check = (id: string): Check => configChecks.find((c) => c.id === id)!
 const settings = { apiKey: 'the-api-key' }
@@ -14,8 +14,7 @@ const noResponse = (): Exchange => ({
 
 async function verdictOf(id: string, answer: (call: Call) => Exchange['response'] | Exchange): Promise<string> {
   const { ctx } = scriptedContext(settings, answer)
-  const error = (await rejectionOf(check(id).run(ctx))) as Error | undefined
-  return error ? `${error.name}: ${error.message}` : 'passed'
+  return verdictOfRun(check(id).run(ctx))
 }
 
 describe('config/answers-json', () => {

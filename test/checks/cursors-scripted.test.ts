@@ -4,7 +4,7 @@ import type { Check } from '../../src/checks/types.js'
 import type { RunSettings } from '../../src/core/settings.js'
 import type { Exchange } from '../../src/http/exchange.js'
 import { responseOf } from '../support/hand-made.js'
-import { rejectionOf, scriptedContext, type Call } from '../support/check-context.js'
+import { rejectionOf, scriptedContext, verdictOfRun, type Call } from '../support/check-context.js'
 
 const check = (id: string): Check => cursorsChecks.find((c) => c.id === id)!
 
@@ -19,8 +19,7 @@ async function judged(id: string, answer: (call: Call) => Exchange['response'], 
       return done.get(key)
     },
   })
-  const error = (await rejectionOf(check(id).run(ctx))) as Error | undefined
-  return { verdict: error ? `${error.name}: ${error.message}` : 'passed', calls }
+  return { verdict: await verdictOfRun(check(id).run(ctx)), calls }
 }
 
 const page = (ids: string[], cursor: string | null) => responseOf(200, {}, { data: ids.map((id) => ({ id })), cursor })

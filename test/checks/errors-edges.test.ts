@@ -4,7 +4,7 @@ import { STAND_IN, UNKNOWN_ROUTE } from '../../src/checks/operation-calls.js'
 import type { Check } from '../../src/checks/types.js'
 import type { Exchange } from '../../src/http/exchange.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
-import { rejectionOf, scriptedContext, type Call } from '../support/check-context.js'
+import { scriptedContext, verdictOfRun, type Call } from '../support/check-context.js'
 
 const check = (id: string): Check => errorsChecks.find((c) => c.id === id)!
 const settings = { apiKey: 'the-api-key', trader: `0x${'ab'.repeat(20)}`, intent: { hash: '0x1', receipt: 'own' } }
@@ -22,8 +22,7 @@ async function judged(
 ) {
   const { ctx, calls, schemas } = scriptedContext(settings, answer)
   Object.assign(ctx, { get: async (path: string) => exchangeOf(route(), { url: `http://127.0.0.1:9${path}` }) })
-  const error = (await rejectionOf(check(id).run(ctx))) as Error | undefined
-  return { verdict: error ? `${error.name}: ${error.message}` : 'passed', calls, schemas }
+  return { verdict: await verdictOfRun(check(id).run(ctx)), calls, schemas }
 }
 
 /** The verdict of a check of the unknown route on this answer to it (the checks call no operation). */

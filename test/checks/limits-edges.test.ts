@@ -3,7 +3,7 @@ import { limitsChecks, PROBE_MAX_MS, PROBE_MAX_REQUESTS, probeWait } from '../..
 import type { RunSettings } from '../../src/core/settings.js'
 import type { Exchange } from '../../src/http/exchange.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
-import { rejectionOf, scriptedContext } from '../support/check-context.js'
+import { scriptedContext, verdictOfRun } from '../support/check-context.js'
 
 // The wait for Retry-After is recorded, not slept: the check's bounds are judged on its arithmetic.
 const waits: number[] = []
@@ -44,8 +44,7 @@ async function probed(options: {
   Object.assign(ctx, {
     quotaRefusalSince: () => (++lookups, calls.length >= refusedAfter ? refusal(retryAfter) : undefined),
   })
-  const error = (await rejectionOf(probe.run(ctx))) as Error | undefined
-  return { verdict: error ? `${error.name}: ${error.message}` : 'passed', calls, lookups }
+  return { verdict: await verdictOfRun(probe.run(ctx)), calls, lookups }
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Check } from '../../src/checks/types.js'
 import type { Exchange } from '../../src/http/exchange.js'
 import type { Profile, ProfileValues } from '../../src/profile/profile.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
-import { rejectionOf, scriptedContext } from '../support/check-context.js'
+import { scriptedContext, verdictOfRun } from '../support/check-context.js'
 
 const shapeCheck = (id: string): Check => profileShapeChecks.find((c) => c.id === id)!
 const profileOf = (values: ProfileValues, extra: Partial<Profile> = {}) =>
@@ -14,8 +14,7 @@ const profileOf = (values: ProfileValues, extra: Partial<Profile> = {}) =>
 
 async function verdictOf(check: Check, profile: Profile, answer: () => Exchange['response']): Promise<string> {
   const { ctx } = scriptedContext({ apiKey: 'k', trader: `0x${'ab'.repeat(20)}`, profile }, answer)
-  const error = (await rejectionOf(check.run(ctx))) as Error | undefined
-  return error ? `${error.name}: ${error.message}` : 'passed'
+  return verdictOfRun(check.run(ctx))
 }
 
 describe('the required-members checks of the profile', () => {

@@ -4,7 +4,7 @@ import { propertiesChecks } from '../../src/checks/properties.js'
 import type { Check } from '../../src/checks/types.js'
 import type { Exchange } from '../../src/http/exchange.js'
 import { responseOf } from '../support/hand-made.js'
-import { rejectionOf, scriptedContext, type Call } from '../support/check-context.js'
+import { scriptedContext, verdictOfRun, type Call } from '../support/check-context.js'
 
 const check = (id: string): Check => propertiesChecks.find((c) => c.id === id)!
 const TRADER = `0x${'ab'.repeat(20)}`
@@ -18,8 +18,7 @@ const sentId = (call: Call) => call.options?.headers?.['x-request-id']
 async function judged(id: string, answer: (call: Call) => Exchange['response'], runs = 10) {
   const { ctx, calls } = scriptedContext({ ...settings, runs }, answer)
   Object.assign(ctx, { countInputs: () => undefined })
-  const error = (await rejectionOf(check(id).run(ctx))) as Error | undefined
-  return { verdict: error ? `${error.name}: ${error.message}` : 'passed', calls }
+  return { verdict: await verdictOfRun(check(id).run(ctx)), calls }
 }
 
 const swapCase = (text: string) =>

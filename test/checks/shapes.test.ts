@@ -7,7 +7,7 @@ import type { Exchange } from '../../src/http/exchange.js'
 import { bodyFault } from '../../src/reference/record-edits.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
 import { outcomeWithBehaviours } from '../support/run.js'
-import { rejectionOf, scriptedContext, type Call } from '../support/check-context.js'
+import { scriptedContext, verdictOfRun, type Call } from '../support/check-context.js'
 
 const check = (id: string): Check => shapeChecks.find((c) => c.id === id)!
 const TRADER = `0x${'cd'.repeat(20)}`
@@ -27,8 +27,7 @@ async function verdictOf(
   extra: Partial<RunSettings> = {},
 ): Promise<string> {
   const { ctx } = scriptedContext({ ...settings, ...extra }, answer)
-  const error = (await rejectionOf(check(id).run(ctx))) as Error | undefined
-  return error ? `${error.name}: ${error.message}` : 'passed'
+  return verdictOfRun(check(id).run(ctx))
 }
 
 describe('shapes/operations-answer-200', () => {

@@ -45,3 +45,9 @@ export function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
     (error: unknown) => error,
   )
 }
+
+/** A check's run as a line: 'passed', or the name and message of what it threw (CheckFailure, CheckSkipped, ...). */
+export async function verdictOfRun(run: Promise<void>): Promise<string> {
+  const error = (await rejectionOf(run)) as Error | undefined
+  return error ? `${error.name}: ${error.message}` : 'passed'
+}
