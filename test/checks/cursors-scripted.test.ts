@@ -8,17 +8,9 @@ import { rejectionOf, scriptedContext, verdictOfRun, type Call } from '../suppor
 
 const check = (id: string): Check => cursorsChecks.find((c) => c.id === id)!
 
-/** A check's verdict on scripted answers, with the run's memory of work done once, and the calls it made. */
+/** A check's verdict on scripted answers, and the calls it made. */
 async function judged(id: string, answer: (call: Call) => Exchange['response'], settings: Partial<RunSettings> = {}) {
   const { ctx, calls } = scriptedContext({ apiKey: 'k', maxPages: 10, ...settings }, answer)
-  const done = new Map<string, Promise<unknown>>()
-  Object.assign(ctx, {
-    countInputs: () => undefined,
-    once: (key: string, work: () => Promise<unknown>) => {
-      if (!done.has(key)) done.set(key, work())
-      return done.get(key)
-    },
-  })
   return { verdict: await verdictOfRun(check(id).run(ctx)), calls }
 }
 

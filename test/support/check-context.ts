@@ -11,13 +11,18 @@ export interface Call {
   options?: CallOptions
 }
 
-/** A check context whose calls answer with the given function; fail and skip throw as the engine's do. */
+/**
+ * A check context whose calls answer with the given function; fail and skip throw as the engine's do, once computes
+ * once by key, and the count of generated inputs is not kept.
+ */
 export function scriptedContext(
   settings: Partial<RunSettings>,
   answer: (call: Call) => Exchange['response'] | Exchange,
 ): { ctx: CheckContext; calls: Call[]; schemas: string[] } {
   const calls: Call[] = []
   const schemas: string[] = []
+  // What ctx.once computed, by key: a result the checks of a run share is computed once, as the engine does.
+  const computed = new Map<string, Promise<unknown>>()
   const ctx: Partial<CheckContext> = {
     settings: { seed: FIXED_SEED, runs: 10, cursorParam: 'cursor', limitParam: 'limit', ...settings } as RunSettings,
     exchanges: [],
@@ -28,6 +33,11 @@ export function scriptedContext(
       return made && 'request' in made ? made : exchangeOf(made, { operation })
     },
     expectSchema: (schema) => void schemas.push(schema),
+    countInputs: () => undefined,
+    once: (key, compute) => {
+      if (!computed.has(key)) computed.set(key, compute())
+      return computed.get(key) as ReturnType<typeof compute>
+    },
     fail: (message, details) => {
       throw new CheckFailure(message, details)
     },
