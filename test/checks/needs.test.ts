@@ -3,7 +3,7 @@ import { allChecks } from '../../src/checks/index.js'
 import { missingInputReasons } from '../../src/checks/needs.js'
 import type { Check, Need } from '../../src/checks/types.js'
 import type { RunSettings } from '../../src/core/settings.js'
-import { clientOf } from '../../src/engine/run-checks.js'
+import { clientOf, writingOf } from '../../src/engine/run-checks.js'
 import { runCheck } from '../../src/engine/run-check.js'
 import { createSharedState } from '../../src/http/shared-state.js'
 import { loadProfile } from '../../src/profile/load.js'
@@ -15,8 +15,8 @@ import { TEST_SETTINGS } from '../support/run.js'
 /**
  * The inputs a check needs, as the engine reads them: a check is skipped before it sends anything when the run lacks
  * one, with the reason that names its flag, and a check that cannot do without an input says so, so that the engine
- * skips it before it sends anything: under the reference's profile, a check that states no need would meet its own
- * first use of the input instead.
+ * skips it before it sends anything: under the reference's profile, writes allowed, a check that states no need would
+ * meet its own first use of the input instead. Without an input it does not state, a check may skip, never fail.
  */
 const INPUTS = Object.keys(missingInputReasons) as Need[]
 const MISSING_INPUT = new Set(Object.values(missingInputReasons))
@@ -41,6 +41,7 @@ beforeAll(async () => {
   given = {
     ...inputs,
     profile: await loadProfile(referenceProfileSource(reference.baseUrl, []), fetchDescription),
+    allowWrites: true,
   } as RunSettings
 })
 afterAll(() => reference.close())
@@ -49,7 +50,12 @@ async function outcomeWith(settings: RunSettings, check: Check) {
   const client = clientOf(settings, createSharedState())
   sent = []
   try {
-    const { outcome } = await runCheck(check, 'needs', { settings, client, secrets: [] })
+    const { outcome } = await runCheck(check, 'needs', {
+      settings,
+      client,
+      secrets: [],
+      writing: writingOf(settings, []),
+    })
     return { outcome, sent }
   } finally {
     await client.close()
@@ -77,12 +83,19 @@ describe('the inputs a check needs', () => {
           'sent without any input',
         ).toEqual([])
       }
-      for (const need of needs) {
-        const { outcome, sent } = await outcomeWith({ ...given, [need]: undefined }, check)
-        expect({ reason: outcome.reason, sent: sent.length }, `without ${need}`).toEqual({
-          reason: missingInputReasons[need],
-          sent: 0,
-        })
+      // The reference conforms: what a check does without an input it states no need of may skip, never fail.
+      expect(bare.outcome.status, `without any input: ${bare.outcome.reason}`).not.toBe('failed')
+      for (const input of INPUTS) {
+        const { outcome, sent } = await outcomeWith({ ...given, [input]: undefined }, check)
+        if (needs.includes(input))
+          expect({ reason: outcome.reason, sent: sent.length }, `without ${input}`).toEqual({
+            reason: missingInputReasons[input],
+            sent: 0,
+          })
+        else {
+          expect(outcome.status, `without ${input}: ${outcome.reason}`).not.toBe('failed')
+          expect(outcome.crashed, `without ${input}: ${outcome.reason}`).toBeUndefined()
+        }
       }
       const { outcome } = await outcomeWith(given, check)
       expect(outcome.crashed, `with every input: ${outcome.reason}`).toBeUndefined()
@@ -92,4 +105,45 @@ describe('the inputs a check needs', () => {
       }
     },
   )
+})
+
+/**
+ * The checks a request without the API key can judge: the refusals of a missing or unknown key and their bodies and
+ * request IDs, and the published description. Any other check a run without the key passed would have judged nothing:
+ * a run given no key must not go green.
+ */
+const KEYLESS = [
+  'auth/missing-key',
+  'auth/unknown-key',
+  'errors/unauthorized-error-body',
+  'request-ids/present-on-error',
+  'request-ids/error-echoes-sent-id',
+  'request-ids/error-body-id-matches-header',
+  'profile/openapi-document',
+  'profile/openapi-compatible',
+]
+/** What the restricted key alone can judge, its refusals and grants (the scope check reads the API key's cursors). */
+const RESTRICTED_KEY_ONLY = [
+  'errors/forbidden-error-body',
+  'profile/restricted-key-refused',
+  'profile/restricted-key-granted',
+]
+
+describe('a run without the API key', () => {
+  async function passedWith(settings: RunSettings): Promise<string[]> {
+    const passed: string[] = []
+    for (const check of allChecks)
+      if ((await outcomeWith(settings, check)).outcome.status === 'passed') passed.push(check.id)
+    return passed.sort()
+  }
+  const without = Object.fromEntries(INPUTS.map((input) => [input, undefined]))
+
+  test('given no input, passes only the checks a request without a key can judge', async () => {
+    expect(await passedWith({ ...given, ...without })).toEqual([...KEYLESS].sort())
+  })
+
+  test('given every input but the API key, passes only those and what the restricted key alone can judge', async () => {
+    const passed = await passedWith({ ...given, apiKey: undefined })
+    expect(passed.filter((id) => !KEYLESS.includes(id) && !RESTRICTED_KEY_ONLY.includes(id))).toEqual([])
+  })
 })
