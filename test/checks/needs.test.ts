@@ -10,6 +10,7 @@ import { loadProfile } from '../../src/profile/load.js'
 import { politeFetch, referenceProfileSource } from '../../src/runner/profile-of-run.js'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
 import { referenceInputs } from '../support/hostile-servers.js'
+import { signAsTheReference } from '../support/reference-signer.js'
 import { TEST_SETTINGS } from '../support/run.js'
 
 /**
@@ -54,7 +55,7 @@ async function outcomeWith(settings: RunSettings, check: Check) {
       settings,
       client,
       secrets: [],
-      writing: writingOf(settings, []),
+      writing: writingOf(settings, [], signAsTheReference),
     })
     return { outcome, sent }
   } finally {
