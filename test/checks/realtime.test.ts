@@ -6,8 +6,10 @@ import type { CheckContext } from '../../src/checks/types.js'
 import { specPath } from '../../src/core/package-root.js'
 import type { ChannelSocket, SocketEvent } from '../../src/http/websocket.js'
 import type { RealtimeSection } from '../../src/profile/realtime.js'
+import type { Behaviour } from '../../src/reference/types.js'
 import { scriptedContext } from '../support/check-context.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
+import { outcomeWithBehaviours } from '../support/run.js'
 
 /**
  * The realtime checks on answers made by hand: the ticket operation's status and the WebSocket handshake's, at the
@@ -197,12 +199,25 @@ describe('what came of asking for a channel, after the upgrade', () => {
   })
 })
 
-test('a close is no refusal where the profile states none by close code', async () => {
-  const ctx = channelContext({ socket: scriptedSocket({ kind: 'closed', code: 4403, reason: '' }) })
-  Object.assign(ctx.settings.profile!.values.realtime!, { refused: { message: { pointer: '/type', value: 'error' } } })
+test.each<[string, RealtimeSection['refused'], SocketEvent, string]>([
+  [
+    'a close is no refusal where the profile states none by close code',
+    { message: { pointer: '/type', value: 'error' } },
+    { kind: 'closed', code: 4403, reason: '' },
+    '(a message with "error" at /type): closed with code 4403',
+  ],
+  [
+    'a message is no refusal where the profile states none by message',
+    { closeCodes: [4403] },
+    message({ type: 'error' }),
+    '(a close with code 4403): nothing within 5 s',
+  ],
+])('%s, and the finding names only the refusal it states', async (_, refused, event, stated) => {
+  const ctx = channelContext({ socket: scriptedSocket(event) })
+  Object.assign(ctx.settings.profile!.values.realtime!, { refused })
   await expect(checkOf('realtime/channel-refused-without-its-receipt').run(ctx)).rejects.toMatchObject({
     name: 'CheckFailure',
-    message: `intent:0x${'ab'.repeat(32)}, asked for without a receipt, was not refused as the profile states (a message with "error" at /type): closed with code 4403`,
+    message: `intent:0x${'ab'.repeat(32)}, asked for without a receipt, was not refused as the profile states ${stated}`,
   })
 })
 
@@ -277,4 +292,43 @@ describe('the ticket operation and the key', () => {
       message: `the ticket operation ${said}: a missing or invalid key gets 401, and no ticket`,
     })
   })
+})
+
+describe('realtime/lifecycle-ends-on-channel on a channel that sends no terminal event', () => {
+  /** A channel of the reference whose events after its opening are rewritten (an event dropped where edit says so). */
+  const channelEvents = (edit: (event: Record<string, unknown>) => boolean): Behaviour => ({
+    name: 'channel-events-rewritten',
+    description: "A channel's events are rewritten as the test scripts them.",
+    onChannelOutput(output) {
+      if (output.message?.type === 'event' && !edit(output.message)) delete output.message
+    },
+  })
+
+  test.each<[string, Behaviour, string]>([
+    ['no event at all (not even its state on opening)', channelEvents(() => false), 'none'],
+    [
+      'its end as a kind that is not terminal',
+      channelEvents((event) => {
+        if (event.snapshot !== true) event.kind = 'open'
+        return true
+      }),
+      'pending, open',
+    ],
+  ])(
+    'fails on %s, naming the kinds it sent',
+    async (_, behaviour, seen) => {
+      const outcome = await outcomeWithBehaviours(['realtime/lifecycle-ends-on-channel'], [behaviour], {
+        allowWrites: true,
+      })
+      expect([outcome.status, outcome.reason?.replace(/0x[0-9a-f]{64}/, '0x<written>')]).toEqual([
+        'failed',
+        `intent:0x<written> sent no event of a terminal kind (settled, failed, cancelled) within 5 s of its cancellation; the kinds it sent after its opening: ${seen}`,
+      ])
+      expect(outcome.lifecycle?.at(-1)).toMatchObject({
+        label: 'terminal event',
+        outcome: `none within 5 s (seen: ${seen})`,
+      })
+    },
+    30_000,
+  )
 })
