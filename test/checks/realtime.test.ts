@@ -281,6 +281,14 @@ describe('the ticket operation and the key', () => {
     expect(asked.every(({ body }) => body === `{"channel":"intent:0x${'0'.repeat(64)}"}`)).toBe(true)
   })
 
+  test('asks for a ticket without a body where the profile states none', async () => {
+    const { ctx, asked } = ticketContext({ full: [201, TICKET], none: [401, {}], other: [401, {}] })
+    const { body: _body, ...withoutBody } = REALTIME.ticket
+    Object.assign(ctx.settings.profile!.values.realtime!, { ticket: withoutBody })
+    await expect(needsKey.run(ctx)).resolves.toBeUndefined()
+    expect(asked.map(({ body }) => body)).toEqual([undefined, undefined, undefined])
+  })
+
   test.each<[string, [number, unknown], [number, unknown], string]>([
     ['a 401 with a ticket', [401, TICKET], [401, {}], 'answered 401 with a ticket to a request without X-API-Key'],
     ['a 200 without one', [200, {}], [401, {}], 'answered 200 to a request without X-API-Key'],
