@@ -2,17 +2,15 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { realtimeChecks } from '../../src/checks/realtime.js'
-import type { CheckContext } from '../../src/checks/types.js'
+import type { CheckContext, StepRequest } from '../../src/checks/types.js'
 import { specPath } from '../../src/core/package-root.js'
+import type { LifecycleStep } from '../../src/core/report.js'
 import type { WebSocketMessage } from '../../src/http/exchange.js'
 import type { ChannelSocket, SocketEvent } from '../../src/http/websocket.js'
 import type { WriteOperation } from '../../src/profile/profile.js'
 import type { RealtimeSection } from '../../src/profile/realtime.js'
-import type { LifecycleStep } from '../../src/core/report.js'
-import type { Behaviour } from '../../src/reference/types.js'
 import { scriptedContext, verdictOfRun } from '../support/check-context.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
-import { outcomeWithBehaviours } from '../support/run.js'
 
 /**
  * The realtime checks on answers made by hand: the ticket operation's status and the WebSocket handshake's, at the
@@ -331,45 +329,6 @@ describe('the ticket operation and the key', () => {
   })
 })
 
-describe('realtime/lifecycle-ends-on-channel on a channel that sends no terminal event', () => {
-  /** A channel of the reference whose events after its opening are rewritten (an event dropped where edit says so). */
-  const channelEvents = (edit: (event: Record<string, unknown>) => boolean): Behaviour => ({
-    name: 'channel-events-rewritten',
-    description: "A channel's events are rewritten as the test scripts them.",
-    onChannelOutput(output) {
-      if (output.message?.type === 'event' && !edit(output.message)) delete output.message
-    },
-  })
-
-  test.each<[string, Behaviour, string]>([
-    ['no event at all (not even its state on opening)', channelEvents(() => false), 'none'],
-    [
-      'its end as a kind that is not terminal',
-      channelEvents((event) => {
-        if (event.snapshot !== true) event.kind = 'open'
-        return true
-      }),
-      'pending, open',
-    ],
-  ])(
-    'fails on %s, naming the kinds it sent',
-    async (_, behaviour, seen) => {
-      const outcome = await outcomeWithBehaviours(['realtime/lifecycle-ends-on-channel'], [behaviour], {
-        allowWrites: true,
-      })
-      expect([outcome.status, outcome.reason?.replace(/0x[0-9a-f]{64}/, '0x<written>')]).toEqual([
-        'failed',
-        `intent:0x<written> sent no event of a terminal kind (settled, failed, cancelled) within 5 s of its cancellation; the kinds it sent after its opening: ${seen}`,
-      ])
-      expect(outcome.lifecycle?.at(-1)).toMatchObject({
-        label: 'terminal event',
-        outcome: `none within 5 s (seen: ${seen})`,
-      })
-    },
-    30_000,
-  )
-})
-
 test('realtime/lifecycle-ends-on-channel walks the cancellations of an action or intent intake whose channel the profile names', async () => {
   const signed = { command: ['sign'] }
   const intake = (kind: WriteOperation['kind']) =>
@@ -464,6 +423,10 @@ describe('realtime/messages-as-stated: the messages it waits for', () => {
     )
   })
 
+  test('skips a channel that sent nothing, saying what came of asking for it', async () => {
+    expect(await verdictWith()).toBe('CheckSkipped: the channel sent no message to judge: nothing within 5 s')
+  })
+
   test('none after the first event: a later message is judged where it is recorded', async () => {
     expect(await verdictWith(OPENED, { json: { type: 'event', kind: 'pending' } }, { text: 'garbage' })).toBe('passed')
   })
@@ -496,6 +459,9 @@ describe('realtime/lifecycle-ends-on-channel: the wait for the terminal event (a
     },
   }
 
+  const CHANNEL = `intent:0x${'cd'.repeat(32)}`
+  const STATUS_URL = `http://127.0.0.1:9/v1/intents/0x${'cd'.repeat(32)}?receipt=receipt-of-the-write`
+
   /** A lifecycle whose writes are accepted, whose status is cancelled once cancelled, on a channel of this socket. */
   function lifecycleContext(socket: ChannelSocket) {
     const ctx = channelContext({ socket })
@@ -505,12 +471,16 @@ describe('realtime/lifecycle-ends-on-channel: the wait for the terminal event (a
     Object.assign(ctx, {
       signedBody: async () => '{}',
       cancellationBody: async () => '{}',
-      write: async (operation: string) => {
+      write: async (operation: string, _body: string, _key: string, step?: StepRequest) => {
         cancelled ||= operation === 'cancelIntent'
-        const exchange = exchangeOf(responseOf(202, {}, {}), { method: 'POST' })
+        const url = `http://127.0.0.1:9${step?.path ?? OPERATIONS[operation]!.path}`
+        const exchange = exchangeOf(responseOf(202, {}, {}), { method: 'POST', url })
         return { accepted: true, statusIdentifier: `0x${'cd'.repeat(32)}`, receipt: 'receipt-of-the-write', exchange }
       },
-      get: async () => exchangeOf(responseOf(200, {}, { state: cancelled ? 'cancelled' : 'pending' })),
+      get: async (path: string) =>
+        exchangeOf(responseOf(200, {}, { state: cancelled ? 'cancelled' : 'pending' }), {
+          url: `http://127.0.0.1:9${path}`,
+        }),
       lifecycleStep: (step: LifecycleStep) => void steps.push(step),
     })
     return { ctx, steps }
@@ -520,7 +490,14 @@ describe('realtime/lifecycle-ends-on-channel: the wait for the terminal event (a
     const { socket, waits } = arrivingSocket(OPENED, { json: { type: 'event', kind: 'cancelled' }, lateMs: 100 })
     const { ctx, steps } = lifecycleContext(socket)
     expect(await verdictOfRun(lifecycle.run(ctx))).toBe('passed')
-    expect(steps.at(-1)).toMatchObject({ label: 'terminal event', outcome: 'received' })
+    expect(steps.map(({ kind, label, request, outcome }) => [kind, label, request, outcome])).toEqual([
+      ['rest', 'submitIntent intake', 'POST http://127.0.0.1:9/v1/intents', '202'],
+      ['rest', 'status read with its receipt', `GET ${STATUS_URL}`, '200, state "pending"'],
+      ['realtime', 'channel opened with its receipt', CHANNEL, 'opened'],
+      ['rest', 'cancelIntent', 'POST http://127.0.0.1:9/v1/cancellations', '202'],
+      ['rest', 'status after the cancellation', `GET ${STATUS_URL}`, '200, state "cancelled"'],
+      ['realtime', 'terminal event', CHANNEL, 'received'],
+    ])
     expect(waits.length, 'the opening, then the terminal event').toBe(2)
     expect(
       waits.every((ms) => ms > 4000 && ms <= 5000),
@@ -528,10 +505,28 @@ describe('realtime/lifecycle-ends-on-channel: the wait for the terminal event (a
     ).toBe(true)
   })
 
-  test('counts only events among the kinds it saw', async () => {
-    const { socket } = arrivingSocket(OPENED, { text: 'garbage' }, { json: { type: 'event', kind: 'pending' } })
-    expect(await verdictOfRun(lifecycle.run(lifecycleContext(socket).ctx))).toBe(
-      `CheckFailure: intent:0x${'cd'.repeat(32)} sent no event of a terminal kind (settled, failed, cancelled) within 5 s of its cancellation; the kinds it sent after its opening: pending`,
+  test.each<[string, RealtimeSection['events']]>([
+    ['states no event kinds', undefined],
+    ['states no terminal kind', { kind: '/kind', kinds: ['pending', 'cancelled'] }],
+  ])('waits for no terminal event where the profile %s', async (_, events) => {
+    const { socket, waits } = arrivingSocket(OPENED)
+    const { ctx, steps } = lifecycleContext(socket)
+    Object.assign(ctx.settings.profile!.values.realtime!, { events })
+    expect(await verdictOfRun(lifecycle.run(ctx))).toBe('passed')
+    expect(steps.map(({ label }) => label).at(-1)).toBe('status after the cancellation')
+    expect(waits, 'only for the opening').toHaveLength(1)
+  })
+
+  test.each<[string, Arrival[], string]>([
+    ['no event', [], 'none'],
+    ['events of kinds not terminal', [{ json: { kind: 'pending' } }, { json: { kind: 'open' } }], 'pending, open'],
+    ['a message that is no event, then an event', [{ text: 'garbage' }, { json: { kind: 'pending' } }], 'pending'],
+  ])('fails on a channel that sends %s after its opening, naming the kinds it sent', async (_, arrivals, kinds) => {
+    const { socket } = arrivingSocket(OPENED, ...arrivals)
+    const { ctx, steps } = lifecycleContext(socket)
+    expect(await verdictOfRun(lifecycle.run(ctx))).toBe(
+      `CheckFailure: ${CHANNEL} sent no event of a terminal kind (settled, failed, cancelled) within 5 s of its cancellation; the kinds it sent after its opening: ${kinds}`,
     )
+    expect(steps.at(-1)).toMatchObject({ label: 'terminal event', outcome: `none within 5 s (seen: ${kinds})` })
   })
 })
