@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { relationRules } from '../../src/checks/relations.js'
+import { checkpointOf, itemIdentity, relationRules } from '../../src/checks/relations.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
 
 /**
@@ -86,5 +86,27 @@ describe('relations/trader-reads-agree', () => {
         { operation: 'getTraderPnl', path: `/v1/traders/0x${'CD'.repeat(20)}/pnl`, data: { total: '2' } },
       ]),
     ).toEqual([null, 'differs'])
+  })
+})
+
+describe("a list item's identity and a response's checkpoint", () => {
+  test("an item is told by its list's identity member where that is a string, else by itself as JSON", () => {
+    expect(itemIdentity('listMarkets', { id: 'm1', status: 'open' })).toBe('m1')
+    expect(itemIdentity('listTraderBalances', { token: 't1', id: 'm1' })).toBe('t1')
+    expect(itemIdentity('listMarkets', { id: 5 })).toBe('{"id":5}')
+    expect(itemIdentity('listMarkets', { token: 't1' })).toBe('{"token":"t1"}')
+    expect(itemIdentity('listMarkets', null)).toBe('null')
+  })
+
+  test('an item of an operation with no identity member is itself as JSON, whatever members it has', () => {
+    const item = { '': 'a', undefined: 'b', id: 'c', token: 'd' }
+    expect(itemIdentity('getVault', item)).toBe(JSON.stringify(item))
+  })
+
+  test('a checkpoint is a string member of a JSON object', () => {
+    expect(checkpointOf(responseOf(200, {}, { checkpoint: '7', data: {} }))).toBe('7')
+    expect(checkpointOf(responseOf(200, {}, { checkpoint: 7 }))).toBeUndefined()
+    expect(checkpointOf(responseOf(200, {}, null))).toBeUndefined()
+    expect(checkpointOf(responseOf(200))).toBeUndefined()
   })
 })
