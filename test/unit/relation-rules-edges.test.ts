@@ -74,6 +74,21 @@ describe('relations/same-resource-same-members', () => {
     )
     expect(differs(5)).toMatch(/came without \/data\/m0 number, .*, \/data\/m3 number, \.\.\.$/)
   })
+
+  test('compares the reads of an operation of the contract only: a path of none is not compared', () => {
+    const readsOf = (operation: string | undefined) => {
+      const memory = ruleOf('relations/same-resource-same-members').remember()
+      return [{ a: 1 }, { b: 1 }].map((data) => {
+        const response = responseOf(200, {}, { checkpoint: '9', data })
+        return memory.response!(response, exchangeOf(response, { operation, url: 'http://127.0.0.1:9/v1/vault' }))
+      })
+    }
+    expect(readsOf(undefined)).toEqual([null, null])
+    expect(readsOf('getVault')).toEqual([
+      null,
+      'getVault /v1/vault read again at checkpoint "9" came without /data/a number and with /data/b number',
+    ])
+  })
 })
 
 describe('what the relations remember and compare', () => {
