@@ -12,7 +12,9 @@ const TRADER = `0x${'cd'.repeat(20)}`
 const PNL_PATH = `/v1/traders/${TRADER}/pnl`
 
 /** What the memory says of each read in turn: null (nothing compared), 'agrees', or the finding. */
-function compared(reads: { operation: string; path: string; status?: number; checkpoint?: string; data: unknown }[]) {
+function compared(
+  reads: { operation: string; path: string; status?: number; checkpoint?: string | null; data: unknown }[],
+) {
   const memory = rule.remember()
   return reads.map(({ operation, path, status = 200, checkpoint = '100', data }) => {
     const response = responseOf(status, {}, { data, checkpoint })
@@ -86,6 +88,36 @@ describe('relations/trader-reads-agree', () => {
         { operation: 'getTraderPnl', path: `/v1/traders/0x${'CD'.repeat(20)}/pnl`, data: { total: '2' } },
       ]),
     ).toEqual([null, 'differs'])
+  })
+})
+
+describe('relations/trader-reads-agree, item by item', () => {
+  const BALANCES = `/v1/traders/${TRADER}/balances`
+
+  test("an item first read is a baseline that hides no other item's difference", () => {
+    expect(
+      compared([
+        { operation: 'listTraderBalances', path: BALANCES, data: [{ token: 'a', balance: '1' }] },
+        {
+          operation: 'listTraderBalances',
+          path: BALANCES,
+          data: [
+            { token: 'c', balance: '1' },
+            { token: 'a', balance: '2' },
+          ],
+        },
+      ]),
+    ).toEqual([null, 'differs'])
+  })
+
+  test('a read without a checkpoint is not compared', () => {
+    const read = { operation: 'getTraderPnl', path: PNL_PATH, checkpoint: null }
+    expect(
+      compared([
+        { ...read, data: { total: '1' } },
+        { ...read, data: { total: '2' } },
+      ]),
+    ).toEqual([null, null])
   })
 })
 

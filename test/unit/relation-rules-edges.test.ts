@@ -75,6 +75,21 @@ describe('relations/same-resource-same-members', () => {
     expect(differs(5)).toMatch(/came without \/data\/m0 number, .*, \/data\/m3 number, \.\.\.$/)
   })
 
+  test("a list is compared item by item: an item first read is a baseline that hides no other item's difference", () => {
+    const list = (...data: unknown[]) => ({ headers: {}, json: { checkpoint: '9', data } })
+    expect(
+      judged('relations/same-resource-same-members', [
+        list({ id: 'a', x: 1 }),
+        list({ id: 'c', x: 1 }, { id: 'a', y: 1 }),
+        list({ id: 'c', x: 2 }, { id: 'a', x: 2 }),
+      ]),
+    ).toEqual([
+      null,
+      'listMarkets /v1/markets item a read again at checkpoint "9" came without /x number and with /y number',
+      'holds',
+    ])
+  })
+
   test('compares the reads of an operation of the contract only: a path of none is not compared', () => {
     const readsOf = (operation: string | undefined) => {
       const memory = ruleOf('relations/same-resource-same-members').remember()
