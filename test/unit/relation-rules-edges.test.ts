@@ -175,6 +175,17 @@ describe('relations/list-walks-agree', () => {
     ])
   })
 
+  test('a second walk of as many items in another order parts at the first item that differs', () => {
+    expect(walked([walk(['a', 'b', 'c']), walk(['a', 'c', 'b'], '1')])[1]).toMatch(
+      /: item 2 is "c" where it was "b" \(3 items, were 3\)$/,
+    )
+  })
+
+  test('walks without a checkpoint are not compared', () => {
+    const unmarked = (identities: string[]) => ({ ...walk(identities), checkpoint: undefined })
+    expect(walked([unmarked(['a', 'b']), unmarked(['b'])])).toEqual([null, null])
+  })
+
   test('the same items in the same order hold; a second walk with one item more, or one fewer, parts at the end', () => {
     expect(walked([walk(['a', 'b']), walk(['a', 'b'], '1')])).toEqual([null, undefined])
     expect(walked([walk(['a', 'b']), walk(['a', 'b', 'c'], '1')])[1]).toBe(
