@@ -461,6 +461,8 @@ describe('realtime/lifecycle-ends-on-channel: the wait for the terminal event (a
 
   const CHANNEL = `intent:0x${'cd'.repeat(32)}`
   const STATUS_URL = `http://127.0.0.1:9/v1/intents/0x${'cd'.repeat(32)}?receipt=receipt-of-the-write`
+  /** When every request of the lifecycle was sent, the channel's among them. */
+  const SENT_AT = '2026-11-27T08:00:00.000Z'
 
   /** A lifecycle whose writes are accepted, whose status is cancelled once cancelled, on a channel of this socket. */
   function lifecycleContext(socket: ChannelSocket) {
@@ -474,13 +476,15 @@ describe('realtime/lifecycle-ends-on-channel: the wait for the terminal event (a
       write: async (operation: string, _body: string, _key: string, step?: StepRequest) => {
         cancelled ||= operation === 'cancelIntent'
         const url = `http://127.0.0.1:9${step?.path ?? OPERATIONS[operation]!.path}`
-        const exchange = exchangeOf(responseOf(202, {}, {}), { method: 'POST', url })
+        const exchange = { ...exchangeOf(responseOf(202, {}, {}), { method: 'POST', url }), startedAt: SENT_AT }
         return { accepted: true, statusIdentifier: `0x${'cd'.repeat(32)}`, receipt: 'receipt-of-the-write', exchange }
       },
-      get: async (path: string) =>
-        exchangeOf(responseOf(200, {}, { state: cancelled ? 'cancelled' : 'pending' }), {
+      get: async (path: string) => ({
+        ...exchangeOf(responseOf(200, {}, { state: cancelled ? 'cancelled' : 'pending' }), {
           url: `http://127.0.0.1:9${path}`,
         }),
+        startedAt: SENT_AT,
+      }),
       lifecycleStep: (step: LifecycleStep) => void steps.push(step),
     })
     return { ctx, steps }
@@ -488,8 +492,13 @@ describe('realtime/lifecycle-ends-on-channel: the wait for the terminal event (a
 
   test('waits for a terminal event that comes late, at most 5 s at a time', async () => {
     const { socket, waits } = arrivingSocket(OPENED, { json: { type: 'event', kind: 'cancelled' }, lateMs: 100 })
+    Object.assign(socket.exchange, { startedAt: SENT_AT })
     const { ctx, steps } = lifecycleContext(socket)
     expect(await verdictOfRun(lifecycle.run(ctx))).toBe('passed')
+    expect(
+      steps.map(({ at }) => at === SENT_AT),
+      'each step dated when its request was sent; the terminal event when it came',
+    ).toEqual([true, true, true, true, true, false])
     expect(steps.map(({ kind, label, request, outcome }) => [kind, label, request, outcome])).toEqual([
       ['rest', 'submitIntent intake', 'POST http://127.0.0.1:9/v1/intents', '202'],
       ['rest', 'status read with its receipt', `GET ${STATUS_URL}`, '200, state "pending"'],
