@@ -98,6 +98,12 @@ describe('properties/well-formed-address-answered', () => {
     expect(addresses.filter((address) => !/^0x[0-9a-fA-F]{40}$/.test(address))).toEqual([])
     expect(addresses).toContain(TRADER)
     expect(addresses).toContain(`0x${TRADER.slice(2).toUpperCase()}`)
+    // And with its letters' case flipped from the start: upper case up to a point, lower case after it.
+    const traders = addresses.filter((address) => address.toLowerCase() === TRADER)
+    expect(
+      traders.some((address) => /^0x[A-F]+[a-f]+$/.test(address)),
+      traders.join(', '),
+    ).toBe(true)
   })
 })
 
