@@ -50,7 +50,8 @@ const LIST_IDENTITY: Readonly<Record<string, string>> = { listMarkets: 'id', lis
 
 /** The identity of a list's item: its identity member, or the item itself as JSON when it has none. */
 export function itemIdentity(operation: string, item: unknown): string {
-  const value = (item as Record<string, unknown> | null)?.[LIST_IDENTITY[operation] ?? '']
+  const member = LIST_IDENTITY[operation]
+  const value = member === undefined ? undefined : (item as Record<string, unknown> | null)?.[member]
   return typeof value === 'string' ? value : JSON.stringify(item)
 }
 

@@ -2,8 +2,8 @@ import { describe, expect, test } from 'vitest'
 import { headersChecks } from '../../src/checks/headers.js'
 import { STAND_IN } from '../../src/checks/operation-calls.js'
 import type { CheckOutcome } from '../../src/core/report.js'
-import type { RefRequest, RefResponse } from '../../src/reference/types.js'
-import { expectEveryCheckPasses, outcomeWithBehaviours } from '../support/run.js'
+import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
+import { expectEveryCheckPasses, outcomeWithBehaviours, runAgainstReference } from '../support/run.js'
 import { scriptedContext } from '../support/check-context.js'
 import { responseOf } from '../support/hand-made.js'
 import { answering, rateLimited, setStatus, unreadable } from '../support/scripted-answers.js'
@@ -134,6 +134,32 @@ describe('headers/optional-request-headers and headers/request-without-accept-se
         [answering('varied-broken', (r) => markets(r) && r.headers.accept === undefined, unreadable)],
       ),
     )
+  })
+
+  test('share each plain read with the run: both send each read once, plain or in a variant', async () => {
+    const sent = new Map<string, number>()
+    const counter: Behaviour = {
+      name: 'read-counter',
+      description: 'Counts the reads of every operation but the lists, by path, query and variant.',
+      onResponse(_, request) {
+        const operation = request.route?.operation
+        // The preflight's probes send no Accept-Encoding. A list's first page is asked afresh for each cursor page.
+        if (request.headers['accept-encoding'] === undefined || !operation || operation.startsWith('list')) return
+        const variant =
+          request.headers['x-request-id'] ?? (request.headers.accept === undefined ? 'without Accept' : 'plain')
+        const key = `${request.path}?${request.query.toString()} ${variant}`
+        sent.set(key, (sent.get(key) ?? 0) + 1)
+      },
+    }
+    const report = await runAgainstReference({ behaviours: [counter] }, {}, { only: [OPTIONAL, WITHOUT_ACCEPT] })
+    const judged = report.checks.filter(({ id }) => id === OPTIONAL || id === WITHOUT_ACCEPT)
+    expect(judged.map(({ id, status }) => [id, status])).toEqual([
+      [OPTIONAL, 'passed'],
+      [WITHOUT_ACCEPT, 'passed'],
+    ])
+    // The vault, the configuration, a trader's PnL and an intent, each plain and in three variants.
+    expect(sent.size).toBe(16)
+    expect([...sent].filter(([, count]) => count !== 1)).toEqual([])
   })
 
   test('leave out a list that gives no cursor', async () => {

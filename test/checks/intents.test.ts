@@ -195,16 +195,22 @@ describe('intents checks on hand-made answers', () => {
     })
   })
 
-  it('a grant check fails on an orderHash that is no string, with the exchange as evidence', async () => {
-    const exchange = exchangeOf(responseOf(200, { orderHash: null }))
-    await expect(check('intents/receipt-grants-status').run(contextOf(settings, () => exchange))).rejects.toMatchObject(
-      {
+  it.each([
+    [{ orderHash: null }, 'orderHash null, not a string'],
+    [{ state: 'pending' }, 'no orderHash'],
+  ])(
+    'a grant check fails on a status of %o, naming what it has, with the exchange as evidence',
+    async (status, has) => {
+      const exchange = exchangeOf(responseOf(200, status))
+      await expect(
+        check('intents/receipt-grants-status').run(contextOf(settings, () => exchange)),
+      ).rejects.toMatchObject({
         name: 'CheckFailure',
-        message: 'the status answered has orderHash null, not a string',
+        message: `the status answered has ${has}`,
         details: { exchange },
-      },
-    )
-  })
+      })
+    },
+  )
 
   it('each check sends the requests it names, and no others', async () => {
     const given = { ...settings, secondIntent: { hash: SECOND.hash, receipt: SECOND.receipt } }

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { STAND_IN } from '../../src/checks/operation-calls.js'
 import { propertiesChecks } from '../../src/checks/properties.js'
 import type { Check } from '../../src/checks/types.js'
+import { malformedHexIdentifierCoverage } from '../../src/generators/hex-identifiers.js'
 import type { Exchange } from '../../src/http/exchange.js'
 import { responseOf } from '../support/hand-made.js'
 import { scriptedContext, verdictOfRun, type Call } from '../support/check-context.js'
@@ -98,7 +99,34 @@ describe('properties/well-formed-address-answered', () => {
     expect(addresses.filter((address) => !/^0x[0-9a-fA-F]{40}$/.test(address))).toEqual([])
     expect(addresses).toContain(TRADER)
     expect(addresses).toContain(`0x${TRADER.slice(2).toUpperCase()}`)
+    // And with its letters' case flipped from the start: upper case up to a point, lower case after it.
+    const traders = addresses.filter((address) => address.toLowerCase() === TRADER)
+    expect(
+      traders.some((address) => /^0x[A-F]+[a-f]+$/.test(address)),
+      traders.join(', '),
+    ).toBe(true)
   })
+})
+
+describe('malformed identifiers', () => {
+  test.each([
+    ['properties/malformed-hash-rejected', 'hash', 'Hash', INTENT.hash],
+    ['properties/malformed-address-rejected', 'address', 'Address', TRADER],
+  ] as const)(
+    '%s generates near misses of the configured %s, past its coverage cases',
+    async (id, param, schema, real) => {
+      const { calls } = await judged(id, () => responseOf(404, {}, ERROR_BODY), 10)
+      const generated = calls
+        .slice(malformedHexIdentifierCoverage(schema, [real]).length)
+        .map((call) => call.options?.params?.[param] ?? '')
+      expect(generated).toHaveLength(10)
+      // A near miss keeps most of what it misses: a digit short or long, its prefix changed, a digit replaced.
+      expect(
+        generated.filter((value) => value.includes(real.slice(4, -4))).length,
+        generated.join(', '),
+      ).toBeGreaterThan(2)
+    },
+  )
 })
 
 describe('properties/garbage-key-refused', () => {
@@ -118,6 +146,26 @@ describe('properties/garbage-key-refused', () => {
     for (const key of [settings.apiKey, restricted])
       expect(keys).toEqual(expect.arrayContaining([`${key}x`, `x${key}`]))
     expect(keys).not.toContain(restricted)
+  })
+
+  test('without a restricted key, nothing is made of one: no key sent holds the text of an absent key', async () => {
+    const { calls } = await judged('properties/garbage-key-refused', () => responseOf(401, {}, ERROR_BODY), 40)
+    const keys = calls.map((call) => (call.options?.auth as { key: string }).key)
+    expect(keys).toEqual(expect.arrayContaining([`${settings.apiKey}x`, `x${settings.apiKey}`]))
+    // 'undefined' alone is one of the dangerous whole values (src/generators/coverage.ts); no key is built around it.
+    expect(keys.filter((key) => key !== 'undefined' && key.includes('undefined'))).toEqual([])
+  })
+
+  test("a near miss of the restricted key that is served fails, naming it the restricted key's", async () => {
+    const restricted = 'the-restricted-key-0002'
+    const { ctx } = scriptedContext({ ...settings, restrictedApiKey: restricted, runs: 0 }, (call) =>
+      (call.options?.auth as { key: string }).key === restricted.toUpperCase()
+        ? responseOf(200, {}, { data: {} })
+        : responseOf(401, {}, ERROR_BODY),
+    )
+    expect(await verdictOfRun(check('properties/garbage-key-refused').run(ctx))).toMatch(
+      /; coverage input \d+ \(the restricted API key with its letters in the other case\) /,
+    )
   })
 
   test('a 403 to a garbage key fails', async () => {

@@ -2,11 +2,14 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { realtimeChecks } from '../../src/checks/realtime.js'
-import type { CheckContext } from '../../src/checks/types.js'
+import type { CheckContext, StepRequest } from '../../src/checks/types.js'
 import { specPath } from '../../src/core/package-root.js'
+import type { LifecycleStep } from '../../src/core/report.js'
+import type { WebSocketMessage } from '../../src/http/exchange.js'
 import type { ChannelSocket, SocketEvent } from '../../src/http/websocket.js'
+import type { WriteOperation } from '../../src/profile/profile.js'
 import type { RealtimeSection } from '../../src/profile/realtime.js'
-import { scriptedContext } from '../support/check-context.js'
+import { scriptedContext, verdictOfRun } from '../support/check-context.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
 
 /**
@@ -165,6 +168,7 @@ describe('what came of asking for a channel, after the upgrade', () => {
     ['a failure', { kind: 'failed', why: 'the frame was masked' }, 'the frame was masked'],
     ['a close with a reason', { kind: 'closed', code: 1000, reason: 'bye' }, 'closed with code 1000 ("bye")'],
     ['a close without one', { kind: 'closed', code: 1011, reason: '' }, 'closed with code 1011'],
+    ['a refusal by close code', { kind: 'closed', code: 4403, reason: 'refused' }, 'closed with code 4403'],
     ['a refusal', message({ type: 'error' }), 'sent "{\\"type\\":\\"error\\"}"'],
     [
       'an event first',
@@ -189,6 +193,14 @@ describe('what came of asking for a channel, after the upgrade', () => {
       })
   })
 
+  test('a channel refused without a receipt must be refused with a wrong one too', async () => {
+    const sockets = [scriptedSocket(message({ type: 'error' })), scriptedSocket(message({ type: 'subscribed' }))]
+    const ctx = Object.assign(channelContext({}), { openSocket: async () => sockets.shift()! })
+    await expect(refusedWithout.run(ctx)).rejects.toMatchObject({
+      message: `intent:0x${'ab'.repeat(32)} was opened with a receipt of its length that is not its own: it sent "{\\"type\\":\\"subscribed\\"}"; the receipt capability is what opens a protected channel`,
+    })
+  })
+
   test('a wait that ends otherwise is no refusal, which names how the profile says one shows', async () => {
     const stated = '(a close with code 4403, or a message with "error" at /type)'
     await expect(refusedWithout.run(channelWith({ kind: 'timeout' }))).rejects.toMatchObject({
@@ -197,12 +209,25 @@ describe('what came of asking for a channel, after the upgrade', () => {
   })
 })
 
-test('a close is no refusal where the profile states none by close code', async () => {
-  const ctx = channelContext({ socket: scriptedSocket({ kind: 'closed', code: 4403, reason: '' }) })
-  Object.assign(ctx.settings.profile!.values.realtime!, { refused: { message: { pointer: '/type', value: 'error' } } })
+test.each<[string, RealtimeSection['refused'], SocketEvent, string]>([
+  [
+    'a close is no refusal where the profile states none by close code',
+    { message: { pointer: '/type', value: 'error' } },
+    { kind: 'closed', code: 4403, reason: '' },
+    '(a message with "error" at /type): closed with code 4403',
+  ],
+  [
+    'a message is no refusal where the profile states none by message',
+    { closeCodes: [4401, 4403] },
+    message({ type: 'error' }),
+    '(a close with code 4401 or 4403): nothing within 5 s',
+  ],
+])('%s, and the finding names only the refusal it states', async (_, refused, event, stated) => {
+  const ctx = channelContext({ socket: scriptedSocket(event) })
+  Object.assign(ctx.settings.profile!.values.realtime!, { refused })
   await expect(checkOf('realtime/channel-refused-without-its-receipt').run(ctx)).rejects.toMatchObject({
     name: 'CheckFailure',
-    message: `intent:0x${'ab'.repeat(32)}, asked for without a receipt, was not refused as the profile states (a message with "error" at /type): closed with code 4403`,
+    message: `intent:0x${'ab'.repeat(32)}, asked for without a receipt, was not refused as the profile states ${stated}`,
   })
 })
 
@@ -266,6 +291,31 @@ describe('the ticket operation and the key', () => {
     expect(asked.every(({ body }) => body === `{"channel":"intent:0x${'0'.repeat(64)}"}`)).toBe(true)
   })
 
+  test('fails on a request without a key that gets no response, naming it', async () => {
+    const { ctx } = ticketContext({ full: [201, TICKET], none: [401, {}], other: [401, {}] })
+    const asked = ctx.request
+    ctx.request = async (method, path, options) =>
+      options?.auth === 'none'
+        ? {
+            ...exchangeOf(undefined, { operation: undefined, method }),
+            error: { code: 'ECONNRESET', message: 'reset' },
+          }
+        : asked(method, path, options)
+    await expect(needsKey.run(ctx)).rejects.toMatchObject({
+      name: 'CheckFailure',
+      message:
+        'the ticket operation answered no response (reset) to a request without X-API-Key: a missing or invalid key gets 401, and no ticket',
+    })
+  })
+
+  test('asks for a ticket without a body where the profile states none', async () => {
+    const { ctx, asked } = ticketContext({ full: [201, TICKET], none: [401, {}], other: [401, {}] })
+    const { body: _body, ...withoutBody } = REALTIME.ticket
+    Object.assign(ctx.settings.profile!.values.realtime!, { ticket: withoutBody })
+    await expect(needsKey.run(ctx)).resolves.toBeUndefined()
+    expect(asked.map(({ body }) => body)).toEqual([undefined, undefined, undefined])
+  })
+
   test.each<[string, [number, unknown], [number, unknown], string]>([
     ['a 401 with a ticket', [401, TICKET], [401, {}], 'answered 401 with a ticket to a request without X-API-Key'],
     ['a 200 without one', [200, {}], [401, {}], 'answered 200 to a request without X-API-Key'],
@@ -276,5 +326,216 @@ describe('the ticket operation and the key', () => {
       name: 'CheckFailure',
       message: `the ticket operation ${said}: a missing or invalid key gets 401, and no ticket`,
     })
+  })
+})
+
+test('realtime/lifecycle-ends-on-channel walks the cancellations of an action or intent intake whose channel the profile names', async () => {
+  const signed = { command: ['sign'] }
+  const intake = (kind: WriteOperation['kind']) =>
+    ({ kind, method: 'POST', path: `/v1/${kind}`, statusIdentifier: '/data/id', bodies: signed }) as WriteOperation
+  const cancellation = (operation: string) =>
+    ({
+      ...intake('cancellation'),
+      cancels: { operation, bodies: signed, state: '/state', terminalStates: ['cancelled'] },
+    }) as WriteOperation
+  /** The intake the check submits first (its verdict names it), or its skip. */
+  const firstWalked = async (operations: Record<string, WriteOperation>, channels: RealtimeSection['channels']) => {
+    const ctx = channelContext({})
+    Object.assign(ctx.settings.profile!.values, { writes: { operations } })
+    Object.assign(ctx.settings.profile!.values.realtime!, { channels })
+    Object.assign(ctx, {
+      signedBody: async () => '{}',
+      write: async () => ({ accepted: false, exchange: exchangeOf(responseOf(409), { method: 'POST' }) }),
+    })
+    const error = (await checkOf('realtime/lifecycle-ends-on-channel')
+      .run(ctx)
+      .catch((e: unknown) => e)) as Error
+    return `${error.name}: ${error.message.split(':')[0]}`
+  }
+  // Listed first, so that a cancellation walked that should not be is the one named.
+  const batch = { submitBatch: intake('batch-intent'), cancelBatch: cancellation('submitBatch') }
+  const both = { intent: 'intent:{hash}', action: 'action:{id}' }
+  expect(
+    await firstWalked({ ...batch, submitAction: intake('action'), cancelAction: cancellation('submitAction') }, both),
+  ).toBe('CheckFailure: submitAction')
+  expect(
+    await firstWalked({ ...batch, submitIntent: intake('intent'), cancelIntent: cancellation('submitIntent') }, both),
+  ).toBe('CheckFailure: submitIntent')
+  expect(
+    await firstWalked(
+      { ...batch, submitAction: intake('action'), cancelAction: cancellation('submitAction') },
+      {
+        intent: 'intent:{hash}',
+      },
+    ),
+  ).toBe(
+    'CheckSkipped: no write operation of the profile states a cancellation of an intent or action intake whose channel realtime.channels names (writes.operations.*.cancels)',
+  )
+})
+
+/** A message a socket receives: JSON, or raw text. */
+type Arrival = { json?: unknown; text?: string; lateMs?: number }
+
+/**
+ * A socket that upgrades, whose messages arrive only as they are read, each recorded then (the real socket records a
+ * message as it arrives, so what a check does not wait for has not come when it judges); a message of lateMs arrives
+ * that long after it is first waited for. Then nothing more: every wait times out at once. The waits asked are kept.
+ */
+function arrivingSocket(...arrivals: Arrival[]): { socket: ChannelSocket; waits: number[] } {
+  const messages: WebSocketMessage[] = []
+  const exchange = { ...UPGRADED, webSocketMessages: messages }
+  const waits: number[] = []
+  let lateSince: number | undefined
+  const socket = socketOf(() => ({ kind: 'timeout' }), exchange)
+  Object.assign(socket, {
+    send: (data: string) => void messages.push({ type: 'send', time: 1, opcode: 1, data }),
+    async next(timeoutMs: number): Promise<SocketEvent> {
+      waits.push(timeoutMs)
+      const arrival = arrivals[0]
+      if (!arrival) return { kind: 'timeout' }
+      if (arrival.lateMs !== undefined) {
+        lateSince ??= Date.now()
+        const comesIn = lateSince + arrival.lateMs - Date.now()
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(timeoutMs, comesIn))))
+        if (timeoutMs < comesIn) return { kind: 'timeout' }
+      }
+      arrivals.shift()
+      const data = arrival.text ?? JSON.stringify(arrival.json)
+      const received: WebSocketMessage = { type: 'receive', time: 1, opcode: 1, data }
+      messages.push(received)
+      return { kind: 'message', message: received, text: data }
+    },
+  })
+  return { socket, waits }
+}
+
+const OPENED: Arrival = { json: { type: 'subscribed' } }
+
+describe('realtime/messages-as-stated: the messages it waits for', () => {
+  const asStated = checkOf('realtime/messages-as-stated')
+  const verdictWith = (...arrivals: Arrival[]) =>
+    verdictOfRun(asStated.run(channelContext({ socket: arrivingSocket(...arrivals).socket })))
+  const unlisted = `is an event of kind "snapshot" at /kind, not one of the kinds the profile states (${REALTIME.events!.kinds.join(', ')})`
+
+  test('after the opening, every message up to the first event, however many come before it', async () => {
+    expect(await verdictWith(OPENED, OPENED, { json: { type: 'event', kind: 'snapshot' } })).toBe(
+      `CheckFailure: message 4 of the channel, "{\\"type\\":\\"event\\",\\"kind\\":\\"snapshot\\"}", ${unlisted}`,
+    )
+  })
+
+  test('skips a channel that sent nothing, saying what came of asking for it', async () => {
+    expect(await verdictWith()).toBe('CheckSkipped: the channel sent no message to judge: nothing within 5 s')
+  })
+
+  test('none after the first event: a later message is judged where it is recorded', async () => {
+    expect(await verdictWith(OPENED, { json: { type: 'event', kind: 'pending' } }, { text: 'garbage' })).toBe('passed')
+  })
+
+  test('none on a channel that did not open: an event before the opening ends the wait', async () => {
+    expect(await verdictWith({ json: { type: 'event', kind: 'pending' } }, { text: 'garbage' })).toBe('passed')
+  })
+})
+
+describe('realtime/lifecycle-ends-on-channel: the wait for the terminal event (answers made by hand)', () => {
+  const lifecycle = checkOf('realtime/lifecycle-ends-on-channel')
+  const signed = { command: ['sign'] }
+  const OPERATIONS: Record<string, WriteOperation> = {
+    submitIntent: {
+      kind: 'intent',
+      method: 'POST',
+      path: '/v1/intents',
+      statusIdentifier: '/data/hash',
+      receipt: '/data/receipt',
+      statusPath: '/v1/intents/{id}?receipt={receipt}',
+      bodies: signed,
+    },
+    cancelIntent: {
+      kind: 'cancellation',
+      method: 'POST',
+      path: '/v1/cancellations',
+      statusIdentifier: '/data/id',
+      bodies: signed,
+      cancels: { operation: 'submitIntent', bodies: signed, state: '/state', terminalStates: ['cancelled'] },
+    },
+  }
+
+  const CHANNEL = `intent:0x${'cd'.repeat(32)}`
+  const STATUS_URL = `http://127.0.0.1:9/v1/intents/0x${'cd'.repeat(32)}?receipt=receipt-of-the-write`
+  /** When every request of the lifecycle was sent, the channel's among them. */
+  const SENT_AT = '2026-11-27T08:00:00.000Z'
+
+  /** A lifecycle whose writes are accepted, whose status is cancelled once cancelled, on a channel of this socket. */
+  function lifecycleContext(socket: ChannelSocket) {
+    const ctx = channelContext({ socket })
+    Object.assign(ctx.settings.profile!.values, { writes: { operations: OPERATIONS } })
+    const steps: LifecycleStep[] = []
+    let cancelled = false
+    Object.assign(ctx, {
+      signedBody: async () => '{}',
+      cancellationBody: async () => '{}',
+      write: async (operation: string, _body: string, _key: string, step?: StepRequest) => {
+        cancelled ||= operation === 'cancelIntent'
+        const url = `http://127.0.0.1:9${step?.path ?? OPERATIONS[operation]!.path}`
+        const exchange = { ...exchangeOf(responseOf(202, {}, {}), { method: 'POST', url }), startedAt: SENT_AT }
+        return { accepted: true, statusIdentifier: `0x${'cd'.repeat(32)}`, receipt: 'receipt-of-the-write', exchange }
+      },
+      get: async (path: string) => ({
+        ...exchangeOf(responseOf(200, {}, { state: cancelled ? 'cancelled' : 'pending' }), {
+          url: `http://127.0.0.1:9${path}`,
+        }),
+        startedAt: SENT_AT,
+      }),
+      lifecycleStep: (step: LifecycleStep) => void steps.push(step),
+    })
+    return { ctx, steps }
+  }
+
+  test('waits for a terminal event that comes late, at most 5 s at a time', async () => {
+    const { socket, waits } = arrivingSocket(OPENED, { json: { type: 'event', kind: 'cancelled' }, lateMs: 100 })
+    Object.assign(socket.exchange, { startedAt: SENT_AT })
+    const { ctx, steps } = lifecycleContext(socket)
+    expect(await verdictOfRun(lifecycle.run(ctx))).toBe('passed')
+    expect(
+      steps.map(({ at }) => at === SENT_AT),
+      'each step dated when its request was sent; the terminal event when it came',
+    ).toEqual([true, true, true, true, true, false])
+    expect(steps.map(({ kind, label, request, outcome }) => [kind, label, request, outcome])).toEqual([
+      ['rest', 'submitIntent intake', 'POST http://127.0.0.1:9/v1/intents', '202'],
+      ['rest', 'status read with its receipt', `GET ${STATUS_URL}`, '200, state "pending"'],
+      ['realtime', 'channel opened with its receipt', CHANNEL, 'opened'],
+      ['rest', 'cancelIntent', 'POST http://127.0.0.1:9/v1/cancellations', '202'],
+      ['rest', 'status after the cancellation', `GET ${STATUS_URL}`, '200, state "cancelled"'],
+      ['realtime', 'terminal event', CHANNEL, 'received'],
+    ])
+    expect(waits.length, 'the opening, then the terminal event').toBe(2)
+    expect(
+      waits.every((ms) => ms > 4000 && ms <= 5000),
+      `${waits.join(', ')}`,
+    ).toBe(true)
+  })
+
+  test.each<[string, RealtimeSection['events']]>([
+    ['states no event kinds', undefined],
+    ['states no terminal kind', { kind: '/kind', kinds: ['pending', 'cancelled'] }],
+  ])('waits for no terminal event where the profile %s', async (_, events) => {
+    const { socket, waits } = arrivingSocket(OPENED)
+    const { ctx, steps } = lifecycleContext(socket)
+    Object.assign(ctx.settings.profile!.values.realtime!, { events })
+    expect(await verdictOfRun(lifecycle.run(ctx))).toBe('passed')
+    expect(steps.map(({ label }) => label).at(-1)).toBe('status after the cancellation')
+    expect(waits, 'only for the opening').toHaveLength(1)
+  })
+
+  test.each<[string, Arrival[], string]>([
+    ['no event', [], 'none'],
+    ['events of kinds not terminal', [{ json: { kind: 'pending' } }, { json: { kind: 'open' } }], 'pending, open'],
+    ['a message that is no event, then an event', [{ text: 'garbage' }, { json: { kind: 'pending' } }], 'pending'],
+  ])('fails on a channel that sends %s after its opening, naming the kinds it sent', async (_, arrivals, kinds) => {
+    const { socket } = arrivingSocket(OPENED, ...arrivals)
+    const { ctx, steps } = lifecycleContext(socket)
+    expect(await verdictOfRun(lifecycle.run(ctx))).toBe(
+      `CheckFailure: ${CHANNEL} sent no event of a terminal kind (settled, failed, cancelled) within 5 s of its cancellation; the kinds it sent after its opening: ${kinds}`,
+    )
+    expect(steps.at(-1)).toMatchObject({ label: 'terminal event', outcome: `none within 5 s (seen: ${kinds})` })
   })
 })

@@ -263,6 +263,11 @@ describe('operation calls', () => {
       { operation: 'listMarkets', options: { query: { limit: '1' } } },
     ])
   })
+  test('a first page served without a JSON body gives no cursor, and is asked again for one item', async () => {
+    const { ctx, calls } = scriptedContext({}, () => responseOf(200))
+    expect(await callCursorPages(ctx, { kind: 'none' } as never)).toEqual([])
+    expect(calls.map((c) => c.options?.query)).toEqual([{}, { limit: '1' }])
+  })
   test('a list whose first page is not served gives no cursor page, and is not asked again for one item', async () => {
     const { ctx, calls } = scriptedContext({}, () => responseOf(500))
     expect(await callCursorPages(ctx, { kind: 'none' } as never)).toEqual([])

@@ -15,6 +15,7 @@ import { signedBody } from '../../src/reference/signer.js'
 import type { Behaviour, RefRequest, RefResponse } from '../../src/reference/types.js'
 import { findWriteRoute } from '../../src/reference/writes.js'
 import { failureSummary, runAgainstReference } from '../support/run.js'
+import { answering, unreadable } from '../support/scripted-answers.js'
 
 /**
  * The write checks (src/checks/writes.ts) run alone against the embedded reference with --allow-writes, under the
@@ -328,6 +329,32 @@ describe('writes/cancellation-ends-lifecycle', () => {
     expect(verdict(await outcomeOf(id, [lateEnd]))).toBe('passed')
     expect(polls).toBe(2)
   })
+
+  test('the cancellation step names the receipt only where the chained step sends it', async () => {
+    const stepsOf = (outcome: CheckOutcome) =>
+      outcome.lifecycle?.map(({ label, receipt }) => [label, receipt !== undefined])
+    expect(stepsOf(await outcomeOf(id))).toEqual([
+      ['submitIntent intake', true],
+      ['status read with its receipt', true],
+      ['cancelIntent with its receipt', true],
+      ['status after the cancellation', true],
+    ])
+    const { headers: _headers, ...withoutReceipt } = OPERATIONS.cancelIntent!.cancels!
+    const values = withOperations({
+      ...OPERATIONS,
+      cancelIntent: { ...OPERATIONS.cancelIntent!, cancels: withoutReceipt },
+    })
+    // The reference refuses a cancellation without its receipt (400, receipt_required): the lifecycle ends there.
+    const unsent = await outcomeOf(id, [], values)
+    expect(verdict(unsent)).toBe(
+      'failed: cancelIntent: the cancellation of a new submitIntent submission was not accepted (400)',
+    )
+    expect(stepsOf(unsent)).toEqual([
+      ['submitIntent intake', true],
+      ['status read with its receipt', true],
+      ['cancelIntent', false],
+    ])
+  })
 })
 
 describe("the statuses an operation's profile states", () => {
@@ -417,6 +444,19 @@ describe('writes/cancellation-needs-its-receipt', () => {
     expect(verdict(await outcomeOf(id, [conflict], values))).toBe('passed')
   })
 
+  test('fails on a cancellation that gets no response, showing it', async () => {
+    const unanswered = answering(
+      'cancellation-without-receipt-unreadable',
+      (request) => request.path.endsWith('/cancellation') && request.headers['x-receipt'] === undefined,
+      unreadable,
+    )
+    const outcome = await outcomeOf(id, [unanswered])
+    expect(verdict(outcome)).toBe(
+      'failed: cancelIntent: got no response (the response body did not match its content-length) to the cancellation of a new submitIntent submission without its receipt, not a refusal',
+    )
+    expect(shown(outcome)).toMatch(/^POST \/v1\/intents\/0x[0-9a-f]{64}\/cancellation no response$/)
+  })
+
   test('is skipped when the chained cancellation sends no receipt', async () => {
     const { headers: _headers, ...withoutReceipt } = OPERATIONS.cancelIntent!.cancels!
     const values = withOperations({
@@ -468,7 +508,8 @@ describe('writes/key-reuse-with-another-body-refused', () => {
 })
 
 describe('the writes each check declares', () => {
-  const ids = checksByConcern.writes!.map((check) => check.id)
+  // The write checks, and the realtime check that walks a lifecycle on its channel.
+  const ids = [...checksByConcern.writes!.map((check) => check.id), 'realtime/lifecycle-ends-on-channel' as const]
   // Two operations of each kind: a budget that counts one operation's writes, or halves them, is told apart.
   const doubled = {
     values: withOperations({
@@ -488,7 +529,8 @@ describe('the writes each check declares', () => {
     async (id) => {
       let sent = 0
       const record = (request: RefRequest) => {
-        if (request.method !== 'GET') sent++
+        // A realtime ticket is asked for with a POST, and is no submission.
+        if (request.method !== 'GET' && request.path !== REFERENCE_VALUES.realtime!.ticket.path) sent++
       }
       const within = await runAgainstReference({ record }, { allowWrites: true }, { only: [id], profile: doubled })
       const outcome = within.checks.find((c) => c.id === id)!

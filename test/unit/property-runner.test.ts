@@ -141,6 +141,24 @@ describe('checkProperty: the coverage phase', () => {
     expect(failure.details.exchange).toBe(exchange)
   })
 
+  test("an error of a case's examination is the error of the check, after every case, unless a case breaches", async () => {
+    const seen: number[] = []
+    const examine = (breaching: number) => async (n: number) => {
+      seen.push(n)
+      if (n === 0) throw new Error('the read of case 0 was not assessed')
+      return n === breaching ? { problem: `${n} breaks it` } : undefined
+    }
+    const error = await checkProperty(contextFor({ runs: 5 }), fc.constant(100), examine(-1), {
+      coverage: cases,
+    }).catch((e: unknown) => e)
+    expect((error as Error).message).toBe('the read of case 0 was not assessed')
+    expect(seen, 'every case examined, no generated input').toEqual([0, 1, 2])
+    const failure = await failureOf(
+      checkProperty(contextFor({ runs: 5 }), fc.constant(100), examine(2), { coverage: cases }),
+    )
+    expect(failure.message).toMatch(/^2 breaks it; coverage input 2 \(two\)/)
+  })
+
   test('skips the cases it cannot judge, saying how many, and keeps the index of each case', async () => {
     const ctx = contextFor({})
     const failure = await failureOf(

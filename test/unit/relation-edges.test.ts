@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { relationRules } from '../../src/checks/relations.js'
+import { checkpointOf, itemIdentity, relationRules } from '../../src/checks/relations.js'
 import { exchangeOf, responseOf } from '../support/hand-made.js'
 
 /**
@@ -12,7 +12,9 @@ const TRADER = `0x${'cd'.repeat(20)}`
 const PNL_PATH = `/v1/traders/${TRADER}/pnl`
 
 /** What the memory says of each read in turn: null (nothing compared), 'agrees', or the finding. */
-function compared(reads: { operation: string; path: string; status?: number; checkpoint?: string; data: unknown }[]) {
+function compared(
+  reads: { operation: string; path: string; status?: number; checkpoint?: string | null; data: unknown }[],
+) {
   const memory = rule.remember()
   return reads.map(({ operation, path, status = 200, checkpoint = '100', data }) => {
     const response = responseOf(status, {}, { data, checkpoint })
@@ -86,5 +88,57 @@ describe('relations/trader-reads-agree', () => {
         { operation: 'getTraderPnl', path: `/v1/traders/0x${'CD'.repeat(20)}/pnl`, data: { total: '2' } },
       ]),
     ).toEqual([null, 'differs'])
+  })
+})
+
+describe('relations/trader-reads-agree, item by item', () => {
+  const BALANCES = `/v1/traders/${TRADER}/balances`
+
+  test("an item first read is a baseline that hides no other item's difference", () => {
+    expect(
+      compared([
+        { operation: 'listTraderBalances', path: BALANCES, data: [{ token: 'a', balance: '1' }] },
+        {
+          operation: 'listTraderBalances',
+          path: BALANCES,
+          data: [
+            { token: 'c', balance: '1' },
+            { token: 'a', balance: '2' },
+          ],
+        },
+      ]),
+    ).toEqual([null, 'differs'])
+  })
+
+  test('a read without a checkpoint is not compared', () => {
+    const read = { operation: 'getTraderPnl', path: PNL_PATH, checkpoint: null }
+    expect(
+      compared([
+        { ...read, data: { total: '1' } },
+        { ...read, data: { total: '2' } },
+      ]),
+    ).toEqual([null, null])
+  })
+})
+
+describe("a list item's identity and a response's checkpoint", () => {
+  test("an item is told by its list's identity member where that is a string, else by itself as JSON", () => {
+    expect(itemIdentity('listMarkets', { id: 'm1', status: 'open' })).toBe('m1')
+    expect(itemIdentity('listTraderBalances', { token: 't1', id: 'm1' })).toBe('t1')
+    expect(itemIdentity('listMarkets', { id: 5 })).toBe('{"id":5}')
+    expect(itemIdentity('listMarkets', { token: 't1' })).toBe('{"token":"t1"}')
+    expect(itemIdentity('listMarkets', null)).toBe('null')
+  })
+
+  test('an item of an operation with no identity member is itself as JSON, whatever members it has', () => {
+    const item = { '': 'a', undefined: 'b', id: 'c', token: 'd' }
+    expect(itemIdentity('getVault', item)).toBe(JSON.stringify(item))
+  })
+
+  test('a checkpoint is a string member of a JSON object', () => {
+    expect(checkpointOf(responseOf(200, {}, { checkpoint: '7', data: {} }))).toBe('7')
+    expect(checkpointOf(responseOf(200, {}, { checkpoint: 7 }))).toBeUndefined()
+    expect(checkpointOf(responseOf(200, {}, null))).toBeUndefined()
+    expect(checkpointOf(responseOf(200))).toBeUndefined()
   })
 })

@@ -74,6 +74,36 @@ describe('relations/same-resource-same-members', () => {
     )
     expect(differs(5)).toMatch(/came without \/data\/m0 number, .*, \/data\/m3 number, \.\.\.$/)
   })
+
+  test("a list is compared item by item: an item first read is a baseline that hides no other item's difference", () => {
+    const list = (...data: unknown[]) => ({ headers: {}, json: { checkpoint: '9', data } })
+    expect(
+      judged('relations/same-resource-same-members', [
+        list({ id: 'a', x: 1 }),
+        list({ id: 'c', x: 1 }, { id: 'a', y: 1 }),
+        list({ id: 'c', x: 2 }, { id: 'a', x: 2 }),
+      ]),
+    ).toEqual([
+      null,
+      'listMarkets /v1/markets item a read again at checkpoint "9" came without /x number and with /y number',
+      'holds',
+    ])
+  })
+
+  test('compares the reads of an operation of the contract only: a path of none is not compared', () => {
+    const readsOf = (operation: string | undefined) => {
+      const memory = ruleOf('relations/same-resource-same-members').remember()
+      return [{ a: 1 }, { b: 1 }].map((data) => {
+        const response = responseOf(200, {}, { checkpoint: '9', data })
+        return memory.response!(response, exchangeOf(response, { operation, url: 'http://127.0.0.1:9/v1/vault' }))
+      })
+    }
+    expect(readsOf(undefined)).toEqual([null, null])
+    expect(readsOf('getVault')).toEqual([
+      null,
+      'getVault /v1/vault read again at checkpoint "9" came without /data/a number and with /data/b number',
+    ])
+  })
 })
 
 describe('what the relations remember and compare', () => {
@@ -143,6 +173,17 @@ describe('relations/list-walks-agree', () => {
       null,
       expect.stringMatching(/at checkpoint "10" differs .*: item 2 is the end of the list where it was "a"/),
     ])
+  })
+
+  test('a second walk of as many items in another order parts at the first item that differs', () => {
+    expect(walked([walk(['a', 'b', 'c']), walk(['a', 'c', 'b'], '1')])[1]).toMatch(
+      /: item 2 is "c" where it was "b" \(3 items, were 3\)$/,
+    )
+  })
+
+  test('walks without a checkpoint are not compared', () => {
+    const unmarked = (identities: string[]) => ({ ...walk(identities), checkpoint: undefined })
+    expect(walked([unmarked(['a', 'b']), unmarked(['b'])])).toEqual([null, null])
   })
 
   test('the same items in the same order hold; a second walk with one item more, or one fewer, parts at the end', () => {
