@@ -98,6 +98,7 @@ describe('the inputs a check needs', () => {
           })
         else {
           expect(outcome.status, `without ${input}: ${outcome.reason}`).not.toBe('failed')
+          expect(forMissingInput(outcome.reason), `without ${input}: ${outcome.reason}`).toBe(false)
           expect(outcome.crashed, `without ${input}: ${outcome.reason}`).toBeUndefined()
         }
       }
