@@ -71,6 +71,12 @@ describe('the inputs a check needs', () => {
     async (_, check) => {
       const needs = check.needs ?? []
       expect(INPUTS, 'the inputs it needs are inputs a run takes').toEqual(expect.arrayContaining([...needs]))
+      const { outcome: judged } = await outcomeWith(given, check)
+      expect(judged.crashed, `with every input: ${judged.reason}`).toBeUndefined()
+      if (judged.status === 'skipped') {
+        expect(judged.reason, 'a skip of a check given every input').toEqual(expect.any(String))
+        expect(forMissingInput(judged.reason), judged.reason).toBe(false)
+      }
       const without = Object.fromEntries(INPUTS.map((input) => [input, undefined]))
       const bare = await outcomeWith({ ...given, ...without }, check)
       if (needs.length > 0)
@@ -100,13 +106,10 @@ describe('the inputs a check needs', () => {
           expect(outcome.status, `without ${input}: ${outcome.reason}`).not.toBe('failed')
           expect(forMissingInput(outcome.reason), `without ${input}: ${outcome.reason}`).toBe(false)
           expect(outcome.crashed, `without ${input}: ${outcome.reason}`).toBeUndefined()
+          // What it judged given every input, it judges without this one: else the input is a need it does not state.
+          if (judged.status !== 'skipped')
+            expect(outcome.status, `without ${input}: ${outcome.reason}`).not.toBe('skipped')
         }
-      }
-      const { outcome } = await outcomeWith(given, check)
-      expect(outcome.crashed, `with every input: ${outcome.reason}`).toBeUndefined()
-      if (outcome.status === 'skipped') {
-        expect(outcome.reason, 'a skip of a check given every input').toEqual(expect.any(String))
-        expect(forMissingInput(outcome.reason), outcome.reason).toBe(false)
       }
     },
   )
