@@ -20,6 +20,7 @@ export default defineConfig({
       'test/unit/judged-edges.test.ts',
       'test/unit/relation-edges.test.ts',
       'test/unit/relation-rules-edges.test.ts',
+      'test/unit/relation-memory.test.ts',
       'test/unit/realtime-messages.test.ts',
       // The realtime checks against channels that never answer, close or refuse: the paths the reference never takes.
       'test/runs/realtime-hostile.test.ts',

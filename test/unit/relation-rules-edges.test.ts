@@ -104,6 +104,10 @@ describe('relations/same-resource-same-members', () => {
       'getVault /v1/vault read again at checkpoint "9" came without /data/a number and with /data/b number',
     ])
   })
+  test('reads without a checkpoint are not compared: nothing says they are of one state', () => {
+    const read = (data: unknown) => ({ headers: {}, json: { data } })
+    expect(judged('relations/same-resource-same-members', [read({ a: 1 }), read({ b: 1 })])).toEqual([null, null])
+  })
 })
 
 describe('what the relations remember and compare', () => {
