@@ -1,10 +1,11 @@
 // @ts-check
+import { INPUT_FILES } from './stryker.inputs.config.mjs'
 import { strykerPart } from './stryker.part.mjs'
 
 /**
  * npm run mutation, front part: the front ends and the adapters that write reports (src/cli, src/runner, src/vitest,
- * src/docs, src/index.ts, reporters/), their top-level code too (the flags, the profile template, the docs' tables):
- * only the surface tests judge it, which the static part does not run.
+ * src/docs, src/index.ts, reporters/) but the inputs part's files, their top-level code too (the profile template, the
+ * docs' tables): only the surface tests judge it, which the static part does not run.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {
@@ -15,6 +16,7 @@ export default {
     'src/docs/**/*.ts',
     'src/index.ts',
     'reporters/**/*.ts',
+    ...INPUT_FILES.map((file) => `!${file}`),
   ]),
   ignoreStatic: false,
 }

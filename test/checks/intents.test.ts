@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { checksByConcern } from '../../src/checks/index.js'
 import { intentsChecks, statusMember } from '../../src/checks/intents.js'
 import type { CallOptions, Check, CheckContext } from '../../src/checks/types.js'
+import type { CheckId } from '../../src/contract/catalogue-ids.js'
 import type { RunSettings } from '../../src/core/settings.js'
 import type { Exchange, ExchangeResponse } from '../../src/http/exchange.js'
 import { buildReferenceData } from '../../src/reference/data.js'
@@ -377,14 +378,31 @@ describe('intents checks against the scripted reference', () => {
     ])
   })
 
-  it('each malformed hash must be refused', async () => {
-    // The hash with its first hex digit replaced by g reaches a lookup that ignores the bad digit.
-    const nonHex = answerWith('non-hex-digit-granted', 200, (request) => request.route!.params.hash!.startsWith('0xg'))
-    const outcome = await outcomeWithBehaviours(['intents/malformed-hash-refused'], [nonHex])
-    expect([outcome.status, outcome.reason]).toEqual([
-      'failed',
-      'a hash with a non-hex digit answered 200: access was granted',
-    ])
+  // Each rendering granted alone: the failure names it. (The hash with its first hex digit replaced by g reaches a
+  // lookup that ignores the bad digit.)
+  it.each([
+    ['a hash one hex digit short', (hash: string) => hash.length === 65],
+    ['a hash one hex digit long', (hash: string) => hash.length === 67],
+    ['a hash with the prefix 0X', (hash: string) => hash.startsWith('0X')],
+    ['a hash with a non-hex digit', (hash: string) => hash.startsWith('0xg')],
+    ['a hash without the 0x prefix', (hash: string) => hash.length === 64],
+  ])('each malformed hash must be refused: %s', async (what, granted) => {
+    const grant = answerWith('malformed-granted', 200, (request) => granted(request.route!.params.hash!))
+    const outcome = await outcomeWithBehaviours(['intents/malformed-hash-refused'], [grant])
+    expect([outcome.status, outcome.reason]).toEqual(['failed', `${what} answered 200: access was granted`])
+  })
+
+  it.each<[CheckId, string, (receipt?: string) => boolean]>([
+    ['intents/empty-receipt-refused', 'the intent with an empty receipt', (receipt) => receipt === ''],
+    [
+      'intents/receipt-bound-to-intent',
+      "the first intent with the second intent's receipt",
+      (receipt) => receipt === SECOND.receipt,
+    ],
+  ])('%s names its request when access is granted', async (id, what, granted) => {
+    const grant = answerWith('receipt-granted', 200, (request) => granted(request.query.get('receipt') ?? undefined))
+    const outcome = await outcomeWithBehaviours([id], [grant], { intent: first, secondIntent: SECOND })
+    expect([outcome.status, outcome.reason]).toEqual(['failed', `${what} answered 200: access was granted`])
   })
 
   it('an oversized receipt is 513 characters that start with the real one', async () => {

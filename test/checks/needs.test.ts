@@ -87,11 +87,16 @@ const RESTRICTED_KEY_ONLY = [
   'profile/restricted-key-granted',
 ]
 
+/** The checks that judge the published description the profile loaded, and send nothing themselves. */
+const DESCRIPTION_ONLY = ['profile/openapi-document', 'profile/openapi-compatible']
+
 /** Every input left out. */
 const NO_INPUT = Object.fromEntries(INPUTS.map((input) => [input, undefined]))
 
-test('the checks named as judged without the API key are checks of the catalogue', () => {
-  expect(allChecks.map((check) => check.id)).toEqual(expect.arrayContaining([...KEYLESS, ...RESTRICTED_KEY_ONLY]))
+test('the checks named above are checks of the catalogue', () => {
+  expect(allChecks.map((check) => check.id)).toEqual(
+    expect.arrayContaining([...KEYLESS, ...RESTRICTED_KEY_ONLY, ...DESCRIPTION_ONLY]),
+  )
 })
 
 describe('the inputs a check needs', () => {
@@ -100,8 +105,12 @@ describe('the inputs a check needs', () => {
     async (_, check) => {
       const needs = check.needs ?? []
       expect(INPUTS, 'the inputs it needs are inputs a run takes').toEqual(expect.arrayContaining([...needs]))
-      const { outcome: judged } = await outcomeWith(given, check)
+      const { outcome: judged, sent: sentJudged } = await outcomeWith(given, check)
       expect(judged.crashed, `with every input: ${judged.reason}`).toBeUndefined()
+      // A check that passes having sent nothing judged nothing (its run switched off), but those that judge the
+      // description the profile loaded before the run.
+      if (judged.status === 'passed')
+        expect(sentJudged.length > 0, 'requests sent given every input').toBe(!DESCRIPTION_ONLY.includes(check.id))
       if (judged.status === 'skipped') {
         expect(judged.reason, 'a skip of a check given every input').toEqual(expect.any(String))
         expect(forMissingInput(judged.reason), judged.reason).toBe(false)
@@ -147,4 +156,10 @@ describe('the inputs a check needs', () => {
       }
     },
   )
+})
+
+test('limits/quota-429 opted in, without the API key: skipped for the key before its burst sends anything', async () => {
+  const probe = allChecks.find((check) => check.id === 'limits/quota-429')!
+  const { outcome, sent } = await outcomeWith({ ...given, probeRateLimit: true, apiKey: undefined }, probe)
+  expect({ reason: outcome.reason, sent: sent.length }).toEqual({ reason: missingInputReasons.apiKey, sent: 0 })
 })
