@@ -1,7 +1,13 @@
 // The self-tests that judge the checks' top-level code under mutation (vitest.mutation-static-checks.config.ts), in
-// one file: the tests of the checks on answers scripted by hand, fastest first, and those of the catalogue.
+// one file: the tests of the checks on answers scripted by hand, fastest first, those of the catalogue, and the unit
+// tests of the property runner, the relation rules and the reading of realtime messages.
 import '../test/unit/catalogue-names.test.js'
 import '../test/unit/judged-edges.test.js'
+import '../test/unit/property-runner.test.js'
+import '../test/unit/relation-edges.test.js'
+import '../test/unit/relation-rules-edges.test.js'
+import '../test/unit/relation-memory.test.js'
+import '../test/unit/realtime-messages.test.js'
 import '../test/meta/catalogue-types.test.js'
 import '../test/meta/docs.test.js'
 import '../test/checks/shared.test.js'

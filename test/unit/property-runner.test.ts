@@ -209,6 +209,18 @@ describe('checkProperty: the coverage phase', () => {
       coverage: cases,
     })
     expect(passing).toEqual([0])
+    // An index of more than one digit: the eleventh of twelve cases.
+    const many = Array.from({ length: 12 }, (_, value) => ({ label: `case ${value}`, value }))
+    const eleventh: number[] = []
+    await checkProperty(
+      contextFor({ replayPath: 'coverage:10' }),
+      fc.constant(100),
+      async (n) => void eleventh.push(n),
+      {
+        coverage: many,
+      },
+    )
+    expect(eleventh).toEqual([10])
   })
 
   test('a replayed coverage path that names no case fails, saying how many there are', async () => {
