@@ -51,6 +51,17 @@ describe('the required-members checks of the profile', () => {
     )
   })
 
+  test('an empty list has no record to judge: the skip names what it lacks', async () => {
+    const balances = shapeCheck('profile/balance-required-members')
+    const both = profileOf({ requiredMembers: { Market: ['status'], Balance: ['amount'] } })
+    expect(await verdictOf(markets, both, () => responseOf(200, {}, { data: [] }))).toMatch(
+      /^CheckSkipped: listMarkets answered no market to judge/,
+    )
+    expect(await verdictOf(balances, both, () => responseOf(200, {}, { data: [] }))).toMatch(
+      /^CheckSkipped: listTraderBalances answered no balance to judge/,
+    )
+  })
+
   test('a balance or PnL check needs the trader; the vault and markets only the key', () => {
     expect(shapeCheck('profile/balance-required-members').needs).toEqual(['apiKey', 'trader'])
     expect(shapeCheck('profile/pnl-required-members').needs).toEqual(['apiKey', 'trader'])
