@@ -7,6 +7,8 @@ import { mutationPart } from './vitest.mutation-part.js'
 export default mutationPart(
   [
     'test/unit/input-edges.test.ts',
+    'test/unit/subcommand-args.test.ts',
+    'test/unit/flag-parsing.test.ts',
     'test/surfaces/inputs.test.ts',
     'test/surfaces/cli.test.ts',
     'test/unit/catalogue-names.test.ts',

@@ -1,5 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { validateFlag, type Flag } from '../../src/cli/flags.js'
+import { parseCli } from '../../src/cli/options.js'
 import { numberProblem, validateRunOptions, valueProblem } from '../../src/runner/validate-options.js'
 
 /**
@@ -99,5 +103,147 @@ describe('a replay path', () => {
 
   test.each(['coverage:', 'coverage:x', '3:', ':3', '3::1', 'x', '3:0:1 '])('%j is refused, named', (path) => {
     expect(replay(path)).toThrow(`settings.replayPath must be a path a report prints`)
+  })
+})
+
+describe("the API's options, each refused by one line that names it", () => {
+  const refusal = (options: Parameters<typeof validateRunOptions>[0]) => {
+    try {
+      validateRunOptions(options)
+    } catch (error) {
+      return (error as Error).message
+    }
+    return undefined
+  }
+  const HASH = `0x${'a'.repeat(64)}`
+
+  test.each([
+    [{ settings: { apiKey: 7 as unknown as string } }, 'settings.apiKey must be a string, got number'],
+    [{ settings: { runs: '5' as unknown as number } }, 'settings.runs must be a whole number, got string'],
+    [
+      { settings: { intent: { hash: 'x', receipt: 'r' } } },
+      'settings.intent hash must be 0x followed by 64 hex digits',
+    ],
+    [{ settings: { secondIntent: { hash: HASH, receipt: '' } } }, 'settings.secondIntent receipt must be 1 to 512'],
+    [{ reference: { receipts: ['r', ''] } }, 'reference.receipts 2 must be 1 to 512 characters'],
+    [{ only: [] }, 'only names no check: a run of none would pass on nothing'],
+    [{ waivers: [{ check: 'auth/missing-key', reason: ' ' }] }, 'waiver 1 needs a non-empty reason'],
+    [
+      {
+        waivers: [
+          { check: 'auth/missing-key', reason: 'r' },
+          { check: 'auth/nope', reason: 'r' },
+        ],
+      },
+      'waiver 2: ',
+    ],
+    [{ minAssessed: 101 }, 'minAssessed must be a percentage from 0 to 100, got 101'],
+    [{ minAssessed: -1 }, 'minAssessed must be a percentage from 0 to 100, got -1'],
+    [{ minAssessed: '50' as unknown as number }, 'minAssessed must be a percentage from 0 to 100, got 50'],
+    [{ settings: { maxWrites: 3 } }, 'settings.maxWrites bounds writes, which only settings.allowWrites sends'],
+    [{ settings: { replayPath: '7', seed: 1 } }, 'settings.replayPath needs settings.seed and exactly one only'],
+    [
+      { settings: { baseUrl: 'http://127.0.0.1:1' }, reference: { faults: ['f'] } },
+      'reference.faults applies only to the embedded reference server',
+    ],
+    [
+      { settings: { baseUrl: 'http://127.0.0.1:1' }, reference: { allowances: ['a'] } },
+      'reference.allowances applies only to the embedded reference server',
+    ],
+    [{ settings: { baseUrl: 'http://127.0.0.1:1' } }, 'settings.apiKey is required with settings.baseUrl'],
+  ] as [Parameters<typeof validateRunOptions>[0], string][])('%j: %s', (options, message) => {
+    expect(refusal(options)).toContain(message)
+  })
+
+  test.each([
+    { settings: { intent: { hash: HASH, receipt: 'r' } }, reference: { receipts: ['r'] } },
+    { only: ['auth/missing-key'] as never, waivers: [{ check: 'auth/missing-key', reason: 'r' }] },
+    { minAssessed: 0 },
+    { minAssessed: 100 },
+    { settings: { maxWrites: 3, allowWrites: true } },
+    { settings: { baseUrl: 'http://127.0.0.1:1', apiKey: 'k' } },
+    { settings: { baseUrl: 'http://127.0.0.1:1' }, only: ['auth/missing-key'] as never },
+  ] as Parameters<typeof validateRunOptions>[0][])('%j is taken', (options) => {
+    expect(refusal(options)).toBeUndefined()
+  })
+})
+
+describe('a config file, each mistake refused by one line that names the file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ipts-config-edges-'))
+  let count = 0
+  const fileOf = (text: string) => {
+    const file = join(dir, `config-${++count}.yaml`)
+    writeFileSync(file, text)
+    return file
+  }
+  const parsed = (text: string) => parseCli(['--config', fileOf(text)], {})
+
+  test.each([
+    ['- a list\n', 'must hold a mapping of settings'],
+    ['just text\n', 'must hold a mapping of settings'],
+    ['allow-writes: true\n', 'is not read: writes are sent only with --allow-writes on the command line'],
+    ['config: other.yaml\n', 'unknown setting "config"'],
+    ['waivers: auth/missing-key\n', 'must be a list of {check, reason}'],
+    ['waivers:\n  - check: auth/missing-key\n', 'waiver 1 in '],
+    ['waivers:\n  - check: auth/missing-key\n    reason: " "\n', 'needs a check ID and a non-empty reason'],
+    ['runs: [1, 2]\n', 'runs in '],
+  ])('%j: %s', (text, message) => {
+    expect(() => parsed(text)).toThrow(message)
+  })
+
+  test('an unreadable file is named with its error code', () => {
+    expect(() => parseCli(['--config', join(dir, 'none.yaml')], {})).toThrow(
+      /^--config: cannot read \S+none\.yaml \(ENOENT\)$/,
+    )
+  })
+
+  test('an empty file gives nothing; a list flag takes a YAML list or a comma-separated text', () => {
+    expect(parsed('').run.waivers).toEqual([])
+    expect(parsed('check: [auth/missing-key, auth/unknown-key]\n').run.only).toEqual([
+      'auth/missing-key',
+      'auth/unknown-key',
+    ])
+    expect(parsed('check: auth/missing-key,auth/unknown-key\n').run.only).toEqual([
+      'auth/missing-key',
+      'auth/unknown-key',
+    ])
+  })
+
+  test('the file is named in the command that reproduces the run, quoted for a shell where it must be', () => {
+    const plain = fileOf('runs: 3\n')
+    expect(parseCli(['--config', plain], {}).run.settings.shapingFlags).toEqual([`--config ${plain}`])
+    const spaced = join(dir, "it's here.yaml")
+    writeFileSync(spaced, 'runs: 3\n')
+    expect(parseCli(['--config', spaced], {}).run.settings.shapingFlags).toEqual([
+      `--config '${spaced.replace(/'/g, `'\\''`)}'`,
+    ])
+  })
+})
+
+describe('the flags that go in pairs or name a file', () => {
+  const HASH = `0x${'b'.repeat(64)}`
+
+  test.each([
+    [['--intent-hash', HASH], '--intent-receipt is required with --intent-hash'],
+    [['--intent-receipt', 'r'], '--intent-hash is required with --intent-receipt'],
+    [['--second-intent-hash', HASH], '--second-intent-receipt is required with --second-intent-hash'],
+  ])('%j: %s', (argv, message) => {
+    expect(() => parseCli(argv, {})).toThrow(message)
+  })
+
+  test('an intent is its hash and receipt together', () => {
+    expect(parseCli(['--intent-hash', HASH, '--intent-receipt', 'r'], {}).run.settings.intent).toEqual({
+      hash: HASH,
+      receipt: 'r',
+    })
+  })
+
+  test('a profile file is read, named as given, and goes into the command that reproduces the run', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-profile-flag-'))
+    const file = join(dir, 'profile.yaml')
+    writeFileSync(file, 'profile:\n  marketStatuses: [open]\n')
+    const { run } = parseCli(['--profile', file], {})
+    expect(run.profile).toMatchObject({ source: file, baseDir: dir, values: { marketStatuses: ['open'] } })
+    expect(run.settings.shapingFlags).toEqual([`--profile ${file}`])
   })
 })
