@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { validateFlag, type Flag } from '../../src/cli/flags.js'
-import { parseCli } from '../../src/cli/options.js'
+import { parseCli, RAW_RECORD_WARNING } from '../../src/cli/options.js'
 import { numberProblem, validateRunOptions, valueProblem } from '../../src/runner/validate-options.js'
 
 /**
@@ -245,5 +245,51 @@ describe('the flags that go in pairs or name a file', () => {
     const { run } = parseCli(['--profile', file], {})
     expect(run.profile).toMatchObject({ source: file, baseDir: dir, values: { marketStatuses: ['open'] } })
     expect(run.settings.shapingFlags).toEqual([`--profile ${file}`])
+  })
+})
+
+describe('what the command line makes of its flags', () => {
+  test('each boolean is false unless given; --allow-writes only on the command line, never from a variable', () => {
+    const none = parseCli([], {})
+    expect(none.run.settings).toMatchObject({ probeRateLimit: false, rawRecord: false, allowWrites: false })
+    expect(none.run.reference).toBeUndefined()
+    expect(none.notices).toEqual([])
+    const all = parseCli(['--probe-rate-limit', '--raw-record', '--allow-writes'], {})
+    expect(all.run.settings).toMatchObject({ probeRateLimit: true, rawRecord: true, allowWrites: true })
+    expect(all.notices).toEqual([RAW_RECORD_WARNING])
+    expect(parseCli([], { IPTS_PROBE_RATE_LIMIT: '1', IPTS_ALLOW_WRITES: '1' }).run.settings).toMatchObject({
+      probeRateLimit: true,
+      allowWrites: false,
+    })
+  })
+
+  test('faults and allowances make the embedded reference of the run', () => {
+    expect(parseCli(['--fault', 'f1,f2'], {}).run.reference).toEqual({ faults: ['f1', 'f2'], allowances: undefined })
+    expect(parseCli(['--allowance', 'a1'], {}).run.reference).toEqual({ faults: undefined, allowances: ['a1'] })
+  })
+
+  test("a config file's profile mapping is the run's profile, unless --profile names a file", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-config-profile-'))
+    const config = join(dir, 'ipts.yaml')
+    writeFileSync(config, 'profile:\n  marketStatuses: [open]\n')
+    expect(parseCli(['--config', config], {}).run.profile).toEqual({
+      values: { marketStatuses: ['open'] },
+      baseDir: dir,
+      source: `the profile of ${config}`,
+    })
+    const profile = join(dir, 'profile.yaml')
+    writeFileSync(profile, 'profile:\n  marketStatuses: [closed]\n')
+    const both = parseCli(['--config', config, '--profile', profile], {})
+    expect(both.run.profile).toMatchObject({ source: profile, values: { marketStatuses: ['closed'] } })
+    expect(both.run.settings.shapingFlags).toEqual([`--config ${config}`, `--profile ${profile}`])
+  })
+
+  test('a value refused is named by where it came from: flag, variable or config file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-config-source-'))
+    const config = join(dir, 'ipts.yaml')
+    writeFileSync(config, 'runs: 0\n')
+    expect(() => parseCli(['--config', config], {})).toThrow(`runs in ${config} must be from 1 to 10000, got 0`)
+    expect(() => parseCli(['--config', config], { IPTS_RUNS: '-2' })).toThrow(/^IPTS_RUNS must be from 1/)
+    expect(() => parseCli(['--config', config, '--runs', '0'], { IPTS_RUNS: '3' })).toThrow(/^--runs must be from 1/)
   })
 })
