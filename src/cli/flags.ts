@@ -64,7 +64,7 @@ export function parseFlags(
     const message = (error as Error).message
     const option = /'(-{1,2}[^'\s]+)/.exec(message)?.[1]
     if (/Unknown option/.test(message)) throw new UsageError(`unknown flag ${option} (see --help)`)
-    if (/argument missing/.test(message)) throw new UsageError(`${option?.replace(/ <value>$/, '')} needs a value`)
+    if (/argument missing/.test(message)) throw new UsageError(`${option} needs a value`)
     if (/argument is ambiguous/.test(message))
       throw new UsageError(`${option} needs a value (one that begins with - is written ${option}=VALUE)`)
     throw new UsageError(message.split('\n')[0]!)

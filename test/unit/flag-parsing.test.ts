@@ -46,6 +46,8 @@ describe('parseFlags', () => {
       /^--base-url needs a value \(one that begins with - is written --base-url=VALUE\)$/,
     )
     expect(() => parseFlags(['-x'], TABLE)).toThrow(/^unknown flag -x \(see --help\)$/)
+    // Any other mistake parseArgs finds is its own first line.
+    expect(() => parseFlags(['--strict=yes'], TABLE)).toThrow(/^Option '--strict' does not take an argument$/)
   })
 })
 
@@ -56,6 +58,12 @@ describe('validateFlag by kind', () => {
     expect(validateFlag(flag('check'), [' a ', '', ' ', 'b'])).toEqual(['a', 'b'])
     expect(validateFlag(flag('strict'), true)).toBe(true)
     expect(validateFlag(flag('strict'), false)).toBe(false)
+  })
+
+  test('a URL is held to http or https; a duration to a number and a unit, nothing before or after', () => {
+    expect(() => validateFlag(flag('base-url'), 'ftp://127.0.0.1')).toThrow(/^--base-url must be an http or https URL/)
+    for (const text of ['x90s', '90sx', '-90s'])
+      expect(() => validateFlag(flag('duration'), text), text).toThrow(/^--duration must be a duration such as/)
   })
 
   test('a folder: not empty, and no file in the way of it, itself or a parent', () => {
@@ -101,5 +109,8 @@ describe('the environment', () => {
     ])
     expect(misspeltVariables(TABLE, { IPTS_STICT: '1' }, ['IPTS_STICT'])).toEqual([])
     expect(misspeltVariables(TABLE, { IPTS_STRICT: '1', IPTS_URL: 'x' })).toEqual([])
+    // Only IPTS_ variables: another prefix a slip away is another program's.
+    expect(misspeltVariables(TABLE, { XPTS_STRICT: '1' })).toEqual([])
+    expect(misspeltVariables([], { IPTS_STICT: '1' })).toEqual([])
   })
 })

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { validateFlag, type Flag } from '../../src/cli/flags.js'
-import { parseCli, RAW_RECORD_WARNING } from '../../src/cli/options.js'
+import { parseCli, RAW_RECORD_WARNING, runHelp } from '../../src/cli/options.js'
+import { behaviourFlags, switchedOnBehaviours } from '../../src/runner/options.js'
 import { numberProblem, validateRunOptions, valueProblem } from '../../src/runner/validate-options.js'
 
 /**
@@ -151,8 +152,12 @@ describe("the API's options, each refused by one line that names it", () => {
       'reference.allowances applies only to the embedded reference server',
     ],
     [{ settings: { baseUrl: 'http://127.0.0.1:1' } }, 'settings.apiKey is required with settings.baseUrl'],
+    [{ settings: { intent: null as never } }, 'settings.intent hash must be 0x followed by 64 hex digits'],
+    [{ waivers: [null as never] }, 'waiver 1 needs a non-empty reason'],
+    [{ settings: { intent: { hash: HASH } as never } }, 'settings.intent receipt must be 1 to 512 characters'],
+    [{ settings: { cursorParam: '' } }, 'settings.cursorParam must not be empty'],
   ] as [Parameters<typeof validateRunOptions>[0], string][])('%j: %s', (options, message) => {
-    expect(refusal(options)).toContain(message)
+    expect(refusal(options)?.slice(0, message.length)).toBe(message)
   })
 
   test.each([
@@ -186,7 +191,11 @@ describe('a config file, each mistake refused by one line that names the file', 
     ['waivers: auth/missing-key\n', 'must be a list of {check, reason}'],
     ['waivers:\n  - check: auth/missing-key\n', 'waiver 1 in '],
     ['waivers:\n  - check: auth/missing-key\n    reason: " "\n', 'needs a check ID and a non-empty reason'],
-    ['runs: [1, 2]\n', 'runs in '],
+    ['runs: [1, 2]\n', ' must be a single value, got a list'],
+    ['runs: {a: 1}\n', ' must be a single value, got a mapping'],
+    ['rnus: 3\n', 'unknown setting "rnus" in '],
+    ['waiver: []\n', '(closest: waivers'],
+    ['waivers:\n  - check: 5\n    reason: r\n', 'needs a check ID and a non-empty reason'],
   ])('%j: %s', (text, message) => {
     expect(() => parsed(text)).toThrow(message)
   })
@@ -199,6 +208,9 @@ describe('a config file, each mistake refused by one line that names the file', 
 
   test('an empty file gives nothing; a list flag takes a YAML list or a comma-separated text', () => {
     expect(parsed('').run.waivers).toEqual([])
+    expect(parsed('baseline: "  "\n').notices).toEqual([
+      expect.stringMatching(/^baseline in \S+ is set but empty: not given$/),
+    ])
     expect(parsed('check: [auth/missing-key, auth/unknown-key]\n').run.only).toEqual([
       'auth/missing-key',
       'auth/unknown-key',
@@ -291,5 +303,44 @@ describe('what the command line makes of its flags', () => {
     expect(() => parseCli(['--config', config], {})).toThrow(`runs in ${config} must be from 1 to 10000, got 0`)
     expect(() => parseCli(['--config', config], { IPTS_RUNS: '-2' })).toThrow(/^IPTS_RUNS must be from 1/)
     expect(() => parseCli(['--config', config, '--runs', '0'], { IPTS_RUNS: '3' })).toThrow(/^--runs must be from 1/)
+  })
+})
+
+describe('the faults and allowances a run switches on', () => {
+  test('as the report names them, and as flags of the CLI', () => {
+    const options = { reference: { faults: ['f1', 'f2'], allowances: ['a1'] } } as never
+    expect(switchedOnBehaviours(options)).toEqual(['fault f1', 'fault f2', 'allowance a1'])
+    expect(behaviourFlags(options)).toEqual(['--fault f1', '--fault f2', '--allowance a1'])
+    expect(switchedOnBehaviours({})).toEqual([])
+  })
+})
+
+describe('the inputs of a deployment, each held to its kind', () => {
+  const ADDRESS = `0x${'c'.repeat(40)}`
+  const HASH = `0x${'d'.repeat(64)}`
+
+  test.each([
+    ['--trader', 'trader'],
+    ['--second-trader', 'secondTrader'],
+  ] as const)('%s takes an address and refuses anything else', (name, setting) => {
+    expect(parseCli([name, ADDRESS], {}).run.settings[setting]).toBe(ADDRESS)
+    expect(() => parseCli([name, '0xbad'], {})).toThrow(`${name} must be 0x followed by 40 hex digits`)
+  })
+
+  test('the second intent is its hash and receipt, each held to its kind', () => {
+    const argv = ['--second-intent-hash', HASH, '--second-intent-receipt', 'r2']
+    expect(parseCli(argv, {}).run.settings.secondIntent).toEqual({ hash: HASH, receipt: 'r2' })
+    expect(() => parseCli(['--second-intent-hash', HASH, '--second-intent-receipt', 'r'.repeat(513)], {})).toThrow(
+      '--second-intent-receipt must be 1 to 512 characters',
+    )
+  })
+
+  test("the run's help begins with its usage and what it does", () => {
+    expect(runHelp().split('\n').slice(0, 4)).toEqual([
+      'Usage: ipts-conformance [run] [flags]',
+      '',
+      'Runs the conformance suite against a deployment, or the embedded reference server without --base-url.',
+      '',
+    ])
   })
 })

@@ -1,5 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { parseSubcommandArgs, reportFlags, subcommandHelp } from '../../src/cli/subcommand-args.js'
+import { parseSubcommandArgs, reportFlags, subcommandHelp, trafficProfile } from '../../src/cli/subcommand-args.js'
 
 /**
  * The flags and arguments of the subcommands that judge traffic or compare reports (check-har, proxy, compare): a flag
@@ -52,5 +55,16 @@ describe('parseSubcommandArgs', () => {
     const help = subcommandHelp('ipts-conformance x FILE', 'Does x.', reportFlags).split('\n')
     expect(help.slice(0, 4)).toEqual(['Usage: ipts-conformance x FILE', '', 'Does x.', ''])
     expect(help.filter((line) => line.startsWith('  --'))).toHaveLength(reportFlags.length)
+  })
+})
+
+describe('trafficProfile', () => {
+  test('no path is no profile; a path is the profile file read and checked', async () => {
+    expect(await trafficProfile(undefined)).toBeUndefined()
+    const file = join(mkdtempSync(join(tmpdir(), 'ipts-traffic-profile-')), 'profile.yaml')
+    writeFileSync(file, 'profile:\n  marketStatuses: [open]\n')
+    expect((await trafficProfile(file))?.values).toEqual({ marketStatuses: ['open'] })
+    writeFileSync(file, 'profile:\n  nope: 1\n')
+    await expect(trafficProfile(file)).rejects.toThrow("unknown key 'profile.nope'")
   })
 })
