@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { validateFlag, type Flag } from '../../src/cli/flags.js'
-import { parseCli, RAW_RECORD_WARNING, runHelp } from '../../src/cli/options.js'
+import { flags, parseCli, RAW_RECORD_WARNING, runHelp } from '../../src/cli/options.js'
+import { reportFlags, trafficProfileFlag } from '../../src/cli/subcommand-args.js'
 import { behaviourFlags, switchedOnBehaviours } from '../../src/runner/options.js'
 import { numberProblem, validateRunOptions, valueProblem } from '../../src/runner/validate-options.js'
 
@@ -98,7 +99,7 @@ describe('a replay path', () => {
   const replay = (replayPath: string) => () =>
     validateRunOptions({ settings: { replayPath, seed: 1 }, only: ['auth/missing-key'] })
 
-  test.each(['coverage:0', 'coverage:12', '7', '3:0:1'])('%j is one a report prints', (path) => {
+  test.each(['coverage:0', 'coverage:12', '7', '12', '3:0:1', '12:10:3'])('%j is one a report prints', (path) => {
     expect(replay(path)).not.toThrow()
   })
 
@@ -156,6 +157,10 @@ describe("the API's options, each refused by one line that names it", () => {
     [{ waivers: [null as never] }, 'waiver 1 needs a non-empty reason'],
     [{ settings: { intent: { hash: HASH } as never } }, 'settings.intent receipt must be 1 to 512 characters'],
     [{ settings: { cursorParam: '' } }, 'settings.cursorParam must not be empty'],
+    [{ settings: { limitParam: '' } }, 'settings.limitParam must not be empty'],
+    [{ settings: { replayPath: '' } }, 'settings.replayPath must not be empty'],
+    [{ settings: { restrictedApiKey: 'k\u0001' } }, 'settings.restrictedApiKey holds a control character'],
+    [{ settings: { secondTrader: '0xbad' } }, 'settings.secondTrader must be 0x followed by 40 hex digits'],
   ] as [Parameters<typeof validateRunOptions>[0], string][])('%j: %s', (options, message) => {
     expect(refusal(options)?.slice(0, message.length)).toBe(message)
   })
@@ -221,6 +226,14 @@ describe('a config file, each mistake refused by one line that names the file', 
     ])
   })
 
+  test("a config file's profile is a mapping, or the path of a profile file; empty, it is not given", () => {
+    const profile = fileOf('profile:\n  marketStatuses: [open]\n')
+    expect(parsed(`profile: ${profile}\n`).run.profile).toMatchObject({ source: profile })
+    expect(parsed('profile:\n').notices).toEqual([
+      expect.stringMatching(/^profile in \S+ is set but empty: not given$/),
+    ])
+  })
+
   test('the file is named in the command that reproduces the run, quoted for a shell where it must be', () => {
     const plain = fileOf('runs: 3\n')
     expect(parseCli(['--config', plain], {}).run.settings.shapingFlags).toEqual([`--config ${plain}`])
@@ -269,6 +282,8 @@ describe('what the command line makes of its flags', () => {
     const all = parseCli(['--probe-rate-limit', '--raw-record', '--allow-writes'], {})
     expect(all.run.settings).toMatchObject({ probeRateLimit: true, rawRecord: true, allowWrites: true })
     expect(all.notices).toEqual([RAW_RECORD_WARNING])
+    expect(RAW_RECORD_WARNING).toMatch(/^warning: --raw-record: the reports and the HAR keep every /)
+    expect(none.run.waivers).toEqual([])
     expect(parseCli([], { IPTS_PROBE_RATE_LIMIT: '1', IPTS_ALLOW_WRITES: '1' }).run.settings).toMatchObject({
       probeRateLimit: true,
       allowWrites: false,
@@ -342,5 +357,26 @@ describe('the inputs of a deployment, each held to its kind', () => {
       'Runs the conformance suite against a deployment, or the embedded reference server without --base-url.',
       '',
     ])
+  })
+})
+
+describe('the rules between options, named by the flags of the command line', () => {
+  test.each([
+    [
+      ['--replay-path', '7'],
+      '--replay-path needs --seed (or IPTS_SEED) and exactly one --check (or IPTS_CHECK) (the replay command in',
+    ],
+    [['--max-writes', '3'], '--max-writes bounds writes, which only --allow-writes sends: give both, or neither'],
+    [['--base-url', 'http://127.0.0.1:1'], '--api-key (or IPTS_API_KEY) is required with --base-url: '],
+    [['--base-url', 'http://127.0.0.1:1', '--api-key', 'k', '--fault', 'f'], '--fault applies only to the embedded '],
+    [['--base-url', 'http://127.0.0.1:1', '--api-key', 'k', '--allowance', 'a'], '--allowance applies only to the '],
+    [['--max-duration', '86401'], '--max-duration must be from 1 to 86400, got 86401'],
+  ])('%j', (argv, message) => {
+    expect(() => parseCli(argv, {})).toThrow(message)
+  })
+
+  test('every flag has a kind its value is checked by', () => {
+    const kinds = ['url', 'secret', 'address', 'hash', 'receipt', 'int', 'duration', 'text', 'flag', 'list', 'folder']
+    for (const flag of [...flags, ...reportFlags, trafficProfileFlag]) expect(kinds, flag.name).toContain(flag.kind)
   })
 })
