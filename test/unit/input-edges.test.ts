@@ -160,6 +160,7 @@ describe("the API's options, each refused by one line that names it", () => {
     [{ settings: { limitParam: '' } }, 'settings.limitParam must not be empty'],
     [{ settings: { replayPath: '' } }, 'settings.replayPath must not be empty'],
     [{ settings: { restrictedApiKey: 'k\u0001' } }, 'settings.restrictedApiKey holds a control character'],
+    [{ settings: { restrictedApiKey: '' } }, 'settings.restrictedApiKey must not be empty'],
     [{ settings: { secondTrader: '0xbad' } }, 'settings.secondTrader must be 0x followed by 40 hex digits'],
   ] as [Parameters<typeof validateRunOptions>[0], string][])('%j: %s', (options, message) => {
     expect(refusal(options)?.slice(0, message.length)).toBe(message)
@@ -203,6 +204,13 @@ describe('a config file, each mistake refused by one line that names the file', 
     ['waivers:\n  - check: 5\n    reason: r\n', 'needs a check ID and a non-empty reason'],
   ])('%j: %s', (text, message) => {
     expect(() => parsed(text)).toThrow(message)
+  })
+
+  test('an unknown setting is named with the three closest, never config itself', () => {
+    expect(() => parsed('rnus: 3\n')).toThrow(/ \(closest: runs, [\w-]+, [\w-]+\)$/)
+    expect(() => parsed('confg: x\n')).toThrow(
+      / \(closest: (?!config\b)[\w-]+, (?!config\b)[\w-]+, (?!config\b)[\w-]+\)$/,
+    )
   })
 
   test('an unreadable file is named with its error code', () => {
