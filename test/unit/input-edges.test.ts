@@ -1,6 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { validateFlag, type Flag } from '../../src/cli/flags.js'
 import { flags, parseCli, RAW_RECORD_WARNING, runHelp } from '../../src/cli/options.js'
@@ -13,6 +13,18 @@ import { numberProblem, validateRunOptions, valueProblem } from '../../src/runne
  * must not hold, a URL's scheme, query and fragment, a receipt's length, a number's bounds, a duration's units and
  * bounds, and the form of a replay path. A value outside is one clear line naming it, never a silent default.
  */
+
+/** A folder of this file's own, for the config and profile files its tests read. */
+const DIR = mkdtempSync(join(tmpdir(), 'ipts-input-edges-'))
+let files = 0
+/** A file in DIR holding `text`, under a name of its own unless one is given. */
+function fileWith(text: string, name = `file-${++files}.yaml`): string {
+  const file = join(DIR, name)
+  writeFileSync(file, text)
+  return file
+}
+const HASH = `0x${'a'.repeat(64)}`
+const ADDRESS = `0x${'c'.repeat(40)}`
 
 describe('valueProblem', () => {
   test.each([
@@ -117,7 +129,6 @@ describe("the API's options, each refused by one line that names it", () => {
     }
     return undefined
   }
-  const HASH = `0x${'a'.repeat(64)}`
 
   test.each([
     [{ settings: { apiKey: 7 as unknown as string } }, 'settings.apiKey must be a string, got number'],
@@ -180,14 +191,7 @@ describe("the API's options, each refused by one line that names it", () => {
 })
 
 describe('a config file, each mistake refused by one line that names the file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ipts-config-edges-'))
-  let count = 0
-  const fileOf = (text: string) => {
-    const file = join(dir, `config-${++count}.yaml`)
-    writeFileSync(file, text)
-    return file
-  }
-  const parsed = (text: string) => parseCli(['--config', fileOf(text)], {})
+  const parsed = (text: string) => parseCli(['--config', fileWith(text)], {})
 
   test.each([
     ['- a list\n', 'must hold a mapping of settings'],
@@ -214,7 +218,7 @@ describe('a config file, each mistake refused by one line that names the file', 
   })
 
   test('an unreadable file is named with its error code', () => {
-    expect(() => parseCli(['--config', join(dir, 'none.yaml')], {})).toThrow(
+    expect(() => parseCli(['--config', join(DIR, 'none.yaml')], {})).toThrow(
       /^--config: cannot read \S+none\.yaml \(ENOENT\)$/,
     )
   })
@@ -235,7 +239,7 @@ describe('a config file, each mistake refused by one line that names the file', 
   })
 
   test("a config file's profile is a mapping, or the path of a profile file; empty, it is not given", () => {
-    const profile = fileOf('profile:\n  marketStatuses: [open]\n')
+    const profile = fileWith('profile:\n  marketStatuses: [open]\n')
     expect(parsed(`profile: ${profile}\n`).run.profile).toMatchObject({ source: profile })
     expect(parsed('profile:\n').notices).toEqual([
       expect.stringMatching(/^profile in \S+ is set but empty: not given$/),
@@ -243,10 +247,9 @@ describe('a config file, each mistake refused by one line that names the file', 
   })
 
   test('the file is named in the command that reproduces the run, quoted for a shell where it must be', () => {
-    const plain = fileOf('runs: 3\n')
+    const plain = fileWith('runs: 3\n')
     expect(parseCli(['--config', plain], {}).run.settings.shapingFlags).toEqual([`--config ${plain}`])
-    const spaced = join(dir, "it's here.yaml")
-    writeFileSync(spaced, 'runs: 3\n')
+    const spaced = fileWith('runs: 3\n', "it's here.yaml")
     expect(parseCli(['--config', spaced], {}).run.settings.shapingFlags).toEqual([
       `--config '${spaced.replace(/'/g, `'\\''`)}'`,
     ])
@@ -254,8 +257,6 @@ describe('a config file, each mistake refused by one line that names the file', 
 })
 
 describe('the flags that go in pairs or name a file', () => {
-  const HASH = `0x${'b'.repeat(64)}`
-
   test.each([
     [['--intent-hash', HASH], '--intent-receipt is required with --intent-hash'],
     [['--intent-receipt', 'r'], '--intent-hash is required with --intent-receipt'],
@@ -272,11 +273,9 @@ describe('the flags that go in pairs or name a file', () => {
   })
 
   test('a profile file is read, named as given, and goes into the command that reproduces the run', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ipts-profile-flag-'))
-    const file = join(dir, 'profile.yaml')
-    writeFileSync(file, 'profile:\n  marketStatuses: [open]\n')
+    const file = fileWith('profile:\n  marketStatuses: [open]\n')
     const { run } = parseCli(['--profile', file], {})
-    expect(run.profile).toMatchObject({ source: file, baseDir: dir, values: { marketStatuses: ['open'] } })
+    expect(run.profile).toMatchObject({ source: file, baseDir: DIR, values: { marketStatuses: ['open'] } })
     expect(run.settings.shapingFlags).toEqual([`--profile ${file}`])
   })
 })
@@ -304,25 +303,20 @@ describe('what the command line makes of its flags', () => {
   })
 
   test("a config file's profile mapping is the run's profile, unless --profile names a file", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ipts-config-profile-'))
-    const config = join(dir, 'ipts.yaml')
-    writeFileSync(config, 'profile:\n  marketStatuses: [open]\n')
+    const config = fileWith('profile:\n  marketStatuses: [open]\n')
     expect(parseCli(['--config', config], {}).run.profile).toEqual({
       values: { marketStatuses: ['open'] },
-      baseDir: dir,
+      baseDir: dirname(config),
       source: `the profile of ${config}`,
     })
-    const profile = join(dir, 'profile.yaml')
-    writeFileSync(profile, 'profile:\n  marketStatuses: [closed]\n')
+    const profile = fileWith('profile:\n  marketStatuses: [closed]\n')
     const both = parseCli(['--config', config, '--profile', profile], {})
     expect(both.run.profile).toMatchObject({ source: profile, values: { marketStatuses: ['closed'] } })
     expect(both.run.settings.shapingFlags).toEqual([`--config ${config}`, `--profile ${profile}`])
   })
 
   test('a value refused is named by where it came from: flag, variable or config file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ipts-config-source-'))
-    const config = join(dir, 'ipts.yaml')
-    writeFileSync(config, 'runs: 0\n')
+    const config = fileWith('runs: 0\n')
     expect(() => parseCli(['--config', config], {})).toThrow(`runs in ${config} must be from 1 to 10000, got 0`)
     expect(() => parseCli(['--config', config], { IPTS_RUNS: '-2' })).toThrow(/^IPTS_RUNS must be from 1/)
     expect(() => parseCli(['--config', config, '--runs', '0'], { IPTS_RUNS: '3' })).toThrow(/^--runs must be from 1/)
@@ -339,9 +333,6 @@ describe('the faults and allowances a run switches on', () => {
 })
 
 describe('the inputs of a deployment, each held to its kind', () => {
-  const ADDRESS = `0x${'c'.repeat(40)}`
-  const HASH = `0x${'d'.repeat(64)}`
-
   test.each([
     ['--trader', 'trader'],
     ['--second-trader', 'secondTrader'],
