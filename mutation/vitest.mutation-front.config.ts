@@ -1,16 +1,15 @@
 import { mutationPart } from './vitest.mutation-part.js'
 
 /**
- * The self-tests that judge the front ends and the report writers under mutation (src/cli, src/runner, src/vitest,
- * src/docs, reporters/; stryker.front.config.mjs): the surface tests that run each command in this process, its inputs
- * and its reports, and the test of the generated docs.
+ * The self-tests that judge the front ends under mutation (src/cli, src/runner, src/vitest, src/docs;
+ * stryker.front.config.mjs): the surface tests that run each command in this process, its inputs and the reports it
+ * writes, and the test of the generated docs.
  */
 export default mutationPart(
   [
     'test/unit/baseline.test.ts',
     'test/unit/harness.test.ts',
     'test/unit/input-edges.test.ts',
-    'test/unit/report-escaping.test.ts',
     'test/surfaces/cli.test.ts',
     'test/surfaces/inputs.test.ts',
     'test/surfaces/preflight.test.ts',
@@ -18,8 +17,6 @@ export default mutationPart(
     'test/surfaces/waivers.test.ts',
     'test/surfaces/replay.test.ts',
     'test/surfaces/report-cli.test.ts',
-    'test/surfaces/report-formats.test.ts',
-    'test/surfaces/report-browser.test.ts',
     'test/surfaces/reference-command.test.ts',
     'test/surfaces/vitest-config.test.ts',
     'test/meta/docs.test.ts',

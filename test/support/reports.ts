@@ -1,6 +1,15 @@
+import { inject } from 'vitest'
 import { faults } from '../../src/reference/faults/index.js'
+import type { FaultName } from '../../src/reference/fault-names.js'
 import type { Report } from '../../src/core/report.js'
 import { runAgainstReference } from './run.js'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The reports of referenceReport's runs, by their key, made once by mutation/reference-reports.ts. */
+    referenceReports?: Record<string, Report>
+  }
+}
 
 /**
  * What a hostile target may put in a response body: markup, a script, an external image, a CDATA end, control
@@ -12,18 +21,53 @@ export const HOSTILE_BODY =
 /** The files a run or the proxy writes to its report folder, sorted by name: the four reports and the HAR. */
 export const REPORTS_AND_HAR = ['exchanges.har', 'junit.xml', 'report.html', 'report.json', 'report.md']
 
+const waived = faults[0]!.breaks[0]!
+
 /** A real run against the reference with nearly every fault switched on, one failing check waived. */
-export async function provokedReport(): Promise<{ report: Report; waived: string }> {
-  const waived = faults[0]!.breaks[0]!
+function provokedRun(): Promise<Report> {
   // A fault that takes a key out of the reference's profile would take it out for every fault of the run, and one that
   // brings a quota would hold every request of the run to its pace (40 a second: 40 s of waiting), so those stay out.
   const together = faults.filter((f) => !f.profileWithout && !f.run?.quota).map((f) => f.name)
-  const report = await runAgainstReference(
+  return runAgainstReference(
     { faults: together },
     {},
     { waivers: [{ check: waived, reason: 'vendor ticket <b>42</b> & "soon"' }] },
   )
-  return { report, waived }
+}
+
+/** The runs the report writers' tests read, by key: the plain reference's (''), one fault's, and the provoked run. */
+const REPORTED_RUNS = {
+  '': () => runAgainstReference(),
+  'market-paused-as-string': () => runAgainstReference({ faults: ['market-paused-as-string'] }),
+  'request-id-echoed-unvalidated': () => runAgainstReference({ faults: ['request-id-echoed-unvalidated'] }),
+  'receipt-not-checked': () => runAgainstReference({ faults: ['receipt-not-checked'] }),
+  provoked: provokedRun,
+} satisfies Record<string, () => Promise<Report>>
+type ReportedRun = keyof typeof REPORTED_RUNS
+
+/**
+ * Every reported run's report, for a vitest global setup to give each test file (mutation/reference-reports.ts): under
+ * mutation of the report writers alone, the runs that feed them are the same for every mutant.
+ */
+export async function reportedRuns(): Promise<Record<ReportedRun, Report>> {
+  const keys = Object.keys(REPORTED_RUNS) as ReportedRun[]
+  const reports = await Promise.all(keys.map((key) => REPORTED_RUNS[key]()))
+  return Object.fromEntries(keys.map((key, i) => [key, reports[i]!])) as Record<ReportedRun, Report>
+}
+
+/** The report of a whole run against the reference with no fault or one: the one given, or a run of its own. */
+export async function referenceReport(fault: '' | Extract<ReportedRun, FaultName> = ''): Promise<Report> {
+  return givenReport(fault) ?? REPORTED_RUNS[fault]()
+}
+
+/** The provoked run's report (nearly every fault), and the failing check it waives. */
+export async function provokedReport(): Promise<{ report: Report; waived: string }> {
+  return { report: givenReport('provoked') ?? (await provokedRun()), waived }
+}
+
+const givenReport = (key: ReportedRun): Report | undefined => {
+  const given = inject('referenceReports')?.[key]
+  return given && structuredClone(given)
 }
 
 /** The report with hostile text planted in the first failure's evidence, as a malicious target would have it. */

@@ -11,7 +11,7 @@ import { specPath } from '../../src/core/package-root.js'
 import type { Comparison } from '../../reporters/compare.js'
 import type { Report } from '../../src/core/report.js'
 import { writeReports } from '../../reporters/write.js'
-import { runAgainstReference } from '../support/run.js'
+import { referenceReport } from '../support/reports.js'
 import { CHROMIUM, LAUNCH_ARGS } from '../support/browser.js'
 
 const skipBrowser = !existsSync(CHROMIUM) && !process.env.CI
@@ -30,10 +30,10 @@ let echoedPath: string
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ipts-compare-'))
   const [plain, withFault, withEchoedIds] = await Promise.all([
-    runAgainstReference(),
-    runAgainstReference({ faults: ['market-paused-as-string'] }),
+    referenceReport(),
+    referenceReport('market-paused-as-string'),
     // An every-response rule fails: it counts the samples that showed it.
-    runAgainstReference({ faults: ['request-id-echoed-unvalidated'] }),
+    referenceReport('request-id-echoed-unvalidated'),
   ])
   faulty = withFault
   echoed = withEchoedIds

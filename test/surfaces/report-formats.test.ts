@@ -9,8 +9,7 @@ import { renderJunit } from '../../reporters/junit.js'
 import { renderMarkdown } from '../../reporters/markdown.js'
 import type { CheckOutcome, Report } from '../../src/core/report.js'
 import { reportValidator } from '../support/report-schema.js'
-import { provokedReport, withHostileEvidence } from '../support/reports.js'
-import { runAgainstReference } from '../support/run.js'
+import { provokedReport, referenceReport, withHostileEvidence } from '../support/reports.js'
 
 const junitXsd = readFileSync(new URL('../fixtures/junit.xsd', import.meta.url), 'utf8')
 
@@ -46,7 +45,7 @@ let plain: Report
 // Two whole runs, one with nearly every fault: longer than the default hook bound on a loaded machine.
 beforeAll(async () => {
   ;({ report: provoked, waived } = await provokedReport())
-  plain = await runAgainstReference()
+  plain = await referenceReport()
 }, 300_000)
 
 describe('report.json', () => {
@@ -319,7 +318,7 @@ describe('report.md', () => {
 
 describe('a run against the embedded reference', () => {
   test('records what it switched on and how to bring the reference back; report.html lists every skip with its reason on the first screen', async () => {
-    const report = await runAgainstReference({ faults: ['receipt-not-checked'] })
+    const report = await referenceReport('receipt-not-checked')
     expect(reportValidator()(report), 'valid against specs/report.schema.json').toBe(true)
     expect(report.target.switchedOn).toEqual(['fault receipt-not-checked'])
     expect(report.target.restart).toMatch(/^npx ipts-conformance reference --port \d+ --fault receipt-not-checked$/)
