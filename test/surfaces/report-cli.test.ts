@@ -5,7 +5,6 @@ import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import { faults } from '../../src/reference/faults/index.js'
 import type { CheckOutcome } from '../../src/core/report.js'
-import { createProgress } from '../../reporters/progress.js'
 import { FIXED_SEED } from '../support/run.js'
 
 const ANSI = /\x1b\[/
@@ -151,66 +150,5 @@ describe('terminal output', () => {
       `of ${inAll} checks and ${rules} every-response rules, ${relations} relations between responses against`,
     )
     expect(inAll + rules + relations, 'progress and summary count the same whole').toBe(report.summary.total)
-  })
-
-  const outcome = (concern: string, status: CheckOutcome['status']): CheckOutcome => ({
-    id: `${concern}/x-${status}`,
-    title: 't',
-    requirement: 'ENV-DATA',
-    level: 'MUST',
-    inferred: false,
-    concern,
-    status,
-  })
-
-  function drive(isTTY: boolean, env: NodeJS.ProcessEnv): string {
-    const written: string[] = []
-    const progress = createProgress({ isTTY, write: (text: string) => written.push(text) }, env, {
-      envelope: 2,
-      shapes: 1,
-    })
-    progress.onCheck(outcome('envelope', 'passed'))
-    progress.onCheck(outcome('envelope', 'failed'))
-    progress.onCheck(outcome('shapes', 'passed'))
-    progress.end()
-    return written.join('')
-  }
-
-  test('on a terminal: one status line rewritten in place with the concern and the count, failures in red', () => {
-    const text = drive(true, {})
-    expect(text).toContain('shapes · 3/3 checks done · 1 failed')
-    expect(text).toContain('\x1b[31mfailed\x1b[0m envelope/x-failed')
-    expect(text.split('\n'), 'only the failure gets a line of its own').toHaveLength(2)
-  })
-
-  test('off a terminal: one line per concern once its checks are done, with the running total, whichever order they end in', () => {
-    const written: string[] = []
-    const progress = createProgress(
-      { isTTY: false, write: (text: string) => written.push(text) },
-      {},
-      { envelope: 2, shapes: 2 },
-    )
-    for (const [concern, status] of [
-      ['envelope', 'passed'],
-      ['shapes', 'passed'],
-      ['envelope', 'failed'],
-      ['shapes', 'passed'],
-    ] as const)
-      progress.onCheck(outcome(concern, status))
-    progress.end()
-    expect(written.join('')).toBe(
-      [
-        'failed envelope/x-failed [ENV-DATA, MUST]',
-        'envelope: 2 checks done, 1 failed (3 of 4 in all)',
-        'shapes: 2 checks done (4 of 4 in all)',
-        '',
-      ].join('\n'),
-    )
-  })
-
-  test('on a terminal with NO_COLOR set: no colour', () => {
-    const text = drive(true, { NO_COLOR: '1' })
-    expect(text).not.toMatch(/\x1b\[3\dm|\x1b\[2m/)
-    expect(text).toContain('failed envelope/x-failed')
   })
 })

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { validateXML } from 'xmllint-wasm'
 import { allCheckIds } from '../../src/checks/index.js'
@@ -7,7 +9,17 @@ import { renderJson } from '../../reporters/json.js'
 import { renderHtml } from '../../reporters/html.js'
 import { renderJunit } from '../../reporters/junit.js'
 import { renderMarkdown } from '../../reporters/markdown.js'
-import type { CheckOutcome, Report } from '../../src/core/report.js'
+import { remediesLine, summaryLines } from '../../reporters/console.js'
+import { compareWithBaseline, comparisonLines } from '../../reporters/baseline.js'
+import { writeReports } from '../../reporters/write.js'
+import {
+  resamplingLine,
+  type CheckOutcome,
+  type Coverage,
+  type Report,
+  type RequirementCoverage,
+} from '../../src/core/report.js'
+import type { ProfileKey } from '../../src/profile/profile.js'
 import { reportValidator } from '../support/report-schema.js'
 import { provokedReport, referenceReport, withHostileEvidence } from '../support/reports.js'
 
@@ -313,6 +325,160 @@ describe('report.md', () => {
     const rows = markdown.split('\n').filter((line) => line.startsWith('| `'))
     for (const row of rows) expect(row.split(/(?<!\\)\|/).length, row).toBe(6)
     expect(markdown).toContain('&lt;script&gt;window.\\_\\_pwned=3&lt;/script&gt;')
+  })
+})
+
+describe("the console's closing lines", () => {
+  const painted = (colour: string, text: string) => `<${colour}>${text}</${colour}>`
+
+  test('the verdict painted, the counts of each kind, what the checks are, the target, the time, the seed and the share assessed', () => {
+    const { summary, target, durationMs, seed, checks } = plain
+    const rules = checks.filter((c) => c.concern === 'every-response').length
+    const relations = checks.filter((c) => c.concern === 'relations').length
+    const [sweep, first, remedies, ...rest] = summaryLines(
+      plain,
+      ['/r/report.json', '/r/report.md'],
+      undefined,
+      painted,
+    )
+    expect(sweep, 'the last sweep first').toBe(resamplingLine(plain.resampling!))
+    expect(first).toBe(
+      `<green>PASS</green>: ${summary.passed} passed, 0 failed, ${summary.skipped} skipped, 0 waived (0 MUST and 0 SHOULD failures) of ${checks.length - rules - relations} checks and ${rules} every-response rules, ${relations} relations between responses against ${target.baseUrl} in ${durationMs} ms, seed ${seed}; assessed ${plain.coverage.summary.assessed} of ${plain.coverage.summary.observable} observable requirements (${plain.coverage.summary.percent}%)`,
+    )
+    expect(remedies).toBe(`  ${remediesLine(plain.coverage)}`)
+    expect(rest).toEqual(['report: /r/report.json', 'report: /r/report.md'])
+    expect(summaryLines(plain, [])[1], 'no colour unless painted').toMatch(/^PASS: /)
+  })
+
+  test('a failing run: FAIL in red, each failed check with its requirement and level and reason on one line, a crash as such', () => {
+    const { report: failing } = withOneCrash(provoked)
+    const lines = summaryLines(failing, [], undefined, painted)
+    expect(lines[1]).toMatch(/^<red>FAIL<\/red>: \d+ passed, [1-9]\d* failed, /)
+    const failed = failing.checks.filter((c) => c.status === 'failed')
+    expect(failed.length, 'the provoked run fails more checks than are listed').toBeGreaterThan(20)
+    const listed = lines.filter((line) => /^ {2}(failed|crashed) /.test(line))
+    expect(listed).toHaveLength(20)
+    expect(listed[0]).toBe(
+      `  crashed ${failed[0]!.id} [${failed[0]!.requirement}, ${levelLabel(failed[0]!)}]: ${failed[0]!.reason!.split('\n')[0]}`,
+    )
+    expect(listed[1]).toMatch(new RegExp(`^  failed ${failed[1]!.id} \\[`))
+    expect(lines).toContain(`  … and ${failed.length - 20} more failures (see the report)`)
+  })
+
+  test('twenty failures are listed whole, with no line of more', () => {
+    let kept = 0
+    const twenty = {
+      ...provoked,
+      checks: provoked.checks.filter((c) => c.status !== 'failed' || kept++ < 20),
+    }
+    const lines = summaryLines(twenty, [])
+    expect(lines.filter((line) => /^ {2}failed /.test(line))).toHaveLength(20)
+    expect(lines.join('\n')).not.toContain('more failures')
+  })
+
+  test('the checks not run, an interruption first and in yellow, the re-reads, the run errors and a baseline comparison', () => {
+    const cut: Report = {
+      ...structuredClone(plain),
+      interrupted: { by: 'SIGINT', at: plain.startedAt },
+      resampling: { kind: 'last sweep', rounds: 1, requests: 7, quotaRefusals: 0, durationMs: 5, rate: 10 },
+      errors: ['a suite file did not load'],
+    }
+    cut.checks[0] = { ...cut.checks[0]!, status: 'not run', interrupted: true, reason: 'interrupted\nby SIGINT' }
+    cut.summary = { ...cut.summary, notRun: 1 }
+    const comparison = compareWithBaseline(provoked, 'base.json', cut)
+    const lines = summaryLines(cut, ['/r/report.json'], comparison, painted)
+    expect(lines[0]).toMatch(/^<yellow>INTERRUPTED by SIGINT.*<\/yellow>$/)
+    expect(lines[1]).toBe('last sweep: 7 requests on a new connection')
+    expect(lines[2]).toContain(' failed, 1 not run, ')
+    const [heading, ...compared] = comparisonLines(comparison)
+    expect(lines.slice(3)).toEqual([
+      `  ${remediesLine(cut.coverage)}`,
+      '  not run: 1 checks, interrupted by SIGINT',
+      '  run error: a suite file did not load',
+      heading,
+      ...compared.map((line) => `  ${line}`),
+      'report: /r/report.json',
+    ])
+  })
+
+  describe('what would assess the requirements left unassessed', () => {
+    const wanting = (id: string, inputs?: string[], profileKeys?: ProfileKey[]) =>
+      ({
+        id,
+        level: 'MUST',
+        observable: true,
+        assessed: false,
+        assessedWith: { ...(inputs && { inputs }), ...(profileKeys && { profileKeys }) },
+      }) as RequirementCoverage
+    const coverageOf = (requirements: RequirementCoverage[]): Coverage => ({ ...plain.coverage, requirements })
+
+    test('flags wanted by the same requirements together, most first, then the profile keys', () => {
+      const line = remediesLine(
+        coverageOf([
+          wanting('A', ['--intent-hash', '--intent-receipt'], ['intentStates']),
+          wanting('B', ['--intent-hash', '--intent-receipt']),
+          wanting('C', ['--trader']),
+          wanting('D', ['--api-key']),
+          { ...wanting('E', ['--never']), assessed: true },
+          { ...wanting('F', ['--never']), observable: false },
+        ]),
+      )
+      expect(line).toBe(
+        'not assessed for want of --intent-hash and --intent-receipt (2 requirements), --api-key (1 requirement), --trader (1 requirement); and of a deployment profile (--profile) that states intentStates (1 requirement)',
+      )
+    })
+
+    test('profile keys wanted by the same requirements in the order they were named, and nothing when every observable requirement was assessed or wants nothing', () => {
+      expect(remediesLine(coverageOf([wanting('A', undefined, ['pagination', 'errorCodes'])]))).toBe(
+        'not assessed for want of a deployment profile (--profile) that states pagination and errorCodes (1 requirement)',
+      )
+      expect(remediesLine(coverageOf([wanting('A')]))).toBeUndefined()
+      expect(remediesLine(plain.coverage)).toBe(
+        summaryLines(plain, [])
+          .find((line) => line.startsWith('  not assessed'))
+          ?.trim(),
+      )
+    })
+  })
+})
+
+describe('the report folder', () => {
+  test('holds the four reports, in the order their paths are returned, and the job summary gets report.md appended', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-write-'))
+    const summary = join(dir, 'summary.md')
+    writeFileSync(summary, 'before\n')
+    const paths = await writeReports(provoked, join(dir, 'out'), undefined, summary)
+    expect(paths).toEqual(['report.json', 'report.md', 'junit.xml', 'report.html'].map((f) => join(dir, 'out', f)))
+    expect(readFileSync(paths[0]!, 'utf8')).toBe(renderJson(provoked))
+    expect(readFileSync(paths[1]!, 'utf8')).toBe(renderMarkdown(provoked))
+    expect(readFileSync(paths[2]!, 'utf8')).toBe(renderJunit(provoked))
+    expect(readFileSync(paths[3]!, 'utf8')).toBe(renderHtml(provoked))
+    expect(readFileSync(summary, 'utf8')).toBe(`before\n${renderMarkdown(provoked)}`)
+    expect(readdirSync(join(dir, 'out')).sort(), 'no temporary file left').toEqual([
+      'junit.xml',
+      'report.html',
+      'report.json',
+      'report.md',
+    ])
+  })
+
+  test('a folder that cannot be made: one line naming it and its error code, and nothing written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-write-'))
+    const file = join(dir, 'a-file')
+    writeFileSync(file, '')
+    await expect(writeReports(plain, join(file, 'out'))).rejects.toThrow(
+      `cannot write the reports to ${join(file, 'out')} (ENOTDIR); no report was written`,
+    )
+  })
+
+  test('a report that cannot be placed: the reports placed before it and every temporary file removed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ipts-write-'))
+    // A folder where junit.xml goes: its rename fails after report.json and report.md are placed.
+    mkdirSync(join(dir, 'junit.xml', 'inside'), { recursive: true })
+    await expect(writeReports(plain, dir)).rejects.toThrow(
+      /^cannot write the reports to .* \(E[A-Z]+\); no report was written$/,
+    )
+    expect(readdirSync(dir)).toEqual(['junit.xml'])
   })
 })
 
