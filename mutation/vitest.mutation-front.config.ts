@@ -1,9 +1,9 @@
 import { mutationPart } from './vitest.mutation-part.js'
 
 /**
- * The self-tests that judge the front ends under mutation (src/cli, src/runner, src/vitest, src/docs;
- * stryker.front.config.mjs): the surface tests that run each command in this process, its inputs and the reports it
- * writes, and the test of the generated docs.
+ * The self-tests that judge the front ends under mutation (src/cli, src/runner, src/vitest; stryker.front.config.mjs):
+ * the surface tests that run each command in this process, its inputs and the reports it writes, and the test of the
+ * docs (the help the CLI prints).
  */
 export default mutationPart(
   [

@@ -13,6 +13,7 @@ export default mergeConfig(
       'test/unit/lifecycle-render.test.ts',
       'test/unit/baseline.test.ts',
       'test/unit/progress-lines.test.ts',
+      'test/unit/compare-render.test.ts',
       'test/surfaces/report-formats.test.ts',
       'test/surfaces/compare.test.ts',
       'test/surfaces/report-browser.test.ts',

@@ -80,3 +80,80 @@ export function withHostileEvidence(report: Report): Report {
   failed.reason = failed.evidence!.message
   return copy
 }
+
+/**
+ * The plain run's report with every optional part a report may hold, as runs with other flags give them: cut short by
+ * a signal, strict, without re-reads, with a profile, a restart command, an operation without a response, a check that
+ * crashed, one cut off and one not run for want of the target, one waived, one retried, a walked lifecycle, writes sent (one with every member, one with
+ * none), an uncovered requirement, recorded traffic's breaches of client rules and a run error. Each in the first check
+ * or requirement free for it, so that a writer that mixes them up shows it.
+ */
+export function withEveryPart(plain: Report): Report {
+  const report = structuredClone(plain)
+  delete report.resampling
+  report.strict = true
+  report.interrupted = { by: 'SIGTERM', at: report.startedAt }
+  report.target.restart = 'npx ipts-conformance reference --port 4100 --fault x'
+  report.profile = { source: 'deploy <1>.yaml', values: {} }
+  const [crashed, notRun, waived, retried, walked, writer, unreached] = report.checks.filter(
+    (c) => c.concern !== 'every-response',
+  )
+  Object.assign(crashed!, { status: 'failed', crashed: true, reason: 'TypeError: x is\nnot a function' })
+  delete crashed!.evidence
+  Object.assign(notRun!, { status: 'not run', interrupted: true, reason: 'interrupted by SIGTERM' })
+  Object.assign(unreached!, { status: 'not run', reason: 'the target stopped\nanswering' })
+  Object.assign(waived!, { status: 'waived', waiver: { reason: 'ticket *7*', outcome: 'failed' } })
+  Object.assign(retried!, { retried: true })
+  walked!.lifecycle = [
+    { kind: 'rest', label: 'intake', request: 'POST /v1/intents', outcome: '202', at: '2026-11-27T10:00:00.000Z' },
+    {
+      kind: 'realtime',
+      label: 'channel opened',
+      request: 'wss://x/v1/intents/0x1/events',
+      outcome: 'opened',
+      at: '2026-11-27T10:00:01.250Z',
+      receipt: '$IPTS_WRITE_RECEIPT_1',
+    },
+  ]
+  writer!.writes = [
+    {
+      operation: 'submitIntent',
+      method: 'POST',
+      url: 'https://x/v1/intents',
+      idempotencyKey: 'k|1',
+      status: 202,
+      attempts: 2,
+      statusIdentifier: '0xab',
+      receipt: '$IPTS_WRITE_RECEIPT_1',
+      duplicate: false,
+    },
+    {
+      operation: 'cancelIntent',
+      method: 'DELETE',
+      url: 'https://x/v1/intents/0xab',
+      idempotencyKey: null,
+      status: null,
+      attempts: 1,
+    },
+  ]
+  report.requirements[0]!.profile = { key: 'pagination', value: { maxPageSize: 100 } }
+  report.requirements[1]!.status = 'uncovered'
+  report.coverage.operations[0]!.statuses = {}
+  report.coverage.requirements.find((r) => r.observable && !r.assessed)!.assessedWith = {
+    inputs: ['--trader'],
+    profileKeys: ['errorCodes'],
+  }
+  report.traffic = {
+    source: 'proxy',
+    exchanges: 3,
+    judged: 2,
+    outsideV1: 1,
+    otherV1: 0,
+    withoutResponse: 0,
+    withoutBody: 0,
+    clientRuleBreaches: [{ requirement: 'AUTH-2', message: 'sent the key in the <query>' }],
+  }
+  report.errors = ['a suite file did not load:\nsyntax <error>']
+  report.summary = { ...report.summary, verdict: 'fail', notRun: 2, waived: 1 }
+  return report
+}

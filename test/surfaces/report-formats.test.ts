@@ -13,6 +13,8 @@ import { remediesLine, summaryLines } from '../../reporters/console.js'
 import { compareWithBaseline, comparisonLines } from '../../reporters/baseline.js'
 import { writeReports } from '../../reporters/write.js'
 import {
+  interruptionLine,
+  provenance,
   resamplingLine,
   type CheckOutcome,
   type Coverage,
@@ -21,7 +23,7 @@ import {
 } from '../../src/core/report.js'
 import type { ProfileKey } from '../../src/profile/profile.js'
 import { reportValidator } from '../support/report-schema.js'
-import { provokedReport, referenceReport, withHostileEvidence } from '../support/reports.js'
+import { provokedReport, referenceReport, withEveryPart, withHostileEvidence } from '../support/reports.js'
 
 const junitXsd = readFileSync(new URL('../fixtures/junit.xsd', import.meta.url), 'utf8')
 
@@ -325,6 +327,197 @@ describe('report.md', () => {
     const rows = markdown.split('\n').filter((line) => line.startsWith('| `'))
     for (const row of rows) expect(row.split(/(?<!\\)\|/).length, row).toBe(6)
     expect(markdown).toContain('&lt;script&gt;window.\\_\\_pwned=3&lt;/script&gt;')
+  })
+})
+
+describe('report.md of a report with every part', () => {
+  let every: Report
+  let lines: string[]
+  beforeAll(() => {
+    every = withEveryPart(plain)
+    lines = renderMarkdown(every).split('\n')
+  })
+  const checkWith = (has: (c: CheckOutcome) => unknown) => every.checks.find(has)!
+  /** `count` lines from the one that is `first` on. */
+  const from = (first: string, count: number) => {
+    expect(lines, first).toContain(first)
+    return lines.slice(lines.indexOf(first), lines.indexOf(first) + count)
+  }
+
+  test('the verdict, the interruption in bold, and the target, tool, provenance, start, time and strictness; no re-reads', () => {
+    expect(lines.slice(0, 5)).toEqual([
+      '## IPTS conformance: FAIL',
+      '',
+      `**${interruptionLine(every)}**`,
+      '',
+      `${every.target.baseUrl} · ${every.tool.name} ${every.tool.version} · ${provenance(every)} · ${every.startedAt} · ${every.durationMs} ms · strict`,
+    ])
+    expect(lines).toContain(
+      `The embedded reference server was gone when the run ended; the reproduction commands address it. \`${every.target.restart}\` serves one at the same address.`,
+    )
+  })
+
+  test('an operation without a response, and what would assess a requirement: flags and profile keys', () => {
+    const op = every.coverage.operations[0]!
+    expect(lines).toContain(`| ${op.operation} | none | ${op.judged} |`)
+    const wanting = every.coverage.requirements.find((r) => r.assessedWith?.profileKeys)!
+    expect(lines).toContain(
+      `| ${wanting.id} | ${wanting.level} | ${wanting.reason} | \`--trader\`, profile \`errorCodes\` |`,
+    )
+  })
+
+  test('the profile and each requirement assessed against it, its value on one line', () => {
+    const [first] = every.requirements
+    expect(from('### Assessed against the deployment profile', 6)).toEqual([
+      '### Assessed against the deployment profile',
+      '',
+      'Profile: deploy &lt;1&gt;.yaml.',
+      '',
+      '| requirement | status | profile value |',
+      '|---|---|---|',
+    ])
+    expect(lines).toContain(
+      `| ${first!.id} | ${first!.status} | assessed against the profile: pagination = {"maxPageSize":100} |`,
+    )
+  })
+
+  test('a crashed check among the failed, the checks not run and the first reason, the property inputs summed', () => {
+    const crashed = checkWith((c) => c.crashed)
+    expect(from('### Failed checks', 5)).toEqual([
+      '### Failed checks',
+      '',
+      '| check | requirement | level | reason |',
+      '|---|---|---|---|',
+      `| \`${crashed.id}\` | ${crashed.requirement} | ${levelLabel(crashed)} | TypeError: x is not a function |`,
+    ])
+    const notRun = every.checks.filter((c) => c.status === 'not run')
+    expect(from('### Checks not run (2)', 5)).toEqual([
+      '### Checks not run (2)',
+      '',
+      'interrupted by SIGTERM',
+      '',
+      notRun.map((c) => `\`${c.id}\``).join(', '),
+    ])
+    const properties = every.checks.filter((c) => c.inputs)
+    const sum = (phase: 'coverage' | 'random') => properties.reduce((n, c) => n + c.inputs![phase], 0)
+    expect(lines).toContain(
+      `Generated inputs: ${sum('coverage')} in the fixed coverage phase, ${sum('random')} in the random phase (seed ${every.seed}), over ${properties.length} property checks.`,
+    )
+  })
+
+  test("the recorded client's breaches, the lifecycle walked, step by step, and the writes sent", () => {
+    const walked = checkWith((c) => c.lifecycle)
+    const writer = checkWith((c) => c.writes)
+    expect(from('### The recorded client broke a rule for clients (1)', 5)).toEqual([
+      '### The recorded client broke a rule for clients (1)',
+      '',
+      "The client's fault, not the target's: the verdict does not count it.",
+      '',
+      '- AUTH-2: sent the key in the &lt;query&gt;',
+    ])
+    expect(from(`### Lifecycle walked by \`${walked.id}\` (${walked.status})`, 4)).toEqual([
+      `### Lifecycle walked by \`${walked.id}\` (${walked.status})`,
+      '',
+      '1. +0.0 s REST **intake**: POST /v1/intents → 202',
+      '2. +1.3 s realtime **channel opened**: wss://x/v1/intents/0x1/events → opened, receipt $IPTS\\_WRITE\\_RECEIPT\\_1',
+    ])
+    expect(from('### Writes sent (2, --allow-writes)', 6)).toEqual([
+      '### Writes sent (2, --allow-writes)',
+      '',
+      '| check | operation | Idempotency-Key | status | attempts | status identifier | receipt | duplicate |',
+      '|---|---|---|---|---|---|---|---|',
+      `| \`${writer.id}\` | submitIntent (POST) | \`k\\|1\` | 202 | 2 | 0xab | $IPTS\\_WRITE\\_RECEIPT\\_1 | false |`,
+      `| \`${writer.id}\` | cancelIntent (DELETE) | none | no response | 1 |  |  |  |`,
+    ])
+  })
+
+  test('the waived, crashed and retried checks, the uncovered requirements, the run errors, then where the evidence is', () => {
+    const waived = checkWith((c) => c.waiver)
+    const uncovered = every.requirements.find((r) => r.status === 'uncovered')!
+    expect(from('### Waived checks', 3)).toEqual([
+      '### Waived checks',
+      '',
+      `- \`${waived.id}\` (failed): ticket \\*7\\*`,
+    ])
+    expect(lines).toContain(
+      `Checks that crashed (a defect of the suite; their failure says nothing about the target): \`${checkWith((c) => c.crashed).id}\`.`,
+    )
+    const retried = checkWith((c) => c.retried)
+    expect(lines).toContain(
+      `Outcomes that depended on a retry (a 429 or a 5xx): \`${retried.id}\` (${retried.status}).`,
+    )
+    expect(lines).toContain(`Observable requirements no check covers yet: \`${uncovered.id}\`.`)
+    expect(lines.slice(-6)).toEqual([
+      '### Run errors',
+      '',
+      '- a suite file did not load: syntax &lt;error&gt;',
+      '',
+      'Evidence and a reproduction command for each failure: `report.html` (open in a browser) and `report.json`.',
+      '',
+    ])
+  })
+
+  test('the sections in their order', () => {
+    const headings = lines.filter((line) => line.startsWith('#'))
+    expect(headings.map((h) => h.replace(/ \(.*$| by .*$/, ''))).toEqual([
+      '## IPTS conformance: FAIL',
+      '### Coverage',
+      '### Assessed against the deployment profile',
+      '### Failed checks',
+      '### Checks not run',
+      '### The recorded client broke a rule for clients',
+      '### Lifecycle walked',
+      '### Writes sent',
+      '### Waived checks',
+      '### Run errors',
+    ])
+  })
+})
+
+describe('junit.xml of a report with every part', () => {
+  let every: Report
+  let xml: string
+  beforeAll(() => {
+    every = withEveryPart(plain)
+    xml = renderJunit(every)
+  })
+  const testcaseOf = (check: CheckOutcome) => xml.split('<testcase ').find((c) => c.startsWith(`name="${check.id}: `))!
+
+  test('stays valid, with the interruption and the recorded traffic as properties of each suite', async () => {
+    expect(await xsdErrors(xml)).toBe('')
+    const suites = xml.split('<testsuite ').length - 1
+    expect(xml.split(`<property name="interrupted" value="${interruptionLine(every)}"/>`)).toHaveLength(suites - 1)
+    expect(xml).toContain(`<property name="traffic" value="${provenance(every)}"/>`)
+    expect(xml).not.toContain('<property name="seed"')
+  })
+
+  test('a check cut off is skipped, one the target left unanswered is an error, a waived one skipped with its waiver', () => {
+    const [cut, unreached] = every.checks.filter((c) => c.status === 'not run')
+    expect(testcaseOf(cut!)).toContain('<skipped message="not run: interrupted by SIGTERM"/>')
+    expect(testcaseOf(unreached!)).toContain('<error message="not run: the target stopped answering" type="not run"/>')
+    expect(testcaseOf(every.checks.find((c) => c.waiver)!)).toContain(
+      '<skipped message="waived: ticket *7* (the check failed)"/>',
+    )
+  })
+
+  test('a crashed check without evidence is an error carrying its reason', () => {
+    const crashed = every.checks.find((c) => c.crashed)!
+    expect(testcaseOf(crashed)).toContain(
+      `<error message="TypeError: x is not a function" type="${crashed.id} [${crashed.requirement}, ${levelLabel(crashed)}]">TypeError: x is\nnot a function</error>`,
+    )
+  })
+
+  test('each run error a test case of the suite "run", its first line the message, all of it the text', () => {
+    expect(xml).toContain(
+      [
+        '  <testsuite name="run" tests="1" failures="0" errors="1">',
+        '    <testcase name="run error 1" classname="run">',
+        '      <error message="a suite file did not load: syntax &lt;error&gt;">a suite file did not load:',
+        'syntax &lt;error&gt;</error>',
+        '    </testcase>',
+        '  </testsuite>',
+      ].join('\n'),
+    )
   })
 })
 

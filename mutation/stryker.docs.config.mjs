@@ -1,0 +1,12 @@
+// @ts-check
+import { strykerPart } from './stryker.part.mjs'
+
+/**
+ * npm run mutation, docs part: the writers of the generated docs and catalogue files (src/docs/), their top-level code
+ * too, judged by the tests that compare what they write with the committed files (vitest.mutation-docs.config.ts).
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  ...strykerPart('docs', ['src/docs/**/*.ts']),
+  ignoreStatic: false,
+}
