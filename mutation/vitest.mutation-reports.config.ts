@@ -14,6 +14,8 @@ export default mergeConfig(
       'test/unit/baseline.test.ts',
       'test/unit/progress-lines.test.ts',
       'test/unit/compare-render.test.ts',
+      'test/unit/compare-reports.test.ts',
+      'test/unit/evidence-text.test.ts',
       'test/surfaces/report-formats.test.ts',
       'test/surfaces/compare.test.ts',
       'test/surfaces/report-browser.test.ts',

@@ -6,7 +6,7 @@ import { validateXML } from 'xmllint-wasm'
 import { allCheckIds } from '../../src/checks/index.js'
 import { levelLabel, loadRequirements, type Requirement } from '../../src/contract/requirements.js'
 import { renderJson } from '../../reporters/json.js'
-import { renderHtml } from '../../reporters/html.js'
+import { escapeHtml, renderHtml } from '../../reporters/html.js'
 import { renderJunit } from '../../reporters/junit.js'
 import { renderMarkdown } from '../../reporters/markdown.js'
 import { remediesLine, summaryLines } from '../../reporters/console.js'
@@ -471,6 +471,118 @@ describe('report.md of a report with every part', () => {
       '### Waived checks',
       '### Run errors',
     ])
+  })
+})
+
+describe('report.html of a report with every part', () => {
+  let every: Report
+  let html: string
+  let comparison: ReturnType<typeof compareWithBaseline>
+  beforeAll(() => {
+    every = withEveryPart(plain)
+    comparison = compareWithBaseline(provoked, 'base <1>.json', every)
+    html = renderHtml(every, comparison)
+  })
+  const sectionOf = (id: string) => {
+    const start = html.indexOf(`<section id="${id}">`)
+    expect(start, id).toBeGreaterThan(-1)
+    return html.slice(start, html.indexOf('</section>', start) + '</section>'.length)
+  }
+
+  test('the contents link to the baseline, the run errors, the lifecycle and the writes, in the order of the page', () => {
+    const toc = html.slice(html.indexOf('<nav id="toc">'), html.indexOf('</nav>'))
+    const labels = [...toc.matchAll(/<a href="#([a-z-]+)">([^<]*)<\/a>/g)].map(([, id, label]) => `${id}: ${label}`)
+    expect(labels).toEqual([
+      'verdict: Verdict: FAIL',
+      `skipped: Skipped (${every.checks.filter((c) => c.status === 'skipped').length})`,
+      'baseline: Compared with the baseline',
+      'run-errors: Run errors (1)',
+      'failures: Failures (1)',
+      'lifecycle: Lifecycle',
+      'writes: Writes sent',
+      `coverage: Coverage (${every.coverage.summary.percent}% assessed)`,
+      'traceability: Traceability',
+      `checks: Every check (${every.checks.length})`,
+    ])
+  })
+
+  test('the header: the interruption, the recorded traffic, strictness, the restart command and the profile', () => {
+    const header = html.slice(html.indexOf('<header>'), html.indexOf('</header>'))
+    expect(header).toContain(
+      `<p id="interrupted" class="interrupted"><b>${escapeHtml(interruptionLine(every)!)}</b></p>\n<p class="meta">`,
+    )
+    expect(header).toContain(`${escapeHtml(provenance(every))} · strict</p>`)
+    expect(header).toContain('The run fails (strict: SHOULD failures count); ')
+    expect(header).toContain(
+      `<p class="restart">The embedded reference server was gone when the run ended; the reproduction commands address it. <code>${every.target.restart}</code> serves one at the same address`,
+    )
+    expect(header).toContain(
+      `<p class="profile">Deployment profile: deploy &lt;1&gt;.yaml; ${every.requirements.filter((r) => r.profile).length} requirements assessed against it.</p>`,
+    )
+  })
+
+  test('the baseline compared, the run errors, and a crashed check without evidence', () => {
+    const [heading, ...rest] = comparisonLines(comparison)
+    expect(sectionOf('baseline')).toBe(
+      `<section id="baseline"><h2>Compared with the baseline</h2><p>${escapeHtml(heading!)}</p><ul>${rest.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul></section>`,
+    )
+    expect(sectionOf('run-errors')).toBe(
+      '<section id="run-errors"><h2>Run errors</h2><ul><li><pre>a suite file did not load:\nsyntax &lt;error&gt;</pre></li></ul></section>',
+    )
+    const crashed = every.checks.find((c) => c.crashed)!
+    expect(sectionOf('failures')).toContain(
+      `${levelLabel(crashed)} · <strong>the check crashed</strong>: a defect of the suite, not a finding about the target</p>\n<p class="message">TypeError: x is\nnot a function</p>\n</article>`,
+    )
+  })
+
+  test('the writes sent, a cell empty where a write has no such member', () => {
+    const writer = every.checks.find((c) => c.writes)!
+    const code = (text: string | number | boolean) => `<td><code>${text}</code></td>`
+    expect(sectionOf('writes')).toBe(
+      '<section id="writes"><h2>Writes sent (2)</h2><table><thead><tr><th>check</th><th>operation</th><th>Idempotency-Key</th><th>status</th><th>attempts</th><th>status identifier</th><th>receipt</th><th>duplicate</th></tr></thead><tbody>' +
+        `<tr>${[writer.id, 'submitIntent (POST)', 'k|1', 202, 2, '0xab', '$IPTS_WRITE_RECEIPT_1', false].map(code).join('')}</tr>\n` +
+        `<tr>${[writer.id, 'cancelIntent (DELETE)', 'none', 'no response', 1].map(code).join('')}<td></td><td></td><td></td></tr>` +
+        '</tbody></table></section>',
+    )
+  })
+
+  test('coverage: an operation without a response, and what would assess a requirement, flags and profile keys', () => {
+    const coverage = sectionOf('coverage')
+    expect(coverage).toContain(
+      `<tr><td><code>${every.coverage.operations[0]!.operation}</code></td><td><span class="reason">no response</span></td><td>${every.coverage.operations[0]!.judged}</td></tr>`,
+    )
+    const wanting = every.coverage.requirements.find((r) => r.assessedWith?.profileKeys)!
+    expect(coverage).toContain(
+      `<td><a href="#req-${wanting.id}"><code>${wanting.id}</code></a></td><td>${wanting.level}</td><td>${escapeHtml(wanting.reason)}</td><td><code>--trader</code>, profile <code>errorCodes</code></td></tr>`,
+    )
+  })
+
+  test('the requirement assessed against the profile shows its value, a check cited but not in the run is not run', () => {
+    const [first] = every.requirements
+    const matrix = sectionOf('traceability')
+    expect(matrix).toContain(
+      `<div class="profile">assessed against the profile: pagination = {&quot;maxPageSize&quot;:100}</div>`,
+    )
+    const cited = { ...first!, checks: ['no-such/check'] }
+    const lone = renderHtml({ ...every, requirements: [cited] })
+    expect(lone).toContain(
+      '<li><a href="#check-no-such-check"><code>no-such/check</code></a> <span class="status s-not-run">not run</span></li>',
+    )
+  })
+
+  test('no list of skips, nor sections of what the report does not hold; no profile and every requirement assessed said so', () => {
+    const bare: Report = {
+      ...plain,
+      profile: undefined,
+      checks: plain.checks.filter((c) => c.status !== 'skipped'),
+      coverage: { ...plain.coverage, requirements: plain.coverage.requirements.map((r) => ({ ...r, assessed: true })) },
+    }
+    const page = renderHtml(bare)
+    expect(page).not.toContain('id="skipped"')
+    for (const id of ['baseline', 'run-errors', 'writes', 'interrupted']) expect(page).not.toContain(`id="${id}"`)
+    expect(page).toContain('<p>Every observable requirement was assessed.</p>')
+    expect(page).toContain('No MUST check failed;')
+    expect(page).toContain('<p class="profile">No deployment profile (--profile): ')
   })
 })
 
