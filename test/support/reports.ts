@@ -84,9 +84,9 @@ export function withHostileEvidence(report: Report): Report {
 /**
  * The plain run's report with every optional part a report may hold, as runs with other flags give them: cut short by
  * a signal, strict, without re-reads, with a profile, a restart command, an operation without a response, a check that
- * crashed, one cut off and one not run for want of the target, one waived, one retried, a walked lifecycle, writes sent (one with every member, one with
- * none), an uncovered requirement, recorded traffic's breaches of client rules and a run error. Each in the first check
- * or requirement free for it, so that a writer that mixes them up shows it.
+ * crashed, one cut off and one not run for want of the target, one waived, one retried, a walked lifecycle, writes
+ * sent (one with every member, one with none), an uncovered requirement, recorded traffic's breaches of client rules
+ * and a run error. Each in the first check or requirement free for it, so that a writer that mixes them up shows it.
  */
 export function withEveryPart(plain: Report): Report {
   const report = structuredClone(plain)
