@@ -145,10 +145,10 @@ export function withEveryPart(plain: Report): Report {
   }
   report.traffic = {
     source: 'proxy',
-    exchanges: 3,
+    exchanges: 4,
     judged: 2,
     outsideV1: 1,
-    otherV1: 0,
+    otherV1: 1,
     withoutResponse: 0,
     withoutBody: 0,
     clientRuleBreaches: [{ requirement: 'AUTH-2', message: 'sent the key in the <query>' }],
