@@ -16,6 +16,7 @@ export default mergeConfig(
       'test/unit/compare-render.test.ts',
       'test/unit/compare-reports.test.ts',
       'test/unit/evidence-text.test.ts',
+      'test/unit/html-timeline.test.ts',
       'test/surfaces/report-formats.test.ts',
       'test/surfaces/compare.test.ts',
       'test/surfaces/report-browser.test.ts',

@@ -168,12 +168,14 @@ function overTime(
       ? { showed: check.samples.showed, of: check.samples.of }
       : null,
   )
+  // Stable: of reports that started at the same time, the first column first.
   const failed = checks
-    .map((check, column) => ({ check, column, startedAt: inputs[column]!.report.startedAt }))
-    .filter(({ check }) => check?.status === 'failed')
-    .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt) || a.column - b.column)
+    .flatMap((check, column) =>
+      check?.status === 'failed' ? [{ check, column, startedAt: inputs[column]!.report.startedAt }] : [],
+    )
+    .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt))
   const first = failed[0]
-  const at = first?.check?.evidence?.sample?.at
+  const at = first?.check.evidence?.sample?.at
   return {
     ...(samples.some((counted) => counted !== null) ? { samples } : {}),
     ...(first

@@ -681,6 +681,19 @@ describe("the console's closing lines", () => {
     expect(lines.join('\n')).not.toContain('more failures')
   })
 
+  test('a run without re-reads, relations or anything left to assess: the counts of checks and rules alone, no more lines', () => {
+    const lean: Report = {
+      ...plain,
+      resampling: undefined,
+      checks: plain.checks.filter((c) => c.concern !== 'relations'),
+      coverage: { ...plain.coverage, requirements: [] },
+    }
+    const rules = lean.checks.filter((c) => c.concern === 'every-response').length
+    const lines = summaryLines(lean, [])
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain(` of ${lean.checks.length - rules} checks and ${rules} every-response rules against `)
+  })
+
   test('the checks not run, an interruption first and in yellow, the re-reads, the run errors and a baseline comparison', () => {
     const cut: Report = {
       ...structuredClone(plain),
@@ -730,6 +743,12 @@ describe("the console's closing lines", () => {
       )
       expect(line).toBe(
         'not assessed for want of --intent-hash and --intent-receipt (2 requirements), --api-key (1 requirement), --trader (1 requirement); and of a deployment profile (--profile) that states intentStates (1 requirement)',
+      )
+    })
+
+    test('flags alone', () => {
+      expect(remediesLine(coverageOf([wanting('A', ['--trader'])]))).toBe(
+        'not assessed for want of --trader (1 requirement)',
       )
     })
 

@@ -75,8 +75,16 @@ describe('reading a report to compare', () => {
     await expect(readComparedReport(join(dir, 'absent.json'))).rejects.toThrow(
       `compare: cannot read ${join(dir, 'absent.json')} (ENOENT)`,
     )
-    const path = fileWith('{"checks": [')
-    await expect(readComparedReport(path)).rejects.toThrow(new RegExp(`^compare: ${path} is not JSON \\([^\\n]+\\)$`))
+    const text = '{"checks": ['
+    const path = fileWith(text)
+    const parserSays = (() => {
+      try {
+        return JSON.parse(text)
+      } catch (error) {
+        return (error as Error).message.split('\n')[0]
+      }
+    })()
+    await expect(readComparedReport(path)).rejects.toThrow(`compare: ${path} is not JSON (${parserSays})`)
   })
 })
 
@@ -149,6 +157,16 @@ describe('lining reports up', () => {
     ])
     expect(comparison.summary).toEqual({ reports: 2, rows: 4, differing: 1 })
     expect(comparison.rows[0]).toMatchObject({ requirement: 'AUTH-1', level: 'MUST', title: 't' })
+    const renamed = compareReports([
+      { path: 'a.json', report: reportOf(10, [{ id: 'c1', title: 'as first named' }]) },
+      { path: 'b.json', report: reportOf(11, [{ id: 'c1', title: 'renamed since', level: 'SHOULD' }]) },
+    ])
+    expect(renamed.rows[1], 'a row is described as the first report has it').toMatchObject({
+      id: 'c1',
+      title: 'as first named',
+      level: 'MUST',
+      differs: false,
+    })
   })
 
   test('where a check first failed: the earliest report by start, the column first on a tie, the time of its first sample', () => {
@@ -164,6 +182,10 @@ describe('lining reports up', () => {
       { path: 'd.json', report: reportOf(10, [{ id: 'c', status: 'failed', evidence: { sample: { at: 5 } } }]) },
     ]).rows.filter((r) => r.kind === 'check')
     expect(untimed!.firstFailed).toEqual({ column: 0, startedAt: at(10) })
+    const [withoutSample] = compareReports([
+      { path: 'd.json', report: reportOf(10, [{ id: 'c', status: 'failed', evidence: {} }]) },
+    ]).rows.filter((r) => r.kind === 'check')
+    expect(withoutSample!.firstFailed).toEqual({ column: 0, startedAt: at(10) })
     const [passing] = compareReports([{ path: 'a.json', report: reportOf(10, [{ id: 'c' }]) }]).rows.filter(
       (r) => r.kind === 'check',
     )
