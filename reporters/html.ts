@@ -264,7 +264,7 @@ function traceabilitySection(report: Report): string {
           `<li><a href="#${anchor(id)}"><code>${escapeHtml(id)}</code></a> ${badge(statusOf.get(id) ?? 'not run')}</li>`,
       )
       .join('')
-    return `<tr id="req-${escapeHtml(r.id)}" class="r-${escapeHtml(r.status)}"><td><code>${escapeHtml(r.id)}</code></td><td>${levelLabel(r)}</td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.rule)}${quoteBlock(r.quote)}</td><td>${checks ? `<ul>${checks}</ul>` : '—'}</td><td>${badge(r.status)}${r.profile ? `<div class="profile">${escapeHtml(profileLine(r.profile, 120))}</div>` : ''}${r.reason ? `<div class="reason">${escapeHtml(r.reason)}</div>` : ''}</td></tr>`
+    return `<tr id="req-${escapeHtml(r.id)}" class="r-${escapeHtml(r.status.replace(/ /g, '-'))}"><td><code>${escapeHtml(r.id)}</code></td><td>${levelLabel(r)}</td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.rule)}${quoteBlock(r.quote)}</td><td>${checks ? `<ul>${checks}</ul>` : '—'}</td><td>${badge(r.status)}${r.profile ? `<div class="profile">${escapeHtml(profileLine(r.profile, 120))}</div>` : ''}${r.reason ? `<div class="reason">${escapeHtml(r.reason)}</div>` : ''}</td></tr>`
   }
   return `<section id="traceability"><h2>Traceability: requirement → checks → outcome</h2>
 <p><label><input type="checkbox" id="only-open"> show only failed, uncovered and skipped requirements</label></p>

@@ -570,6 +570,34 @@ describe('report.html of a report with every part', () => {
     )
   })
 
+  test("styles every status and verdict it shows, and the marks of its drawings; a class is one word, a status's spaces dashed", () => {
+    const pages = [html, renderHtml(provoked)]
+    const style = html.slice(html.indexOf('<style>'), html.indexOf('</style>'))
+    const classes = new Set(pages.flatMap((page) => [...page.matchAll(/class="([^"]+)"/g)].map(([, names]) => names!)))
+    expect(
+      [...classes].filter((names) => /(^| )r-not( |$)/.test(names)),
+      'no class "r-not run"',
+    ).toEqual([])
+    expect(classes).toContain('r-not-run')
+    const tokens = new Set([...classes].flatMap((names) => names.split(' ')))
+    const drawn = [
+      'verdict',
+      'status',
+      'failure',
+      'tick',
+      'axis',
+      'label',
+      'round',
+      'violated',
+      'finding',
+      'must',
+      'should',
+    ]
+    const styled = [...tokens].filter((token) => /^[sv]-/.test(token) || drawn.includes(token) || token === 'step')
+    expect(styled.length).toBeGreaterThan(drawn.length)
+    for (const token of styled) expect(style, `.${token}`).toMatch(new RegExp(`\\.${token}(?![\\w-])`))
+  })
+
   test('no list of skips, nor sections of what the report does not hold; no profile and every requirement assessed said so', () => {
     const bare: Report = {
       ...plain,
