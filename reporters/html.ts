@@ -31,7 +31,7 @@ export function escapeHtml(text: string | number | boolean | undefined): string 
  * The head of a self-contained page: nothing may be fetched (the CSP allows only inline style, inline script and data:
  * images).
  */
-export function pageHead(title: string, extraStyle = ''): string {
+export function pageHead(title: string, extraStyle: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -231,7 +231,7 @@ function bodyBlock(excerpt: string, pointers: readonly string[]): string {
 
 /** The shell variables a command stands in for secrets with, which the reader sets before pasting it. */
 function variablesNote(command: string): string | undefined {
-  const names = [...new Set(command.match(/\$IPTS_[A-Z_]+/g) ?? [])].map((name) => name.slice(1))
+  const names = [...new Set([...command.matchAll(/\$\{?(IPTS_[A-Z0-9_]+)/g)].map(([, name]) => name!))]
   return names.length > 0 ? `Set ${names.join(' and ')} in your shell first.` : undefined
 }
 

@@ -1,7 +1,7 @@
 import { inject } from 'vitest'
 import { faults } from '../../src/reference/faults/index.js'
 import type { FaultName } from '../../src/reference/fault-names.js'
-import type { Report } from '../../src/core/report.js'
+import type { Evidence, Report } from '../../src/core/report.js'
 import { runAgainstReference } from './run.js'
 
 declare module 'vitest' {
@@ -82,14 +82,14 @@ export function withHostileEvidence(report: Report): Report {
 }
 
 /**
- * The plain run's report with every optional part a report may hold, as runs with other flags give them: cut short by
- * a signal, strict, without re-reads, with a profile, a restart command, an operation without a response, a check that
+ * A run's report with every optional part a report may hold, as runs with other flags give them: cut short by a
+ * signal, strict, without re-reads, with a profile, a restart command, an operation without a response, a check that
  * crashed, one cut off and one not run for want of the target, one waived, one retried, a walked lifecycle, writes
  * sent (one with every member, one with none), an uncovered requirement, recorded traffic's breaches of client rules
  * and a run error. Each in the first check or requirement free for it, so that a writer that mixes them up shows it.
  */
-export function withEveryPart(plain: Report): Report {
-  const report = structuredClone(plain)
+export function withEveryPart(run: Report): Report {
+  const report = structuredClone(run)
   delete report.resampling
   report.strict = true
   report.interrupted = { by: 'SIGTERM', at: report.startedAt }
@@ -156,4 +156,39 @@ export function withEveryPart(plain: Report): Report {
   report.errors = ['a suite file did not load:\nsyntax <error>']
   report.summary = { ...report.summary, verdict: 'fail', notRun: 2, waived: 1 }
   return report
+}
+
+/** A failure's evidence with every member it may have, a response cut at the size cap and commands with variables. */
+export const EVIDENCE_WITH_EVERY_MEMBER: Evidence = {
+  message: 'the body breaks the schema',
+  request: { method: 'GET', url: 'https://x.example/v1/markets', headers: { accept: 'application/json' } },
+  response: {
+    status: 200,
+    headers: { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] },
+    bodyExcerpt: '{"data":1}',
+    bodyBytes: 10,
+    truncated: true,
+  },
+  transportError: { code: 'ECONNRESET', message: 'socket hang up' },
+  retries: [{ status: 503, waitedMs: 250 }],
+  schemaViolations: [
+    {
+      schema: 'Market',
+      keyword: 'type',
+      instancePath: '/data',
+      schemaPath: '#/type',
+      params: {},
+      message: 'must be array',
+    },
+    { schema: 'Market', keyword: 'required', instancePath: '', schemaPath: '#/required', params: {}, message: 'x' },
+  ],
+  counterexample: { seed: 7, path: '3:1', value: { limit: 0 }, runs: 4, replay: 'npx ipts-conformance --replay 3:1' },
+  sample: { round: 2, at: '2026-11-27T10:00:00.000Z', connection: { number: 3, port: 51234 } },
+  profile: { key: 'errorCodes', value: ['a'], source: 'deploy.yaml' },
+  reproduce:
+    'curl -H "x-api-key: ${IPTS_API_KEY}" "https://x.example/v1/intents/0xab?r=${IPTS_WRITE_RECEIPT_1}&k=${IPTS_API_KEY}"',
+  others: [
+    { message: 'again', request: { method: 'GET', url: 'https://x.example/v1/vault', headers: {} } },
+    { message: 'and\nagain' },
+  ],
 }

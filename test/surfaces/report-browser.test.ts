@@ -15,7 +15,7 @@ import {
 } from '../../src/core/report.js'
 import { writeReports } from '../../reporters/write.js'
 import { CHROMIUM, chromiumSkipReason, LAUNCH_ARGS } from '../support/browser.js'
-import { provokedReport, withHostileEvidence } from '../support/reports.js'
+import { provokedReport, withEveryPart, withHostileEvidence } from '../support/reports.js'
 
 /** Kept after the run: CI keeps it as an artefact, with the screenshot. */
 const REPORT_DIR = join(packageRoot, '.tmp', 'report-html')
@@ -128,6 +128,24 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
       'every round counted',
     ).toBe(5000 * 40)
     expect(soak.height).toBe(sweep.height)
+  })
+
+  test('holds its text in paragraphs, cells, items and headings: none bare between the blocks of the page', async () => {
+    for (const [name, shown] of [
+      ['provoked', report],
+      ['every-part', withEveryPart(report)],
+    ] as const) {
+      const [, , , htmlPath] = await writeReports(shown, join(REPORT_DIR, name))
+      const { page } = await open(htmlPath!)
+      const stray = await page.evaluate(() =>
+        [...document.querySelectorAll('body, nav, header, section, article, details, ul, table, thead, tbody, tr, svg')]
+          .flatMap((block) => [...block.childNodes].map((node) => ({ block: block.tagName, node })))
+          .filter(({ node }) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== '')
+          .map(({ block, node }) => `${block}: ${node.textContent!.trim().slice(0, 80)}`),
+      )
+      expect(stray, `${name}: text outside any element that holds text`).toEqual([])
+      await page.close()
+    }
   })
 
   test('leads from a table of contents to the verdict, failures, coverage, skips and traceability', async () => {

@@ -23,7 +23,13 @@ import {
 } from '../../src/core/report.js'
 import type { ProfileKey } from '../../src/profile/profile.js'
 import { reportValidator } from '../support/report-schema.js'
-import { provokedReport, referenceReport, withEveryPart, withHostileEvidence } from '../support/reports.js'
+import {
+  EVIDENCE_WITH_EVERY_MEMBER,
+  provokedReport,
+  referenceReport,
+  withEveryPart,
+  withHostileEvidence,
+} from '../support/reports.js'
 
 const junitXsd = readFileSync(new URL('../fixtures/junit.xsd', import.meta.url), 'utf8')
 
@@ -457,6 +463,22 @@ describe('report.md of a report with every part', () => {
     ])
   })
 
+  test('the comparison with a baseline, its heading escaped, each sum an item, before the run errors', () => {
+    const comparison = compareWithBaseline(provoked, 'base_1.json', every)
+    const [heading, ...rest] = comparisonLines(comparison)
+    const compared = renderMarkdown(every, comparison).split('\n')
+    const at = compared.indexOf('### Compared with the baseline')
+    expect(compared.slice(at, at + 4 + rest.length)).toEqual([
+      '### Compared with the baseline',
+      '',
+      heading!.replace('base_1', 'base\\_1'),
+      '',
+      ...rest.map((line) => `- ${line.replace(/_/g, '\\_')}`),
+    ])
+    expect(compared[at + 4 + rest.length]).toBe('')
+    expect(compared[at + 5 + rest.length]).toBe('### Run errors')
+  })
+
   test('the sections in their order', () => {
     const headings = lines.filter((line) => line.startsWith('#'))
     expect(headings.map((h) => h.replace(/ \(.*$| by .*$/, ''))).toEqual([
@@ -533,6 +555,37 @@ describe('report.html of a report with every part', () => {
     expect(sectionOf('failures')).toContain(
       `${levelLabel(crashed)} · <strong>the check crashed</strong>: a defect of the suite, not a finding about the target</p>\n<p class="message">TypeError: x is\nnot a function</p>\n</article>`,
     )
+  })
+
+  test("a failure's evidence, every member: a response cut at the cap, a transport error, retries, a replay, the profile, the variables its command wants, the others", () => {
+    const failed = every.checks.find((c) => c.status === 'failed')!
+    const page = renderHtml({
+      ...every,
+      checks: every.checks.map((c) =>
+        c === failed ? { ...c, crashed: false, evidence: EVIDENCE_WITH_EVERY_MEMBER } : c,
+      ),
+    })
+    const article = page.slice(page.indexOf(`<article class="failure" id="check-`), page.indexOf('</article>'))
+    for (const part of [
+      '<h4>Response: status <span class="http-status">200</span>, 10 bytes (cut at the size cap)</h4>',
+      '<h4>Transport error</h4><pre>ECONNRESET: socket hang up</pre>',
+      '<p>Retried: status 503 after 250 ms</p>',
+      '<h4>Counterexample</h4><p>seed 7, path <code>3:1</code>, after 4 runs</p><pre>{\n  &quot;limit&quot;: 0\n}</pre>',
+      '<h4>Replay</h4><div class="command"><pre class="reproduce">npx ipts-conformance --replay 3:1</pre>',
+      '<h4>Deployment profile</h4><p class="profile">assessed against the profile: errorCodes = [&quot;a&quot;] (deploy.yaml)</p>',
+      '<h4>Reproduce</h4><p class="note">Set IPTS_API_KEY and IPTS_WRITE_RECEIPT_1 in your shell first.</p>',
+      '<details><summary>2 more response(s) broke the same rule</summary><ul><li>again <code>GET https://x.example/v1/vault</code></li><li>and again</li></ul></details>',
+    ])
+      expect(article).toContain(part)
+    expect(article).toContain('<tr><td>Market</td><td><code>required</code></td><td><code>(root)</code></td>')
+  })
+
+  test('the variables a real reproduction command wants, each once', () => {
+    const failure = provoked.checks.find(
+      (c) => c.status === 'failed' && c.evidence?.reproduce?.includes('${IPTS_API_KEY}'),
+    )!
+    const page = renderHtml({ ...provoked, checks: [failure] })
+    expect(page).toContain('<h4>Reproduce</h4><p class="note">Set IPTS_API_KEY in your shell first.</p>')
   })
 
   test('the writes sent, a cell empty where a write has no such member', () => {
@@ -645,6 +698,26 @@ describe('junit.xml of a report with every part', () => {
     expect(testcaseOf(crashed)).toContain(
       `<error message="TypeError: x is not a function" type="${crashed.id} [${crashed.requirement}, ${levelLabel(crashed)}]">TypeError: x is\nnot a function</error>`,
     )
+  })
+
+  test('a skip and a failure without a reason say which they are; a coverage with nothing wanting has no system-out', async () => {
+    const [skipped, failed] = plain.checks
+    const bare: Report = {
+      ...plain,
+      checks: [
+        { ...skipped!, status: 'skipped', reason: '' },
+        { ...failed!, status: 'failed', reason: undefined, evidence: undefined },
+      ],
+      coverage: { ...plain.coverage, requirements: [] },
+    }
+    const xml = renderJunit(bare)
+    expect(xml).toContain('<skipped message="skipped"/>')
+    expect(xml).toContain(
+      `<failure message="" type="${failed!.id} [${failed!.requirement}, ${levelLabel(failed!)}]">failed</failure>`,
+    )
+    const coverage = xml.slice(xml.indexOf('<testsuite name="coverage"'))
+    expect(coverage.slice(0, coverage.indexOf('</testsuite>'))).not.toContain('<system-out>')
+    expect(await xsdErrors(xml)).toBe('')
   })
 
   test('each run error a test case of the suite "run", its first line the message, all of it the text', () => {

@@ -1,42 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import { connectionText, evidenceLines, oneLine, profileLine, sampleLine } from '../../reporters/evidence-text.js'
-import type { Evidence } from '../../src/core/report.js'
+import { EVIDENCE_WITH_EVERY_MEMBER } from '../support/reports.js'
 
 /** A failure's evidence as the plain text lines of JUnit and the console, and the phrases they are made of. */
 
-const EVERY_MEMBER: Evidence = {
-  message: 'the body breaks the schema',
-  request: { method: 'GET', url: 'https://x.example/v1/markets', headers: { accept: 'application/json' } },
-  response: {
-    status: 200,
-    headers: { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] },
-    bodyExcerpt: '{"data":1}',
-    bodyBytes: 10,
-    truncated: true,
-  },
-  transportError: { code: 'ECONNRESET', message: 'socket hang up' },
-  retries: [{ status: 503, waitedMs: 250 }],
-  schemaViolations: [
-    {
-      schema: 'Market',
-      keyword: 'type',
-      instancePath: '/data',
-      schemaPath: '#/type',
-      params: {},
-      message: 'must be array',
-    },
-    { schema: 'Market', keyword: 'required', instancePath: '', schemaPath: '#/required', params: {}, message: 'x' },
-  ],
-  counterexample: { seed: 7, path: '3:1', value: { limit: 0 }, runs: 4, replay: 'npx ipts-conformance --replay 3:1' },
-  sample: { round: 2, at: '2026-11-27T10:00:00.000Z', connection: { number: 3, port: 51234 } },
-  profile: { key: 'errorCodes', value: ['a'], source: 'deploy.yaml' },
-  reproduce: 'curl https://x.example/v1/markets',
-  others: [{ message: 'again' }, { message: 'and again' }],
-}
-
 describe("a failure's evidence as text lines", () => {
   test('every member in its order: request, response and body, transport error, retries, violations, counterexample, sample, profile, command, others', () => {
-    expect(evidenceLines(EVERY_MEMBER, { showed: 2, of: 9 })).toEqual([
+    expect(evidenceLines(EVIDENCE_WITH_EVERY_MEMBER, { showed: 2, of: 9 })).toEqual([
       'the body breaks the schema',
       'request: GET https://x.example/v1/markets',
       '  accept: application/json',
@@ -54,7 +24,7 @@ describe("a failure's evidence as text lines", () => {
       'replay: npx ipts-conformance --replay 3:1',
       'first seen in round 2 (on connections of its own) at 2026-11-27T10:00:00.000Z, on connection 3 (client port 51234); 2 of 9 samples showed it',
       'assessed against the profile: errorCodes = ["a"] (deploy.yaml)',
-      'reproduce: curl https://x.example/v1/markets',
+      'reproduce: curl -H "x-api-key: ${IPTS_API_KEY}" "https://x.example/v1/intents/0xab?r=${IPTS_WRITE_RECEIPT_1}&k=${IPTS_API_KEY}"',
       '2 more response(s) broke the same rule; see report.json',
     ])
   })
