@@ -78,7 +78,7 @@ ${checksSection(report.checks)}
 function skippedSummary(report: Report): string {
   const skipped = report.checks.filter((c) => c.status === 'skipped')
   if (skipped.length === 0) return ''
-  return `<details id="skipped" open><summary>Skipped (${skipped.length}): what the run could not judge, and why</summary><ul>${skipped.map((c) => `<li><a href="#${anchor(c.id)}"><code>${escapeHtml(c.id)}</code></a>: ${escapeHtml(c.reason ?? '')}</li>`).join('')}</ul></details>`
+  return `<details id="skipped" open><summary>Skipped (${skipped.length}): what the run could not judge, and why</summary><ul>${skipped.map((c) => `<li><a href="#${anchor(c.id)}"><code>${escapeHtml(c.id)}</code></a>: ${escapeHtml(c.reason)}</li>`).join('')}</ul></details>`
 }
 
 /**

@@ -479,6 +479,19 @@ describe('report.md of a report with every part', () => {
     expect(compared[at + 5 + rest.length]).toBe('### Run errors')
   })
 
+  test('without a restart command and with every observable requirement assessed: no line of either', () => {
+    const lean = renderMarkdown({
+      ...plain,
+      target: { ...plain.target, restart: undefined },
+      coverage: { ...plain.coverage, requirements: plain.coverage.requirements.map((r) => ({ ...r, assessed: true })) },
+    }).split('\n')
+    const coverage = lean.findIndex((line) => line.startsWith('Coverage: '))
+    expect(lean.slice(coverage + 1, coverage + 3)).toEqual(['', '### Coverage'])
+    const table = lean.indexOf('| operation | responses by status | judged |')
+    const rows = plain.coverage.operations.length
+    expect(lean.slice(table + 2 + rows, table + 4 + rows)).toEqual(['', 'Every observable requirement was assessed.'])
+  })
+
   test('the sections in their order', () => {
     const headings = lines.filter((line) => line.startsWith('#'))
     expect(headings.map((h) => h.replace(/ \(.*$| by .*$/, ''))).toEqual([
@@ -651,15 +664,38 @@ describe('report.html of a report with every part', () => {
     for (const token of styled) expect(style, `.${token}`).toMatch(new RegExp(`\\.${token}(?![\\w-])`))
   })
 
+  test('a passing run: PASS in the title, the contents and the verdict, no interruption, no failure, a failure without a crash', () => {
+    const page = renderHtml(plain)
+    expect(page).toContain('<title>IPTS conformance: PASS</title>')
+    expect(page).toContain('<li><a href="#verdict">Verdict: PASS</a></li>')
+    expect(page).toContain('<li><a href="#timeline">Timeline</a></li>')
+    expect(page).toContain(
+      '<h1>IPTS conformance <span id="verdict" class="verdict v-pass">PASS</span></h1>\n<p class="meta">Target ',
+    )
+    expect(page).toContain(' failures. No MUST check failed; ')
+    expect(page).toContain('<section id="failures"><h2>Failures (0)</h2>\n<p>No check failed.</p>\n</section>')
+    const failed = provoked.checks.find((c) => c.status === 'failed' && !c.crashed)!
+    expect(renderHtml(provoked)).toContain(
+      `<p class="meta">Requirement <a href="#req-${failed.requirement}">${failed.requirement}</a> · ${levelLabel(failed)}</p>`,
+    )
+  })
+
+  test('an assessed share below --min-assessed is marked', () => {
+    const below = { ...plain, coverage: { ...plain.coverage, summary: { ...plain.coverage.summary, minimum: 100 } } }
+    expect(renderHtml(below)).toContain('<p class="assessed below">')
+    expect(renderHtml(plain)).toContain('<p class="assessed">')
+  })
+
   test('no list of skips, nor sections of what the report does not hold; no profile and every requirement assessed said so', () => {
     const bare: Report = {
       ...plain,
       profile: undefined,
+      target: { ...plain.target, restart: undefined },
       checks: plain.checks.filter((c) => c.status !== 'skipped'),
       coverage: { ...plain.coverage, requirements: plain.coverage.requirements.map((r) => ({ ...r, assessed: true })) },
     }
     const page = renderHtml(bare)
-    expect(page).not.toContain('id="skipped"')
+    expect(page).toMatch(/<p>Requirements: [^\n]*<\/p>\n\n\n<p class="profile">No deployment profile/)
     for (const id of ['baseline', 'run-errors', 'writes', 'interrupted']) expect(page).not.toContain(`id="${id}"`)
     expect(page).toContain('<p>Every observable requirement was assessed.</p>')
     expect(page).toContain('No MUST check failed;')

@@ -129,6 +129,13 @@ describe("recorded traffic's timeline", () => {
     expect(section).toContain(`<circle class="finding must" cx="280.0" cy="54" r="5">`)
   })
 
+  test("a run's last sweep after its checks", () => {
+    const resampling = { kind: 'last sweep', rounds: 1, requests: 9, quotaRefusals: 0, durationMs: 1, rate: 1 } as const
+    expect(timelineSection(reportOf({ resampling, checks: [failure('f', 'MUST', 1)] }), helpers)).toContain(
+      '<p>Round 0 (the checks), then 1 last sweep over 10 s; 1 failure ',
+    )
+  })
+
   test('a run without rounds after its checks says so', () => {
     expect(timelineSection(reportOf({ checks: [failure('f', 'MUST', 1)] }), helpers)).toContain(
       '<p>Round 0 (the checks), then no rounds over 10 s; 1 failure ',

@@ -15,6 +15,10 @@ describe('escaping for the page and the JUnit XML', () => {
     expect(escapeHtml(MARKUP)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;')
   })
 
+  test('escapeHtml makes text of a number, a boolean, and nothing of nothing', () => {
+    expect([escapeHtml(0), escapeHtml(false), escapeHtml(undefined)]).toEqual(['0', 'false', ''])
+  })
+
   test('escapeXml escapes &, <, >, " and \'', () => {
     expect(escapeXml(MARKUP)).toMatch(/^&lt;a href=&quot;x&quot; title=&apos;y&apos;&gt;&amp;amp;&lt;\/a&gt;$/)
   })
