@@ -17,6 +17,7 @@ export default mergeConfig(
       'test/unit/compare-reports.test.ts',
       'test/unit/evidence-text.test.ts',
       'test/unit/html-timeline.test.ts',
+      'test/unit/json-body.test.ts',
       'test/surfaces/report-formats.test.ts',
       'test/surfaces/compare.test.ts',
       'test/surfaces/report-browser.test.ts',

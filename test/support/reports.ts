@@ -170,7 +170,10 @@ export const EVIDENCE_WITH_EVERY_MEMBER: Evidence = {
     truncated: true,
   },
   transportError: { code: 'ECONNRESET', message: 'socket hang up' },
-  retries: [{ status: 503, waitedMs: 250 }],
+  retries: [
+    { status: 503, waitedMs: 250 },
+    { status: 429, waitedMs: 1000 },
+  ],
   schemaViolations: [
     {
       schema: 'Market',

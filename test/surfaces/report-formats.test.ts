@@ -580,9 +580,14 @@ describe('report.html of a report with every part', () => {
     })
     const article = page.slice(page.indexOf(`<article class="failure" id="check-`), page.indexOf('</article>'))
     for (const part of [
+      '<p class="message">the body breaks the schema</p>\n<p class="sample">first seen in round 2 ',
+      '<h4>Request</h4><pre class="request">GET https://x.example/v1/markets\naccept: application/json</pre>',
       '<h4>Response: status <span class="http-status">200</span>, 10 bytes (cut at the size cap)</h4>',
+      '<pre class="headers">content-type: application/json\nset-cookie: a=1\nset-cookie: b=2</pre>',
+      '<p class="note">Pretty-printed; the value at each violation\'s JSON pointer is marked.</p><pre class="body json">',
       '<h4>Transport error</h4><pre>ECONNRESET: socket hang up</pre>',
-      '<p>Retried: status 503 after 250 ms</p>',
+      '<p>Retried: status 503 after 250 ms, status 429 after 1000 ms</p>',
+      '<h4>Schema violations</h4><table class="violations"><thead><tr><th>schema</th><th>keyword</th><th>JSON pointer</th><th>schema path</th><th>message</th></tr></thead><tbody><tr><td>Market</td><td><code>type</code></td><td><code>/data</code></td><td><code>#/type</code></td><td>must be array</td></tr><tr><td>Market</td>',
       '<h4>Counterexample</h4><p>seed 7, path <code>3:1</code>, after 4 runs</p><pre>{\n  &quot;limit&quot;: 0\n}</pre>',
       '<h4>Replay</h4><div class="command"><pre class="reproduce">npx ipts-conformance --replay 3:1</pre>',
       '<h4>Deployment profile</h4><p class="profile">assessed against the profile: errorCodes = [&quot;a&quot;] (deploy.yaml)</p>',
@@ -591,6 +596,25 @@ describe('report.html of a report with every part', () => {
     ])
       expect(article).toContain(part)
     expect(article).toContain('<tr><td>Market</td><td><code>required</code></td><td><code>(root)</code></td>')
+    const plainBody = renderHtml({
+      ...every,
+      checks: every.checks.map((c) =>
+        c === failed
+          ? {
+              ...c,
+              crashed: false,
+              evidence: { ...EVIDENCE_WITH_EVERY_MEMBER, schemaViolations: [], reproduce: 'curl "https://x.example"' },
+            }
+          : c,
+      ),
+    })
+    expect(plainBody, 'no note without a marked value').toContain(
+      'bytes (cut at the size cap)</h4>\n<pre class="headers">',
+    )
+    expect(plainBody).toContain('</pre>\n<pre class="body json">{')
+    expect(plainBody, 'no note for a command without variables').toContain(
+      '<h4>Reproduce</h4><div class="command"><pre class="reproduce">curl &quot;https://x.example&quot;</pre>',
+    )
   })
 
   test('the variables a real reproduction command wants, each once', () => {

@@ -18,6 +18,7 @@ describe("a failure's evidence as text lines", () => {
       '{"data":1}',
       'transport error: ECONNRESET: socket hang up',
       'retried after status 503, waited 250 ms',
+      'retried after status 429, waited 1000 ms',
       'schema Market: /data must be array (keyword type at #/type)',
       'schema Market: (root) x (keyword required at #/required)',
       'counterexample (seed 7, path 3:1, 4 runs): {"limit":0}',
