@@ -2,7 +2,10 @@ import { describe, expect, test } from 'vitest'
 import { escapeHtml } from '../../reporters/html.js'
 import { prettyJsonHtml } from '../../reporters/json-body.js'
 
-/** A response body pretty-printed for report.html: its layout, the values kept as written, the marks, what it refuses. */
+/**
+ * A response body pretty-printed for report.html: its layout, the values kept as written, the marks, and what it
+ * refuses.
+ */
 
 const pretty = (text: string, pointers: string[] = []) => prettyJsonHtml(text, pointers, escapeHtml)
 
