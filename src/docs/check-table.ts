@@ -1,15 +1,14 @@
 import { exchangeRules } from '../checks/every-response.js'
 import { relationRules } from '../checks/relations.js'
 import { checksByConcern } from '../checks/index.js'
-import { levelLabel, loadRequirements, requirementById } from '../contract/requirements.js'
+import { levelLabel, loadRequirements, requirementById, type Requirement } from '../contract/requirements.js'
+import { tableCell } from './table-cell.js'
 
 interface Row {
   id: string
   requirement: string
   title: string
 }
-
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`
@@ -23,19 +22,19 @@ function checkTable(rows: readonly Row[]): string {
       `\`${row.id}\``,
       `\`${row.requirement}\``,
       levelLabel(requirementById(row.requirement)),
-      cell(row.title),
+      tableCell(row.title),
     ]),
   )
 }
 
 /**
  * docs/checks.md's list of checks, rendered from the catalogue: every check and every-response rule with its
- * requirement, the requirements a client cannot observe and why, and observable ones no check cites.
+ * requirement, the requirements (specs/requirements.yaml unless given) a client cannot observe and why, and observable
+ * ones no check cites.
  */
-export function renderCheckTable(): string {
+export function renderCheckTable(requirements: readonly Requirement[] = loadRequirements()): string {
   const checks = Object.values(checksByConcern).flat()
   const cited = new Set([...checks, ...exchangeRules, ...relationRules].map((c) => c.requirement))
-  const requirements = loadRequirements()
   const unobservable = requirements.filter((r) => !r.observable)
   const uncovered = requirements.filter((r) => r.observable && !cited.has(r.id))
   const profiled = requirements.filter((r) => r.profile && cited.has(r.id))
@@ -67,8 +66,8 @@ export function renderCheckTable(): string {
       unobservable.map((r) => [
         `\`${r.id}\``,
         r.level,
-        cell(r.rule),
-        cell(r.reason ?? ''),
+        tableCell(r.rule),
+        tableCell(r.reason ?? ''),
         r.profile ? `\`${r.profile}\`` : '',
       ]),
     ),
@@ -79,7 +78,7 @@ export function renderCheckTable(): string {
       ? 'None.'
       : table(
           ['requirement', 'level', 'rule'],
-          uncovered.map((r) => [`\`${r.id}\``, levelLabel(r), cell(r.rule)]),
+          uncovered.map((r) => [`\`${r.id}\``, levelLabel(r), tableCell(r.rule)]),
         ),
   ].join('\n')
 }

@@ -1,7 +1,7 @@
 import { flags } from '../cli/options.js'
 import type { Flag } from '../cli/flags.js'
+import { tableCell } from './table-cell.js'
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 const valueOf = (flag: Flag) =>
   flag.kind === 'flag'
     ? ''
@@ -20,7 +20,7 @@ const valueOf = (flag: Flag) =>
 export function renderFlagTable(): string {
   const rows = flags.map((flag) => {
     const meaning = flag.default === undefined ? flag.help : `${flag.help} (default \`${flag.default}\`)`
-    return `| \`--${flag.name}${valueOf(flag)}\` | ${flag.env ? `\`${flag.env}\`${flag.envAliases?.length ? ` (or ${flag.envAliases.map((name) => `\`${name}\``).join(', ')})` : ''}` : ''} | ${cell(meaning)} |`
+    return `| \`--${flag.name}${valueOf(flag)}\` | ${flag.env ? `\`${flag.env}\`${flag.envAliases?.length ? ` (or ${flag.envAliases.map((name) => `\`${name}\``).join(', ')})` : ''}` : ''} | ${tableCell(meaning)} |`
   })
   return [
     '| flag | environment | meaning |',
