@@ -19,7 +19,8 @@ function overTime(
   const { columns } = comparison
   const order = columns
     .map((column, index) => ({ index, at: Date.parse(column.startedAt) }))
-    .sort((a, b) => a.at - b.at || a.index - b.index)
+    // Stable: reports that started at the same time keep their columns' order.
+    .sort((a, b) => a.at - b.at)
     .map(({ index }) => index)
   const rows = failing
     .sort(

@@ -62,8 +62,8 @@ export function writeReportsNow(
 
 function removeIfAny(path: string): void {
   try {
-    rmSync(path, { force: true })
+    rmSync(path)
   } catch {
-    // Left as it is: the error that follows names the folder.
+    // Not there (it was not written), or left as it is: the error that follows names the folder.
   }
 }

@@ -479,6 +479,17 @@ describe('report.md of a report with every part', () => {
     expect(compared[at + 5 + rest.length]).toBe('### Run errors')
   })
 
+  test('a passing run: PASS, its last sweep, then the target, tool, provenance, start and time, not strict', () => {
+    expect(renderMarkdown(plain).split('\n').slice(0, 6)).toEqual([
+      '## IPTS conformance: PASS',
+      '',
+      resamplingLine(plain.resampling!),
+      '',
+      `${plain.target.baseUrl} · ${plain.tool.name} ${plain.tool.version} · seed ${plain.seed} · ${plain.startedAt} · ${plain.durationMs} ms`,
+      '',
+    ])
+  })
+
   test('without a restart command and with every observable requirement assessed: no line of either', () => {
     const lean = renderMarkdown({
       ...plain,
@@ -758,6 +769,16 @@ describe('junit.xml of a report with every part', () => {
     expect(testcaseOf(crashed)).toContain(
       `<error message="TypeError: x is not a function" type="${crashed.id} [${crashed.requirement}, ${levelLabel(crashed)}]">TypeError: x is\nnot a function</error>`,
     )
+  })
+
+  test("a run's seed and --min-assessed as properties", () => {
+    expect(renderJunit(plain)).toContain(`<property name="seed" value="${plain.seed}"/>`)
+    const withMinimum = {
+      ...plain,
+      coverage: { ...plain.coverage, summary: { ...plain.coverage.summary, minimum: 90 } },
+    }
+    expect(renderJunit(withMinimum)).toContain('<property name="min-assessed" value="90"/>')
+    expect(renderJunit(plain)).not.toContain('min-assessed')
   })
 
   test('a skip and a failure without a reason say which they are; a coverage with nothing wanting has no system-out', async () => {
