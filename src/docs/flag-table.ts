@@ -14,11 +14,11 @@ const valueOf = (flag: Flag) =>
           : ' VALUE'
 
 /**
- * docs/flags.md's table of the run's flags, from the flag table: the same that parses argv, the environment and the
- * config file, and prints --help.
+ * docs/flags.md's table of the run's flags, from the flag table (the CLI's unless given): the same that parses argv,
+ * the environment and the config file, and prints --help.
  */
-export function renderFlagTable(): string {
-  const rows = flags.map((flag) => {
+export function renderFlagTable(table: readonly Flag[] = flags): string {
+  const rows = table.map((flag) => {
     const meaning = flag.default === undefined ? flag.help : `${flag.help} (default \`${flag.default}\`)`
     return `| \`--${flag.name}${valueOf(flag)}\` | ${flag.env ? `\`${flag.env}\`${flag.envAliases?.length ? ` (or ${flag.envAliases.map((name) => `\`${name}\``).join(', ')})` : ''}` : ''} | ${tableCell(meaning)} |`
   })

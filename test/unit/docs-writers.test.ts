@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { checksByConcern } from '../../src/checks/index.js'
@@ -6,9 +7,11 @@ import { loadRequirements, type Requirement } from '../../src/contract/requireme
 import { packageRoot } from '../../src/core/package-root.js'
 import { generatedFiles } from '../../src/docs/catalogue-files.js'
 import { renderCheckTable } from '../../src/docs/check-table.js'
+import { renderFlagTable } from '../../src/docs/flag-table.js'
 import { generatedDocuments } from '../../src/docs/documents.js'
 import { generatedSection, withGeneratedSection } from '../../src/docs/generated-section.js'
 import { tableCell } from '../../src/docs/table-cell.js'
+import { writeDocs } from '../../src/docs/write-docs.js'
 
 /**
  * The pieces npm run docs writes with, on texts made by hand: the generated sections between their markers, a table's
@@ -49,6 +52,27 @@ test("a table's cell: its bars escaped, its lines one", () => {
   expect(tableCell('a | b\nc|d')).toBe('a \\| b c\\|d')
 })
 
+test('the table of flags: each kind its value, the variable and its older names, the default, a bar in the help', () => {
+  expect(
+    renderFlagTable([
+      { name: 'quiet', kind: 'flag', help: 'no progress' },
+      { name: 'runs', kind: 'int', env: 'IPTS_RUNS', help: 'runs', default: '10' },
+      { name: 'report-dir', kind: 'folder', env: 'IPTS_REPORT_DIR', help: 'a | b\nc' },
+      { name: 'wait', kind: 'duration', env: 'IPTS_WAIT', envAliases: ['IPTS_WAIT_MS', 'WAIT'], help: 'w' },
+      { name: 'seed', kind: 'text', env: 'IPTS_SEED', help: 's' },
+    ]).split('\n'),
+  ).toEqual([
+    '| flag | environment | meaning |',
+    '|---|---|---|',
+    '| `--quiet` |  | no progress |',
+    '| `--runs N` | `IPTS_RUNS` | runs (default `10`) |',
+    '| `--report-dir DIR` | `IPTS_REPORT_DIR` | a \\| b c |',
+    '| `--wait D` | `IPTS_WAIT` (or `IPTS_WAIT_MS`, `WAIT`) | w |',
+    '| `--seed VALUE` | `IPTS_SEED` | s |',
+    '| `--help`, `-h` (also `ipts-conformance help`), `--version` | | |',
+  ])
+})
+
 describe('the list of checks', () => {
   test('names an observable requirement no check cites, with its level and rule, and says none when there is none', () => {
     const requirements = loadRequirements()
@@ -80,7 +104,9 @@ describe('the list of checks', () => {
     const uncitedProfiled = { ...profiled[0]!, id: 'UNCITED' as Requirement['id'] }
     expect(counted(renderCheckTable([...requirements, uncitedProfiled]))).toBe(counted(renderCheckTable()))
     const silent = { ...requirements.find((r) => !r.observable)!, id: 'SILENT' as Requirement['id'], reason: undefined }
-    expect(renderCheckTable([...requirements, silent])).toContain(`| \`SILENT\` | ${silent.level} | `)
+    expect(renderCheckTable([...requirements, silent])).toContain(
+      `| \`SILENT\` | ${silent.level} | ${tableCell(silent.rule)} |  | ${silent.profile ? `\`${silent.profile}\`` : ''} |`,
+    )
   })
 })
 
@@ -111,5 +137,38 @@ describe('what npm run docs writes', () => {
     )
     const suite = generatedFiles.find((file) => file.path === 'suites/auth.test.ts')!
     expect(await suite.render()).toBe(readFileSync(join(packageRoot, 'suites/auth.test.ts'), 'utf8'))
+  })
+})
+
+describe('npm run docs, under a folder of its own', () => {
+  test('rewrites each stale section and every generated file, and removes a suite file of no concern', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ipts-docs-'))
+    mkdirSync(join(root, 'docs'))
+    for (const { path, sections } of generatedDocuments) {
+      let text = readFileSync(join(packageRoot, path), 'utf8')
+      for (const name of Object.keys(sections)) text = withGeneratedSection(text, name, 'stale', path)
+      writeFileSync(join(root, path), text)
+    }
+    mkdirSync(join(root, 'suites'))
+    writeFileSync(join(root, 'suites', 'gone.test.ts'), 'stale')
+    const lines = await writeDocs(root)
+    for (const { path, sections } of generatedDocuments) {
+      const text = readFileSync(join(root, path), 'utf8')
+      for (const [name, render] of Object.entries(sections))
+        expect(generatedSection(text, name, path), `${path}: ${name}`).toBe(await render())
+      expect(text.replace(/<!-- \w+:start -->[\s\S]*?<!-- \w+:end -->/g, ''), 'the rest kept').toBe(
+        readFileSync(join(packageRoot, path), 'utf8').replace(/<!-- \w+:start -->[\s\S]*?<!-- \w+:end -->/g, ''),
+      )
+    }
+    for (const file of generatedFiles)
+      expect(readFileSync(join(root, file.path), 'utf8'), file.path).toBe(
+        readFileSync(join(packageRoot, file.path), 'utf8'),
+      )
+    expect(existsSync(join(root, 'suites', 'gone.test.ts'))).toBe(false)
+    expect(lines).toEqual([
+      'docs/flags.md: flags, subcommands rewritten from the code',
+      'docs/checks.md: checks rewritten from the code',
+      `${generatedFiles.map((file) => file.path).join(', ')}: written from the catalogue`,
+    ])
   })
 })
