@@ -8,9 +8,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
 export default class UnitTestsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     // The unit tests, those of bounds (the longest, on large texts) last; then the tests on scripted answers and the
-    // surfaces; then each check's runs.
+    // surfaces, those that open a browser last; then each check's runs.
     const rank = (file: TestSpecification) => {
-      if (file.moduleId.endsWith('each-check.test.ts')) return 3
+      if (file.moduleId.endsWith('each-check.test.ts')) return 4
+      if (file.moduleId.endsWith('-browser.test.ts')) return 3
       if (!file.moduleId.includes('/test/unit/')) return 2
       return file.moduleId.endsWith('-bounds.test.ts') ? 1 : 0
     }
