@@ -231,7 +231,7 @@ function bodyBlock(excerpt: string, pointers: readonly string[]): string {
 
 /** The shell variables a command stands in for secrets with, which the reader sets before pasting it. */
 function variablesNote(command: string): string | undefined {
-  const names = [...new Set([...command.matchAll(/\$\{?(IPTS_[A-Z0-9_]+)/g)].map(([, name]) => name!))]
+  const names = [...new Set([...command.matchAll(/\$\{(IPTS_[A-Z0-9_]+)\}/g)].map(([, name]) => name!))]
   return names.length > 0 ? `Set ${names.join(' and ')} in your shell first.` : undefined
 }
 

@@ -468,6 +468,7 @@ describe('report.md of a report with every part', () => {
     const [heading, ...rest] = comparisonLines(comparison)
     const compared = renderMarkdown(every, comparison).split('\n')
     const at = compared.indexOf('### Compared with the baseline')
+    expect(compared[at - 1]).toBe('')
     expect(compared.slice(at, at + 4 + rest.length)).toEqual([
       '### Compared with the baseline',
       '',
@@ -614,13 +615,20 @@ describe('report.html of a report with every part', () => {
           ? {
               ...c,
               crashed: false,
-              evidence: { ...EVIDENCE_WITH_EVERY_MEMBER, schemaViolations: [], reproduce: 'curl "https://x.example"' },
+              evidence: {
+                ...EVIDENCE_WITH_EVERY_MEMBER,
+                response: { ...EVIDENCE_WITH_EVERY_MEMBER.response!, truncated: false },
+                schemaViolations: undefined,
+                counterexample: { seed: 1, path: '0', value: 0, runs: 1 },
+                reproduce: 'curl "https://x.example"',
+              },
             }
           : c,
       ),
     })
-    expect(plainBody, 'no note without a marked value').toContain(
-      'bytes (cut at the size cap)</h4>\n<pre class="headers">',
+    expect(plainBody, 'no note without a marked value').toContain(', 10 bytes</h4>\n<pre class="headers">')
+    expect(plainBody, 'no replay without its command').toContain(
+      'after 1 runs</p><pre>0</pre>\n<h4>Deployment profile</h4>',
     )
     expect(plainBody).toContain('</pre>\n<pre class="body json">{')
     expect(plainBody, 'no note for a command without variables').toContain(
@@ -708,6 +716,7 @@ describe('report.html of a report with every part', () => {
       '<h1>IPTS conformance <span id="verdict" class="verdict v-pass">PASS</span></h1>\n<p class="meta">Target ',
     )
     expect(page).toContain(' failures. No MUST check failed; ')
+    expect(page).toContain(` · seed ${plain.seed} · ${plain.runs} runs per property</p>`)
     expect(page).toContain('<section id="failures"><h2>Failures (0)</h2>\n<p>No check failed.</p>\n</section>')
     const failed = provoked.checks.find((c) => c.status === 'failed' && !c.crashed)!
     expect(renderHtml(provoked)).toContain(
