@@ -85,6 +85,15 @@ describe("a soak's timeline", () => {
     ])
   })
 
+  test('a round whose time cannot be read leaves the axis to the others', () => {
+    const unread = structuredClone(report)
+    unread.resampling!.timeline!.push({ first: 5, last: 5, at: 'never', durationMs: 5000, requests: 1, violations: 0 })
+    const labels = [...timelineSection(unread, helpers).matchAll(/text-anchor="\w+">([^<]+)</g)].map(
+      ([, label]) => label,
+    )
+    expect(labels).toEqual(['+0 s', '+4 s', '+8 s', '+12 s', '+16 s', '+20 s'])
+  })
+
   test('a round of few requests is still 2 tall', () => {
     const thin = structuredClone(report)
     thin.resampling!.timeline![1]!.requests = 1

@@ -53,6 +53,28 @@ describe("report.html's lifecycle", () => {
     expect(html).not.toContain('<b>status</b>')
   })
 
+  test('the whole section: a heading and a list per check, each step with its kind, label, request, outcome and receipt', () => {
+    const html = lifecycleSection(
+      reportWith([
+        { id: 'writes/a', status: 'passed', lifecycle: steps.slice(0, 2) },
+        { id: 'realtime/b', status: 'failed', lifecycle: steps.slice(2) },
+      ]),
+      { escapeHtml },
+    )
+    expect(html.split('\n')).toEqual([
+      '<section id="lifecycle"><h2>Lifecycle</h2>',
+      "<p>The receipt's lifecycle as the checks walked it, step by step, each at its time after the first (2026-11-26T04:00:00.000Z).</p>",
+      '<h3><code>writes/a</code> (passed)</h3>',
+      '<ol class="lifecycle" aria-label="the lifecycle writes/a walked: 2 steps">' +
+        '<li class="step rest"><span class="at">+0.0 s</span> <span class="kind">REST</span> <strong>submitIntent intake</strong>: <code>POST https://staging.example/v1/intents</code> → 202 <span class="receipt">receipt <code>$IPTS_WRITE_RECEIPT_1</code></span></li>' +
+        '<li class="step realtime"><span class="at">+0.3 s</span> <span class="kind">realtime</span> <strong>channel opened</strong>: <code>intent:0xabc at wss://staging.example/realtime</code> → opened <span class="receipt">receipt <code>$IPTS_WRITE_RECEIPT_1</code></span></li></ol>',
+      '<h3><code>realtime/b</code> (failed)</h3>',
+      '<ol class="lifecycle" aria-label="the lifecycle realtime/b walked: 1 steps">' +
+        '<li class="step realtime"><span class="at">+0.0 s</span> <span class="kind">realtime</span> <strong>message received</strong>: <code>intent:0xabc</code> → kind &lt;b&gt;status&lt;/b&gt;</li></ol>',
+      '</section>',
+    ])
+  })
+
   test('is empty when no check walked a lifecycle', () => {
     expect(
       lifecycleSection(reportWith([{ id: 'writes/cancellation-ends-lifecycle', status: 'skipped' }]), { escapeHtml }),
