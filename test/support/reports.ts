@@ -153,7 +153,7 @@ export function withEveryPart(run: Report): Report {
     withoutBody: 0,
     clientRuleBreaches: [{ requirement: 'AUTH-2', message: 'sent the key in the <query>' }],
   }
-  report.errors = ['a suite file did not load:\nsyntax <error>']
+  report.errors = ['a suite file did not load:\nsyntax <error>', 'an unhandled rejection']
   report.summary = { ...report.summary, verdict: 'fail', notRun: 2, waived: 1 }
   return report
 }

@@ -453,10 +453,11 @@ describe('report.md of a report with every part', () => {
       `Outcomes that depended on a retry (a 429 or a 5xx): \`${retried.id}\` (${retried.status}).`,
     )
     expect(lines).toContain(`Observable requirements no check covers yet: \`${uncovered.id}\`.`)
-    expect(lines.slice(-6)).toEqual([
+    expect(lines.slice(-7)).toEqual([
       '### Run errors',
       '',
       '- a suite file did not load: syntax &lt;error&gt;',
+      '- an unhandled rejection',
       '',
       'Evidence and a reproduction command for each failure: `report.html` (open in a browser) and `report.json`.',
       '',
@@ -543,7 +544,7 @@ describe('report.html of a report with every part', () => {
       'verdict: Verdict: FAIL',
       `skipped: Skipped (${every.checks.filter((c) => c.status === 'skipped').length})`,
       'baseline: Compared with the baseline',
-      'run-errors: Run errors (1)',
+      'run-errors: Run errors (2)',
       'failures: Failures (1)',
       'lifecycle: Lifecycle',
       'writes: Writes sent',
@@ -574,7 +575,7 @@ describe('report.html of a report with every part', () => {
       `<section id="baseline"><h2>Compared with the baseline</h2><p>${escapeHtml(heading!)}</p><ul>${rest.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul></section>`,
     )
     expect(sectionOf('run-errors')).toBe(
-      '<section id="run-errors"><h2>Run errors</h2><ul><li><pre>a suite file did not load:\nsyntax &lt;error&gt;</pre></li></ul></section>',
+      '<section id="run-errors"><h2>Run errors</h2><ul><li><pre>a suite file did not load:\nsyntax &lt;error&gt;</pre></li><li><pre>an unhandled rejection</pre></li></ul></section>',
     )
     const crashed = every.checks.find((c) => c.crashed)!
     expect(sectionOf('failures')).toContain(
@@ -719,7 +720,10 @@ describe('report.html of a report with every part', () => {
     expect(page).toContain(` · seed ${plain.seed} · ${plain.runs} runs per property</p>`)
     expect(page).toContain('<section id="failures"><h2>Failures (0)</h2>\n<p>No check failed.</p>\n</section>')
     const failed = provoked.checks.find((c) => c.status === 'failed' && !c.crashed)!
-    expect(renderHtml(provoked)).toContain(
+    const failing = renderHtml(provoked)
+    expect(failing).toContain('<title>IPTS conformance: FAIL</title>')
+    expect(failing, 'one failure a block').toContain('</article>\n<article class="failure"')
+    expect(failing).toContain(
       `<p class="meta">Requirement <a href="#req-${failed.requirement}">${failed.requirement}</a> · ${levelLabel(failed)}</p>`,
     )
   })
@@ -740,6 +744,7 @@ describe('report.html of a report with every part', () => {
     }
     const page = renderHtml(bare)
     expect(page).toMatch(/<p>Requirements: [^\n]*<\/p>\n\n\n<p class="profile">No deployment profile/)
+    expect(page).not.toContain('href="#skipped"')
     for (const id of ['baseline', 'run-errors', 'writes', 'interrupted']) expect(page).not.toContain(`id="${id}"`)
     expect(page).toContain('<p>Every observable requirement was assessed.</p>')
     expect(page).toContain('No MUST check failed;')
@@ -813,10 +818,13 @@ describe('junit.xml of a report with every part', () => {
   test('each run error a test case of the suite "run", its first line the message, all of it the text', () => {
     expect(xml).toContain(
       [
-        '  <testsuite name="run" tests="1" failures="0" errors="1">',
+        '  <testsuite name="run" tests="2" failures="0" errors="2">',
         '    <testcase name="run error 1" classname="run">',
         '      <error message="a suite file did not load: syntax &lt;error&gt;">a suite file did not load:',
         'syntax &lt;error&gt;</error>',
+        '    </testcase>',
+        '    <testcase name="run error 2" classname="run">',
+        '      <error message="an unhandled rejection">an unhandled rejection</error>',
         '    </testcase>',
         '  </testsuite>',
       ].join('\n'),
