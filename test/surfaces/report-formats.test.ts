@@ -945,6 +945,16 @@ describe("the console's closing lines", () => {
       )
     })
 
+    test('profile keys wanted by different requirements apart, most first', () => {
+      expect(
+        remediesLine(
+          coverageOf([wanting('A', undefined, ['pagination']), wanting('B', undefined, ['pagination', 'errorCodes'])]),
+        ),
+      ).toBe(
+        'not assessed for want of a deployment profile (--profile) that states pagination (2 requirements), errorCodes (1 requirement)',
+      )
+    })
+
     test('flags alone', () => {
       expect(remediesLine(coverageOf([wanting('A', ['--trader'])]))).toBe(
         'not assessed for want of --trader (1 requirement)',
