@@ -1,5 +1,5 @@
 import type { Comparison, ComparisonColumn, ComparisonRow } from './compare.js'
-import { escapeHtml, pageHead } from './html.js'
+import { badge, escapeHtml, pageHead } from './html.js'
 import { escapeMarkdown } from './markdown.js'
 
 const rowName = (row: ComparisonRow) =>
@@ -129,9 +129,7 @@ ${time.rows.map(({ row, first, cells }) => `<tr data-row="${escapeHtml(`${row.ki
 export function renderCompareHtml(comparison: Comparison): string {
   const { columns, rows, summary } = comparison
   const cell = (outcome: string | null) =>
-    outcome === null
-      ? '<td class="absent">(absent)</td>'
-      : `<td><span class="status s-${escapeHtml(outcome.replace(/ /g, '-'))}">${escapeHtml(outcome)}</span></td>`
+    outcome === null ? '<td class="absent">(absent)</td>' : `<td>${badge(outcome)}</td>`
   const row = (r: ComparisonRow) =>
     `<tr class="${r.differs ? 'differs' : 'alike'}" data-row="${escapeHtml(`${r.kind}:${r.id}`)}"><th scope="row">${escapeHtml(rowName(r))}${r.title ? `<div class="note">${escapeHtml(r.title)}</div>` : ''}</th><td>${escapeHtml(r.level)}</td>${r.outcomes.map(cell).join('')}</tr>`
   return `${pageHead(`IPTS conformance: ${summary.reports} reports compared`, COMPARE_STYLE)}

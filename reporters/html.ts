@@ -44,8 +44,10 @@ export function pageHead(title: string, extraStyle: string): string {
 }
 
 const anchor = (checkId: string) => `check-${checkId.replace(/[^a-z0-9-]/gi, '-')}`
-const badge = (status: string) =>
-  `<span class="status s-${escapeHtml(status.replace(/ /g, '-'))}">${escapeHtml(status)}</span>`
+/** A status as one word of a class attribute: "not run" is `not-run`. */
+const statusWord = (status: string) => escapeHtml(status.replace(/ /g, '-'))
+/** A status as the page and compare.html show it, styled by its word. */
+export const badge = (status: string) => `<span class="status s-${statusWord(status)}">${escapeHtml(status)}</span>`
 
 /**
  * report.html: one self-contained page (inline style and script, nothing fetched) with the verdict, the traceability
@@ -264,7 +266,7 @@ function traceabilitySection(report: Report): string {
           `<li><a href="#${anchor(id)}"><code>${escapeHtml(id)}</code></a> ${badge(statusOf.get(id) ?? 'not run')}</li>`,
       )
       .join('')
-    return `<tr id="req-${escapeHtml(r.id)}" class="r-${escapeHtml(r.status.replace(/ /g, '-'))}"><td><code>${escapeHtml(r.id)}</code></td><td>${levelLabel(r)}</td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.rule)}${quoteBlock(r.quote)}</td><td>${checks ? `<ul>${checks}</ul>` : '—'}</td><td>${badge(r.status)}${r.profile ? `<div class="profile">${escapeHtml(profileLine(r.profile, 120))}</div>` : ''}${r.reason ? `<div class="reason">${escapeHtml(r.reason)}</div>` : ''}</td></tr>`
+    return `<tr id="req-${escapeHtml(r.id)}" class="r-${statusWord(r.status)}"><td><code>${escapeHtml(r.id)}</code></td><td>${levelLabel(r)}</td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.rule)}${quoteBlock(r.quote)}</td><td>${checks ? `<ul>${checks}</ul>` : '—'}</td><td>${badge(r.status)}${r.profile ? `<div class="profile">${escapeHtml(profileLine(r.profile, 120))}</div>` : ''}${r.reason ? `<div class="reason">${escapeHtml(r.reason)}</div>` : ''}</td></tr>`
   }
   return `<section id="traceability"><h2>Traceability: requirement → checks → outcome</h2>
 <p><label><input type="checkbox" id="only-open"> show only failed, uncovered and skipped requirements</label></p>
