@@ -10,6 +10,7 @@ import { main } from '../../src/cli/main.js'
 import { specPath } from '../../src/core/package-root.js'
 import type { Comparison } from '../../reporters/compare.js'
 import type { Report } from '../../src/core/report.js'
+import { renderJson } from '../../reporters/json.js'
 import { referenceReport } from '../support/reports.js'
 import { CHROMIUM, LAUNCH_ARGS } from '../support/browser.js'
 
@@ -42,12 +43,12 @@ beforeAll(async () => {
 })
 
 /**
- * The report.json a run writes, as compare reads it, written here and not by the report writers: what a hook renders
- * is reached by no test of its own, so that their mutants would run every test of the file.
+ * The report.json a run writes, as compare reads it: renderJson alone, not every writer (writeReports), since what a
+ * hook renders is reached by no test of its own, and each of its mutants would run every test of the file.
  */
 function reportFile(report: Report, name: string): string {
   const path = join(dir, `${name}.json`)
-  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`)
+  writeFileSync(path, renderJson(report))
   return path
 }
 
