@@ -62,10 +62,13 @@ function withOneCrash(report: Report): { report: Report; crashed: CheckOutcome }
 let provoked: Report
 let waived: string
 let plain: Report
+/** The plain run's report with every optional part (withEveryPart), which the writers are read on part by part. */
+let every: Report
 // Two whole runs, one with nearly every fault: longer than the default hook bound on a loaded machine.
 beforeAll(async () => {
   ;({ report: provoked, waived } = await provokedReport())
   plain = await referenceReport()
+  every = withEveryPart(plain)
 }, 300_000)
 
 describe('report.json', () => {
@@ -337,10 +340,8 @@ describe('report.md', () => {
 })
 
 describe('report.md of a report with every part', () => {
-  let every: Report
   let lines: string[]
   beforeAll(() => {
-    every = withEveryPart(plain)
     lines = renderMarkdown(every).split('\n')
   })
   const checkWith = (has: (c: CheckOutcome) => unknown) => every.checks.find(has)!
@@ -523,11 +524,9 @@ describe('report.md of a report with every part', () => {
 })
 
 describe('report.html of a report with every part', () => {
-  let every: Report
   let html: string
   let comparison: ReturnType<typeof compareWithBaseline>
   beforeAll(() => {
-    every = withEveryPart(plain)
     comparison = compareWithBaseline(provoked, 'base <1>.json', every)
     html = renderHtml(every, comparison)
   })
@@ -753,10 +752,8 @@ describe('report.html of a report with every part', () => {
 })
 
 describe('junit.xml of a report with every part', () => {
-  let every: Report
   let xml: string
   beforeAll(() => {
-    every = withEveryPart(plain)
     xml = renderJunit(every)
   })
   const testcaseOf = (check: CheckOutcome) => xml.split('<testcase ').find((c) => c.startsWith(`name="${check.id}: `))!
