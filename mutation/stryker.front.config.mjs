@@ -12,10 +12,10 @@ export const FRONT_FILES = [
 ]
 
 /**
- * npm run mutation, front part: the front ends but the inputs, judged by the surface tests that run each command in this
- * process (vitest.mutation-front.config.ts), per test. Their top-level code (the tables of each command's flags, the
- * profile template, the preflight's messages) is the front-static part's (stryker.front-static.config.mjs): every test
- * would run for such a mutant, minutes each.
+ * npm run mutation, front part: the front ends but the inputs, judged per test by the surface tests that run each
+ * command in this process (vitest.mutation-front.config.ts). Their top-level code (the tables of each command's flags,
+ * the profile template, the preflight's messages) is the front-static part's (stryker.front-static.config.mjs): every
+ * test would run for such a mutant, minutes each.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default strykerPart('front', FRONT_FILES)
