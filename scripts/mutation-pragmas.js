@@ -46,19 +46,30 @@ export function pragmasIn(root) {
 
 const silentLogger = new Proxy({}, { get: (_, name) => (String(name).startsWith('is') ? () => false : () => {}) })
 
+/** The mutants StrykerJS's instrumenter makes of these files, the disabled ones among them. */
+async function instrumented(root, files) {
+  const { Instrumenter } = await import('@stryker-mutator/instrumenter')
+  const sources = new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')]))
+  const { mutants } = await new Instrumenter(silentLogger).instrument(
+    files.map((name) => ({ name, content: sources.get(name), mutate: true })),
+    { plugins: null, excludedMutations: [], ignorers: [], noHeader: true },
+  )
+  return { sources, mutants }
+}
+
+/** Of these files, those StrykerJS makes no mutant of (types, re-exports, a table of numbers 'as const'). */
+export async function filesWithoutMutants(root, files) {
+  const { mutants } = await instrumented(root, files)
+  return files.filter((file) => !mutants.some((m) => m.fileName === file))
+}
+
 /**
  * The mutants each comment disables, as the instrumenter marks them (status Ignored, the comment's reason as the
  * status reason): a mutant is the comment's when the comment is the last one before it in its file with that reason.
  * Returns the pragmas, each with its `disabled` mutants: the source text and what it becomes.
  */
 export async function withDisabledMutants(root, pragmas = pragmasIn(root)) {
-  const { Instrumenter } = await import('@stryker-mutator/instrumenter')
-  const files = [...new Set(pragmas.map((p) => p.file))]
-  const sources = new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')]))
-  const { mutants } = await new Instrumenter(silentLogger).instrument(
-    files.map((name) => ({ name, content: sources.get(name), mutate: true })),
-    { plugins: null, excludedMutations: [], ignorers: [], noHeader: true },
-  )
+  const { sources, mutants } = await instrumented(root, [...new Set(pragmas.map((p) => p.file))])
   const ownerOf = (mutant) =>
     pragmas.findLast(
       (p) =>

@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parse as parseYaml } from 'yaml'
-import { pragmaSection } from './mutation-pragmas.js'
+import { filesWithoutMutants, pragmaSection } from './mutation-pragmas.js'
 import { readResult, rowsOf, sourceIn, writeResult } from './mutation-results.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -30,6 +30,7 @@ const DEFAULT_CONFIGS = [
   'mutation/stryker.inputs.config.mjs',
   'mutation/stryker.reports.config.mjs',
   'mutation/stryker.docs.config.mjs',
+  'mutation/stryker.front-static.config.mjs',
   'mutation/stryker.front.config.mjs',
   'mutation/stryker.config.mjs',
 ]
@@ -136,7 +137,10 @@ const tsFilesUnder = (dir) =>
 const fullScope = [...tsFilesUnder('src'), ...tsFilesUnder('reporters')].filter(
   (file) => !file.startsWith('src/reference/'),
 )
-const notMutated = fullScope.filter((file) => !rows.some((row) => row.file === file)).sort()
+const outsideReports = fullScope.filter((file) => !rows.some((row) => row.file === file)).sort()
+// A file of types alone, or of numbers 'as const', has no mutant: no report names it, and none could.
+const withoutMutants = await filesWithoutMutants(root, outsideReports)
+const notMutated = outsideReports.filter((file) => !withoutMutants.includes(file))
 // The lines of the hand review's survivors, and what kills each now.
 const HAND_REVIEW = [
   {
@@ -258,9 +262,12 @@ const lines = [
   '  whole runs, runs made once before the mutants (`mutation/reference-reports.ts`): no mutant of a writer changes them;',
   '- the writers of the generated docs and catalogue files (`src/docs/`, `docs`), their top-level code too, judged by the',
   '  tests that hold what they write to the committed files;',
-  '- the front ends (`src/cli/`, `src/runner/`, `src/vitest/`, `src/index.ts`, `front`) but the inputs, their top-level',
-  '  code too (the profile template), judged by the surface tests that run each command in this process and the test of',
-  '  the docs.',
+  "- the front ends' top-level code (`front-static`): the tables of each command's flags and help, the profile template,",
+  "  the preflight's messages and the errors it names, judged by the tests that read those tables in seconds (the unit",
+  '  tests of the flags, the CLI given flags in this process, the preflight, `profile init` and the test of the docs);',
+  '- the rest of the front ends (`src/cli/`, `src/runner/`, `src/vitest/`, `src/index.ts`, `front`) but the inputs,',
+  '  judged per test by the surface tests that run each command in this process (a run, its preflight, interruption,',
+  '  waivers, replay and report files; `check-har`, `proxy`, `compare`, `profile init`) and the unit tests of the harness.',
   '',
   'The parts below the checks are judged by unit tests, not by the surfaces (`ipts check-har`, `ipts proxy`) nor the runs',
   '(`test/runs/`): a mutant of the client, the context or the judgement of traffic is reached by each of their tests, a',
@@ -312,6 +319,14 @@ const lines = [
         '## Not mutated in this run',
         '',
         `Files of \`npm run mutation\` that this document's reports do not cover: ${notMutated.map((f) => `\`${f}\``).join(', ')}.`,
+        '',
+      ]),
+  ...(withoutMutants.length === 0
+    ? []
+    : [
+        '## Files without a mutant',
+        '',
+        `Files of \`npm run mutation\` of which StrykerJS makes no mutant (types, re-exports, a table of numbers \`as const\`): ${withoutMutants.map((f) => `\`${f}\``).join(', ')}.`,
         '',
       ]),
   '## By file',

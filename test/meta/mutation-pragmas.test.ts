@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { filesWithoutMutants } from '../../scripts/mutation-pragmas.js'
 import { packageRoot } from '../../src/core/package-root.js'
 
 const SCRIPT = join(packageRoot, 'scripts', 'mutation-pragmas.js')
@@ -98,6 +99,29 @@ describe('the Stryker disable comments of the shipped code (docs/mutation.md)', 
         'docs/mutation.md: "Why each disabled mutant is equivalent" is stale (node scripts/mutation-pragmas.js)',
       ])
       expect(status).toBe(1)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('the files of which StrykerJS makes no mutant (docs/mutation.md names them apart from the unmeasured)', () => {
+  test('types, re-exports and a table of numbers as const have none; a string, a condition or a function has one', async () => {
+    const root = fixtureProject()
+    try {
+      const files = {
+        'src/types.ts': 'export interface Settings {\n  seed: number\n}\nexport type Id = "a" | "b"\n',
+        'src/exports.ts': "export { x } from './x.js'\nexport type { Settings } from './types.js'\n",
+        'src/bounds.ts': 'export const BOUNDS = { min: 8, max: 128 } as const\n',
+        'src/word.ts': "export const WORD = 'word'\n",
+        'src/test.ts': 'export const above = (n: number) => n > 1\n',
+      }
+      for (const [file, text] of Object.entries(files)) writeFileSync(join(root, file), text)
+      expect(await filesWithoutMutants(root, Object.keys(files))).toEqual([
+        'src/types.ts',
+        'src/exports.ts',
+        'src/bounds.ts',
+      ])
     } finally {
       rmSync(root, { recursive: true, force: true })
     }
