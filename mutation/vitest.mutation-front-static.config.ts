@@ -9,6 +9,7 @@ import { mutationPart } from './vitest.mutation-part.js'
 export default mutationPart(
   [
     'test/unit/subcommand-args.test.ts',
+    'test/unit/subcommand-flags.test.ts',
     'test/unit/flag-parsing.test.ts',
     'test/unit/input-edges.test.ts',
     'test/unit/harness.test.ts',

@@ -9,6 +9,7 @@ import { mutationPart } from './vitest.mutation-part.js'
 export default mutationPart([
   'test/unit/baseline.test.ts',
   'test/unit/harness.test.ts',
+  'test/unit/subcommand-flags.test.ts',
   'test/unit/input-edges.test.ts',
   'test/surfaces/cli.test.ts',
   'test/surfaces/inputs.test.ts',

@@ -5,6 +5,7 @@ import { HarSpool } from '../traffic/har-spool.js'
 import { TrafficJudgement } from '../traffic/judgement.js'
 import { startProxyServer } from '../traffic/proxy-server.js'
 import { UsageError } from '../core/errors.js'
+import { settingDefaults } from '../core/defaults.js'
 import type { Flag } from './flags.js'
 import {
   parseSubcommandArgs,
@@ -81,9 +82,6 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
   }
 }
 
-/** The same cap on a kept body as a run's (4 MiB): past it, the proxy forwards and judges the body as truncated. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024
-
 /**
  * ipts-conformance proxy: forwards and judges until SIGINT or SIGTERM, --max-requests, or the caller's stop (in
  * process); the run session writes the reports and the HAR. Returns the exit code: 130 or 143 after the signal, as a
@@ -110,7 +108,8 @@ export async function proxy(options: ProxyOptions, env: NodeJS.ProcessEnv, stop?
           host: options.host,
           port: options.port,
           requestTimeoutMs: options.timeoutMs,
-          maxBodyBytes: MAX_BODY_BYTES,
+          // The same cap on a kept body as a run's: past it, the proxy forwards and judges the body as truncated.
+          maxBodyBytes: settingDefaults.maxBodyBytes,
           onExchange(exchange, upstreamFailed) {
             spool.add(upstreamFailed ? judgement.upstreamFailed(exchange) : judgement.judge(exchange))
             if (options.maxRequests !== undefined && ++exchanges >= options.maxRequests) enough.abort()
