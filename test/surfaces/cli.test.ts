@@ -129,7 +129,8 @@ describe('the command line', () => {
     // The signer is loaded without the server (a profile's writes start it once for each body): its help is its own.
     expect(signHelp).toMatch(/^ipts-conformance reference sign intent\|cancellation \[HASH\] prints/)
     expect(signHelp).not.toContain('--fault')
-    for (const name of subcommands.map((s) => s.name)) expect(topLevel).toMatch(new RegExp(`^  ${name} `, 'm'))
+    // Each subcommand on a line of its own, with what it does beside its name.
+    for (const name of subcommands.map((s) => s.name)) expect(topLevel).toMatch(new RegExp(`^  ${name} +\\S`, 'm'))
   })
 
   test('-h, help and help SUBCOMMAND print the help that --help prints', async () => {
