@@ -1,3 +1,4 @@
+import { profileTemplate } from '../cli/profile-template.js'
 import { renderCheckTable } from './check-table.js'
 import { renderFlagTable } from './flag-table.js'
 import { renderSubcommandHelp } from './subcommand-help.js'
@@ -7,4 +8,8 @@ export const generatedDocuments: readonly { path: string; sections: Record<strin
   [
     { path: 'docs/flags.md', sections: { flags: renderFlagTable, subcommands: renderSubcommandHelp } },
     { path: 'docs/checks.md', sections: { checks: renderCheckTable } },
+    {
+      path: 'docs/profile.md',
+      sections: { template: () => ['```yaml', profileTemplate().trimEnd(), '```'].join('\n') },
+    },
   ]

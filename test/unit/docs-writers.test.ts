@@ -168,6 +168,7 @@ describe('npm run docs, under a folder of its own', () => {
     expect(lines).toEqual([
       'docs/flags.md: flags, subcommands rewritten from the code',
       'docs/checks.md: checks rewritten from the code',
+      'docs/profile.md: template rewritten from the code',
       `${generatedFiles.map((file) => file.path).join(', ')}: written from the catalogue`,
     ])
   })
