@@ -139,10 +139,9 @@ export function withEveryPart(run: Report): Report {
   report.requirements[0]!.profile = { key: 'pagination', value: { maxPageSize: 100 } }
   report.requirements[1]!.status = 'uncovered'
   report.coverage.operations[0]!.statuses = {}
-  report.coverage.requirements.find((r) => r.observable && !r.assessed)!.assessedWith = {
-    inputs: ['--trader'],
-    profileKeys: ['errorCodes'],
-  }
+  const [wantingBoth, wantingKeys] = report.coverage.requirements.filter((r) => r.observable && !r.assessed)
+  wantingBoth!.assessedWith = { inputs: ['--trader'], profileKeys: ['errorCodes'] }
+  wantingKeys!.assessedWith = { profileKeys: ['quota', 'openapi'] }
   report.traffic = {
     source: 'proxy',
     exchanges: 4,

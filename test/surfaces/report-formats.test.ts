@@ -655,6 +655,51 @@ describe('report.html of a report with every part', () => {
     )
   })
 
+  test('the header counts the checks of each level by status, each count its own', () => {
+    const header = html.slice(html.indexOf('<header>'), html.indexOf('</header>'))
+    const statuses = ['passed', 'failed', 'not run', 'skipped', 'waived'] as const
+    for (const level of ['MUST', 'SHOULD'] as const) {
+      const counts = statuses.map(
+        (status) => every.checks.filter((c) => c.level === level && c.status === status).length,
+      )
+      expect(new Set(counts).size, `${level}: counts that tell the statuses apart`).toBeGreaterThan(2)
+      expect(header).toContain(`<tr><th>${level}</th>${counts.map((n) => `<td>${n}</td>`).join('')}</tr>`)
+    }
+  })
+
+  test("coverage: each operation's responses by status, each with its count", () => {
+    const coverage = sectionOf('coverage')
+    const answered = every.coverage.operations.filter((op) => Object.keys(op.statuses).length > 1)
+    expect(answered.length, 'operations answered with more than one status').toBeGreaterThan(0)
+    for (const op of answered) {
+      const statuses = Object.entries(op.statuses).map(([status, n]) => `<span class="seen">${status} ×${n}</span>`)
+      expect(coverage).toContain(
+        `<tr><td><code>${op.operation}</code></td><td>${statuses.join(' ')}</td><td>${op.judged}</td></tr>`,
+      )
+    }
+    expect(coverage).toContain(`<table class="unassessed"><colgroup><col style="width:22%">`)
+  })
+
+  test('coverage: what would assess each requirement not assessed, whether flags, profile keys, both or neither', () => {
+    const coverage = sectionOf('coverage')
+    const unassessed = every.coverage.requirements.filter((r) => r.observable && !r.assessed)
+    const wanted = ({ assessedWith }: (typeof unassessed)[number]) =>
+      [
+        ...(assessedWith?.inputs ?? []).map((flag) => `<code>${flag}</code>`),
+        ...(assessedWith?.profileKeys ?? []).map((key) => `profile <code>${key}</code>`),
+      ].join(', ')
+    const kinds = new Set(
+      unassessed.map(({ assessedWith }) => `${!!assessedWith?.inputs} ${!!assessedWith?.profileKeys}`),
+    )
+    expect([...kinds].sort(), 'requirements wanting flags alone, profile keys alone, both and neither').toEqual([
+      'false false',
+      'false true',
+      'true false',
+      'true true',
+    ])
+    for (const r of unassessed) expect(coverage).toContain(`<td>${escapeHtml(r.reason)}</td><td>${wanted(r)}</td></tr>`)
+  })
+
   test('coverage: an operation without a response, and what would assess a requirement, flags and profile keys', () => {
     const coverage = sectionOf('coverage')
     expect(coverage).toContain(
