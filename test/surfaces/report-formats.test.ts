@@ -665,6 +665,12 @@ describe('report.html of a report with every part', () => {
       expect(new Set(counts).size, `${level}: counts that tell the statuses apart`).toBeGreaterThan(2)
       expect(header).toContain(`<tr><th>${level}</th>${counts.map((n) => `<td>${n}</td>`).join('')}</tr>`)
     }
+    const requirementStatuses = ['passed', 'failed', 'skipped', 'not-assessable', 'uncovered', 'waived', 'not run']
+    const requirements = requirementStatuses.map(
+      (status) =>
+        `<span class="status s-${status.replace(' ', '-')}">${status}</span> ${every.requirements.filter((r) => r.status === status).length}`,
+    )
+    expect(header).toContain(`<p>Requirements: ${requirements.join(' ')}</p>`)
   })
 
   test("coverage: each operation's responses by status, each with its count", () => {
