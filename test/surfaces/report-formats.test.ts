@@ -655,6 +655,42 @@ describe('report.html of a report with every part', () => {
     )
   })
 
+  test("traceability: each requirement's row, its sentences, its checks each with its own outcome, its profile and reason", () => {
+    const matrix = sectionOf('traceability')
+    expect(matrix).toContain('<table class="matrix"><colgroup><col style="width:16%">')
+    const rowOf = (id: string) => {
+      const start = matrix.indexOf(`<tr id="req-${id}"`)
+      expect(start, id).toBeGreaterThan(-1)
+      return matrix.slice(start, matrix.indexOf('</tr>', start) + '</tr>'.length)
+    }
+    const statusOf = new Map(every.checks.map((c) => [c.id, c.status]))
+    const badgeOf = (status: string) => `<span class="status s-${status.replace(' ', '-')}">${status}</span>`
+    for (const r of every.requirements) {
+      const row = rowOf(r.id)
+      expect(row).toContain(
+        `<blockquote class="quote">${r.quote.map((sentence) => `<p>${escapeHtml(sentence)}</p>`).join('')}</blockquote>`,
+      )
+      const checks = r.checks.map(
+        (id) =>
+          `<li><a href="#check-${id.replace(/[^a-z0-9-]/gi, '-')}"><code>${id}</code></a> ${badgeOf(statusOf.get(id) ?? 'not run')}</li>`,
+      )
+      expect(row).toContain(
+        `<td>${checks.length > 0 ? `<ul>${checks.join('')}</ul>` : '—'}</td><td>${badgeOf(r.status)}`,
+      )
+      expect(row.includes('<div class="profile">'), `${r.id}: its profile shown`).toBe(r.profile !== undefined)
+      expect(row.includes('<div class="reason">'), `${r.id}: its reason shown`).toBe(r.reason !== undefined)
+      if (r.reason) expect(row).toContain(`<div class="reason">${escapeHtml(r.reason)}</div></td></tr>`)
+    }
+    const rows = every.requirements.map((r) => rowOf(r.id))
+    expect(matrix).toContain(`<tbody>${rows.join('\n')}</tbody>`)
+    expect(
+      every.requirements.some((r) => r.quote.length > 1),
+      'a requirement resting on more than one sentence',
+    ).toBe(true)
+    expect(new Set(every.requirements.flatMap((r) => r.checks.map((id) => statusOf.get(id)))).size).toBeGreaterThan(2)
+    expect(every.requirements.some((r) => r.checks.length === 0)).toBe(true)
+  })
+
   test('the header counts the checks of each level by status, each count its own', () => {
     const header = html.slice(html.indexOf('<header>'), html.indexOf('</header>'))
     const statuses = ['passed', 'failed', 'not run', 'skipped', 'waived'] as const
