@@ -278,8 +278,7 @@ function traceabilitySection(report: Report): string {
 function writesSection(checks: readonly CheckOutcome[]): string {
   const writes = checks.flatMap((c) => (c.writes ?? []).map((write) => ({ check: c.id, ...write })))
   if (writes.length === 0) return ''
-  const cell = (value: unknown) =>
-    `<td>${value === undefined ? '' : `<code>${escapeHtml(String(value))}</code>`}</td>`
+  const cell = (value: unknown) => `<td>${value === undefined ? '' : `<code>${escapeHtml(String(value))}</code>`}</td>`
   const row = (w: (typeof writes)[number]) =>
     `<tr>${[w.check, `${w.operation} (${w.method})`, w.idempotencyKey ?? 'none', w.status ?? 'no response', w.attempts, w.statusIdentifier, w.receipt, w.duplicate].map(cell).join('')}</tr>`
   return `<section id="writes"><h2>Writes sent (${writes.length})</h2><table><thead><tr><th>check</th><th>operation</th><th>Idempotency-Key</th><th>status</th><th>attempts</th><th>status identifier</th><th>receipt</th><th>duplicate</th></tr></thead><tbody>${writes.map(row).join('\n')}</tbody></table></section>`
