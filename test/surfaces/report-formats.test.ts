@@ -11,6 +11,7 @@ import { renderJunit } from '../../reporters/junit.js'
 import { renderMarkdown } from '../../reporters/markdown.js'
 import { remediesLine, summaryLines } from '../../reporters/console.js'
 import { compareWithBaseline, comparisonLines } from '../../reporters/baseline.js'
+import { oneLine } from '../../reporters/evidence-text.js'
 import { writeReports } from '../../reporters/write.js'
 import {
   interruptionLine,
@@ -689,6 +690,37 @@ describe('report.html of a report with every part', () => {
     ).toBe(true)
     expect(new Set(every.requirements.flatMap((r) => r.checks.map((id) => statusOf.get(id)))).size).toBeGreaterThan(2)
     expect(every.requirements.some((r) => r.checks.length === 0)).toBe(true)
+  })
+
+  test("every check's row: its anchor unless its failure has one, its requirement, level and status, its reason, a waiver's, a retry and its inputs", () => {
+    const table = sectionOf('checks')
+    expect(table).toContain(
+      `<h2>Every check (${every.checks.length})</h2><table class="checks"><colgroup><col style="width:22%">`,
+    )
+    const rows = every.checks.map((c) => {
+      const start = table.indexOf(`<td><code>${c.id}</code></td>`)
+      expect(start, c.id).toBeGreaterThan(-1)
+      const row = table.slice(table.lastIndexOf('<tr', start), table.indexOf('</tr>', start) + '</tr>'.length)
+      const id = `check-${c.id.replace(/[^a-z0-9-]/gi, '-')}`
+      expect(row.startsWith(c.status === 'failed' ? '<tr><td>' : `<tr id="${id}"><td>`), c.id).toBe(true)
+      expect(row).toContain(
+        `<td>${escapeHtml(c.title)}</td><td><a href="#req-${c.requirement}">${c.requirement}</a></td><td>${levelLabel(c)}</td><td><span class="status s-${c.status.replace(' ', '-')}">${c.status}</span></td>`,
+      )
+      const reason = c.status === 'waived' ? `waived (${c.waiver!.outcome}): ${c.waiver!.reason}` : c.reason
+      expect(row).toContain(
+        `<td>${c.retried ? '<em>after a retry:</em> ' : ''}${escapeHtml(oneLine(reason, 300))}${c.inputs ? `<div class="inputs">${c.inputs.coverage} coverage and ${c.inputs.random} random inputs</div>` : ''}</td></tr>`,
+      )
+      return row
+    })
+    expect(table).toContain(rows.join('\n'))
+    for (const [what, has] of [
+      ['failed', (c: CheckOutcome) => c.status === 'failed'],
+      ['waived', (c: CheckOutcome) => c.status === 'waived'],
+      ['retried', (c: CheckOutcome) => c.retried === true],
+      ['with inputs', (c: CheckOutcome) => c.inputs !== undefined],
+      ['without inputs', (c: CheckOutcome) => c.inputs === undefined && c.status !== 'failed'],
+    ] as const)
+      expect(every.checks.some(has), `a check ${what}`).toBe(true)
   })
 
   test('the header counts the checks of each level by status, each count its own', () => {

@@ -34,6 +34,9 @@ describe('pretty-printing a body', () => {
       '[\n  -0.5e+3,\n  12345678901234567890123,\n  0,\n  9\n]',
     )
     expect(pretty('-1')).toBe('-1')
+    expect(pretty('[1.25, 2E10, 3e-12]'), 'a fraction and an exponent of two digits, an exponent without a sign').toBe(
+      '[\n  1.25,\n  2E10,\n  3e-12\n]',
+    )
     expect(pretty('"a\\"<b>\\u0041"')).toBe('&quot;a\\&quot;&lt;b&gt;\\u0041&quot;')
   })
 
@@ -59,6 +62,7 @@ describe('pretty-printing a body', () => {
     ['a leading zero', '01'],
     ['nothing', ''],
     ['an unclosed string', '"abc'],
+    ['an escape of fewer than four hex digits', '"\\u12"'],
   ])('is no whole JSON value: %s', (_, text) => {
     expect(pretty(text)).toBeUndefined()
   })
