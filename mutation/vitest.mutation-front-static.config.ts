@@ -10,6 +10,7 @@ export default mutationPart(
   [
     'test/unit/subcommand-args.test.ts',
     'test/unit/subcommand-flags.test.ts',
+    'test/unit/preflight-failures.test.ts',
     'test/unit/flag-parsing.test.ts',
     'test/unit/input-edges.test.ts',
     'test/unit/harness.test.ts',

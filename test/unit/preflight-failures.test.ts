@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { TargetUnreachableError, UsageError } from '../../src/core/errors.js'
+import type { RunSettings } from '../../src/core/settings.js'
+import { preflight } from '../../src/runner/preflight.js'
+
+/**
+ * How the preflight reads each way its probes fail, one error code at a time: the codes that mean no connection name
+ * the target unreachable, those of TLS met with plain HTTP the scheme, those of a certificate the trust, those of a
+ * closed connection the scheme when the port speaks TLS, and anything else is left to the checks. The probes' requests
+ * fail as undici would fail them (its request replaced); the TLS handshake is real.
+ */
+
+const probe = vi.hoisted(() => ({ failures: [] as object[] }))
+vi.mock('undici', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('undici')>()),
+  request: vi.fn(async () => {
+    throw probe.failures.length > 1 ? probe.failures.shift() : probe.failures[0]
+  }),
+}))
+
+let tls: Server
+let tlsPort: number
+beforeAll(async () => {
+  const fixtures = join(import.meta.dirname, '..', 'fixtures', 'tls')
+  tls = createServer(
+    { key: readFileSync(join(fixtures, 'key.pem')), cert: readFileSync(join(fixtures, 'cert.pem')) },
+    (_, res) => res.end('{}'),
+  )
+  await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve))
+  tlsPort = (tls.address() as AddressInfo).port
+})
+afterAll(async () => {
+  tls.closeAllConnections()
+  await new Promise((resolve) => tls.close(resolve))
+})
+
+/** The preflight of a run against baseUrl whose three probes fail with these errors (the last one repeated). */
+function preflightFailing(baseUrl: string, ...failures: object[]): Promise<string[]> {
+  probe.failures = failures
+  const settings = { baseUrl, apiKey: 'key', connectTimeoutMs: 1000, requestTimeoutMs: 1000 } as RunSettings
+  return preflight(settings, undefined)
+}
+
+const errorWith = (code: string) => Object.assign(new Error(code), { code })
+
+describe('no connection: the target is named unreachable, with the code', () => {
+  test.each(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT'])(
+    '%s, as the error or its cause',
+    async (code) => {
+      for (const error of [errorWith(code), Object.assign(new Error('fetch failed'), { cause: { code } })]) {
+        await expect(preflightFailing('http://target.example:8080', error)).rejects.toThrow(TargetUnreachableError)
+        await expect(preflightFailing('http://target.example:8080', error)).rejects.toThrow(
+          `target http://target.example:8080 is unreachable (${code})`,
+        )
+      }
+    },
+  )
+})
+
+describe('https:// against plain HTTP: the scheme is named', () => {
+  test.each(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST'])(
+    '%s',
+    async (code) => {
+      await expect(preflightFailing('https://target.example', errorWith(code))).rejects.toThrow(
+        new UsageError('--base-url: https:// but the server at target.example:443 speaks plain HTTP; use http://'),
+      )
+      await expect(
+        preflightFailing('http://target.example', errorWith(code)),
+        'the same code over http://',
+      ).resolves.toEqual([
+        `target http://target.example: answers, but not as HTTP the preflight can read (${code}); the checks judge it`,
+      ])
+    },
+  )
+})
+
+describe('a certificate not trusted: the code and the way to trust it', () => {
+  test.each([
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_HAS_EXPIRED',
+  ])('%s', async (code) => {
+    await expect(preflightFailing('https://target.example:8443', errorWith(code))).rejects.toThrow(
+      new UsageError(
+        `--base-url: the TLS certificate of target.example:8443 is not trusted (${code}); NODE_EXTRA_CA_CERTS=FILE adds the CA that signed it`,
+      ),
+    )
+  })
+})
+
+describe('http:// and a connection closed or answered with no HTTP: the scheme is named when the port speaks TLS', () => {
+  test.each(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'HPE_INVALID_CONSTANT'])('%s', async (code) => {
+    await expect(preflightFailing(`http://127.0.0.1:${tlsPort}`, errorWith(code))).rejects.toThrow(
+      new UsageError(`--base-url: http:// but the server at 127.0.0.1:${tlsPort} speaks TLS; use https://`),
+    )
+  })
+
+  test('a code that only holds one of those is left to the checks, though the port speaks TLS', async () => {
+    for (const code of ['XUND_ERR_SOCKET', 'E_HPE_X'])
+      await expect(preflightFailing(`http://127.0.0.1:${tlsPort}`, errorWith(code))).resolves.toEqual([
+        `target http://127.0.0.1:${tlsPort}: answers, but not as HTTP the preflight can read (${code}); the checks judge it`,
+      ])
+  })
+})
+
+describe('no answer within --timeout', () => {
+  test('every probe timed out, by its signal or its headers: the target is named unreachable', async () => {
+    const timeout = Object.assign(new Error('timed out'), { name: 'TimeoutError' })
+    await expect(
+      preflightFailing('http://target.example', timeout, errorWith('UND_ERR_HEADERS_TIMEOUT'), timeout),
+    ).rejects.toThrow(
+      new TargetUnreachableError(
+        'target http://target.example accepted connections but never answered (no response within 1000 ms, --timeout)',
+      ),
+    )
+  })
+
+  test('one probe that failed otherwise: left to the checks, each code named once', async () => {
+    const timeout = Object.assign(new Error('timed out'), { name: 'TimeoutError' })
+    await expect(
+      preflightFailing('http://target.example', timeout, errorWith('UND_ERR_BODY_TIMEOUT'), timeout),
+    ).resolves.toEqual([
+      'target http://target.example: answers, but not as HTTP the preflight can read (TimeoutError, UND_ERR_BODY_TIMEOUT); the checks judge it',
+    ])
+  })
+})
