@@ -1,6 +1,10 @@
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import type { ExchangeJudge } from '../../src/checks/exchange-judge.js'
+import { checksByConcern } from '../../src/checks/index.js'
+import { packageRoot } from '../../src/core/package-root.js'
 import type { RunSettings } from '../../src/core/settings.js'
 import { ObservationTally } from '../../src/engine/judged-outcomes.js'
 import { observe } from '../../src/engine/observations.js'
@@ -8,6 +12,7 @@ import { clientOf } from '../../src/engine/run-checks.js'
 import { runCheck } from '../../src/engine/run-check.js'
 import type { Exchange } from '../../src/http/exchange.js'
 import { createSharedState } from '../../src/http/shared-state.js'
+import { suiteTestConfig } from '../../src/vitest/config.js'
 import type { CheckOutcome } from '../../src/core/report.js'
 import { harnessChecks } from '../fixtures/harness-checks.js'
 import { crashedIds, FIXED_SEED, idsWithStatus } from '../support/run.js'
@@ -90,5 +95,17 @@ describe('the engine', () => {
     expect(collector.errors).toEqual([])
     // The collector adds the every-response rules, skipped here: no request was made.
     expectCrashAndFinding(collector.outcomes.filter((o) => o.id.startsWith('harness/')))
+  })
+})
+
+describe('the vitest settings of npx vitest run (suiteTestConfig)', () => {
+  test('run from the sources, they take the concern files of suites/, one per concern of the catalogue', () => {
+    const config = suiteTestConfig({ settings, shared: createSharedState() })
+    expect(config.dir).toBe(join(packageRoot, 'suites'))
+    expect(readdirSync(config.dir!).sort()).toEqual(
+      Object.keys(checksByConcern)
+        .map((c) => `${c}.test.ts`)
+        .sort(),
+    )
   })
 })
