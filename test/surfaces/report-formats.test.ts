@@ -870,10 +870,56 @@ describe('report.html of a report with every part', () => {
   })
 })
 
+/**
+ * What CI reads of junit.xml before its cases: each suite's counts of tests, failures, errors and skips are those of
+ * its test cases, its time theirs summed, and the whole's counts the sums of its suites'.
+ */
+function expectCountsOfTheCases(xml: string): void {
+  const attributes = (tag: string) =>
+    Object.fromEntries([...tag.matchAll(/ (\w+)="([^"]*)"/g)].map((match) => [match[1]!, match[2]!]))
+  const totals = { tests: 0, failures: 0, errors: 0 }
+  const suites = xml.split('<testsuite ').slice(1)
+  for (const block of suites.map((suite) => suite.slice(0, suite.indexOf('</testsuite>')))) {
+    const suite = attributes(` ${block.slice(0, block.indexOf('>'))}`)
+    const cases = block.split('<testcase ').slice(1)
+    const withElement = (name: string) => cases.filter((c) => c.includes(`<${name} `)).length
+    const counts = { tests: cases.length, failures: withElement('failure'), errors: withElement('error') }
+    expect(
+      { tests: Number(suite.tests), failures: Number(suite.failures), errors: Number(suite.errors) },
+      suite.name,
+    ).toEqual(counts)
+    if (suite.skipped !== undefined) expect(Number(suite.skipped), suite.name).toBe(withElement('skipped'))
+    if (suite.time !== undefined) {
+      const time = cases.reduce((sum, c) => sum + Number(attributes(` ${c.slice(0, c.indexOf('>'))}`).time ?? 0), 0)
+      expect(Number(suite.time), suite.name).toBeCloseTo(time, 1)
+    }
+    for (const key of ['tests', 'failures', 'errors'] as const) totals[key] += counts[key]
+  }
+  const whole = attributes(xml.slice(xml.indexOf('<testsuites '), xml.indexOf('>', xml.indexOf('<testsuites '))))
+  expect({ tests: Number(whole.tests), failures: Number(whole.failures), errors: Number(whole.errors) }).toEqual(totals)
+}
+
 describe('junit.xml of a report with every part', () => {
   let xml: string
   beforeAll(() => {
     xml = renderJunit(every)
+  })
+
+  test("each suite's counts and time are its cases', the whole's the sums, with every kind of case and a minimum missed", () => {
+    const missed = {
+      ...provoked,
+      coverage: { ...provoked.coverage, summary: { ...provoked.coverage.summary, minimum: 100 } },
+    }
+    const rendered = [xml, renderJunit(plain), renderJunit(missed)]
+    for (const text of rendered) expectCountsOfTheCases(text)
+    for (const element of ['<failure ', '<error ', '<skipped ', 'type="min-assessed"', 'type="not run"', 'name="run"'])
+      expect(rendered.join(''), element).toContain(element)
+    expect(every.checks.some((c) => c.status === 'not run' && c.interrupted)).toBe(true)
+    expect(every.checks.some((c) => c.status === 'failed' && c.crashed)).toBe(true)
+    const inSeconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3)
+    for (const check of every.checks)
+      expect(testcaseOf(check)).toMatch(new RegExp(`time="${inSeconds(check.durationMs)}"`))
+    expect(xml).toMatch(new RegExp(`<testsuites [^>]* time="${inSeconds(every.durationMs)}">`))
   })
   const testcaseOf = (check: CheckOutcome) => xml.split('<testcase ').find((c) => c.startsWith(`name="${check.id}: `))!
 
