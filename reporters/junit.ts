@@ -10,7 +10,7 @@ import {
 } from '../src/core/report.js'
 import { remediesLine } from './console.js'
 
-/** Characters XML 1.0 cannot carry at all, even escaped: they are dropped from text that comes from the target. */
+/** Characters XML 1.0 cannot carry at all, even escaped: in text that comes from the target, each becomes U+FFFD. */
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
 
 export function escapeXml(text: string): string {

@@ -22,6 +22,10 @@ describe('escaping for the page and the JUnit XML', () => {
   test('escapeXml escapes &, <, >, " and \'', () => {
     expect(escapeXml(MARKUP)).toMatch(/^&lt;a href=&quot;x&quot; title=&apos;y&apos;&gt;&amp;amp;&lt;\/a&gt;$/)
   })
+
+  test('escapeXml puts U+FFFD for each character XML 1.0 cannot carry, and keeps tab, newline and return', () => {
+    expect(escapeXml('a\u0000b\u001bc\uFFFEd\t\n\r')).toBe('a\uFFFDb\uFFFDc\uFFFDd\t\n\r')
+  })
 })
 
 describe('the pointers marked in a body', () => {
