@@ -7,11 +7,11 @@ import { allCheckIds } from '../../src/checks/index.js'
 import { levelLabel, loadRequirements, type Requirement } from '../../src/contract/requirements.js'
 import { renderJson } from '../../reporters/json.js'
 import { escapeHtml, renderHtml } from '../../reporters/html.js'
-import { renderJunit } from '../../reporters/junit.js'
+import { escapeXml, renderJunit } from '../../reporters/junit.js'
 import { renderMarkdown } from '../../reporters/markdown.js'
 import { remediesLine, summaryLines } from '../../reporters/console.js'
 import { compareWithBaseline, comparisonLines } from '../../reporters/baseline.js'
-import { oneLine } from '../../reporters/evidence-text.js'
+import { evidenceLines, oneLine } from '../../reporters/evidence-text.js'
 import { writeReports } from '../../reporters/write.js'
 import {
   interruptionLine,
@@ -246,6 +246,11 @@ describe('junit.xml', () => {
     const xml = renderJunit(plain)
     expect(xml).toContain(`<property name="assessed" value="${line}"/>`)
     for (const r of unassessed) expect(xml).toContain(`${r.id} [${r.level}]: `)
+    const listed = plain.coverage.requirements.filter((r) => xml.includes(`\n${r.id} [${r.level}]: `))
+    expect(
+      listed.map((r) => r.id),
+      'only those: not an assessed one, nor one no test could observe',
+    ).toEqual(unassessed.map((r) => r.id))
     expect(xml).not.toContain('min-assessed')
     const withMinimum = (minimum: number): Report => ({
       ...plain,
@@ -903,6 +908,32 @@ describe('junit.xml of a report with every part', () => {
   let xml: string
   beforeAll(() => {
     xml = renderJunit(every)
+  })
+
+  test("each case: its name, class and time; a pass closed at once, a waiver's reason and outcome, a failure's evidence line by line", () => {
+    for (const check of every.checks) {
+      const testcase = testcaseOf(check)
+      expect(testcase).toMatch(
+        new RegExp(
+          `^name="${escapeXml(`${check.id}: ${check.title}`).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" classname="ipts-conformance\\.${check.concern}" time="[\\d.]+"`,
+        ),
+      )
+      if (check.status === 'passed') expect(testcase).toMatch(/" time="[\d.]+"\/>\n/)
+      if (check.status === 'waived')
+        expect(testcase).toContain(
+          `<skipped message="${escapeXml(`waived: ${oneLine(check.waiver!.reason, 1000)} (the check ${check.waiver!.outcome})`)}"/>`,
+        )
+    }
+    const failed = provoked.checks.find((c) => c.status === 'failed' && c.evidence)!
+    const lines = evidenceLines(failed.evidence!, failed.samples)
+    expect(lines.length).toBeGreaterThan(1)
+    expect(renderJunit(provoked)).toContain(`">${escapeXml(lines.join('\n'))}</failure>`)
+    const suites = xml.split('<testsuite ').slice(1, -2)
+    expect(suites.length).toBeGreaterThan(1)
+    for (const suite of suites) {
+      expect(suite).toMatch(new RegExp(` timestamp="${every.startedAt.slice(0, -1)}">\\n`))
+      expect(suite).toContain(`<property name="target" value="${escapeXml(every.target.baseUrl)}"/>`)
+    }
   })
 
   test("each suite's counts and time are its cases', the whole's the sums, with every kind of case and a minimum missed", () => {
