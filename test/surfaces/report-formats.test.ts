@@ -245,6 +245,7 @@ describe('junit.xml', () => {
     expect(unassessed.length, 'the run against the reference leaves some requirement unassessed').toBeGreaterThan(0)
     const xml = renderJunit(plain)
     expect(xml).toContain(`<property name="assessed" value="${line}"/>`)
+    expect(xml).toContain(`<property name="assessed-percent" value="${summary.percent}"/>`)
     for (const r of unassessed) expect(xml).toContain(`${r.id} [${r.level}]: `)
     const listed = plain.coverage.requirements.filter((r) => xml.includes(`\n${r.id} [${r.level}]: `))
     expect(
@@ -356,6 +357,19 @@ describe('report.md of a report with every part', () => {
     expect(lines, first).toContain(first)
     return lines.slice(lines.indexOf(first), lines.indexOf(first) + count)
   }
+
+  test('the counts of the checks of each level by status, under a head naming each status', () => {
+    const statuses = ['passed', 'failed', 'not run', 'skipped', 'waived']
+    const counts = (level: string) =>
+      statuses.map((status) => every.checks.filter((c) => c.level === level && c.status === status).length)
+    expect(new Set(counts('MUST')).size, 'counts that tell the statuses apart').toBeGreaterThan(2)
+    expect(from('| level | passed | failed | not run | skipped | waived |', 4)).toEqual([
+      '| level | passed | failed | not run | skipped | waived |',
+      '|---|---:|---:|---:|---:|---:|',
+      `| MUST | ${counts('MUST').join(' | ')} |`,
+      `| SHOULD | ${counts('SHOULD').join(' | ')} |`,
+    ])
+  })
 
   test('the verdict, the interruption in bold, and the target, tool, provenance, start, time and strictness; no re-reads', () => {
     expect(lines.slice(0, 5)).toEqual([

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { escapeHtml } from '../../reporters/html.js'
 import { prettyJsonHtml } from '../../reporters/json-body.js'
 import { escapeXml } from '../../reporters/junit.js'
+import { escapeMarkdown } from '../../reporters/markdown.js'
 
 /**
  * What the report writers escape: every character that ends a text or an attribute value in HTML and XML, and the two
@@ -25,6 +26,12 @@ describe('escaping for the page and the JUnit XML', () => {
 
   test('escapeXml puts U+FFFD for each character XML 1.0 cannot carry, and keeps tab, newline and return', () => {
     expect(escapeXml('a\u0000b\u001bc\uFFFEd\t\n\r')).toBe('a\uFFFDb\uFFFDc\uFFFDd\t\n\r')
+  })
+})
+
+describe('escaping for report.md', () => {
+  test('markup becomes entities, and each character of emphasis, code, links, tables and strikes gets a backslash', () => {
+    expect(escapeMarkdown('a & <b> \\ ` * _ [x] | ~')).toBe('a &amp; &lt;b&gt; \\\\ \\` \\* \\_ \\[x\\] \\| \\~')
   })
 })
 
