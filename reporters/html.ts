@@ -278,6 +278,7 @@ function traceabilitySection(report: Report): string {
 function writesSection(checks: readonly CheckOutcome[]): string {
   const writes = checks.flatMap((c) => (c.writes ?? []).map((write) => ({ check: c.id, ...write })))
   if (writes.length === 0) return ''
+  // A member of a write is a value or absent: a key not sent and no response are named, never null.
   const cell = (value: unknown) => `<td>${value === undefined ? '' : `<code>${escapeHtml(String(value))}</code>`}</td>`
   const row = (w: (typeof writes)[number]) =>
     `<tr>${[w.check, `${w.operation} (${w.method})`, w.idempotencyKey ?? 'none', w.status ?? 'no response', w.attempts, w.statusIdentifier, w.receipt, w.duplicate].map(cell).join('')}</tr>`
