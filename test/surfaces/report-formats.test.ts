@@ -14,6 +14,7 @@ import { compareWithBaseline, comparisonLines } from '../../reporters/baseline.j
 import { evidenceLines, oneLine } from '../../reporters/evidence-text.js'
 import { writeReports } from '../../reporters/write.js'
 import {
+  assessedLine,
   interruptionLine,
   provenance,
   resamplingLine,
@@ -524,6 +525,52 @@ describe('report.md of a report with every part', () => {
     const table = lean.indexOf('| operation | responses by status | judged |')
     const rows = plain.coverage.operations.length
     expect(lean.slice(table + 2 + rows, table + 4 + rows)).toEqual(['', 'Every observable requirement was assessed.'])
+  })
+
+  test('a passing run without a profile, a restart, failures, inputs or traffic: its counts, then Coverage, and no more sections', () => {
+    const bare: Report = {
+      ...plain,
+      profile: undefined,
+      target: { ...plain.target, restart: undefined },
+      checks: plain.checks.filter((c) => c.status === 'passed').map(({ inputs: _, ...c }) => c),
+    }
+    const text = renderMarkdown(bare).split('\n')
+    const counts = (level: string) =>
+      ['passed', 'failed', 'not run', 'skipped', 'waived']
+        .map((status) => bare.checks.filter((c) => c.level === level && c.status === status).length)
+        .join(' | ')
+    const statuses = ['passed', 'failed', 'skipped', 'not-assessable', 'uncovered', 'waived', 'not run']
+    const requirements = statuses.map(
+      (status) => `${bare.requirements.filter((r) => r.status === status).length} ${status}`,
+    )
+    expect(text.slice(6, 18)).toEqual([
+      '| level | passed | failed | not run | skipped | waived |',
+      '|---|---:|---:|---:|---:|---:|',
+      `| MUST | ${counts('MUST')} |`,
+      `| SHOULD | ${counts('SHOULD')} |`,
+      '',
+      `Requirements: ${requirements.join(', ')}.`,
+      '',
+      `Coverage: ${assessedLine(bare.coverage.summary)}.`,
+      '',
+      '### Coverage',
+      '',
+      '| operation | responses by status | judged |',
+    ])
+    expect(text.filter((line) => line.startsWith('#'))).toEqual(['## IPTS conformance: PASS', '### Coverage'])
+    expect(text.some((line) => line.startsWith('Generated inputs:'))).toBe(false)
+  })
+
+  test('each heading, the restart command and the sum of inputs stand apart, a blank line before and after', () => {
+    const apart = (at: number) => [lines[at - 1], lines[at + 1]]
+    const headings = lines.flatMap((line, at) => (line.startsWith('#') && at > 0 ? [at] : []))
+    expect(headings.length).toBeGreaterThan(8)
+    for (const at of headings) expect(apart(at), lines[at]).toEqual(['', ''])
+    for (const start of ['The embedded reference server was gone', 'Generated inputs: ']) {
+      const at = lines.findIndex((line) => line.startsWith(start))
+      expect(at, start).toBeGreaterThan(0)
+      expect(lines[at - 1], start).toBe('')
+    }
   })
 
   test('the sections in their order', () => {
