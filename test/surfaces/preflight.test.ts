@@ -1,6 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:https'
-import type { AddressInfo } from 'node:net'
+import { mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
@@ -8,13 +6,14 @@ import { main } from '../../src/cli/main.js'
 import { runConformance } from '../../src/runner/run.js'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js'
 import { captureOutput } from '../support/output.js'
+import { startTlsServer } from '../support/tls-server.js'
 
 /** A folder no one may create, root included (sysfs): the report folder a run could not write. */
 const UNWRITABLE = '/sys/ipts-reports'
 const onLinux = process.platform === 'linux'
 
 let reference: ReferenceServer
-let tls: Server
+let tls: Awaited<ReturnType<typeof startTlsServer>>
 let tlsPort: number
 const seen: string[] = []
 
@@ -24,19 +23,13 @@ beforeAll(async () => {
       { name: 'count', description: 'counts the requests', onResponse: (_, request) => void seen.push(request.path) },
     ],
   })
-  const fixtures = join(import.meta.dirname, '..', 'fixtures', 'tls')
-  tls = createServer(
-    { key: readFileSync(join(fixtures, 'key.pem')), cert: readFileSync(join(fixtures, 'cert.pem')) },
-    (_, res) => res.end('{}'),
-  )
-  await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve))
-  tlsPort = (tls.address() as AddressInfo).port
+  tls = await startTlsServer()
+  tlsPort = tls.port
 })
 
 afterAll(async () => {
   await reference.close()
-  tls.closeAllConnections()
-  await new Promise((resolve) => tls.close(resolve))
+  await tls.close()
 })
 
 async function cli(argv: string[]): Promise<{ code: number; out: string; lines: string[] }> {

@@ -1,11 +1,8 @@
-import { readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:https'
-import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { TargetUnreachableError, UsageError } from '../../src/core/errors.js'
 import type { RunSettings } from '../../src/core/settings.js'
 import { preflight } from '../../src/runner/preflight.js'
+import { startTlsServer } from '../support/tls-server.js'
 
 /**
  * How the preflight reads each way its probes fail, one error code at a time: the codes that mean no connection name
@@ -22,20 +19,14 @@ vi.mock('undici', async (importOriginal) => ({
   }),
 }))
 
-let tls: Server
+let tls: Awaited<ReturnType<typeof startTlsServer>>
 let tlsPort: number
 beforeAll(async () => {
-  const fixtures = join(import.meta.dirname, '..', 'fixtures', 'tls')
-  tls = createServer(
-    { key: readFileSync(join(fixtures, 'key.pem')), cert: readFileSync(join(fixtures, 'cert.pem')) },
-    (_, res) => res.end('{}'),
-  )
-  await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve))
-  tlsPort = (tls.address() as AddressInfo).port
+  tls = await startTlsServer()
+  tlsPort = tls.port
 })
 afterAll(async () => {
-  tls.closeAllConnections()
-  await new Promise((resolve) => tls.close(resolve))
+  await tls.close()
 })
 
 /** The preflight of a run against baseUrl whose three probes fail with these errors (the last one repeated). */
