@@ -125,7 +125,7 @@ export function renderMarkdown(report: Report, comparison?: BaselineComparison):
       '| check | operation | Idempotency-Key | status | attempts | status identifier | receipt | duplicate |',
       '|---|---|---|---|---|---|---|---|',
     )
-    const cell = (value: unknown) => (value === undefined || value === null ? '' : escapeMarkdown(String(value)))
+    const cell = (value: unknown) => (value === undefined ? '' : escapeMarkdown(String(value)))
     for (const w of writes)
       lines.push(
         `| \`${w.check}\` | ${cell(w.operation)} (${w.method}) | ${w.idempotencyKey === null ? 'none' : `\`${cell(w.idempotencyKey)}\``} | ${cell(w.status ?? 'no response')} | ${w.attempts} | ${cell(w.statusIdentifier)} | ${cell(w.receipt)} | ${cell(w.duplicate)} |`,
