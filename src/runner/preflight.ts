@@ -80,7 +80,7 @@ const CLOSED_OR_NOT_HTTP = /^(UND_ERR_SOCKET|ECONNRESET|EPIPE|HPE_)/
 /** Reads the probe sends at once: a target slow on one operation only still answers another. */
 const PROBED_PATHS = ['/v1/config', '/v1/vault', '/v1/markets']
 
-type ProbeError = { code?: string; name?: string; cause?: { code?: string }; status?: number }
+export type ProbeError = { code?: string; name?: string; cause?: { code?: string }; status?: number }
 
 /**
  * A target that cannot be connected to, or that gives no response head to any probe within --timeout, is
@@ -91,7 +91,6 @@ type ProbeError = { code?: string; name?: string; cause?: { code?: string }; sta
 async function probeTarget(settings: RunSettings): Promise<string[]> {
   const base = settings.baseUrl.replace(/\/+$/, '')
   const url = new URL(base)
-  const hostPort = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`
   const dispatcher = new Agent({ connect: { timeout: settings.connectTimeoutMs } })
   const headers: Record<string, string> = {
     accept: 'application/json',
@@ -113,42 +112,54 @@ async function probeTarget(settings: RunSettings): Promise<string[]> {
   try {
     return [await Promise.any(PROBED_PATHS.map(probe))]
   } catch (error) {
-    const errors = (error as AggregateError).errors as ProbeError[]
-    const codes = errors.map((e) => e.code ?? e.cause?.code ?? e.name ?? '')
-    if (errors.some((e) => e.status === 401)) {
-      throw new UsageError(
-        `--api-key: the target refused the key with 401 on every operation the preflight read (GET ${PROBED_PATHS.join(', ')}): check the key and that it belongs to this deployment`,
-      )
-    }
-    const unreachable = codes.find((code) => UNREACHABLE.has(code))
-    if (unreachable) throw new TargetUnreachableError(`target ${url.origin} is unreachable (${unreachable})`)
-    if (url.protocol === 'https:' && codes.some((code) => PLAIN_HTTP_ON_TLS.has(code))) {
-      throw new UsageError(`--base-url: https:// but the server at ${hostPort} speaks plain HTTP; use http://`)
-    }
-    const untrusted = codes.find((code) => UNTRUSTED_CERTIFICATE.has(code))
-    if (untrusted)
-      throw new UsageError(
-        `--base-url: the TLS certificate of ${hostPort} is not trusted (${untrusted}); NODE_EXTRA_CA_CERTS=FILE adds the CA that signed it`,
-      )
-    if (
-      url.protocol === 'http:' &&
-      codes.some((code) => CLOSED_OR_NOT_HTTP.test(code)) &&
-      (await speaksTls(url.hostname, Number(url.port || 80), settings.connectTimeoutMs))
-    ) {
-      throw new UsageError(`--base-url: http:// but the server at ${hostPort} speaks TLS; use https://`)
-    }
-    if (errors.every((e) => e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT')) {
-      throw new TargetUnreachableError(
-        `target ${url.origin} accepted connections but never answered (no response within ${settings.requestTimeoutMs} ms, --timeout)`,
-      )
-    }
-    // Answers too broken to probe: the checks judge them, with evidence.
-    return [
-      `target ${url.origin}: answers, but not as HTTP the preflight can read (${[...new Set(codes)].join(', ')}); the checks judge it`,
-    ]
+    return await probesFailed((error as AggregateError).errors as ProbeError[], url, settings)
   } finally {
     await dispatcher.destroy()
   }
+}
+
+/**
+ * What the probes' failures say (each probe's error, as undici gives it): a key refused everywhere, an unreachable
+ * target or the wrong scheme or trust are thrown, one line each; anything else is a line that leaves it to the checks.
+ */
+export async function probesFailed(
+  errors: readonly ProbeError[],
+  url: URL,
+  settings: Pick<RunSettings, 'connectTimeoutMs' | 'requestTimeoutMs'>,
+): Promise<string[]> {
+  const hostPort = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`
+  const codes = errors.map((e) => e.code ?? e.cause?.code ?? e.name ?? '')
+  if (errors.some((e) => e.status === 401)) {
+    throw new UsageError(
+      `--api-key: the target refused the key with 401 on every operation the preflight read (GET ${PROBED_PATHS.join(', ')}): check the key and that it belongs to this deployment`,
+    )
+  }
+  const unreachable = codes.find((code) => UNREACHABLE.has(code))
+  if (unreachable) throw new TargetUnreachableError(`target ${url.origin} is unreachable (${unreachable})`)
+  if (url.protocol === 'https:' && codes.some((code) => PLAIN_HTTP_ON_TLS.has(code))) {
+    throw new UsageError(`--base-url: https:// but the server at ${hostPort} speaks plain HTTP; use http://`)
+  }
+  const untrusted = codes.find((code) => UNTRUSTED_CERTIFICATE.has(code))
+  if (untrusted)
+    throw new UsageError(
+      `--base-url: the TLS certificate of ${hostPort} is not trusted (${untrusted}); NODE_EXTRA_CA_CERTS=FILE adds the CA that signed it`,
+    )
+  if (
+    url.protocol === 'http:' &&
+    codes.some((code) => CLOSED_OR_NOT_HTTP.test(code)) &&
+    (await speaksTls(url.hostname, Number(url.port || 80), settings.connectTimeoutMs))
+  ) {
+    throw new UsageError(`--base-url: http:// but the server at ${hostPort} speaks TLS; use https://`)
+  }
+  if (errors.every((e) => e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT')) {
+    throw new TargetUnreachableError(
+      `target ${url.origin} accepted connections but never answered (no response within ${settings.requestTimeoutMs} ms, --timeout)`,
+    )
+  }
+  // Answers too broken to probe: the checks judge them, with evidence.
+  return [
+    `target ${url.origin}: answers, but not as HTTP the preflight can read (${[...new Set(codes)].join(', ')}); the checks judge it`,
+  ]
 }
 
 /**

@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { TargetUnreachableError, UsageError } from '../../src/core/errors.js'
-import type { RunSettings } from '../../src/core/settings.js'
-import { preflight } from '../../src/runner/preflight.js'
+import { probesFailed, type ProbeError } from '../../src/runner/preflight.js'
 import { startTlsServer } from '../support/tls-server.js'
 
 /**
  * How the preflight reads each way its probes fail, one error code at a time: the codes that mean no connection name
  * the target unreachable, those of TLS met with plain HTTP the scheme, those of a certificate the trust, those of a
- * closed connection the scheme when the port speaks TLS, and anything else is left to the checks. The probes' requests
- * fail as undici would fail them (its request replaced); the TLS handshake is real.
+ * closed connection the scheme when the port speaks TLS, and anything else is left to the checks. The probes' errors
+ * are made as undici makes them; the TLS handshake is real.
  */
-
-const probe = vi.hoisted(() => ({ failures: [] as object[] }))
-vi.mock('undici', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('undici')>()),
-  request: vi.fn(async () => {
-    throw probe.failures.length > 1 ? probe.failures.shift() : probe.failures[0]
-  }),
-}))
 
 let tls: Awaited<ReturnType<typeof startTlsServer>>
 let tlsPort: number
@@ -29,11 +20,10 @@ afterAll(async () => {
   await tls.close()
 })
 
-/** The preflight of a run against baseUrl whose three probes fail with these errors (the last one repeated). */
+/** What the preflight says of a target at baseUrl whose three probes failed with these errors (the last repeated). */
 function preflightFailing(baseUrl: string, ...failures: object[]): Promise<string[]> {
-  probe.failures = failures
-  const settings = { baseUrl, apiKey: 'key', connectTimeoutMs: 1000, requestTimeoutMs: 1000 } as RunSettings
-  return preflight(settings, undefined)
+  const errors = [0, 1, 2].map((i) => failures[Math.min(i, failures.length - 1)] as ProbeError)
+  return probesFailed(errors, new URL(baseUrl), { connectTimeoutMs: 1000, requestTimeoutMs: 1000 })
 }
 
 const errorWith = (code: string) => Object.assign(new Error(code), { code })
