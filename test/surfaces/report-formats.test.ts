@@ -11,7 +11,7 @@ import { escapeXml, renderJunit } from '../../reporters/junit.js'
 import { renderMarkdown } from '../../reporters/markdown.js'
 import { remediesLine, summaryLines } from '../../reporters/console.js'
 import { compareWithBaseline, comparisonLines } from '../../reporters/baseline.js'
-import { evidenceLines, oneLine } from '../../reporters/evidence-text.js'
+import { evidenceLines, oneLine, profileLine } from '../../reporters/evidence-text.js'
 import { writeReports } from '../../reporters/write.js'
 import {
   assessedLine,
@@ -761,9 +761,9 @@ describe('report.html of a report with every part', () => {
       expect(row).toContain(
         `<td>${checks.length > 0 ? `<ul>${checks.join('')}</ul>` : '—'}</td><td>${badgeOf(r.status)}`,
       )
-      expect(row.includes('<div class="profile">'), `${r.id}: its profile shown`).toBe(r.profile !== undefined)
-      expect(row.includes('<div class="reason">'), `${r.id}: its reason shown`).toBe(r.reason !== undefined)
-      if (r.reason) expect(row).toContain(`<div class="reason">${escapeHtml(r.reason)}</div></td></tr>`)
+      const profile = r.profile ? `<div class="profile">${escapeHtml(profileLine(r.profile, 120))}</div>` : ''
+      const reason = r.reason ? `<div class="reason">${escapeHtml(r.reason)}</div>` : ''
+      expect(row.endsWith(`${badgeOf(r.status)}${profile}${reason}</td></tr>`), `${r.id}: its outcome cell`).toBe(true)
     }
     const rows = every.requirements.map((r) => rowOf(r.id))
     expect(matrix).toContain(`<tbody>${rows.join('\n')}</tbody>`)
@@ -773,6 +773,8 @@ describe('report.html of a report with every part', () => {
     ).toBe(true)
     expect(new Set(every.requirements.flatMap((r) => r.checks.map((id) => statusOf.get(id)))).size).toBeGreaterThan(2)
     expect(every.requirements.some((r) => r.checks.length === 0)).toBe(true)
+    expect(every.requirements.some((r) => !r.profile && !r.reason)).toBe(true)
+    expect(every.requirements.some((r) => r.profile)).toBe(true)
   })
 
   test("every check's row: its anchor unless its failure has one, its requirement, level and status, its reason, a waiver's, a retry and its inputs", () => {
@@ -855,6 +857,7 @@ describe('report.html of a report with every part', () => {
       'true true',
     ])
     for (const r of unassessed) expect(coverage).toContain(`<td>${escapeHtml(r.reason)}</td><td>${wanted(r)}</td></tr>`)
+    expect(coverage.match(/<\/td><\/tr>\n<tr><td><a href="#req-/g)).toHaveLength(unassessed.length - 1)
   })
 
   test('coverage: an operation without a response, and what would assess a requirement, flags and profile keys', () => {
