@@ -61,6 +61,24 @@ function withOneCrash(report: Report): { report: Report; crashed: CheckOutcome }
   }
 }
 
+/** The statuses of checks and of requirements, in the order the reports count them, spelled out here. */
+const CHECK_STATUSES = ['passed', 'failed', 'not run', 'skipped', 'waived'] as const
+const REQUIREMENT_STATUSES = [
+  'passed',
+  'failed',
+  'skipped',
+  'not-assessable',
+  'uncovered',
+  'waived',
+  'not run',
+] as const
+/** Of a report's checks of a level, how many have each status, in CHECK_STATUSES's order. */
+const checkCounts = (report: Report, level: string) =>
+  CHECK_STATUSES.map((status) => report.checks.filter((c) => c.level === level && c.status === status).length)
+/** A status's badge in report.html, and a check's anchor there, as a reader of the page expects them. */
+const badgeHtml = (status: string) => `<span class="status s-${status.replace(' ', '-')}">${status}</span>`
+const checkAnchor = (id: string) => `check-${id.replace(/[^a-z0-9-]/gi, '-')}`
+
 let provoked: Report
 let waived: string
 let plain: Report
@@ -360,9 +378,7 @@ describe('report.md of a report with every part', () => {
   }
 
   test('the counts of the checks of each level by status, under a head naming each status', () => {
-    const statuses = ['passed', 'failed', 'not run', 'skipped', 'waived']
-    const counts = (level: string) =>
-      statuses.map((status) => every.checks.filter((c) => c.level === level && c.status === status).length)
+    const counts = (level: string) => checkCounts(every, level)
     expect(new Set(counts('MUST')).size, 'counts that tell the statuses apart').toBeGreaterThan(2)
     expect(from('| level | passed | failed | not run | skipped | waived |', 4)).toEqual([
       '| level | passed | failed | not run | skipped | waived |',
@@ -536,12 +552,8 @@ describe('report.md of a report with every part', () => {
       requirements: plain.requirements.filter((r) => r.status !== 'uncovered'),
     }
     const text = renderMarkdown(bare).split('\n')
-    const counts = (level: string) =>
-      ['passed', 'failed', 'not run', 'skipped', 'waived']
-        .map((status) => bare.checks.filter((c) => c.level === level && c.status === status).length)
-        .join(' | ')
-    const statuses = ['passed', 'failed', 'skipped', 'not-assessable', 'uncovered', 'waived', 'not run']
-    const requirements = statuses.map(
+    const counts = (level: string) => checkCounts(bare, level).join(' | ')
+    const requirements = REQUIREMENT_STATUSES.map(
       (status) => `${bare.requirements.filter((r) => r.status === status).length} ${status}`,
     )
     expect(text.slice(6, 18)).toEqual([
@@ -748,7 +760,6 @@ describe('report.html of a report with every part', () => {
       return matrix.slice(start, matrix.indexOf('</tr>', start) + '</tr>'.length)
     }
     const statusOf = new Map(every.checks.map((c) => [c.id, c.status]))
-    const badgeOf = (status: string) => `<span class="status s-${status.replace(' ', '-')}">${status}</span>`
     for (const r of every.requirements) {
       const row = rowOf(r.id)
       expect(row).toContain(
@@ -756,14 +767,16 @@ describe('report.html of a report with every part', () => {
       )
       const checks = r.checks.map(
         (id) =>
-          `<li><a href="#check-${id.replace(/[^a-z0-9-]/gi, '-')}"><code>${id}</code></a> ${badgeOf(statusOf.get(id) ?? 'not run')}</li>`,
+          `<li><a href="#${checkAnchor(id)}"><code>${id}</code></a> ${badgeHtml(statusOf.get(id) ?? 'not run')}</li>`,
       )
       expect(row).toContain(
-        `<td>${checks.length > 0 ? `<ul>${checks.join('')}</ul>` : '—'}</td><td>${badgeOf(r.status)}`,
+        `<td>${checks.length > 0 ? `<ul>${checks.join('')}</ul>` : '—'}</td><td>${badgeHtml(r.status)}`,
       )
       const profile = r.profile ? `<div class="profile">${escapeHtml(profileLine(r.profile, 120))}</div>` : ''
       const reason = r.reason ? `<div class="reason">${escapeHtml(r.reason)}</div>` : ''
-      expect(row.endsWith(`${badgeOf(r.status)}${profile}${reason}</td></tr>`), `${r.id}: its outcome cell`).toBe(true)
+      expect(row.endsWith(`${badgeHtml(r.status)}${profile}${reason}</td></tr>`), `${r.id}: its outcome cell`).toBe(
+        true,
+      )
     }
     const rows = every.requirements.map((r) => rowOf(r.id))
     expect(matrix).toContain(`<tbody>${rows.join('\n')}</tbody>`)
@@ -786,10 +799,9 @@ describe('report.html of a report with every part', () => {
       const start = table.indexOf(`<td><code>${c.id}</code></td>`)
       expect(start, c.id).toBeGreaterThan(-1)
       const row = table.slice(table.lastIndexOf('<tr', start), table.indexOf('</tr>', start) + '</tr>'.length)
-      const id = `check-${c.id.replace(/[^a-z0-9-]/gi, '-')}`
-      expect(row.startsWith(c.status === 'failed' ? '<tr><td>' : `<tr id="${id}"><td>`), c.id).toBe(true)
+      expect(row.startsWith(c.status === 'failed' ? '<tr><td>' : `<tr id="${checkAnchor(c.id)}"><td>`), c.id).toBe(true)
       expect(row).toContain(
-        `<td>${escapeHtml(c.title)}</td><td><a href="#req-${c.requirement}">${c.requirement}</a></td><td>${levelLabel(c)}</td><td><span class="status s-${c.status.replace(' ', '-')}">${c.status}</span></td>`,
+        `<td>${escapeHtml(c.title)}</td><td><a href="#req-${c.requirement}">${c.requirement}</a></td><td>${levelLabel(c)}</td><td>${badgeHtml(c.status)}</td>`,
       )
       const reason = c.status === 'waived' ? `waived (${c.waiver!.outcome}): ${c.waiver!.reason}` : c.reason
       expect(row).toContain(
@@ -810,18 +822,13 @@ describe('report.html of a report with every part', () => {
 
   test('the header counts the checks of each level by status, each count its own', () => {
     const header = html.slice(html.indexOf('<header>'), html.indexOf('</header>'))
-    const statuses = ['passed', 'failed', 'not run', 'skipped', 'waived'] as const
     for (const level of ['MUST', 'SHOULD'] as const) {
-      const counts = statuses.map(
-        (status) => every.checks.filter((c) => c.level === level && c.status === status).length,
-      )
+      const counts = checkCounts(every, level)
       expect(new Set(counts).size, `${level}: counts that tell the statuses apart`).toBeGreaterThan(2)
       expect(header).toContain(`<tr><th>${level}</th>${counts.map((n) => `<td>${n}</td>`).join('')}</tr>`)
     }
-    const requirementStatuses = ['passed', 'failed', 'skipped', 'not-assessable', 'uncovered', 'waived', 'not run']
-    const requirements = requirementStatuses.map(
-      (status) =>
-        `<span class="status s-${status.replace(' ', '-')}">${status}</span> ${every.requirements.filter((r) => r.status === status).length}`,
+    const requirements = REQUIREMENT_STATUSES.map(
+      (status) => `${badgeHtml(status)} ${every.requirements.filter((r) => r.status === status).length}`,
     )
     expect(header).toContain(`<p>Requirements: ${requirements.join(' ')}</p>`)
   })
