@@ -212,6 +212,44 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
     await page.close()
   })
 
+  test("its script scrolls a long body to its marked value, copies a command, and filters the matrix to what's open", async () => {
+    const long = structuredClone(report)
+    const failure = long.checks.find((c) => c.status === 'failed' && c.evidence?.response && c.evidence.reproduce)!
+    const filler = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`member${i}`, i]))
+    failure.evidence!.response!.bodyExcerpt = JSON.stringify({ ...filler, last: 'marked' })
+    failure.evidence!.schemaViolations = [
+      { schema: 'Error', keyword: 'type', instancePath: '/last', schemaPath: '#/type', params: {}, message: 'x' },
+    ]
+    const [, , , htmlPath] = await writeReports(long, join(REPORT_DIR, 'script'))
+    const { page } = await open(htmlPath!)
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+    const article = page.locator(`article.failure#check-${failure.id.replace(/[^a-z0-9-]/gi, '-')}`)
+    const body = article.locator('pre.body')
+    expect(await body.evaluate((pre) => pre.scrollTop), 'the long body scrolled').toBeGreaterThan(0)
+    const [markBox, bodyBox] = [await body.locator('mark.pointer').boundingBox(), await body.boundingBox()]
+    expect(markBox!.y >= bodyBox!.y && markBox!.y + markBox!.height <= bodyBox!.y + bodyBox!.height).toBe(true)
+
+    const button = article.locator('div.command button.copy').first()
+    await button.click()
+    await expect.poll(() => button.innerText()).toBe('Copied')
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      await article.locator('div.command pre.reproduce').first().innerText(),
+    )
+
+    const rows = page.locator('.matrix tbody tr')
+    const classes = await rows.evaluateAll((trs) => trs.map((tr) => tr.className))
+    const openRows = classes.filter((c) => ['r-failed', 'r-uncovered', 'r-skipped'].includes(c)).length
+    expect(openRows, 'some rows open, some not').toBeGreaterThan(0)
+    expect(openRows).toBeLessThan(classes.length)
+    const visible = () => rows.evaluateAll((trs) => trs.filter((tr) => getComputedStyle(tr).display !== 'none').length)
+    expect(await visible()).toBe(classes.length)
+    await page.locator('#only-open').check()
+    expect(await visible(), 'only the failed, uncovered and skipped requirements').toBe(openRows)
+    await page.locator('#only-open').uncheck()
+    expect(await visible()).toBe(classes.length)
+    await page.close()
+  })
+
   test('shows hostile response text as text: no script runs, no markup renders, nothing is fetched', async () => {
     const hostile = withHostileEvidence(report)
     const [, , , htmlPath] = await writeReports(hostile, join(REPORT_DIR, 'hostile'))

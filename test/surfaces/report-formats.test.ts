@@ -200,6 +200,9 @@ describe('junit.xml', () => {
   test('validates against the Ant/Jenkins JUnit XSD, for a passing and a failing run', async () => {
     expect(await xsdErrors(renderJunit(plain))).toBe('')
     expect(await xsdErrors(renderJunit(provoked))).toBe('')
+    expect(renderJunit(plain).split('\n')[0], 'the declaration that names its encoding, first').toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>',
+    )
   })
 
   test('shows a check that crashed as an error of the suite, not a failure, and stays valid', async () => {
@@ -500,6 +503,32 @@ describe('report.md of a report with every part', () => {
       'Evidence and a reproduction command for each failure: `report.html` (open in a browser) and `report.json`.',
       '',
     ])
+  })
+
+  test('the crashed and retried checks and the uncovered requirements, two or more a line, each after a comma', () => {
+    const report = structuredClone(every)
+    const [crashed, retried] = [report.checks.filter((c) => c.crashed), report.checks.filter((c) => c.retried)]
+    const others = report.checks.filter((c) => !c.crashed && !c.retried)
+    Object.assign(others[0]!, { status: 'failed', crashed: true })
+    Object.assign(others[1]!, { retried: true })
+    const uncovered = report.requirements.filter((r) => r.status === 'uncovered')
+    report.requirements.find((r) => r.status !== 'uncovered')!.status = 'uncovered'
+    const twice = renderMarkdown(report).split('\n')
+    const crashedNow = report.checks.filter((c) => c.crashed)
+    expect(crashedNow).toHaveLength(crashed.length + 1)
+    expect(twice).toContain(
+      `Checks that crashed (a defect of the suite; their failure says nothing about the target): ${crashedNow.map((c) => `\`${c.id}\``).join(', ')}.`,
+    )
+    const retriedNow = report.checks.filter((c) => c.retried)
+    expect(retriedNow).toHaveLength(retried.length + 1)
+    expect(twice).toContain(
+      `Outcomes that depended on a retry (a 429 or a 5xx): ${retriedNow.map((c) => `\`${c.id}\` (${c.status})`).join(', ')}.`,
+    )
+    const uncoveredNow = report.requirements.filter((r) => r.status === 'uncovered')
+    expect(uncoveredNow).toHaveLength(uncovered.length + 1)
+    expect(twice).toContain(
+      `Observable requirements no check covers yet: ${uncoveredNow.map((r) => `\`${r.id}\``).join(', ')}.`,
+    )
   })
 
   test('the comparison with a baseline, its heading escaped, each sum an item, before the run errors', () => {
