@@ -3,8 +3,9 @@ import { mutationPart } from './vitest.mutation-part.js'
 /**
  * The self-tests that judge the front ends under mutation (src/cli, src/runner, src/vitest but the inputs;
  * stryker.front.config.mjs), per test: the surface tests that run each command in this process (a run, its preflight,
- * its interruption, waivers, replay and report files; check-har, proxy, compare, profile init), the unit tests of the
- * harness and the baseline. Their top-level code is the front-static part's (vitest.mutation-front-static.config.ts).
+ * its interruption, waivers, replay and report files; reference, check-har, proxy, compare, profile init), the unit
+ * tests of the harness and the baseline. Their top-level code is the front-static part's
+ * (vitest.mutation-front-static.config.ts).
  */
 export default mutationPart([
   'test/unit/baseline.test.ts',
@@ -19,6 +20,7 @@ export default mutationPart([
   'test/surfaces/waivers.test.ts',
   'test/surfaces/replay.test.ts',
   'test/surfaces/report-cli.test.ts',
+  'test/surfaces/reference-in-process.test.ts',
   'test/surfaces/check-har.test.ts',
   'test/surfaces/proxy.test.ts',
   'test/surfaces/compare.test.ts',

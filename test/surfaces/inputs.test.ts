@@ -1,10 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import { envName } from '../../src/cli/flags.js'
 import { flags, parseCli } from '../../src/cli/options.js'
+import { profileHelp } from '../../src/cli/profile-command.js'
 import { runConformance, type RunOptions } from '../../src/runner/run.js'
 import { captureOutput } from '../support/output.js'
 
@@ -329,6 +330,38 @@ describe('profile validate FILE: a profile checked as a run would check it', () 
       `ipts-conformance: ${rules}: profile.pagination.listMarkets has minPageSize 30 above maxPageSize 25`,
       `ipts-conformance: ${rules}: profile.restrictedKey lists getVault as both refused and granted`,
     ])
+  })
+
+  test('a profile stating nothing says so; one whose config schema cannot be read is one line naming the file', async () => {
+    const empty = configFile('profile: {}\n')
+    expect(await cli(['profile', 'validate', empty])).toMatchObject({
+      code: 0,
+      out: `${empty}: a valid profile, stating nothing yet\n`,
+    })
+    const unreadable = configFile('profile:\n  configSchema: no-such-schema.json\n')
+    const schemaPath = join(dirname(unreadable), 'no-such-schema.json')
+    expect(await cli(['profile', 'validate', unreadable])).toMatchObject({
+      code: 2,
+      out: '',
+      lines: [`ipts-conformance: ${unreadable}: profile.configSchema cannot be read from ${schemaPath} (ENOENT)`],
+    })
+    expect((await cli(['profile', 'validate', empty, 'extra'])).lines).toEqual([
+      'ipts-conformance: profile validate: unexpected argument "extra" (usage: ipts-conformance profile validate FILE)',
+    ])
+  })
+
+  test('profile init: a folder that is not there, or a second argument, is one line; profile alone is its help', async () => {
+    const missing = join(tmpdir(), 'ipts-no-such-folder', 'p.yaml')
+    expect(await cli(['profile', 'init', missing])).toMatchObject({
+      code: 2,
+      lines: [`ipts-conformance: profile init: cannot write ${missing} (ENOENT)`],
+    })
+    expect((await cli(['profile', 'init', 'a.yaml', 'b.yaml'])).lines).toEqual([
+      'ipts-conformance: profile init: unexpected argument "b.yaml" (usage: ipts-conformance profile init [FILE])',
+    ])
+    const help = await cli(['profile'])
+    expect(help.code).toBe(0)
+    expect(help.out).toBe(`${profileHelp()}\n`)
   })
 
   test('a file that is not there, or no file, is one line', async () => {

@@ -1,0 +1,141 @@
+import { createServer } from 'node:net'
+import { request } from 'undici'
+import { describe, expect, test } from 'vitest'
+import { parseReferenceArgs, reference } from '../../src/cli/reference.js'
+import { allowances } from '../../src/reference/allowances/index.js'
+import { faults } from '../../src/reference/faults/index.js'
+import { captureOutput } from '../support/output.js'
+
+interface Ready {
+  url: string
+  apiKey: string
+  restrictedApiKey: string
+  trader: string
+  intents: { hash: string; receipt: string }[]
+  realtime: { ticket: string; websocket: string; open: string; channels: string[] }
+}
+
+/**
+ * `ipts-conformance reference` in this process (test/surfaces/reference-command.test.ts runs it through the bin): its
+ * ready line, and a stop that does what the signal does, through the listener the command added for it.
+ */
+async function serve(args: string[]): Promise<{ ready: Ready; stop(signal: 'SIGINT' | 'SIGTERM'): Promise<number> }> {
+  const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') }
+  const { out, restore } = captureOutput()
+  const served = reference(parseReferenceArgs(args))
+  try {
+    await expect.poll(() => out.length, { timeout: 20_000, interval: 20 }).toBe(1)
+  } finally {
+    restore()
+  }
+  expect(out[0]).toMatch(/^\{.*\}\n$/)
+  return {
+    ready: JSON.parse(out[0]!) as Ready,
+    async stop(signal) {
+      const added = process.listeners(signal).filter((listener) => !before[signal].includes(listener))
+      expect(added, `one ${signal} listener added`).toHaveLength(1)
+      added[0]!(signal)
+      const code = await served
+      expect(process.listeners('SIGINT'), 'the SIGINT listener removed').toEqual(before.SIGINT)
+      expect(process.listeners('SIGTERM'), 'the SIGTERM listener removed').toEqual(before.SIGTERM)
+      return code
+    },
+  }
+}
+
+const get = async (url: string, key: string) => {
+  const response = await request(url, { headers: { 'x-api-key': key, accept: 'application/json' } })
+  return { status: response.statusCode, body: (await response.body.json()) as Record<string, unknown> }
+}
+
+describe('ipts-conformance reference, in this process', () => {
+  test('prints its ready line, serves its intents to its key, and on SIGTERM closes, ends 0 and leaves no listener', async () => {
+    const { ready, stop } = await serve(['--seed', '5'])
+    expect(Object.keys(ready)).toEqual(['url', 'apiKey', 'restrictedApiKey', 'trader', 'intents', 'realtime'])
+    expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(ready.intents.length).toBeGreaterThan(0)
+    for (const intent of ready.intents) expect(Object.keys(intent)).toEqual(['hash', 'receipt'])
+    expect(ready.realtime.websocket).toMatch(/^\/v1\/realtime\?ticket=\{ticket\}/)
+    const [intent] = ready.intents
+    const served = await get(`${ready.url}/v1/intents/${intent!.hash}?receipt=${intent!.receipt}`, ready.apiKey)
+    expect(served.status).toBe(200)
+    expect(served.body.orderHash).toBe(intent!.hash)
+    expect((await get(`${ready.url}/v1/vault`, 'not-a-key')).status).toBe(401)
+    expect(await stop('SIGTERM')).toBe(0)
+    await expect(request(`${ready.url}/v1/vault`), 'the server closed').rejects.toThrow()
+  })
+
+  test('stops on SIGINT too; the same --seed gives the same keys and receipts, no --seed a new one each time', async () => {
+    const firsts: Ready[] = []
+    for (const args of [['--seed', '9'], ['--seed', '9'], [], []]) {
+      const { ready, stop } = await serve(args)
+      firsts.push(ready)
+      expect(await stop('SIGINT')).toBe(0)
+    }
+    const [a, b, c, d] = firsts.map(({ url: _url, ...rest }) => rest)
+    expect(a).toEqual(b)
+    expect(c!.apiKey).not.toBe(a!.apiKey)
+    expect(d!.apiKey, 'two runs without --seed').not.toBe(c!.apiKey)
+    expect(d!.intents[0]!.receipt).not.toBe(c!.intents[0]!.receipt)
+  })
+
+  test('serves its --fault, its --quota over --quota-window-ms, and its --latency-ms', async () => {
+    const { ready, stop } = await serve([
+      '--fault',
+      'market-paused-as-string',
+      '--quota',
+      '3',
+      '--quota-window-ms',
+      '60000',
+      '--latency-ms',
+      '300',
+    ])
+    const started = Date.now()
+    const markets = await get(`${ready.url}/v1/markets`, ready.apiKey)
+    expect(Date.now() - started, 'the latency before the response').toBeGreaterThanOrEqual(290)
+    expect(typeof (markets.body.data as { paused: unknown }[])[0]!.paused).toBe('string')
+    const statuses = [] as number[]
+    for (let i = 0; i < 3; i++) statuses.push((await get(`${ready.url}/v1/markets`, ready.apiKey)).status)
+    expect(statuses, 'three allowed in the window, then a 429').toEqual([200, 200, 429])
+    expect(await stop('SIGTERM')).toBe(0)
+  })
+
+  test('--list names every fault with the checks it breaks and every allowance with what permits it, aligned', async () => {
+    const { out, restore } = captureOutput()
+    let code: number
+    try {
+      code = await reference(parseReferenceArgs(['--list']))
+    } finally {
+      restore()
+    }
+    expect(code).toBe(0)
+    const lines = out.join('').split('\n')
+    const width = Math.max(...[...faults, ...allowances].map((b) => b.name.length))
+    expect(lines).toEqual([
+      'Faults (each breaks exactly the checks it names):',
+      ...faults.map((f) => `  ${f.name.padEnd(width)}  ${f.description} (breaks ${f.breaks.join(', ')})`),
+      '',
+      'Allowances (behaviour the contract permits):',
+      ...allowances.map((a) => `  ${a.name.padEnd(width)}  ${a.description} (permitted by ${a.permittedBy})`),
+      '',
+    ])
+    expect(
+      faults.some((f) => f.breaks.length > 1),
+      'a fault that breaks two checks',
+    ).toBe(true)
+  })
+
+  test('a port taken is a usage error naming the port, the host and the cause', async () => {
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const { port } = taken.address() as { port: number }
+    try {
+      await expect(reference(parseReferenceArgs(['--port', String(port)]))).rejects.toMatchObject({
+        name: 'UsageError',
+        message: `--port ${port} on --host 127.0.0.1: cannot listen (EADDRINUSE)`,
+      })
+    } finally {
+      await new Promise((resolve) => taken.close(resolve))
+    }
+  })
+})
