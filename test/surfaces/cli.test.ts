@@ -6,6 +6,7 @@ import { main, subcommands } from '../../src/cli/main.js'
 import { parseCli } from '../../src/cli/options.js'
 import { runConformance } from '../../src/runner/run.js'
 import { captureOutput } from '../support/output.js'
+import { packageJson } from '../../src/core/package-root.js'
 import { FIXED_SEED } from '../support/run.js'
 
 /** A file where a report folder is asked for: found before the run, not after it. */
@@ -131,6 +132,52 @@ describe('the command line', () => {
     expect(signHelp).not.toContain('--fault')
     // Each subcommand on a line of its own, with what it does beside its name.
     for (const name of subcommands.map((s) => s.name)) expect(topLevel).toMatch(new RegExp(`^  ${name} +\\S`, 'm'))
+  })
+
+  test("the top-level help: its title, the subcommands aligned beside what each does, the run's help, the exit codes", async () => {
+    const { out } = captureOutput()
+    expect(await main(['--help'], {})).toBe(0)
+    expect(await main(['run', '--help'], {})).toBe(0)
+    vi.restoreAllMocks()
+    const [topLevel, runHelp] = out.map((text) => text.split('\n'))
+    const width = Math.max(...subcommands.map((s) => s.name.length))
+    expect(subcommands.some((s) => s.name.length < width)).toBe(true)
+    expect(topLevel!.slice(0, 4 + subcommands.length)).toEqual([
+      `ipts-conformance ${packageJson.version}: conformance suite for the Indexed-Protocol Trading Service REST interface`,
+      '',
+      'Subcommands (ipts-conformance help SUBCOMMAND, or SUBCOMMAND --help, for each):',
+      ...subcommands.map((s) => `  ${s.name.padEnd(width)}  ${s.summary}`),
+      '',
+    ])
+    // The run's own help (its usage, flags and --help line) but its --help line, which the top level says its own way.
+    const runLines = runHelp!.slice(0, -3)
+    expect(runHelp!.slice(-3)).toEqual(['  --help, -h', '      print this help', ''])
+    expect(topLevel!.slice(4 + subcommands.length, 4 + subcommands.length + runLines.length)).toEqual(runLines)
+    expect(topLevel!.slice(4 + subcommands.length + runLines.length)).toEqual([
+      '  --help, -h',
+      '      print this help (also: ipts-conformance help [SUBCOMMAND])',
+      '  --version',
+      '      print the version',
+      '',
+      'Exit codes: 0 no MUST check failed (nor a SHOULD check, with --strict); 1 a check failed; 2 a usage error, or the preflight found the run could not judge the deployment (an unreachable target, the wrong scheme, a refused key, an unwritable report folder).',
+      '',
+    ])
+  })
+
+  test('an unknown subcommand names every subcommand; reference and reference sign run through main', async () => {
+    const { out, err } = captureOutput()
+    expect(await main(['bogus'], {})).toBe(2)
+    expect(await main(['reference', '--list'], {})).toBe(0)
+    const list = out.splice(0).join('')
+    expect(await main(['reference', 'sign', 'intent'], {})).toBe(0)
+    const signed = out.splice(0).join('')
+    vi.restoreAllMocks()
+    expect(err.join('')).toBe(
+      `ipts-conformance: unknown subcommand "bogus" (one of ${subcommands.map((s) => s.name).join(', ')}; see --help)\n`,
+    )
+    expect(list).toMatch(/^Faults \(each breaks exactly the checks it names\):\n/)
+    expect(signed).toMatch(/^\{.*\}\n$/)
+    expect(Object.keys(JSON.parse(signed) as object).length).toBeGreaterThan(0)
   })
 
   test('-h, help and help SUBCOMMAND print the help that --help prints', async () => {

@@ -93,7 +93,8 @@ describe('ipts-conformance compare', () => {
     const later = join(dir, 'echoed-later.json')
     const hourLater = new Date(Date.parse(echoed.startedAt) + 3_600_000).toISOString()
     writeFileSync(later, JSON.stringify({ ...echoed, startedAt: hourLater }))
-    const out = join(dir, 'over-time')
+    // A folder in a folder not there yet: made with its parents.
+    const out = join(dir, 'over-time', 'hourly')
     captureOutput()
     expect(await main(['compare', later, plainPath, echoedPath, '--report-dir', out], {})).toBe(0)
     vi.restoreAllMocks()

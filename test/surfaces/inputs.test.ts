@@ -350,7 +350,7 @@ describe('profile validate FILE: a profile checked as a run would check it', () 
     ])
   })
 
-  test('profile init: a folder that is not there, or a second argument, is one line; profile alone is its help', async () => {
+  test('profile init says what it wrote; a folder not there or a second argument is one line; profile alone, its help', async () => {
     const missing = join(tmpdir(), 'ipts-no-such-folder', 'p.yaml')
     expect(await cli(['profile', 'init', missing])).toMatchObject({
       code: 2,
@@ -359,6 +359,11 @@ describe('profile validate FILE: a profile checked as a run would check it', () 
     expect((await cli(['profile', 'init', 'a.yaml', 'b.yaml'])).lines).toEqual([
       'ipts-conformance: profile init: unexpected argument "b.yaml" (usage: ipts-conformance profile init [FILE])',
     ])
+    const written = join(mkdtempSync(join(tmpdir(), 'ipts-init-')), 'p.yaml')
+    expect(await cli(['profile', 'init', written])).toMatchObject({
+      code: 0,
+      out: `wrote ${written}: uncomment the keys your deployment promises, then run with --profile ${written}\n`,
+    })
     const help = await cli(['profile'])
     expect(help.code).toBe(0)
     expect(help.out).toBe(`${profileHelp()}\n`)
