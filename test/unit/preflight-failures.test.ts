@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { TargetUnreachableError, UsageError } from '../../src/core/errors.js'
 import { probesFailed, type ProbeError } from '../../src/runner/preflight.js'
@@ -111,4 +112,63 @@ describe('no answer within --timeout', () => {
       'target http://target.example: answers, but not as HTTP the preflight can read (TimeoutError, UND_ERR_BODY_TIMEOUT); the checks judge it',
     ])
   })
+})
+
+describe('probes that failed in different ways: the one that names a cause decides', () => {
+  const reset = errorWith('ECONNRESET')
+  const timeout = Object.assign(new Error('timed out'), { name: 'TimeoutError' })
+
+  test('one probe refused the key with 401: the key is named', async () => {
+    await expect(
+      preflightFailing('http://target.example', reset, Object.assign(new Error('key refused'), { status: 401 })),
+    ).rejects.toThrow(/^--api-key: the target refused the key with 401 on every operation the preflight read/)
+  })
+
+  test('one probe met plain HTTP over https://: the scheme is named', async () => {
+    await expect(
+      preflightFailing('https://target.example', timeout, errorWith('ERR_SSL_WRONG_VERSION_NUMBER'), reset),
+    ).rejects.toThrow(
+      new UsageError('--base-url: https:// but the server at target.example:443 speaks plain HTTP; use http://'),
+    )
+  })
+
+  test('one probe closed over http:// on a port that speaks TLS: the scheme is named', async () => {
+    await expect(preflightFailing(`http://127.0.0.1:${tlsPort}`, timeout, reset)).rejects.toThrow(
+      new UsageError(`--base-url: http:// but the server at 127.0.0.1:${tlsPort} speaks TLS; use https://`),
+    )
+  })
+
+  test('a connection closed over https://, on a port that speaks TLS, is left to the checks', async () => {
+    await expect(preflightFailing(`https://127.0.0.1:${tlsPort}`, reset)).resolves.toEqual([
+      `target https://127.0.0.1:${tlsPort}: answers, but not as HTTP the preflight can read (ECONNRESET); the checks judge it`,
+    ])
+  })
+})
+
+describe("the TLS handshake tried on an http:// target's port ends by itself", () => {
+  test('a port that accepts and says nothing: no TLS within the connect timeout, left to the checks', async () => {
+    const silent = createServer(() => undefined)
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    try {
+      await expect(preflightFailing(`http://127.0.0.1:${port}`, errorWith('ECONNRESET'))).resolves.toEqual([
+        `target http://127.0.0.1:${port}: answers, but not as HTTP the preflight can read (ECONNRESET); the checks judge it`,
+      ])
+    } finally {
+      silent.close()
+    }
+  }, 10_000)
+
+  test('a port nothing listens on: no TLS at once, not after the connect timeout', async () => {
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const { port } = closed.address() as AddressInfo
+    await new Promise((resolve) => closed.close(resolve))
+    const started = Date.now()
+    const errors = [0, 1, 2].map(() => errorWith('ECONNRESET') as ProbeError)
+    await expect(
+      probesFailed(errors, new URL(`http://127.0.0.1:${port}`), { connectTimeoutMs: 30_000, requestTimeoutMs: 1000 }),
+    ).resolves.toHaveLength(1)
+    expect(Date.now() - started, 'the refused connection ends the handshake').toBeLessThan(10_000)
+  }, 20_000)
 })
