@@ -12,6 +12,7 @@ export default mutationPart([
   'test/unit/harness.test.ts',
   'test/unit/subcommand-flags.test.ts',
   'test/unit/preflight-failures.test.ts',
+  'test/unit/secrets-redacted-errors.test.ts',
   'test/unit/input-edges.test.ts',
   'test/surfaces/cli.test.ts',
   'test/surfaces/inputs.test.ts',
