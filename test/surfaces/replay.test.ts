@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import type { CheckOutcome } from '../../src/core/report.js'
+import { referenceBehaviours } from '../../src/reference/named-behaviours.js'
+import { startReferenceServer } from '../../src/reference/server.js'
 import { runAgainstReference } from '../support/run.js'
 
 afterEach(() => {
@@ -18,10 +20,10 @@ function replayArguments(command: string): string[] {
 }
 
 /** Runs the printed command as it is (its flags switch the fault on), with only the report folder added. */
-async function replayThroughCli(command: string): Promise<CheckOutcome[]> {
+async function replayThroughCli(command: string, env: NodeJS.ProcessEnv = {}): Promise<CheckOutcome[]> {
   const dir = mkdtempSync(join(tmpdir(), 'ipts-replay-'))
   vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
-  const code = await main([...replayArguments(command), '--report-dir', dir], {})
+  const code = await main([...replayArguments(command), '--report-dir', dir], env)
   vi.restoreAllMocks()
   expect(code, 'exit 0 or 1 (a failed SHOULD check fails the run only under --strict)').toBeLessThanOrEqual(1)
   return JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).checks
@@ -68,5 +70,26 @@ describe('--replay-path', () => {
     expect(err.join('').trimEnd().split('\n'), 'one line').toEqual([
       expect.stringMatching(/--replay-path needs --seed( \(or IPTS_SEED\))? and exactly one --check/),
     ])
+  })
+})
+
+describe('a failing property of a deployment named by --base-url', () => {
+  test('its replay command names the deployment, and replays the counterexample there', async () => {
+    const checkId = 'cursors/tampered-cursor-rejected'
+    const server = await startReferenceServer({ behaviours: referenceBehaviours(['cursors-tampered-cursor-500']) })
+    try {
+      const env = { IPTS_API_KEY: server.data.apiKey }
+      const run = await replayThroughCli(`npx ipts-conformance --base-url ${server.baseUrl} --check ${checkId}`, env)
+      const counterexample = run.find((c) => c.id === checkId)!.evidence?.counterexample
+      expect(counterexample, 'a counterexample').toBeDefined()
+      expect(counterexample!.replay).toBe(
+        `npx ipts-conformance --base-url ${server.baseUrl} --check ${checkId} --seed ${counterexample!.seed} --replay-path ${counterexample!.path}`,
+      )
+      const replayed = (await replayThroughCli(counterexample!.replay!, env)).find((c) => c.id === checkId)!
+      expect(replayed.status).toBe('failed')
+      expect(replayed.evidence?.counterexample?.value, 'the same counterexample').toEqual(counterexample!.value)
+    } finally {
+      await server.close()
+    }
   })
 })
