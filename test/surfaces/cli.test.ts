@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import { main, subcommands } from '../../src/cli/main.js'
 import { parseCli } from '../../src/cli/options.js'
 import { runConformance } from '../../src/runner/run.js'
-import { captureOutput } from '../support/output.js'
+import { captureOutput, cliRun } from '../support/output.js'
 import { packageJson } from '../../src/core/package-root.js'
 import { FIXED_SEED } from '../support/run.js'
 
@@ -178,6 +178,19 @@ describe('the command line', () => {
     expect(list).toMatch(/^Faults \(each breaks exactly the checks it names\):\n/)
     expect(signed).toMatch(/^\{.*\}\n$/)
     expect(Object.keys(JSON.parse(signed) as object).length).toBeGreaterThan(0)
+  })
+
+  test('prints the write plan before the first write, and a line for each round of a soak', async () => {
+    const writes = await cliRun(['--allow-writes', '--check', 'writes/missing-key-refused', '--seed', '1'])
+    expect(writes.code, writes.err).toBe(0)
+    expect(writes.out).toMatch(
+      /^Writes \(--allow-writes\): 1 checks send at most \d+ submissions, each of which may create an order, to:\n {2}\S/m,
+    )
+    // A soak reads again only for the rules judged across responses: one of them is the check the run selects.
+    const soak = await cliRun(['--check', 'relations/request-id-unique', '--duration', '1s', '--seed', '1'])
+    expect(soak.code, soak.err).toBe(0)
+    expect(soak.out).toMatch(/^soak: round 1 done, \d+ s of 1 s, \d+ requests, \d+ rules? with findings so far$/m)
+    expect(writes.out, 'no soak, no round line').not.toMatch(/^soak: /m)
   })
 
   test('-h, help and help SUBCOMMAND print the help that --help prints', async () => {
