@@ -197,4 +197,12 @@ describe("a piece shown next to a mask, past the secret's format (words each fol
     expect(mentionsSecret('abcd****', 'abcd5d6e7f8091a2b3c4'), 'no format: no separator').toBe(true)
     expect(mentionsSecret('abc****', 'abc5d6e7f8091a2b3c4'), 'three characters').toBe(false)
   })
+
+  test("each of the format's separators ends a word of it: _ . / a space and -; nothing else does", () => {
+    for (const separator of ['_', '.', '/', ' ', '-'])
+      expect(mentionsSecret(`key${separator}live_****`, `key${separator}live_5d6e7f8091a2b3c4`), separator).toBe(false)
+    expect(mentionsSecret('SK_Live_****', 'SK_Live_5d6e7f8091a2b3c4'), 'words in capitals').toBe(false)
+    for (const separator of ['+', ':', '1'])
+      expect(mentionsSecret(`key${separator}live_****`, `key${separator}live_5d6e7f8091a2b3c4`), separator).toBe(true)
+  })
 })
