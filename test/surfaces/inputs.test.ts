@@ -356,7 +356,9 @@ describe('profile validate FILE: a profile checked as a run would check it', () 
       code: 2,
       lines: [`ipts-conformance: profile init: cannot write ${missing} (ENOENT)`],
     })
-    expect((await cli(['profile', 'init', 'a.yaml', 'b.yaml'])).lines).toEqual([
+    // In a folder of its own: under a mutant that would write it, nothing lands in the project.
+    const first = join(mkdtempSync(join(tmpdir(), 'ipts-init-')), 'a.yaml')
+    expect((await cli(['profile', 'init', first, 'b.yaml'])).lines).toEqual([
       'ipts-conformance: profile init: unexpected argument "b.yaml" (usage: ipts-conformance profile init [FILE])',
     ])
     const written = join(mkdtempSync(join(tmpdir(), 'ipts-init-')), 'p.yaml')
