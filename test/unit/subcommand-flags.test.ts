@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { compareReports, readComparedReport } from '../../reporters/compare.js'
 import { renderCompareHtml, renderCompareMarkdown } from '../../reporters/compare-render.js'
+import { parseCheckHarArgs } from '../../src/cli/check-har.js'
 import { compare, parseCompareArgs } from '../../src/cli/compare.js'
 import { parseProxyArgs } from '../../src/cli/proxy.js'
 import { parseReferenceArgs } from '../../src/cli/reference.js'
@@ -76,6 +77,26 @@ describe('reference', () => {
     ['3600001', 'from 1 to 3600000'],
   ])('--quota-window-ms %s is refused, naming the bounds', (value, bounds) => {
     refused(() => parseReferenceArgs(['--quota', '5', '--quota-window-ms', value]), new RegExp(bounds))
+  })
+
+  test('an argument that is no flag, and --quota-window-ms without --quota, are refused', () => {
+    refused(
+      () => parseReferenceArgs(['extra']),
+      /^unexpected argument "extra" \(flags start with --; see reference --help\)$/,
+    )
+    refused(() => parseReferenceArgs(['--quota-window-ms', '10']), /^--quota-window-ms needs --quota$/)
+  })
+})
+
+describe('check-har', () => {
+  test('the HAR file, then --strict, --min-assessed, --baseline and --profile when given', () => {
+    expect(parseCheckHarArgs(['x.har'], {})).toMatchObject({ file: 'x.har', strict: false })
+    expect(
+      parseCheckHarArgs(
+        ['x.har', '--strict', '--min-assessed', '50', '--baseline', 'b.json', '--profile', 'p.yaml'],
+        {},
+      ),
+    ).toMatchObject({ file: 'x.har', strict: true, minAssessed: 50, baseline: 'b.json', profile: 'p.yaml' })
   })
 })
 
