@@ -24,6 +24,7 @@ export default mutationPart([
   'test/surfaces/reference-in-process.test.ts',
   'test/surfaces/check-har.test.ts',
   'test/surfaces/proxy.test.ts',
+  'test/surfaces/proxy-websocket.test.ts',
   'test/surfaces/compare.test.ts',
   'test/runs/profile.test.ts',
   'test/meta/docs.test.ts',
