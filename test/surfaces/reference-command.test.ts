@@ -3,15 +3,7 @@ import WebSocket from 'ws'
 import { afterEach, describe, expect, test } from 'vitest'
 import { exitOf, firstLine, spawnBin } from '../support/bin.js'
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
-
-interface Ready {
-  url: string
-  apiKey: string
-  restrictedApiKey: string
-  trader: string
-  intents: { hash: string; receipt: string }[]
-  realtime: { ticket: string; websocket: string; open: string; channels: string[] }
-}
+import type { Ready } from '../support/reference-ready.js'
 
 const started: ChildProcessWithoutNullStreams[] = []
 

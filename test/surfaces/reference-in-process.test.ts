@@ -5,15 +5,7 @@ import { parseReferenceArgs, reference } from '../../src/cli/reference.js'
 import { allowances } from '../../src/reference/allowances/index.js'
 import { faults } from '../../src/reference/faults/index.js'
 import { captureOutput } from '../support/output.js'
-
-interface Ready {
-  url: string
-  apiKey: string
-  restrictedApiKey: string
-  trader: string
-  intents: { hash: string; receipt: string }[]
-  realtime: { ticket: string; websocket: string; open: string; channels: string[] }
-}
+import type { Ready } from '../support/reference-ready.js'
 
 /**
  * `ipts-conformance reference` in this process (test/surfaces/reference-command.test.ts runs it through the bin): its
