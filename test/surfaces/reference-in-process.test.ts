@@ -1,9 +1,9 @@
-import { createServer } from 'node:net'
 import { request } from 'undici'
 import { describe, expect, test } from 'vitest'
 import { parseReferenceArgs, reference } from '../../src/cli/reference.js'
 import { allowances } from '../../src/reference/allowances/index.js'
 import { faults } from '../../src/reference/faults/index.js'
+import { rawTarget } from '../support/hostile-servers.js'
 import { captureOutput } from '../support/output.js'
 import type { Ready } from '../support/reference-ready.js'
 
@@ -118,16 +118,15 @@ describe('ipts-conformance reference, in this process', () => {
   })
 
   test('a port taken is a usage error naming the port, the host and the cause', async () => {
-    const taken = createServer()
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
-    const { port } = taken.address() as { port: number }
+    const taken = await rawTarget(() => undefined)
+    const { port } = new URL(taken.baseUrl)
     try {
-      await expect(reference(parseReferenceArgs(['--port', String(port)]))).rejects.toMatchObject({
+      await expect(reference(parseReferenceArgs(['--port', port]))).rejects.toMatchObject({
         name: 'UsageError',
         message: `--port ${port} on --host 127.0.0.1: cannot listen (EADDRINUSE)`,
       })
     } finally {
-      await new Promise((resolve) => taken.close(resolve))
+      await taken.close()
     }
   })
 })

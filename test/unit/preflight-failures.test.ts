@@ -1,7 +1,7 @@
-import { createServer, type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { TargetUnreachableError, UsageError } from '../../src/core/errors.js'
 import { probesFailed, type ProbeError } from '../../src/runner/preflight.js'
+import { rawTarget } from '../support/hostile-servers.js'
 import { startTlsServer } from '../support/tls-server.js'
 
 /**
@@ -147,27 +147,23 @@ describe('probes that failed in different ways: the one that names a cause decid
 
 describe("the TLS handshake tried on an http:// target's port ends by itself", () => {
   test('a port that accepts and says nothing: no TLS within the connect timeout, left to the checks', async () => {
-    const silent = createServer(() => undefined)
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
-    const { port } = silent.address() as AddressInfo
+    const silent = await rawTarget(() => undefined)
     try {
-      await expect(preflightFailing(`http://127.0.0.1:${port}`, errorWith('ECONNRESET'))).resolves.toEqual([
-        `target http://127.0.0.1:${port}: answers, but not as HTTP the preflight can read (ECONNRESET); the checks judge it`,
+      await expect(preflightFailing(silent.baseUrl, errorWith('ECONNRESET'))).resolves.toEqual([
+        `target ${silent.baseUrl}: answers, but not as HTTP the preflight can read (ECONNRESET); the checks judge it`,
       ])
     } finally {
-      silent.close()
+      await silent.close()
     }
   }, 10_000)
 
   test('a port nothing listens on: no TLS at once, not after the connect timeout', async () => {
-    const closed = createServer()
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
-    const { port } = closed.address() as AddressInfo
-    await new Promise((resolve) => closed.close(resolve))
+    const closed = await rawTarget(() => undefined)
+    await closed.close()
     const started = Date.now()
     const errors = [0, 1, 2].map(() => errorWith('ECONNRESET') as ProbeError)
     await expect(
-      probesFailed(errors, new URL(`http://127.0.0.1:${port}`), { connectTimeoutMs: 30_000, requestTimeoutMs: 1000 }),
+      probesFailed(errors, new URL(closed.baseUrl), { connectTimeoutMs: 30_000, requestTimeoutMs: 1000 }),
     ).resolves.toHaveLength(1)
     expect(Date.now() - started, 'the refused connection ends the handshake').toBeLessThan(10_000)
   }, 20_000)
