@@ -125,7 +125,7 @@ const minutes = (seconds) =>
 // the others were disabled in the code, with a reason.
 const notInPart = (m) => m.status === 'Ignored' && /static|inside a function|instance field/i.test(m.statusReason ?? '')
 const staticIgnored = all.filter(notInPart)
-const unmeasuredByFile = () =>
+const unmeasuredByFile =
   rows
     .map((row) => ({ file: row.file, count: row.mutants.filter(notInPart).length }))
     .filter(({ count }) => count > 0)
@@ -307,7 +307,7 @@ const lines = [
   ),
   ...unmeasured.map(({ file }) => `  - \`${file}\`: not measured (no result).`),
   `- Mutants: ${all.length} in ${rows.length} files: ${STATUSES.map((s) => `${count(all, [s])} ${s}`).join(', ')}; ${staleMutants} stale (their line has changed since their part ran; not counted).`,
-  `- Ignored: ${staticIgnored.length} measured by no part, ${disabled.length} disabled in the code as equivalent (listed below). Top-level code is the static parts', the code inside functions and instance fields the other parts'; a mutant is measured by neither where its part has no result, or where its function runs only as its module loads (a table built by a call): its file's part leaves it to the static parts as static, and they leave it to that part as inside a function. By file: ${unmeasuredByFile()}.`,
+  `- Ignored: ${staticIgnored.length} measured by no part, ${disabled.length} disabled in the code as equivalent (listed below). Top-level code is the static parts', the code inside functions and instance fields the other parts'; a mutant is measured by neither where its part has no result, or where its function runs only as its module loads (a table built by a call): its file's part leaves it to the static parts as static, and they leave it to that part as inside a function. By file: ${unmeasuredByFile}.`,
   '',
   '## The survivors of the review by hand',
   '',
