@@ -19,6 +19,9 @@ export const HOSTILE_BODY =
   '{"error":"</pre></script><script>window.__pwned=1</script><img src="https://evil.example/x.png" onerror="window.__pwned=2">]]><![CDATA[\u0001\u001b[31m"}'
 
 /** The files a run or the proxy writes to its report folder, sorted by name: the four reports and the HAR. */
+/** A check's anchor in report.html (`#check-…`), as a reader of the page links to it. */
+export const checkAnchor = (id: string): string => `check-${id.replace(/[^a-z0-9-]/gi, '-')}`
+
 export const REPORTS_AND_HAR = ['exchanges.har', 'junit.xml', 'report.html', 'report.json', 'report.md']
 
 const waived = faults[0]!.breaks[0]!

@@ -15,7 +15,7 @@ import {
 } from '../../src/core/report.js'
 import { writeReports } from '../../reporters/write.js'
 import { CHROMIUM, chromiumSkipReason, LAUNCH_ARGS } from '../support/browser.js'
-import { provokedReport, withEveryPart, withHostileEvidence } from '../support/reports.js'
+import { checkAnchor, provokedReport, withEveryPart, withHostileEvidence } from '../support/reports.js'
 
 /** Kept after the run: CI keeps it as an artefact, with the screenshot. */
 const REPORT_DIR = join(packageRoot, '.tmp', 'report-html')
@@ -195,7 +195,7 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
     const { pointer, value } = marked(failure!)!
     const [, , , htmlPath] = await writeReports(report, join(REPORT_DIR, 'pointer'))
     const { page } = await open(htmlPath!)
-    const article = page.locator(`article.failure#check-${failure!.id.replace(/[^a-z0-9-]/gi, '-')}`)
+    const article = page.locator(`article.failure#${checkAnchor(failure!.id)}`)
     const mark = article.locator(`pre.body mark.pointer[title="${pointer}"]`).first()
     expect(await mark.isVisible(), `the value at ${pointer} is marked`).toBe(true)
     expect(JSON.parse(await mark.innerText())).toEqual(value)
@@ -223,7 +223,7 @@ describe.skipIf(skipReason)(`report.html in headless Chromium${skipReason ? ` (s
     const [, , , htmlPath] = await writeReports(long, join(REPORT_DIR, 'script'))
     const { page } = await open(htmlPath!)
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
-    const article = page.locator(`article.failure#check-${failure.id.replace(/[^a-z0-9-]/gi, '-')}`)
+    const article = page.locator(`article.failure#${checkAnchor(failure.id)}`)
     const body = article.locator('pre.body')
     expect(await body.evaluate((pre) => pre.scrollTop), 'the long body scrolled').toBeGreaterThan(0)
     const [markBox, bodyBox] = [await body.locator('mark.pointer').boundingBox(), await body.boundingBox()]

@@ -26,6 +26,7 @@ import {
 import type { ProfileKey } from '../../src/profile/profile.js'
 import { reportValidator } from '../support/report-schema.js'
 import {
+  checkAnchor,
   EVIDENCE_WITH_EVERY_MEMBER,
   provokedReport,
   referenceReport,
@@ -75,9 +76,8 @@ const REQUIREMENT_STATUSES = [
 /** Of a report's checks of a level, how many have each status, in CHECK_STATUSES's order. */
 const checkCounts = (report: Report, level: string) =>
   CHECK_STATUSES.map((status) => report.checks.filter((c) => c.level === level && c.status === status).length)
-/** A status's badge in report.html, and a check's anchor there, as a reader of the page expects them. */
+/** A status's badge in report.html, as a reader of the page expects it. */
 const badgeHtml = (status: string) => `<span class="status s-${status.replace(' ', '-')}">${status}</span>`
-const checkAnchor = (id: string) => `check-${id.replace(/[^a-z0-9-]/gi, '-')}`
 
 let provoked: Report
 let waived: string
