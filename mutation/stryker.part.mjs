@@ -26,8 +26,8 @@ export function strykerPart(name, mutate) {
 }
 
 /**
- * A part that measures the top-level code of these files alone (the ignorer top-level-only.mjs leaves the rest to the
- * parts that mutate them with ignoreStatic): every test of its vitest configuration runs for each mutant.
+ * A part that measures the code these files run as their modules load alone (the ignorer top-level-only.mjs leaves the
+ * rest to the parts that mutate them with ignoreStatic): every test of its vitest configuration runs for each mutant.
  * @param {string} name the part's name, as for strykerPart
  * @param {string[]} mutate the files whose top-level code it mutates
  * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}

@@ -17,16 +17,31 @@ interface ResultMutant {
   status: string
   why?: string
 }
+/** When a part ran and how long it took; since: its runs over what changed after its whole one. */
+export interface RunRecord {
+  when?: string
+  seconds?: number
+  concurrency?: number
+  cores?: number
+  conditions?: string
+  since?: (RunRecord & { mutants: number })[]
+}
 export interface PartResult {
-  run: unknown
+  run: RunRecord
   files: Record<string, { lines: Record<string, string>; mutants: ResultMutant[] }>
 }
-export function resultOf(report: StrykerReport, run: unknown): PartResult
+export function resultOf(report: StrykerReport, run: RunRecord): PartResult
 export function resultText(result: PartResult): string
-export function writeResult(path: string, report: StrykerReport, run: unknown): void
 export function readResult(path: string): PartResult | undefined
 export function rowsOf(
   results: PartResult[],
   sourceOf: (file: string) => string | undefined,
 ): { rows: { file: string; lines: string[]; mutants: StrykerMutant[] }[]; stale: number }
 export function sourceIn(root: string): (file: string) => string | undefined
+export function mergeResult(
+  result: PartResult,
+  report: StrykerReport,
+  ranges: readonly string[],
+  run: RunRecord,
+  sourceOf: (file: string) => string | undefined,
+): PartResult

@@ -3,7 +3,7 @@
 // StrykerJS's own JSON report (reports/, not committed) holds each file's whole source and is lost with the machine.
 // A result keeps, of each mutant, where it is, what it does and its status, and the text of each line a mutant is on:
 // a mutant counts only where its line still reads the same in the code of today.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** The result of one part's run from StrykerJS's JSON report: its mutants and the text of their lines. */
@@ -26,13 +26,7 @@ export function resultOf(report, run) {
           // Only an ignored mutant's reason is read: a disable comment's, or why its part left it out.
           ...(m.status === 'Ignored' && m.statusReason ? { why: m.statusReason } : {}),
         }))
-        .sort(
-          (a, b) =>
-            compareAt(a.at, b.at) ||
-            compareAt(a.end, b.end) ||
-            a.mutator.localeCompare(b.mutator) ||
-            a.to.localeCompare(b.to),
-        ),
+        .sort(byPlace),
     }
   }
   return { run, files }
@@ -43,6 +37,9 @@ const compareAt = (a, b) => {
   const [lineB, columnB] = b.split(':').map(Number)
   return lineA - lineB || columnA - columnB
 }
+
+const byPlace = (a, b) =>
+  compareAt(a.at, b.at) || compareAt(a.end, b.end) || a.mutator.localeCompare(b.mutator) || a.to.localeCompare(b.to)
 
 /** A result as JSON with one mutant a line, so that a run again shows in a diff as the mutants whose status changed. */
 export function resultText(result) {
@@ -55,19 +52,22 @@ export function resultText(result) {
   return `{\n  "run": ${JSON.stringify(result.run)},\n  "files": {\n${fileTexts.join(',\n')}\n  }\n}\n`
 }
 
-export function writeResult(path, report, run) {
-  writeFileSync(path, resultText(resultOf(report, run)))
-}
-
 export function readResult(path) {
   return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined
 }
 
 /**
+ * How far a status proves a mutant: one a part's tests detected is detected, whichever other part ran it without
+ * detecting it (a function's body run as its module loads and by tests: its file's part and a static part both run it),
+ * and a part that ignores a mutant another part measured does not hide it.
+ */
+const standing = (status) => (['Killed', 'Timeout'].includes(status) ? 2 : status === 'Ignored' ? 0 : 1)
+
+/**
  * One row a file from the results of several parts, read against the code of today (sourceOf gives a file's text, or
- * undefined where it is gone; each file is read once, and its row holds its lines): of each mutant, the latest run's
- * status (a part that ignores a mutant another part measured does not hide it), and only where its line reads as it
- * did when its part ran; the others are counted as stale, measured on code that has changed since.
+ * undefined where it is gone; each file is read once, and its row holds its lines): of each mutant, the status that
+ * proves most (standing), of the latest run among equals, and only where its line reads as it did when its part ran;
+ * the others are counted as stale, measured on code that has changed since.
  */
 export function rowsOf(results, sourceOf) {
   const byFile = new Map()
@@ -100,7 +100,7 @@ export function rowsOf(results, sourceOf) {
         }
         const key = `${m.at}-${m.end}:${m.mutator}:${m.to}`
         const known = row.mutants.get(key)
-        if (!known || known.status === 'Ignored' || m.status !== 'Ignored') row.mutants.set(key, mutant)
+        if (!known || standing(m.status) >= standing(known.status)) row.mutants.set(key, mutant)
       }
     }
   }
@@ -113,3 +113,35 @@ export function rowsOf(results, sourceOf) {
 /** The text of a file of the project today, or undefined where it is gone. */
 export const sourceIn = (root) => (file) =>
   existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : undefined
+
+/**
+ * A part's result with a run over some of its lines merged in (report: StrykerJS's JSON report of that run; ranges:
+ * the `file:first-last` it mutated; run: when it ran and how long it took): of each file the run reports, the mutants
+ * on those lines, and those on a line that reads otherwise today, are replaced by what the run found. The run is added
+ * to the part's record of runs since its whole one (run.since).
+ */
+export function mergeResult(result, report, ranges, run, sourceOf) {
+  const fresh = resultOf(report, run)
+  const spans = ranges.map((range) => {
+    const [file, lines] = range.split(':')
+    const [first, last] = lines.split('-').map(Number)
+    return { file, first, last }
+  })
+  const files = { ...result.files }
+  for (const [file, { lines: freshLines, mutants: freshMutants }] of Object.entries(fresh.files)) {
+    const today = sourceOf(file)?.split('\n') ?? []
+    const { lines: heldLines, mutants: held } = result.files[file] ?? { lines: {}, mutants: [] }
+    const replaced = (line) =>
+      today[line - 1] !== heldLines[line] || spans.some((s) => s.file === file && line >= s.first && line <= s.last)
+    const kept = held.filter((m) => !replaced(Number(m.at.split(':')[0])))
+    const lines = {}
+    for (const m of kept) lines[m.at.split(':')[0]] = heldLines[m.at.split(':')[0]]
+    for (const m of freshMutants) lines[m.at.split(':')[0]] = freshLines[m.at.split(':')[0]]
+    files[file] = { lines, mutants: [...kept, ...freshMutants].sort(byPlace) }
+  }
+  const mutants = Object.values(fresh.files).reduce((sum, file) => sum + file.mutants.length, 0)
+  return {
+    run: { ...result.run, since: [...(result.run?.since ?? []), { ...run, mutants }] },
+    files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b))),
+  }
+}

@@ -3,8 +3,11 @@
 // and the time it took, the mutants by status and file, the survivors and the mutants disabled as equivalent with their
 // reasons. Each part keeps its result in mutation/results/ (committed), so that a part can be run again by itself
 // (node scripts/mutation.js mutation/stryker.http.config.mjs) and the document written from every part's last run.
-//   node scripts/mutation.js [config…] [-- stryker options]   runs each config, then writes the document
-//   node scripts/mutation.js --report-only [config…]           writes the document from the last results
+// A part measures only what its result does not hold as the code reads today (scripts/mutation-pending.js: new
+// mutants, and those on lines that changed), on the lines they span, and merges what it finds into its result; a part
+// with nothing pending does not run. --whole runs each part over all of its files, as a first run does.
+//   node scripts/mutation.js [--whole] [config…] [-- stryker options]   runs each config, then writes the document
+//   node scripts/mutation.js --report-only [config…]                     writes the document from the last results
 // With configs other than the default ones, the document goes beside the first one's JSON report, not to docs/ (or to
 // MUTATION_DOC); MUTATION_CONDITIONS adds a note on how the run was made. A part without a result is named as not
 // measured.
@@ -15,7 +18,8 @@ import { basename, dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { filesWithoutMutants, pragmaSection } from './mutation-pragmas.js'
-import { readResult, rowsOf, sourceIn, writeResult } from './mutation-results.js'
+import { filesOf, mutantsToday, pendingOf, rangesOf } from './mutation-pending.js'
+import { mergeResult, readResult, resultOf, resultText, rowsOf, sourceIn } from './mutation-results.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const DEFAULT_CONFIGS = [
@@ -37,6 +41,8 @@ const DEFAULT_CONFIGS = [
 const args = process.argv.slice(2)
 const reportOnly = args[0] === '--report-only'
 if (reportOnly) args.shift()
+const whole = args[0] === '--whole'
+if (whole) args.shift()
 const dashes = args.indexOf('--')
 const strykerArgs = dashes === -1 ? [] : args.slice(dashes + 1)
 const named = dashes === -1 ? args : args.slice(0, dashes)
@@ -76,15 +82,48 @@ const resultPaths = configs.map(({ file }, i) => {
     ? join(root, 'mutation/results', `${name}.json`)
     : join(dirname(jsonReports[i]), `${name}.results.json`)
 })
+const tsFilesUnder = (dir) =>
+  readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
+// Every file of src/ and reporters/ but the reference server (the oracle the self-tests run against, not judging code:
+// docs/mutation.md): those a part mutates, and those this document's reports leave out.
+const fullScope = [...tsFilesUnder('src'), ...tsFilesUnder('reporters')].filter(
+  (file) => !file.startsWith('src/reference/'),
+)
 if (!reportOnly) {
+  // Of each part, the lines to mutate (--mutate), or undefined for all of its files: a first run, or --whole.
+  const pending = await Promise.all(
+    configs.map(async ({ config }, i) => {
+      const held = readResult(resultPaths[i])
+      if (whole || held === undefined) return undefined
+      const today = await mutantsToday(root, config, filesOf(config.mutate ?? [], fullScope))
+      return rangesOf(pendingOf(today, held, sourceIn(root)))
+    }),
+  )
   // The write checks run the reference's signer through the bin, which runs the build.
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' })
-  if (build.status !== 0) process.exit(build.status ?? 1)
+  if (pending.some((ranges) => ranges === undefined || ranges.length > 0)) {
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' })
+    if (build.status !== 0) process.exit(build.status ?? 1)
+  }
   for (const [i, { file, config }] of configs.entries()) {
+    const ranges = pending[i]
+    if (ranges?.length === 0) {
+      console.log(`${file}: nothing to measure (its result holds every mutant of the code as it reads today)`)
+      continue
+    }
+    if (ranges)
+      console.log(`${file}: measuring the mutants of ${ranges.length} spans of lines its result does not hold`)
     const started = Date.now()
     const stryker = spawnSync(
       process.execPath,
-      [join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', file, ...strykerArgs],
+      [
+        join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'),
+        'run',
+        file,
+        ...(ranges ? ['--mutate', ranges.join(',')] : []),
+        ...strykerArgs,
+      ],
       { cwd: root, stdio: 'inherit' },
     )
     if (stryker.status !== 0) {
@@ -98,8 +137,12 @@ if (!reportOnly) {
       cores: availableParallelism(),
       conditions: process.env.MUTATION_CONDITIONS,
     }
+    const report = JSON.parse(readFileSync(jsonReports[i], 'utf8'))
+    const result = ranges
+      ? mergeResult(readResult(resultPaths[i]), report, ranges, record, sourceIn(root))
+      : resultOf(report, record)
     mkdirSync(dirname(resultPaths[i]), { recursive: true })
-    writeResult(resultPaths[i], JSON.parse(readFileSync(jsonReports[i], 'utf8')), record)
+    writeFileSync(resultPaths[i], resultText(result))
   }
 }
 const parts = configs.map(({ file }, i) => ({ file, result: readResult(resultPaths[i]) }))
@@ -118,6 +161,12 @@ const all = rows.flatMap((row) => row.mutants)
 const lineOf = (row, mutant) => row.lines[mutant.location.start.line - 1]?.trim() ?? ''
 const where = (row, mutant) => `${row.file}:${mutant.location.start.line}`
 const cell = (text) => text.replaceAll('|', '\\|').replaceAll('`', "'")
+// A part's time: its whole run and the runs over what changed since.
+const secondsOf = (run) => (run?.seconds ?? 0) + (run?.since ?? []).reduce((sum, again) => sum + again.seconds, 0)
+const sinceText = (since = []) =>
+  since.length === 0
+    ? ''
+    : `; then over what changed since: ${since.map((again) => `${again.when}, ${again.mutants} mutants in ${minutes(again.seconds)} at concurrency ${again.concurrency}${again.conditions ? ` (${again.conditions})` : ''}`).join('; ')}`
 const minutes = (seconds) =>
   seconds === undefined ? 'not measured' : `${Math.floor(seconds / 60)} min ${seconds % 60} s`
 // Mutants of top-level code (ignoreStatic) are ignored by Stryker itself, and those inside a function or an instance
@@ -135,15 +184,7 @@ const unmeasuredByFile =
 const disabled = rows.flatMap((row) =>
   row.mutants.filter((m) => m.status === 'Ignored' && !notInPart(m)).map((m) => ({ row, m })),
 )
-// Every file of src/ and reporters/ but the reference server (the oracle the self-tests run against, not judging code:
-// docs/mutation.md), to name those this document's reports leave out.
-const tsFilesUnder = (dir) =>
-  readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
-const fullScope = [...tsFilesUnder('src'), ...tsFilesUnder('reporters')].filter(
-  (file) => !file.startsWith('src/reference/'),
-)
+// The files no report names.
 const outsideReports = fullScope.filter((file) => !rows.some((row) => row.file === file)).sort()
 // A file of types alone, or of numbers 'as const', has no mutant: no report names it, and none could.
 const withoutMutants = await filesWithoutMutants(root, outsideReports)
@@ -240,7 +281,8 @@ const lines = [
   '- the top-level code of the model, the engine, the HTTP client, the redaction, the traffic adapters and the verdict',
   '  files (`static`): the tables, patterns, lists and bounds they judge with, which their parts leave out',
   '  (`ignoreStatic`: every test runs for such a mutant, in a fresh module graph; the ignorer `mutation/top-level-only.mjs`',
-  "  keeps these mutants alone, and leaves an instance field's initializer to the part of its class); judged by their",
+  '  keeps the code a module runs as it loads, its top-level code and the bodies of the functions that code calls (a table',
+  "  built by a call, a callback of `map`), and leaves the rest, an instance field's initializer too, to the other parts); judged by their",
   '  unit tests, gathered in one file (`mutation/static.test.ts`), so that a mutant costs one import of src/ (one a test',
   '  file made a mutant no test kills cost 10 s in a worker);',
   "- the checks' top-level code (`static-checks`): their definitions (IDs, requirements, what each needs) and the tables",
@@ -298,16 +340,23 @@ const lines = [
   'and the text of its line; a mutant counts only where its line reads the same today (the others are counted as stale',
   'below, measured on code that has changed since). The HTML reports are `reports/mutation/*.html` (not committed).',
   '',
+  '`npm run mutation` measures what the results do not hold: of each part, the mutants StrykerJS makes today that its',
+  'result lacks as the code reads today (new ones, those of lines that changed, and those an ignorer now keeps), on the',
+  'lines they span (`--mutate`), merged into its result (`scripts/mutation-pending.js`); a part with none does not run,',
+  "so a run after a change takes the minutes of the mutants it made. It trusts a kept status while the mutant's line",
+  'reads the same: a test weakened since, or code that changed around an unchanged line, shows only in a whole run',
+  '(`npm run mutation -- --whole`, the sum of the times below).',
+  '',
   `**Mutation score: ${score(all).toFixed(2)}%** (${count(all, DETECTED)} detected of ${count(all, [...DETECTED, ...UNDETECTED])}; ignored mutants do not count).`,
   '',
-  `- Runs: ${minutes(measured.reduce((sum, part) => sum + (part.run?.seconds ?? 0), 0))} in all, part by part:`,
+  `- Runs: ${minutes(measured.reduce((sum, part) => sum + secondsOf(part.run), 0))} in all, part by part:`,
   ...measured.map(
     ({ file, run }) =>
-      `  - \`${file}\`: ${run ? `${run.when}, ${minutes(run.seconds)} at concurrency ${run.concurrency} on ${run.cores} cores${run.conditions ? ` (${run.conditions})` : ''}` : 'no record of its run'}.`,
+      `  - \`${file}\`: ${run ? `${run.when}, ${minutes(run.seconds)} at concurrency ${run.concurrency} on ${run.cores} cores${run.conditions ? ` (${run.conditions})` : ''}${sinceText(run.since)}` : 'no record of its run'}.`,
   ),
   ...unmeasured.map(({ file }) => `  - \`${file}\`: not measured (no result).`),
   `- Mutants: ${all.length} in ${rows.length} files: ${STATUSES.map((s) => `${count(all, [s])} ${s}`).join(', ')}; ${staleMutants} stale (their line has changed since their part ran; not counted).`,
-  `- Ignored: ${staticIgnored.length} measured by no part, ${disabled.length} disabled in the code as equivalent (listed below). Top-level code is the static parts', the code inside functions and instance fields the other parts'; a mutant is measured by neither where its part has no result, or where its function runs only as its module loads (a table built by a call): its file's part leaves it to the static parts as static, and they leave it to that part as inside a function. By file: ${unmeasuredByFile}.`,
+  `- Ignored: ${staticIgnored.length} measured by no part, ${disabled.length} disabled in the code as equivalent (listed below). The code a module runs as it loads is the static parts', the rest the other parts'; a mutant is measured by neither where its part has no result, or where StrykerJS finds it reached outside any test (in a hook) though no code run at load calls its function: its file's part leaves it as static, and the static parts leave it as inside a function. By file: ${unmeasuredByFile}.`,
   '',
   '## The survivors of the review by hand',
   '',

@@ -67,15 +67,23 @@ describe("a part's result (mutation/results/)", () => {
     ).toHaveLength(2)
   })
 
-  test("of a mutant two runs measured, the later run's status counts, unless the later run ignored it", () => {
-    const surviving = partResult('2026-11-25 10:00 UTC', SOURCE, [
-      mutant(2, 5, 'EqualityOperator', 'a >= 0', 'Survived'),
-    ])
-    const killed = partResult('2026-11-26 10:00 UTC', SOURCE, [mutant(2, 5, 'EqualityOperator', 'a >= 0', 'Killed')])
-    const ignored = partResult('2026-11-27 10:00 UTC', SOURCE, [mutant(2, 5, 'EqualityOperator', 'a >= 0', 'Ignored')])
-    expect(statusesOf([killed, surviving], SOURCE).statuses).toEqual(['2:EqualityOperator:a >= 0:Killed'])
-    expect(statusesOf([ignored, surviving], SOURCE).statuses).toEqual(['2:EqualityOperator:a >= 0:Survived'])
-    expect(statusesOf([surviving, ignored, killed], SOURCE).statuses).toEqual(['2:EqualityOperator:a >= 0:Killed'])
+  test('of a mutant two parts ran, one that detected it counts, then the later run; one that ignored it hides nothing', () => {
+    const at = (when: string, status: string) =>
+      partResult(when, SOURCE, [mutant(2, 5, 'EqualityOperator', 'a >= 0', status)])
+    const statusOf = (...results: PartResult[]) => statusesOf(results, SOURCE).statuses
+    const killed = at('2026-11-25 10:00 UTC', 'Killed')
+    const timedOut = at('2026-11-25 11:00 UTC', 'Timeout')
+    const surviving = at('2026-11-26 10:00 UTC', 'Survived')
+    const uncovered = at('2026-11-26 11:00 UTC', 'NoCoverage')
+    const ignored = at('2026-11-27 10:00 UTC', 'Ignored')
+    expect(statusOf(surviving, killed)).toEqual(['2:EqualityOperator:a >= 0:Killed'])
+    expect(statusOf(killed, uncovered)).toEqual(['2:EqualityOperator:a >= 0:Killed'])
+    expect(statusOf(killed, timedOut)).toEqual(['2:EqualityOperator:a >= 0:Timeout'])
+    expect(statusOf(timedOut, killed)).toEqual(['2:EqualityOperator:a >= 0:Timeout'])
+    expect(statusOf(surviving, uncovered)).toEqual(['2:EqualityOperator:a >= 0:NoCoverage'])
+    expect(statusOf(ignored, surviving)).toEqual(['2:EqualityOperator:a >= 0:Survived'])
+    expect(statusOf(ignored, killed)).toEqual(['2:EqualityOperator:a >= 0:Killed'])
+    expect(statusOf(ignored)).toEqual(['2:EqualityOperator:a >= 0:Ignored'])
   })
 
   test('two mutants of one place differ by their mutator, their replacement or where they end', () => {
