@@ -127,6 +127,7 @@ export type FaultName =
   | 'request-id-colons-refused'
   | 'request-id-counter-wraps'
   | 'request-id-echoed-unvalidated'
+  | 'request-id-lowercased'
   | 'request-id-regenerated-on-errors'
   | 'request-id-too-short-on-success'
   | 'request-id-truncated-to-64'

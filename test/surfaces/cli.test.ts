@@ -193,6 +193,14 @@ describe('the command line', () => {
     expect(writes.out, 'no soak, no round line').not.toMatch(/^soak: /m)
   })
 
+  test('a run through the API that may write sends its writes without an onWritePlan to show them to', async () => {
+    const report = await runConformance({
+      settings: { allowWrites: true, seed: FIXED_SEED },
+      only: ['writes/missing-key-refused'],
+    })
+    expect(report.checks.find((c) => c.id === 'writes/missing-key-refused')?.status).toBe('passed')
+  })
+
   test('-h, help and help SUBCOMMAND print the help that --help prints', async () => {
     const { out } = captureOutput()
     const printed = async (argv: string[]) => {

@@ -1,6 +1,8 @@
 import { request } from 'undici'
 import { describe, expect, test } from 'vitest'
 import { parseReferenceArgs, reference } from '../../src/cli/reference.js'
+import { referenceSign } from '../../src/cli/reference-sign.js'
+import { UsageError } from '../../src/core/errors.js'
 import { allowances } from '../../src/reference/allowances/index.js'
 import { faults } from '../../src/reference/faults/index.js'
 import { rawTarget } from '../support/hostile-servers.js'
@@ -128,5 +130,43 @@ describe('ipts-conformance reference, in this process', () => {
     } finally {
       await taken.close()
     }
+  })
+})
+
+describe('ipts-conformance reference sign, in this process', () => {
+  const HASH = `0x${'ab'.repeat(32)}`
+  const ONE_KIND =
+    'reference sign needs one kind of body: intent or cancellation (a cancellation then the hash of the intent it cancels, if any)'
+  const signed = (argv: string[]) => {
+    const out: string[] = []
+    try {
+      return { code: referenceSign(argv, { write: (text: string) => out.push(text) } as never), out: out.join('') }
+    } catch (error) {
+      expect(error).toBeInstanceOf(UsageError)
+      return { refused: (error as Error).message }
+    }
+  }
+
+  test('refuses anything but one kind of body', () => {
+    for (const argv of [[], ['order'], ['intent', HASH, 'more'], ['cancellation', HASH, HASH]])
+      expect(signed(argv), argv.join(' ')).toEqual({ refused: ONE_KIND })
+  })
+
+  test('refuses an intent after anything but a cancellation, and one that is no hash', () => {
+    const onlyCancellation = (given: string) =>
+      `reference sign: only a cancellation names an intent, by its hash (0x and 64 hex digits), got ${JSON.stringify(given)}`
+    expect(signed(['intent', HASH])).toEqual({ refused: onlyCancellation(HASH) })
+    expect(signed(['cancellation', HASH.slice(0, -1)])).toEqual({ refused: onlyCancellation(HASH.slice(0, -1)) })
+    expect(signed(['cancellation', `${HASH}0`])).toEqual({ refused: onlyCancellation(`${HASH}0`) })
+  })
+
+  test('prints one body of each kind, and a cancellation of the intent it names', () => {
+    for (const argv of [['intent'], ['cancellation'], ['cancellation', HASH]]) {
+      const { code, out } = signed(argv)
+      expect(code, argv.join(' ')).toBe(0)
+      expect(out).toMatch(/^\{.*\}\n$/)
+    }
+    expect(signed(['cancellation', HASH]).out).toContain(HASH)
+    expect(signed(['cancellation']).out).not.toContain(HASH)
   })
 })

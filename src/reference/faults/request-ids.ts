@@ -89,6 +89,17 @@ export const requestIdFaults: readonly Fault[] = [
     },
   },
   {
+    name: 'request-id-lowercased',
+    description:
+      'The request ID is kept in a case-insensitive store, so a valid X-Request-ID with capitals comes back in lower case.',
+    breaks: ['request-ids/valid-echoed', 'properties/valid-request-id-echoed'],
+    onResponse(response, request) {
+      const sent = request.headers['x-request-id']
+      if (sent !== undefined && response.headers['x-request-id'] === sent && sent !== sent.toLowerCase())
+        carryRequestId(response, sent.toLowerCase())
+    },
+  },
+  {
     name: 'request-id-truncated-to-64',
     description:
       'The request ID is stored in a 64-character column, so a longer valid X-Request-ID comes back cut short.',
