@@ -19,5 +19,6 @@ export function pendingOf(
   today: readonly MutantToday[],
   result: PartResult | undefined,
   sourceOf: (file: string) => string | undefined,
+  options?: { survivors?: boolean },
 ): MutantToday[]
 export function rangesOf(pending: readonly MutantToday[]): string[]

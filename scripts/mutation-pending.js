@@ -50,15 +50,18 @@ export async function mutantsToday(root, config, files) {
   }))
 }
 
+const UNDETECTED = ['Survived', 'NoCoverage']
+
 /** An ignorer's reason: the mutant was left to another part, and is to be measured where the ignorer now keeps it. */
 const LEFT_TO_ANOTHER_PART = /measured by another part/
 
 /**
  * The mutants of today that a result does not hold as they read today: new ones (ignored ones too, so that the result
  * names them), those on a line that reads otherwise than when the part ran, and those an ignorer left to another part
- * that it keeps today. sourceOf gives a file's text.
+ * that it keeps today; with survivors, those it holds undetected too (to measure them again after tests were added).
+ * sourceOf gives a file's text.
  */
-export function pendingOf(today, result, sourceOf) {
+export function pendingOf(today, result, sourceOf, { survivors = false } = {}) {
   const held = new Map()
   for (const [file, { lines, mutants }] of Object.entries(result?.files ?? {})) {
     const source = sourceOf(file)?.split('\n') ?? []
@@ -70,6 +73,7 @@ export function pendingOf(today, result, sourceOf) {
   return today.filter((m) => {
     const known = held.get(`${m.file}@${m.at}-${m.end}:${m.mutator}:${m.to}`)
     if (known === undefined) return true
+    if (survivors && UNDETECTED.includes(known.status)) return true
     return known.status === 'Ignored' && LEFT_TO_ANOTHER_PART.test(known.why ?? '') && !m.ignored
   })
 }

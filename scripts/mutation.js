@@ -5,9 +5,12 @@
 // (node scripts/mutation.js mutation/stryker.http.config.mjs) and the document written from every part's last run.
 // A part measures only what its result does not hold as the code reads today (scripts/mutation-pending.js: new
 // mutants, and those on lines that changed), on the lines they span, and merges what it finds into its result; a part
-// with nothing pending does not run. --whole runs each part over all of its files, as a first run does.
-//   node scripts/mutation.js [--whole] [config…] [-- stryker options]   runs each config, then writes the document
-//   node scripts/mutation.js --report-only [config…]                     writes the document from the last results
+// with nothing pending does not run. --whole runs each part over all of its files, as a first run does; --survivors
+// measures again the mutants its result holds undetected too (after tests were added to kill them).
+//   node scripts/mutation.js [--whole|--survivors] [config…] [-- stryker options]
+//     runs each config, then writes the document
+//   node scripts/mutation.js --report-only [config…]
+//     writes the document from the last results
 // With configs other than the default ones, the document goes beside the first one's JSON report, not to docs/ (or to
 // MUTATION_DOC); MUTATION_CONDITIONS adds a note on how the run was made. A part without a result is named as not
 // measured.
@@ -43,6 +46,8 @@ const reportOnly = args[0] === '--report-only'
 if (reportOnly) args.shift()
 const whole = args[0] === '--whole'
 if (whole) args.shift()
+const undetectedAgain = args[0] === '--survivors'
+if (undetectedAgain) args.shift()
 const dashes = args.indexOf('--')
 const strykerArgs = dashes === -1 ? [] : args.slice(dashes + 1)
 const named = dashes === -1 ? args : args.slice(0, dashes)
@@ -98,7 +103,7 @@ if (!reportOnly) {
       const held = readResult(resultPaths[i])
       if (whole || held === undefined) return undefined
       const today = await mutantsToday(root, config, filesOf(config.mutate ?? [], fullScope))
-      return rangesOf(pendingOf(today, held, sourceIn(root)))
+      return rangesOf(pendingOf(today, held, sourceIn(root), { survivors: undetectedAgain }))
     }),
   )
   // The write checks run the reference's signer through the bin, which runs the build.
@@ -345,7 +350,8 @@ const lines = [
   'lines they span (`--mutate`), merged into its result (`scripts/mutation-pending.js`); a part with none does not run,',
   "so a run after a change takes the minutes of the mutants it made. It trusts a kept status while the mutant's line",
   'reads the same: a test weakened since, or code that changed around an unchanged line, shows only in a whole run',
-  '(`npm run mutation -- --whole`, the sum of the times below).',
+  '(`npm run mutation -- --whole`, the sum of the times below); `--survivors` measures again the mutants a result holds',
+  'undetected, after tests were added to kill them.',
   '',
   `**Mutation score: ${score(all).toFixed(2)}%** (${count(all, DETECTED)} detected of ${count(all, [...DETECTED, ...UNDETECTED])}; ignored mutants do not count).`,
   '',

@@ -98,6 +98,23 @@ describe('what a part of npm run mutation has still to measure (scripts/mutation
     expect(pendingOf(mutants, result, () => SOURCE).map((m) => m.to)).toEqual(['0'])
   })
 
+  test('with survivors, a mutant the result holds undetected is pending too, though its line reads the same', () => {
+    const result = resultOver([
+      ['1:11', '1:12', 'NumericLiteral', '0', 'Killed'],
+      ['2:5', '2:10', 'EqualityOperator', 'a >= 0', 'Survived'],
+      ['2:5', '2:10', 'EqualityOperator', 'a <= 0', 'NoCoverage'],
+      ['3:17', '3:22', 'ArithmeticOperator', 'a - 2', 'Timeout'],
+    ])
+    const mutants = [
+      today('1:11', '1:12', 'NumericLiteral', '0'),
+      today('2:5', '2:10', 'EqualityOperator', 'a >= 0'),
+      today('2:5', '2:10', 'EqualityOperator', 'a <= 0'),
+      today('3:17', '3:22', 'ArithmeticOperator', 'a - 2'),
+    ]
+    expect(pendingOf(mutants, result, () => SOURCE, { survivors: true }).map((m) => m.to)).toEqual(['a >= 0', 'a <= 0'])
+    expect(pendingOf(mutants, result, () => SOURCE)).toEqual([])
+  })
+
   test('the pending mutants become the spans of lines --mutate takes, file by file, those that touch merged', () => {
     const at = (file: string, first: number, last: number) => ({
       ...today(`${first}:1`, `${last}:2`, 'BlockStatement', '{}'),
