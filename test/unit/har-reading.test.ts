@@ -790,6 +790,11 @@ describe('harEntries: what a response entry says of its body', () => {
       mimeType: 'x-unknown',
       comment: 'a body in an unknown content coding: not recorded',
     })
+    expect(contentOf({ ...unknown, truncated: true }), 'cut at the size cap as well').toEqual({
+      size: 9,
+      mimeType: 'x-unknown',
+      comment: 'a body in an unknown content coding: not recorded',
+    })
     expect(contentOf({ ...unknown, notJudged: 'a body in x-secret-zip' }).comment).toBe('a body in x-secret-zip')
     expect(contentOf({ ...unknown, encodedBytes: undefined }).text, 'no size as sent: kept').toBe('{"items":[]}')
   })
