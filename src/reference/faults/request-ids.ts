@@ -9,6 +9,15 @@ const isError = (response: RefResponse) => response.status >= 400
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
 
+/** Gives back the X-Request-ID sent as a store that keeps it otherwise would: changed, where the change alters it. */
+const echoedAs =
+  (change: (sent: string) => string): Fault['onResponse'] =>
+  (response, request) => {
+    const sent = request.headers['x-request-id']
+    if (sent !== undefined && response.headers['x-request-id'] === sent && change(sent) !== sent)
+      carryRequestId(response, change(sent))
+  }
+
 export const requestIdFaults: readonly Fault[] = [
   {
     name: 'invalid-request-id-echoed-in-body',
@@ -93,22 +102,14 @@ export const requestIdFaults: readonly Fault[] = [
     description:
       'The request ID is kept in a case-insensitive store, so a valid X-Request-ID with capitals comes back in lower case.',
     breaks: ['request-ids/valid-echoed', 'properties/valid-request-id-echoed'],
-    onResponse(response, request) {
-      const sent = request.headers['x-request-id']
-      if (sent !== undefined && response.headers['x-request-id'] === sent && sent !== sent.toLowerCase())
-        carryRequestId(response, sent.toLowerCase())
-    },
+    onResponse: echoedAs((sent) => sent.toLowerCase()),
   },
   {
     name: 'request-id-truncated-to-64',
     description:
       'The request ID is stored in a 64-character column, so a longer valid X-Request-ID comes back cut short.',
     breaks: ['request-ids/valid-echoed', 'properties/valid-request-id-echoed'],
-    onResponse(response, request) {
-      const sent = request.headers['x-request-id']
-      if (sent !== undefined && sent.length > 64 && response.headers['x-request-id'] === sent)
-        carryRequestId(response, sent.slice(0, 64))
-    },
+    onResponse: echoedAs((sent) => sent.slice(0, 64)),
   },
   {
     name: 'request-id-echoed-unvalidated',
