@@ -38,6 +38,8 @@ const compareAt = (a, b) => {
   return lineA - lineB || columnA - columnB
 }
 
+const keyOf = (m) => `${m.at}-${m.end}:${m.mutator}:${m.to}`
+
 const byPlace = (a, b) =>
   compareAt(a.at, b.at) || compareAt(a.end, b.end) || a.mutator.localeCompare(b.mutator) || a.to.localeCompare(b.to)
 
@@ -98,9 +100,8 @@ export function rowsOf(results, sourceOf) {
           status: m.status,
           statusReason: m.why,
         }
-        const key = `${m.at}-${m.end}:${m.mutator}:${m.to}`
-        const known = row.mutants.get(key)
-        if (!known || standing(m.status) >= standing(known.status)) row.mutants.set(key, mutant)
+        const known = row.mutants.get(keyOf(m))
+        if (!known || standing(m.status) >= standing(known.status)) row.mutants.set(keyOf(m), mutant)
       }
     }
   }
@@ -117,7 +118,8 @@ export const sourceIn = (root) => (file) =>
 /**
  * A part's result with a run over some of its lines merged in (report: StrykerJS's JSON report of that run; ranges:
  * the `file:first-last` it mutated; run: when it ran and how long it took): of each file the run reports, the mutants
- * on those lines, and those on a line that reads otherwise today, are replaced by what the run found. The run is added
+ * on those lines, those on a line that reads otherwise today, and those the report holds (StrykerJS's incremental mode
+ * adds those of its earlier runs) are replaced by what the run found. The run is added
  * to the part's record of runs since its whole one (run.since).
  */
 export function mergeResult(result, report, ranges, run, sourceOf) {
@@ -133,7 +135,9 @@ export function mergeResult(result, report, ranges, run, sourceOf) {
     const { lines: heldLines, mutants: held } = result.files[file] ?? { lines: {}, mutants: [] }
     const replaced = (line) =>
       today[line - 1] !== heldLines[line] || spans.some((s) => s.file === file && line >= s.first && line <= s.last)
-    const kept = held.filter((m) => !replaced(Number(m.at.split(':')[0])))
+    // StrykerJS's incremental mode reports mutants of earlier runs beside those the run measured.
+    const reported = new Set(freshMutants.map(keyOf))
+    const kept = held.filter((m) => !replaced(Number(m.at.split(':')[0])) && !reported.has(keyOf(m)))
     const lines = {}
     for (const m of kept) lines[m.at.split(':')[0]] = heldLines[m.at.split(':')[0]]
     for (const m of freshMutants) lines[m.at.split(':')[0]] = freshLines[m.at.split(':')[0]]

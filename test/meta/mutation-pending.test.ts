@@ -227,6 +227,29 @@ describe("a run over some lines merged into a part's result (mergeResult)", () =
     ])
   })
 
+  test('a mutant the report holds outside the lines mutated (kept by incremental mode) replaces the one held', () => {
+    const report = {
+      files: {
+        'src/a.ts': {
+          source: SOURCE,
+          mutants: [
+            {
+              location: { start: { line: 3, column: 17 }, end: { line: 3, column: 22 } },
+              mutatorName: 'ArithmeticOperator',
+              replacement: 'a - 2',
+              status: 'Survived',
+            },
+          ],
+        },
+      },
+    }
+    const merged = mergeResult(held, report, ['src/a.ts:1-1'], run, () => SOURCE)
+    expect(merged.files['src/a.ts']!.mutants.map((m) => `${m.at}:${m.to}:${m.status}`)).toEqual([
+      '2:5:a >= 0:Survived',
+      '3:17:a - 2:Survived',
+    ])
+  })
+
   test('a file the run reports for the first time is added, and a result of a part made whole keeps its own run', () => {
     const report = { files: { 'src/a.ts': { source: SOURCE, mutants: [] } } }
     const merged = mergeResult({ run: held.run, files: {} }, report, ['src/a.ts:1-3'], run, () => SOURCE)
