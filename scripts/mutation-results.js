@@ -119,8 +119,8 @@ export const sourceIn = (root) => (file) =>
  * A part's result with a run over some of its lines merged in (report: StrykerJS's JSON report of that run; ranges:
  * the `file:first-last` it mutated; run: when it ran and how long it took): of each file the run reports, the mutants
  * on those lines, those on a line that reads otherwise today, and those the report holds (StrykerJS's incremental mode
- * adds those of its earlier runs) are replaced by what the run found. The run is added
- * to the part's record of runs since its whole one (run.since).
+ * adds those of its earlier runs) are replaced by what the run found. The run is added to the part's record of runs
+ * since its whole one (run.since), with the number of mutants it measured on those lines.
  */
 export function mergeResult(result, report, ranges, run, sourceOf) {
   const fresh = resultOf(report, run)
@@ -143,7 +143,12 @@ export function mergeResult(result, report, ranges, run, sourceOf) {
     for (const m of freshMutants) lines[m.at.split(':')[0]] = freshLines[m.at.split(':')[0]]
     files[file] = { lines, mutants: [...kept, ...freshMutants].sort(byPlace) }
   }
-  const mutants = Object.values(fresh.files).reduce((sum, file) => sum + file.mutants.length, 0)
+  const inSpans = ([file, { mutants }]) =>
+    mutants.filter((m) => {
+      const line = Number(m.at.split(':')[0])
+      return spans.some((s) => s.file === file && line >= s.first && line <= s.last)
+    }).length
+  const mutants = Object.entries(fresh.files).reduce((sum, entry) => sum + inSpans(entry), 0)
   return {
     run: { ...result.run, since: [...(result.run?.since ?? []), { ...run, mutants }] },
     files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b))),

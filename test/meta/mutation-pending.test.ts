@@ -248,6 +248,7 @@ describe("a run over some lines merged into a part's result (mergeResult)", () =
       '2:5:a >= 0:Survived',
       '3:17:a - 2:Survived',
     ])
+    expect(merged.run.since, 'measured on the lines mutated: none').toEqual([{ ...run, mutants: 0 }])
   })
 
   test('a file the run reports for the first time is added, and a result of a part made whole keeps its own run', () => {
