@@ -69,10 +69,20 @@ function runsAtLoad(fn, seen = new Set()) {
   )
 }
 
-const runsAtLoadByFunction = new WeakMap()
-const atLoad = (fn) => {
-  if (!runsAtLoadByFunction.has(fn.node)) runsAtLoadByFunction.set(fn.node, runsAtLoad(fn))
-  return runsAtLoadByFunction.get(fn.node)
+/**
+ * Of each module (its Program node), the functions that run as it loads. They are found as StrykerJS enters the
+ * module, before it places a mutant: a call it has wrapped in a mutant's switch no longer reads as a call.
+ */
+const runAtLoadByModule = new WeakMap()
+
+function functionsRunAtLoad(program) {
+  const found = new Set()
+  program.traverse({
+    Function(fn) {
+      if (runsAtLoad(fn)) found.add(fn.node)
+    },
+  })
+  return found
 }
 
 /**
@@ -86,8 +96,10 @@ const atLoad = (fn) => {
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'top-level-only', {
     shouldIgnore(path) {
+      if (path.isProgram()) runAtLoadByModule.set(path.node, functionsRunAtLoad(path))
       const fn = path.getFunctionParent()
-      if (fn && !atLoad(fn)) return 'inside a function: measured by another part'
+      const runAtLoad = runAtLoadByModule.get(path.scope.getProgramParent().path.node)
+      if (fn && !runAtLoad.has(fn.node)) return 'inside a function: measured by another part'
       // A field's initializer runs when an instance is made, inside a test, as a function's body does.
       const field = path.findParent((parent) => parent.isClassProperty() || parent.isClassPrivateProperty())
       return field && !field.node.static ? 'in an instance field: measured by another part' : undefined

@@ -129,26 +129,30 @@ export function mergeResult(result, report, ranges, run, sourceOf) {
     const [first, last] = lines.split('-').map(Number)
     return { file, first, last }
   })
+  // A mutant the run mutated: StrykerJS mutates those whose lines lie within a span, not one that reaches beyond it.
+  const mutated = (file, m) => {
+    const [start, end] = [m.at, m.end].map((at) => Number(at.split(':')[0]))
+    return spans.some((s) => s.file === file && start >= s.first && end <= s.last)
+  }
   const files = { ...result.files }
   for (const [file, { lines: freshLines, mutants: freshMutants }] of Object.entries(fresh.files)) {
     const today = sourceOf(file)?.split('\n') ?? []
     const { lines: heldLines, mutants: held } = result.files[file] ?? { lines: {}, mutants: [] }
-    const replaced = (line) =>
-      today[line - 1] !== heldLines[line] || spans.some((s) => s.file === file && line >= s.first && line <= s.last)
+    const lineOf = (m) => m.at.split(':')[0]
     // StrykerJS's incremental mode reports mutants of earlier runs beside those the run measured.
     const reported = new Set(freshMutants.map(keyOf))
-    const kept = held.filter((m) => !replaced(Number(m.at.split(':')[0])) && !reported.has(keyOf(m)))
+    const kept = held.filter(
+      (m) => today[lineOf(m) - 1] === heldLines[lineOf(m)] && !mutated(file, m) && !reported.has(keyOf(m)),
+    )
     const lines = {}
-    for (const m of kept) lines[m.at.split(':')[0]] = heldLines[m.at.split(':')[0]]
-    for (const m of freshMutants) lines[m.at.split(':')[0]] = freshLines[m.at.split(':')[0]]
+    for (const m of kept) lines[lineOf(m)] = heldLines[lineOf(m)]
+    for (const m of freshMutants) lines[lineOf(m)] = freshLines[lineOf(m)]
     files[file] = { lines, mutants: [...kept, ...freshMutants].sort(byPlace) }
   }
-  const inSpans = ([file, { mutants }]) =>
-    mutants.filter((m) => {
-      const line = Number(m.at.split(':')[0])
-      return spans.some((s) => s.file === file && line >= s.first && line <= s.last)
-    }).length
-  const mutants = Object.entries(fresh.files).reduce((sum, entry) => sum + inSpans(entry), 0)
+  const mutants = Object.entries(fresh.files).reduce(
+    (sum, [file, { mutants }]) => sum + mutants.filter((m) => mutated(file, m)).length,
+    0,
+  )
   return {
     run: { ...result.run, since: [...(result.run?.since ?? []), { ...run, mutants }] },
     files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b))),

@@ -127,3 +127,19 @@ describe('profile/restricted-key-granted', () => {
     )
   })
 })
+
+describe("the profile's record checks, where no exchange was judged", () => {
+  test("each says which operation's 200s it would have judged", () => {
+    const notApplicable = Object.fromEntries(
+      profileShapeChecks.filter((check) => check.recorded).map((check) => [check.id, check.recorded!.notApplicable]),
+    )
+    const from = (path: string) => `no exchange was a 200 with a JSON body from GET ${path}`
+    expect(notApplicable).toEqual({
+      'profile/balance-required-members': from('/v1/traders/{address}/balances'),
+      'profile/config-schema': from('/v1/config'),
+      'profile/market-required-members': from('/v1/markets'),
+      'profile/pnl-required-members': from('/v1/traders/{address}/pnl'),
+      'profile/vault-required-members': from('/v1/vault'),
+    })
+  })
+})

@@ -25,6 +25,7 @@ import {
   needsOf,
   pathsOf,
 } from '../../src/checks/success-bodies.js'
+import { envelopeChecks } from '../../src/checks/envelope.js'
 import { carriedPayload } from '../../src/checks/refusal-payload.js'
 import type { RunSettings } from '../../src/core/settings.js'
 import type { Exchange } from '../../src/http/exchange.js'
@@ -400,6 +401,16 @@ describe('bodyRuleCheck', () => {
       bodyRuleCheck({ id: 'x', requirement: 'SHAPE-PNL', title: 't', operations: ['getTraderPnl', 'getVault'] }).needs,
     ).toEqual(['apiKey'])
     expect(envelopeRule().needs).toEqual(['apiKey'])
+  })
+  test('the envelope rules judge the success bodies of the enveloped operations alone', () => {
+    const success = (operation: string, path: string) =>
+      exchangeOf(responseOf(200, {}, { data: {} }), { operation, url: `http://127.0.0.1:9${path}` })
+    const judged = (exchange: Exchange) =>
+      envelopeChecks.filter((check) => check.recorded!.applies(undefined as never, exchange, {} as RunSettings))
+    expect(judged(success('getVault', '/v1/vault'))).toEqual(envelopeChecks)
+    expect(judged(success('listMarkets', '/v1/markets'))).toEqual(envelopeChecks)
+    expect(judged(success('getConfig', '/v1/config')), 'GET /v1/config answers no envelope').toEqual([])
+    expect(judged(success('getIntentStatus', `/v1/intents/0x${'a'.repeat(64)}`)), 'nor does an intent').toEqual([])
   })
   test('applies to the success bodies of its operations only', () => {
     const vaultData = vaultRule()

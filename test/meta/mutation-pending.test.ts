@@ -243,6 +243,28 @@ describe("a run over some lines merged into a part's result (mergeResult)", () =
         },
       },
     }
+    const spanning = {
+      ...held,
+      files: {
+        'src/a.ts': {
+          ...held.files['src/a.ts']!,
+          mutants: [
+            ...held.files['src/a.ts']!.mutants,
+            { at: '1:1', end: '2:3', mutator: 'BlockStatement', to: '{}', status: 'Killed' },
+          ],
+        },
+      },
+    }
+    expect(
+      mergeResult(
+        spanning,
+        { files: { 'src/a.ts': { source: SOURCE, mutants: [] } } },
+        ['src/a.ts:1-1'],
+        run,
+        () => SOURCE,
+      ).files['src/a.ts']!.mutants.map((m) => m.at),
+      'one that reaches beyond the lines mutated was not mutated: it is kept',
+    ).toEqual(['1:1', '2:5', '3:17'])
     const merged = mergeResult(held, report, ['src/a.ts:1-1'], run, () => SOURCE)
     expect(merged.files['src/a.ts']!.mutants.map((m) => `${m.at}:${m.to}:${m.status}`)).toEqual([
       '2:5:a >= 0:Survived',

@@ -63,6 +63,17 @@ describe('the ignorer of the static parts (mutation/top-level-only.mjs): the cod
     expect(left).toEqual(['6: ""', '7: ""'])
   })
 
+  test('leaves a function called only by one run later that comes before it, its call wrapped in mutants', async () => {
+    const { kept, left } = await sorted([
+      "export const rules = [{ id: 'a', applies: (n: number) => helper(n) > 0 && n < 10 }]",
+      'function helper(n: number) {',
+      '  return n + 1',
+      '}',
+    ])
+    expect(kept).toEqual(expect.arrayContaining(['1: ""', '1: {}']))
+    expect(left).toEqual(expect.arrayContaining(['2: {}', '3: n - 1']))
+  })
+
   test('leaves a function that only a function run later calls, and one that calls itself', async () => {
     const { kept, left } = await sorted([
       'function helper(n: number) {',

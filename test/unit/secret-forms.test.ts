@@ -530,3 +530,20 @@ describe('partial forms', () => {
     expect(redact(`token: ${key.value.slice(0, 12)}\r\n  ${key.value.slice(12)}`, [key])).toBe('token: $K')
   })
 })
+
+describe("a secret's own views", () => {
+  // What a secret's bytes stand for is not its text: a secret that reads as hex, an array of bytes, base64 or gzip is
+  // not looked for as the text those bytes make, which any report could hold by chance.
+  const text = 'not-a-secret-at-all, only words'
+  const bytes = Buffer.from(text)
+  test.each([
+    ['hex', bytes.toString('hex')],
+    ['an array of bytes', `[${[...bytes].join(',')}]`],
+    ['base64', bytes.toString('base64')],
+    ['gzip read as Latin-1', gzipSync(bytes).toString('latin1')],
+  ])('of one that reads as %s leave the text its bytes make alone, and redact the secret', (_, value) => {
+    const secrets = [{ value, placeholder: '$IPTS_RECEIPT' }]
+    expect(redact(`the report says ${text}`, secrets)).toBe(`the report says ${text}`)
+    expect(redact(`the report says ${value}`, secrets)).toBe('the report says $IPTS_RECEIPT')
+  })
+})
