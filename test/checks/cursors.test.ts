@@ -331,6 +331,20 @@ describe('cursors/markets-walk-ends: following the cursor', () => {
     expect(whole.status, whole.reason).toBe('passed')
   })
 
+  test('a cursor that does not advance fails the walk at once: a third page that is the second again, within --max-pages 3', async () => {
+    const stuck = onMarkets('markets-second-page-cursor-to-itself', (response, request, data) => {
+      const body = response.status === 200 ? bodyOf(response) : undefined
+      if (body && positionOf(request, data)?.offset === 10) body.cursor = marketsCursor(data, 10)
+    })
+    for (const maxPages of [3, 20]) {
+      const outcome = await outcomeWithBehaviours(['cursors/markets-walk-ends'], [stuck], { maxPages })
+      expect(outcome.status, `--max-pages ${maxPages}: ${outcome.reason}`).toBe('failed')
+      expect(outcome.reason).toBe(
+        'page 3 holds the same items as page 2 and carries a cursor again: the walk has come round and never reaches a last page',
+      )
+    }
+  })
+
   test('a third page that is the first again, with a cursor, fails the walk with the third page as evidence', async () => {
     const back = onMarkets('markets-second-page-cursor-to-start', (response, request, data) => {
       const body = response.status === 200 ? bodyOf(response) : undefined
