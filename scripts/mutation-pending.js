@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { minimatch } from 'minimatch'
+import { keyOf } from './mutation-results.js'
 
 const silentLogger = new Proxy({}, { get: (_, name) => (String(name).startsWith('is') ? () => false : () => {}) })
 
@@ -67,11 +68,11 @@ export function pendingOf(today, result, sourceOf, { survivors = false } = {}) {
     const source = sourceOf(file)?.split('\n') ?? []
     for (const m of mutants) {
       const line = Number(m.at.split(':')[0])
-      if (source[line - 1] === lines[line]) held.set(`${file}@${m.at}-${m.end}:${m.mutator}:${m.to}`, m)
+      if (source[line - 1] === lines[line]) held.set(`${file}@${keyOf(m)}`, m)
     }
   }
   return today.filter((m) => {
-    const known = held.get(`${m.file}@${m.at}-${m.end}:${m.mutator}:${m.to}`)
+    const known = held.get(`${m.file}@${keyOf(m)}`)
     if (known === undefined) return true
     if (survivors && UNDETECTED.includes(known.status)) return true
     return known.status === 'Ignored' && LEFT_TO_ANOTHER_PART.test(known.why ?? '') && !m.ignored

@@ -30,6 +30,7 @@ export interface PartResult {
   run: RunRecord
   files: Record<string, { lines: Record<string, string>; mutants: ResultMutant[] }>
 }
+export function keyOf(mutant: { at: string; end: string; mutator: string; to: string }): string
 export function resultOf(report: StrykerReport, run: RunRecord): PartResult
 export function resultText(result: PartResult): string
 export function readResult(path: string): PartResult | undefined

@@ -38,7 +38,8 @@ const compareAt = (a, b) => {
   return lineA - lineB || columnA - columnB
 }
 
-const keyOf = (m) => `${m.at}-${m.end}:${m.mutator}:${m.to}`
+/** What tells one mutant from another: where it starts and ends, its mutator and what it puts there. */
+export const keyOf = (m) => `${m.at}-${m.end}:${m.mutator}:${m.to}`
 
 const byPlace = (a, b) =>
   compareAt(a.at, b.at) || compareAt(a.end, b.end) || a.mutator.localeCompare(b.mutator) || a.to.localeCompare(b.to)
