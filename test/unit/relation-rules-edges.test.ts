@@ -45,6 +45,14 @@ describe('relations/request-id-unique', () => {
     expect(judged(UNIQUE, [echoed, echoed])).toEqual([null, null])
   })
 
+  test('an ID the client sent in other capitals is the server’s own: given again to a request that sent none, it breaks', () => {
+    const lowered = { headers: { 'x-request-id': 'client-7' }, sent: 'Client-7' }
+    expect(judged(UNIQUE, [lowered, { headers: { 'x-request-id': 'client-7' } }])).toEqual([
+      'holds',
+      'x-request-id "client-7" was carried by an earlier response too, to a request that did not send the same X-Request-ID',
+    ])
+  })
+
   test('a response with two x-request-id values, or an empty one, has no ID of its own to judge', () => {
     const twice = { headers: { 'x-request-id': ['srv-1', 'srv-2'] } }
     expect(judged(UNIQUE, [twice, twice])).toEqual([null, null])
