@@ -1,13 +1,11 @@
 // What a part of npm run mutation has still to measure: the mutants StrykerJS makes today of the part's files that its
 // committed result (mutation/results/<part>.json) does not hold as they read today. A run measures these alone, on the
 // lines they span, and merges what it finds into the result (scripts/mutation-results.js, mergeResult).
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { minimatch } from 'minimatch'
+import { instrumented } from './mutation-pragmas.js'
 import { keyOf } from './mutation-results.js'
-
-const silentLogger = new Proxy({}, { get: (_, name) => (String(name).startsWith('is') ? () => false : () => {}) })
 
 /** Of these files, those a part's `mutate` patterns select, as StrykerJS reads them: a `!` pattern takes files out. */
 export function filesOf(mutate, files) {
@@ -36,11 +34,7 @@ async function ignorersOf(root, config) {
  * (lines and columns from 1): those its ignorers or a disable comment leave out have the status Ignored.
  */
 export async function mutantsToday(root, config, files) {
-  const { Instrumenter } = await import('@stryker-mutator/instrumenter')
-  const { mutants } = await new Instrumenter(silentLogger).instrument(
-    files.map((name) => ({ name, content: readFileSync(join(root, name), 'utf8'), mutate: true })),
-    { plugins: null, excludedMutations: [], ignorers: await ignorersOf(root, config), noHeader: true },
-  )
+  const { mutants } = await instrumented(root, files, await ignorersOf(root, config))
   return mutants.map((m) => ({
     file: m.fileName,
     at: `${m.location.start.line + 1}:${m.location.start.column + 1}`,

@@ -46,15 +46,23 @@ export function pragmasIn(root) {
 
 const silentLogger = new Proxy({}, { get: (_, name) => (String(name).startsWith('is') ? () => false : () => {}) })
 
-/** The mutants StrykerJS's instrumenter makes of these files, the disabled ones among them. */
-async function instrumented(root, files) {
+/**
+ * The mutants StrykerJS's instrumenter makes of these sources (name to text), those a disable comment or one of the
+ * ignorers leaves out among them, with the status Ignored.
+ */
+export async function mutantsOf(sources, ignorers = []) {
   const { Instrumenter } = await import('@stryker-mutator/instrumenter')
-  const sources = new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')]))
   const { mutants } = await new Instrumenter(silentLogger).instrument(
-    files.map((name) => ({ name, content: sources.get(name), mutate: true })),
-    { plugins: null, excludedMutations: [], ignorers: [], noHeader: true },
+    [...sources].map(([name, content]) => ({ name, content, mutate: true })),
+    { plugins: null, excludedMutations: [], ignorers, noHeader: true },
   )
-  return { sources, mutants }
+  return mutants
+}
+
+/** The mutants StrykerJS's instrumenter makes of these files of the project, and the files' texts. */
+export async function instrumented(root, files, ignorers = []) {
+  const sources = new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')]))
+  return { sources, mutants: await mutantsOf(sources, ignorers) }
 }
 
 /** Of these files, those StrykerJS makes no mutant of (types, re-exports, a table of numbers 'as const'). */

@@ -1,18 +1,13 @@
-import { Instrumenter } from '@stryker-mutator/instrumenter'
 import { describe, expect, test } from 'vitest'
 import { strykerPlugins } from '../../mutation/top-level-only.mjs'
-
-const silentLogger = new Proxy({}, { get: (_, name) => (String(name).startsWith('is') ? () => false : () => {}) })
+import { mutantsOf } from '../../scripts/mutation-pragmas.js'
 
 /**
  * The mutants StrykerJS makes of a module under the static parts' ignorer, as `line: replacement` (lines from 1): those
  * it keeps and those it leaves to the other parts.
  */
 async function sorted(lines: string[]): Promise<{ kept: string[]; left: string[] }> {
-  const { mutants } = await new Instrumenter(silentLogger as never).instrument(
-    [{ name: 'module.ts', content: lines.join('\n'), mutate: true }],
-    { plugins: null, excludedMutations: [], ignorers: [strykerPlugins[0].value], noHeader: true },
-  )
+  const mutants = await mutantsOf(new Map([['module.ts', lines.join('\n')]]), [strykerPlugins[0].value])
   const named = (status: 'kept' | 'left') =>
     mutants
       .filter((m) => (m.status === 'Ignored') === (status === 'left'))
